@@ -1,0 +1,40 @@
+# Two commands for a fresh machine:
+#   make run   - create the virtualenv if missing, install, run the bot
+#   make test  - create the virtualenv if missing, install with test extras, run all tests
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+TESTSTAMP := $(VENV)/.installed-test
+
+.PHONY: run test lint bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(STAMP)
+
+$(TESTSTAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP) $(TESTSTAMP)
+
+run: $(STAMP)
+	$(PY) -m bot
+
+test: $(TESTSTAMP)
+	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -q
+
+lint: $(TESTSTAMP)
+	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
+
+bench: $(STAMP)
+	$(PY) -m bench.all
+
+clean:
+	rm -rf $(VENV)

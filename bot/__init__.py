@@ -1,0 +1,1 @@
+"""The Ludibot process: configuration, storage, sessions, lobby, i18n."""

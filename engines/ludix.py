@@ -1,0 +1,246 @@
+"""Ludix — Roman-numeral push-your-luck dice (Niek Neuwahl, Piatnik 2014).
+
+Rules: ../shared/rules/ludix.md and docs/rules/ludix.md. Four dice with faces
+L X X V I I; roll all four, arrange them into a valid Roman numeral (the bot
+always takes the best), add it to the turn total; roll again or stop. A roll that
+forms no numeral loses the turn total. First to the target (300) ends the game
+once the round is complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
+from itertools import permutations
+from typing import Any
+
+from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+
+DIE_FACES = ("L", "X", "X", "V", "I", "I")
+_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_CANON = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+
+
+def to_roman(value: int) -> str:
+    """Canonical (standard subtractive) writing of ``value`` (1..3999)."""
+    out = []
+    for v, s in _CANON:
+        while value >= v:
+            out.append(s)
+            value -= v
+    return "".join(out)
+
+
+def roman_value(numeral: str) -> int | None:
+    """Value of ``numeral`` if it is the canonical writing of its value, else None."""
+    if not numeral or any(c not in _VALUES for c in numeral):
+        return None
+    total = 0
+    for i, c in enumerate(numeral):
+        v = _VALUES[c]
+        if i + 1 < len(numeral) and _VALUES[numeral[i + 1]] > v:
+            total -= v
+        else:
+            total += v
+    if total <= 0 or total >= 4000 or to_roman(total) != numeral:
+        return None
+    return total
+
+
+@lru_cache(maxsize=None)
+def valid_numerals(faces: str) -> tuple[tuple[str, int], ...]:
+    """Every valid arrangement of ``faces``, best first."""
+    found = {}
+    for perm in set(permutations(faces.upper())):
+        s = "".join(perm)
+        v = roman_value(s)
+        if v is not None:
+            found[s] = v
+    return tuple(sorted(found.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def best_numeral(faces: str) -> tuple[str, int] | None:
+    """Best numeral the four faces form: ``"IIXX"`` -> ``("XXII", 22)``, ``"LLLL"`` -> None."""
+    options = valid_numerals("".join(sorted(faces.upper())))
+    return options[0] if options else None
+
+
+@dataclass(frozen=True)
+class State:
+    seed: int
+    players: int
+    target: int
+    scores: tuple[int, ...]
+    current: int = 0
+    turn_total: int = 0
+    rolls_this_turn: int = 0
+    turn_no: int = 0  # turns started so far (global counter, for the dice salt)
+    round_no: int = 1
+    last_roll: str | None = None  # faces as rolled, e.g. "IXXL"
+    last_seat: int | None = None
+    last_bust: bool = False
+    banked: tuple[tuple[int, ...], ...] = ()  # per seat, each banked turn total
+    finished: bool = False
+
+
+class LudixEngine:
+    name = "ludix"
+    min_players = 2
+    max_players = 6
+    has_ai = True
+    simultaneous = False
+    SCHEMA = 1
+    options = (Option("target", 300, minimum=50, maximum=1000),)
+
+    # --- setup -----------------------------------------------------------------
+    def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
+        opts = validate_options(self.name, self.options, options)
+        return State(seed=seed, players=players, target=opts["target"], scores=(0,) * players,
+                     banked=((),) * players)
+
+    # --- turn structure --------------------------------------------------------
+    def expected(self, state: State) -> set[int]:
+        return set() if state.finished else {state.current}
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.finished or seat != state.current:
+            return []
+        if state.rolls_this_turn == 0:
+            return [{"type": "roll"}]
+        return [{"type": "roll"}, {"type": "stop"}]
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if state.finished:
+            raise RuleError("common.error.game_over")
+        if seat != state.current:
+            raise RuleError("common.error.not_your_turn")
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "roll":
+            return self._roll(state, seat)
+        if kind == "stop":
+            if state.rolls_this_turn == 0:
+                raise RuleError("ludix.error.roll_first")
+            return self._end_turn(state, seat, state.turn_total, [])
+        if kind == "pass":  # timeout default at the start of a turn: bank nothing
+            if state.rolls_this_turn != 0:
+                raise RuleError("ludix.error.pass_after_roll")
+            return self._end_turn(state, seat, 0, [])
+        raise RuleError("common.error.unknown_action", action=str(kind))
+
+    def _roll(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        rng = derive_rng(state.seed, "roll", state.turn_no, state.rolls_this_turn)
+        faces = "".join(rng.choice(DIE_FACES) for _ in range(4))
+        best = best_numeral(faces)
+        if best is None:
+            lost = state.turn_total
+            events: list[Event] = [{"type": "bust", "seat": seat, "faces": faces, "lost": lost}]
+            bust = replace(state, last_roll=faces, last_seat=seat, last_bust=True)
+            return self._end_turn(bust, seat, 0, events, busted=True)
+        numeral, value = best
+        total = state.turn_total + value
+        new = replace(state, turn_total=total, rolls_this_turn=state.rolls_this_turn + 1,
+                      last_roll=faces, last_seat=seat, last_bust=False)
+        return new, [{"type": "rolled", "seat": seat, "faces": faces, "numeral": numeral,
+                      "value": value, "turn_total": total}]
+
+    def _end_turn(self, state: State, seat: int, points: int, events: list[Event],
+                  busted: bool = False) -> tuple[State, list[Event]]:
+        scores = list(state.scores)
+        banked = [list(b) for b in state.banked]
+        if not busted:
+            scores[seat] += points
+            banked[seat].append(points)
+            events.append({"type": "banked", "seat": seat, "points": points, "score": scores[seat]})
+        nxt = (seat + 1) % state.players
+        round_no = state.round_no + (1 if nxt == 0 else 0)
+        finished = nxt == 0 and max(scores) >= state.target
+        new = replace(state, scores=tuple(scores), banked=tuple(tuple(b) for b in banked),
+                      current=nxt, turn_total=0, rolls_this_turn=0, turn_no=state.turn_no + 1,
+                      round_no=round_no, finished=finished)
+        if not busted:
+            new = replace(new, last_bust=False)
+        if finished:
+            events.append({"type": "game_over", "winners": self.result(new).winners})
+        else:
+            events.append({"type": "turn", "seat": nxt,
+                           "last_round": max(scores) >= state.target})
+        return new, events
+
+    # --- information -----------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        roll = None
+        if state.last_roll is not None:
+            options = valid_numerals("".join(sorted(state.last_roll)))
+            roll = {"faces": state.last_roll, "seat": state.last_seat, "bust": state.last_bust,
+                    "numeral": options[0][0] if options else None,
+                    "value": options[0][1] if options else 0,
+                    "others": [list(o) for o in options[1:]]}
+        return {
+            "game": self.name,
+            "players": state.players,
+            "target": state.target,
+            "scores": list(state.scores),
+            "current": None if state.finished else state.current,
+            "turn_total": state.turn_total,
+            "rolls_this_turn": state.rolls_this_turn,
+            "round": state.round_no,
+            "last_round": max(state.scores) >= state.target and not state.finished,
+            "roll": roll,
+            "finished": state.finished,
+            "seat": seat,
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state.finished
+
+    def result(self, state: State) -> Result | None:
+        if not state.finished:
+            return None
+        return Result(scores=list(state.scores), ranks=rank_by([(s,) for s in state.scores]),
+                      details={"banked": [list(b) for b in state.banked]})
+
+    # --- persistence -----------------------------------------------------------
+    def to_dict(self, state: State) -> dict[str, Any]:
+        d = asdict(state)
+        d["schema"] = self.SCHEMA
+        return d
+
+    def from_dict(self, data: dict[str, Any]) -> State:
+        d = dict(data)
+        schema = d.pop("schema", self.SCHEMA)
+        if schema != self.SCHEMA:
+            raise ValueError(f"ludix state schema {schema} not supported")
+        d["scores"] = tuple(d["scores"])
+        d["banked"] = tuple(tuple(b) for b in d["banked"])
+        return State(**d)
+
+    # --- AI and defaults -------------------------------------------------------
+    def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
+        """Roll while the expected gain beats the expected loss.
+
+        E[best roll] = 836/27 and P(bust) = 23/81, so rolling again pays while the
+        turn total is below about 109 (level 1 stops at 100). Level 2 also presses
+        on in the last round when banking would not catch the leader.
+        """
+        if state.rolls_this_turn == 0:
+            return {"type": "roll"}
+        threshold = 100 if level <= 1 else 109
+        mine = state.scores[seat] + state.turn_total
+        if level >= 2 and max(state.scores) >= state.target:
+            leader = max(s for i, s in enumerate(state.scores) if i != seat)
+            if mine <= leader:
+                return {"type": "roll"}
+            return {"type": "stop"}
+        if mine >= state.target and level >= 2:
+            return {"type": "stop"}
+        return {"type": "roll"} if state.turn_total < threshold else {"type": "stop"}
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """Timeout: stop (bank the turn total), or pass if nothing was rolled yet."""
+        return {"type": "stop"} if state.rolls_this_turn else {"type": "pass"}
+
+
+ENGINE = LudixEngine()
