@@ -10,7 +10,7 @@ French; a key missing everywhere is returned as is (and tests forbid that).
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
             out[key] = str(v)
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """Every key of every domain for ``lang``, flattened (``domain.section.key``)."""
     out: dict[str, str] = {}

@@ -9,8 +9,8 @@ once the round is complete.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
+from dataclasses import asdict, dataclass, replace
+from functools import cache
 from itertools import permutations
 from typing import Any
 
@@ -48,7 +48,7 @@ def roman_value(numeral: str) -> int | None:
     return total
 
 
-@lru_cache(maxsize=None)
+@cache
 def valid_numerals(faces: str) -> tuple[tuple[str, int], ...]:
     """Every valid arrangement of ``faces``, best first."""
     found = {}

@@ -1,0 +1,75 @@
+"""``python -m bot``: run Ludibot (see the README)."""
+
+from __future__ import annotations
+
+import base64
+import os
+import sys
+
+from bot import i18n
+from bot.config import ConfigError, load_settings
+
+
+def console_lang() -> str:
+    for var in ("LUDIBOT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "en" if value.lower().startswith("en") else "fr"
+    return "fr"
+
+
+def application_id_from_token(token: str) -> str | None:
+    """A bot token starts with the base64 of the bot's id (= its application id)."""
+    head = token.split(".", 1)[0]
+    try:
+        value = base64.b64decode(head + "=" * (-len(head) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return value if value.isdigit() else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    lg = console_lang()
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(i18n.t(exc.key, lg, **exc.params), file=sys.stderr)
+        return 2
+    from bot.client import REQUIRED_PERMISSIONS, invite_url
+
+    if not settings.token:
+        print(i18n.t("config.no_token", lg, invite=invite_url("<APPLICATION_ID>"),
+                     permissions=REQUIRED_PERMISSIONS), file=sys.stderr)
+        return 2
+
+    import discord
+
+    from bot.client import Ludibot, apply_endpoints
+    from bot.logs import setup_logging
+
+    setup_logging(settings.log_level, secrets=(settings.token,))
+    apply_endpoints(settings)
+    import logging
+
+    log = logging.getLogger("ludibot")
+    log.info("starting", extra={"command": "start"})
+    log.info("settings %s", settings.redacted())
+    app_id = application_id_from_token(settings.token)
+    if app_id and settings.uses_real_discord:
+        log.info("invite url %s", invite_url(app_id))
+    bot = Ludibot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(i18n.t("config.bad_token", lg), file=sys.stderr)
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print(i18n.t("config.intents", lg), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

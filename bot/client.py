@@ -1,0 +1,128 @@
+"""The ``commands.Bot`` subclass: storage, sessions, cogs, persistent components, sync."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import pkgutil
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+from bot import i18n
+from bot.config import Settings
+from bot.gamecog import register_lobby
+from bot.sessions import SessionService
+from bot.storage import SQLiteStore, Store
+from bot.translator import CatalogTranslator
+from bot.ui import PREFIX, ComponentRouter, GameComponent, lang, refuse
+from engines.base import RuleError
+
+log = logging.getLogger("ludibot")
+
+COGS_DIR = Path(__file__).resolve().parent.parent / "cogs"
+
+
+def discover_extensions() -> list[str]:
+    """Every package under cogs/ is an extension (a game cog whose engine is missing is skipped)."""
+    names = []
+    present = set(engines.available())
+    for mod in sorted(pkgutil.iter_modules([str(COGS_DIR)]), key=lambda m: m.name):
+        if mod.name.startswith("_"):
+            continue
+        if mod.name in engines.GAMES and mod.name not in present:
+            continue
+        names.append(f"cogs.{mod.name}")
+    return names
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at the configured Discord (the real one by default, a fake one in tests)."""
+    import yarl
+
+    discord.http.Route.BASE = settings.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+class LudibotTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, RuleError):
+            await refuse(interaction, original)
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await refuse(interaction, "common.error.no_permission")
+            return
+        log.exception("command failed", exc_info=original)
+        await refuse(interaction, "common.error.internal")
+
+
+class Ludibot(commands.Bot):
+    def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None, tree_cls=LudibotTree,
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+        self.settings = settings
+        self.store: Store = store or SQLiteStore(settings.db_path)
+        self.sessions = SessionService(self.store)
+        self.router = ComponentRouter()
+        self.game_cogs: dict[str, commands.Cog] = {}
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        await self.tree.set_translator(CatalogTranslator())
+        register_lobby(self.router)
+        self.add_dynamic_items(GameComponent)
+        for ext in discover_extensions():
+            await self.load_extension(ext)
+            log.info("loaded extension %s", ext)
+        await self.sync_commands()
+
+    def command_payload(self) -> list[dict]:
+        return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+
+    async def sync_commands(self) -> bool:
+        """Sync the slash commands only when the tree (or its translations) changed."""
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        catalogs = json.dumps([i18n.catalog(lg) for lg in i18n.LANGS], sort_keys=True)
+        digest = hashlib.sha256((json.dumps(self.command_payload(), sort_keys=True, default=str)
+                                 + catalogs).encode()).hexdigest()
+        key = f"commands:{self.settings.api_base}:{self.application_id}:{guild.id if guild else 'global'}"
+        if await self.store.get_meta(key) == digest:
+            log.info("slash commands unchanged, not syncing")
+            return False
+        synced = await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
+        return True
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component that is not ours (or forged) still gets a clear answer."""
+        if interaction.type is discord.InteractionType.component:
+            cid = str((interaction.data or {}).get("custom_id", ""))
+            if not cid.startswith(f"{PREFIX}:"):
+                await refuse(interaction, "common.error.forged_button")
+
+    async def close(self) -> None:
+        await super().close()
+        await self.store.close()
+
+
+def invite_url(application_id: str | int) -> str:
+    return (f"https://discord.com/oauth2/authorize?client_id={application_id}"
+            f"&scope=bot+applications.commands&permissions={REQUIRED_PERMISSIONS}")
+
+
+#: View Channels, Send Messages, Send Messages in Threads, Embed Links, Attach Files, Read Message History.
+REQUIRED_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 38) | (1 << 14) | (1 << 15) | (1 << 16)
+
+__all__ = ["Ludibot", "apply_endpoints", "discover_extensions", "invite_url", "lang"]

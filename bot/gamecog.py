@@ -1,0 +1,341 @@
+"""What every game cog shares: the lobby, the common commands, publishing a turn.
+
+A game cog subclasses :class:`GameCog`, names its ``kind``, defines its own
+``start`` command (with the game's options as typed choices) that calls
+:meth:`GameCog.open_lobby`, its moves (commands or component verbs) that call
+:meth:`GameCog.play`, and the rendering hooks. ``join``, ``leave``, ``status``,
+``rules`` and ``cancel`` come from here, as do the lobby's buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+from bot import i18n
+from bot.narrate import narrate
+from bot.sessions import Outcome, Player, SessionError
+from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
+from bot.translator import L
+from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
+from engines.base import RuleError
+
+log = logging.getLogger("ludibot.cogs")
+
+
+def player_of(interaction: discord.Interaction) -> Player:
+    perms = getattr(interaction, "permissions", None)
+    user = interaction.user
+    return Player(user_id=user.id, name=getattr(user, "display_name", None) or user.name,
+                  locale=lang(interaction), can_manage=bool(perms and perms.manage_guild))
+
+
+def mention(game: GameRow, seat: int) -> str:
+    s = game.seats[seat]
+    return s.name if s.user_id is None else f"<@{s.user_id}>"
+
+
+class GameCog(commands.GroupCog):
+    """Base of every game cog. Subclasses set ``kind`` and pass ``group_name``."""
+
+    kind: ClassVar[str] = ""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__()
+        self.bot = bot
+        self.sessions = bot.sessions  # type: ignore[attr-defined]
+        self.engine = engines.get(self.kind)
+
+    # --- hooks for subclasses --------------------------------------------------------
+    def component_handlers(self) -> dict[str, Any]:
+        """``verb -> async handler(click)`` for this game's buttons and selects."""
+        return {}
+
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+        return None
+
+    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+        return None
+
+    def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
+        """Buttons shown under the public turn message (custom ids carry game.version)."""
+        return []
+
+    def options_text(self, game: GameRow, lang: str) -> str:
+        parts = []
+        for name, value in game.options.items():
+            label = i18n.t(f"{self.kind}.option.{name}", lang) if i18n.has(f"{self.kind}.option.{name}") else name
+            parts.append(f"{label} : {value}" if lang == "fr" else f"{label}: {value}")
+        return ", ".join(parts) or "-"
+
+    # --- registration ----------------------------------------------------------------
+    async def cog_load(self) -> None:
+        self.bot.game_cogs[self.kind] = self  # type: ignore[attr-defined]
+        router = self.bot.router  # type: ignore[attr-defined]
+        for verb, handler in self.component_handlers().items():
+            router.register(self.kind, verb, handler)
+        router.register(self.kind, "mine", self._on_show_private)
+
+    async def cog_unload(self) -> None:
+        self.bot.game_cogs.pop(self.kind, None)  # type: ignore[attr-defined]
+        self.bot.router.unregister_kind(self.kind)  # type: ignore[attr-defined]
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, RuleError):
+            await refuse(interaction, original)
+            return
+        log.exception("command failed", exc_info=original)
+        await refuse(interaction, "common.error.internal")
+
+    # --- finding the game a command means -------------------------------------------
+    async def resolve(self, interaction: discord.Interaction, partie: int | None = None,
+                      statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
+        return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
+                                        user_id=interaction.user.id, game_id=partie, statuses=statuses)
+
+    async def partie_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[int]]:
+        games = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING), kind=self.kind)
+        lg = lang(interaction)
+        out = []
+        for g in games:
+            label = i18n.t("common.label.game_choice", lg, id=g.id, players=", ".join(g.names),
+                           status=i18n.t(f"common.status.{g.status}", lg))
+            if current and current not in str(g.id) and current.lower() not in label.lower():
+                continue
+            out.append(app_commands.Choice(name=label[:100], value=g.id))
+        return out[:25]
+
+    # --- the lobby -------------------------------------------------------------------
+    def lobby_text(self, game: GameRow, lg: str) -> str:
+        seats = "\n".join(
+            f"{i + 1}. {s.name}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
+            for i, s in enumerate(game.seats))
+        return i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+                      creator=f"<@{game.creator_id}>", count=len(game.seats), min=self.engine.min_players,
+                      max=self.engine.max_players, seats=seats, options=self.options_text(game, lg))
+
+    def lobby_view(self, game: GameRow, lg: str) -> discord.ui.View:
+        items = [
+            button(game.id, "join", i18n.t("common.button.join", lg), style=discord.ButtonStyle.primary),
+            button(game.id, "leave", i18n.t("common.button.leave", lg)),
+        ]
+        if self.engine.has_ai:
+            items.append(button(game.id, "addai", i18n.t("common.button.add_ai", lg)))
+        items += [
+            button(game.id, "start", i18n.t("common.button.start", lg), style=discord.ButtonStyle.success),
+            button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger),
+        ]
+        return view_of(*items)
+
+    async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any], *,
+                         ai_seats: int = 0, ai_level: int = 1, solo: bool = False) -> None:
+        """Create a lobby (the creator is seated) and post it with its buttons.
+
+        A game for one player (solo) starts at once.
+        """
+        player = player_of(interaction)
+        game = await self.sessions.open_lobby(self.kind, guild_id=interaction.guild_id,
+                                              channel_id=interaction.channel_id, player=player,
+                                              options=options, ai_seats=ai_seats, ai_level=ai_level)
+        lg = public_lang(interaction)
+        if solo and self.engine.min_players <= len(game.seats):
+            outcome = await self.sessions.start(game.id, player)
+            await self.publish(interaction, outcome)
+            return
+        msg_id = await send(interaction, self.lobby_text(game, lg), view=self.lobby_view(game, lg))
+        if msg_id:
+            await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
+
+    async def _lobby_refresh(self, click: Click, game: GameRow) -> None:
+        lg = public_lang(click.interaction)
+        await click.interaction.response.edit_message(content=self.lobby_text(game, lg),
+                                                      view=self.lobby_view(game, lg))
+
+    async def on_join(self, click: Click) -> None:
+        game = await self.sessions.join(click.game.id, player_of(click.interaction))
+        await self._lobby_refresh(click, game)
+
+    async def on_leave(self, click: Click) -> None:
+        game = await self.sessions.leave(click.game.id, player_of(click.interaction))
+        await self._lobby_refresh(click, game)
+
+    async def on_add_ai(self, click: Click) -> None:
+        game = await self.sessions.add_ai(click.game.id, player_of(click.interaction))
+        await self._lobby_refresh(click, game)
+
+    async def on_start(self, click: Click) -> None:
+        outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
+        lg = public_lang(click.interaction)
+        text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+        await click.interaction.response.edit_message(content=text, view=None)
+        await self.publish(click.interaction, outcome)
+
+    async def on_cancel(self, click: Click) -> None:
+        game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
+        lg = public_lang(click.interaction)
+        text = i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+                      by=click.interaction.user.mention)
+        if click.game.status == LOBBY:
+            await click.interaction.response.edit_message(content=text, view=None)
+        else:
+            await send(click.interaction, text)
+
+    # --- publishing a turn -----------------------------------------------------------
+    def ranking_lines(self, outcome: Outcome, lg: str) -> list[str]:
+        result = outcome.result
+        game = outcome.game
+        if result is None:
+            return []
+        lines = [i18n.t("common.event.final", lg)]
+        for seat in sorted(range(len(game.seats)), key=lambda s: (result.ranks[s], s)):
+            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=game.seats[seat].name,
+                                score=result.scores[seat] if result.scores[seat] is not None else "-"))
+        return lines
+
+    def turn_line(self, game: GameRow, lg: str) -> str | None:
+        expected = sorted(self.sessions.expected_seats(game))
+        humans = [s for s in expected if not game.seats[s].is_ai]
+        if not humans:
+            return None
+        return i18n.t("common.event.your_turn", lg, players=", ".join(mention(game, s) for s in humans),
+                      game=game.id)
+
+    async def publish(self, interaction: discord.Interaction, outcome: Outcome, *,
+                      extra: list[str] | None = None) -> None:
+        """Post the public message for what just happened: narration, image, whose turn, controls."""
+        game = outcome.game
+        lg = public_lang(interaction)
+        lines = narrate(self.kind, outcome.events, game.names, lg)
+        lines += extra or []
+        if game.status == FINISHED:
+            lines += self.ranking_lines(outcome, lg)
+        else:
+            turn = self.turn_line(game, lg)
+            if turn:
+                lines.append(turn)
+        view = await self.sessions.public_view(game)
+        image = await asyncio.to_thread(self.render_public, game, view, lg)
+        file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
+        controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
+        old = game.control_message_id
+        msg_id = await send(interaction, "\n".join(lines) or None, file=file,
+                            view=view_of(*controls) if controls else None)
+        if msg_id:
+            await self.sessions.store.set_message_ids(game.id, control=msg_id)
+        if old and old != msg_id:
+            asyncio.create_task(self._strip_controls(game.channel_id, old))
+
+    async def _strip_controls(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException:
+            pass  # deleted or not ours any more: nothing to strip
+
+    async def play(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,
+                   version: int | None = None) -> Outcome:
+        """Apply a move for the interacting user and publish the result (refusals propagate)."""
+        outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version)
+        await self.publish(interaction, outcome)
+        return outcome
+
+    # --- private view ------------------------------------------------------------------
+    async def _on_show_private(self, click: Click) -> None:
+        await self.show_private(click.interaction, click.game)
+
+    async def show_private(self, interaction: discord.Interaction, game: GameRow) -> None:
+        if game.status == LOBBY:
+            raise SessionError("common.error.not_started", game=game.id)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise SessionError("common.error.not_a_player", game=game.id)
+        lg = lang(interaction)
+        view = await self.sessions.view_for(game, interaction.user.id)
+        image = await asyncio.to_thread(self.render_private, game, view, lg)
+        if image is None:
+            raise SessionError("common.error.no_private_view")
+        await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
+                   file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"))
+
+    # --- shared commands ---------------------------------------------------------------
+    @app_commands.command(name="join", description=L("common.cmd.join"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def join_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie, (LOBBY,))
+        game = await self.sessions.join(game.id, player_of(interaction))
+        lg = lang(interaction)
+        await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
+                                       count=len(game.seats), max=self.engine.max_players))
+
+    @app_commands.command(name="leave", description=L("common.cmd.leave"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def leave_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie, (LOBBY,))
+        game = await self.sessions.leave(game.id, player_of(interaction))
+        await send(interaction, i18n.t("common.lobby.left", lang(interaction), player=interaction.user.mention,
+                                       id=game.id))
+
+    @app_commands.command(name="status", description=L("common.cmd.status"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def status_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie, (LOBBY, RUNNING, FINISHED))
+        lg = lang(interaction)
+        if game.status == LOBBY:
+            await send(interaction, self.lobby_text(game, lg), ephemeral=True)
+            return
+        view = await self.sessions.public_view(game)
+        image = await asyncio.to_thread(self.render_public, game, view, lg)
+        lines = [i18n.t("common.label.status_head", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+                        status=i18n.t(f"common.status.{game.status}", lg))]
+        turn = self.turn_line(game, lg)
+        if turn and game.status == RUNNING:
+            lines.append(turn)
+        file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
+        await send(interaction, "\n".join(lines), ephemeral=True, file=file)
+
+    @app_commands.command(name="rules", description=L("common.cmd.rules"))
+    async def rules_cmd(self, interaction: discord.Interaction) -> None:
+        await send(interaction, i18n.t(f"{self.kind}.rules.summary", lang(interaction)), ephemeral=True)
+
+    @app_commands.command(name="cancel", description=L("common.cmd.cancel"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def cancel_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie)
+        game = await self.sessions.cancel(game.id, player_of(interaction))
+        lg = public_lang(interaction)
+        await send(interaction, i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg),
+                                       id=game.id, by=interaction.user.mention))
+
+    @join_cmd.autocomplete("partie")
+    @leave_cmd.autocomplete("partie")
+    @status_cmd.autocomplete("partie")
+    @cancel_cmd.autocomplete("partie")
+    async def _partie_ac(self, interaction: discord.Interaction, current: str):
+        return await self.partie_autocomplete(interaction, current)
+
+
+def register_lobby(router) -> None:
+    """The lobby's buttons work for every game: route them to the game's cog."""
+
+    def by_kind(method: str):
+        async def handler(click: Click) -> None:
+            cog = click.interaction.client.game_cogs.get(click.game.kind)  # type: ignore[attr-defined]
+            if cog is None:
+                await refuse(click.interaction, "common.error.game_unavailable")
+                return
+            await getattr(cog, method)(click)
+
+        return handler
+
+    for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
+                         ("start", "on_start"), ("cancel", "on_cancel")):
+        router.register("*", verb, by_kind(method))

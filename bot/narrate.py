@@ -1,0 +1,59 @@
+"""Turn engine events into sentences from the catalogs.
+
+An event ``{"type": "rolled", "seat": 0, "value": 22}`` of game ``ludix`` is told
+with the template ``ludix.event.rolled``. Parameters that name seats (``seat``,
+``lutin``, ``picker``, ``owner``, ``winner``, anything ending in ``_seat``) are
+replaced by the player's name; lists of seats (``winners``, ``seats``,
+``lutins``) by the names joined. Events ``private_to`` another seat are skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import i18n
+
+SEAT_KEYS = {"seat", "lutin", "picker", "owner", "winner", "player", "opponent", "loser", "by_seat",
+             "from_seat", "to_seat", "victim", "previous_owner", "new_owner", "dealer", "next"}
+SEAT_LISTS = {"winners", "seats", "lutins", "players", "losers"}
+
+
+def _is_seat_key(key: str) -> bool:
+    return key in SEAT_KEYS or key.endswith("_seat")
+
+
+def event_params(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for key, value in event.items():
+        if key.startswith("_"):
+            continue
+        if _is_seat_key(key) and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+            params[key] = names[value]
+            params[f"{key}_index"] = value
+        elif key in SEAT_LISTS and isinstance(value, list) and all(isinstance(v, int) for v in value):
+            params[key] = ", ".join(names[v] for v in value if 0 <= v < len(names))
+        elif isinstance(value, list):
+            params[key] = ", ".join(str(v) for v in value)
+        else:
+            params[key] = value
+    return params
+
+
+def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str,
+            viewer: int | None = None, limit: int = 30) -> list[str]:
+    lines: list[str] = []
+    for event in events:
+        private = event.get("private_to")
+        if private is not None and private != viewer:
+            continue
+        etype = event.get("type", "")
+        key = f"{kind}.event.{etype}"
+        if not i18n.has(key):
+            key = f"common.event.{etype}"
+            if not i18n.has(key):
+                continue
+        lines.append(i18n.t(key, lang, **event_params(event, names)))
+    if len(lines) > limit:
+        skipped = len(lines) - limit
+        lines = lines[: limit // 2] + [i18n.t("common.event.skipped", lang, count=skipped)] + lines[-limit // 2:]
+    return lines

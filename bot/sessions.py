@@ -1,0 +1,328 @@
+"""The session service: the only path by which anything changes a game.
+
+Every Discord action (a slash command, a click, a select) becomes one call here:
+
+1. load the game; check it exists, its status, that the user is seated and is
+   expected to act (and, for buttons, that the button is not stale);
+2. ``engine.apply`` (pure; a ``RuleError`` leaves everything unchanged);
+3. commit state + event log (+ results at the end) in one transaction guarded
+   by the version (compare-and-swap): of two clicks on one version, exactly one
+   wins, the other gets ``common.error.already_played``;
+4. let AI seats play while they are the ones expected, each move through the
+   same compare-and-swap;
+5. return the events for the cog to narrate and render.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
+from engines.base import Engine, Result, RuleError, validate_options
+
+log = logging.getLogger("ludibot.sessions")
+
+MAX_AI_MOVES = 2000  # guard against an engine that would let AIs play forever
+
+
+class SessionError(RuleError):
+    """A refusal by the session service (not a game rule): same shape as RuleError."""
+
+
+@dataclass
+class Player:
+    """Who is acting: a Discord user as the service needs them."""
+
+    user_id: int
+    name: str
+    locale: str = "fr"
+    can_manage: bool = False  # Manage Server permission in this guild
+
+
+@dataclass
+class Outcome:
+    game: GameRow
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: Result | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == FINISHED
+
+
+class SessionService:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 seed_source: Callable[[], int] | None = None,
+                 on_change: Callable[[Outcome], Any] | None = None):
+        self.store = store
+        self.clock = clock
+        self._seed = seed_source or (lambda: secrets.randbits(62))
+        self._locks: dict[int, asyncio.Lock] = {}
+        #: called after every committed change (turn notices, schedules); may be a coroutine.
+        self.on_change = on_change
+
+    # --- helpers -------------------------------------------------------------------
+    @staticmethod
+    def engine(kind: str) -> Engine:
+        return engines.get(kind)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def get(self, game_id: int) -> GameRow:
+        game = await self.store.get_game(game_id)
+        if game is None:
+            raise SessionError("common.error.no_such_game", game=game_id)
+        return game
+
+    @staticmethod
+    def _require_status(game: GameRow, *allowed: str) -> None:
+        if game.status in allowed:
+            return
+        key = {
+            LOBBY: "common.error.not_started",
+            RUNNING: "common.error.already_started",
+            FINISHED: "common.error.game_finished",
+            CANCELLED: "common.error.game_cancelled",
+        }[game.status]
+        raise SessionError(key, game=game.id)
+
+    @staticmethod
+    def _may_manage(game: GameRow, player: Player) -> bool:
+        return player.user_id == game.creator_id or player.can_manage
+
+    async def _notify(self, outcome: Outcome) -> None:
+        if self.on_change is None:
+            return
+        try:
+            res = self.on_change(outcome)
+            if asyncio.iscoroutine(res):
+                await res
+        except Exception:  # a notice must never undo or break a committed move
+            log.exception("on_change hook failed for game %s", outcome.game.id)
+
+    # --- finding games -------------------------------------------------------------
+    async def find(self, *, channel_id: int, kind: str, user_id: int | None = None,
+                   game_id: int | None = None, statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
+        """The game a command typed in a channel refers to.
+
+        With ``game_id``: that game (it must be of this kind). Otherwise the only
+        active game of this kind in the channel; if several, the only one where
+        the user is seated; else ``common.error.ambiguous`` listing them.
+        """
+        if game_id is not None:
+            game = await self.get(game_id)
+            if game.kind != kind:
+                raise SessionError("common.error.wrong_game", game=game_id)
+            return game
+        games = await self.store.games_in_channel(channel_id, statuses, kind=kind)
+        if not games:
+            raise SessionError("common.error.no_game_here")
+        if len(games) == 1:
+            return games[0]
+        mine = [g for g in games if user_id is not None and g.seat_of(user_id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        listed = ", ".join(f"#{g.id} ({', '.join(g.names)})" for g in (mine or games))
+        raise SessionError("common.error.ambiguous", games=listed)
+
+    # --- lobby ---------------------------------------------------------------------
+    async def open_lobby(self, kind: str, *, guild_id: int | None, channel_id: int, player: Player,
+                         options: dict[str, Any] | None = None, ai_seats: int = 0,
+                         ai_level: int = 1) -> GameRow:
+        engine = self.engine(kind)
+        opts = validate_options(kind, engine.options, options)
+        if ai_seats and not engine.has_ai:
+            raise SessionError("lobby.error.no_ai", game=kind)
+        if ai_seats < 0 or 1 + ai_seats > engine.max_players:
+            raise SessionError("lobby.error.too_many_ai", max=engine.max_players - 1)
+        creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
+        game = await self.store.create_game(kind=kind, guild_id=guild_id, channel_id=channel_id,
+                                            creator=creator, options=opts, seed=self._seed())
+        for _ in range(ai_seats):
+            game = await self._add_ai_seat(game, ai_level)
+        return game
+
+    async def _lobby_update(self, game_id: int, change: Callable[[GameRow], list[Seat]]) -> GameRow:
+        for _ in range(5):  # retry on a concurrent join/leave
+            game = await self.get(game_id)
+            self._require_status(game, LOBBY)
+            seats = change(game)
+            if await self.store.update_lobby(game.id, game.version, seats):
+                return await self.get(game_id)
+        raise SessionError("common.error.busy")
+
+    async def _add_ai_seat(self, game: GameRow, level: int) -> GameRow:
+        engine = self.engine(game.kind)
+
+        def change(g: GameRow) -> list[Seat]:
+            if len(g.seats) >= engine.max_players:
+                raise SessionError("lobby.error.full", max=engine.max_players)
+            n = sum(1 for s in g.seats if s.is_ai) + 1
+            return [*g.seats, Seat(seat=len(g.seats), user_id=None, name=f"Bot {n}", ai_level=level)]
+
+        return await self._lobby_update(game.id, change)
+
+    async def add_ai(self, game_id: int, player: Player, level: int = 1) -> GameRow:
+        game = await self.get(game_id)
+        if not self.engine(game.kind).has_ai:
+            raise SessionError("lobby.error.no_ai", game=game.kind)
+        if not self._may_manage(game, player):
+            raise SessionError("lobby.error.only_creator")
+        return await self._add_ai_seat(game, level)
+
+    async def join(self, game_id: int, player: Player) -> GameRow:
+        engine = self.engine((await self.get(game_id)).kind)
+
+        def change(g: GameRow) -> list[Seat]:
+            if g.seat_of(player.user_id) is not None:
+                raise SessionError("lobby.error.already_joined")
+            if len(g.seats) >= engine.max_players:
+                raise SessionError("lobby.error.full", max=engine.max_players)
+            return [*g.seats, Seat(seat=len(g.seats), user_id=player.user_id, name=player.name,
+                                   locale=player.locale)]
+
+        return await self._lobby_update(game_id, change)
+
+    async def leave(self, game_id: int, player: Player) -> GameRow:
+        def change(g: GameRow) -> list[Seat]:
+            if g.seat_of(player.user_id) is None:
+                raise SessionError("lobby.error.not_joined")
+            if player.user_id == g.creator_id:
+                raise SessionError("lobby.error.creator_leaves")
+            kept = [s for s in g.seats if s.user_id != player.user_id]
+            return [Seat(seat=i, user_id=s.user_id, name=s.name, ai_level=s.ai_level, locale=s.locale)
+                    for i, s in enumerate(kept)]
+
+        return await self._lobby_update(game_id, change)
+
+    async def start(self, game_id: int, player: Player) -> Outcome:
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self._require_status(game, LOBBY)
+            if not self._may_manage(game, player):
+                raise SessionError("lobby.error.only_creator")
+            engine = self.engine(game.kind)
+            if len(game.seats) < engine.min_players:
+                raise SessionError("lobby.error.not_enough", min=engine.min_players, count=len(game.seats))
+            state = engine.new_game(len(game.seats), game.options, game.seed)
+            if not await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state)):
+                raise SessionError("common.error.already_played")
+            game = await self.get(game_id)
+            outcome = Outcome(game=game, events=[{"type": "started"}])
+            outcome = await self._play_ai(outcome)
+        await self._notify(outcome)
+        return outcome
+
+    async def cancel(self, game_id: int, player: Player) -> GameRow:
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self._require_status(game, LOBBY, RUNNING)
+            if not self._may_manage(game, player):
+                raise SessionError("lobby.error.only_creator_cancel")
+            if not await self.store.set_status(game.id, game.version, CANCELLED):
+                raise SessionError("common.error.already_played")
+            return await self.get(game_id)
+
+    # --- playing -------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
+                  version: int | None = None) -> Outcome:
+        """Apply ``action`` for the seat of ``user_id``. ``version``: the button's, if any."""
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self._require_status(game, RUNNING)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise SessionError("common.error.not_a_player", game=game.id)
+            if version is not None and version != game.version:
+                raise SessionError("common.error.already_played")
+            engine = self.engine(game.kind)
+            state = engine.from_dict(game.state)
+            if seat not in engine.expected(state):
+                raise SessionError("common.error.not_your_turn")
+            outcome = await self._commit(game, engine, state, seat, user_id, action)
+            outcome = await self._play_ai(outcome)
+        await self._notify(outcome)
+        return outcome
+
+    async def act_for(self, game_id: int, seat: int, action: dict[str, Any], *,
+                      version: int | None = None, actor: str = "timeout") -> Outcome:
+        """Apply an action on behalf of a seat (timeouts): same checks, same commit."""
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self._require_status(game, RUNNING)
+            if version is not None and version != game.version:
+                raise SessionError("common.error.already_played")
+            engine = self.engine(game.kind)
+            state = engine.from_dict(game.state)
+            if seat not in engine.expected(state):
+                raise SessionError("common.error.not_your_turn")
+            outcome = await self._commit(game, engine, state, seat, None, {**action, "_by": actor})
+            outcome = await self._play_ai(outcome)
+        await self._notify(outcome)
+        return outcome
+
+    async def _commit(self, game: GameRow, engine: Engine, state: Any, seat: int, user_id: int | None,
+                      action: dict[str, Any]) -> Outcome:
+        engine_action = {k: v for k, v in action.items() if not k.startswith("_")}
+        new_state, events = engine.apply(state, seat, engine_action)
+        result = engine.result(new_state) if engine.is_over(new_state) else None
+        results = None
+        status = RUNNING
+        if result is not None:
+            status = FINISHED
+            results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id,
+                                 score=result.scores[s.seat], rank=result.ranks[s.seat]) for s in game.seats]
+        tagged = [{**e, "_seat": seat} for e in events]
+        ok = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
+                                            user_id=user_id, action=action, events=tagged, status=status,
+                                            results=results)
+        if not ok:
+            raise SessionError("common.error.already_played")
+        return Outcome(game=await self.get(game.id), events=tagged, result=result)
+
+    async def _play_ai(self, outcome: Outcome) -> Outcome:
+        game = outcome.game
+        events = list(outcome.events)
+        result = outcome.result
+        for _ in range(MAX_AI_MOVES):
+            if game.status != RUNNING:
+                break
+            engine = self.engine(game.kind)
+            state = engine.from_dict(game.state)
+            ai = [s for s in game.seats if s.is_ai and s.seat in engine.expected(state)]
+            if not ai:
+                break
+            seat = ai[0]
+            action = engine.ai_action(state, seat.seat, seat.ai_level or 1)
+            step = await self._commit(game, engine, state, seat.seat, None, {**action, "_by": "ai"})
+            game, result = step.game, step.result or result
+            events.extend(step.events)
+        return Outcome(game=game, events=events, result=result)
+
+    # --- looking -------------------------------------------------------------------
+    async def view_for(self, game: GameRow, user_id: int | None) -> dict[str, Any]:
+        """The view of ``user_id``'s seat, or the public view if they are not seated."""
+        engine = self.engine(game.kind)
+        state = engine.from_dict(game.state)
+        seat = game.seat_of(user_id) if user_id is not None else None
+        return engine.view(state, seat)
+
+    async def public_view(self, game: GameRow) -> dict[str, Any]:
+        return self.engine(game.kind).view(self.engine(game.kind).from_dict(game.state), None)
+
+    def expected_seats(self, game: GameRow) -> set[int]:
+        if game.status != RUNNING or game.state is None:
+            return set()
+        engine = self.engine(game.kind)
+        return engine.expected(engine.from_dict(game.state))

@@ -1,0 +1,199 @@
+"""Shared Discord UI pieces: persistent components, replies, refusals.
+
+Every button and select the bot posts is one :class:`GameComponent`, a
+``discord.ui.DynamicItem`` whose custom id carries the game id, a verb, the game
+version it was drawn for, and an optional argument::
+
+    ludibot:<game id>:<verb>:<version>[:<arg>]
+
+so that after a restart every button posted before still finds its game (the
+bot registers the class once in ``setup_hook``). Cogs do not subclass it: they
+register a handler per ``(game kind, verb)`` with :class:`ComponentRouter`, and
+the lobby registers its verbs for every kind (``"*"``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import i18n
+from engines.base import RuleError
+
+if TYPE_CHECKING:
+    from bot.storage import GameRow
+
+log = logging.getLogger("ludibot.ui")
+
+PREFIX = "ludibot"
+CUSTOM_ID = re.compile(r"^ludibot:(?P<game>[0-9]{1,18}):(?P<verb>[a-z_]{1,20}):(?P<version>[0-9]{1,9})"
+                       r"(?::(?P<arg>[^:]{1,60}))?$")
+
+
+def custom_id(game_id: int, verb: str, version: int = 0, arg: str | None = None) -> str:
+    cid = f"{PREFIX}:{game_id}:{verb}:{version}"
+    if arg is not None:
+        cid += f":{arg}"
+    if len(cid) > 100 or not CUSTOM_ID.match(cid):
+        raise ValueError(f"bad custom id {cid!r}")
+    return cid
+
+
+@dataclass
+class Click:
+    """A parsed component interaction, handed to the registered handler."""
+
+    interaction: discord.Interaction
+    game: GameRow
+    verb: str
+    version: int  # 0 = no staleness check (lobby buttons, "show my hand")
+    arg: str | None
+    values: list[str]
+
+    @property
+    def check_version(self) -> int | None:
+        return self.version or None
+
+
+Handler = Callable[[Click], Awaitable[None]]
+
+
+class ComponentRouter:
+    """``(kind, verb) -> handler``; ``"*"`` as kind matches every game."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[tuple[str, str], Handler] = {}
+
+    def register(self, kind: str, verb: str, handler: Handler) -> None:
+        self._handlers[(kind, verb)] = handler
+
+    def unregister_kind(self, kind: str) -> None:
+        for key in [k for k in self._handlers if k[0] == kind]:
+            del self._handlers[key]
+
+    def find(self, kind: str, verb: str) -> Handler | None:
+        return self._handlers.get((kind, verb)) or self._handlers.get(("*", verb))
+
+
+def lang(interaction: discord.Interaction) -> str:
+    """The language of the user who interacts (their Discord client's locale)."""
+    return i18n.lang_of(interaction.locale)
+
+
+def public_lang(interaction: discord.Interaction) -> str:
+    """The language of a public message: the server's, French by default."""
+    return i18n.lang_of(interaction.guild_locale) if interaction.guild_locale else i18n.DEFAULT
+
+
+async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
+               file: discord.File | None = None, view: discord.ui.View | None = None,
+               embed: discord.Embed | None = None) -> int | None:
+    """Answer an interaction (response, or follow-up if already answered); the message id if known."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral,
+                              "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
+                                                                          everyone=False)}
+    if content is not None:
+        kwargs["content"] = content[:2000]
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    if embed is not None:
+        kwargs["embed"] = embed
+    try:
+        if not interaction.response.is_done():
+            resp = await interaction.response.send_message(**kwargs)
+            return getattr(resp, "message_id", None)
+        msg = await interaction.followup.send(wait=True, **kwargs)
+        return msg.id
+    except discord.NotFound:  # the interaction expired (Unknown interaction)
+        log.warning("interaction expired before the answer could be sent")
+    except discord.HTTPException:
+        log.exception("could not answer an interaction")
+    return None
+
+
+async def refuse(interaction: discord.Interaction, error: RuleError | str, **params: Any) -> None:
+    """An ephemeral, localized, specific refusal. Nothing else happens."""
+    if isinstance(error, RuleError):
+        key, params = error.key, {**error.params, **params}
+    else:
+        key = error
+    await send(interaction, i18n.t(key, lang(interaction), **params), ephemeral=True)
+
+
+class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibot:(?P<rest>.*)"):
+    """One persistent component class for every button and select of every game."""
+
+    def __init__(self, item: discord.ui.Item) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str], /) -> GameComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await dispatch_component(interaction)
+
+
+async def dispatch_component(interaction: discord.Interaction) -> None:
+    bot = interaction.client
+    data = interaction.data or {}
+    cid = str(data.get("custom_id", ""))
+    m = CUSTOM_ID.match(cid)
+    if not m:
+        await refuse(interaction, "common.error.forged_button")
+        return
+    sessions = bot.sessions  # type: ignore[attr-defined]
+    router: ComponentRouter = bot.router  # type: ignore[attr-defined]
+    try:
+        game = await sessions.get(int(m["game"]))
+        handler = router.find(game.kind, m["verb"])
+        if handler is None:
+            await refuse(interaction, "common.error.forged_button")
+            return
+        click = Click(interaction=interaction, game=game, verb=m["verb"], version=int(m["version"]),
+                      arg=m["arg"], values=[str(v) for v in data.get("values", [])])
+        await handler(click)
+    except RuleError as err:
+        await refuse(interaction, err)
+    except Exception:
+        log.exception("component %s failed", cid)
+        await refuse(interaction, "common.error.internal")
+
+
+def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,
+           style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
+           disabled: bool = False) -> discord.ui.Button:
+    return discord.ui.Button(label=label[:80], custom_id=custom_id(game_id, verb, version, arg), style=style,
+                             emoji=emoji, disabled=disabled)
+
+
+def select(game_id: int, verb: str, placeholder: str, options: list[tuple[str, str]], *, version: int = 0,
+           arg: str | None = None, min_values: int = 1, max_values: int = 1) -> discord.ui.Select:
+    opts = [discord.SelectOption(label=label[:100], value=value[:100]) for value, label in options[:25]]
+    return discord.ui.Select(custom_id=custom_id(game_id, verb, version, arg), placeholder=placeholder[:150],
+                             options=opts, min_values=min_values, max_values=min(max_values, len(opts)))
+
+
+def view_of(*items: discord.ui.Item) -> discord.ui.View:
+    """A View (timeout=None) holding persistent items; rows fill in order."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+async def png_file(render: Callable[..., bytes], *args: Any, filename: str = "ludibot.png") -> discord.File:
+    """Render off the event loop and wrap as a Discord attachment."""
+    import io
+
+    data = await asyncio.to_thread(render, *args)
+    return discord.File(io.BytesIO(data), filename=filename)

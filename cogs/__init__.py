@@ -1,0 +1,1 @@
+"""Discord cogs: one package per game (plus leaderboard and admin). Thin: commands and components only."""

@@ -1,0 +1,41 @@
+"""Shared fixtures. No test reaches the internet or Discord: sockets other than loopback are refused."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self, address):  # pragma: no cover - only trips on a faulty test
+    host = address[0] if isinstance(address, tuple) else address
+    if isinstance(host, str) and not (host.startswith("127.") or host in ("localhost", "::1") or
+                                      self.family == socket.AF_UNIX):
+        raise RuntimeError(f"tests may not reach the network ({address!r})")
+    return _real_connect(self, address)
+
+
+socket.socket.connect = _loopback_only
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "ludibot-test.db")
+
+
+@pytest.fixture
+async def store(db_path):
+    from bot.storage import SQLiteStore
+
+    s = SQLiteStore(db_path)
+    await s.open()
+    yield s
+    await s.close()

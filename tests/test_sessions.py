@@ -1,0 +1,171 @@
+"""The session service: lobby rules, turn checks, stale buttons, concurrent clicks, AI seats, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.sessions import Player, SessionError, SessionService
+from bot.storage import SQLiteStore
+from engines.base import RuleError
+
+ALICE = Player(100, "Alice")
+BRUNO = Player(101, "Bruno")
+CHLOE = Player(102, "Chloé")
+MOD = Player(103, "Modo", can_manage=True)
+
+
+@pytest.fixture
+async def svc(store):
+    return SessionService(store, seed_source=lambda: 1234)
+
+
+async def lobby(svc, *players, **kw):
+    g = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE, **kw)
+    for p in players:
+        g = await svc.join(g.id, p)
+    return g
+
+
+async def refused(key, coro):
+    with pytest.raises(RuleError) as err:
+        await coro
+    assert err.value.key == key, err.value.params
+    return err.value
+
+
+async def test_lobby_join_leave_and_limits(svc):
+    g = await lobby(svc, BRUNO)
+    assert g.names == ["Alice", "Bruno"]
+    await refused("lobby.error.already_joined", svc.join(g.id, BRUNO))
+    await refused("lobby.error.creator_leaves", svc.leave(g.id, ALICE))
+    await refused("lobby.error.not_joined", svc.leave(g.id, CHLOE))
+    g = await svc.leave(g.id, BRUNO)
+    assert g.names == ["Alice"]
+    for i in range(5):
+        g = await svc.join(g.id, Player(200 + i, f"P{i}"))
+    await refused("lobby.error.full", svc.join(g.id, CHLOE))
+
+
+async def test_only_the_creator_or_a_moderator_starts_or_cancels(svc):
+    g = await lobby(svc)
+    await refused("lobby.error.not_enough", svc.start(g.id, ALICE))
+    g = await svc.join(g.id, BRUNO)
+    await refused("lobby.error.only_creator", svc.start(g.id, BRUNO))
+    await refused("lobby.error.only_creator_cancel", svc.cancel(g.id, BRUNO))
+    out = await svc.start(g.id, MOD)
+    assert out.game.status == "running"
+    await refused("common.error.already_started", svc.join(g.id, CHLOE))
+
+
+async def test_turn_checks_each_have_their_own_refusal(svc):
+    g = await lobby(svc, BRUNO)
+    await refused("common.error.not_started", svc.act(g.id, ALICE.user_id, {"type": "roll"}))
+    await svc.start(g.id, ALICE)
+    before = await svc.get(g.id)
+    await refused("common.error.not_a_player", svc.act(g.id, CHLOE.user_id, {"type": "roll"}))
+    await refused("common.error.not_your_turn", svc.act(g.id, BRUNO.user_id, {"type": "roll"}))
+    await refused("ludix.error.roll_first", svc.act(g.id, ALICE.user_id, {"type": "stop"}))
+    await refused("common.error.already_played", svc.act(g.id, ALICE.user_id, {"type": "roll"},
+                                                          version=before.version - 1))
+    after = await svc.get(g.id)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert await svc.store.events(g.id) == []
+    await refused("common.error.no_such_game", svc.act(999, ALICE.user_id, {"type": "roll"}))
+
+
+async def test_cancelled_and_finished_games_refuse_moves(svc):
+    g = await lobby(svc, BRUNO)
+    await svc.start(g.id, ALICE)
+    await svc.cancel(g.id, ALICE)
+    await refused("common.error.game_cancelled", svc.act(g.id, ALICE.user_id, {"type": "roll"}))
+    g = await lobby(svc, BRUNO, options={"target": 50})
+    await svc.start(g.id, ALICE)
+    while (g := await svc.get(g.id)).status == "running":
+        (seat,) = svc.expected_seats(g)
+        uid = g.seats[seat].user_id
+        state = svc.engine("ludix").from_dict(g.state)
+        await svc.act(g.id, uid, svc.engine("ludix").ai_action(state, seat, 2))
+    await refused("common.error.game_finished", svc.act(g.id, ALICE.user_id, {"type": "roll"}))
+    results = await svc.store.results(g.id)
+    assert sorted(r.user_id for r in results) == [ALICE.user_id, BRUNO.user_id]
+    assert min(r.rank for r in results) == 1
+
+
+async def test_double_click_applies_one_move(svc):
+    g = await lobby(svc, BRUNO)
+    out = await svc.start(g.id, ALICE)
+    v = out.game.version
+    results = await asyncio.gather(*[svc.act(g.id, ALICE.user_id, {"type": "roll"}, version=v) for _ in range(4)],
+                                   return_exceptions=True)
+    ok = [r for r in results if not isinstance(r, Exception)]
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(ok) == 1
+    assert all(isinstance(e, SessionError) and e.key == "common.error.already_played" for e in errors)
+    assert len(await svc.store.events(g.id)) == 1
+
+
+async def test_two_services_on_one_file_apply_one_move(db_path):
+    a, b = SQLiteStore(db_path), SQLiteStore(db_path)
+    await a.open()
+    await b.open()
+    sa, sb = SessionService(a), SessionService(b)
+    g = await sa.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE)
+    await sa.join(g.id, BRUNO)
+    out = await sa.start(g.id, ALICE)
+    v = out.game.version
+    res = await asyncio.gather(sa.act(g.id, ALICE.user_id, {"type": "roll"}, version=v),
+                               sb.act(g.id, ALICE.user_id, {"type": "roll"}, version=v), return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in res) == 1
+    assert len(await a.events(g.id)) == 1
+    await a.close()
+    await b.close()
+
+
+async def test_ai_seats_play_their_turns_and_never_rank_as_users(svc):
+    g = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE, ai_seats=2, options={"target": 50})
+    assert [s.is_ai for s in g.seats] == [False, True, True]
+    out = await svc.start(g.id, ALICE)
+    while out.game.status == "running":
+        assert svc.expected_seats(out.game) == {0}
+        state = svc.engine("ludix").from_dict(out.game.state)
+        out = await svc.act(g.id, ALICE.user_id, svc.engine("ludix").ai_action(state, 0, 2))
+    events = await svc.store.events(g.id)
+    assert {e.seat for e in events} == {0, 1, 2}
+    assert all(e.user_id is None for e in events if e.seat != 0)
+
+
+async def test_game_survives_a_restart(db_path):
+    s1 = SQLiteStore(db_path)
+    await s1.open()
+    svc = SessionService(s1)
+    g = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE)
+    await svc.join(g.id, BRUNO)
+    await svc.start(g.id, ALICE)
+    out = await svc.act(g.id, ALICE.user_id, {"type": "roll"})
+    await s1.close()
+    s2 = SQLiteStore(db_path)
+    await s2.open()
+    svc2 = SessionService(s2)
+    again = await svc2.get(g.id)
+    assert again.state == out.game.state and again.version == out.game.version
+    await svc2.act(g.id, ALICE.user_id, {"type": "roll"}, version=again.version)
+    await s2.close()
+
+
+async def test_find_by_channel_and_ambiguity(svc):
+    await refused("common.error.no_game_here", svc.find(channel_id=10, kind="ludix"))
+    g1 = await lobby(svc, BRUNO)
+    assert (await svc.find(channel_id=10, kind="ludix")).id == g1.id
+    g2 = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=CHLOE)
+    assert (await svc.find(channel_id=10, kind="ludix", user_id=CHLOE.user_id)).id == g2.id
+    err = await refused("common.error.ambiguous", svc.find(channel_id=10, kind="ludix", user_id=999))
+    assert f"#{g1.id}" in err.params["games"] and f"#{g2.id}" in err.params["games"]
+    assert (await svc.find(channel_id=10, kind="ludix", game_id=g2.id)).id == g2.id
+
+
+async def test_bad_options_never_create_a_game(svc):
+    await refused("common.error.bad_option", svc.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE,
+                                                            options={"target": 5}))
+    assert await svc.store.games_in_channel(10) == []
