@@ -1,0 +1,480 @@
+"""Lutinades — a family bluffing card game (Seria Ludis, 2016 print-and-play).
+
+Rules: ../shared/rules/lutinades.md and docs/rules/lutinades.md. Each turn one
+player is the *cueilleur* (picker): the top card of the deck is turned up so
+that only the *lutins* (every other player) see its signpost. Each lutin
+secretly makes a gesture (up, down, horizontal, small — true or not); once all
+have chosen, the gestures are shown, the picker follows one lutin and the card
+is revealed:
+
+* every lutin made the same gesture: the picker takes the big number;
+* the followed lutin's gesture matches the card: picker big, lutin small;
+* it does not: the lutin takes the small number, the picker nothing.
+
+Mushrooms are cards drawn from the deck (picker first when it runs short). The
+deck passes on; the game ends when the deck is empty.
+
+Hidden information: the turned-up card (and the deck order) never leaves the
+engine towards the picker or a spectator before the reveal — ``view`` only gives
+it to the lutins, and no event, error or legal-action list depends on it. The
+gestures are hidden from everyone (other lutins and the picker) until every
+lutin has chosen.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+
+DECK_FILE = Path(__file__).resolve().parent.parent / "data" / "lutinades" / "deck.json"
+
+KINDS = ("up", "down", "horizontal", "small")
+SIDES = ("left", "right")
+STANDARD, MALINS, EN_GRAND = "standard", "lutins-malins", "en-grand"
+VARIANTS = (STANDARD, MALINS, EN_GRAND)
+FORBIDDEN_IN_EN_GRAND = "small"
+
+GESTURES, CHOICE, OVER = "gestures", "choice", "over"
+#: every event type the engine emits (each has a ``lutinades.event.<type>`` narration)
+EVENT_TYPES = ("turn", "gesture_chosen", "gestures_revealed", "ignored", "reshuffled", "choose", "followed",
+               "revealed", "gained", "game_over")
+#: outcomes of a turn (the three scoring cases, plus the lutins-malins wrong side)
+UNANIMOUS, MATCH, MISMATCH, WRONG_SIDE = "unanimous", "match", "mismatch", "wrong_side"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: int
+    kind: str  # up | down | horizontal | small
+    side: str  # left | right: where the signpost points, as printed on the card
+    big: int
+    small: int
+
+
+@lru_cache(maxsize=1)
+def deck() -> tuple[Card, ...]:
+    """The 48 cards from data/lutinades/deck.json (ids are positions)."""
+    with DECK_FILE.open(encoding="utf-8") as fh:
+        raw = json.load(fh)
+    cards = tuple(Card(id=c["id"], kind=c["kind"], side=c["side"], big=c["big"], small=c["small"])
+                  for c in raw["cards"])
+    for i, c in enumerate(cards):
+        if c.id != i or c.kind not in KINDS or c.side not in SIDES or not c.big > c.small >= 1:
+            raise ValueError(f"bad Lutinades card {c}")
+    return cards
+
+
+def mirror(side: str | None) -> str | None:
+    """The same side seen from the other end of the table (left <-> right)."""
+    if side is None:
+        return None
+    return "right" if side == "left" else "left"
+
+
+def judge(card: Card, gesture: tuple[str, str | None], variant: str) -> str:
+    """Outcome of following a lutin who made ``gesture`` (kind, side) on ``card``.
+
+    In "lutins malins" ``side`` is the lutin's own left/right (the arm they point
+    with, facing the picker); it is correct when it is the *mirror* of the side
+    printed on the card (so the picker sees it pointing the card's way). A wrong
+    side always gives the picker the big number, whatever the kind.
+    """
+    kind, side = gesture
+    if variant == MALINS and side != mirror(card.side):
+        return WRONG_SIDE
+    return MATCH if kind == card.kind else MISMATCH
+
+
+def gains(card: Card, outcome: str) -> tuple[int, int]:
+    """(picker, followed lutin) mushrooms wanted for ``outcome``."""
+    if outcome == UNANIMOUS:
+        return card.big, 0
+    if outcome == MATCH:
+        return card.big, card.small
+    if outcome == MISMATCH:
+        return 0, card.small
+    if outcome == WRONG_SIDE:
+        return card.big, 0
+    raise ValueError(outcome)
+
+
+def card_dict(card: Card, variant: str) -> dict[str, Any]:
+    """The JSON view of a card (what ``render.lutinades.render_card`` draws)."""
+    return {"id": card.id, "kind": card.kind, "side": card.side, "big": card.big, "small": card.small,
+            "malins": variant == MALINS}
+
+
+Gesture = tuple[str, str | None]
+
+
+@dataclass(frozen=True)
+class State:
+    seed: int
+    players: int
+    variant: str
+    deck: tuple[int, ...]  # card ids, top first (hidden from everyone)
+    card: int | None  # the turned-up card: lutins only, until the reveal
+    picker: int
+    turn: int = 1
+    phase: str = GESTURES
+    gestures: tuple[Gesture | None, ...] = ()  # per seat; None = picker / not chosen yet
+    ignored: tuple[int, ...] = ()  # en-grand: lutins who used "small" this turn (once public)
+    mushrooms: tuple[tuple[int, ...], ...] = ()  # per seat, card ids won, in order
+    discard: tuple[int, ...] = ()  # revealed cards, in order (public)
+    last_turn: dict[str, Any] | None = None  # public summary of the previous turn
+    history: tuple[dict[str, Any], ...] = ()  # every turn summary (for result details)
+
+
+class LutinadesEngine:
+    name = "lutinades"
+    min_players = 3
+    max_players = 7
+    has_ai = True
+    simultaneous = True
+    SCHEMA = 1
+    options = (Option("variante", STANDARD, choices=VARIANTS),)
+
+    # --- setup -----------------------------------------------------------------
+    def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
+        opts = validate_options(self.name, self.options, options)
+        order = list(range(len(deck())))
+        derive_rng(seed, "deck").shuffle(order)
+        state = State(seed=seed, players=players, variant=opts["variante"], deck=tuple(order), card=None,
+                      picker=0, turn=0, mushrooms=((),) * players, gestures=(None,) * players)
+        return self._start_turn(state, 0)
+
+    def _start_turn(self, state: State, picker: int) -> State:
+        return replace(state, card=state.deck[0], deck=state.deck[1:], picker=picker,
+                       turn=state.turn + 1, phase=GESTURES, gestures=(None,) * state.players, ignored=())
+
+    # --- turn structure --------------------------------------------------------
+    def lutins(self, state: State) -> list[int]:
+        return [s for s in range(state.players) if s != state.picker]
+
+    def expected(self, state: State) -> set[int]:
+        if state.phase == GESTURES:
+            return {s for s in self.lutins(state) if state.gestures[s] is None}
+        if state.phase == CHOICE:
+            return {state.picker}
+        return set()
+
+    def allowed_kinds(self, state: State) -> tuple[str, ...]:
+        """Gestures that are not forbidden by the variant (what AI and timeouts use)."""
+        if state.variant == EN_GRAND:
+            return tuple(k for k in KINDS if k != FORBIDDEN_IN_EN_GRAND)
+        return KINDS
+
+    def followable(self, state: State) -> list[int]:
+        return [s for s in self.lutins(state) if s not in state.ignored]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Gestures of a lutin who has not chosen yet; follows of the picker in the choice phase.
+
+        In "en-grand" the forbidden ``small`` gesture is listed too: it is accepted
+        and penalised (the lutin is ignored and returns a mushroom), not refused.
+        """
+        if state.phase == GESTURES and seat != state.picker and 0 <= seat < state.players \
+                and state.gestures[seat] is None:
+            sides: tuple[str | None, ...] = SIDES if state.variant == MALINS else (None,)
+            return [{"type": "gesture", "gesture": k, "side": s} for k in KINDS for s in sides]
+        if state.phase == CHOICE and seat == state.picker:
+            return [{"type": "follow", "lutin": s} for s in self.followable(state)]
+        return []
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if state.phase == OVER:
+            raise RuleError("common.error.game_over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+            raise RuleError("common.error.not_your_turn")
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "gesture":
+            return self._gesture(state, seat, action)
+        if kind == "follow":
+            return self._follow(state, seat, action)
+        raise RuleError("common.error.unknown_action", action=str(kind))
+
+    def _gesture(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if seat == state.picker:
+            raise RuleError("lutinades.error.picker_cannot_gesture")
+        if state.phase != GESTURES:
+            raise RuleError("lutinades.error.gestures_closed")
+        if state.gestures[seat] is not None:
+            raise RuleError("lutinades.error.already_chosen")
+        gesture = action.get("gesture")
+        if gesture not in KINDS:
+            raise RuleError("lutinades.error.unknown_gesture", gesture=str(gesture),
+                            allowed=", ".join(KINDS))
+        side = action.get("side")
+        if state.variant == MALINS:
+            if side is None:
+                raise RuleError("lutinades.error.side_required")
+            if side not in SIDES:
+                raise RuleError("lutinades.error.bad_side", side=str(side), allowed=", ".join(SIDES))
+        elif side is not None:
+            raise RuleError("lutinades.error.no_side")
+        gestures = list(state.gestures)
+        gestures[seat] = (gesture, side)
+        new = replace(state, gestures=tuple(gestures))
+        waiting = len(self.expected(new))
+        events: list[Event] = [{"type": "gesture_chosen", "seat": seat, "waiting": waiting}]
+        if waiting:
+            return new, events
+        return self._reveal_gestures(new, events)
+
+    def _reveal_gestures(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+        lutins = self.lutins(state)
+        penalties: list[Event] = []
+        if state.variant == EN_GRAND:
+            state = self._penalise(state, penalties)
+        events.append({"type": "gestures_revealed", "count": len(lutins),
+                       "gestures": [self._public_gesture(state, s) for s in lutins]})
+        events.extend(penalties)
+        considered = self.followable(state)
+        everyone = {state.gestures[s] for s in lutins}
+        chosen = {state.gestures[s] for s in considered}
+        if len(everyone) == 1 or (len(considered) >= 2 and len(chosen) == 1):
+            return self._resolve(state, None, UNANIMOUS, events)
+        if len(considered) == 1:
+            (lutin,) = considered
+            events.append({"type": "followed", "picker": state.picker, "lutin": lutin, "auto": True})
+            return self._resolve(state, lutin, None, events)
+        new = replace(state, phase=CHOICE)
+        events.append({"type": "choose", "picker": state.picker, "lutins": considered})
+        return new, events
+
+    def _penalise(self, state: State, events: list[Event]) -> State:
+        """En grand: lutins who used the small gesture are ignored and return a mushroom."""
+        ignored = tuple(s for s in self.lutins(state) if state.gestures[s][0] == FORBIDDEN_IN_EN_GRAND)
+        if not ignored:
+            return state
+        mushrooms = [list(m) for m in state.mushrooms]
+        pile = list(state.deck)
+        returned_any = False
+        for s in ignored:
+            returned = 0
+            if mushrooms[s]:
+                pile.append(mushrooms[s].pop())  # the most recently won mushroom
+                returned = 1
+                returned_any = True
+            events.append({"type": "ignored", "seat": s, "returned": returned, "mushrooms": len(mushrooms[s])})
+        if returned_any:
+            derive_rng(state.seed, "reshuffle", state.turn).shuffle(pile)
+            events.append({"type": "reshuffled", "deck": len(pile)})
+        return replace(state, ignored=ignored, deck=tuple(pile),
+                       mushrooms=tuple(tuple(m) for m in mushrooms))
+
+    def _follow(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        if seat != state.picker:
+            raise RuleError("lutinades.error.not_picker")
+        if state.phase != CHOICE:
+            raise RuleError("lutinades.error.gestures_pending", missing=len(self.expected(state)))
+        lutin = action.get("lutin")
+        if not isinstance(lutin, int) or isinstance(lutin, bool) or not 0 <= lutin < state.players:
+            raise RuleError("lutinades.error.not_a_lutin", lutin=str(lutin))
+        if lutin == state.picker:
+            raise RuleError("lutinades.error.follow_self")
+        if lutin in state.ignored:
+            raise RuleError("lutinades.error.follow_ignored", lutin=lutin)
+        events: list[Event] = [{"type": "followed", "picker": state.picker, "lutin": lutin, "auto": False}]
+        return self._resolve(state, lutin, None, events)
+
+    def _resolve(self, state: State, lutin: int | None, outcome: str | None,
+                 events: list[Event]) -> tuple[State, list[Event]]:
+        """Reveal the card, score the turn, discard the card and pass the deck on."""
+        card = deck()[state.card]
+        if outcome is None:
+            outcome = judge(card, state.gestures[lutin], state.variant)
+        want_picker, want_lutin = gains(card, outcome)
+        pile = list(state.deck)
+        mushrooms = [list(m) for m in state.mushrooms]
+        got_picker = pile[:want_picker]  # the picker serves first when the deck runs short
+        del pile[:want_picker]
+        mushrooms[state.picker].extend(got_picker)
+        got_lutin: list[int] = []
+        if lutin is not None:
+            got_lutin = pile[:want_lutin]
+            del pile[:want_lutin]
+            mushrooms[lutin].extend(got_lutin)
+        turn_gains = [0] * state.players
+        turn_gains[state.picker] = len(got_picker)
+        if lutin is not None:
+            turn_gains[lutin] = len(got_lutin)
+        summary = {
+            "turn": state.turn, "picker": state.picker, "card": card_dict(card, state.variant),
+            "gestures": [self._public_gesture(state, s) for s in range(state.players)],
+            "ignored": list(state.ignored), "followed": lutin, "outcome": outcome,
+            "gains": turn_gains, "wanted": {"picker": want_picker, "lutin": want_lutin if lutin is not None else 0},
+        }
+        events.append({"type": "revealed", "picker": state.picker, "lutin": lutin, "outcome": outcome,
+                       "card": card_dict(card, state.variant), "big": card.big, "small": card.small})
+        events.append({"type": "gained", "seat": state.picker, "count": len(got_picker), "wanted": want_picker,
+                       "total": len(mushrooms[state.picker])})
+        if lutin is not None:
+            events.append({"type": "gained", "seat": lutin, "count": len(got_lutin), "wanted": want_lutin,
+                           "total": len(mushrooms[lutin])})
+        new = replace(state, deck=tuple(pile), card=None, discard=state.discard + (card.id,),
+                      mushrooms=tuple(tuple(m) for m in mushrooms), last_turn=summary,
+                      history=state.history + (summary,))
+        if len(pile) < 2:  # empty (a lone card could pay nobody once turned up)
+            new = replace(new, phase=OVER, gestures=(None,) * state.players, ignored=())
+            res = self.result(new)
+            events.append({"type": "game_over", "winners": res.winners, "scores": res.scores})
+            return new, events
+        new = self._start_turn(new, (state.picker + 1) % state.players)
+        events.append({"type": "turn", "turn": new.turn, "picker": new.picker, "deck": len(new.deck)})
+        return new, events
+
+    @staticmethod
+    def _public_gesture(state: State, seat: int) -> dict[str, Any] | None:
+        g = state.gestures[seat]
+        if g is None:
+            return None
+        return {"seat": seat, "gesture": g[0], "side": g[1], "side_for_picker": mirror(g[1]),
+                "ignored": seat in state.ignored}
+
+    # --- information -----------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        """What ``seat`` may see (None = spectator).
+
+        ``card`` is the turned-up card for a lutin, and None for the picker and for
+        spectators; ``gestures`` is None until every lutin has chosen (a lutin
+        sees their own in ``my_gesture``); ``last_turn`` is the public summary of
+        the previous turn, card included. Nothing else depends on the hidden card.
+        """
+        seated = seat is not None and 0 <= seat < state.players
+        is_lutin = seated and seat != state.picker
+        over = state.phase == OVER
+        role = None if not seated else ("picker" if seat == state.picker else "lutin")
+        public_gestures = state.phase == CHOICE
+        my = None
+        if is_lutin and not over and state.gestures[seat] is not None:
+            my = self._public_gesture(state, seat)
+        return {
+            "game": self.name,
+            "players": state.players,
+            "seat": seat,
+            "variant": state.variant,
+            "small_forbidden": state.variant == EN_GRAND,
+            "turn": state.turn,
+            "phase": state.phase,
+            "finished": over,
+            "picker": None if over else state.picker,
+            "role": None if over else role,
+            "deck": len(state.deck),
+            "discard": len(state.discard),
+            "revealed_kinds": {k: sum(1 for c in state.discard if deck()[c].kind == k) for k in KINDS},
+            "mushrooms": [len(m) for m in state.mushrooms],
+            "chosen": [] if over or state.phase != GESTURES else
+            [s for s in self.lutins(state) if state.gestures[s] is not None],
+            "waiting": sorted(self.expected(state)),
+            "card": card_dict(deck()[state.card], state.variant) if is_lutin and not over else None,
+            "my_gesture": my,
+            "gestures": [self._public_gesture(state, s) for s in range(state.players)] if public_gestures else None,
+            "ignored": list(state.ignored) if public_gestures else [],
+            "followable": self.followable(state) if state.phase == CHOICE else [],
+            "last_turn": state.last_turn,
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: State) -> Result | None:
+        if state.phase != OVER:
+            return None
+        scores = [len(m) for m in state.mushrooms]
+        return Result(scores=list(scores), ranks=rank_by([(s,) for s in scores]),
+                      details={"turns": len(state.history), "deck_left": len(state.deck),
+                               "history": [dict(h) for h in state.history]})
+
+    # --- persistence -----------------------------------------------------------
+    def to_dict(self, state: State) -> dict[str, Any]:
+        d = asdict(state)
+        d["gestures"] = [None if g is None else list(g) for g in state.gestures]
+        d["schema"] = self.SCHEMA
+        return json.loads(json.dumps(d))  # plain lists/dicts only
+
+    def from_dict(self, data: dict[str, Any]) -> State:
+        d = dict(data)
+        schema = d.pop("schema", self.SCHEMA)
+        if schema != self.SCHEMA:
+            raise ValueError(f"lutinades state schema {schema} not supported")
+        d["deck"] = tuple(d["deck"])
+        d["gestures"] = tuple(None if g is None else (g[0], g[1]) for g in d["gestures"])
+        d["ignored"] = tuple(d["ignored"])
+        d["mushrooms"] = tuple(tuple(m) for m in d["mushrooms"])
+        d["discard"] = tuple(d["discard"])
+        d["history"] = tuple(d["history"])
+        return State(**d)
+
+    # --- AI and defaults -------------------------------------------------------
+    def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
+        """A lutin bluffs; the picker guesses from the public gestures only.
+
+        Lutin: shows the correct side (lutins malins) and tells the truth with
+        probability 0.35 (0.25 at level 2), otherwise a random other allowed kind.
+        Picker: works from ``view(state, picker)`` only — it never peeks at the
+        card — following the lutin whose gesture most others share (level 2 also
+        weighs the kinds still unseen); in lutins malins it prefers a lutin whose
+        side disagrees with the others (a wrong side pays the picker).
+        """
+        if state.phase == GESTURES and seat in self.expected(state):
+            rng = derive_rng(state.seed, "ai", state.turn, seat, level)
+            card = deck()[state.card]
+            allowed = self.allowed_kinds(state)
+            truth = card.kind in allowed and rng.random() < (0.35 if level <= 1 else 0.25)
+            kind = card.kind if truth else rng.choice([k for k in allowed if k != card.kind])
+            side = mirror(card.side) if state.variant == MALINS else None
+            return {"type": "gesture", "gesture": kind, "side": side}
+        if state.phase == CHOICE and seat == state.picker:
+            rng = derive_rng(state.seed, "ai-follow", state.turn, level)
+            return {"type": "follow", "lutin": pick_lutin(self.view(state, seat), rng, level)}
+        raise RuleError("common.error.not_your_turn")
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """Timeout: a random allowed gesture for a lutin, a random lutin for the picker."""
+        if state.phase == GESTURES and seat in self.expected(state):
+            rng = derive_rng(state.seed, "timeout", state.turn, seat)
+            kind = rng.choice(self.allowed_kinds(state))
+            side = rng.choice(SIDES) if state.variant == MALINS else None
+            return {"type": "gesture", "gesture": kind, "side": side}
+        if state.phase == CHOICE and seat == state.picker:
+            rng = derive_rng(state.seed, "timeout-follow", state.turn)
+            return {"type": "follow", "lutin": rng.choice(self.followable(state))}
+        raise RuleError("common.error.not_your_turn")
+
+
+def pick_lutin(view: View, rng: random.Random, level: int = 1) -> int:
+    """The AI picker's choice, from the picker's *view* only (no card, no deck order)."""
+    candidates = view["followable"]
+    gestures = {g["seat"]: g for g in view["gestures"] if g is not None}
+    m = len(candidates)
+    kinds = Counter(gestures[s]["gesture"] for s in candidates)
+    sides = Counter(gestures[s]["side"] for s in candidates)
+    prior = {k: 1.0 for k in KINDS}
+    if level >= 2:
+        seen = view["revealed_kinds"]
+        total = Counter(c.kind for c in deck())
+        prior = {k: max(total[k] - seen[k], 0.5) / total[k] for k in KINDS}
+
+    def value(s: int) -> float:
+        g = gestures[s]
+        p_kind = kinds[g["gesture"]] / m * prior[g["gesture"]]
+        if view["variant"] != MALINS:
+            return p_kind
+        p_side_ok = sides[g["side"]] / m
+        return (1 - p_side_ok) + p_side_ok * p_kind
+
+    best = max(value(s) for s in candidates)
+    return rng.choice([s for s in candidates if value(s) >= best - 1e-9])
+
+
+ENGINE = LutinadesEngine()

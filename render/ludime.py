@@ -1,0 +1,245 @@
+"""Ludime pictures: a player's hand (letter cards with their values) and the public table.
+
+Both take a view from ``engines.ludime`` (``ENGINE.view(state, seat)``) and the players'
+names in seat order; ``labels`` are the already-translated words of the catalog's
+``[label]`` section (French by default).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PANEL,
+    TEXT,
+    canvas,
+    centred_text,
+    font,
+    seat_colour,
+    text_size,
+    to_png,
+)
+
+WIDTH = 900
+CARD_FACE = (250, 246, 236)
+CARD_INK = (35, 35, 40)
+CARD_EDGE = (30, 30, 30)
+VOWEL_TINT = (232, 240, 252)
+BACK = (96, 72, 140)
+
+DEFAULT_LABELS = {
+    "hand": "Ma main", "table": "Table", "discard": "Défausse", "pile": "Pioche", "round": "Manche",
+    "score": "Score", "points": "pts", "cards": "cartes", "penalty": "Pénalité", "dealer": "Donneur",
+    "turn": "À jouer", "first_turn": "Premier tour : un mot de 6 lettres ou plus",
+    "must_use": "À utiliser dans un mot", "drawn": "Piochée", "no_word": "Aucun mot sur la table",
+    "last_round": "Manche précédente", "target": "Objectif", "abandoned": "abandon", "die": "Dé",
+    "went_out": "Plus de cartes : dernier tour de table", "winner": "Vainqueur", "finished": "Partie terminée",
+}
+VOWELS = set("AEIOUY")
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def _card(draw, x: int, y: int, w: int, h: int, letter: str, value: int | None,
+          outline=CARD_EDGE, width: int = 2) -> None:
+    """One letter card: the letter big in the middle, its value small in the corner."""
+    fill = VOWEL_TINT if letter in VOWELS else CARD_FACE
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=max(4, w // 8), fill=fill, outline=outline, width=width)
+    centred_text(draw, (x + w / 2, y + h * 0.47), letter, font(int(h * 0.52), bold=True), fill=CARD_INK)
+    if value is not None and h >= 40:
+        vf = font(max(11, int(h * 0.2)), bold=True)
+        draw.text((x + w - max(5, w // 10), y + h - max(4, h // 14)), str(value), font=vf, fill=(90, 90, 100),
+                  anchor="rd")
+
+
+def _back(draw, x: int, y: int, w: int, h: int, text: str = "") -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=max(4, w // 8), fill=BACK, outline=CARD_EDGE, width=2)
+    if text:
+        centred_text(draw, (x + w / 2, y + h / 2), text, font(int(h * 0.3), bold=True), fill=TEXT)
+
+
+def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
+    """The viewing seat's hand as cards with values (an ephemeral picture: only its owner sees it)."""
+    lab = {**DEFAULT_LABELS, **(labels or {})}
+    hand: list[str] = list(view.get("hand") or [])
+    values: dict[str, int] = view.get("values") or {}
+    seat = view.get("seat")
+    per_row = 8
+    card_w, card_h, gap = 96, 128, 12
+    rows = max(1, (len(hand) + per_row - 1) // per_row)
+    notes = _hand_notes(view, lab)
+    height = 96 + rows * (card_h + gap) + 34 * len(notes) + 26
+    img, draw = canvas(WIDTH, height, BACKGROUND)
+
+    colour = seat_colour(seat) if seat is not None else MUTED
+    draw.ellipse((24, 26, 52, 54), fill=colour)
+    title = f"{lab['hand']} — {_name(names, seat)}"
+    draw.text((64, 22), title[:46], font=font(32, bold=True), fill=TEXT)
+    total = sum(values.get(c, 0) for c in hand)
+    info = f"{len(hand)} {lab['cards']} · {total} {lab['points']}"
+    draw.text((WIDTH - 24, 30), info, font=font(24), fill=MUTED, anchor="ra")
+
+    must = view.get("discard_taken") if view.get("must_use") and view.get("current") == seat else None
+    drawn = view.get("drawn")
+    x0 = (WIDTH - (min(per_row, max(1, len(hand))) * (card_w + gap) - gap)) // 2
+    marked_must = marked_drawn = False
+    for i, letter in enumerate(hand):
+        r, c = divmod(i, per_row)
+        x = x0 + c * (card_w + gap)
+        y = 80 + r * (card_h + gap)
+        outline, width = CARD_EDGE, 2
+        if must and letter == must and not marked_must:
+            outline, width, marked_must = HIGHLIGHT, 6, True
+        elif drawn and letter == drawn and not marked_drawn:
+            outline, width, marked_drawn = (120, 200, 255), 6, True
+        _card(draw, x, y, card_w, card_h, letter, values.get(letter), outline, width)
+    if not hand:
+        centred_text(draw, (WIDTH / 2, 80 + card_h / 2), "—", font(48, bold=True), fill=MUTED)
+    y = 80 + rows * (card_h + gap) + 6
+    for text, fill in notes:
+        draw.text((28, y), text, font=font(24), fill=fill)
+        y += 34
+    return to_png(img)
+
+
+def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tuple[int, int, int]]]:
+    notes = []
+    mine = view.get("current") == view.get("seat") and view.get("seat") is not None
+    if mine and view.get("variant") == "main" and view.get("first_turn") and not view.get("laid") \
+            and not view.get("exchanged"):
+        notes.append((lab["first_turn"], HIGHLIGHT))
+    if mine and view.get("must_use") and view.get("discard_taken"):
+        notes.append((f"{view['discard_taken']} : {lab['must_use']}", HIGHLIGHT))
+    if mine and view.get("drawn"):
+        notes.append((f"{lab['drawn']} : {view['drawn']}", (120, 200, 255)))
+    return notes
+
+
+HALF_MAX = 9  # longest word drawn in a half-width slot when the table has two columns
+
+
+def _layout(words: list[dict[str, Any]], two_cols: bool) -> tuple[list[tuple[int, int, int]], int]:
+    """(row, column, span) of each word, and the number of rows: long words take a whole row."""
+    if not two_cols:
+        return [(i, 0, 1) for i in range(len(words))], len(words)
+    slots = []
+    row = col = 0
+    for w in words:
+        if len(w["word"]) > HALF_MAX:
+            if col:
+                row, col = row + 1, 0
+            slots.append((row, 0, 2))
+            row += 1
+        else:
+            slots.append((row, col, 1))
+            row, col = (row + 1, 0) if col else (row, 1)
+    return slots, row + (1 if col else 0)
+
+
+def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
+    """The public table: every word with its owner's colour and value, discard, pile, scores."""
+    lab = {**DEFAULT_LABELS, **(labels or {})}
+    players = view["players"]
+    words = list(view.get("words") or [])
+    values: dict[str, int] = view.get("values") or {}
+    two_cols = len(words) > 8
+    tile = 34 if two_cols else 46
+    row_h = tile + 16
+    slots, rows = _layout(words, two_cols)
+    header_h = 150
+    score_h = players * 50
+    height = header_h + 20 + max(1, rows) * row_h + 24 + score_h + 20
+    img, draw = canvas(WIDTH, height, BACKGROUND)
+
+    # header: round, whose turn, discard top card and pile
+    variant = view.get("variant", "main")
+    if variant == "main":
+        head = f"{lab['round']} {view['round']}/{view.get('rounds') or 3}"
+    else:
+        head = f"{lab['round']} {view['round']} · {lab['target']} {view.get('target') or 100}"
+    draw.text((24, 18), head, font=font(30, bold=True), fill=TEXT)
+    sub = f"{lab['dealer']} : {_name(names, view.get('dealer'))[:24]}"
+    if variant == "main-entiere" and view.get("die"):
+        sub += f" · {lab['die']} {view['die']} → {view.get('hand_size')} {lab['cards']}"
+    draw.text((24, 58), sub, font=font(22), fill=MUTED)
+    if view.get("finished"):
+        winners = ", ".join(_name(names, s) for s in view.get("winners") or [])
+        status, fill = f"{lab['winner']} : {winners}", HIGHLIGHT
+    elif view.get("current") is not None:
+        status, fill = f"{lab['turn']} : {_name(names, view['current'])}", seat_colour(view["current"])
+    else:
+        status, fill = "", TEXT
+    draw.text((24, 92), status[:40], font=font(28, bold=True), fill=fill)
+    last = view.get("last_round") or {}
+    if view.get("out_seat") is not None and not view.get("finished"):
+        draw.text((24, 126), lab["went_out"][:52], font=font(18), fill=HIGHLIGHT)
+    elif variant != "main" and last.get("word") and last.get("scorer") is not None:
+        line = f"{lab['last_round']} : {_name(names, last['scorer'])[:20]} · {last['word']} +{last['value']}"
+        draw.text((24, 126), line[:60], font=font(18), fill=HIGHLIGHT)
+
+    cw, ch = 72, 96
+    if variant != "mot-unique":
+        x = WIDTH - 24 - cw
+        top = view.get("discard_top")
+        if top:
+            _card(draw, x, 30, cw, ch, top, values.get(top))
+        else:
+            draw.rounded_rectangle((x, 30, x + cw, 30 + ch), radius=9, outline=MUTED, width=2)
+        centred_text(draw, (x + cw / 2, 30 + ch + 16), lab["discard"], font(18), fill=MUTED)
+        px = x - cw - 24
+        _back(draw, px, 30, cw, ch, str(view.get("pile_count", 0)))
+        centred_text(draw, (px + cw / 2, 30 + ch + 16), lab["pile"], font(18), fill=MUTED)
+
+    # the words
+    y0 = header_h + 20
+    if not words:
+        centred_text(draw, (WIDTH / 2, y0 + row_h / 2), lab["no_word"], font(26), fill=MUTED)
+    half = (WIDTH - 48) // 2
+    for w, (r, col, span) in zip(words, slots, strict=True):
+        x = 24 + col * half
+        y = y0 + r * row_h
+        width = half * span if two_cols else WIDTH - 48
+        owner = w["owner"]
+        colour = seat_colour(owner)
+        draw.rounded_rectangle((x, y, x + width - 12, y + row_h - 6), radius=10, fill=PANEL)
+        draw.ellipse((x + 8, y + (row_h - 6) / 2 - 10, x + 28, y + (row_h - 6) / 2 + 10), fill=colour)
+        value_text = str(w["value"])
+        vw, _ = text_size(draw, value_text, font(24, bold=True))
+        room = width - 12 - 38 - vw - 24
+        word = w["word"]
+        step = min(tile + 3, room // max(1, len(word)))
+        t = step - 3
+        for k, letter in enumerate(word):
+            _card(draw, x + 38 + k * step, y + (row_h - 6 - t) // 2, t, t, letter, None)
+        draw.text((x + width - 24, y + (row_h - 6) / 2), value_text, font=font(24, bold=True), fill=colour,
+                  anchor="rm")
+
+    # scores
+    y = y0 + max(1, rows) * row_h + 24
+    draw.line((24, y - 10, WIDTH - 24, y - 10), fill=PANEL, width=2)
+    abandoned = view.get("abandoned") or []
+    for seat in range(players):
+        top = y + seat * 50
+        current = view.get("current") == seat and not view.get("finished")
+        draw.rounded_rectangle((24, top, WIDTH - 24, top + 44), radius=10, fill=PANEL,
+                               outline=HIGHLIGHT if current else None, width=3 if current else 1)
+        draw.ellipse((36, top + 12, 56, top + 32), fill=seat_colour(seat))
+        draw.text((68, top + 8), _name(names, seat)[:22], font=font(24, bold=current), fill=TEXT)
+        counts = view.get("hand_counts") or []
+        info = f"{counts[seat] if seat < len(counts) else 0} {lab['cards']}"
+        if seat < len(abandoned) and abandoned[seat]:
+            info += f" · {lab['abandoned']}"
+        if last.get("points"):
+            pts = last["points"][seat]
+            info += f" · {lab['last_round']} {pts:+d}"
+        draw.text((360, top + 11), info, font=font(20), fill=MUTED)
+        draw.text((WIDTH - 40, top + 22), f"{view['scores'][seat]} {lab['points']}", font=font(26, bold=True),
+                  fill=TEXT, anchor="rm")
+    return to_png(img)

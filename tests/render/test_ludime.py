@@ -1,0 +1,93 @@
+"""Ludime pictures: valid PNGs, phone-sized, under 1 MB, for every variant and phase."""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from engines.ludime import ENGINE
+from render.ludime import render_hand, render_table
+
+NAMES = ["Alice", "Bérénice-Avec-Un-Très-Long-Prénom", "Chloé", "David"]
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _image(data: bytes) -> Image.Image:
+    assert data.startswith(PNG)
+    assert len(data) < 1_000_000
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert 800 <= img.width <= 1000 and 200 <= img.height <= 2000
+    return img
+
+
+def _states(variant: str, players: int = 4):
+    """A few states along an AI game: start, mid-turn, later, and the end."""
+    s = ENGINE.new_game(players, {"variant": variant}, 21)
+    out = [s]
+    for step in range(400):
+        if ENGINE.is_over(s):
+            break
+        s, _ = ENGINE.apply(s, s.current, ENGINE.ai_action(s, s.current))
+        if step in (1, 7, 30, 90):
+            out.append(s)
+    out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["main", "mot-unique", "main-entiere"])
+def test_every_phase_renders(variant):
+    for state in _states(variant):
+        for seat in (None, 0, 1):
+            view = ENGINE.view(state, seat)
+            _image(render_table(view, NAMES))
+            if seat is not None:
+                _image(render_hand(view, NAMES))
+
+
+def test_hand_shows_only_the_viewers_cards_and_differs_by_seat():
+    s = ENGINE.new_game(3, None, 5)
+    a = render_hand(ENGINE.view(s, 0), NAMES)
+    b = render_hand(ENGINE.view(s, 1), NAMES)
+    assert a != b
+    # the public table is the same picture for everyone: it depends only on public information
+    assert render_table(ENGINE.view(s, 0), NAMES) == render_table(ENGINE.view(s, None), NAMES) == \
+        render_table(ENGINE.view(s, 2), NAMES)
+
+
+def test_many_and_long_words_and_empty_hand():
+    s = ENGINE.new_game(3, None, 5)
+    words = ("ANTICONSTITUTIONNELLEMENT DRAMES ALLUMAIS HUAIT PASSERENT MOUE SON DEFRICHEES CHAT CHIEN "
+             "OISEAU ARBRE MAISON VOITURE PARIS ZOE").split()
+    s = replace(s, words=tuple((i + 1, w, i % 3) for i, w in enumerate(words)), scores=(46, 34, -33),
+                last_round={"points": [46, 34, -33]}, hands=((), s.hands[1], s.hands[2]))
+    table = _image(render_table(ENGINE.view(s, None), NAMES))
+    assert table.height > 600
+    _image(render_hand(ENGINE.view(s, 0), NAMES))
+
+
+def test_hand_highlights_the_discard_to_use_and_labels_are_used():
+    s = ENGINE.new_game(3, None, 5)
+    s = replace(s, dealer=0, current=0, turns=(1, 1, 1), discard=("Z",))
+    s, _ = ENGINE.apply(s, 0, {"type": "draw", "source": "discard"})
+    view = ENGINE.view(s, 0)
+    assert view["must_use"]
+    fr = render_hand(view, NAMES)
+    en = render_hand(view, NAMES, labels={"hand": "My hand", "cards": "cards", "must_use": "Must be used"})
+    assert fr != en
+    _image(fr)
+
+
+def test_fast_enough():
+    states = _states("main", 4)
+    view = ENGINE.view(states[-2], 0)
+    render_table(view, NAMES)
+    start = time.perf_counter()
+    for _ in range(5):
+        render_table(view, NAMES)
+        render_hand(view, NAMES)
+    assert (time.perf_counter() - start) / 10 < 0.25  # target ~30 ms; generous on a shared CI machine

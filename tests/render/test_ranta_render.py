@@ -1,0 +1,128 @@
+"""Range ta Ludothèque pictures: valid PNGs of sane size for every phase, view and language."""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+
+import pytest
+from PIL import Image
+
+from bot import i18n
+from engines.ranta import DICE, ENGINE, action_cells, assignments
+from render.ranta import LABEL_KEYS, render_dice, render_final, render_sheet
+
+NAMES = ["Alice", "Bob", "Chloé", "Dédé", "Émile", "Fanny", "Gaspard", "Hélène"]
+
+
+def labels(lang):
+    return {k: i18n.t("ranta." + k, lang) for k in LABEL_KEYS}
+
+
+def png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 1_000_000
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+def game(players=3, mode="expert", seed=5, moves=20):
+    rng = random.Random(seed)
+    s = ENGINE.new_game(players, {"mode": mode}, seed)
+    for _ in range(moves):
+        if ENGINE.is_over(s):
+            break
+        seat = rng.choice(sorted(ENGINE.expected(s)))
+        action = ENGINE.ai_action(s, seat) if rng.random() < 0.5 else rng.choice(ENGINE.legal_actions(s, seat))
+        s, _ = ENGINE.apply(s, seat, action)
+    return s
+
+
+def finish(s, seed=1):
+    rng = random.Random(seed)
+    while not ENGINE.is_over(s):
+        seat = rng.choice(sorted(ENGINE.expected(s)))
+        s, _ = ENGINE.apply(s, seat, rng.choice(ENGINE.legal_actions(s, seat)))
+    return s
+
+
+def test_every_label_key_exists_in_both_catalogs():
+    for lang in ("fr", "en"):
+        assert all(i18n.has("ranta." + k, lang) for k in LABEL_KEYS)
+
+
+@pytest.mark.parametrize("lang", [None, "fr", "en"])
+def test_sheet_at_start_middle_and_end(lang):
+    lab = labels(lang) if lang else None
+    start = ENGINE.new_game(2, None, 1)
+    mid = game()
+    end = finish(game(moves=5))
+    for s in (start, mid, end):
+        for seat in range(s.players):
+            img = png(render_sheet(ENGINE.view(s, seat), seat, NAMES, labels=lab))
+            assert 800 <= img.width <= 1100 and img.height <= 1000
+        png(render_sheet(ENGINE.view(s, None), 0, NAMES, labels=lab))
+
+
+def test_a_seats_own_hidden_box_changes_only_its_own_picture():
+    s = ENGINE.new_game(2, None, 8)
+    s, _ = ENGINE.apply(s, 0, ENGINE.ai_action(s, 0))
+    own = render_sheet(ENGINE.view(s, 0), 0, NAMES)
+    other = render_sheet(ENGINE.view(s, 1), 0, NAMES)
+    public = render_sheet(ENGINE.view(s, None), 0, NAMES)
+    assert own != other
+    assert other == public
+
+
+def test_preview_as_cells_or_as_a_box():
+    s = game(seed=9, moves=6)
+    seat = min(ENGINE.expected(s))
+    view = ENGINE.view(s, seat)
+    action = next(a for a in ENGINE.legal_actions(s, seat) if a["type"] == "box")
+    cells = action_cells(s, seat, action)
+    box = next(a for a in assignments(s) if a["dice"] == action["dice"])
+    plain = render_sheet(view, seat, NAMES)
+    as_cells = render_sheet(view, seat, NAMES, preview=cells)
+    as_box = render_sheet(view, seat, NAMES, preview={"cells": cells, "category": box["category"],
+                                                      "mechanic": box["mechanic"]}, labels=labels("fr"))
+    assert len({plain, as_cells, as_box}) == 3
+    png(as_box)
+    png(render_sheet(view, seat, NAMES, preview=["Z9", "a1"]))  # junk cells are ignored
+
+
+def test_dice_for_every_face():
+    s = ENGINE.new_game(1, None, 2)
+    for dice in [(1, 2, 3), (4, 5, 6), (6, 6, 6)]:
+        view = ENGINE.view(s, 0)
+        view["dice"] = list(dice)
+        view["dice_meaning"] = [DICE.meaning(f) for f in dice]
+        for lang in (None, "fr", "en"):
+            img = png(render_dice(view, labels=labels(lang) if lang else None))
+            assert 800 <= img.width <= 1100
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 8])
+def test_final_for_every_table_size(players):
+    s = finish(game(players=players, mode="classique" if players % 2 else "expert", moves=players * 3), players)
+    for lang in (None, "fr", "en"):
+        img = png(render_final(ENGINE.view(s, None), NAMES[:players], labels=labels(lang) if lang else None))
+        assert img.width <= 1100
+    # names missing or short: still draws
+    png(render_final(ENGINE.view(s, 0), []))
+
+
+def test_sheet_is_fast_enough():
+    s = game(moves=24)
+    view = ENGINE.view(s, 0)
+    lab = labels("fr")
+    render_sheet(view, 0, NAMES, labels=lab)  # warm the font cache
+    best = min(_timed(lambda: render_sheet(view, 0, NAMES, labels=lab)) for _ in range(3))
+    assert best < 0.25  # ~20-40 ms on the dev machine; generous for a busy CI box
+
+
+def _timed(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
