@@ -1,0 +1,59 @@
+"""Run the fake Discord as a standalone loopback server.
+
+    python -m tests.fakediscord --users Alice,Bruno,Chloé --channels jeux --port 8765 [--state fake.json]
+
+It prints the settings to give the bot (API base, gateway URL, token) and serves until
+interrupted.  GET http://127.0.0.1:PORT/_fake/state returns a JSON snapshot of everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+
+from .api import FakeDiscord
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    fake = FakeDiscord(guild_name=args.guild, channels=[c for c in args.channels.split(",") if c], port=args.port,
+                       token=args.token, state_path=args.state)
+    admins = {a for a in args.admins.split(",") if a}
+    for name in (u for u in args.users.split(",") if u):
+        fake.add_user(name, locale=args.locale, manage_guild=name in admins)
+    await fake.start()
+    print(f"DISCORD_API_BASE={fake.api_base}")
+    print(f"DISCORD_GATEWAY_URL={fake.gateway_url}")
+    print(f"DISCORD_TOKEN={fake.token}")
+    print(f"FAKE_GUILD_ID={fake.guild_id}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await fake.stop()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(prog="python -m tests.fakediscord", description=__doc__.splitlines()[0])
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--guild", default="Ludibot Sandbox")
+    p.add_argument("--channels", default="jeux")
+    p.add_argument("--users", default="Alice,Bruno,Chloé")
+    p.add_argument("--admins", default="", help="comma-separated user names with Manage Server")
+    p.add_argument("--locale", default="fr")
+    p.add_argument("--token", default=None)
+    p.add_argument("--state", default=None, help="JSON file keeping users/channels/messages/commands across runs")
+    args = p.parse_args()
+    logging.basicConfig(level=logging.INFO)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(args))
+
+
+if __name__ == "__main__":
+    main()

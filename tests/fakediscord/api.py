@@ -1,0 +1,910 @@
+"""The test API of the fake Discord: users act (commands, clicks, selects, autocomplete,
+modals), the test awaits the bot's complete answer and inspects who sees what."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import models as m
+from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser, find_named
+from .server import FakeDiscordServer, InteractionRecord
+
+
+class NotConnected(RuntimeError):
+    """No bot is connected to the fake gateway."""
+
+
+class DeadlineMissed(AssertionError):
+    """The bot did not call back within Discord's 3 s interaction deadline."""
+
+    def __init__(self, result: InteractionResult) -> None:
+        super().__init__(f"no interaction callback within {result.record.deadline:.1f}s: {result!r}")
+        self.result = result
+
+
+class Choices(list):
+    """Autocomplete choices (a list of {"name", "value"} dicts) plus the interaction result."""
+
+    result: InteractionResult
+
+    @property
+    def names(self) -> list[str]:
+        return [c.get("name") for c in self]
+
+    @property
+    def values(self) -> list[Any]:
+        return [c.get("value") for c in self]
+
+
+@dataclass
+class Output:
+    """One thing the bot showed: a message or an autocomplete answer, and its audience."""
+
+    kind: str  # "message" | "autocomplete"
+    audience: int | None  # None = everyone in the channel; else the only user id who sees it
+    channel_id: int | None
+    interaction_id: int | None
+    message: FakeMessage | None = None
+    choices: list[dict[str, Any]] | None = None
+    at: float = 0.0
+
+
+_UNSET: Any = object()
+
+
+class InteractionResult:
+    """What the bot did in answer to one interaction.
+
+    Await `wait()` (done for you by `run_command`/`click`/… unless ``wait=False``).
+    """
+
+    def __init__(self, fake: FakeDiscord, record: InteractionRecord, kind: str) -> None:
+        self.fake = fake
+        self.record = record
+        self.kind = kind  # "command" | "component" | "autocomplete" | "modal"
+        self.deadline_missed = False
+        self.still_loading = False
+        self.settled = False
+        self._known_before: set[int] = set(fake.message_by_id)
+
+    # -- identity
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def interaction(self) -> dict[str, Any]:
+        """The INTERACTION_CREATE payload sent to the bot."""
+        return self.record.payload
+
+    @property
+    def user(self) -> FakeUser:
+        return self.record.user
+
+    @property
+    def channel(self) -> FakeChannel:
+        return self.record.channel
+
+    # -- timing
+    @property
+    def latency(self) -> float | None:
+        """Seconds from the INTERACTION_CREATE frame being sent to the callback request arriving."""
+        return self.record.latency
+
+    @property
+    def latency_ms(self) -> float | None:
+        lat = self.record.latency
+        return None if lat is None else lat * 1000.0
+
+    @property
+    def late(self) -> bool:
+        """The callback came after the deadline (Discord rejects it with 10062 Unknown interaction)."""
+        return self.record.late
+
+    # -- the callback
+    @property
+    def response(self) -> dict[str, Any] | None:
+        if self.record.callback_type is None:
+            return None
+        return {"type": self.record.callback_type, "data": self.record.callback_data}
+
+    @property
+    def response_type(self) -> int | None:
+        return self.record.callback_type
+
+    @property
+    def deferred(self) -> bool:
+        return self.record.callback_type in (m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_DEFERRED_UPDATE_MESSAGE)
+
+    @property
+    def choices(self) -> list[dict[str, Any]] | None:
+        return self.record.choices
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.record.modal
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        """Requests of the bot for this interaction that the fake refused (4xx), like Discord would."""
+        return self.record.errors
+
+    # -- messages
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """Messages created or edited while answering (callback, follow-ups, @original edits, and
+        bot posts in the same channel / in DMs while the answer was awaited), in order."""
+        return [self.fake.message_by_id[i] for i in self.record.message_ids if i in self.fake.message_by_id]
+
+    @property
+    def created(self) -> list[FakeMessage]:
+        return [x for x in self.messages if x.id not in self._known_before]
+
+    @property
+    def updated(self) -> list[FakeMessage]:
+        return [x for x in self.messages if x.id in self._known_before]
+
+    @property
+    def message(self) -> FakeMessage | None:
+        """The primary message: the interaction's original response (or the updated component message)."""
+        oid = self.record.original_message_id
+        if oid is not None and oid in self.fake.message_by_id:
+            return self.fake.message_by_id[oid]
+        msgs = self.messages
+        return msgs[0] if msgs else None
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the primary response is ephemeral (seen only by the interacting user)."""
+        msg = self.message
+        return bool(msg and msg.ephemeral)
+
+    @property
+    def ephemeral_messages(self) -> list[FakeMessage]:
+        return [x for x in self.messages if x.ephemeral]
+
+    @property
+    def public_messages(self) -> list[FakeMessage]:
+        return [x for x in self.messages if x.visible_to is None]
+
+    @property
+    def dms(self) -> list[FakeMessage]:
+        return [x for x in self.messages if x.is_dm]
+
+    @property
+    def content(self) -> str:
+        """Text of every message of the answer (content + embeds), joined by newlines."""
+        return "\n".join(x.text for x in self.messages if not x.deleted and x.text)
+
+    @property
+    def attachments(self) -> list[FakeAttachment]:
+        return [a for x in self.messages if not x.deleted for a in x.attachments]
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        msg = self.message
+        return msg.components if msg else []
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        msg = self.message
+        return msg.buttons if msg else []
+
+    def visible_to(self, user: FakeUser) -> list[FakeMessage]:
+        return [x for x in self.messages if x.visible_to is None or x.visible_to == user.id]
+
+    # -- waiting
+    async def wait(
+        self,
+        *,
+        settle: float | None = None,
+        timeout: float | None = None,
+        until: Callable[[InteractionResult], bool] | None = None,
+        check_deadline: bool | None = None,
+    ) -> InteractionResult:
+        """Wait for the callback (up to the deadline), then until `until(self)` is true or, without
+        `until`, until nothing new happened for `settle` seconds (a deferred "thinking" message keeps
+        it waiting until filled in). Raises DeadlineMissed if no callback came in time (unless
+        check_deadline=False), TimeoutError if `until` never became true within `timeout`."""
+        fake = self.fake
+        rec = self.record
+        settle = fake.settle if settle is None else settle
+        timeout = fake.timeout if timeout is None else timeout
+        check_deadline = fake.check_deadline if check_deadline is None else check_deadline
+        end = time.monotonic() + timeout
+        fake._open_results.add(self)
+        try:
+            deadline_at = rec.sent_wall + rec.deadline + 0.05
+            while rec.callback_type is None and not rec.late:
+                now = time.monotonic()
+                if now >= deadline_at or now >= end:
+                    break
+                await fake.wait_changed(min(deadline_at, end) - now)
+            self.deadline_missed = rec.callback_type is None or rec.late
+            if self.deadline_missed:
+                until = None  # nothing more is coming (Discord refuses a late callback): just settle briefly
+            while True:
+                now = time.monotonic()
+                if until is not None:
+                    if until(self):
+                        break
+                elif not rec.deferred_pending and now - rec.last_activity >= settle:
+                    break
+                if now >= end:
+                    if until is not None:
+                        raise TimeoutError(f"condition not met within {timeout}s: {self!r}")
+                    break
+                if until is not None or rec.deferred_pending:
+                    step = end - now
+                else:
+                    step = min(end, rec.last_activity + settle) - now
+                await fake.wait_changed(max(step, 0.001))
+            self.still_loading = rec.deferred_pending
+        finally:
+            fake._open_results.discard(self)
+        self.settled = True
+        if self.deadline_missed and check_deadline:
+            raise DeadlineMissed(self)
+        return self
+
+    def raise_for_deadline(self) -> None:
+        if self.deadline_missed:
+            raise DeadlineMissed(self)
+
+    def __repr__(self) -> str:
+        lat = f"{self.latency_ms:.1f}ms" if self.latency is not None else "no callback"
+        parts = [f"<InteractionResult {self.kind} by {self.user.name} cb={self.response_type} {lat}"]
+        for x in self.messages:
+            parts.append(f"  {x!r}")
+        if self.choices is not None:
+            parts.append(f"  choices={self.choices!r}")
+        if self.errors:
+            parts.append(f"  errors={self.errors!r}")
+        return "\n".join(parts) + ">"
+
+
+class FakeDiscord(FakeDiscordServer):
+    """The fake Discord with its test API.
+
+    ::
+
+        fake = FakeDiscord(guild_name="Test", channels=["jeux"])
+        await fake.start()          # fake.api_base, fake.gateway_url, fake.token, fake.app_id, fake.guild_id
+        alice = fake.add_user("Alice", locale="fr")
+        ... start the bot with fake.bot_env ...
+        await fake.wait_ready()
+        res = await fake.run_command(alice, "jeux", "ludix start", target=300)
+        res = await fake.click(alice, res.message, label="Rejoindre")
+    """
+
+    def __init__(
+        self,
+        *,
+        settle: float = 0.3,
+        timeout: float = 10.0,
+        check_deadline: bool = True,
+        buffer_when_disconnected: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        #: quiet time after which an answer is considered complete
+        self.settle = settle
+        #: maximum time `InteractionResult.wait` waits
+        self.timeout = timeout
+        #: raise DeadlineMissed when a callback misses the deadline
+        self.check_deadline = check_deadline
+        #: when the bot is disconnected, queue interactions for its RESUME instead of raising NotConnected
+        self.buffer_when_disconnected = buffer_when_disconnected
+        self._open_results: set[InteractionResult] = set()
+        self.results: list[InteractionResult] = []
+
+    # ------------------------------------------------------------------ readiness
+
+    async def wait_ready(self, timeout: float = 20.0, *, commands: bool = True, min_commands: int = 1,
+                         fresh: bool = False) -> None:
+        """Wait until a bot is identified (READY + GUILD_CREATE sent) and, with `commands`, at least
+        `min_commands` application commands are registered. `fresh`: require a new IDENTIFY after this call."""
+        start_identify = self.identify_count
+        end = time.monotonic() + timeout
+
+        def ok() -> bool:
+            if not self.connected:
+                return False
+            if fresh and self.identify_count <= start_identify:
+                return False
+            return not commands or len(self.commands) >= min_commands
+
+        while not ok():
+            now = time.monotonic()
+            if now >= end:
+                raise TimeoutError(
+                    f"bot not ready after {timeout}s (connected={self.connected}, commands={len(self.commands)}, "
+                    f"identifies={self.identify_count}, unhandled={self.unhandled[-5:]}, errors={self.errors[-3:]})")
+            await self.wait_changed(end - now)
+
+    async def wait_disconnected(self, timeout: float = 10.0) -> None:
+        end = time.monotonic() + timeout
+        while self.connected:
+            now = time.monotonic()
+            if now >= end:
+                raise TimeoutError("the bot is still connected")
+            await self.wait_changed(end - now)
+
+    async def wait_synced(self, after: int, timeout: float = 20.0) -> None:
+        """Wait until `sync_count` exceeds `after` (a command sync happened)."""
+        await self.wait_until(lambda: self.sync_count > after, timeout)
+
+    async def wait_until(self, cond: Callable[[], bool], timeout: float = 10.0) -> None:
+        end = time.monotonic() + timeout
+        while not cond():
+            now = time.monotonic()
+            if now >= end:
+                raise TimeoutError("condition not met")
+            await self.wait_changed(end - now)
+
+    async def wait_idle(self, quiet: float | None = None, timeout: float = 10.0) -> None:
+        """Wait until nothing changed for `quiet` seconds."""
+        quiet = self.settle if quiet is None else quiet
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if not await self.wait_changed(quiet):
+                return
+
+    async def wait_for_message(self, predicate: Callable[[FakeMessage], bool], timeout: float = 10.0) -> FakeMessage:
+        end = time.monotonic() + timeout
+        while True:
+            for msg in self.message_by_id.values():
+                if not msg.deleted and predicate(msg):
+                    return msg
+            now = time.monotonic()
+            if now >= end:
+                raise TimeoutError("no matching message")
+            await self.wait_changed(end - now)
+
+    # ------------------------------------------------------------------ output queries
+
+    def messages(self, channel: FakeChannel | str | int | None = None, *, include_deleted: bool = False,
+                    visible_to: FakeUser | None = None) -> list[FakeMessage]:
+        ch = self.channel(channel) if channel is not None else None
+        out = []
+        for msg in self.message_by_id.values():
+            if ch is not None and msg.channel_id != ch.id:
+                continue
+            if msg.deleted and not include_deleted:
+                continue
+            if visible_to is not None and msg.visible_to not in (None, visible_to.id):
+                continue
+            out.append(msg)
+        return out
+
+    def visible_to(self, user: FakeUser, channel: FakeChannel | str | int | None = None) -> list[FakeMessage]:
+        """Every (non-deleted) message this user could see: public ones, their ephemerals, their DMs."""
+        return self.messages(channel, visible_to=user)
+
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
+        ch = self.dm_channels.get(user.id)
+        return self.messages(ch) if ch else []
+
+    def last_message(self, channel: FakeChannel | str | int | None = None, *, user: FakeUser | None = None,
+                     public: bool | None = None) -> FakeMessage | None:
+        msgs = self.messages(channel, visible_to=user)
+        if public is not None:
+            msgs = [x for x in msgs if (x.visible_to is None) == public]
+        return msgs[-1] if msgs else None
+
+    def all_outputs(self) -> list[Output]:
+        """Every bot message (any audience, deleted ones included) and every autocomplete answer."""
+        outs: list[Output] = []
+        for msg in self.message_by_id.values():
+            if msg.kind == "user":
+                continue
+            outs.append(Output("message", msg.visible_to, msg.channel_id, msg.interaction_id, message=msg,
+                               at=msg.created_at))
+        for entry in self.autocomplete_log:
+            rec = self.interactions.get(entry["interaction_id"])
+            outs.append(Output("autocomplete", entry["user_id"], rec.channel.id if rec else None,
+                               entry["interaction_id"], choices=entry["choices"],
+                               at=rec.last_activity if rec else 0.0))
+        outs.sort(key=lambda o: o.at)
+        return outs
+
+    def command_names(self) -> list[str]:
+        """Every invocable slash path ("ludix start", …) with the registered (base) names."""
+        out = []
+        for cmd in self.commands.values():
+            if cmd.type != 1:
+                continue
+
+            def walk(prefix: str, opts: list[dict[str, Any]]) -> None:
+                subs = [o for o in opts if o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP)]
+                if not subs:
+                    out.append(prefix)
+                for o in subs:
+                    walk(f"{prefix} {o['name']}", o.get("options") or [])
+
+            walk(cmd.name, cmd.payload.get("options") or [])
+        return sorted(out)
+
+    # ------------------------------------------------------------------ users act
+
+    async def run_command(
+        self,
+        user: FakeUser,
+        channel: FakeChannel | str | int,
+        path: str,
+        options: dict[str, Any] | None = None,
+        *,
+        wait: bool = True,
+        settle: float | None = None,
+        timeout: float | None = None,
+        until: Callable[[InteractionResult], bool] | None = None,
+        deadline: float | None = None,
+        check_deadline: bool | None = None,
+        validate: bool = True,
+        **kwoptions: Any,
+    ) -> InteractionResult:
+        """User runs ``/path`` (e.g. "ludix start") in a channel with typed options.
+
+        Names may be the registered names or any localization. Values: str/int/bool/float, a
+        FakeUser for user options, a FakeChannel for channel options, a choice's value or name
+        for options with choices, (filename, bytes) for attachments."""
+        ch = self.channel(channel)
+        given = dict(options or {})
+        given.update(kwoptions)
+        data = self._command_data(user, ch, path, given, focused=None, validate=validate)
+        rec = self._new_interaction(m.IT_APPLICATION_COMMAND, user, ch, data, deadline=deadline)
+        rec.command_name = data["name"]
+        return await self._fire(rec, "command", wait, settle, timeout, until, check_deadline)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel | str | int,
+        path: str,
+        options: dict[str, Any] | None = None,
+        *,
+        focused: str | None = None,
+        timeout: float | None = None,
+        deadline: float | None = None,
+        check_deadline: bool | None = None,
+        **kwoptions: Any,
+    ) -> Choices:
+        """User types in an autocompleted option; returns the choices the bot offered."""
+        ch = self.channel(channel)
+        given = dict(options or {})
+        given.update(kwoptions)
+        if focused is None:
+            if len(given) != 1:
+                raise TypeError("say which option is focused (focused=...)")
+            focused = next(iter(given))
+        data = self._command_data(user, ch, path, given, focused=focused, validate=False)
+        rec = self._new_interaction(m.IT_AUTOCOMPLETE, user, ch, data, deadline=deadline)
+        rec.command_name = data["name"]
+        res = await self._fire(rec, "autocomplete", True, 0.0, timeout,
+                               lambda r: r.record.callback_type is not None, check_deadline)
+        out = Choices(res.choices or [])
+        out.result = res
+        return out
+
+    async def click(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        emoji: str | None = None,
+        wait: bool = True,
+        settle: float | None = None,
+        timeout: float | None = None,
+        until: Callable[[InteractionResult], bool] | None = None,
+        deadline: float | None = None,
+        check_deadline: bool | None = None,
+        allow_disabled: bool = False,
+    ) -> InteractionResult:
+        """User clicks the button (by label, custom_id or emoji) on a message they can see."""
+        msg = self._current(message, user)
+        if label is None and custom_id is None and emoji is None:
+            raise TypeError("click needs label=, custom_id= or emoji=")
+        comp = msg.find_component(label=label, custom_id=custom_id, emoji=emoji, types=(m.C_BUTTON,))
+        if comp.get("disabled") and not allow_disabled:
+            raise ValueError(f"button {comp.get('label')!r} is disabled")
+        if comp.get("style") in (5, 6):
+            raise ValueError("link / premium buttons do not send interactions")
+        data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": m.C_BUTTON}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        ch = self.channel(msg.channel_id)
+        rec = self._new_interaction(m.IT_MESSAGE_COMPONENT, user, ch, data, message=msg, deadline=deadline)
+        return await self._fire(rec, "component", wait, settle, timeout, until, check_deadline)
+
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        values: list[Any],
+        *,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+        wait: bool = True,
+        settle: float | None = None,
+        timeout: float | None = None,
+        until: Callable[[InteractionResult], bool] | None = None,
+        deadline: float | None = None,
+        check_deadline: bool | None = None,
+    ) -> InteractionResult:
+        """User picks `values` (option values or labels; FakeUsers for user selects) in a select menu."""
+        msg = self._current(message, user)
+        if custom_id is None and placeholder is None:
+            selects = msg.selects
+            if len(selects) != 1:
+                raise LookupError(f"say which select (custom_id= or placeholder=): {m.describe_components(selects)}")
+            comp = selects[0]
+        else:
+            comp = msg.find_component(custom_id=custom_id, placeholder=placeholder, types=m.SELECT_TYPES)
+        if comp.get("disabled"):
+            raise ValueError("select is disabled")
+        ctype = comp["type"]
+        lo = comp.get("min_values", 1)
+        hi = comp.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise ValueError(f"select takes {lo}..{hi} values, got {len(values)}")
+        data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": ctype}
+        if "id" in comp:
+            data["id"] = comp["id"]
+        if ctype == m.C_STRING_SELECT:
+            out = []
+            for v in values:
+                opt = next((o for o in comp.get("options", []) if o.get("value") == v), None)
+                if opt is None:
+                    opt = next((o for o in comp.get("options", [])
+                                if str(o.get("label", "")).casefold() == str(v).casefold()), None)
+                if opt is None:
+                    raise ValueError(f"{v!r} is not an option of the select: "
+                                     f"{[(o.get('label'), o.get('value')) for o in comp.get('options', [])]}")
+                out.append(opt["value"])
+            data["values"] = out
+        else:
+            resolved: dict[str, Any] = {}
+            out = []
+            for v in values:
+                if ctype in (m.C_USER_SELECT, m.C_MENTIONABLE_SELECT) and not isinstance(v, FakeChannel):
+                    u = self._as_user(v)
+                    out.append(str(u.id))
+                    resolved.setdefault("users", {})[str(u.id)] = u.user_payload()
+                    mem = self._member_payload(u, with_permissions=True)
+                    mem.pop("user")
+                    resolved.setdefault("members", {})[str(u.id)] = mem
+                elif ctype == m.C_CHANNEL_SELECT:
+                    c = self.channel(v)
+                    out.append(str(c.id))
+                    resolved.setdefault("channels", {})[str(c.id)] = self._resolved_channel(c, user)
+                else:
+                    rid = int(v)
+                    out.append(str(rid))
+                    resolved.setdefault("roles", {})[str(rid)] = self._role_payload(self.roles[rid])
+            data["values"] = out
+            data["resolved"] = resolved
+        ch = self.channel(msg.channel_id)
+        rec = self._new_interaction(m.IT_MESSAGE_COMPONENT, user, ch, data, message=msg, deadline=deadline)
+        return await self._fire(rec, "component", wait, settle, timeout, until, check_deadline)
+
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        opened_by: InteractionResult,
+        values: dict[str, Any],
+        *,
+        wait: bool = True,
+        settle: float | None = None,
+        timeout: float | None = None,
+        until: Callable[[InteractionResult], bool] | None = None,
+        check_deadline: bool | None = None,
+    ) -> InteractionResult:
+        """User fills the modal the bot opened (callback 9) and submits it. `values` keys are the
+        inputs' custom_ids or labels; values are strings (or lists for selects in labels)."""
+        modal = opened_by.modal
+        if modal is None:
+            raise ValueError("that interaction did not open a modal")
+
+        def value_for(custom_id: str, label: str | None, required: bool) -> Any:
+            for key in (custom_id, label):
+                if key is not None and key in values:
+                    return values[key]
+            if required:
+                raise ValueError(f"modal input {label or custom_id!r} is required")
+            return None
+
+        comps_out = []
+        for top in modal.get("components", []):
+            if top.get("type") == m.C_ACTION_ROW:
+                row = []
+                for c in top.get("components", []):
+                    if c.get("type") == m.C_TEXT_INPUT:
+                        v = value_for(c["custom_id"], c.get("label"), c.get("required", True))
+                        row.append({"type": m.C_TEXT_INPUT, "custom_id": c["custom_id"], "value": v or "",
+                                    **({"id": c["id"]} if "id" in c else {})})
+                comps_out.append({"type": m.C_ACTION_ROW, "components": row})
+            elif top.get("type") == m.C_LABEL:
+                c = top.get("component") or {}
+                v = value_for(c.get("custom_id", ""), top.get("label"), c.get("required", True))
+                inner: dict[str, Any] = {"type": c.get("type"), "custom_id": c.get("custom_id")}
+                if "id" in c:
+                    inner["id"] = c["id"]
+                if c.get("type") == m.C_TEXT_INPUT:
+                    inner["value"] = v or ""
+                else:
+                    inner["values"] = list(v or [])
+                comps_out.append({"type": m.C_LABEL, **({"id": top["id"]} if "id" in top else {}), "component": inner})
+        data = {"custom_id": modal["custom_id"], "components": comps_out}
+        prev = opened_by.record
+        msg = self.message_by_id.get(prev.component_message_id or 0)
+        rec = self._new_interaction(m.IT_MODAL_SUBMIT, user, prev.channel, data, message=msg)
+        return await self._fire(rec, "modal", wait, settle, timeout, until, check_deadline)
+
+    async def send_message(self, user: FakeUser, channel: FakeChannel | str | int, content: str) -> FakeMessage:
+        """A user posts a plain message (dispatched to the bot as MESSAGE_CREATE)."""
+        ch = self.channel(channel)
+        msg = FakeMessage(id=self._snowflake(), channel_id=ch.id, guild_id=None if ch.is_dm else self.guild_id,
+                          author=user.user_payload(), content=content, kind="user",
+                          visible_to=ch.recipient_id if ch.is_dm else None)
+        self.message_by_id[msg.id] = msg
+        self._emit("message_create", msg)
+        payload = msg.payload()
+        if not ch.is_dm:
+            member = self._member_payload(user)
+            member.pop("user")
+            payload["member"] = member
+        await self.dispatch_event("MESSAGE_CREATE", payload)
+        return msg
+
+    # ------------------------------------------------------------------ internals
+
+    def _current(self, message: FakeMessage | int, user: FakeUser) -> FakeMessage:
+        mid = message.id if isinstance(message, FakeMessage) else int(message)
+        msg = self.message_by_id.get(mid)
+        if msg is None or msg.deleted:
+            raise LookupError(f"message {mid} does not exist (deleted?)")
+        if msg.visible_to not in (None, user.id):
+            raise PermissionError(f"{user.name} cannot see message {mid} (visible only to {msg.visible_to})")
+        return msg
+
+    def _as_user(self, v: Any) -> FakeUser:
+        if isinstance(v, FakeUser):
+            return v
+        u = self._find_any_user(int(v)) if str(v).isdigit() else None
+        return u or self.user(v)
+
+    def _resolved_channel(self, c: FakeChannel, user: FakeUser) -> dict[str, Any]:
+        return {"id": str(c.id), "name": c.name, "type": c.type, "permissions": str(self.permissions_of(user)),
+                "parent_id": None, "nsfw": False, "flags": 0}
+
+    def _command_data(self, user: FakeUser, ch: FakeChannel, path: str, given: dict[str, Any],
+                      *, focused: str | None, validate: bool) -> dict[str, Any]:
+        names = path.strip().lstrip("/").split()
+        if not names:
+            raise ValueError("empty command path")
+        candidates = [c for c in self.commands.values() if c.type == 1 and (
+            (c.guild_id == self.guild_id and not ch.is_dm) or c.guild_id is None)]
+        candidates.sort(key=lambda c: c.guild_id is None)  # guild commands shadow global ones
+        top = find_named([c.payload for c in candidates], names[0])
+        if top is None:
+            raise LookupError(f"no command /{names[0]}; registered: {self.command_names()}")
+        cmd = next(c for c in candidates if c.payload is top)
+        dmp = top.get("default_member_permissions")
+        if dmp is not None and not ch.is_dm:
+            need = int(dmp)
+            if self.permissions_of(user) & need != need:
+                raise PermissionError(f"{user.name} cannot see /{top['name']} (needs permissions {need})")
+        if ch.is_dm and (top.get("contexts") is not None and 1 not in top["contexts"]):
+            raise PermissionError(f"/{top['name']} is not available in DMs")
+        chain: list[dict[str, Any]] = []
+        node = top
+        for nm in names[1:]:
+            subs = [o for o in node.get("options") or [] if o.get("type") in (m.OPT_SUB_COMMAND,
+                                                                                m.OPT_SUB_COMMAND_GROUP)]
+            opt = find_named(subs, nm)
+            if opt is None:
+                raise LookupError(f"/{' '.join(names)}: no subcommand {nm!r}; registered: {self.command_names()}")
+            chain.append(opt)
+            node = opt
+        leaf_defs = node.get("options") or []
+        if any(o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP) for o in leaf_defs):
+            raise LookupError(f"/{' '.join(names)} needs a subcommand; registered: {self.command_names()}")
+        opts, resolved = self._build_options(user, leaf_defs, given, focused=focused, validate=validate)
+        for opt in reversed(chain):
+            opts = [{"name": opt["name"], "type": opt["type"], "options": opts}]
+        data: dict[str, Any] = {"id": str(cmd.id), "name": top["name"], "type": 1, "options": opts}
+        if cmd.guild_id is not None:
+            data["guild_id"] = str(cmd.guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _build_options(self, user: FakeUser, defs: list[dict[str, Any]], given: dict[str, Any], *,
+                       focused: str | None, validate: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
+        provided: set[str] = set()
+        for key, value in given.items():
+            d = find_named(defs, key)
+            if d is None:
+                raise TypeError(f"unknown option {key!r}; options: {[o.get('name') for o in defs]}")
+            if value is None:
+                continue
+            name = d["name"]
+            t = d.get("type")
+            provided.add(name)
+            entry: dict[str, Any] = {"name": name, "type": t}
+            if focused is not None and find_named([d], focused) is not None:
+                entry["value"] = str(value)
+                entry["focused"] = True
+                out.append(entry)
+                continue
+            entry["value"] = self._coerce_option(user, d, value, resolved, validate=validate)
+            out.append(entry)
+        if validate and focused is None:
+            missing = [o["name"] for o in defs if o.get("required") and o["name"] not in provided]
+            if missing:
+                raise ValueError(f"missing required option(s) {missing}")
+        return out, resolved
+
+    def _coerce_option(self, user: FakeUser, d: dict[str, Any], value: Any, resolved: dict[str, Any], *,
+                       validate: bool) -> Any:
+        t = d.get("type")
+        name = d["name"]
+        choices = d.get("choices") or []
+        if choices:
+            match = next((c for c in choices if c.get("value") == value), None)
+            if match is None:
+                match = next((c for c in choices if str(c.get("value")) == str(value)), None)
+            if match is None:
+                match = next((c for c in choices if str(value) in m.localized_names(c)
+                              or str(value).casefold() in {n.casefold() for n in m.localized_names(c)}), None)
+            if match is None:
+                if validate:
+                    raise ValueError(f"{value!r} is not a choice of {name!r}: "
+                                     f"{[(c.get('name'), c.get('value')) for c in choices]}")
+            else:
+                return match["value"]
+        if t == m.OPT_STRING:
+            v = str(value)
+            if validate:
+                lo, hi = d.get("min_length"), d.get("max_length")
+                if (lo is not None and len(v) < lo) or (hi is not None and len(v) > hi) or len(v) > 6000:
+                    raise ValueError(f"option {name!r}: length of {v!r} outside [{lo}, {hi}]")
+            return v
+        if t in (m.OPT_INTEGER, m.OPT_NUMBER):
+            if isinstance(value, bool) and validate:
+                raise ValueError(f"option {name!r} wants a number, got {value!r}")
+            v = int(value) if t == m.OPT_INTEGER else float(value)
+            if validate:
+                lo, hi = d.get("min_value"), d.get("max_value")
+                if (lo is not None and v < lo) or (hi is not None and v > hi):
+                    raise ValueError(f"option {name!r}: {v} outside [{lo}, {hi}]")
+            return v
+        if t == m.OPT_BOOLEAN:
+            if isinstance(value, str):
+                return value.strip().lower() in ("true", "1", "yes", "oui", "vrai")
+            return bool(value)
+        if t in (m.OPT_USER, m.OPT_MENTIONABLE):
+            if isinstance(value, FakeChannel):
+                raise ValueError(f"option {name!r} wants a user")
+            u = self._as_user(value)
+            resolved.setdefault("users", {})[str(u.id)] = u.user_payload()
+            mem = self._member_payload(u, with_permissions=True)
+            mem.pop("user")
+            resolved.setdefault("members", {})[str(u.id)] = mem
+            return str(u.id)
+        if t == m.OPT_CHANNEL:
+            c = self.channel(value)
+            resolved.setdefault("channels", {})[str(c.id)] = self._resolved_channel(c, user)
+            return str(c.id)
+        if t == m.OPT_ROLE:
+            rid = int(value)
+            resolved.setdefault("roles", {})[str(rid)] = self._role_payload(self.roles[rid])
+            return str(rid)
+        if t == m.OPT_ATTACHMENT:
+            if isinstance(value, FakeAttachment):
+                att = value
+            else:
+                fname, blob = value
+                att = FakeAttachment(id=self._snowflake(), filename=fname, data=bytes(blob), ephemeral=True)
+            att.url = f"{self.base_url}/attachments/0/{att.id}/{att.filename}"
+            self._uploads[att.id] = att
+            resolved.setdefault("attachments", {})[str(att.id)] = att.payload()
+            return str(att.id)
+        return value
+
+    @property
+    def _uploads(self) -> dict[int, FakeAttachment]:
+        if not hasattr(self, "_uploads_store"):
+            self._uploads_store: dict[int, FakeAttachment] = {}
+        return self._uploads_store
+
+    def _serve_attachment(self, path: str):  # also serve attachments given as command options
+        resp = super()._serve_attachment(path)
+        if resp.status == 404:
+            from aiohttp import web
+            try:
+                att = self._uploads.get(int(path.split("/")[3]))
+            except (IndexError, ValueError):
+                att = None
+            if att is not None:
+                return web.Response(body=att.data, content_type=att.payload()["content_type"])
+        return resp
+
+    def _new_interaction(self, itype: int, user: FakeUser, ch: FakeChannel, data: dict[str, Any], *,
+                         message: FakeMessage | None = None, deadline: float | None = None) -> InteractionRecord:
+        iid = self._snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(self.app_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(ch.id),
+            "channel": self._channel_payload(ch, with_permissions_for=user),
+            "locale": user.locale,
+            "app_permissions": str(self.permissions_of(self.bot_user)),
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": m.ATTACHMENT_SIZE_LIMIT,
+        }
+        if ch.is_dm:
+            payload["user"] = user.user_payload()
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        else:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild"] = {"id": str(self.guild_id), "locale": self.guild_locale, "features": []}
+            payload["guild_locale"] = self.guild_locale
+            payload["member"] = self._member_payload(user, with_permissions=True)
+            payload["context"] = 0
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        if message is not None:
+            payload["message"] = message.payload()
+        rec = InteractionRecord(id=iid, token=token, type=itype, user=user, channel=ch, payload=payload,
+                                deadline=self.callback_deadline if deadline is None else deadline)
+        if message is not None:
+            rec.component_message_id = message.id
+        return rec
+
+    async def _fire(self, rec: InteractionRecord, kind: str, wait: bool, settle: float | None,
+                    timeout: float | None, until, check_deadline: bool | None) -> InteractionResult:
+        sess = self._active
+        if sess is None or (not sess.connected and not self.buffer_when_disconnected) or not sess.guild_created:
+            raise NotConnected("no bot is connected to the fake Discord gateway")
+        self.interactions[rec.id] = rec
+        self._by_token[rec.token] = rec
+        result = InteractionResult(self, rec, kind)
+        self.results.append(result)
+        self._open_results.add(result)
+        rec.sent_wall = time.monotonic()
+        rec.last_activity = rec.sent_wall
+        rec.sent_at = time.perf_counter()
+        await self.dispatch_event("INTERACTION_CREATE", rec.payload, session=sess)
+        self._emit("interaction", rec)
+        if not wait:
+            return result
+        return await result.wait(settle=settle, timeout=timeout, until=until, check_deadline=check_deadline)
+
+    def _attribute(self, msg: FakeMessage) -> None:
+        # bot posts (not via an interaction token) in the same channel, or any DM, while an answer is
+        # being awaited are counted as part of that answer
+        if msg.interaction_id is not None:
+            return
+        now = time.monotonic()
+        for res in list(self._open_results):
+            rec = res.record
+            if now - rec.sent_wall > 60:
+                self._open_results.discard(res)
+                continue
+            if msg.channel_id == rec.channel.id or msg.is_dm:
+                rec.touch(msg.id)

@@ -1,0 +1,601 @@
+"""Data model of the fake Discord: users, channels, messages, attachments, commands.
+
+Everything here is plain data plus the conversion to the JSON payloads that
+Discord's API v10 (and therefore discord.py) uses.  No networking.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+DISCORD_EPOCH_MS = 1420070400000
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions)
+P_CREATE_INSTANT_INVITE = 1 << 0
+P_ADMINISTRATOR = 1 << 3
+P_MANAGE_CHANNELS = 1 << 4
+P_MANAGE_GUILD = 1 << 5
+P_ADD_REACTIONS = 1 << 6
+P_VIEW_CHANNEL = 1 << 10
+P_SEND_MESSAGES = 1 << 11
+P_MANAGE_MESSAGES = 1 << 13
+P_EMBED_LINKS = 1 << 14
+P_ATTACH_FILES = 1 << 15
+P_READ_MESSAGE_HISTORY = 1 << 16
+P_MENTION_EVERYONE = 1 << 17
+P_USE_EXTERNAL_EMOJIS = 1 << 18
+P_CHANGE_NICKNAME = 1 << 26
+P_USE_APPLICATION_COMMANDS = 1 << 31
+P_SEND_MESSAGES_IN_THREADS = 1 << 38
+P_USE_EXTERNAL_APPS = 1 << 50
+
+#: what @everyone may do in a freshly created server
+EVERYONE_PERMISSIONS = (
+    P_CREATE_INSTANT_INVITE
+    | P_ADD_REACTIONS
+    | P_VIEW_CHANNEL
+    | P_SEND_MESSAGES
+    | P_EMBED_LINKS
+    | P_ATTACH_FILES
+    | P_READ_MESSAGE_HISTORY
+    | P_MENTION_EVERYONE
+    | P_USE_EXTERNAL_EMOJIS
+    | P_CHANGE_NICKNAME
+    | P_USE_APPLICATION_COMMANDS
+    | P_SEND_MESSAGES_IN_THREADS
+    | P_USE_EXTERNAL_APPS
+)
+#: the permissions the bot's integration role gets (what the invite URL would ask for)
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | P_MANAGE_MESSAGES
+
+# Message flags
+F_EPHEMERAL = 1 << 6
+F_LOADING = 1 << 7
+F_SUPPRESS_NOTIFICATIONS = 1 << 12
+F_IS_COMPONENTS_V2 = 1 << 15
+
+# Channel types
+CH_GUILD_TEXT = 0
+CH_DM = 1
+
+# Interaction types
+IT_PING = 1
+IT_APPLICATION_COMMAND = 2
+IT_MESSAGE_COMPONENT = 3
+IT_AUTOCOMPLETE = 4
+IT_MODAL_SUBMIT = 5
+
+# Interaction callback types
+CB_PONG = 1
+CB_CHANNEL_MESSAGE = 4
+CB_DEFERRED_CHANNEL_MESSAGE = 5
+CB_DEFERRED_UPDATE_MESSAGE = 6
+CB_UPDATE_MESSAGE = 7
+CB_AUTOCOMPLETE_RESULT = 8
+CB_MODAL = 9
+
+# Application command option types
+OPT_SUB_COMMAND = 1
+OPT_SUB_COMMAND_GROUP = 2
+OPT_STRING = 3
+OPT_INTEGER = 4
+OPT_BOOLEAN = 5
+OPT_USER = 6
+OPT_CHANNEL = 7
+OPT_ROLE = 8
+OPT_MENTIONABLE = 9
+OPT_NUMBER = 10
+OPT_ATTACHMENT = 11
+
+# Component types
+C_ACTION_ROW = 1
+C_BUTTON = 2
+C_STRING_SELECT = 3
+C_TEXT_INPUT = 4
+C_USER_SELECT = 5
+C_ROLE_SELECT = 6
+C_MENTIONABLE_SELECT = 7
+C_CHANNEL_SELECT = 8
+SELECT_TYPES = (C_STRING_SELECT, C_USER_SELECT, C_ROLE_SELECT, C_MENTIONABLE_SELECT, C_CHANNEL_SELECT)
+C_LABEL = 18
+
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+
+class SnowflakeGenerator:
+    """Time-based, strictly increasing snowflakes (so ``created_at`` looks right)."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self._lock:
+            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            value = (ms << 22) | (1 << 17)
+            if value <= self._last:
+                value = self._last + 1
+            self._last = value
+            return value
+
+
+def iso_now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat()
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) of a PNG, read from its IHDR chunk; None if not a PNG."""
+    if len(data) >= 24 and data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    return None
+
+
+# ---------------------------------------------------------------------------
+# users, channels, guild
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord user who is a member of the fake guild."""
+
+    id: int
+    name: str
+    locale: str = "fr"
+    bot: bool = False
+    #: guild-level permissions (bit field) before role computation; see `permissions`
+    extra_permissions: int = 0
+    role_ids: list[int] = field(default_factory=list)
+    #: when False, the bot cannot open a DM with this user (403, code 50007)
+    dms_open: bool = True
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def username(self) -> str:
+        base = "".join(ch for ch in self.name.lower() if ch.isalnum() or ch in "._") or "user"
+        return base[:32]
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+    def user_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.username,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "avatar_decoration_data": None,
+            "banner": None,
+            "accent_color": None,
+            "bot": self.bot,
+            "system": False,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"<FakeUser {self.name!r} id={self.id}>"
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel or a DM channel."""
+
+    id: int
+    name: str
+    type: int = CH_GUILD_TEXT
+    guild_id: int | None = None
+    position: int = 0
+    #: for DM channels: the (non-bot) user on the other side
+    recipient_id: int | None = None
+    topic: str | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == CH_DM
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<FakeChannel {self.name!r} id={self.id}{' DM' if self.is_dm else ''}>"
+
+
+# ---------------------------------------------------------------------------
+# messages
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+    ephemeral: bool = False
+    url: str = ""
+
+    @property
+    def bytes(self) -> bytes:  # noqa: A003 - the brief's spelling: attachments [{filename, bytes}]
+        return self.data
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def dimensions(self) -> tuple[int, int] | None:
+        return png_size(self.data)
+
+    def image(self):
+        """The attachment opened with Pillow (imported lazily)."""
+        import io
+
+        from PIL import Image
+
+        return Image.open(io.BytesIO(self.data))
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type or _guess_content_type(self.filename, self.data),
+        }
+        dims = png_size(self.data)
+        if dims:
+            out["width"], out["height"] = dims
+        if self.description is not None:
+            out["description"] = self.description
+        if self.ephemeral:
+            out["ephemeral"] = True
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "filename": self.filename,
+            "data": base64.b64encode(self.data).decode(),
+            "content_type": self.content_type,
+            "description": self.description,
+            "ephemeral": self.ephemeral,
+            "url": self.url,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> FakeAttachment:
+        d = dict(d)
+        d["data"] = base64.b64decode(d["data"])
+        return cls(**d)
+
+    def __repr__(self) -> str:
+        return f"<FakeAttachment {self.filename!r} {len(self.data)} bytes>"
+
+
+def _guess_content_type(filename: str, data: bytes) -> str:
+    if png_size(data):
+        return "image/png"
+    lower = filename.lower()
+    for ext, ct in ((".jpg", "image/jpeg"), (".jpeg", "image/jpeg"), (".gif", "image/gif"), (".txt", "text/plain"),
+                    (".json", "application/json"), (".webp", "image/webp")):
+        if lower.endswith(ext):
+            return ct
+    return "application/octet-stream"
+
+
+@dataclass(eq=False)
+class MessageRevision:
+    at: float
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[FakeAttachment]
+    flags: int
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message the bot (or a fake user) posted.
+
+    ``visible_to`` is None for a message everyone in the channel sees, or the id
+    of the only user who sees it (ephemeral messages, and DMs: the recipient).
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: dict[str, Any]
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    visible_to: int | None = None
+    #: id of the interaction whose callback / follow-up / @original edit produced it (None for channel posts)
+    interaction_id: int | None = None
+    #: user who triggered that interaction
+    interaction_user_id: int | None = None
+    #: "response" (callback 4/5), "followup", "channel" (POST /channels/x/messages), "user" (sent by a fake user)
+    kind: str = "channel"
+    #: the "interaction_metadata" block returned to the bot (for interaction responses)
+    interaction_metadata: dict[str, Any] | None = None
+    message_reference: dict[str, Any] | None = None
+    webhook_id: int | None = None
+    type: int = 0
+    created_at: float = field(default_factory=time.monotonic)
+    edited_at: float | None = None
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    #: earlier versions of the message, oldest first
+    revisions: list[MessageRevision] = field(default_factory=list)
+    tts: bool = False
+
+    # -- convenience ------------------------------------------------------
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & F_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response ("Bot is thinking…") not yet filled in."""
+        return bool(self.flags & F_LOADING)
+
+    @property
+    def audience(self) -> int | None:
+        return self.visible_to
+
+    @property
+    def is_dm(self) -> bool:
+        return self.guild_id is None
+
+    @property
+    def text(self) -> str:
+        """Content plus the text of embeds and of components v2 text displays."""
+        parts = [self.content] if self.content else []
+        for e in self.embeds:
+            for key in ("title", "description"):
+                if e.get(key):
+                    parts.append(str(e[key]))
+            for f in e.get("fields", []) or []:
+                parts.append(f"{f.get('name', '')}: {f.get('value', '')}")
+            if (e.get("footer") or {}).get("text"):
+                parts.append(e["footer"]["text"])
+        for c in walk_components(self.components):
+            if c.get("type") == 10 and c.get("content"):  # text display
+                parts.append(c["content"])
+        return "\n".join(parts)
+
+    def walk_components(self) -> Iterator[dict[str, Any]]:
+        return walk_components(self.components)
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") == C_BUTTON]
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") in SELECT_TYPES]
+
+    @property
+    def button_labels(self) -> list[str]:
+        return [b.get("label") or "" for b in self.buttons]
+
+    def find_component(
+        self,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+        types: tuple[int, ...] | None = None,
+        emoji: str | None = None,
+    ) -> dict[str, Any]:
+        comps = [c for c in walk_components(self.components) if types is None or c.get("type") in types]
+        found = [c for c in comps if _component_matches(c, label, custom_id, placeholder, emoji, exact=True)]
+        if not found:
+            found = [c for c in comps if _component_matches(c, label, custom_id, placeholder, emoji, exact=False)]
+        if not found:
+            raise LookupError(
+                f"no component label={label!r} custom_id={custom_id!r} placeholder={placeholder!r} on message {self.id}; "
+                f"components: {describe_components(self.components)}"
+            )
+        if len(found) > 1:
+            raise LookupError(f"several components match on message {self.id}: {describe_components(found)}")
+        return found[0]
+
+    def _snapshot(self) -> MessageRevision:
+        return MessageRevision(
+            at=self.edited_at or self.created_at,
+            content=self.content,
+            embeds=list(self.embeds),
+            components=list(self.components),
+            attachments=list(self.attachments),
+            flags=self.flags,
+        )
+
+    def payload(self, *, bot_app_id: int | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "channel_id": str(self.channel_id),
+            "author": self.author,
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "tts": self.tts,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": False,
+            "flags": self.flags,
+        }
+        if self.guild_id is not None:
+            out["guild_id"] = str(self.guild_id)
+        if self.webhook_id is not None:
+            out["webhook_id"] = str(self.webhook_id)
+            out["application_id"] = str(self.webhook_id)
+        if self.interaction_metadata is not None:
+            out["interaction_metadata"] = self.interaction_metadata
+        if self.message_reference is not None:
+            out["message_reference"] = self.message_reference
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "channel_id": self.channel_id,
+            "guild_id": self.guild_id,
+            "author": self.author,
+            "content": self.content,
+            "embeds": self.embeds,
+            "components": self.components,
+            "attachments": [a.to_json() for a in self.attachments],
+            "flags": self.flags,
+            "visible_to": self.visible_to,
+            "interaction_id": self.interaction_id,
+            "interaction_user_id": self.interaction_user_id,
+            "kind": self.kind,
+            "interaction_metadata": self.interaction_metadata,
+            "message_reference": self.message_reference,
+            "webhook_id": self.webhook_id,
+            "type": self.type,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "deleted": self.deleted,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> FakeMessage:
+        d = dict(d)
+        d["attachments"] = [FakeAttachment.from_json(a) for a in d.get("attachments", [])]
+        return cls(**d)
+
+    def __repr__(self) -> str:
+        who = "public" if self.visible_to is None else f"only {self.visible_to}"
+        content = self.content if len(self.content) < 60 else self.content[:57] + "..."
+        extra = f" +{len(self.attachments)} files" if self.attachments else ""
+        return f"<FakeMessage {self.id} ch={self.channel_id} {who} {content!r}{extra}{' DELETED' if self.deleted else ''}>"
+
+
+def walk_components(components: list[dict[str, Any]] | None) -> Iterator[dict[str, Any]]:
+    """Every component, depth first, through action rows, sections, containers, labels."""
+    for c in components or []:
+        if not isinstance(c, dict):
+            continue
+        yield c
+        yield from walk_components(c.get("components"))
+        for key in ("accessory", "component"):
+            sub = c.get(key)
+            if isinstance(sub, dict):
+                yield from walk_components([sub])
+
+
+def _emoji_text(c: dict[str, Any]) -> str:
+    e = c.get("emoji") or {}
+    return str(e.get("name") or "")
+
+
+def _component_matches(c, label, custom_id, placeholder, emoji, *, exact: bool) -> bool:
+    def eq(a: Any, b: str | None) -> bool:
+        if b is None:
+            return True
+        if a is None:
+            return False
+        return a == b if exact else str(a).casefold().strip() == b.casefold().strip()
+
+    if label is not None and not eq(c.get("label"), label):
+        return False
+    if custom_id is not None and c.get("custom_id") != custom_id:
+        return False
+    if placeholder is not None and not eq(c.get("placeholder"), placeholder):
+        return False
+    if emoji is not None and _emoji_text(c) != emoji:
+        return False
+    return True
+
+
+def describe_components(components: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for c in walk_components(components):
+        t = c.get("type")
+        if t == C_BUTTON:
+            out.append(f"button({c.get('label')!r}, {c.get('custom_id')!r}{', disabled' if c.get('disabled') else ''})")
+        elif t in SELECT_TYPES:
+            out.append(f"select({c.get('placeholder')!r}, {c.get('custom_id')!r})")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# commands
+
+
+@dataclass(eq=False)
+class RegisteredCommand:
+    """An application command as registered by the bot (PUT/POST …/commands)."""
+
+    id: int
+    payload: dict[str, Any]
+    guild_id: int | None = None
+    version: int = 1
+
+    @property
+    def name(self) -> str:
+        return self.payload["name"]
+
+    @property
+    def type(self) -> int:
+        return int(self.payload.get("type", 1))
+
+    def response(self, application_id: int) -> dict[str, Any]:
+        out = dict(self.payload)
+        out.setdefault("type", 1)
+        out.setdefault("description", "")
+        out.setdefault("options", [])
+        out.setdefault("default_member_permissions", None)
+        out.setdefault("nsfw", False)
+        out["id"] = str(self.id)
+        out["application_id"] = str(application_id)
+        out["version"] = str(self.version)
+        if self.guild_id is not None:
+            out["guild_id"] = str(self.guild_id)
+        return out
+
+
+def localized_names(obj: dict[str, Any]) -> set[str]:
+    names = {obj.get("name", "")}
+    names.update((obj.get("name_localizations") or {}).values())
+    return {n for n in names if n}
+
+
+def find_named(items: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    for it in items:
+        if it.get("name") == name:
+            return it
+    for it in items:
+        if name in localized_names(it):
+            return it
+    folded = name.casefold()
+    for it in items:
+        if folded in {n.casefold() for n in localized_names(it)}:
+            return it
+    return None
+

@@ -1,0 +1,213 @@
+"""A tiny, ordinary discord.py bot used to prove the fake Discord works end to end.
+
+Run as a subprocess with FAKE_API_BASE, FAKE_GATEWAY_URL and TOKEN in the environment
+(FAKE_GUILD_ID optional: adds a guild-only command).  The only fake-specific lines are
+the two URL assignments below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import sys
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+discord.http.Route.BASE = os.environ["FAKE_API_BASE"]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_GATEWAY_URL"])
+
+TOKEN = os.environ["TOKEN"]
+GUILD_ID = int(os.environ.get("FAKE_GUILD_ID") or 0) or None
+WORDS = ["ALLER", "ALLONGER", "ALPAGA", "BATEAU", "BALLON", "CHAT"]
+
+
+def make_png(text: str) -> io.BytesIO:
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (160, 40), "white")
+    ImageDraw.Draw(img).text((5, 12), text, fill="black")
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    buf.seek(0)
+    return buf
+
+
+class PingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"st:ping:(?P<n>\d+)"):
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Ping", style=discord.ButtonStyle.primary, custom_id=f"st:ping:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        png = make_png(f"pong {self.n} {interaction.user.display_name}")
+        await interaction.response.send_message(
+            f"pong {self.n} for {interaction.user.display_name} pid={os.getpid()}",
+            file=discord.File(png, filename="pong.png"),
+            ephemeral=True,
+        )
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"st:pick:(?P<n>\d+)"):
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"st:pick:{n}", placeholder="Choisir une direction",
+            options=[discord.SelectOption(label="Est", value="E"), discord.SelectOption(label="Ouest", value="W")],
+        ))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"picked {self.item.values} by {interaction.user.display_name}")
+
+
+class RefreshButton(discord.ui.DynamicItem[discord.ui.Button], template=r"st:refresh:(?P<n>\d+)"):
+    """Deferred update (callback 6) then edit of @original, which is the clicked message."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Refresh", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"st:refresh:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"refreshed {self.n} by {interaction.user.display_name}")
+
+
+class WordModal(discord.ui.Modal, title="Proposer un mot"):
+    mot = discord.ui.TextInput(label="Mot", custom_id="st:modal:mot", max_length=15)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"modal={self.mot.value}", ephemeral=True)
+
+
+group = app_commands.Group(name="selftest", description="Self-test commands")
+
+
+@group.command(name="start", description="Post a message with a persistent button")
+@app_commands.describe(target="Target score", label="A label")
+@app_commands.choices(mode=[app_commands.Choice(name="Rapide", value="fast"),
+                            app_commands.Choice(name="Lent", value="slow")])
+async def start(interaction: discord.Interaction, target: app_commands.Range[int, 1, 1000], label: str,
+                flag: bool = False, other: discord.Member | None = None,
+                mode: app_commands.Choice[str] | None = None) -> None:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PingButton(target))
+    view.add_item(RefreshButton(target))
+    view.add_item(PickSelect(target))
+    await interaction.response.send_message(
+        f"start target={target} label={label} flag={flag} other={other.id if other else None} "
+        f"mode={mode.value if mode else None}",
+        view=view,
+    )
+
+
+@group.command(name="word", description="Deferred answer with follow-ups")
+async def word(interaction: discord.Interaction, mot: str) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await asyncio.sleep(0.05)
+    await interaction.followup.send(f"mot={mot}")  # replaces the "thinking" message (stays ephemeral)
+    await interaction.followup.send("second (ephemeral)", ephemeral=True)
+    await interaction.followup.send("third (public)")
+
+
+@word.autocomplete("mot")
+async def word_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=w, value=w) for w in WORDS if w.startswith(current.upper())][:25]
+
+
+@group.command(name="edit", description="Answer then edit the answer")
+async def edit(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("v1")
+    await interaction.edit_original_response(content="v2", attachments=[discord.File(make_png("v2"), "v2.png")])
+    original = await interaction.original_response()
+    await interaction.followup.send(f"original is {original.content}", ephemeral=True)
+
+
+@group.command(name="dm", description="Send yourself a DM")
+async def dm(interaction: discord.Interaction) -> None:
+    await interaction.user.send("secret DM", file=discord.File(make_png("secret"), "secret.png"))
+    await interaction.response.send_message("DM sent", ephemeral=True)
+
+
+@group.command(name="announce", description="Deferred public answer plus a channel post")
+async def announce(interaction: discord.Interaction) -> None:
+    await interaction.response.defer()
+    await interaction.channel.send("announce", file=discord.File(make_png("board"), "board.png"))
+    await interaction.followup.send("done")
+
+
+@group.command(name="slow", description="Answer after a delay")
+async def slow(interaction: discord.Interaction, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    await interaction.response.send_message("late answer")
+
+
+@group.command(name="modal", description="Open a modal")
+async def modal(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(WordModal())
+
+
+@group.command(name="whoami", description="Echo what the interaction says about you")
+async def whoami(interaction: discord.Interaction) -> None:
+    perms = interaction.permissions
+    await interaction.response.send_message(
+        f"user={interaction.user.id} locale={interaction.locale.value} guild_locale="
+        f"{interaction.guild_locale.value if interaction.guild_locale else None} manage_guild={perms.manage_guild} "
+        f"channel={getattr(interaction.channel, 'name', None)} guild={interaction.guild.name if interaction.guild else None} "
+        f"member={isinstance(interaction.user, discord.Member)}",
+        ephemeral=True,
+    )
+
+
+@app_commands.command(name="gadmin", description="Guild-only admin command")
+@app_commands.default_permissions(manage_guild=True)
+async def gadmin(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(f"admin ok manage_guild={interaction.permissions.manage_guild}",
+                                            ephemeral=True)
+
+
+class SelfTestBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(PingButton, RefreshButton, PickSelect)
+        self.tree.add_command(group)
+        if GUILD_ID:
+            self.tree.add_command(gadmin, guild=discord.Object(GUILD_ID))
+        await self.tree.sync()
+        if GUILD_ID:
+            await self.tree.sync(guild=discord.Object(GUILD_ID))
+        print(f"SYNCED pid={os.getpid()}", flush=True)
+
+    async def on_ready(self) -> None:
+        print(f"READY {self.user} guilds={[g.name for g in self.guilds]}", flush=True)
+
+    async def on_resumed(self) -> None:
+        print("RESUMED", flush=True)
+
+
+def main() -> int:
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    SelfTestBot().run(TOKEN, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

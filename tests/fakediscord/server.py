@@ -1,0 +1,1613 @@
+"""A loopback server speaking enough of Discord's REST API v10 and gateway for discord.py 2.x.
+
+`FakeDiscordServer` owns the state (guild, channels, users, messages, commands,
+interactions) and serves it over HTTP + a websocket gateway on 127.0.0.1.  The
+user-facing test API (run a command, click a button, …) lives in `api.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from . import models as m
+from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser, RegisteredCommand
+
+log = logging.getLogger("fakediscord")
+
+BOT_ID = 1100000000000000001
+GUILD_ID = 1100000000000000100
+EVERYONE_ROLE_ID = GUILD_ID
+BOT_ROLE_ID = 1100000000000000201
+ADMIN_ROLE_ID = 1100000000000000202
+OWNER_ID = 1100000000000000099
+CHANNEL_BASE = 1100000000000001000
+USER_BASE = 1100000000000002000
+DM_BASE = 1100000000000003000
+
+INTERACTION_TOKEN_TTL = 15 * 60.0
+APP_FLAGS = (1 << 15) | (1 << 19) | (1 << 23)  # members/message-content "limited" intents allowed, command badge
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
+
+
+class ApiError(Exception):
+    """Raised inside a handler to answer like Discord: {"message": ..., "code": ...}."""
+
+    def __init__(self, status: int, code: int, message: str, errors: Any = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    id: str
+    intents: int | None
+    seq: int = 0
+    ws: web.WebSocketResponse | None = None
+    #: sent dispatches (seq, json text) kept for RESUME
+    buffer: list[tuple[int, str]] = field(default_factory=list)
+    identified_at: float = field(default_factory=time.monotonic)
+    resumes: int = 0
+    presence: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: number of GUILD_CREATE dispatched (1 when the bot has its guild)
+    guild_created: bool = False
+
+    @property
+    def connected(self) -> bool:
+        return self.ws is not None and not self.ws.closed
+
+
+@dataclass(eq=False)
+class InteractionRecord:
+    """One interaction sent to the bot, and everything the bot did with its token."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel: FakeChannel
+    payload: dict[str, Any]
+    deadline: float
+    sent_at: float = 0.0  # time.perf_counter() when the INTERACTION_CREATE frame was written
+    sent_wall: float = 0.0  # time.monotonic() at the same moment
+    callback_at: float | None = None
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    callback_files: list[FakeAttachment] = field(default_factory=list)
+    #: callback arrived after the deadline (rejected with 10062 if enforce_deadline)
+    late: bool = False
+    original_message_id: int | None = None
+    component_message_id: int | None = None
+    #: a deferred (type 5) loading message still waiting for its first follow-up / edit
+    deferred_pending: bool = False
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    #: messages created or edited through this interaction (ids, in order of first touch)
+    message_ids: list[int] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    last_activity: float = 0.0
+    command_name: str | None = None
+
+    @property
+    def latency(self) -> float | None:
+        if self.callback_at is None:
+            return None
+        return self.callback_at - self.sent_at
+
+    def touch(self, message_id: int | None = None) -> None:
+        self.last_activity = time.monotonic()
+        if message_id is not None and message_id not in self.message_ids:
+            self.message_ids.append(message_id)
+
+
+Handler = Callable[..., Awaitable[web.StreamResponse]]
+
+
+class FakeDiscordServer:
+    """State and transport of the fake Discord.  See `FakeDiscord` (api.py) for the test API."""
+
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Ludibot Test",
+        channels: list[str] | tuple[str, ...] = ("jeux",),
+        bot_name: str = "Ludibot",
+        token: str | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        guild_locale: str = "fr",
+        callback_deadline: float = 3.0,
+        enforce_deadline: bool = True,
+        heartbeat_interval_ms: int = 41250,
+        privileged_intents: bool = True,
+        state_path: str | Path | None = None,
+    ) -> None:
+        if host not in ("127.0.0.1", "::1", "localhost"):
+            raise ValueError("the fake Discord only listens on loopback")
+        self.host = host
+        self.port = port
+        self._explicit_token = token is not None
+        self.token = token or "fake-bot-token-" + secrets.token_hex(12)
+        self.app_id = BOT_ID
+        self.guild_id = GUILD_ID
+        self.guild_name = guild_name
+        self.guild_locale = guild_locale
+        self.bot_name = bot_name
+        self.callback_deadline = callback_deadline
+        self.enforce_deadline = enforce_deadline
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.privileged_intents = privileged_intents
+        self.state_path = Path(state_path) if state_path else None
+        self.owner_id = OWNER_ID
+
+        self.bot_user = FakeUser(id=BOT_ID, name=bot_name, bot=True, locale="en-US", role_ids=[BOT_ROLE_ID])
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.message_by_id: dict[int, FakeMessage] = {}
+        self.commands: dict[int, RegisteredCommand] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+        self.autocomplete_log: list[dict[str, Any]] = []
+        #: every 4xx/5xx the fake answered (the bot did something Discord would refuse)
+        self.errors: list[dict[str, Any]] = []
+        #: requests to routes the fake does not implement
+        self.unhandled: list[str] = []
+        #: (method, path, status) of every REST request, for debugging
+        self.request_log: list[tuple[str, str, int]] = []
+        self.listeners: list[Callable[[str, Any], Any]] = []
+        self.sync_count = 0
+        self.identify_count = 0
+        self.resume_count = 0
+        self.roles: dict[int, dict[str, Any]] = {
+            EVERYONE_ROLE_ID: {"id": EVERYONE_ROLE_ID, "name": "@everyone", "permissions": m.EVERYONE_PERMISSIONS,
+                               "position": 0},
+            BOT_ROLE_ID: {"id": BOT_ROLE_ID, "name": bot_name, "permissions": m.BOT_PERMISSIONS, "position": 2,
+                          "managed": True, "tags": {"bot_id": str(BOT_ID)}},
+            ADMIN_ROLE_ID: {"id": ADMIN_ROLE_ID, "name": "Admin", "permissions": m.P_MANAGE_GUILD | m.P_MANAGE_MESSAGES,
+                            "position": 1},
+        }
+        self._snowflake = m.SnowflakeGenerator()
+        self._sessions: dict[str, GatewaySession] = {}
+        self._active: GatewaySession | None = None
+        self._websockets: set[web.WebSocketResponse] = set()
+        self._changed: asyncio.Event | None = asyncio.Event()
+        self._tasks: set[asyncio.Task] = set()
+        self._runner: web.AppRunner | None = None
+        self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self._save_handle: asyncio.TimerHandle | None = None
+        self._started = False
+        self._build_routes()
+        for name in channels:
+            self.add_channel(name)
+        if self.state_path and self.state_path.exists():
+            self._load_state()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._url_host}:{self.port}"
+
+    @property
+    def _url_host(self) -> str:
+        return "[::1]" if self.host == "::1" else self.host
+
+    @property
+    def api_base(self) -> str:
+        """Value for ``discord.http.Route.BASE``."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """Value for ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (as a yarl.URL)."""
+        return f"ws://{self._url_host}:{self.port}/gateway"
+
+    @property
+    def bot_env(self) -> dict[str, str]:
+        """Environment variables for a bot subprocess (both naming conventions)."""
+        return {
+            "FAKE_API_BASE": self.api_base,
+            "FAKE_GATEWAY_URL": self.gateway_url,
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "TOKEN": self.token,
+            "DISCORD_TOKEN": self.token,
+            "FAKE_GUILD_ID": str(self.guild_id),
+        }
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._changed = asyncio.Event()
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self._dispatch)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        addr = self._runner.addresses[0]
+        self.port = int(addr[1])
+        self._started = True
+        log.info("fake Discord listening on %s", self.base_url)
+
+    async def stop(self) -> None:
+        if not self._started:
+            return
+        self._started = False
+        for ws in list(self._websockets):
+            try:
+                await ws.close(code=1001, message=b"fake discord stopping")
+            except Exception:  # pragma: no cover - best effort
+                pass
+        if self._runner is not None:
+            await self._runner.cleanup()
+        self._runner = None
+        if self.state_path:
+            self.save_state()
+
+    async def __aenter__(self):
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ state: users, channels
+
+    def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
+        for ch in self.channels.values():
+            if ch.name == name:
+                return ch
+        cid = CHANNEL_BASE + len(self.channels) + 1
+        ch = FakeChannel(id=cid, name=name, guild_id=self.guild_id, position=len(self.channels), topic=topic)
+        self.channels[cid] = ch
+        if self._started:
+            self._spawn(self.dispatch_event("CHANNEL_CREATE", self._channel_payload(ch)))
+        self._emit("channel_create", ch)
+        return ch
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        locale: str = "fr",
+        manage_guild: bool = False,
+        administrator: bool = False,
+        permissions: int = 0,
+        dms_open: bool = True,
+        owner: bool = False,
+    ) -> FakeUser:
+        """Add a guild member (or return the existing one with that name)."""
+        for u in self.users.values():
+            if u.name == name:
+                return u
+        uid = USER_BASE + len(self.users) + 1
+        roles = [ADMIN_ROLE_ID] if manage_guild else []
+        extra = permissions | (m.P_ADMINISTRATOR if administrator else 0)
+        user = FakeUser(id=uid, name=name, locale=locale, extra_permissions=extra, role_ids=roles, dms_open=dms_open)
+        self.users[uid] = user
+        if owner:
+            self.owner_id = uid
+        if self._started:
+            d = self._member_payload(user)
+            d["guild_id"] = str(self.guild_id)
+            self._spawn(self.dispatch_event("GUILD_MEMBER_ADD", d))
+        self._emit("user_add", user)
+        return user
+
+    def set_manage_guild(self, user: FakeUser, value: bool = True) -> None:
+        if value and ADMIN_ROLE_ID not in user.role_ids:
+            user.role_ids.append(ADMIN_ROLE_ID)
+        if not value and ADMIN_ROLE_ID in user.role_ids:
+            user.role_ids.remove(ADMIN_ROLE_ID)
+
+    def user(self, name_or_id: str | int) -> FakeUser:
+        for u in self.users.values():
+            if u.id == name_or_id or u.name == name_or_id:
+                return u
+        raise KeyError(f"no user {name_or_id!r}")
+
+    def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
+        if isinstance(name_or_id, FakeChannel):
+            return name_or_id
+        for ch in list(self.channels.values()) + list(self.dm_channels.values()):
+            if ch.id == name_or_id or ch.name == name_or_id:
+                return ch
+        raise KeyError(f"no channel {name_or_id!r}")
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        ch = self.dm_channels.get(user.id)
+        if ch is None:
+            ch = FakeChannel(id=DM_BASE + len(self.dm_channels) + 1, name=f"dm-{user.name}", type=m.CH_DM,
+                             recipient_id=user.id)
+            self.dm_channels[user.id] = ch
+        return ch
+
+    def permissions_of(self, user: FakeUser) -> int:
+        perms = self.roles[EVERYONE_ROLE_ID]["permissions"] | user.extra_permissions
+        for rid in user.role_ids:
+            perms |= self.roles[rid]["permissions"]
+        if perms & m.P_ADMINISTRATOR or user.id == self.owner_id:
+            perms = (1 << 51) - 1
+        return perms
+
+    def _all_members(self) -> list[FakeUser]:
+        return [self.bot_user, *self.users.values()]
+
+    def _find_any_user(self, uid: int) -> FakeUser | None:
+        if uid == self.bot_user.id:
+            return self.bot_user
+        return self.users.get(uid)
+
+    # ------------------------------------------------------------------ payload builders
+
+    def _role_payload(self, r: dict[str, Any]) -> dict[str, Any]:
+        out = {
+            "id": str(r["id"]), "name": r["name"], "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False, "icon": None, "unicode_emoji": None, "position": r.get("position", 0),
+            "permissions": str(r["permissions"]), "managed": r.get("managed", False), "mentionable": False,
+            "flags": 0,
+        }
+        if "tags" in r:
+            out["tags"] = r["tags"]
+        return out
+
+    def _member_payload(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "user": user.user_payload(),
+            "nick": None,
+            "avatar": None,
+            "banner": None,
+            "roles": [str(r) for r in user.role_ids],
+            "joined_at": user.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            out["permissions"] = str(self.permissions_of(user))
+        return out
+
+    def _channel_payload(self, ch: FakeChannel, *, with_permissions_for: FakeUser | None = None) -> dict[str, Any]:
+        if ch.is_dm:
+            recipient = self.users.get(ch.recipient_id or 0)
+            out = {"id": str(ch.id), "type": m.CH_DM, "last_message_id": None, "flags": 0,
+                   "recipients": [recipient.user_payload()] if recipient else []}
+        else:
+            out = {
+                "id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_id), "name": ch.name,
+                "position": ch.position, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+                "topic": ch.topic, "rate_limit_per_user": 0, "last_message_id": self._last_message_id(ch.id),
+                "flags": 0,
+            }
+        if with_permissions_for is not None:
+            out["permissions"] = str(self.permissions_of(with_permissions_for))
+        return out
+
+    def _last_message_id(self, channel_id: int) -> str | None:
+        ids = [mid for mid, msg in self.message_by_id.items() if msg.channel_id == channel_id and msg.visible_to is None]
+        return str(max(ids)) if ids else None
+
+    def _guild_payload(self, *, full: bool) -> dict[str, Any]:
+        members = self._all_members()
+        out: dict[str, Any] = {
+            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "icon_hash": None, "splash": None,
+            "discovery_splash": None, "owner_id": str(self.owner_id), "afk_channel_id": None, "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 1, "explicit_content_filter": 0,
+            "roles": [self._role_payload(r) for r in self.roles.values()], "emojis": [], "stickers": [],
+            "features": [], "mfa_level": 0, "application_id": None,
+            "system_channel_id": str(next(iter(self.channels))) if self.channels else None,
+            "system_channel_flags": 0, "rules_channel_id": None, "max_members": 500000, "vanity_url_code": None,
+            "description": None, "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
+            "preferred_locale": self.guild_locale, "public_updates_channel_id": None, "nsfw_level": 0,
+            "premium_progress_bar_enabled": False, "safety_alerts_channel_id": None, "max_video_channel_users": 25,
+        }
+        if full:
+            out.update({
+                "joined_at": self.bot_user.joined_at, "large": False, "unavailable": False,
+                "member_count": len(members), "voice_states": [],
+                "members": [self._member_payload(u) for u in members],
+                "channels": [self._channel_payload(c) for c in self.channels.values()],
+                "threads": [], "presences": [], "stage_instances": [], "guild_scheduled_events": [],
+                "soundboard_sounds": [],
+            })
+        return out
+
+    def _bot_user_payload(self) -> dict[str, Any]:
+        out = self.bot_user.user_payload()
+        out.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None, "bio": ""})
+        return out
+
+    def _application_payload(self) -> dict[str, Any]:
+        owner = FakeUser(id=self.owner_id, name="Owner").user_payload()
+        return {
+            "id": str(self.app_id), "name": self.bot_name, "icon": None, "description": "", "summary": "",
+            "type": None, "bot_public": True, "bot_require_code_grant": False,
+            "verify_key": "0" * 64, "owner": owner, "team": None, "flags": APP_FLAGS, "guild_id": None,
+            "rpc_origins": [], "terms_of_service_url": None, "privacy_policy_url": None,
+            "interactions_endpoint_url": None, "role_connections_verification_url": None, "tags": [],
+            "install_params": {"scopes": ["bot", "applications.commands"], "permissions": str(m.BOT_PERMISSIONS)},
+            "integration_types_config": {"0": {}}, "custom_install_url": None, "approximate_guild_count": 1,
+            "redirect_uris": [], "bot": self._bot_user_payload(),
+        }
+
+    # ------------------------------------------------------------------ notifications
+
+    def _emit(self, kind: str, obj: Any) -> None:
+        for cb in list(self.listeners):
+            try:
+                res = cb(kind, obj)
+                if asyncio.iscoroutine(res):
+                    self._spawn(res)
+            except Exception:  # pragma: no cover - listener bugs must not break the fake
+                log.exception("listener failed on %s", kind)
+        self._notify()
+        self._schedule_save()
+
+    def _notify(self) -> None:
+        ev = self._changed
+        if ev is not None:
+            ev.set()
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._changed = asyncio.Event()
+
+    async def wait_changed(self, timeout: float | None) -> bool:
+        """Wait until something changes (any REST write, gateway event…); False on timeout."""
+        ev = self._changed
+        if ev is None:
+            ev = self._changed = asyncio.Event()
+        try:
+            await asyncio.wait_for(ev.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    def _spawn(self, coro) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            coro.close()
+            return
+        task = loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ gateway
+
+    @property
+    def connected(self) -> bool:
+        """True when a bot session is identified and its websocket is open."""
+        return self._active is not None and self._active.connected and self._active.guild_created
+
+    async def dispatch_event(self, event: str, data: Any, *, session: GatewaySession | None = None) -> None:
+        sess = session or self._active
+        if sess is None:
+            return
+        async with sess.lock:
+            sess.seq += 1
+            text = json.dumps({"op": 0, "t": event, "s": sess.seq, "d": data})
+            sess.buffer.append((sess.seq, text))
+            if len(sess.buffer) > 2000:
+                del sess.buffer[:1000]
+            if sess.connected:
+                try:
+                    await sess.ws.send_str(text)  # type: ignore[union-attr]
+                except (ConnectionError, RuntimeError):
+                    pass
+
+    async def _send_op(self, ws: web.WebSocketResponse, op: int, d: Any) -> None:
+        await ws.send_str(json.dumps({"op": op, "d": d}))
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        self._websockets.add(ws)
+        if request.query.get("encoding", "json") != "json":
+            await ws.close(code=4002, message=b"only encoding=json is supported by the fake")
+            return ws
+        session: GatewaySession | None = None
+        try:
+            await self._send_op(ws, 10, {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["fake"]})
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    data = msg.data
+                elif msg.type == WSMsgType.BINARY:
+                    data = msg.data.decode()
+                else:
+                    break
+                try:
+                    packet = json.loads(data)
+                except ValueError:
+                    await ws.close(code=4002, message=b"decode error")
+                    break
+                op = packet.get("op")
+                d = packet.get("d")
+                if op == 1:  # heartbeat
+                    await self._send_op(ws, 11, None)
+                elif op == 2:  # identify
+                    if session is not None:
+                        await ws.close(code=4005, message=b"already authenticated")
+                        break
+                    session = await self._identify(ws, d or {})
+                    if session is None:
+                        break
+                elif op == 6:  # resume
+                    session = await self._resume(ws, d or {})
+                elif op == 3:  # presence update
+                    if session is not None:
+                        session.presence = d
+                elif op == 8:  # request guild members
+                    await self._members_chunk(session, d or {})
+                elif op in (4, 31):  # voice state, soundboard: ignore
+                    pass
+                else:
+                    log.debug("gateway: ignoring op %s", op)
+        finally:
+            self._websockets.discard(ws)
+            if session is not None and session.ws is ws:
+                session.ws = None
+            self._emit("gateway_disconnect", session)
+        return ws
+
+    async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> GatewaySession | None:
+        if d.get("token") != self.token:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        intents = d.get("intents")
+        if intents is not None and intents & PRIVILEGED_INTENTS and not self.privileged_intents:
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return None
+        sess = GatewaySession(id=secrets.token_hex(16), intents=intents, ws=ws)
+        self._sessions[sess.id] = sess
+        self._active = sess
+        self.identify_count += 1
+        ready = {
+            "v": 10,
+            "user": self._bot_user_payload(),
+            "user_settings": {},
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": sess.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "shard": d.get("shard") or [0, 1],
+            "application": {"id": str(self.app_id), "flags": APP_FLAGS},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": ["fake"],
+            "auth": {},
+            "_trace": ["fake-discord"],
+        }
+        await self.dispatch_event("READY", ready, session=sess)
+        await self.dispatch_event("GUILD_CREATE", self._guild_payload(full=True), session=sess)
+        sess.guild_created = True
+        self._emit("gateway_ready", sess)
+        return sess
+
+    async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> GatewaySession | None:
+        sess = self._sessions.get(str(d.get("session_id")))
+        if sess is None or d.get("token") != self.token:
+            await asyncio.sleep(0.05)
+            await self._send_op(ws, 9, False)
+            return None
+        last = d.get("seq") or 0
+        async with sess.lock:
+            old = sess.ws
+            sess.ws = ws
+            if old is not None and old is not ws and not old.closed:
+                self._spawn(old.close(code=4000))
+            for seq, text in sess.buffer:
+                if seq > last:
+                    await ws.send_str(text)
+        sess.resumes += 1
+        self.resume_count += 1
+        self._active = sess
+        await self.dispatch_event("RESUMED", {"_trace": ["fake-discord"]}, session=sess)
+        self._emit("gateway_resumed", sess)
+        return sess
+
+    async def _members_chunk(self, sess: GatewaySession | None, d: dict[str, Any]) -> None:
+        if sess is None:
+            return
+        members = self._all_members()
+        if d.get("user_ids"):
+            wanted = {int(x) for x in d["user_ids"]}
+            members = [u for u in members if u.id in wanted]
+        elif d.get("query"):
+            q = str(d["query"]).lower()
+            members = [u for u in members if u.username.startswith(q) or u.name.lower().startswith(q)]
+        limit = d.get("limit") or 0
+        if limit:
+            members = members[:limit]
+        chunk = {"guild_id": str(self.guild_id), "members": [self._member_payload(u) for u in members],
+                 "chunk_index": 0, "chunk_count": 1, "not_found": [], "presences": []}
+        if d.get("nonce"):
+            chunk["nonce"] = d["nonce"]
+        await self.dispatch_event("GUILD_MEMBERS_CHUNK", chunk, session=sess)
+
+    async def gateway_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the bot closes and RESUMEs (events in between are replayed)."""
+        sess = self._active
+        if sess and sess.connected:
+            await self._send_op(sess.ws, 7, None)  # type: ignore[arg-type]
+
+    async def gateway_drop(self, code: int = 4000) -> None:
+        """Close the bot's websocket abruptly (resumable close code by default)."""
+        sess = self._active
+        if sess and sess.ws is not None:
+            await sess.ws.close(code=code)
+
+    async def gateway_invalidate(self) -> None:
+        """Send op 9 (not resumable): the bot must IDENTIFY again."""
+        sess = self._active
+        if sess and sess.connected:
+            self._sessions.pop(sess.id, None)
+            await self._send_op(sess.ws, 9, False)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ HTTP plumbing
+
+    def _route(self, method: str, pattern: str, handler: Handler, *, auth: bool = True) -> None:
+        regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$"
+        self._routes.append((method, re.compile(regex), handler, auth))
+
+    async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        path = request.path
+        if path.rstrip("/") == "/gateway" and request.headers.get("Upgrade", "").lower() == "websocket":
+            return await self._gateway(request)
+        if path.startswith("/attachments/"):
+            return self._serve_attachment(path)
+        if path.startswith("/_fake/"):
+            return await self._fake_endpoint(request)
+        api = re.match(r"^/api(?:/v\d+)?(/.*)$", path)
+        if not api:
+            return self._record(request, json_response({"message": "404: Not Found", "code": 0}, status=404))
+        sub = api.group(1).rstrip("/") or "/"
+        for method, regex, handler, auth in self._routes:
+            if method != request.method:
+                continue
+            mm = regex.match(sub)
+            if not mm:
+                continue
+            if auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                return self._record(request, self._error_response(request, ApiError(401, 0, "401: Unauthorized")))
+            try:
+                resp = await handler(request, **mm.groupdict())
+            except ApiError as exc:
+                resp = self._error_response(request, exc)
+            return self._record(request, resp)
+        self.unhandled.append(f"{request.method} {sub}")
+        log.warning("fake Discord: unhandled route %s %s", request.method, sub)
+        return self._record(request, self._error_response(request, ApiError(404, 0, "404: Not Found")))
+
+    def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
+        self.request_log.append((request.method, request.path_qs, resp.status))
+        if len(self.request_log) > 5000:
+            del self.request_log[:2500]
+        return resp
+
+    def _error_response(self, request: web.Request, exc: ApiError, rec: InteractionRecord | None = None) -> web.Response:
+        body: dict[str, Any] = {"message": exc.message, "code": exc.code}
+        if exc.errors is not None:
+            body["errors"] = exc.errors
+        entry = {"method": request.method, "path": request.path, "status": exc.status, "code": exc.code,
+                 "message": exc.message, "errors": exc.errors}
+        if exc.status != 401 or "/gateway" not in request.path:
+            self.errors.append(entry)
+        tok = re.search(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", request.path)
+        rec = rec or (self._by_token.get(tok.group(1)) if tok else None)
+        if rec is not None:
+            rec.errors.append(entry)
+            rec.touch()
+        log.warning("fake Discord: %s %s -> %s %s", request.method, request.path, exc.status, exc.message)
+        self._notify()
+        return json_response(body, status=exc.status)
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, tuple[str, bytes, str | None]]]:
+        """JSON body, or multipart payload_json + files[n]; returns (payload, {index: (filename, bytes, ctype)})."""
+        files: dict[int, tuple[str, bytes, str | None]] = {}
+        ctype = request.headers.get("Content-Type", "")
+        if ctype.startswith("multipart/"):
+            payload: dict[str, Any] = {}
+            reader = await request.multipart()
+            auto = 0
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                name = part.name or ""
+                raw = await part.read(decode=False)
+                if name == "payload_json":
+                    payload = json.loads(raw.decode() or "{}")
+                    continue
+                mm = re.match(r"^files\[(\d+)\]$", name)
+                idx = int(mm.group(1)) if mm else auto
+                auto += 1
+                pct = part.headers.get("Content-Type")
+                files[idx] = (part.filename or f"file{idx}", bytes(raw),
+                              None if pct in (None, "application/octet-stream") else pct)
+            return payload, files
+        raw = await request.read()
+        if not raw:
+            return {}, files
+        try:
+            body = json.loads(raw)
+        except ValueError as exc:
+            raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
+        return (body if isinstance(body, dict) else {"_list": body}), files
+
+    def _serve_attachment(self, path: str) -> web.StreamResponse:
+        parts = path.split("/")
+        try:
+            att_id = int(parts[3])
+        except (IndexError, ValueError):
+            return web.Response(status=404)
+        for msg in self.message_by_id.values():
+            for a in msg.attachments:
+                if a.id == att_id:
+                    return web.Response(body=a.data, content_type=a.payload()["content_type"])
+        return web.Response(status=404)
+
+    async def _fake_endpoint(self, request: web.Request) -> web.StreamResponse:
+        if request.path == "/_fake/state":
+            return json_response(self.snapshot())
+        return web.Response(status=404)
+
+    # ------------------------------------------------------------------ messages
+
+    def _build_fields(
+        self,
+        payload: dict[str, Any],
+        files: dict[int, tuple[str, bytes, str | None]],
+        *,
+        existing: FakeMessage | None,
+        channel_id: int,
+    ) -> dict[str, Any]:
+        """Validate a create/edit payload like Discord does and compute the new field values."""
+        errors: dict[str, Any] = {}
+        out: dict[str, Any] = {}
+        if "content" in payload:
+            content = payload["content"] if payload["content"] is not None else ""
+            if not isinstance(content, str):
+                content = str(content)
+            if len(content) > 2000:
+                errors["content"] = "Must be 2000 or fewer in length."
+            out["content"] = content
+        if "embeds" in payload:
+            embeds = payload["embeds"] or []
+            if len(embeds) > 10:
+                errors["embeds"] = "Must be 10 or fewer in length."
+            total = 0
+            for i, e in enumerate(embeds):
+                if len(str(e.get("title") or "")) > 256:
+                    errors[f"embeds.{i}.title"] = "Must be 256 or fewer in length."
+                if len(str(e.get("description") or "")) > 4096:
+                    errors[f"embeds.{i}.description"] = "Must be 4096 or fewer in length."
+                if len(e.get("fields") or []) > 25:
+                    errors[f"embeds.{i}.fields"] = "Must be 25 or fewer in length."
+                total += len(str(e.get("title") or "")) + len(str(e.get("description") or ""))
+                for f in e.get("fields") or []:
+                    total += len(str(f.get("name", ""))) + len(str(f.get("value", "")))
+            if total > 6000:
+                errors["embeds"] = "Embed size exceeds maximum size of 6000"
+            out["embeds"] = embeds
+        flags = existing.flags if existing else 0
+        if "flags" in payload and payload["flags"] is not None:
+            req = int(payload["flags"])
+            if existing is None:
+                flags = req & (m.F_EPHEMERAL | 4 | m.F_SUPPRESS_NOTIFICATIONS | m.F_IS_COMPONENTS_V2)
+            else:
+                flags = (flags & ~4) | (req & 4)
+                if req & m.F_IS_COMPONENTS_V2:
+                    flags |= m.F_IS_COMPONENTS_V2
+        out["flags"] = flags
+        if "components" in payload:
+            comps = payload["components"] or []
+            self._validate_components(comps, flags, errors)
+            out["components"] = comps
+        # attachments
+        old_atts = list(existing.attachments) if existing else []
+        new_by_index: dict[int, FakeAttachment] = {}
+        for idx, (fname, data, ctype) in files.items():
+            new_by_index[idx] = FakeAttachment(id=self._snowflake(), filename=fname, data=data, content_type=ctype)
+        if "attachments" in payload and payload["attachments"] is not None:
+            atts: list[FakeAttachment] = []
+            old_ids = {a.id: a for a in old_atts}
+            used: set[int] = set()
+            for spec in payload["attachments"]:
+                try:
+                    sid = int(spec.get("id"))
+                except (TypeError, ValueError):
+                    errors["attachments"] = "Invalid attachment id"
+                    continue
+                if sid in old_ids:
+                    atts.append(old_ids[sid])
+                elif sid in new_by_index:
+                    a = new_by_index[sid]
+                    if spec.get("filename"):
+                        a.filename = spec["filename"]
+                    if spec.get("description") is not None:
+                        a.description = spec["description"]
+                    atts.append(a)
+                    used.add(sid)
+                else:
+                    errors["attachments"] = f"Unknown attachment id {sid}"
+            atts.extend(a for i, a in sorted(new_by_index.items()) if i not in used)
+            out["attachments"] = atts
+        elif new_by_index:
+            out["attachments"] = old_atts + [a for _, a in sorted(new_by_index.items())]
+        total = sum(len(a.data) for a in out.get("attachments", []))
+        if total > m.ATTACHMENT_SIZE_LIMIT:
+            raise ApiError(413, 40005, "Request entity too large")
+        if len(out.get("attachments", [])) > 10:
+            errors["attachments"] = "Must be 10 or fewer in length."
+        for a in out.get("attachments", []):
+            a.url = f"{self.base_url}/attachments/{channel_id}/{a.id}/{a.filename}"
+        if flags & m.F_IS_COMPONENTS_V2:
+            if out.get("content") or (existing is None and payload.get("content")):
+                errors["content"] = "Cannot send content with components v2"
+            if out.get("embeds"):
+                errors["embeds"] = "Cannot send embeds with components v2"
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
+        # emptiness check (creates only, and edits that would empty everything)
+        final_content = out.get("content", existing.content if existing else "")
+        final_embeds = out.get("embeds", existing.embeds if existing else [])
+        final_atts = out.get("attachments", existing.attachments if existing else [])
+        final_comps = out.get("components", existing.components if existing else [])
+        if not (final_content or final_embeds or final_atts or payload.get("sticker_ids") or payload.get("poll")
+                or (flags & m.F_IS_COMPONENTS_V2 and final_comps)):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        return out
+
+    def _validate_components(self, comps: list[dict[str, Any]], flags: int, errors: dict[str, Any]) -> None:
+        seen: set[str] = set()
+        v2 = bool(flags & m.F_IS_COMPONENTS_V2)
+        if not v2 and len(comps) > 5:
+            errors["components"] = "Must be 5 or fewer in length."
+        for i, row in enumerate(comps):
+            if not v2 and row.get("type") != m.C_ACTION_ROW:
+                errors[f"components.{i}.type"] = "Top-level components must be action rows without components v2"
+            if row.get("type") == m.C_ACTION_ROW:
+                children = row.get("components") or []
+                if not children or len(children) > 5:
+                    errors[f"components.{i}.components"] = "Must be between 1 and 5 in length."
+                if any(c.get("type") in m.SELECT_TYPES for c in children) and len(children) > 1:
+                    errors[f"components.{i}.components"] = "A select must be alone in its action row"
+        for c in m.walk_components(comps):
+            t = c.get("type")
+            cid = c.get("custom_id")
+            if cid is not None:
+                if len(cid) > 100:
+                    errors["custom_id"] = f"custom_id must be 100 or fewer in length: {cid!r}"
+                if cid in seen:
+                    errors["custom_id"] = f"Component custom id cannot be duplicated: {cid!r}"
+                seen.add(cid)
+            if t == m.C_BUTTON:
+                if c.get("style") == 5:
+                    if not c.get("url"):
+                        errors["url"] = "Link buttons need a url"
+                elif c.get("style") != 6 and not cid:
+                    errors["custom_id"] = "Non-link buttons need a custom_id"
+                if len(str(c.get("label") or "")) > 80:
+                    errors["label"] = f"Button label must be 80 or fewer in length: {c.get('label')!r}"
+                if not c.get("label") and not c.get("emoji") and c.get("style") != 6:
+                    errors["label"] = "A button needs a label or an emoji"
+            elif t == m.C_STRING_SELECT:
+                opts = c.get("options") or []
+                if not 1 <= len(opts) <= 25:
+                    errors["options"] = "A select needs between 1 and 25 options"
+                values = [o.get("value") for o in opts]
+                if len(set(values)) != len(values):
+                    errors["options"] = "Select option values must be unique"
+                for o in opts:
+                    if len(str(o.get("label") or "")) > 100 or len(str(o.get("value") or "")) > 100:
+                        errors["options"] = "Select option label/value must be 100 or fewer in length"
+            if t in m.SELECT_TYPES and len(str(c.get("placeholder") or "")) > 150:
+                errors["placeholder"] = "Must be 150 or fewer in length."
+
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        fields: dict[str, Any],
+        *,
+        author: dict[str, Any] | None = None,
+        visible_to: int | None = None,
+        rec: InteractionRecord | None = None,
+        kind: str = "channel",
+        msg_type: int = 0,
+        message_reference: dict[str, Any] | None = None,
+    ) -> FakeMessage:
+        msg = FakeMessage(
+            id=self._snowflake(),
+            channel_id=channel.id,
+            guild_id=None if channel.is_dm else self.guild_id,
+            author=author or self.bot_user.user_payload(),
+            content=fields.get("content", ""),
+            embeds=fields.get("embeds", []),
+            components=fields.get("components", []),
+            attachments=fields.get("attachments", []),
+            flags=fields.get("flags", 0),
+            visible_to=visible_to,
+            kind=kind,
+            type=msg_type,
+            message_reference=message_reference,
+        )
+        for a in msg.attachments:
+            a.ephemeral = msg.ephemeral
+            a.url = f"{self.base_url}/attachments/{channel.id}/{a.id}/{a.filename}"
+        if rec is not None:
+            msg.interaction_id = rec.id
+            msg.interaction_user_id = rec.user.id
+            msg.webhook_id = self.app_id
+            meta: dict[str, Any] = {
+                "id": str(rec.id), "type": rec.type, "user": rec.user.user_payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)} if not channel.is_dm else {"1": str(rec.user.id)},
+            }
+            if rec.type == m.IT_APPLICATION_COMMAND:
+                meta["name"] = rec.command_name
+                meta["command_type"] = 1
+            if rec.component_message_id:
+                meta["interacted_message_id"] = str(rec.component_message_id)
+            if kind == "followup" and rec.original_message_id:
+                meta["original_response_message_id"] = str(rec.original_message_id)
+            msg.interaction_metadata = meta
+            rec.touch(msg.id)
+        self.message_by_id[msg.id] = msg
+        self._attribute(msg)
+        self._emit("message_create", msg)
+        return msg
+
+    def _edit_message(self, msg: FakeMessage, fields: dict[str, Any], rec: InteractionRecord | None = None) -> FakeMessage:
+        msg.revisions.append(msg._snapshot())
+        for key in ("content", "embeds", "components", "attachments", "flags"):
+            if key in fields:
+                setattr(msg, key, fields[key])
+        for a in msg.attachments:
+            a.ephemeral = msg.ephemeral
+        msg.edited_at = time.monotonic()
+        msg.edited_timestamp = m.iso_now()
+        if rec is not None:
+            rec.touch(msg.id)
+        self._attribute(msg)
+        self._emit("message_update", msg)
+        return msg
+
+    def _attribute(self, msg: FakeMessage) -> None:
+        """Hook for the API layer: relate a message to interactions whose answer is being awaited."""
+
+    def _get_message(self, channel_id: int, message_id: int, *, allow_ephemeral: bool = False) -> FakeMessage:
+        msg = self.message_by_id.get(message_id)
+        if msg is None or msg.deleted or msg.channel_id != channel_id or (msg.ephemeral and not allow_ephemeral):
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _get_channel(self, channel_id: str | int) -> FakeChannel:
+        try:
+            cid = int(channel_id)
+        except ValueError as exc:
+            raise ApiError(404, 10003, "Unknown Channel") from exc
+        ch = self.channels.get(cid)
+        if ch is None:
+            ch = next((c for c in self.dm_channels.values() if c.id == cid), None)
+        if ch is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return ch
+
+    # ------------------------------------------------------------------ REST handlers
+
+    def _build_routes(self) -> None:
+        r = self._route
+        r("GET", "/users/@me", self._h_me)
+        r("PATCH", "/users/@me", self._h_me)
+        r("GET", "/users/{user_id}", self._h_user)
+        r("POST", "/users/@me/channels", self._h_create_dm)
+        r("GET", "/oauth2/applications/@me", self._h_appinfo)
+        r("GET", "/applications/@me", self._h_appinfo)
+        r("PATCH", "/applications/@me", self._h_appinfo)
+        r("GET", "/gateway", self._h_gateway, auth=False)
+        r("GET", "/gateway/bot", self._h_gateway_bot)
+        for prefix in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
+            r("GET", prefix + "/commands", self._h_cmd_list)
+            r("PUT", prefix + "/commands", self._h_cmd_bulk)
+            r("POST", prefix + "/commands", self._h_cmd_create)
+            r("GET", prefix + "/commands/{command_id}", self._h_cmd_get)
+            r("PATCH", prefix + "/commands/{command_id}", self._h_cmd_edit)
+            r("DELETE", prefix + "/commands/{command_id}", self._h_cmd_delete)
+        r("GET", "/applications/{app_id}/guilds/{guild_id}/commands/permissions", self._h_empty_list)
+        r("GET", "/applications/{app_id}/emojis", self._h_app_emojis)
+        r("GET", "/applications/{app_id}/entitlements", self._h_empty_list)
+        r("GET", "/applications/{app_id}/skus", self._h_empty_list)
+        r("GET", "/guilds/{guild_id}", self._h_guild)
+        r("GET", "/guilds/{guild_id}/channels", self._h_guild_channels)
+        r("GET", "/guilds/{guild_id}/roles", self._h_guild_roles)
+        r("GET", "/guilds/{guild_id}/members", self._h_guild_members)
+        r("GET", "/guilds/{guild_id}/members/{user_id}", self._h_guild_member)
+        r("GET", "/channels/{channel_id}", self._h_channel)
+        r("GET", "/channels/{channel_id}/messages", self._h_history)
+        r("POST", "/channels/{channel_id}/messages", self._h_msg_create)
+        r("POST", "/channels/{channel_id}/messages/bulk-delete", self._h_bulk_delete)
+        r("GET", "/channels/{channel_id}/messages/{message_id}", self._h_msg_get)
+        r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._h_msg_edit)
+        r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._h_msg_delete)
+        r("POST", "/channels/{channel_id}/typing", self._h_no_content)
+        r("GET", "/channels/{channel_id}/pins", self._h_empty_list)
+        r("GET", "/channels/{channel_id}/messages/pins", self._h_pins)
+        r("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._h_no_content)
+        r("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._h_no_content)
+        r("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions", self._h_no_content)
+        r("POST", "/interactions/{interaction_id}/{token}/callback", self._h_callback, auth=False)
+        r("POST", "/webhooks/{app_id}/{token}", self._h_followup, auth=False)
+        r("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._h_wh_get, auth=False)
+        r("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._h_wh_edit, auth=False)
+        r("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._h_wh_delete, auth=False)
+
+    async def _h_me(self, request: web.Request) -> web.Response:
+        return json_response(self._bot_user_payload())
+
+    async def _h_user(self, request: web.Request, user_id: str) -> web.Response:
+        u = self._find_any_user(_int(user_id, 10013, "Unknown User"))
+        if u is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(u.user_payload())
+
+    async def _h_appinfo(self, request: web.Request) -> web.Response:
+        return json_response(self._application_payload())
+
+    async def _h_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.gateway_url})
+
+    async def _h_gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response({
+            "url": self.gateway_url, "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
+        })
+
+    async def _h_no_content(self, request: web.Request, **_: str) -> web.Response:
+        return web.Response(status=204)
+
+    async def _h_empty_list(self, request: web.Request, **_: str) -> web.Response:
+        return json_response([])
+
+    async def _h_pins(self, request: web.Request, **_: str) -> web.Response:
+        return json_response({"items": [], "has_more": False})
+
+    async def _h_app_emojis(self, request: web.Request, **_: str) -> web.Response:
+        return json_response({"items": []})
+
+    # -- commands
+
+    def _check_app(self, app_id: str, guild_id: str | None) -> int | None:
+        if _int(app_id, 10002, "Unknown Application") != self.app_id:
+            raise ApiError(403, 50001, "Missing Access")
+        if guild_id is None:
+            return None
+        gid = _int(guild_id, 10004, "Unknown Guild")
+        if gid != self.guild_id:
+            raise ApiError(403, 50001, "Missing Access")
+        return gid
+
+    def commands_in(self, guild_id: int | None) -> list[RegisteredCommand]:
+        return [c for c in self.commands.values() if c.guild_id == guild_id]
+
+    def _validate_command(self, p: dict[str, Any]) -> None:
+        name = p.get("name", "")
+        ctype = int(p.get("type", 1))
+        if not name or len(name) > 32 or (ctype == 1 and not re.match(r"^[-_\w]{1,32}$", name)):
+            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Invalid command name {name!r}"})
+        if ctype == 1 and name != name.lower():
+            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Command name must be lowercase: {name!r}"})
+        if ctype == 1 and not 1 <= len(p.get("description") or "") <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body", {"description": f"{name}: description must be 1-100 chars"})
+
+        def check_options(opts: list[dict[str, Any]], where: str) -> None:
+            if len(opts) > 25:
+                raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer in length."})
+            seen_optional = False
+            for o in opts:
+                oname = o.get("name", "")
+                if not re.match(r"^[-_\w]{1,32}$", oname) or oname != oname.lower():
+                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"Invalid option name {oname!r}"})
+                if not 1 <= len(o.get("description") or "") <= 100:
+                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"{oname}: description must be 1-100 chars"})
+                if o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP):
+                    check_options(o.get("options") or [], f"{where}.{oname}")
+                    continue
+                if o.get("required"):
+                    if seen_optional:
+                        raise ApiError(400, 50035, "Invalid Form Body",
+                                       {where: "Required options must be placed before non-required options"})
+                else:
+                    seen_optional = True
+                if o.get("choices") and o.get("autocomplete"):
+                    raise ApiError(400, 50035, "Invalid Form Body", {where: "autocomplete and choices are exclusive"})
+                if len(o.get("choices") or []) > 25:
+                    raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer choices."})
+
+        check_options(p.get("options") or [], name)
+
+    def _upsert_command(self, p: dict[str, Any], gid: int | None) -> RegisteredCommand:
+        self._validate_command(p)
+        ctype = int(p.get("type", 1))
+        for cmd in self.commands.values():
+            if cmd.guild_id == gid and cmd.name == p["name"] and cmd.type == ctype:
+                if cmd.payload != p:
+                    cmd.payload = p
+                    cmd.version += 1
+                return cmd
+        cmd = RegisteredCommand(id=self._snowflake(), payload=p, guild_id=gid)
+        self.commands[cmd.id] = cmd
+        return cmd
+
+    async def _h_cmd_list(self, request: web.Request, app_id: str, guild_id: str | None = None) -> web.Response:
+        gid = self._check_app(app_id, guild_id)
+        return json_response([c.response(self.app_id) for c in self.commands_in(gid)])
+
+    async def _h_cmd_bulk(self, request: web.Request, app_id: str, guild_id: str | None = None) -> web.Response:
+        gid = self._check_app(app_id, guild_id)
+        body, _ = await self._read_body(request)
+        payloads = body.get("_list", [])
+        if len(payloads) > 100:
+            raise ApiError(400, 30032, "Maximum number of application commands reached (100)")
+        names = [(p.get("name"), int(p.get("type", 1))) for p in payloads]
+        if len(set(names)) != len(names):
+            raise ApiError(400, 50035, "Invalid Form Body", {"_errors": "Application command names must be unique"})
+        for p in payloads:
+            self._validate_command(p)
+        keep = [self._upsert_command(p, gid) for p in payloads]
+        keep_ids = {c.id for c in keep}
+        for cid in [c.id for c in self.commands_in(gid) if c.id not in keep_ids]:
+            del self.commands[cid]
+        self.sync_count += 1
+        self._emit("commands_sync", gid)
+        return json_response([c.response(self.app_id) for c in keep])
+
+    async def _h_cmd_create(self, request: web.Request, app_id: str, guild_id: str | None = None) -> web.Response:
+        gid = self._check_app(app_id, guild_id)
+        body, _ = await self._read_body(request)
+        cmd = self._upsert_command(body, gid)
+        self.sync_count += 1
+        self._emit("commands_sync", gid)
+        return json_response(cmd.response(self.app_id), status=201)
+
+    def _cmd(self, command_id: str, gid: int | None) -> RegisteredCommand:
+        cmd = self.commands.get(_int(command_id, 10063, "Unknown application command"))
+        if cmd is None or cmd.guild_id != gid:
+            raise ApiError(404, 10063, "Unknown application command")
+        return cmd
+
+    async def _h_cmd_get(self, request: web.Request, app_id: str, command_id: str, guild_id: str | None = None):
+        gid = self._check_app(app_id, guild_id)
+        return json_response(self._cmd(command_id, gid).response(self.app_id))
+
+    async def _h_cmd_edit(self, request: web.Request, app_id: str, command_id: str, guild_id: str | None = None):
+        gid = self._check_app(app_id, guild_id)
+        cmd = self._cmd(command_id, gid)
+        body, _ = await self._read_body(request)
+        new = dict(cmd.payload)
+        new.update(body)
+        self._validate_command(new)
+        cmd.payload = new
+        cmd.version += 1
+        self._emit("commands_sync", gid)
+        return json_response(cmd.response(self.app_id))
+
+    async def _h_cmd_delete(self, request: web.Request, app_id: str, command_id: str, guild_id: str | None = None):
+        gid = self._check_app(app_id, guild_id)
+        cmd = self._cmd(command_id, gid)
+        del self.commands[cmd.id]
+        self._emit("commands_sync", gid)
+        return web.Response(status=204)
+
+    # -- guild, users, channels
+
+    def _check_guild(self, guild_id: str) -> None:
+        if _int(guild_id, 10004, "Unknown Guild") != self.guild_id:
+            raise ApiError(404, 10004, "Unknown Guild")
+
+    async def _h_guild(self, request: web.Request, guild_id: str) -> web.Response:
+        self._check_guild(guild_id)
+        out = self._guild_payload(full=False)
+        if request.query.get("with_counts") in ("true", "1", "True"):
+            out["approximate_member_count"] = len(self._all_members())
+            out["approximate_presence_count"] = len(self._all_members())
+        return json_response(out)
+
+    async def _h_guild_channels(self, request: web.Request, guild_id: str) -> web.Response:
+        self._check_guild(guild_id)
+        return json_response([self._channel_payload(c) for c in self.channels.values()])
+
+    async def _h_guild_roles(self, request: web.Request, guild_id: str) -> web.Response:
+        self._check_guild(guild_id)
+        return json_response([self._role_payload(r) for r in self.roles.values()])
+
+    async def _h_guild_members(self, request: web.Request, guild_id: str) -> web.Response:
+        self._check_guild(guild_id)
+        after = int(request.query.get("after", 0) or 0)
+        limit = int(request.query.get("limit", 1) or 1)
+        members = sorted((u for u in self._all_members() if u.id > after), key=lambda u: u.id)[:limit]
+        return json_response([self._member_payload(u) for u in members])
+
+    async def _h_guild_member(self, request: web.Request, guild_id: str, user_id: str) -> web.Response:
+        self._check_guild(guild_id)
+        u = self._find_any_user(_int(user_id, 10007, "Unknown Member"))
+        if u is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(self._member_payload(u))
+
+    async def _h_create_dm(self, request: web.Request) -> web.Response:
+        body, _ = await self._read_body(request)
+        uid = _int(str(body.get("recipient_id", "")), 10013, "Unknown User")
+        u = self.users.get(uid)
+        if u is None:
+            raise ApiError(400, 50007, "Cannot send messages to this user")
+        ch = self.dm_channel(u)
+        return json_response(self._channel_payload(ch))
+
+    async def _h_channel(self, request: web.Request, channel_id: str) -> web.Response:
+        return json_response(self._channel_payload(self._get_channel(channel_id)))
+
+    async def _h_history(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        q = request.query
+        limit = max(1, min(100, int(q.get("limit", 50))))
+        msgs = sorted((msg for msg in self.message_by_id.values()
+                       if msg.channel_id == ch.id and not msg.deleted and not msg.ephemeral), key=lambda x: x.id)
+        if "before" in q:
+            b = int(q["before"])
+            msgs = [x for x in msgs if x.id < b][-limit:]
+        elif "after" in q:
+            a = int(q["after"])
+            msgs = [x for x in msgs if x.id > a][:limit]
+        elif "around" in q:
+            a = int(q["around"])
+            before = [x for x in msgs if x.id < a][-(limit // 2):] if limit > 1 else []
+            rest = [x for x in msgs if x.id >= a][: limit - len(before)]
+            msgs = before + rest
+        else:
+            msgs = msgs[-limit:]
+        return json_response([x.payload() for x in reversed(msgs)])
+
+    async def _h_msg_get(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
+        return json_response(msg.payload())
+
+    async def _h_msg_create(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        payload, files = await self._read_body(request)
+        visible_to = None
+        if ch.is_dm:
+            u = self.users.get(ch.recipient_id or 0)
+            if u is None or not u.dms_open:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+            visible_to = u.id
+        fields = self._build_fields(payload, files, existing=None, channel_id=ch.id)
+        fields["flags"] &= ~m.F_EPHEMERAL  # only interaction responses can be ephemeral
+        ref = payload.get("message_reference")
+        msg_type = 0
+        if ref and ref.get("message_id"):
+            target = self.message_by_id.get(int(ref["message_id"]))
+            if target is None or target.deleted:
+                if ref.get("fail_if_not_exists", True):
+                    raise ApiError(400, 50035, "Invalid Form Body", {"message_reference": "Unknown message"})
+                ref = None
+            else:
+                ref = {"type": 0, "message_id": str(target.id), "channel_id": str(target.channel_id),
+                       **({"guild_id": str(target.guild_id)} if target.guild_id else {})}
+                msg_type = 19
+        msg = self._new_message(ch, fields, visible_to=visible_to, kind="dm" if ch.is_dm else "channel",
+                                msg_type=msg_type, message_reference=ref or None)
+        return json_response(msg.payload())
+
+    async def _h_msg_edit(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
+        if msg.author.get("id") != str(self.bot_user.id):
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await self._read_body(request)
+        fields = self._build_fields(payload, files, existing=msg, channel_id=ch.id)
+        self._edit_message(msg, fields)
+        return json_response(msg.payload())
+
+    async def _h_msg_delete(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
+        self._delete_message(msg)
+        return web.Response(status=204)
+
+    async def _h_bulk_delete(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        for mid in body.get("messages", []):
+            msg = self.message_by_id.get(int(mid))
+            if msg and msg.channel_id == ch.id and not msg.deleted:
+                self._delete_message(msg)
+        return web.Response(status=204)
+
+    def _delete_message(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        self._emit("message_delete", msg)
+
+    # -- interactions
+
+    def _interaction_by_token(self, token: str, app_id: str | None = None) -> InteractionRecord:
+        rec = self._by_token.get(token)
+        if rec is None or (app_id is not None and _int(app_id, 10015, "Unknown Webhook") != self.app_id):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - rec.sent_wall > INTERACTION_TOKEN_TTL:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        return rec
+
+    async def _h_callback(self, request: web.Request, interaction_id: str, token: str) -> web.Response:
+        arrived = time.perf_counter()
+        rec = self.interactions.get(_int(interaction_id, 10062, "Unknown interaction"))
+        if rec is None or rec.token != token:
+            raise ApiError(404, 10062, "Unknown interaction")
+        payload, files = await self._read_body(request)
+        if rec.callback_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if arrived - rec.sent_at > rec.deadline:
+            rec.late = True
+            rec.touch()
+            if self.enforce_deadline:
+                self._emit("interaction_expired", rec)
+                raise ApiError(404, 10062, "Unknown interaction")
+        ctype = payload.get("type")
+        data = payload.get("data") or {}
+        allowed = {
+            m.IT_PING: {m.CB_PONG},
+            m.IT_APPLICATION_COMMAND: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_MODAL},
+            m.IT_MESSAGE_COMPONENT: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_DEFERRED_UPDATE_MESSAGE,
+                                     m.CB_UPDATE_MESSAGE, m.CB_MODAL},
+            m.IT_AUTOCOMPLETE: {m.CB_AUTOCOMPLETE_RESULT},
+            m.IT_MODAL_SUBMIT: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE}
+            | ({m.CB_DEFERRED_UPDATE_MESSAGE, m.CB_UPDATE_MESSAGE} if rec.component_message_id else set()),
+        }[rec.type]
+        if ctype not in allowed:
+            raise ApiError(400, 50035, "Invalid Form Body", {"type": f"Interaction callback type {ctype} is not valid "
+                                                                      f"for interaction type {rec.type}"})
+        message: FakeMessage | None = None
+        fields = None
+        if ctype in (m.CB_CHANNEL_MESSAGE, m.CB_UPDATE_MESSAGE):
+            existing = self.message_by_id.get(rec.component_message_id or 0) if ctype == m.CB_UPDATE_MESSAGE else None
+            fields = self._build_fields(data, files, existing=existing, channel_id=rec.channel.id)
+        elif ctype == m.CB_AUTOCOMPLETE_RESULT:
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                raise ApiError(400, 50035, "Invalid Form Body", {"choices": "Must be 25 or fewer in length."})
+            for ch in choices:
+                if not 1 <= len(str(ch.get("name", ""))) <= 100:
+                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Invalid choice name {ch!r}"})
+                if isinstance(ch.get("value"), str) and len(ch["value"]) > 100:
+                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Choice value too long {ch!r}"})
+        elif ctype == m.CB_MODAL:
+            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
+                raise ApiError(400, 50035, "Invalid Form Body", {"data": "A modal needs custom_id, title, components"})
+
+        # accepted
+        rec.callback_at = arrived
+        rec.callback_type = ctype
+        rec.callback_data = data
+        rec.touch()
+        visible_to = rec.user.id
+        if ctype == m.CB_CHANNEL_MESSAGE:
+            assert fields is not None
+            ephemeral = bool(fields["flags"] & m.F_EPHEMERAL)
+            rec.callback_files = list(fields.get("attachments", []))
+            message = self._new_message(
+                rec.channel, fields, visible_to=visible_to if ephemeral or rec.channel.is_dm else None, rec=rec,
+                kind="response", msg_type=20 if rec.type == m.IT_APPLICATION_COMMAND else 0)
+            rec.original_message_id = message.id
+        elif ctype == m.CB_DEFERRED_CHANNEL_MESSAGE:
+            flags = m.F_LOADING | (int(data.get("flags") or 0) & m.F_EPHEMERAL)
+            ephemeral = bool(flags & m.F_EPHEMERAL)
+            message = self._new_message(
+                rec.channel, {"content": "", "flags": flags},
+                visible_to=visible_to if ephemeral or rec.channel.is_dm else None, rec=rec, kind="response",
+                msg_type=20 if rec.type == m.IT_APPLICATION_COMMAND else 0)
+            rec.original_message_id = message.id
+            rec.deferred_pending = True
+        elif ctype == m.CB_DEFERRED_UPDATE_MESSAGE:
+            rec.original_message_id = rec.component_message_id
+        elif ctype == m.CB_UPDATE_MESSAGE:
+            target = self.message_by_id.get(rec.component_message_id or 0)
+            if target is None or target.deleted:
+                raise ApiError(404, 10008, "Unknown Message")
+            assert fields is not None
+            message = self._edit_message(target, fields, rec)
+            rec.original_message_id = target.id
+        elif ctype == m.CB_AUTOCOMPLETE_RESULT:
+            rec.choices = list(data.get("choices") or [])
+            self.autocomplete_log.append({"interaction_id": rec.id, "user_id": rec.user.id, "visible_to": rec.user.id,
+                                          "choices": rec.choices, "data": rec.payload.get("data")})
+            self._emit("autocomplete", rec)
+        elif ctype == m.CB_MODAL:
+            rec.modal = data
+            self._emit("modal", rec)
+        self._emit("callback", rec)
+
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        inter: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
+        out: dict[str, Any] = {"interaction": inter}
+        if message is not None:
+            inter["response_message_id"] = str(message.id)
+            inter["response_message_loading"] = ctype == m.CB_DEFERRED_CHANNEL_MESSAGE
+            inter["response_message_ephemeral"] = message.ephemeral
+            out["resource"] = {"type": ctype, "message": message.payload()}
+        elif ctype != m.CB_MODAL:
+            out["resource"] = {"type": ctype}
+        return json_response(out)
+
+    def _resolve_webhook_message(self, rec: InteractionRecord, message_id: str) -> FakeMessage:
+        if message_id == "@original":
+            mid = rec.original_message_id
+        else:
+            mid = _int(message_id, 10008, "Unknown Message")
+            msg = self.message_by_id.get(mid)
+            if msg is None or (msg.interaction_id != rec.id and mid != rec.original_message_id):
+                raise ApiError(404, 10008, "Unknown Message")
+        msg = self.message_by_id.get(mid or 0)
+        if msg is None or msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _h_followup(self, request: web.Request, app_id: str, token: str) -> web.Response:
+        rec = self._interaction_by_token(token, app_id)
+        if rec.callback_type is None or (rec.late and self.enforce_deadline):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        payload, files = await self._read_body(request)
+        wait = request.query.get("wait") in ("1", "true", "True")
+        if rec.deferred_pending and rec.original_message_id in self.message_by_id:
+            # the first follow-up after a "thinking" defer replaces the loading message
+            msg = self.message_by_id[rec.original_message_id]
+            fields = self._build_fields(payload, files, existing=msg, channel_id=rec.channel.id)
+            fields["flags"] = msg.flags & ~m.F_LOADING
+            rec.deferred_pending = False
+            self._edit_message(msg, fields, rec)
+        else:
+            fields = self._build_fields(payload, files, existing=None, channel_id=rec.channel.id)
+            ephemeral = bool(fields["flags"] & m.F_EPHEMERAL)
+            msg = self._new_message(rec.channel, fields,
+                                    visible_to=rec.user.id if ephemeral or rec.channel.is_dm else None,
+                                    rec=rec, kind="followup")
+        if not wait:
+            return web.Response(status=204)
+        return json_response(msg.payload())
+
+    async def _h_wh_get(self, request: web.Request, app_id: str, token: str, message_id: str) -> web.Response:
+        rec = self._interaction_by_token(token, app_id)
+        return json_response(self._resolve_webhook_message(rec, message_id).payload())
+
+    async def _h_wh_edit(self, request: web.Request, app_id: str, token: str, message_id: str) -> web.Response:
+        rec = self._interaction_by_token(token, app_id)
+        msg = self._resolve_webhook_message(rec, message_id)
+        payload, files = await self._read_body(request)
+        fields = self._build_fields(payload, files, existing=msg, channel_id=msg.channel_id)
+        if msg.loading:
+            fields["flags"] = fields.get("flags", msg.flags) & ~m.F_LOADING
+            if msg.id == rec.original_message_id:
+                rec.deferred_pending = False
+        self._edit_message(msg, fields, rec)
+        return json_response(msg.payload())
+
+    async def _h_wh_delete(self, request: web.Request, app_id: str, token: str, message_id: str) -> web.Response:
+        rec = self._interaction_by_token(token, app_id)
+        msg = self._resolve_webhook_message(rec, message_id)
+        rec.touch(msg.id)
+        self._delete_message(msg)
+        return web.Response(status=204)
+
+    # ------------------------------------------------------------------ persistence & snapshot
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-safe picture of the whole fake (attachments as URLs)."""
+        def msg_json(x: FakeMessage) -> dict[str, Any]:
+            d = x.payload()
+            d.update({"visible_to": None if x.visible_to is None else str(x.visible_to), "deleted": x.deleted,
+                      "kind": x.kind, "interaction_id": str(x.interaction_id) if x.interaction_id else None})
+            return d
+
+        return {
+            "guild": {"id": str(self.guild_id), "name": self.guild_name},
+            "bot": self.bot_user.user_payload(),
+            "connected": self.connected,
+            "users": [dict(u.user_payload(), locale=u.locale) for u in self.users.values()],
+            "channels": [self._channel_payload(c) for c in self.channels.values()],
+            "dm_channels": [self._channel_payload(c) for c in self.dm_channels.values()],
+            "commands": [c.response(self.app_id) for c in self.commands.values()],
+            "messages": [msg_json(x) for x in self.message_by_id.values()],
+        }
+
+    def save_state(self, path: str | Path | None = None) -> None:
+        path = Path(path) if path else self.state_path
+        if path is None:
+            return
+        data = {
+            "version": 1,
+            "guild_name": self.guild_name,
+            "token": self.token,
+            "owner_id": self.owner_id,
+            "users": [{"id": u.id, "name": u.name, "locale": u.locale, "extra_permissions": u.extra_permissions,
+                       "role_ids": u.role_ids, "dms_open": u.dms_open, "joined_at": u.joined_at}
+                      for u in self.users.values()],
+            "channels": [{"id": c.id, "name": c.name, "position": c.position, "topic": c.topic}
+                         for c in self.channels.values()],
+            "dm_channels": [{"id": c.id, "name": c.name, "recipient_id": c.recipient_id}
+                            for c in self.dm_channels.values()],
+            "commands": [{"id": c.id, "payload": c.payload, "guild_id": c.guild_id, "version": c.version}
+                         for c in self.commands.values()],
+            "messages": [x.to_json() for x in self.message_by_id.values()],
+        }
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(data))
+        tmp.replace(path)
+
+    def _load_state(self) -> None:
+        assert self.state_path is not None
+        data = json.loads(self.state_path.read_text())
+        if not self._explicit_token:
+            self.token = data.get("token", self.token)
+        self.owner_id = data.get("owner_id", self.owner_id)
+        self.users = {u["id"]: FakeUser(**u) for u in data.get("users", [])}
+        for c in data.get("channels", []):
+            self.channels[c["id"]] = FakeChannel(id=c["id"], name=c["name"], guild_id=self.guild_id,
+                                                 position=c.get("position", 0), topic=c.get("topic"))
+        for c in data.get("dm_channels", []):
+            self.dm_channels[c["recipient_id"]] = FakeChannel(id=c["id"], name=c["name"], type=m.CH_DM,
+                                                              recipient_id=c["recipient_id"])
+        self.commands = {c["id"]: RegisteredCommand(**c) for c in data.get("commands", [])}
+        self.message_by_id = {x["id"]: FakeMessage.from_json(x) for x in data.get("messages", [])}
+
+    def _schedule_save(self) -> None:
+        if not self.state_path:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._save_handle is None:
+            def _do() -> None:
+                self._save_handle = None
+                try:
+                    self.save_state()
+                except OSError:  # pragma: no cover
+                    log.exception("could not save fake Discord state")
+
+            self._save_handle = loop.call_later(0.5, _do)
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """Like Discord: Content-Type exactly "application/json" (discord.py compares it verbatim)."""
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _int(value: str, code: int, message: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError) as exc:
+        raise ApiError(404, code, message) from exc
+

@@ -1,0 +1,310 @@
+"""End-to-end proof that the fake Discord carries a real, unmodified discord.py bot.
+
+One bot subprocess (tests/fakediscord/selftest_bot.py) and one fake are shared by the
+tests of this module (module-scoped event loop); tests run in file order and the last
+one SIGKILLs and restarts the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import pytest_asyncio
+
+try:
+    from tests.fakediscord import DeadlineMissed, FakeDiscord, NotConnected
+except ModuleNotFoundError:  # tests/ is not a package and the rootdir is not on sys.path
+    from fakediscord import DeadlineMissed, FakeDiscord, NotConnected
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+BOT_SCRIPT = Path(__file__).parent / "fakediscord" / "selftest_bot.py"
+
+
+class BotProcess:
+    def __init__(self, fake: FakeDiscord, log_path: Path) -> None:
+        self.fake = fake
+        self.log_path = log_path
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        env = dict(os.environ)
+        env.update(self.fake.bot_env)
+        env.setdefault("LOG_LEVEL", "INFO")
+        log = open(self.log_path, "a")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen([sys.executable, str(BOT_SCRIPT)], env=env, stdout=log,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def env(tmp_path_factory):
+    fake = FakeDiscord(guild_name="Selftest", channels=["jeux", "autre"], settle=0.15)
+    alice = fake.add_user("Alice", locale="fr")
+    bob = fake.add_user("Bob", locale="en-US")
+    await fake.start()
+    chloe = fake.add_user("Chloé", locale="fr", manage_guild=True)  # added after start: GUILD_MEMBER_ADD
+    bot = BotProcess(fake, tmp_path_factory.mktemp("bot") / "bot.log")
+    bot.start()
+    try:
+        await fake.wait_ready(timeout=20)
+        yield SimpleNamespace(fake=fake, bot=bot, alice=alice, bob=bob, chloe=chloe, jeux=fake.channel("jeux"),
+                              state={})
+    except BaseException:
+        print(bot.log)
+        raise
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def test_connect_and_sync(env):
+    fake = env.fake
+    assert fake.connected
+    assert fake.identify_count == 1
+    paths = fake.command_names()
+    assert "selftest start" in paths and "selftest word" in paths and "gadmin" in paths
+    gadmin = next(c for c in fake.commands.values() if c.name == "gadmin")
+    assert gadmin.guild_id == fake.guild_id
+    start = next(c for c in fake.commands.values() if c.name == "selftest")
+    assert start.guild_id is None
+    seen = {(mth, path.split("?")[0]) for mth, path, _ in fake.request_log}
+    assert ("GET", "/api/v10/users/@me") in seen
+    assert ("GET", "/api/v10/oauth2/applications/@me") in seen
+    assert ("PUT", f"/api/v10/applications/{fake.app_id}/commands") in seen
+    assert ("PUT", f"/api/v10/applications/{fake.app_id}/guilds/{fake.guild_id}/commands") in seen
+    assert fake.unhandled == []
+
+
+async def test_command_with_typed_options_posts_public_message_with_components(env):
+    fake, alice, bob = env.fake, env.alice, env.bob
+    res = await fake.run_command(alice, "jeux", "selftest start", target=300, label="partie", flag=True, other=bob,
+                                 mode="Rapide")
+    assert res.response_type == 4
+    assert not res.ephemeral
+    assert res.content == f"start target=300 label=partie flag=True other={bob.id} mode=fast"
+    assert res.message.visible_to is None
+    assert res.message.button_labels == ["Ping", "Refresh"]
+    assert res.message.selects[0]["placeholder"] == "Choisir une direction"
+    assert res.latency is not None and 0 < res.latency < 3
+    assert res.interaction["data"]["options"][0]["name"] == "start"
+    # Discord's client validation is mimicked: unknown option, out-of-range, missing required
+    with pytest.raises(TypeError):
+        await fake.run_command(alice, "jeux", "selftest start", target=3, label="x", nope=1)
+    with pytest.raises(ValueError):
+        await fake.run_command(alice, "jeux", "selftest start", target=5000, label="x")
+    with pytest.raises(ValueError):
+        await fake.run_command(alice, "jeux", "selftest start", target=5)
+    env.state["board"] = res.message
+
+
+async def test_click_gives_ephemeral_png_only_to_clicker(env):
+    fake, alice, bob = env.fake, env.alice, env.bob
+    board = env.state["board"]
+    res = await fake.click(bob, board, label="Ping")
+    assert res.ephemeral
+    assert res.message.visible_to == bob.id
+    assert res.content.startswith("pong 300 for Bob pid=")
+    [png] = res.attachments
+    assert png.filename == "pong.png"
+    assert png.bytes[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png.image().size == (160, 40)
+    assert res.message in fake.visible_to(bob)
+    assert res.message not in fake.visible_to(alice)
+    assert board in fake.visible_to(alice)
+    # the clicked message was sent with the interaction
+    assert res.interaction["message"]["id"] == str(board.id)
+    assert res.interaction["member"]["user"]["id"] == str(bob.id)
+    # an ephemeral message cannot be clicked by someone else
+    with pytest.raises(PermissionError):
+        await fake.click(alice, res.message, label="Ping")
+
+
+async def test_select_updates_the_message(env):
+    fake, alice = env.fake, env.alice
+    board = env.state["board"]
+    res = await fake.select(alice, board, ["Est"])  # by label; values work too
+    assert res.response_type == 7
+    assert res.message is board and res.updated == [board]
+    assert board.content == "picked ['E'] by Alice"
+    assert board.revisions[-1].content.startswith("start target=300")
+    assert board.button_labels == ["Ping", "Refresh"]  # components kept
+    with pytest.raises(ValueError):
+        await fake.select(alice, board, ["Nord"])
+
+
+async def test_deferred_update_then_edit_original_edits_the_clicked_message(env):
+    fake, bob = env.fake, env.bob
+    board = env.state["board"]
+    res = await fake.click(bob, board, label="Refresh")
+    assert res.response_type == 6
+    assert res.message is board and res.created == []
+    assert board.content == "refreshed 300 by Bob" and board.visible_to is None
+
+
+async def test_concurrent_clicks(env):
+    fake, alice, bob = env.fake, env.alice, env.bob
+    board = env.state["board"]
+    ra, rb = await asyncio.gather(fake.click(alice, board, label="Ping"), fake.click(bob, board, label="Ping"))
+    assert ra.message.visible_to == alice.id and "for Alice" in ra.message.content
+    assert rb.message.visible_to == bob.id and "for Bob" in rb.message.content
+
+
+async def test_autocomplete(env):
+    fake, alice = env.fake, env.alice
+    choices = await fake.autocomplete(alice, "jeux", "selftest word", {"mot": "all"}, focused="mot")
+    assert choices.names == ["ALLER", "ALLONGER"]
+    assert choices.result.latency < 3
+    outs = [o for o in fake.all_outputs() if o.kind == "autocomplete"]
+    assert outs[-1].audience == alice.id and outs[-1].choices == list(choices)
+
+
+async def test_deferred_answer_and_followups(env):
+    fake, alice, bob = env.fake, env.alice, env.bob
+    res = await fake.run_command(alice, "jeux", "selftest word", mot="ALLER", until=lambda r: len(r.messages) == 3)
+    assert res.response_type == 5 and not res.still_loading
+    first, second, third = res.messages
+    assert (first.content, first.visible_to, first.loading) == ("mot=ALLER", alice.id, False)
+    assert (second.content, second.visible_to) == ("second (ephemeral)", alice.id)
+    assert (third.content, third.visible_to) == ("third (public)", None)
+    assert third in fake.visible_to(bob) and first not in fake.visible_to(bob)
+
+
+async def test_edit_original_and_get_original(env):
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "jeux", "selftest edit")
+    original, note = res.messages
+    assert original.content == "v2" and original.revisions[0].content == "v1"
+    assert [a.filename for a in original.attachments] == ["v2.png"]
+    assert note.content == "original is v2" and note.ephemeral
+
+
+async def test_dm_is_recorded_for_its_recipient(env):
+    fake, alice, bob = env.fake, env.alice, env.bob
+    res = await fake.run_command(alice, "jeux", "selftest dm")
+    assert res.ephemeral and res.message.content == "DM sent"
+    [dm] = fake.dms(alice)
+    assert dm.content == "secret DM" and dm.is_dm and dm.visible_to == alice.id
+    assert dm.attachments[0].image().size == (160, 40)
+    assert dm in res.dms
+    assert dm not in fake.visible_to(bob)
+
+
+async def test_channel_post_during_interaction_is_part_of_the_answer(env):
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "jeux", "selftest announce")
+    assert {m.content for m in res.messages} == {"done", "announce"}
+    assert all(m.visible_to is None for m in res.messages)
+    announce = next(m for m in res.messages if m.content == "announce")
+    assert announce.interaction_id is None and announce.kind == "channel"
+    assert announce.attachments[0].filename == "board.png"
+
+
+async def test_modal_roundtrip(env):
+    fake, alice = env.fake, env.alice
+    opened = await fake.run_command(alice, "jeux", "selftest modal")
+    assert opened.response_type == 9 and opened.modal["title"] == "Proposer un mot"
+    res = await fake.submit_modal(alice, opened, {"Mot": "BATEAU"})
+    assert res.content == "modal=BATEAU" and res.ephemeral
+
+
+async def test_interaction_payload_locale_permissions_and_guild_command(env):
+    fake, alice, bob, chloe = env.fake, env.alice, env.bob, env.chloe
+    res = await fake.run_command(bob, "autre", "selftest whoami")
+    assert res.content == (f"user={bob.id} locale=en-US guild_locale=fr manage_guild=False channel=autre "
+                           f"guild=Selftest member=True")
+    res = await fake.run_command(chloe, "jeux", "selftest whoami")
+    assert "locale=fr" in res.content and "manage_guild=True" in res.content
+    with pytest.raises(PermissionError):  # default_member_permissions hides /gadmin from Alice
+        await fake.run_command(alice, "jeux", "gadmin")
+    res = await fake.run_command(chloe, "jeux", "gadmin")
+    assert res.content == "admin ok manage_guild=True"
+    assert res.interaction["data"]["guild_id"] == str(fake.guild_id)
+    # a global command run in the bot's DM: no guild, a plain User
+    res = await fake.run_command(bob, fake.dm_channel(bob), "selftest whoami")
+    assert f"user={bob.id} locale=en-US guild_locale=None" in res.content and "member=False" in res.content
+    assert res.message.is_dm and res.message.visible_to == bob.id
+    with pytest.raises(LookupError):  # guild commands do not exist in DMs
+        await fake.run_command(chloe, fake.dm_channel(chloe), "gadmin")
+
+
+async def test_deadline_is_enforced(env):
+    fake, alice = env.fake, env.alice
+    with pytest.raises(DeadlineMissed) as info:
+        await fake.run_command(alice, "jeux", "selftest slow", seconds=0.4, deadline=0.15, settle=0.5)
+    res = info.value.result
+    assert res.deadline_missed and res.late
+    assert res.messages == []  # Discord refused the late callback ...
+    assert res.errors and res.errors[0]["code"] == 10062  # ... with "Unknown interaction"
+    res = await fake.run_command(alice, "jeux", "selftest slow", seconds=0.0)
+    assert res.content == "late answer" and not res.deadline_missed
+    fake.errors.clear()
+
+
+async def test_gateway_resume(env):
+    fake, alice = env.fake, env.alice
+    before = fake.resume_count
+    await fake.gateway_reconnect()  # op 7: the client reconnects and RESUMEs
+    await fake.wait_until(lambda: fake.resume_count > before and fake.connected, timeout=10)
+    res = await fake.run_command(alice, "jeux", "selftest whoami")
+    assert res.ephemeral
+    await fake.gateway_drop()  # abrupt close: the client RESUMEs too
+    await fake.wait_until(lambda: fake.resume_count > before + 1 and fake.connected, timeout=10)
+    res = await fake.run_command(alice, "jeux", "selftest whoami")
+    assert res.ephemeral
+    assert fake.identify_count == 1  # never re-identified
+    assert "RESUMED" in env.bot.log
+
+
+async def test_sigkill_restart_and_persistent_button(env):
+    fake, bob, bot = env.fake, env.bob, env.bot
+    board = env.state["board"]
+    old_pid = bot.proc.pid
+    bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    with pytest.raises(NotConnected):
+        await fake.click(bob, board, label="Ping")
+    t0 = time.monotonic()
+    bot.start()
+    await fake.wait_ready(timeout=20, fresh=True)
+    restart_s = time.monotonic() - t0
+    assert restart_s < 15
+    res = await fake.click(bob, board, label="Ping")  # button posted before the kill
+    assert res.content.startswith("pong 300 for Bob pid=")
+    assert f"pid={old_pid}" not in res.content
+    assert res.message.visible_to == bob.id
+    assert fake.errors == []
+    assert fake.unhandled == []
+
+
+async def test_state_file_roundtrip(tmp_path):
+    path = tmp_path / "fake.json"
+    fake = FakeDiscord(channels=["jeux"], state_path=path)
+    alice = fake.add_user("Alice")
+    await fake.start()
+    ch = fake.channel("jeux")
+    fields = fake._build_fields({"content": "hello"}, {0: ("a.png", b"\x89PNG\r\n\x1a\n" + bytes(20), None)},
+                                existing=None, channel_id=ch.id)
+    msg = fake._new_message(ch, fields)
+    await fake.stop()
+    again = FakeDiscord(channels=["jeux"], state_path=path)
+    assert again.user("Alice").id == alice.id and again.token == fake.token
+    copy = again.message_by_id[msg.id]
+    assert copy.content == "hello" and copy.attachments[0].data == msg.attachments[0].data
