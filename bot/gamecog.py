@@ -150,7 +150,7 @@ class GameCog(commands.GroupCog):
         lg = public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)
-            await self.publish(interaction, outcome)
+            await self.publish(outcome, interaction)
             return
         msg_id = await send(interaction, self.lobby_text(game, lg), view=self.lobby_view(game, lg))
         if msg_id:
@@ -178,7 +178,7 @@ class GameCog(commands.GroupCog):
         lg = public_lang(click.interaction)
         text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
         await click.interaction.response.edit_message(content=text, view=None)
-        await self.publish(click.interaction, outcome)
+        await self.publish(outcome, click.interaction)
 
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
@@ -202,38 +202,79 @@ class GameCog(commands.GroupCog):
                                 score=result.scores[seat] if result.scores[seat] is not None else "-"))
         return lines
 
-    def turn_line(self, game: GameRow, lg: str) -> str | None:
-        expected = sorted(self.sessions.expected_seats(game))
-        humans = [s for s in expected if not game.seats[s].is_ai]
+    def turn_line(self, game: GameRow, lg: str, seats: set[int] | None = None) -> str | None:
+        """Mention the human players expected (``seats``: only those, e.g. the newly expected)."""
+        expected = self.sessions.expected_seats(game)
+        if seats is not None:
+            expected &= seats
+        humans = [s for s in sorted(expected) if not game.seats[s].is_ai]
         if not humans:
             return None
         return i18n.t("common.event.your_turn", lg, players=", ".join(mention(game, s) for s in humans),
                       game=game.id)
 
-    async def publish(self, interaction: discord.Interaction, outcome: Outcome, *,
-                      extra: list[str] | None = None) -> None:
-        """Post the public message for what just happened: narration, image, whose turn, controls."""
+    def waiting_line(self, game: GameRow, lg: str) -> str | None:
+        """For simultaneous games: who has not acted yet (names, no mention: they were notified)."""
+        expected = sorted(self.sessions.expected_seats(game))
+        if len(expected) <= 0:
+            return None
+        return i18n.t("common.event.waiting_for", lg, players=", ".join(game.seats[s].name for s in expected))
+
+    async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
+                      extra: list[str] | None = None) -> int | None:
+        """Post the public message for what just happened: narration, image, whose turn, controls.
+
+        Answers ``interaction`` when given; otherwise (timeouts, reminders) posts in the game's channel.
+        Only players *newly* expected are mentioned, so a simultaneous round does not ping everyone
+        each time one player acts (the others are listed by name).
+        """
         game = outcome.game
-        lg = public_lang(interaction)
+        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
         lines = narrate(self.kind, outcome.events, game.names, lg)
         lines += extra or []
         if game.status == FINISHED:
             lines += self.ranking_lines(outcome, lg)
-        else:
-            turn = self.turn_line(game, lg)
+        elif game.status == RUNNING:
+            turn = self.turn_line(game, lg, outcome.newly_expected)
             if turn:
                 lines.append(turn)
+            elif self.engine.simultaneous:
+                waiting = self.waiting_line(game, lg)
+                if waiting:
+                    lines.append(waiting)
         view = await self.sessions.public_view(game)
         image = await asyncio.to_thread(self.render_public, game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
+        content = "\n".join(lines)[:2000] or None
         old = game.control_message_id
-        msg_id = await send(interaction, "\n".join(lines) or None, file=file,
-                            view=view_of(*controls) if controls else None)
+        if interaction is not None:
+            msg_id = await send(interaction, content, file=file, view=view_of(*controls) if controls else None)
+        else:
+            msg_id = await self.post(game.channel_id, content, file=file, controls=controls)
         if msg_id:
             await self.sessions.store.set_message_ids(game.id, control=msg_id)
         if old and old != msg_id:
             asyncio.create_task(self._strip_controls(game.channel_id, old))
+        return msg_id
+
+    async def post(self, channel_id: int, content: str | None, *, file: discord.File | None = None,
+                   controls: list[discord.ui.Item] | None = None) -> int | None:
+        """A message in a channel, outside any interaction (timeouts, reminders)."""
+        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True, roles=False,
+                                                                              everyone=False)}
+        if content:
+            kwargs["content"] = content
+        if file is not None:
+            kwargs["file"] = file
+        if controls:
+            kwargs["view"] = view_of(*controls)
+        try:
+            msg = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+            return msg.id
+        except discord.HTTPException:
+            log.exception("could not post in channel %s", channel_id)
+            return None
 
     async def _strip_controls(self, channel_id: int, message_id: int) -> None:
         try:
@@ -245,7 +286,7 @@ class GameCog(commands.GroupCog):
                    version: int | None = None) -> Outcome:
         """Apply a move for the interacting user and publish the result (refusals propagate)."""
         outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version)
-        await self.publish(interaction, outcome)
+        await self.publish(outcome, interaction)
         return outcome
 
     # --- private view ------------------------------------------------------------------
@@ -296,9 +337,10 @@ class GameCog(commands.GroupCog):
         image = await asyncio.to_thread(self.render_public, game, view, lg)
         lines = [i18n.t("common.label.status_head", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                         status=i18n.t(f"common.status.{game.status}", lg))]
-        turn = self.turn_line(game, lg)
-        if turn and game.status == RUNNING:
-            lines.append(turn)
+        if game.status == RUNNING:
+            waiting = self.waiting_line(game, lg)
+            if waiting:
+                lines.append(waiting)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         await send(interaction, "\n".join(lines), ephemeral=True, file=file)
 

@@ -51,6 +51,8 @@ class Outcome:
     game: GameRow
     events: list[dict[str, Any]] = field(default_factory=list)
     result: Result | None = None
+    #: seats expected now that were not expected before this change (who to notify)
+    newly_expected: set[int] = field(default_factory=set)
 
     @property
     def finished(self) -> bool:
@@ -221,6 +223,7 @@ class SessionService:
             game = await self.get(game_id)
             outcome = Outcome(game=game, events=[{"type": "started"}])
             outcome = await self._play_ai(outcome)
+            outcome.newly_expected = self.expected_seats(outcome.game)
         await self._notify(outcome)
         return outcome
 
@@ -250,8 +253,10 @@ class SessionService:
             state = engine.from_dict(game.state)
             if seat not in engine.expected(state):
                 raise SessionError("common.error.not_your_turn")
+            before = engine.expected(state)
             outcome = await self._commit(game, engine, state, seat, user_id, action)
             outcome = await self._play_ai(outcome)
+            outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})
         await self._notify(outcome)
         return outcome
 
@@ -267,8 +272,10 @@ class SessionService:
             state = engine.from_dict(game.state)
             if seat not in engine.expected(state):
                 raise SessionError("common.error.not_your_turn")
+            before = engine.expected(state)
             outcome = await self._commit(game, engine, state, seat, None, {**action, "_by": actor})
             outcome = await self._play_ai(outcome)
+            outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})
         await self._notify(outcome)
         return outcome
 

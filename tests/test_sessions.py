@@ -150,7 +150,9 @@ async def test_game_survives_a_restart(db_path):
     svc2 = SessionService(s2)
     again = await svc2.get(g.id)
     assert again.state == out.game.state and again.version == out.game.version
-    await svc2.act(g.id, ALICE.user_id, {"type": "roll"}, version=again.version)
+    (seat,) = svc2.expected_seats(again)
+    after = await svc2.act(g.id, again.seats[seat].user_id, {"type": "roll"}, version=again.version)
+    assert after.game.version == again.version + 1
     await s2.close()
 
 
