@@ -106,15 +106,31 @@ class Ludibot(commands.Bot):
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component that is not ours (or forged) still gets a clear answer."""
-        if interaction.type is discord.InteractionType.component:
-            cid = str((interaction.data or {}).get("custom_id", ""))
-            if not cid.startswith(f"{PREFIX}:"):
-                await refuse(interaction, "common.error.forged_button")
+        """A component that is not ours, or not on the message it claims (forged), still gets an answer.
+
+        discord.py silently ignores a custom id that is not among the clicked message's
+        components; a crafted client would then see "interaction failed". We answer instead.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        cid = str((interaction.data or {}).get("custom_id", ""))
+        on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
+        if not cid.startswith(f"{PREFIX}:") or not on_message:
+            await refuse(interaction, "common.error.forged_button")
 
     async def close(self) -> None:
         await super().close()
         await self.store.close()
+
+
+def _custom_ids(components) -> set[str]:
+    found: set[str] = set()
+    for comp in components or []:
+        cid = getattr(comp, "custom_id", None)
+        if cid:
+            found.add(cid)
+        found |= _custom_ids(getattr(comp, "children", None))
+    return found
 
 
 def invite_url(application_id: str | int) -> str:

@@ -522,6 +522,15 @@ class FakeDiscord(FakeDiscordServer):
         rec = self._new_interaction(m.IT_MESSAGE_COMPONENT, user, ch, data, message=msg, deadline=deadline)
         return await self._fire(rec, "component", wait, settle, timeout, until, check_deadline)
 
+    async def forge_click(self, user: FakeUser, message: FakeMessage | int, custom_id: str, *,
+                          settle: float | None = None, timeout: float | None = None) -> InteractionResult:
+        """A crafted client sends a button interaction with a custom id that is not on the message."""
+        msg = self._current(message, user)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": m.C_BUTTON}
+        ch = self.channel(msg.channel_id)
+        rec = self._new_interaction(m.IT_MESSAGE_COMPONENT, user, ch, data, message=msg)
+        return await self._fire(rec, "component", True, settle, timeout, None, None)
+
     async def select(
         self,
         user: FakeUser,

@@ -1,0 +1,88 @@
+"""Run the real Ludibot process (``python -m bot``) against the fake Discord.
+
+Used by the end-to-end tests and by the benchmarks. The bot is unmodified: only
+its settings point it at the fake (DISCORD_API_BASE / DISCORD_GATEWAY_URL).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+MENTION = re.compile(r"<@(\d+)>")
+
+
+class BotProcess:
+    def __init__(self, fake: FakeDiscord, workdir: Path, *, extra_env: dict[str, str] | None = None) -> None:
+        self.fake = fake
+        self.workdir = workdir
+        self.db = workdir / "ludibot.db"
+        self.log_path = workdir / "bot.log"
+        self.extra_env = extra_env or {}
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
+        env.update(self.fake.bot_env)
+        env.update({"LUDIBOT_DB": str(self.db), "LUDIBOT_DEV_GUILD": str(self.fake.guild_id),
+                    "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
+        env.update(self.extra_env)
+        log = open(self.log_path, "a")  # noqa: SIM115 - handed to the child
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.workdir, env=env, stdout=log,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, like a crash or an OOM kill."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def tracebacks(self) -> list[str]:
+        return [line for line in self.log.splitlines() if "Traceback" in line or '"level": "error"' in line]
+
+
+async def start_bot(fake: FakeDiscord, workdir: Path, **kw: Any) -> BotProcess:
+    bot = BotProcess(fake, workdir, **kw)
+    bot.start()
+    try:
+        await fake.wait_ready(timeout=60)
+    except BaseException:
+        bot.kill()
+        print(bot.log)
+        raise
+    return bot
+
+
+def mentioned(message) -> list[int]:
+    """User ids mentioned in the last line of a message (the turn notice)."""
+    lines = [line for line in (message.content or "").splitlines() if line.strip()]
+    return [int(x) for x in MENTION.findall(lines[-1])] if lines else []
+
+
+def last_control(fake: FakeDiscord, channel: str = "jeux"):
+    """The latest public message of the bot in the channel that has buttons."""
+    for msg in reversed(fake.messages(channel)):
+        if msg.visible_to is None and msg.buttons and not msg.deleted:
+            return msg
+    return None

@@ -1,0 +1,140 @@
+"""Ludix end to end: the real bot process, the fake Discord, two users, refusals, a SIGKILL mid-game."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import last_control, mentioned
+
+pytestmark = pytest.mark.e2e
+
+
+async def open_game(world, *joiners, target=50):
+    fake, u = world.fake, world.u
+    res = await fake.run_command(u.alice, "jeux", "ludix start", objectif=target)
+    lobby = res.message
+    assert not res.ephemeral and "Ludix" in lobby.content and lobby.button_labels[:2] == ["Rejoindre", "Quitter"]
+    for user in joiners:
+        res = await fake.click(user, lobby, label="Rejoindre")
+        assert res.response_type == 7 and user.name in lobby.content
+    return lobby
+
+
+async def play_turn(fake, users_by_id, msg):
+    """The expected player rolls, then stops if the roll did not bust. Returns the newest control message."""
+    (uid,) = mentioned(msg)
+    user = users_by_id[uid]
+    res = await fake.click(user, msg, label="Lancer les dés")
+    assert not res.ephemeral and res.attachments and res.attachments[0].bytes[:4] == b"\x89PNG"
+    new = res.message
+    if "Stop (marquer)" in new.button_labels and mentioned(new) == [uid]:
+        res = await fake.click(user, new, label="Stop (marquer)")
+        new = res.message
+    return new
+
+
+async def test_full_game_between_two_users(world):
+    fake, u = world.fake, world.u
+    lobby = await open_game(world, u.bruno)
+    res = await fake.click(u.alice, lobby, label="Lancer")
+    assert "La partie est lancée" in lobby.content and lobby.buttons == []
+    msg = last_control(fake)
+    assert mentioned(msg) == [u.alice.id] and msg.button_labels == ["Lancer les dés"]
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    for _ in range(200):
+        if "Fin de la partie" in (msg.content or ""):
+            break
+        msg = await play_turn(fake, by_id, msg)
+    else:
+        pytest.fail("the game did not end")
+    assert "Classement" in msg.content and "1. " in msg.content
+    assert msg.buttons == []
+    # the finished game is still visible to anyone with status
+    res = await fake.run_command(u.chloe, "jeux", "ludix status")
+    assert res.ephemeral and "terminée" in res.content and res.attachments
+    assert fake.errors == []
+    assert world.bot.tracebacks() == []
+
+
+async def test_refusals_are_specific_ephemeral_and_change_nothing(world):
+    fake, u = world.fake, world.u
+    lobby = await open_game(world, u.bruno)
+    # only the creator (or a moderator) starts
+    res = await fake.click(u.bruno, lobby, label="Lancer")
+    assert res.ephemeral and "Seul le créateur" in res.content
+    res = await fake.click(u.alice, lobby, label="Lancer")
+    msg = last_control(fake)
+    # a non-player
+    res = await fake.click(u.chloe, msg, label="Lancer les dés")
+    assert res.ephemeral and "Vous ne jouez pas" in res.content
+    # in English for an English-speaking user
+    res = await fake.click(u.dave, msg, label="Lancer les dés")
+    assert res.ephemeral and "You are not playing" in res.content
+    # out of turn
+    res = await fake.click(u.bruno, msg, label="Lancer les dés")
+    assert res.ephemeral and "Ce n'est pas votre tour" in res.content
+    assert last_control(fake) is msg  # nothing was posted, the game did not move
+    # a double click: the first applies, the second is told it was already played
+    first = await fake.click(u.alice, msg, label="Lancer les dés", wait=False)
+    second = await fake.click(u.alice, msg, label="Lancer les dés", wait=False)
+    await first.wait()
+    await second.wait()
+    answers = sorted([first, second], key=lambda r: r.ephemeral)
+    assert not answers[0].ephemeral and answers[0].attachments
+    assert answers[1].ephemeral and "déjà été joué" in answers[1].content
+    # the start message and exactly one roll
+    assert sum(1 for m in fake.messages("jeux") if m.attachments and m.visible_to is None) == 2
+    # cancel: only the creator or a moderator; then clicks get "cancelled"
+    res = await fake.run_command(u.bruno, "jeux", "ludix cancel")
+    assert res.ephemeral and "Seul le créateur" in res.content
+    res = await fake.run_command(u.modo, "jeux", "ludix cancel")
+    assert not res.ephemeral and "annulée" in res.content
+    newest = last_control(fake)
+    res = await fake.click(u.alice, newest, label=newest.button_labels[0])
+    assert res.ephemeral and "annulée" in res.content
+    assert fake.errors == []
+
+
+async def test_forged_custom_ids_get_a_specific_refusal(world):
+    fake, u = world.fake, world.u
+    lobby = await open_game(world, u.bruno)
+    await fake.click(u.alice, lobby, label="Lancer")
+    msg = last_control(fake)
+    for cid, needle in (("ludibot:999999:roll:1", "pas valide"), ("ludibot:abc", "pas valide"),
+                        (f"ludibot:{msg_game(msg)}:selfdestruct:0", "pas valide"),
+                        ("autrebot:1:roll", "pas valide")):
+        res = await fake.forge_click(u.alice, msg, cid)
+        assert res.ephemeral and needle in res.content, (cid, res.content)
+    assert last_control(fake) is msg
+
+
+def msg_game(msg) -> int:
+    cid = msg.buttons[0]["custom_id"]
+    return int(cid.split(":")[1])
+
+
+async def test_the_game_survives_sigkill_and_old_buttons_still_work(world):
+    fake, u = world.fake, world.u
+    lobby = await open_game(world, u.bruno, target=1000)
+    await fake.click(u.alice, lobby, label="Lancer")
+    msg = last_control(fake)
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    msg = await play_turn(fake, by_id, msg)
+    before = msg.content
+    world.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    world.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    # the button posted before the kill still works
+    (uid,) = mentioned(msg)
+    res = await fake.click(by_id[uid], msg, label="Lancer les dés")
+    assert not res.ephemeral, (before, res.content)
+    assert res.attachments
+    # and the game goes on to the end after the restart
+    msg = res.message
+    if "Stop (marquer)" in msg.button_labels and mentioned(msg) == [uid]:
+        res = await fake.click(by_id[uid], msg, label="Stop (marquer)")
+        msg = res.message
+    res = await fake.run_command(u.bruno, "jeux", "ludix status")
+    assert res.ephemeral and res.attachments and "en cours" in res.content
+    assert fake.errors == []
