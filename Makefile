@@ -22,7 +22,7 @@ $(TESTSTAMP): pyproject.toml | $(PY)
 	touch $(STAMP) $(TESTSTAMP)
 
 run: $(STAMP)
-	$(PY) -m bot
+	$(PY) -m bot.launch
 
 test: $(TESTSTAMP)
 	$(PY) -m ruff check .
