@@ -125,7 +125,11 @@ function optionValues() {
 }
 
 function renderOptions() {
-  const cmd = currentCommand(); const box = $("options"); box.innerHTML = "";
+  const cmd = currentCommand();
+  const path = cmd ? cmd.path : "";
+  if (path === S.renderedPath) return;  // keep what the user typed in the option fields
+  S.renderedPath = path;
+  const box = $("options"); box.innerHTML = "";
   $("command-help").textContent = cmd ? cmd.description : "";
   if (!cmd) return;
   for (const o of cmd.options) {
