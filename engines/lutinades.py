@@ -196,6 +196,9 @@ class LutinadesEngine:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
             raise RuleError("common.error.not_your_turn")
         kind = action.get("type") if isinstance(action, dict) else None
+        turn = action.get("turn") if isinstance(action, dict) else None
+        if turn is not None and turn != state.turn:  # a button drawn for another turn (stale)
+            raise RuleError("lutinades.error.stale_turn", turn=str(turn), current=state.turn)
         if kind == "gesture":
             return self._gesture(state, seat, action)
         if kind == "follow":

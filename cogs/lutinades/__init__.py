@@ -1,0 +1,7 @@
+"""Lutinades cog extension: ``/lutinades``."""
+
+from cogs.lutinades.cog import LutinadesCog
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(LutinadesCog(bot))
