@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.sessions import SessionService
@@ -50,6 +51,11 @@ def apply_endpoints(settings: Settings) -> None:
 
 class LudibotTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        # discord.py calls the tree's handler even after the cog's own (GameCog.cog_app_command_error):
+        # that one has already answered; a second answer would repeat the refusal.
+        binding = getattr(interaction.command, "binding", None)
+        if getattr(binding, "__discord_app_commands_error_handler__", None) is not None:
+            return
         original = getattr(error, "original", error)
         if isinstance(original, RuleError):
             await refuse(interaction, original)
@@ -78,9 +84,16 @@ class Ludibot(commands.Bot):
         register_lobby(self.router)
         self.add_dynamic_items(GameComponent)
         for ext in discover_extensions():
-            await self.load_extension(ext)
+            try:
+                await self.load_extension(ext)
+            except commands.ExtensionError:
+                # one broken game must not take the others down; the log says which and why
+                log.exception("could not load extension %s", ext)
+                continue
             log.info("loaded extension %s", ext)
         await self.sync_commands()
+        self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
+        self.community.start()
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -119,6 +132,8 @@ class Ludibot(commands.Bot):
             await refuse(interaction, "common.error.forged_button")
 
     async def close(self) -> None:
+        if getattr(self, "community", None) is not None:
+            await self.community.stop()
         await super().close()
         await self.store.close()
 
