@@ -1,0 +1,531 @@
+"""Take it to the Limit pictures: the announced tile, a player's boards, the final boards.
+
+Pure functions of an engine view (``engines.limit`` ``ENGINE.view(state, seat)``).
+Flat-top hexes; every tile shows its three lines in their true colours, the
+values upright, a sun or moon mark and a gold/silver frame for bonus tiles;
+every position shows its name (``A1``..``G4``, ``X1``..``X7``, ``1``..``22``,
+the small orchids ``A``/``B``/``C`` and the big orchid ``O``).
+
+Words come from the caller: ``labels`` maps catalog keys (without the ``limit.``
+prefix, see :data:`LABEL_KEYS`) to translated templates; build it with
+``{k: i18n.t("limit." + k, lang) for k in LABEL_KEYS}``. Without labels the
+pictures use language-neutral symbols (≡ lines, ★ bonuses, ☀/☾ ray, Σ total).
+
+Tiles are drawn once per size, supersampled, and cached, so a board image costs
+a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import DATA, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, seat_colour
+
+SQRT3 = math.sqrt(3)
+SS = 2  # supersampling factor for cached tile images
+
+LABEL_KEYS: tuple[str, ...] = (
+    "label.round", "label.game", "label.announced", "label.lines", "label.bonuses", "label.ray",
+    "label.penalty", "label.total", "label.dechetterie_value", "label.sun", "label.moon", "label.gold",
+    "label.silver", "label.full", "label.half", "label.unplaced", "label.relocation", "label.gain",
+    "label.hidden", "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
+    "board.nexus", "board.dechetterie", "board.orchidee", "board.big_orchid",
+)
+
+TILE_BG = (22, 23, 28)
+TILE_EDGE = (150, 154, 165)
+EMPTY_BG = (44, 47, 54)
+EMPTY_EDGE = (110, 114, 124)
+STRIPE_EDGE = (105, 108, 118)
+GOLD = (224, 178, 38)
+SILVER = (196, 200, 210)
+SUN = (255, 196, 40)
+MOON = (190, 205, 240)
+ORCHID = (226, 110, 190)
+BOARD_BG = (84, 88, 100)
+GOOD = (120, 220, 130)
+FRAME = (70, 215, 255)  # this round's placement (seen only by its owner until the round closes)
+BAD = (240, 110, 100)
+
+
+@lru_cache(maxsize=1)
+def _rgb() -> dict[str, tuple[int, int, int]]:
+    with (DATA / "limit" / "tiles.json").open(encoding="utf-8") as fh:
+        return {k: tuple(v) for k, v in json.load(fh)["rgb"].items()}
+
+
+class _Labels:
+    def __init__(self, labels: Mapping[str, str] | None) -> None:
+        self.labels = dict(labels or {})
+
+    def get(self, key: str, fallback: str, **params: Any) -> str:
+        template = self.labels.get(key)
+        if template is None:
+            return fallback
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+
+def to_png(img: Image.Image) -> bytes:
+    """PNG with an adaptive 256-colour palette: these pictures have few colours, and
+    encoding a palette image is about twice as fast (and 3x smaller) as RGB."""
+    buf = io.BytesIO()
+    img.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+# --- geometry ------------------------------------------------------------------------
+
+def _centre(q: int, r: int, size: float) -> tuple[float, float]:
+    return 1.5 * size * q, SQRT3 * size * (r + q / 2)
+
+
+def _hex_points(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
+    return [(cx + size * math.cos(math.radians(60 * k)), cy + size * math.sin(math.radians(60 * k)))
+            for k in range(6)]
+
+
+def _extent(cells: Sequence[Mapping[str, Any]], size: float) -> tuple[float, float, float, float]:
+    xs = [_centre(c["q"], c["r"], size)[0] for c in cells]
+    ys = [_centre(c["q"], c["r"], size)[1] for c in cells]
+    h = SQRT3 / 2 * size
+    return min(xs) - size, min(ys) - h, max(xs) + size, max(ys) + h
+
+
+# --- tiles -----------------------------------------------------------------------------
+
+def _draw_sun(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) -> None:
+    for k in range(8):
+        a = math.radians(45 * k)
+        draw.line([(cx + rad * 1.05 * math.cos(a), cy + rad * 1.05 * math.sin(a)),
+                   (cx + rad * 1.6 * math.cos(a), cy + rad * 1.6 * math.sin(a))], fill=SUN, width=max(1, int(rad / 3)))
+    draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=SUN)
+
+
+def _draw_moon(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float, bg) -> None:
+    r = rad * 1.35
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=MOON)
+    off = r * 0.55
+    draw.ellipse([cx - r + off, cy - r - off * 0.3, cx + r + off, cy + r - off * 0.3], fill=bg)
+
+
+def _draw_orchid(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) -> None:
+    for k in range(5):
+        a = math.radians(72 * k - 90)
+        px, py = cx + rad * 0.6 * math.cos(a), cy + rad * 0.6 * math.sin(a)
+        draw.ellipse([px - rad * 0.45, py - rad * 0.45, px + rad * 0.45, py + rad * 0.45], fill=ORCHID)
+    draw.ellipse([cx - rad * 0.3, cy - rad * 0.3, cx + rad * 0.3, cy + rad * 0.3], fill=(250, 230, 120))
+
+
+@lru_cache(maxsize=1024)
+def _tile_image(values: tuple[int, int, int], colours: tuple[str, str, str], sun: bool, bonus: str | None,
+                size: int, numbers: bool = True) -> Image.Image:
+    """One upright tile, circumradius ``size`` px, as an RGBA image (cached)."""
+    s = size * SS
+    w, h = 2 * s + 2 * SS, int(SQRT3 * s) + 2 * SS
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    cx, cy = w / 2, h / 2
+    d.polygon(_hex_points(cx, cy, s * 0.97), fill=TILE_BG, outline=TILE_EDGE, width=SS)
+    if bonus:
+        d.polygon(_hex_points(cx, cy, s * 0.93), outline=GOLD if bonus == "gold" else SILVER,
+                  width=max(2, int(s * 0.1)))
+    half = SQRT3 / 2 * s * 0.93
+    ends = [  # vertical, sw_ne, nw_se: (start, end); the value sits near the upper end
+        ((cx, cy + half), (cx, cy - half)),
+        ((cx - half * math.cos(math.radians(30)), cy + half / 2), (cx + half * math.cos(math.radians(30)), cy - half / 2)),
+        ((cx + half * math.cos(math.radians(30)), cy + half / 2), (cx - half * math.cos(math.radians(30)), cy - half / 2)),
+    ]
+    rgb = _rgb()
+    width = max(3, int(s * 0.2))
+    for k in (2, 1, 0):
+        a, b = ends[k]
+        d.line([a, b], fill=STRIPE_EDGE, width=width + 2 * SS)
+        d.line([a, b], fill=rgb[colours[k]], width=width)
+    mark_x, mark_r = cx + s * 0.6, s * 0.12
+    if sun:
+        _draw_sun(d, mark_x, cy, mark_r)
+    else:
+        _draw_moon(d, mark_x, cy, mark_r, TILE_BG)
+    if numbers:
+        fnt = font(max(8, int(s * 0.31)), bold=True)
+        for k in range(3):
+            a, b = ends[k]
+            t = 0.84
+            px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+            d.text((px, py), str(values[k]), font=fnt, fill=(255, 255, 255), anchor="mm",
+                   stroke_width=max(2, int(s * 0.05)), stroke_fill=(10, 10, 10))
+    return img.reduce(SS)
+
+
+@lru_cache(maxsize=64)
+def _empty_image(size: int, hole: bool = False) -> Image.Image:
+    s = size * SS
+    w, h = 2 * s + 2 * SS, int(SQRT3 * s) + 2 * SS
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    pts = _hex_points(w / 2, h / 2, s * 0.97)
+    d.polygon(pts, fill=EMPTY_BG)
+    if hole:
+        for k in range(6):  # dashed outline
+            a, b = pts[k], pts[(k + 1) % 6]
+            for j in range(4):
+                t0, t1 = j / 4, j / 4 + 0.14
+                d.line([(a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
+                        (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)], fill=ORCHID, width=2 * SS)
+        _draw_orchid(d, w / 2, h / 2 + s * 0.42, s * 0.2)
+    else:
+        d.polygon(pts, outline=EMPTY_EDGE, width=SS)
+    return img.reduce(SS)
+
+
+def _tile_for(view: Mapping[str, Any], tid: str, size: int) -> Image.Image:
+    t = view["tiles"][tid]
+    return _tile_image(tuple(t["values"]), tuple(t["colours"]), bool(t["sun"]), t["bonus"], size, size >= 26)
+
+
+def _paste_centre(img: Image.Image, tile: Image.Image, cx: float, cy: float) -> None:
+    img.paste(tile, (int(round(cx - tile.width / 2)), int(round(cy - tile.height / 2))), tile)
+
+
+# --- boards -----------------------------------------------------------------------------
+
+def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
+               cells: Mapping[str, str], size: int, ox: float, oy: float, *, legal: set[str] | None = None,
+               frame: str | None = None, names: bool = True) -> None:
+    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0)."""
+    name_font = font(max(9, int(size * 0.26)), bold=True)
+    empty_font = font(max(9, int(size * 0.42)), bold=True)
+    for c in layout:
+        cx, cy = ox + _centre(c["q"], c["r"], size)[0], oy + _centre(c["q"], c["r"], size)[1]
+        tid = cells.get(c["name"])
+        hole = bool(c.get("hole"))
+        if tid is None:
+            _paste_centre(img, _empty_image(size, hole), cx, cy)
+            if names:
+                fill = TEXT if legal is None or c["name"] in legal else MUTED
+                if hole:
+                    fill = ORCHID
+                draw.text((cx, cy - (size * 0.12 if hole else 0)), c["name"], font=empty_font, fill=fill,
+                          anchor="mm")
+        else:
+            _paste_centre(img, _tile_for(view, tid, size), cx, cy)
+            if names and size >= 26:
+                draw.text((cx - size * 0.64, cy + 1), c["name"], font=name_font, fill=(200, 204, 214), anchor="mm")
+        if frame is not None and c["name"] == frame:
+            draw.polygon(_hex_points(cx, cy, size * 0.98), outline=FRAME, width=max(3, size // 9))
+
+
+def _grid_size(layout: Sequence[Mapping], size: int, pad: float = 2) -> tuple[int, int, float, float]:
+    x0, y0, x1, y1 = _extent(layout, size)
+    return int(math.ceil(x1 - x0 + 2 * pad)), int(math.ceil(y1 - y0 + 2 * pad)), -x0 + pad, -y0 + pad
+
+
+_DIRS = {"vertical": 0, "sw_ne": 1, "nw_se": 2}
+
+
+def _draw_line_marks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
+                     lines: Sequence[Mapping[str, Any]], cells: Mapping[str, str], size: int,
+                     ox: float, oy: float) -> None:
+    """Each scoring line's points, just outside the board where the line starts (or,
+    if another mark is already there, where it ends)."""
+    where = {c["name"]: (c["q"], c["r"]) for c in layout}
+    rgb = _rgb()
+    fnt = font(max(10, int(size * 0.34)), bold=True)
+    placed: list[tuple[float, float]] = []
+    for ln in lines:
+        first, last = ln["span"]
+        if first not in where or last not in where or not ln["cells"]:
+            continue
+        (q0, r0), (q1, r1) = where[first], where[last]
+        steps = max(abs(q1 - q0), abs(r1 - r0), 1)
+        dq, dr = (q1 - q0) / steps, (r1 - r0) / steps
+        spots = [_centre(q0 - 0.78 * dq, r0 - 0.78 * dr, size), _centre(q1 + 0.78 * dq, r1 + 0.78 * dr, size)]
+        x, y = next((p for p in spots if all(math.dist(p, o) > size * 0.9 for o in placed)), spots[0])
+        placed.append((x, y))
+        tid = cells.get(ln["cells"][0])
+        colour = rgb[view["tiles"][tid]["colours"][_DIRS[ln["direction"]]]] if tid in view["tiles"] else TEXT
+        dark = sum(colour) < 150
+        draw.text((ox + x, oy + y), str(ln["points"]), font=fnt, fill=colour, anchor="mm",
+                  stroke_width=2, stroke_fill=(225, 225, 225) if dark else (0, 0, 0))
+
+
+def _board_for(view: Mapping[str, Any], seat: int | None) -> Mapping[str, Any]:
+    boards = view["boards"]
+    if seat is not None:
+        for b in boards:
+            if seat in b["seats"]:
+                return b
+    return boards[0]
+
+
+def _name(names: Sequence[str] | None, seat: int) -> str:
+    if names and 0 <= seat < len(names):
+        return str(names[seat])
+    return f"#{seat + 1}"
+
+
+def _board_title(board: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    return " & ".join(_name(names, s) for s in board["seats"])
+
+
+def _fmt(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def _summary_rows(bd: Mapping[str, Any], lab: _Labels) -> list[tuple[str, str, tuple[int, int, int]]]:
+    """(label, value, colour) rows of a breakdown, the total last."""
+    rows = []
+    items = bd["items"]
+    nlines = len(bd.get("lines", []))
+    rows.append((f"{lab.get('label.lines', '≡')} ({nlines})", str(items["lines"]), TEXT))
+    bon = [b for b in bd.get("bonuses", []) if b["points"]]
+    detail = " ".join(f"{'●' if b['kind'] == 'gold' else '○'}{b['points']}" for b in bon)
+    rows.append((f"{lab.get('label.bonuses', '★')} {detail}".rstrip(), str(items["bonuses"]), GOLD))
+    if "ray" in items:
+        ray = bd.get("ray")
+        sym = "" if not ray else ("☀" if ray["kind"] == "sun" else "☾") + f" ×{ray['length']}"
+        rows.append((f"{lab.get('label.ray', '☀☾')} {sym}".rstrip(), str(items["ray"]), SUN))
+    dech = bd.get("dechetterie")
+    if dech is not None:
+        rows.append((lab.get("label.dechetterie_value", "X"), str(dech["value"]), MUTED))
+    if "penalty" in items:
+        rows.append((lab.get("label.penalty", "−"), _fmt(items["penalty"]), BAD if items["penalty"] else MUTED))
+    rows.append((lab.get("label.total", "Σ"), _fmt(bd["total"]), TEXT))
+    return rows
+
+
+def _draw_rows(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, rows, size: int = 18) -> int:
+    fnt, bold = font(size), font(size, bold=True)
+    for i, (label, value, colour) in enumerate(rows):
+        last = i == len(rows) - 1
+        if last:
+            draw.line([(x, y - 3), (x + width, y - 3)], fill=MUTED, width=1)
+        draw.text((x, y), label, font=bold if last else fnt, fill=TEXT if last else colour)
+        draw.text((x + width, y), value, font=bold, fill=TEXT, anchor="ra")
+        y += size + 8
+    return y
+
+
+def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], tiles: Sequence[str],
+                     capacity: int, x: int, y: int, size: int, legal: bool, title: str) -> tuple[int, int]:
+    """The big orchid ``O``: a panel with its (up to 3) tiles side by side."""
+    w = int(capacity * 2 * size + 24)
+    h = int(SQRT3 * size + 46)
+    draw.rounded_rectangle([x, y, x + w, y + h], radius=14, fill=(66, 48, 70), outline=ORCHID, width=2)
+    _draw_orchid(draw, x + 18, y + 16, 9)
+    draw.text((x + 34, y + 16), f"O  {title}", font=font(15, bold=True), fill=TEXT if legal else ORCHID, anchor="lm")
+    for k in range(capacity):
+        cx = x + 12 + size + k * 2 * size
+        cy = y + 34 + SQRT3 * size / 2
+        if k < len(tiles):
+            _paste_centre(img, _tile_for(view, tiles[k], size), cx, cy)
+        else:
+            _paste_centre(img, _empty_image(size), cx, cy)
+    return w, h
+
+
+#: Tile sizes the pictures use (board, Déchetterie, announced, big orchid, final boards).
+TILE_SIZES = (44, 36, 40, 50, 30, 24, 18, 20)
+
+
+def warm_cache(tiles: Sequence[Mapping[str, Any]], sizes: Sequence[int] = TILE_SIZES) -> int:
+    """Pre-draw ``tiles`` (tile views, e.g. ``[t.view() for t in TILES.values()]``) in
+    every size, so the first pictures of a game are as fast as the later ones
+    (about 1 s for the 64 tiles; call it once at start-up, off the event loop)."""
+    n = 0
+    for t in tiles:
+        for size in sizes:
+            _tile_image(tuple(t["values"]), tuple(t["colours"]), bool(t["sun"]), t.get("bonus"), size, size >= 26)
+            n += 1
+    return n
+
+
+def render_tile(tile_view: Mapping[str, Any] | None, labels: Mapping[str, str] | None = None) -> bytes:
+    """The announced tile, large, with its id (e.g. ``1-11-10``) under it."""
+    size = 120
+    img, draw = canvas(2 * size + 60, int(SQRT3 * size) + 90)
+    if tile_view is None:
+        return to_png(img)
+    tile = _tile_image(tuple(tile_view["values"]), tuple(tile_view["colours"]), bool(tile_view["sun"]),
+                       tile_view.get("bonus"), size)
+    _paste_centre(img, tile, img.width / 2, 16 + SQRT3 * size / 2)
+    lab = _Labels(labels)
+    mark = "☀" if tile_view["sun"] else "☾"
+    bonus = tile_view.get("bonus")
+    extra = f"  {lab.get('label.' + bonus, '★')} {80 if bonus == 'gold' else 40}" if bonus else ""
+    draw.text((img.width / 2, img.height - 34), f"{tile_view['id']}  {mark}{extra}", font=font(30, bold=True),
+              fill=GOLD if bonus == "gold" else (SILVER if bonus else TEXT), anchor="mm")
+    return to_png(img)
+
+
+def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None,
+                 labels: Mapping[str, str] | None = None) -> bytes:
+    """A player's boards: the main board (Nexus or Orchidée) with the Déchetterie or the
+    big orchid beside it, the announced tile, and the running score."""
+    lab = _Labels(labels)
+    board = _board_for(view, seat)
+    layout = view["layout"]
+    size = 44 if view["plateau"] == "nexus" else 50
+    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.7)
+    side_w = 300
+    header = 64
+    width = gw + side_w + 48
+    height = max(gh + header + 24, 640)
+    img, draw = canvas(width, height)
+    me = view.get("board")
+    mine = me is not None and me == board["board"]
+    legal = set(view.get("legal") or []) if mine else set()
+    frame = board.get("this_round") if mine else None
+    # header
+    colour = seat_colour(board["seats"][0])
+    draw.rectangle([0, 0, width, 6], fill=colour)
+    title = _board_title(board, names)
+    draw.text((16, 16), title, font=font(24, bold=True), fill=TEXT)
+    info = lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
+    if view.get("games", 1) > 1:
+        info = lab.get("label.game", f"{view['game_no']}/{view['games']}", game=view["game_no"],
+                       games=view["games"]) + " · " + info
+    draw.text((width - 16, 22), info, font=font(18), fill=MUTED, anchor="ra")
+    # main board
+    bx, by = 16, header
+    draw.rounded_rectangle([bx - 6, by - 6, bx + gw + 6, by + gh + 6], radius=16, fill=BOARD_BG)
+    _draw_grid(img, draw, view, layout["main"], board["cells"], size, bx + gox, by + goy,
+               legal=legal if mine and view["phase"] == "place" else None, frame=frame)
+    _draw_line_marks(draw, view, layout["main"], board["score"]["lines"], board["cells"], size, bx + gox, by + goy)
+    # side column
+    sx = bx + gw + 28
+    sy = header
+    if layout.get("dechetterie"):
+        dsize = 36
+        dw, dh, dox, doy = _grid_size(layout["dechetterie"], dsize)
+        draw.text((sx, sy), lab.get("board.dechetterie", "X1–X7"), font=font(17, bold=True), fill=TEXT)
+        holder = board.get("holder")
+        if holder is not None and view.get("boards"):
+            hb = view["boards"][holder]
+            draw.text((sx, sy + 22), lab.get("label.holder", "→ " + _board_title(hb, names),
+                                             player=_board_title(hb, names)), font=font(14), fill=MUTED)
+            sy += 20
+        dy = sy + 26
+        dx = sx + (side_w - 24 - dw) // 2
+        draw.rounded_rectangle([dx - 6, dy - 6, dx + dw + 6, dy + dh + 6], radius=12, fill=(74, 62, 52))
+        dech_legal = legal if layout.get("pass_name") is None else set()
+        _draw_grid(img, draw, view, layout["dechetterie"], board["cells"], dsize, dx + dox, dy + doy,
+                   legal=dech_legal if mine and view["phase"] == "place" else None, frame=frame)
+        if layout.get("pass_name") and mine and layout["pass_name"] in legal:
+            draw.text((sx, dy + dh + 12), lab.get("label.pass", "X →"), font=font(14), fill=HIGHLIGHT)
+        sy = dy + dh + 40
+    if layout.get("big_orchid"):
+        osize = 30
+        cap = layout["big_orchid"]["capacity"]
+        ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, sy, osize,
+                                  mine and "O" in legal, lab.get("board.big_orchid", ""))
+        sy += oh + 18
+    # announced tile
+    tile = view.get("tile")
+    if tile is not None:
+        draw.text((sx, sy), lab.get("label.announced", "▶"), font=font(16, bold=True), fill=TEXT)
+        t_img = _tile_image(tuple(tile["values"]), tuple(tile["colours"]), bool(tile["sun"]), tile.get("bonus"), 40)
+        _paste_centre(img, t_img, sx + 46, sy + 30 + SQRT3 * 20)
+        draw.text((sx + 100, sy + 30 + SQRT3 * 20), tile["id"], font=font(22, bold=True), fill=TEXT, anchor="lm")
+        sy += int(SQRT3 * 40) + 44
+    # relocation suggestion
+    reloc = view.get("relocation")
+    if reloc and mine and not reloc.get("done"):
+        best = reloc["best"]
+        moves = ", ".join(f"{h} ← {t}" for h, t in best["moves"].items()) or "∅"
+        draw.text((sx, sy), lab.get("label.relocation", "→"), font=font(16, bold=True), fill=ORCHID)
+        draw.text((sx, sy + 22), moves, font=font(15), fill=TEXT)
+        gain = best["gain"]
+        draw.text((sx, sy + 42), lab.get("label.gain", f"+{gain}", gain=f"+{gain}" if gain > 0 else _fmt(gain)),
+                  font=font(15, bold=True), fill=GOOD if gain > 0 else MUTED)
+        sy += 72
+    # running score
+    sy = max(sy + 6, height - 24 - 26 * (len(_summary_rows(board["score"], lab)) + 0))
+    _draw_rows(draw, sx, sy, side_w - 24, _summary_rows(board["score"], lab), size=17)
+    if frame:
+        draw.text((16, height - 20), lab.get("label.hidden", "▢"), font=font(13), fill=FRAME)
+    return to_png(img)
+
+
+def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
+                 labels: Mapping[str, str] | None = None) -> bytes:
+    """Every board of the last finished game with its per-rule breakdown (and the
+    series totals when several games were played)."""
+    lab = _Labels(labels)
+    final = view.get("final")
+    layout = view["layout"]
+    boards = view["boards"]
+    if final is not None:
+        cells_of = final["cells"]
+        bds = final["breakdowns"]
+        scores = final["scores"]
+    else:  # not finished yet: the running state
+        cells_of = [b["cells"] for b in boards]
+        bds = [b["score"] for b in boards]
+        scores = [b["score"]["total"] for b in boards]
+    n = len(cells_of)
+    size = 24
+    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.75)
+    dsize = 18
+    dech = layout.get("dechetterie")
+    if dech:
+        dw, _dh, dox, doy = _grid_size(dech, dsize)
+    else:
+        dw = 0
+        dox = doy = 0
+    orchid = layout.get("big_orchid")
+    cell_w = gw + dw + 40
+    extra = 74 if orchid else 0  # the tiles left on the big orchid, under the board
+    rows_h = 18 + 25 * max((len(_summary_rows(bd, lab)) for bd in bds), default=6) + (30 if view.get("games", 1) > 1 else 0)
+    cell_h = 40 + gh + extra + rows_h + 10
+    cols = 1 if n == 1 else 2
+    grid_rows = math.ceil(n / cols)
+    series = view.get("games", 1) > 1
+    header = 56 + (30 if series else 0)
+    width = max(cols * cell_w + 20, 480)
+    height = header + grid_rows * cell_h + 10
+    img, draw = canvas(width, height)
+    draw.text((16, 14), lab.get("label.final", "Σ"), font=font(24, bold=True), fill=TEXT)
+    if series and final is not None:
+        draw.text((width - 16, 20), lab.get("label.game", f"{final['game']}/{view['games']}", game=final["game"],
+                                            games=view["games"]), font=font(18), fill=MUTED, anchor="ra")
+    best = max(scores) if scores else 0
+    for i in range(n):
+        bx = 10 + (i % cols) * cell_w
+        by = header + (i // cols) * cell_h
+        board = boards[i]
+        colour = seat_colour(board["seats"][0])
+        draw.rounded_rectangle([bx, by, bx + cell_w - 10, by + cell_h - 10], radius=12, fill=PANEL)
+        draw.rectangle([bx + 10, by + 8, bx + 18, by + 30], fill=colour)
+        title = _board_title(board, names)
+        draw.text((bx + 26, by + 8), title, font=font(19, bold=True), fill=TEXT)
+        draw.text((bx + cell_w - 24, by + 8), _fmt(scores[i]), font=font(21, bold=True),
+                  fill=HIGHLIGHT if scores[i] == best else TEXT, anchor="ra")
+        gx, gy = bx + 10, by + 38
+        _draw_grid(img, draw, view, layout["main"], cells_of[i], size, gx + gox, gy + goy, names=False)
+        _draw_line_marks(draw, view, layout["main"], bds[i]["lines"], cells_of[i], size, gx + gox, gy + goy)
+        side_x = gx + gw + 10
+        if dech:
+            _draw_grid(img, draw, view, dech, cells_of[i], dsize, side_x + dox, gy + doy, names=False)
+        if orchid:
+            left = [t for t in (final["orchids"][i] if final else board.get("orchid", []))
+                    if t not in cells_of[i].values()]
+            oy = gy + gh + 4
+            draw.text((bx + 16, oy + 10), lab.get("label.unplaced", "O"), font=font(13), fill=ORCHID, anchor="lm")
+            for k, tid in enumerate(left):
+                _paste_centre(img, _tile_for(view, tid, 20), bx + 40 + k * 44, oy + 42)
+        _draw_rows(draw, bx + 16, gy + gh + 12 + extra, cell_w - 44, _summary_rows(bds[i], lab), size=16)
+        if series:
+            draw.text((bx + 16, by + cell_h - 34), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",
+                      font=font(15, bold=True), fill=HIGHLIGHT)
+    return to_png(img)

@@ -1,0 +1,143 @@
+"""Take it to the Limit pictures: valid PNGs of phone size for every board, variant and
+phase, in both languages and without labels; different views give different pictures."""
+
+from __future__ import annotations
+
+import io
+import random
+import statistics
+import time
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot import i18n
+from engines.limit import ENGINE, TILES
+from engines.limit.engine import RELOCATE
+from render.limit import LABEL_KEYS, render_board, render_final, render_tile
+
+NAMES = ["Alice", "Bob", "Chloé", "Dédé"]
+
+
+def labels(lang):
+    return {k: i18n.t("limit." + k, lang) for k in LABEL_KEYS}
+
+
+def png(data: bytes, max_width: int = 1000) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 1_000_000
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert 200 <= img.width <= max_width
+    return img
+
+
+def advance(players, options, seed=5, moves=30, until=None):
+    rng = random.Random(seed)
+    s = ENGINE.new_game(players, options, seed)
+    for _ in range(10_000):
+        if ENGINE.is_over(s) or (until is None and moves <= 0) or (until is not None and until(s)):
+            break
+        seat = rng.choice(sorted(ENGINE.expected(s)))
+        s, _ = ENGINE.apply(s, seat, ENGINE.ai_action(s, seat))
+        moves -= 1
+    return s
+
+
+def test_every_label_key_exists():
+    for key in LABEL_KEYS:
+        assert i18n.has("limit." + key, "fr") and i18n.has("limit." + key, "en"), key
+
+
+@pytest.mark.parametrize("tid", ["1-2-3", "4-6-5", "1-6-5", "12-11-10", "9-7-8"])
+def test_render_tile(tid):
+    img = png(render_tile(TILES[tid].view(), labels("fr")))
+    assert img.width < 400
+    png(render_tile(TILES[tid].view()))
+    assert render_tile(None)
+
+
+CASES = [
+    (1, {}),
+    (2, {"variante": "dechetterie-basse"}),
+    (3, {"variante": "passe-dechetterie"}),
+    (1, {"variante": "sans-dechetterie"}),
+    (2, {"plateau": "orchidee"}),
+    (1, {"plateau": "orchidee", "variante": "orchidee-64"}),
+    (4, {"paires": True}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), CASES)
+def test_board_in_play_every_variant(players, options):
+    s = advance(players, options, moves=players * 12 + 1)
+    for seat in range(players):
+        for lang in ("fr", "en", None):
+            png(render_board(ENGINE.view(s, seat), seat, NAMES[:players], labels(lang) if lang else None))
+    png(render_board(ENGINE.view(s, None), None, NAMES[:players]))
+    png(render_final(ENGINE.view(s, None), NAMES[:players], labels("fr")))  # running state: no crash
+
+
+def test_hidden_placement_changes_the_picture_only_for_its_owner():
+    s = ENGINE.new_game(2, {}, 3)
+    before0 = render_board(ENGINE.view(s, 0), 0, NAMES)
+    before1 = render_board(ENGINE.view(s, 1), 0, NAMES)  # seat 1 looking at seat 0's board
+    s, _ = ENGINE.apply(s, 0, {"type": "place", "tile": ENGINE.current_tile(s), "position": "D4"})
+    assert render_board(ENGINE.view(s, 0), 0, NAMES) != before0
+    assert render_board(ENGINE.view(s, 1), 0, NAMES) == before1
+
+
+def test_relocation_phase_and_final():
+    s = advance(2, {"plateau": "orchidee"}, until=lambda st: st.phase == RELOCATE)
+    assert s.phase == RELOCATE
+    for lang in ("fr", "en"):
+        png(render_board(ENGINE.view(s, 0), 0, NAMES, labels(lang)))
+    s, _ = ENGINE.apply(s, 0, ENGINE.default_action(s, 0))
+    png(render_board(ENGINE.view(s, 0), 0, NAMES, labels("fr")))
+    s, _ = ENGINE.apply(s, 1, {"type": "relocate", "moves": {}})
+    assert ENGINE.is_over(s)
+    img = png(render_final(ENGINE.view(s, None), NAMES, labels("fr")))
+    assert img.height < 2000
+    png(render_board(ENGINE.view(s, 1), 1, NAMES, labels("en")))
+
+
+@pytest.mark.parametrize(("players", "options"), [(1, {}), (3, {"variante": "passe-dechetterie"}),
+                                                  (4, {"paires": True, "variante": "dechetterie-basse"}),
+                                                  (6, {}), (2, {"plateau": "orchidee", "variante": "orchidee-64"})])
+def test_final_pictures(players, options):
+    s = advance(players, options, until=lambda st: False)
+    assert ENGINE.is_over(s)
+    for lang in ("fr", None):
+        img = png(render_final(ENGINE.view(s, None), NAMES, labels(lang) if lang else None))
+        assert img.height < 2400
+
+
+def test_series_between_games_and_at_the_end():
+    s = advance(2, {"serie": 2, "variante": "sans-dechetterie"}, until=lambda st: st.game_no == 1)
+    v = ENGINE.view(s, 0)
+    assert v["final"]["game"] == 1
+    png(render_final(v, NAMES, labels("fr")))
+    png(render_board(v, 0, NAMES, labels("fr")))
+    end = advance(2, {"serie": 2, "variante": "sans-dechetterie"}, until=lambda st: False)
+    png(render_final(ENGINE.view(end, None), NAMES, labels("en")))
+
+
+def test_board_is_fast():
+    s = advance(2, {}, moves=50)
+    v = ENGINE.view(s, 0)
+    render_board(v, 0, NAMES, labels("fr"))  # warm the tile cache
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        render_board(v, 0, NAMES, labels("fr"))
+        times.append(time.perf_counter() - t)
+    assert statistics.median(times) < 0.15  # about 20 ms on an idle machine
+
+
+def test_empty_orchid_and_unknown_seat():
+    s = ENGINE.new_game(1, {"plateau": "orchidee"}, 1)
+    png(render_board(ENGINE.view(s, 0), 0, None))
+    png(render_board(ENGINE.view(s, 0), 7, ["Solo"]))
+    s = replace(s, orchids=(("1-2-3",),))
+    png(render_board(ENGINE.view(s, 0), 0, ["Solo"], labels("fr")))
