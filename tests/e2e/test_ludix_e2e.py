@@ -121,10 +121,14 @@ async def test_the_game_survives_sigkill_and_old_buttons_still_work(world):
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
     msg = await play_turn(fake, by_id, msg)
     before = msg.content
+    syncs = fake.sync_count
+    assert syncs >= 1
     world.bot.kill()
     await fake.wait_disconnected(timeout=10)
     world.bot.start()
     await fake.wait_ready(timeout=60, fresh=True)
+    await fake.wait_idle(quiet=1.0)
+    assert fake.sync_count == syncs  # the command tree did not change: no new sync after a restart
     # the button posted before the kill still works
     (uid,) = mentioned(msg)
     res = await fake.click(by_id[uid], msg, label="Lancer les dés")
