@@ -120,7 +120,9 @@ class SessionService:
 
         With ``game_id``: that game (it must be of this kind). Otherwise the only
         active game of this kind in the channel; if several, the only one where
-        the user is seated; else ``common.error.ambiguous`` listing them.
+        the user is seated; else ``common.error.ambiguous`` listing them. When
+        ``statuses`` includes finished games (``status``), they only count if no game
+        is active, and then the newest one is meant.
         """
         if game_id is not None:
             game = await self.get(game_id)
@@ -130,6 +132,10 @@ class SessionService:
         games = await self.store.games_in_channel(channel_id, statuses, kind=kind)
         if not games:
             raise SessionError("common.error.no_game_here")
+        active = [g for g in games if g.status in (LOBBY, RUNNING)]
+        if not active:
+            return max(games, key=lambda g: g.id)
+        games = active
         if len(games) == 1:
             return games[0]
         mine = [g for g in games if user_id is not None and g.seat_of(user_id) is not None]
@@ -239,8 +245,12 @@ class SessionService:
 
     # --- playing -------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
-                  version: int | None = None) -> Outcome:
-        """Apply ``action`` for the seat of ``user_id``. ``version``: the button's, if any."""
+                  version: int | None = None, any_turn: bool = False) -> Outcome:
+        """Apply ``action`` for the seat of ``user_id``. ``version``: the button's, if any.
+
+        ``any_turn``: for an action the engine accepts from a seat that is not expected
+        (resigning): skip the turn check; the engine still validates the action.
+        """
         async with self._lock(game_id):
             game = await self.get(game_id)
             self._require_status(game, RUNNING)
@@ -251,7 +261,7 @@ class SessionService:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
             state = engine.from_dict(game.state)
-            if seat not in engine.expected(state):
+            if not any_turn and seat not in engine.expected(state):
                 raise SessionError("common.error.not_your_turn")
             before = engine.expected(state)
             outcome = await self._commit(game, engine, state, seat, user_id, action)
@@ -333,3 +343,34 @@ class SessionService:
             return set()
         engine = self.engine(game.kind)
         return engine.expected(engine.from_dict(game.state))
+
+    # --- playing over days (issue 9) ------------------------------------------------------
+    async def forfeit(self, game_id: int, seat: int, *, reason: str = "timeout",
+                      version: int | None = None) -> Outcome:
+        """End a running game because ``seat`` forfeits (repeated timeouts).
+
+        Results: the forfeiting seat is ranked last; every other seat shares first place;
+        no scores (the game did not reach its end). The log gets a ``forfeit`` action
+        (``_by`` = reason) with a ``forfeit`` event; the state is left as it was.
+        """
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self._require_status(game, RUNNING)
+            if version is not None and version != game.version:
+                raise SessionError("common.error.already_played")
+            if not 0 <= seat < len(game.seats):
+                raise SessionError("common.error.not_a_player", game=game.id)
+            n = len(game.seats)
+            ranks = [n if s.seat == seat else 1 for s in game.seats]
+            result = Result(scores=[None] * n, ranks=ranks, details={"forfeit": seat, "reason": reason})
+            results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id, score=None, rank=ranks[s.seat])
+                       for s in game.seats]
+            events = [{"type": "forfeit", "seat": seat, "reason": reason, "_seat": seat}]
+            ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
+                                                user_id=None, action={"type": "forfeit", "_by": reason},
+                                                events=events, status=FINISHED, results=results)
+            if not ok:
+                raise SessionError("common.error.already_played")
+            outcome = Outcome(game=await self.get(game_id), events=events, result=result)
+        await self._notify(outcome)
+        return outcome

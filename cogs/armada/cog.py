@@ -1,0 +1,303 @@
+"""``/armada``: L'Invincible Armada, against another player or the bot.
+
+Commands: ``start`` (opponent, bot level, board size), ``placer point:`` (place a ship: Spain
+from its reserve, or England), ``deplacer de: vers:`` (Spain, once its 20 ships are down),
+``pivoter de: vers:`` (England), ``abandon`` (resign, after a confirmation button). Every point
+option autocompletes the legal choices of the asking player's seat (nothing for anyone else).
+When a move could take several ships, the public message carries one "Prendre …" button per
+target. ``join``/``leave``/``status``/``rules``/``cancel`` come from GameCog. Between rounds the
+final position of the round is posted before the new round (sides swapped) starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import i18n
+from bot.gamecog import GameCog
+from bot.narrate import narrate
+from bot.sessions import Outcome, SessionError
+from bot.storage import LOBBY, RUNNING, GameRow
+from bot.translator import L
+from bot.ui import Click, button, lang, public_lang, send, view_of
+from engines.armada import State, legal_points, movable_points, pivot_choices
+from engines.base import RuleError
+from render.armada import render_board
+
+OPPONENTS = [app_commands.Choice(name=L("armada.cmd.vs_player"), value="joueur"),
+             app_commands.Choice(name=L("armada.cmd.vs_bot"), value="bot")]
+BOARDS = [app_commands.Choice(name=L("armada.option.11x11"), value="11x11"),
+          app_commands.Choice(name=L("armada.option.10x10"), value="10x10"),
+          app_commands.Choice(name=L("armada.option.9x9"), value="9x9")]
+MAX_CHOICES = 25  # Discord's limit for autocomplete
+
+#: what the player to move is told to do next (key of the ``[ui]`` catalog table)
+HINTS = {
+    "capture": "armada.ui.hint_capture",
+    "pass": "armada.ui.hint_pass",
+    "spain_place": "armada.ui.hint_spain_place",
+    "spain_move": "armada.ui.hint_spain_move",
+    "england_place": "armada.ui.hint_england_place",
+    "england_any": "armada.ui.hint_england_any",
+    "england_pivot": "armada.ui.hint_england_pivot",
+}
+
+
+def _point_key(name: str) -> tuple[str, int]:
+    return name[0], int(name[1:])
+
+
+def _typed(current: str | None) -> str:
+    """What the user typed so far, in the engine's spelling of points (case, spaces ignored)."""
+    return "".join((current or "").split()).upper()
+
+
+def _matching(points: list[str], current: str | None) -> list[str]:
+    """``points`` (sorted A1, A2 … A11, B1 …) that start with what was typed, else contain it."""
+    q = _typed(current)
+    ordered = sorted(set(points), key=_point_key)
+    found = [p for p in ordered if p.startswith(q)]
+    if not found and q:
+        found = [p for p in ordered if q in p]
+    return found[:MAX_CHOICES]
+
+
+def _choices(points: list[str], current: str | None) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=p, value=p) for p in _matching(points, current)]
+
+
+class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.start")):
+    kind = "armada"
+
+    # --- start -------------------------------------------------------------------------
+    @app_commands.command(name="start", description=L("armada.cmd.start"))
+    @app_commands.describe(adversaire=L("armada.cmd.adversaire"), niveau=L("armada.cmd.niveau"),
+                           plateau=L("armada.cmd.plateau"))
+    @app_commands.choices(adversaire=OPPONENTS, plateau=BOARDS)
+    async def start(self, interaction: discord.Interaction, adversaire: str = "joueur",
+                    niveau: app_commands.Range[int, 1, 2] = 1, plateau: str = "11x11") -> None:
+        """Against the bot the game starts at once (the bot takes seat 2: England first)."""
+        against_bot = adversaire == "bot"
+        await self.open_lobby(interaction, {"plateau": plateau}, ai_seats=1 if against_bot else 0,
+                              ai_level=niveau, solo=against_bot)
+
+    # --- moves -------------------------------------------------------------------------
+    @app_commands.command(name="placer", description=L("armada.cmd.placer"))
+    @app_commands.describe(point=L("armada.cmd.point"), partie=L("common.cmd.partie"))
+    async def placer(self, interaction: discord.Interaction, point: app_commands.Range[str, 1, 20],
+                     partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie)
+        await self.play(interaction, game, {"type": "place", "point": point})
+
+    @app_commands.command(name="deplacer", description=L("armada.cmd.deplacer"))
+    @app_commands.describe(de=L("armada.cmd.deplacer_de"), vers=L("armada.cmd.deplacer_vers"),
+                           partie=L("common.cmd.partie"))
+    async def deplacer(self, interaction: discord.Interaction, de: app_commands.Range[str, 1, 20],
+                       vers: app_commands.Range[str, 1, 20], partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie)
+        await self.play(interaction, game, {"type": "move", "from": de, "to": vers})
+
+    @app_commands.command(name="pivoter", description=L("armada.cmd.pivoter"))
+    @app_commands.describe(de=L("armada.cmd.de"), vers=L("armada.cmd.vers"), partie=L("common.cmd.partie"))
+    async def pivoter(self, interaction: discord.Interaction, de: app_commands.Range[str, 1, 20],
+                      vers: app_commands.Range[str, 1, 20], partie: int | None = None) -> None:
+        game = await self.resolve(interaction, partie)
+        await self.play(interaction, game, {"type": "pivot", "from": de, "to": vers})
+
+    @app_commands.command(name="abandon", description=L("armada.cmd.abandon"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def abandon(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        """Ask for a confirmation (ephemeral buttons); resigning is possible on either player's turn."""
+        game = await self.resolve(interaction, partie)
+        if game.status == LOBBY:
+            raise SessionError("common.error.not_started", game=game.id)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise SessionError("common.error.not_a_player", game=game.id)
+        lg = lang(interaction)
+        owner = str(interaction.user.id)
+        controls = view_of(
+            button(game.id, "resign", i18n.t("armada.button.resign", lg), arg=owner,
+                   style=discord.ButtonStyle.danger, emoji="🏳️"),
+            button(game.id, "keep", i18n.t("armada.button.keep", lg), arg=owner))
+        await send(interaction, i18n.t("armada.ui.resign_confirm", lg, id=game.id, opponent=game.seats[1 - seat].name),
+                   ephemeral=True, view=controls)
+
+    # --- autocomplete: the legal choices of the asking player's seat only ----------------
+    async def _my_turn_state(self, interaction: discord.Interaction) -> tuple[State, int] | None:
+        """The state and seat of the user's running game, or None (not seated, no game, AI...)."""
+        partie = getattr(interaction.namespace, "partie", None)
+        try:
+            game = await self.resolve(interaction, int(partie) if partie is not None else None, (RUNNING,))
+        except (RuleError, ValueError, TypeError):
+            return None
+        seat = game.seat_of(interaction.user.id)
+        if seat is None or game.status != RUNNING or game.state is None:
+            return None
+        return self.engine.from_dict(game.state), seat
+
+    @placer.autocomplete("point")
+    async def _placer_point(self, interaction: discord.Interaction, current: str):
+        found = await self._my_turn_state(interaction)
+        if found is None:
+            return []
+        state, seat = found
+        if movable_points(state, seat):  # Spain's 20 ships are down: it moves (deplacer), never places
+            return []
+        return _choices(legal_points(state, seat), current)
+
+    @deplacer.autocomplete("de")
+    async def _deplacer_de(self, interaction: discord.Interaction, current: str):
+        found = await self._my_turn_state(interaction)
+        return _choices(movable_points(*found), current) if found else []
+
+    @deplacer.autocomplete("vers")
+    async def _deplacer_vers(self, interaction: discord.Interaction, current: str):
+        found = await self._my_turn_state(interaction)
+        if found is None or not movable_points(*found):
+            return []
+        origin = _typed(getattr(interaction.namespace, "de", None)) or None
+        return _choices(legal_points(*found, origin=origin), current)
+
+    @pivoter.autocomplete("de")
+    async def _pivoter_de(self, interaction: discord.Interaction, current: str):
+        found = await self._my_turn_state(interaction)
+        return _choices([c["from"] for c in pivot_choices(*found)], current) if found else []
+
+    @pivoter.autocomplete("vers")
+    async def _pivoter_vers(self, interaction: discord.Interaction, current: str):
+        found = await self._my_turn_state(interaction)
+        if found is None:
+            return []
+        origin = _typed(getattr(interaction.namespace, "de", None)) or None
+        options = pivot_choices(*found, origin=origin)
+        if origin is None:  # no ship chosen yet: every destination, once
+            return _choices([c["to"] for c in options], current)
+        around = {c["to"]: c["around"] for c in options}
+        lg = lang(interaction)
+        return [app_commands.Choice(name=i18n.t("armada.ui.pivot_choice", lg, to=p, around=around[p])[:100], value=p)
+                for p in _matching(list(around), current)]
+
+    @placer.autocomplete("partie")
+    @deplacer.autocomplete("partie")
+    @pivoter.autocomplete("partie")
+    @abandon.autocomplete("partie")
+    async def _armada_partie(self, interaction: discord.Interaction, current: str):
+        return await self.partie_autocomplete(interaction, current)
+
+    # --- components ----------------------------------------------------------------------
+    def component_handlers(self) -> dict[str, Any]:
+        return {"capture": self.on_capture, "pass": self.on_pass, "resign": self.on_resign, "keep": self.on_keep}
+
+    async def on_capture(self, click: Click) -> None:
+        """One button per capturable ship; only the player choosing may use them (sessions checks)."""
+        await self.play(click.interaction, click.game, {"type": "capture", "point": click.arg or ""},
+                        version=click.check_version)
+
+    async def on_pass(self, click: Click) -> None:
+        await self.play(click.interaction, click.game, {"type": "pass"}, version=click.check_version)
+
+    async def on_resign(self, click: Click) -> None:
+        user = click.interaction.user
+        if click.arg != str(user.id):
+            raise RuleError("armada.error.not_your_button")
+        outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
+        await click.interaction.response.edit_message(
+            content=i18n.t("armada.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
+        await self.publish(outcome, click.interaction)
+
+    async def on_keep(self, click: Click) -> None:
+        if click.arg != str(click.interaction.user.id):
+            raise RuleError("armada.error.not_your_button")
+        await click.interaction.response.edit_message(
+            content=i18n.t("armada.ui.resign_kept", lang(click.interaction), id=click.game.id), view=None)
+
+    # --- publishing ----------------------------------------------------------------------
+    async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
+                      extra: list[str] | None = None) -> int | None:
+        """As GameCog.publish, plus: a round that ends (and is followed by another) gets its own
+        message with its final position; who plays which side is told at each round's start;
+        the player to move is told which command to use."""
+        game = outcome.game
+        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        view = await self.sessions.public_view(game) if game.state is not None else {}
+        events = self._told(outcome.events, view)
+        end = next((i for i, e in enumerate(events) if e.get("type") in ("round_over", "round_drawn")), None)
+        if end is not None and game.status == RUNNING:
+            await self._publish_round_end(game, view, events[:end + 1], interaction, lg)
+            events = events[end + 1:]
+        hints = self._hints(game, view, lg) if game.status == RUNNING else []
+        return await super().publish(dataclasses.replace(outcome, events=events), interaction,
+                                     extra=[*(extra or []), *hints])
+
+    @staticmethod
+    def _told(events: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The events to narrate: no "turn" lines (the mention says it), the sides at the start
+        of round 1 and the change of sides before round 2."""
+        out: list[dict[str, Any]] = []
+        for event in events:
+            etype = event.get("type")
+            if etype == "turn":
+                continue
+            if etype == "round_started" and event.get("round") == 2:
+                out.append({"type": "sides_swapped"})
+            out.append(event)
+            if etype == "started" and view:
+                first = next(iter(view.get("rounds") or []), None)
+                spain = first["spain_seat"] if first else view["sides"]["spain"]
+                out.append({"type": "round_started", "round": 1, "tiebreak": False, "spain_seat": spain,
+                            "england_seat": 1 - spain})
+        return out
+
+    async def _publish_round_end(self, game: GameRow, view: dict[str, Any], events: list[dict[str, Any]],
+                                 interaction: discord.Interaction | None, lg: str) -> None:
+        """The events up to the end of a round, with the picture of that round's final position."""
+        content = "\n".join(narrate(self.kind, events, game.names, lg))[:2000] or None
+        image = await asyncio.to_thread(render_board, view, game.names, lg, True)
+        file = discord.File(io.BytesIO(image), filename=f"armada-{game.id}-round-{view['round'] - 1}.png")
+        if interaction is not None:
+            await send(interaction, content, file=file)
+        else:
+            await self.post(game.channel_id, content, file=file)
+
+    def _must_pass(self, game: GameRow) -> bool:
+        state = self.engine.from_dict(game.state)
+        return not state.finished and not state.pending and not self.engine.has_move(state)
+
+    def _hints(self, game: GameRow, view: dict[str, Any], lg: str) -> list[str]:
+        current = view.get("current")
+        if current is None or game.seats[current].is_ai:
+            return []
+        if view["phase"] == "capture":
+            key = "capture"
+        elif self._must_pass(game):
+            key = "pass"
+        elif view["turn_side"] == "spain":
+            key = "spain_move" if view["spain_must_move"] else "spain_place"
+        elif view["on_board"]["england"] >= view["england_limit"]:
+            key = "england_pivot"
+        else:
+            key = "england_any" if view["pairs"] else "england_place"
+        return [i18n.t(HINTS[key], lg)]
+
+    # --- rendering hooks -------------------------------------------------------------------
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+        return render_board(view, game.names, lang)
+
+    def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
+        current = view.get("current")
+        if current is None or game.seats[current].is_ai:
+            return []
+        if view["phase"] == "capture":
+            return [button(game.id, "capture", i18n.t("armada.button.capture", lang, point=p), version=game.version,
+                           arg=p, style=discord.ButtonStyle.danger, emoji="💥")
+                    for p in view["pending_captures"][:MAX_CHOICES]]
+        if self._must_pass(game):
+            return [button(game.id, "pass", i18n.t("armada.button.pass", lang), version=game.version)]
+        return []
