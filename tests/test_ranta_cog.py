@@ -1,0 +1,76 @@
+"""The /ranta cog's choices: exactly the engine's legal moves, and the custom-id codes that carry them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ui import custom_id
+from cogs.ranta.cog import box_choices, decode, encode, parse_dice, round_arg
+from engines.base import RuleError
+from engines.ranta import BOX, ENGINE, MAT
+
+
+def random_states(games: int = 12, seed: int = 7):
+    """Every (state, seat) met while playing random legal games (1 to 4 players, both modes)."""
+    rng = random.Random(seed)
+    for g in range(games):
+        state = ENGINE.new_game(1 + g % 4, {"mode": ("classique", "expert")[g % 2]}, seed=rng.randrange(10**6))
+        while not state.finished:
+            for seat in sorted(ENGINE.expected(state)):
+                yield state, seat
+                state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+
+
+def test_offered_boxes_and_mats_are_exactly_the_legal_ones():
+    checked = 0
+    for state, seat in random_states():
+        legal = ENGINE.legal_actions(state, seat)
+        legal_boxes = {(tuple(a["dice"]), a["orientation"], a["cell"]) for a in legal if a["type"] == BOX}
+        offered = {(tuple(a["dice"]), o, cell) for a, o, cells in box_choices(ENGINE, state, seat) for cell in cells}
+        assert offered == legal_boxes
+        assert set(ENGINE.legal_mats(state, seat)) == {a["cell"] for a in legal if a["type"] == MAT}
+        checked += 1
+    assert checked > 300
+
+
+def test_every_legal_action_survives_its_custom_id_and_applies():
+    for n, (state, seat) in enumerate(random_states(games=4, seed=3)):
+        if n % 5:
+            continue
+        for action in ENGINE.legal_actions(state, seat):
+            arg = encode(action)
+            assert decode(arg) == action
+            assert len(custom_id(123456789012345678, "confirm", 0, arg)) <= 100
+            ENGINE.apply(state, seat, decode(arg))  # legal: no RuleError
+
+
+def test_a_confirm_of_another_round_is_refused_by_the_engine():
+    state = ENGINE.new_game(2, {}, seed=1)
+    action = {**ENGINE.legal_actions(state, 0)[0]}
+    state, _ = ENGINE.apply(state, 0, action)
+    state, _ = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0])
+    with pytest.raises(RuleError) as err:
+        ENGINE.apply(state, 0, decode(encode(action)))
+    assert err.value.key == "ranta.error.stale_round" and err.value.params == {"round": 1, "current": 2}
+
+
+@pytest.mark.parametrize("arg", ["", None, "x", "3", "3.", "3.b333vA1", "3.b201xA1", "3.b20vA1", "3.q", "a.mA1",
+                                 "3.mA", "3.m11", "3.pA1", "1234.mA1", "3.b201vA1x"])
+def test_malformed_choices_are_refused_precisely(arg):
+    with pytest.raises(RuleError) as err:
+        decode(arg)
+    assert err.value.key == "ranta.error.bad_choice"
+
+
+def test_codes():
+    assert decode("12.b201vD1") == {"type": BOX, "round": 12, "dice": [2, 0, 1], "orientation": "vertical",
+                                    "cell": "D1"}
+    assert decode("3.mb2") == {"type": MAT, "round": 3, "cell": "B2"}
+    assert decode("3.p") == {"type": "pass", "round": 3}
+    assert parse_dice("201") == [2, 0, 1] and parse_dice(" 012 ") == [0, 1, 2]
+    assert parse_dice("deux") == "deux" and parse_dice(None) == ""
+    assert round_arg("7") == 7
+    with pytest.raises(RuleError):
+        round_arg("7a")
