@@ -52,6 +52,16 @@ class GameCog(commands.GroupCog):
         self.bot = bot
         self.sessions = bot.sessions  # type: ignore[attr-defined]
         self.engine = engines.get(self.kind)
+        self._game_locks: dict[int, asyncio.Lock] = {}
+
+    def game_lock(self, game_id: int) -> asyncio.Lock:
+        """Held from a move until its public message is posted, so that in simultaneous games
+        two players acting at once publish in the order their moves were applied (and the
+        newest message is the one that keeps the controls)."""
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = self._game_locks[game_id] = asyncio.Lock()
+        return lock
 
     # --- hooks for subclasses --------------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
@@ -174,11 +184,12 @@ class GameCog(commands.GroupCog):
         await self._lobby_refresh(click, game)
 
     async def on_start(self, click: Click) -> None:
-        outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
-        lg = public_lang(click.interaction)
-        text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
-        await click.interaction.response.edit_message(content=text, view=None)
-        await self.publish(outcome, click.interaction)
+        async with self.game_lock(click.game.id):
+            outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
+            lg = public_lang(click.interaction)
+            text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+            await click.interaction.response.edit_message(content=text, view=None)
+            await self.publish(outcome, click.interaction)
 
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
@@ -285,8 +296,9 @@ class GameCog(commands.GroupCog):
     async def play(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,
                    version: int | None = None) -> Outcome:
         """Apply a move for the interacting user and publish the result (refusals propagate)."""
-        outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version)
-        await self.publish(outcome, interaction)
+        async with self.game_lock(game.id):
+            outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version)
+            await self.publish(outcome, interaction)
         return outcome
 
     # --- private view ------------------------------------------------------------------

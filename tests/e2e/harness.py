@@ -86,3 +86,15 @@ def last_control(fake: FakeDiscord, channel: str = "jeux"):
         if msg.visible_to is None and msg.buttons and not msg.deleted:
             return msg
     return None
+
+
+async def wait_control(fake: FakeDiscord, channel: str = "jeux", *, newer_than=None, timeout: float = 20):
+    """Wait for a public message with buttons newer than ``newer_than`` (a message or None)."""
+    def newest():
+        msg = last_control(fake, channel)
+        if msg is None or (newer_than is not None and msg.id <= newer_than.id):
+            return None
+        return msg
+
+    await fake.wait_until(lambda: newest() is not None, timeout=timeout)
+    return newest()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import last_control, mentioned
+from tests.e2e.harness import last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +38,7 @@ async def test_full_game_between_two_users(world):
     lobby = await open_game(world, u.bruno)
     res = await fake.click(u.alice, lobby, label="Lancer")
     assert "La partie est lancée" in lobby.content and lobby.buttons == []
-    msg = last_control(fake)
+    msg = await wait_control(fake)
     assert mentioned(msg) == [u.alice.id] and msg.button_labels == ["Lancer les dés"]
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
     for _ in range(200):
@@ -63,7 +63,7 @@ async def test_refusals_are_specific_ephemeral_and_change_nothing(world):
     res = await fake.click(u.bruno, lobby, label="Lancer")
     assert res.ephemeral and "Seul le créateur" in res.content
     res = await fake.click(u.alice, lobby, label="Lancer")
-    msg = last_control(fake)
+    msg = await wait_control(fake)
     # a non-player
     res = await fake.click(u.chloe, msg, label="Lancer les dés")
     assert res.ephemeral and "Vous ne jouez pas" in res.content
@@ -99,7 +99,7 @@ async def test_forged_custom_ids_get_a_specific_refusal(world):
     fake, u = world.fake, world.u
     lobby = await open_game(world, u.bruno)
     await fake.click(u.alice, lobby, label="Lancer")
-    msg = last_control(fake)
+    msg = await wait_control(fake)
     for cid, needle in (("ludibot:999999:roll:1", "pas valide"), ("ludibot:abc", "pas valide"),
                         (f"ludibot:{msg_game(msg)}:selfdestruct:0", "pas valide"),
                         ("autrebot:1:roll", "pas valide")):
@@ -117,7 +117,7 @@ async def test_the_game_survives_sigkill_and_old_buttons_still_work(world):
     fake, u = world.fake, world.u
     lobby = await open_game(world, u.bruno, target=1000)
     await fake.click(u.alice, lobby, label="Lancer")
-    msg = last_control(fake)
+    msg = await wait_control(fake)
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
     msg = await play_turn(fake, by_id, msg)
     before = msg.content
