@@ -353,17 +353,19 @@ def warm_cache(tiles: Sequence[Mapping[str, Any]], sizes: Sequence[int] = TILE_S
 def render_tile(tile_view: Mapping[str, Any] | None, labels: Mapping[str, str] | None = None) -> bytes:
     """The announced tile, large, with its id (e.g. ``1-11-10``) under it."""
     size = 120
-    img, draw = canvas(2 * size + 60, int(SQRT3 * size) + 90)
+    height = int(SQRT3 * size) + 90
     if tile_view is None:
-        return to_png(img)
-    tile = _tile_image(tuple(tile_view["values"]), tuple(tile_view["colours"]), bool(tile_view["sun"]),
-                       tile_view.get("bonus"), size)
-    _paste_centre(img, tile, img.width / 2, 16 + SQRT3 * size / 2)
+        return to_png(canvas(2 * size + 60, height)[0])
     lab = _Labels(labels)
     mark = "☀" if tile_view["sun"] else "☾"
     bonus = tile_view.get("bonus")
     extra = f"  {lab.get('label.' + bonus, '★')} {80 if bonus == 'gold' else 40}" if bonus else ""
-    draw.text((img.width / 2, img.height - 34), f"{tile_view['id']}  {mark}{extra}", font=font(30, bold=True),
+    caption, fnt = f"{tile_view['id']}  {mark}{extra}", font(30, bold=True)
+    img, draw = canvas(max(2 * size + 60, int(fnt.getlength(caption)) + 40), height)  # the caption fits
+    tile = _tile_image(tuple(tile_view["values"]), tuple(tile_view["colours"]), bool(tile_view["sun"]),
+                       tile_view.get("bonus"), size)
+    _paste_centre(img, tile, img.width / 2, 16 + SQRT3 * size / 2)
+    draw.text((img.width / 2, img.height - 34), caption, font=fnt,
               fill=GOLD if bonus == "gold" else (SILVER if bonus else TEXT), anchor="mm")
     return to_png(img)
 
