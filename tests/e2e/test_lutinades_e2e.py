@@ -97,7 +97,8 @@ async def open_table(world, variant: str, joiners, **opts):
     for user in joiners:
         res = await fake.click(user, lobby, label="Rejoindre")
         assert res.response_type == 7 and user.name in lobby.content
-    res = await fake.click(u.alice, lobby, label="Lancer")
+    res = await fake.click(u.alice, lobby, label="Lancer",
+                           until=lambda r: any(m.visible_to is None and m.buttons for m in r.created))
     assert "La partie est lancée" in lobby.content
     msg = last_control(fake)
     assert msg is not None

@@ -66,6 +66,21 @@ async def wait_change(page, before: list[str], timeout: float = 15) -> list[str]
     raise AssertionError("the page did not change")
 
 
+async def wait_settled(page, before: list[str], timeout: float = 15) -> None:
+    """Wait until the page shows a new message and then stays the same for a moment."""
+    last, stable = None, 0
+    for _ in range(int(timeout * 10)):
+        now = await messages(page)
+        if now != before and now == last:
+            stable += 1
+            if stable >= 5:
+                return
+        else:
+            stable = 0
+        last = now
+        await asyncio.sleep(0.1)
+
+
 async def as_player(page, name: str) -> None:
     await page.locator(f"[data-testid='player-{name}']").click()
     await page.wait_for_function(f"document.getElementById('channel-title').textContent.includes({name!r})")
@@ -99,6 +114,10 @@ async def test_a_whole_ludix_game_by_clicking(sandbox):
         await click_last(page, "Rejoindre")
         await as_player(page, "Alice")
         await click_last(page, "Lancer")
+        for _ in range(100):  # the first turn message follows the lobby's edit
+            if any("À vous de jouer" in t for t in await messages(page)):
+                break
+            await asyncio.sleep(0.2)
         for _ in range(120):
             texts = await messages(page)
             if any("Fin de la partie" in t for t in texts):
@@ -106,7 +125,9 @@ async def test_a_whole_ludix_game_by_clicking(sandbox):
             turn = [re.search(r"À vous de jouer : @(\w+)", t) for t in texts]
             player = [m.group(1) for m in turn if m][-1]
             await as_player(page, player)
+            before = await messages(page)
             await click_last(page, "Lancer les dés")
+            await wait_settled(page, before)
             texts = await messages(page)
             last = texts[-1]
             if "Stop (marquer)" in last and f"@{player}" in last.splitlines()[-2 if len(last.splitlines()) > 1 else -1] + last:
