@@ -8,7 +8,9 @@ Run once, by hand, on a machine with hunspell (the bot never needs it)::
 Pipeline (docs/rules/ludime.md, "Lexicon"):
 
 1. read ``fr.dic`` and drop every stem whose only part of speech is an
-   interjection (``po:interj`` on all its entries: vroum, badaboum...);
+   interjection (``po:interj`` on all its entries: vroum, badaboum...), and the
+   unit symbols (entries with the SI-prefix flag ``U.``: m, g, lx, mol... whose
+   expansions km, kg, nlx, kmol are abbreviations, not words);
 2. expand the remaining stems with ``unmunch`` (every affixed form);
 3. keep the forms written entirely in lower-case letters (no capital: proper
    nouns and acronyms; no apostrophe, hyphen, digit, dot: elisions, compounds);
@@ -71,6 +73,21 @@ def drop_interjections(dic_lines: list[str]) -> tuple[list[str], set[str]]:
     return kept, dropped
 
 
+def drop_unit_symbols(dic_lines: list[str]) -> tuple[list[str], list[str]]:
+    """The dictionary lines without the unit symbols (flag ``U.``, the SI prefixes: km, kg, nlx...).
+
+    Only those lines go: a word that is also a unit symbol keeps its own entry (``cal/S.()``,
+    a callus, stays; ``cal/U.`` the calorie symbol goes).
+    """
+    kept, dropped = [], []
+    for line in dic_lines:
+        head = line.split(None, 1)[0] if line.strip() else ""
+        flags = head.split("/", 1)[1] if "/" in head else ""
+        pairs = {flags[i:i + 2] for i in range(0, len(flags), 2)}  # FLAG long: two characters each
+        (dropped if "U." in pairs else kept).append(line)
+    return kept, [line.split("/", 1)[0] for line in dropped]
+
+
 def is_lower_letters(form: str) -> bool:
     return form.isalpha() and form == form.lower()
 
@@ -81,6 +98,8 @@ def build(dic: Path, aff: Path, out: Path) -> int:
     body = lines[1:]  # first line: the entry count
     kept, dropped = drop_interjections(body)
     print(f"{len(body)} entries, {len(dropped)} interjection-only stems dropped", file=sys.stderr)
+    kept, units = drop_unit_symbols(kept)
+    print(f"{len(units)} unit symbols dropped: {' '.join(units)}", file=sys.stderr)
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_dic = Path(tmp) / "stems.dic"

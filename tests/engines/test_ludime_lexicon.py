@@ -33,6 +33,17 @@ def test_refused(word):
     assert not is_word(word), word
 
 
+@pytest.mark.parametrize("word", ["KM", "KG", "MG", "NLX", "KLX", "KCAL", "MMOL", "KMOL", "MRAD", "KVAR", "HLM"])
+def test_unit_symbols_are_abbreviations_not_words(word):
+    # Dicollecte's unit symbols (flag U.) expand with the SI prefixes: none of these is a word
+    assert not is_word(word), word
+
+
+def test_words_that_are_also_unit_symbols_stay():
+    assert is_word("CAL") and is_word("CALS") and is_word("VAR") and is_word("DAM")  # a callus, the wind, dam
+    assert is_word("KILOMETRE") and is_word("KILOGRAMME") and is_word("MILLILITRE")
+
+
 def test_paris_is_the_common_word_not_the_city():
     # "paris" is the plural of the noun "pari" (a bet); the capitalised city "Paris" is a proper
     # noun and proper nouns never enter the lexicon (only lower-case forms are kept).

@@ -1,0 +1,158 @@
+"""What the Ludime cog shows: labels for the pictures, the turn buttons, the private hand message.
+
+Nothing here changes a game. Every function takes a view from ``engines.ludime`` (the
+public one for the channel, the seat's own one for its hand) and returns Discord pieces;
+texts come from the ``ludime`` catalog.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot import i18n
+from bot.narrate import narrate
+from bot.storage import GameRow
+from bot.ui import button, select
+from engines.ludime import MAIN, SINGLE, WHOLE
+
+#: the ``[label]`` keys the renderer uses
+RENDER_LABELS = ("hand", "table", "discard", "pile", "round", "score", "points", "cards", "penalty", "dealer",
+                 "turn", "first_turn", "must_use", "drawn", "no_word", "last_round", "target", "abandoned", "die",
+                 "went_out", "winner", "finished")
+
+#: the move commands each variant uses (a command of another variant is refused with the right ones)
+COMMANDS = {MAIN: ("poser", "allonger", "echanger"), SINGLE: ("poser", "ajouter"), WHOLE: ("declarer",)}
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The renderer's labels in ``lang`` (the same dict for the bot and for tests comparing pictures)."""
+    return {k: i18n.t(f"ludime.label.{k}", lang) for k in RENDER_LABELS}
+
+
+def variant_name(variant: str, lang: str) -> str:
+    return i18n.t(f"ludime.variant.{variant}", lang)
+
+
+def commands_text(variant: str) -> str:
+    return ", ".join(f"/ludime {c}" for c in COMMANDS[variant])
+
+
+def hand_text(view: dict[str, Any], lang: str) -> str:
+    hand = view.get("hand") or []
+    if not hand:
+        return i18n.t("ludime.label.hand_empty", lang)
+    values = view.get("values") or {}
+    return i18n.t("ludime.label.hand_text", lang, points=sum(values.get(c, 0) for c in hand),
+                  letters=" ".join(hand))
+
+
+def hint(view: dict[str, Any], lang: str) -> str | None:
+    """What the seat whose turn it is can do now (None when it is not their turn)."""
+    seat = view.get("seat")
+    if seat is None or view.get("current") != seat or view.get("finished"):
+        return None
+    variant, phase = view.get("variant"), view.get("phase")
+    if variant == SINGLE:
+        return i18n.t("ludime.hint.single_open" if phase == "open" else "ludime.hint.single_add", lang)
+    if variant == WHOLE:
+        return i18n.t("ludime.hint.whole_draw" if phase == "draw" else "ludime.hint.whole_play", lang)
+    if phase == "draw":
+        return i18n.t("ludime.hint.draw", lang)
+    if view.get("must_use") and view.get("discard_taken"):
+        return i18n.t("ludime.hint.must_use", lang, letter=view["discard_taken"])
+    if view.get("first_turn") and not view.get("laid") and not view.get("exchanged"):
+        return i18n.t("ludime.hint.first", lang)
+    return i18n.t("ludime.hint.play", lang)
+
+
+def may_discard(view: dict[str, Any]) -> bool:
+    """Whether the seat's own view shows a turn where a card may be chosen to end it."""
+    seat = view.get("seat")
+    return (seat is not None and view.get("current") == seat and not view.get("finished")
+            and view.get("variant") in (MAIN, WHOLE) and view.get("phase") == "play" and bool(view.get("hand")))
+
+
+def discard_select(game: GameRow, view: dict[str, Any], lang: str) -> discord.ui.Select:
+    """The letters of the seat's own hand (ephemeral only: the options list the hand)."""
+    letters = sorted(set(view.get("hand") or []))
+    values = view.get("values") or {}
+    options = [(c, i18n.t("ludime.label.letter_option", lang, letter=c, value=values.get(c, 0))) for c in letters]
+    return select(game.id, "discard", i18n.t("ludime.label.discard_placeholder", lang), options)
+
+
+def private_lines(game: GameRow, events: list[dict[str, Any]], seat: int, lang: str) -> list[str]:
+    """The events only ``seat`` may be told (the card drawn, the cards received in an exchange)."""
+    own = [e for e in events if e.get("private_to") == seat]
+    return narrate("ludime", own, game.names, lang, viewer=seat)
+
+
+def hand_message(game: GameRow, view: dict[str, Any], lang: str,
+                 events: list[dict[str, Any]] | None = None) -> tuple[str, list[discord.ui.Item]]:
+    """Text and components of the ephemeral hand message for the seat of ``view``."""
+    seat = view["seat"]
+    lines = private_lines(game, events or [], seat, lang)
+    lines.append(hand_text(view, lang))
+    tip = hint(view, lang)
+    if tip:
+        lines.append(tip)
+    items: list[discord.ui.Item] = []
+    if may_discard(view):
+        items.append(discard_select(game, view, lang))
+    return "\n".join(lines), items
+
+
+def turn_buttons(game: GameRow, view: dict[str, Any], legal: list[dict[str, Any]], lang: str) -> list[discord.ui.Item]:
+    """The public turn message's buttons: the current player's finite moves, and "Ma main" for all.
+
+    ``legal`` is ``engine.legal_actions`` of the current seat; only the kinds of move are
+    used (never the letters, which would reveal the hand).
+    """
+    kinds = {(a["type"], a.get("source")) for a in legal}
+    v = game.version
+    items: list[discord.ui.Item] = []
+    if ("draw", "pile") in kinds:
+        items.append(button(game.id, "draw", i18n.t("ludime.button.draw_pile", lang), version=v,
+                            style=discord.ButtonStyle.primary))
+    if ("draw", "discard") in kinds:
+        items.append(button(game.id, "take", i18n.t("ludime.button.draw_discard", lang), version=v))
+    if view.get("variant") in (MAIN, WHOLE) and view.get("phase") == "play":
+        items.append(button(game.id, "discard_menu", i18n.t("ludime.button.discard", lang),
+                            style=discord.ButtonStyle.primary))
+    if ("undo_take", None) in kinds:
+        items.append(button(game.id, "undo", i18n.t("ludime.button.undo_take", lang), version=v))
+    if ("pass", None) in kinds:
+        items.append(button(game.id, "pass", i18n.t("ludime.button.pass", lang), version=v))
+    items.append(button(game.id, "mine", i18n.t("ludime.button.hand", lang), style=discord.ButtonStyle.success,
+                        emoji="🃏"))
+    return items
+
+
+def told_events(game: GameRow, events: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
+    """``events`` as the channel is told them: the first deal after the start (the engine deals in
+    ``new_game``, which has no events), and every player's points after each end of round."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        out.append(e)
+        if e.get("type") == "started" and view.get("dealer") is not None:
+            if view.get("die"):
+                out.append({"type": "die_rolled", "seat": view["dealer"], "die": view["die"],
+                            "cards": view.get("hand_size")})
+            out.append({"type": "dealt", "round": view.get("round"), "dealer": view["dealer"],
+                        "cards": view.get("hand_size")})
+        if e.get("type") == "round_end" and isinstance(e.get("points"), list):
+            points = ", ".join(f"{name} {p:+d}" for name, p in zip(game.names, e["points"], strict=False))
+            out.append({"type": "round_points", "round": e.get("round"), "points": points})
+    return out
+
+
+def table_text(game: GameRow, view: dict[str, Any], lang: str) -> str:
+    lines = [i18n.t("ludime.label.table_head", lang, id=game.id, round=view.get("round"))]
+    names = game.names
+    for w in view.get("words") or []:
+        owner = names[w["owner"]] if 0 <= w["owner"] < len(names) else "?"
+        lines.append("• " + i18n.t("ludime.label.table_word", lang, word=w["word"], owner=owner, value=w["value"]))
+    if not view.get("words"):
+        lines.append(i18n.t("ludime.label.table_empty", lang))
+    return "\n".join(lines)
