@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.fakediscord import FakeDiscord
 from tests.e2e.harness import start_bot
-from tests.fakediscord import FakeDiscord
 
 
 def percentile(values: list[float], q: float) -> float:

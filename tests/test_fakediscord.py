@@ -19,10 +19,7 @@ from types import SimpleNamespace
 import pytest
 import pytest_asyncio
 
-try:
-    from tests.fakediscord import DeadlineMissed, FakeDiscord, NotConnected
-except ModuleNotFoundError:  # tests/ is not a package and the rootdir is not on sys.path
-    from fakediscord import DeadlineMissed, FakeDiscord, NotConnected
+from bot.fakediscord import DeadlineMissed, FakeDiscord, NotConnected
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 

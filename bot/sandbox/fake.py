@@ -1,3 +1,3 @@
 """The fake Discord the sandbox runs on (the same one the end-to-end tests use)."""
 
-from tests.fakediscord import FakeDiscord  # noqa: F401
+from bot.fakediscord import FakeDiscord  # noqa: F401

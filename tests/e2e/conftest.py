@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest_asyncio
 
+from bot.fakediscord import FakeDiscord
 from tests.e2e.harness import start_bot
-from tests.fakediscord import FakeDiscord
 
 
 @pytest_asyncio.fixture

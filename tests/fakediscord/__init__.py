@@ -1,30 +1,11 @@
-"""A fake Discord (REST API v10 + gateway) on 127.0.0.1 for end-to-end tests of a discord.py bot.
+"""The fake Discord lives in ``bot/fakediscord`` (the sandbox ships it); tests may import it from here too."""
 
-Point an unmodified discord.py 2.x bot at it with::
-
-    discord.http.Route.BASE = fake.api_base                               # "http://127.0.0.1:PORT/api/v10"
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)  # "ws://127.0.0.1:PORT/gateway"
-
-and log in with ``fake.token``.  See api.py for the test API and README.md for details.
-"""
-
-from .api import Choices, DeadlineMissed, FakeDiscord, InteractionResult, NotConnected, Output
-from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser, RegisteredCommand
-from .server import ApiError, FakeDiscordServer, InteractionRecord
-
-__all__ = [
-    "ApiError",
-    "Choices",
-    "DeadlineMissed",
-    "FakeAttachment",
-    "FakeChannel",
-    "FakeDiscord",
-    "FakeDiscordServer",
-    "FakeMessage",
-    "FakeUser",
-    "InteractionRecord",
-    "InteractionResult",
-    "NotConnected",
-    "Output",
-    "RegisteredCommand",
-]
+from bot.fakediscord import *  # noqa: F401,F403
+from bot.fakediscord import (  # noqa: F401
+    Choices,
+    DeadlineMissed,
+    FakeDiscord,
+    InteractionResult,
+    NotConnected,
+    Output,
+)
