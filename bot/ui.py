@@ -169,6 +169,12 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
         await refuse(interaction, "common.error.internal")
 
 
+def matches(current: str, *texts: str) -> bool:
+    """Autocomplete filter: what the user typed appears (case-insensitively) in one of ``texts``."""
+    wanted = (current or "").strip().casefold()
+    return not wanted or any(wanted in t.casefold() for t in texts)
+
+
 def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
            disabled: bool = False) -> discord.ui.Button:

@@ -181,3 +181,18 @@ class Engine(Protocol):
     def ai_action(self, state: Any, seat: int, level: int = 1) -> Action: ...
 
     def default_action(self, state: Any, seat: int) -> Action: ...
+
+
+def stamp_schema(data: dict[str, Any], schema: int) -> dict[str, Any]:
+    """``to_dict`` helper: the JSON-safe state with its schema version."""
+    data["schema"] = schema
+    return data
+
+
+def unstamp_schema(game: str, data: dict[str, Any], schema: int) -> dict[str, Any]:
+    """``from_dict`` helper: a copy without the schema key; refuses a version this code cannot read."""
+    d = dict(data)
+    found = d.pop("schema", schema)
+    if found != schema:
+        raise ValueError(f"{game} state schema {found} not supported (this code reads {schema})")
+    return d

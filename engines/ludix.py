@@ -14,7 +14,19 @@ from functools import cache
 from itertools import permutations
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    derive_rng,
+    rank_by,
+    stamp_schema,
+    unstamp_schema,
+    validate_options,
+)
 
 DIE_FACES = ("L", "X", "X", "V", "I", "I")
 _VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -205,14 +217,10 @@ class LudixEngine:
     # --- persistence -----------------------------------------------------------
     def to_dict(self, state: State) -> dict[str, Any]:
         d = asdict(state)
-        d["schema"] = self.SCHEMA
-        return d
+        return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        d = dict(data)
-        schema = d.pop("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"ludix state schema {schema} not supported")
+        d = unstamp_schema(self.name, data, self.SCHEMA)
         d["scores"] = tuple(d["scores"])
         d["banked"] = tuple(tuple(b) for b in d["banked"])
         return State(**d)

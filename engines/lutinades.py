@@ -31,7 +31,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    derive_rng,
+    rank_by,
+    stamp_schema,
+    unstamp_schema,
+    validate_options,
+)
 
 DECK_FILE = Path(__file__).resolve().parent.parent / "data" / "lutinades" / "deck.json"
 
@@ -402,14 +414,10 @@ class LutinadesEngine:
     def to_dict(self, state: State) -> dict[str, Any]:
         d = asdict(state)
         d["gestures"] = [None if g is None else list(g) for g in state.gestures]
-        d["schema"] = self.SCHEMA
-        return json.loads(json.dumps(d))  # plain lists/dicts only
+        return stamp_schema(json.loads(json.dumps(d)), self.SCHEMA)  # plain lists/dicts only
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        d = dict(data)
-        schema = d.pop("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"lutinades state schema {schema} not supported")
+        d = unstamp_schema(self.name, data, self.SCHEMA)
         d["deck"] = tuple(d["deck"])
         d["gestures"] = tuple(None if g is None else (g[0], g[1]) for g in d["gestures"])
         d["ignored"] = tuple(d["ignored"])

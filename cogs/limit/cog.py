@@ -40,7 +40,7 @@ from bot.narrate import narrate
 from bot.sessions import Outcome, SessionError
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, select, send, view_of
+from bot.ui import Click, button, lang, matches, public_lang, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
 from render.limit import LABEL_KEYS, render_board, render_final, render_tile, warm_cache
@@ -127,17 +127,11 @@ def moves_text(moves: dict[str, str], lg: str) -> str:
         or i18n.t("limit.prompt.no_move", lg)
 
 
-def _matches(current: str, *texts: str) -> bool:
-    wanted = (current or "").strip().casefold()
-    return not wanted or any(wanted in t.casefold() for t in texts)
-
-
 class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start")):
     kind = "limit"
 
     def __init__(self, bot) -> None:
         super().__init__(bot)
-        self._publish_locks: dict[int, asyncio.Lock] = {}
         self._warming: asyncio.Task | None = None
 
     async def cog_load(self) -> None:
@@ -196,12 +190,6 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if game_no is not None and game_no != view["game_no"]:
             raise RuleError("limit.error.stale_game", game=game_no, current=view["game_no"])
 
-    def _publishing(self, game_id: int) -> asyncio.Lock:
-        lock = self._publish_locks.get(game_id)
-        if lock is None:
-            lock = self._publish_locks[game_id] = asyncio.Lock()
-        return lock
-
     async def _board_file(self, game: GameRow, view: dict[str, Any], lg: str) -> discord.File:
         data = await asyncio.to_thread(render_board, view, view["seat"], game.names, render_labels(lg))
         return discord.File(io.BytesIO(data), filename=f"limit-{game.id}-plateau.png")
@@ -214,7 +202,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         Players of a round act at the same moment: commit and publish one at a time, so the
         public messages come in the order of the moves and the newest one carries the live round.
         """
-        async with self._publishing(game_id):
+        async with self.game_lock(game_id):
             game = await self.sessions.get(game_id)
             state, seat = self._context(interaction, game)
             self._check_game_no(self.engine.view(state, None), game_no)
@@ -481,7 +469,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
                       for p in fill["legal"]]
         wanted = (current or "").strip().casefold()
         first = [f for f in found if f[0].casefold().startswith(wanted)]  # the name typed so far, first
-        rest = [f for f in found if f not in first and _matches(current, f[1])]
+        rest = [f for f in found if f not in first and matches(current, f[1])]
         return [app_commands.Choice(name=label[:100], value=value) for _, label, value in first + rest][:MAX_OPTIONS]
 
     async def _hole_ac(self, interaction: discord.Interaction, current: str,
@@ -497,7 +485,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         out = []
         for tile in reloc["orchid"]:
             gain = next((o["gain"] for o in reloc["options"] if o["moves"] == {hole: tile}), None)
-            if gain is None or not _matches(current, tile):
+            if gain is None or not matches(current, tile):
                 continue
             out.append(app_commands.Choice(name=i18n.t("limit.prompt.option", lg, moves=tile, gain=gain)[:100],
                                            value=tile))

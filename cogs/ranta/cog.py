@@ -32,7 +32,7 @@ from bot.narrate import narrate
 from bot.sessions import SessionError
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, select, send, view_of
+from bot.ui import Click, button, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.ranta import BOX, HORIZONTAL, MAT, ORIENTATIONS, PASS, VERTICAL
 from render.ranta import LABEL_KEYS, render_dice, render_final, render_sheet
@@ -130,17 +130,8 @@ def box_label(a: dict[str, Any], orientation: str, lg: str) -> str:
                   orientation=i18n.t(f"ranta.orientation.{orientation}", lg), width=width, height=height)
 
 
-def _matches(current: str, *texts: str) -> bool:
-    wanted = (current or "").strip().casefold()
-    return not wanted or any(wanted in t.casefold() for t in texts)
-
-
 class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start")):
     kind = "ranta"
-
-    def __init__(self, bot) -> None:
-        super().__init__(bot)
-        self._publish_locks: dict[int, asyncio.Lock] = {}
 
     @app_commands.command(name="start", description=L("ranta.cmd.start"))
     @app_commands.describe(mode=L("ranta.cmd.mode"), solo=L("ranta.cmd.solo"), ia=L("ranta.cmd.ia"))
@@ -231,14 +222,8 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         self.engine.action_cells(state, seat, action)  # the precise reason: stale round, placed, does not fit
         # Players confirm at the same moment: commit and publish one at a time, so the public
         # messages come in the order of the moves and the newest one carries the live round.
-        async with self._publishing(click.game.id):
+        async with self.game_lock(click.game.id):
             await self._confirm(click, action, seat)
-
-    def _publishing(self, game_id: int) -> asyncio.Lock:
-        lock = self._publish_locks.get(game_id)
-        if lock is None:
-            lock = self._publish_locks[game_id] = asyncio.Lock()
-        return lock
 
     async def _confirm(self, click: Click, action: dict[str, Any], seat: int) -> None:
         interaction = click.interaction
@@ -395,7 +380,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             if not any(self.engine.legal_placements(state, seat, a["dice"], o) for o in orientations):
                 continue
             name, value = assignment_label(a, lg), dice_code(a["dice"])
-            if _matches(current, name, value):
+            if matches(current, name, value):
                 out.append(app_commands.Choice(name=name[:100], value=value))
         return out[:25]
 
@@ -419,7 +404,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             covered = self.engine.action_cells(state, seat, {"type": BOX, "round": rnd, "dice": dice,
                                                              "orientation": orientation, "cell": cell})
             name = i18n.t("ranta.label.cell_choice", lg, cell=cell, cells=" ".join(covered))
-            if _matches(current, cell):
+            if matches(current, cell):
                 out.append(app_commands.Choice(name=name[:100], value=cell))
         return out[:25]
 
@@ -430,7 +415,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             return []
         state, seat = ctx
         return [app_commands.Choice(name=cell, value=cell)
-                for cell in self.engine.legal_mats(state, seat) if _matches(current, cell)][:25]
+                for cell in self.engine.legal_mats(state, seat) if matches(current, cell)][:25]
 
     @placer_cmd.autocomplete("partie")
     @tapis_cmd.autocomplete("partie")

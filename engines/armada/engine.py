@@ -13,7 +13,18 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, rank_by, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    rank_by,
+    stamp_schema,
+    unstamp_schema,
+    validate_options,
+)
 
 from .board import (
     EMPTY,
@@ -545,14 +556,10 @@ class ArmadaEngine:
         d["rounds"] = [_copy(r) for r in state.rounds]
         d["pending"] = list(state.pending)
         d["last_lines"] = [[list(line), list(reach)] for line, reach in state.last_lines]
-        d["schema"] = self.SCHEMA
-        return d
+        return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        d = dict(data)
-        schema = d.pop("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"armada state schema {schema} not supported")
+        d = unstamp_schema(self.name, data, self.SCHEMA)
         d["board"] = tuple(d["board"])
         d["reserve"] = tuple(d["reserve"])
         d["captures"] = tuple(d["captures"])

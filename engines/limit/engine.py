@@ -17,7 +17,19 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    derive_rng,
+    rank_by,
+    stamp_schema,
+    unstamp_schema,
+    validate_options,
+)
 from engines.limit.boards import (
     BIG_ORCHID,
     BIG_ORCHID_CAPACITY,
@@ -635,14 +647,10 @@ class LimitEngine:
     # --- persistence -----------------------------------------------------------
     def to_dict(self, state: State) -> dict[str, Any]:
         d = asdict(state)
-        d["schema"] = self.SCHEMA
-        return d
+        return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        d = dict(data)
-        schema = d.pop("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"limit state schema {schema} not supported")
+        d = unstamp_schema(self.name, data, self.SCHEMA)
         d["deck"] = tuple(d["deck"])
         d["boards"] = tuple(dict(b) for b in d["boards"])
         d["orchids"] = tuple(tuple(o) for o in d["orchids"])

@@ -31,7 +31,19 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    derive_rng,
+    rank_by,
+    stamp_schema,
+    unstamp_schema,
+    validate_options,
+)
 from engines.ludime.lexicon import find_words, is_key, normalize
 from engines.ludime.lexicon import is_word as _is_word
 from engines.ludime.scoring import DECK_COUNTS, VALUES, deck, hand_penalty, round_breakdown, word_value
@@ -712,14 +724,10 @@ class LudimeEngine:
     # --- persistence ----------------------------------------------------------------
     def to_dict(self, state: State) -> dict[str, Any]:
         d = json.loads(json.dumps(asdict(state)))
-        d["schema"] = self.SCHEMA
-        return d
+        return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        d = dict(data)
-        schema = d.pop("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"ludime state schema {schema} not supported")
+        d = unstamp_schema(self.name, data, self.SCHEMA)
         nested = {"hands", "words", "history"}
         for f in fields(State):
             value = d.get(f.name)

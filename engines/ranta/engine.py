@@ -13,7 +13,18 @@ from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, derive_rng, rank_by, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    derive_rng,
+    rank_by,
+    unstamp_schema,
+    validate_options,
+)
 from engines.ranta.scoring import CLASSIC, MODES, score
 from engines.ranta.sheet import DICE, ORIENTATIONS, SHEET, Cell
 
@@ -383,9 +394,7 @@ class RantaEngine:
                 "placed": list(state.placed), "finished": state.finished}
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        schema = data.get("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"ranta state schema {schema} not supported")
+        data = unstamp_schema(self.name, data, self.SCHEMA)
         return State(seed=data["seed"], players=data["players"], mode=data["mode"], round_no=data["round_no"],
                      rolls=tuple(tuple(r) for r in data["rolls"]),
                      sheets=tuple(tuple(Item.from_dict(it) for it in items) for items in data["sheets"]),

@@ -20,7 +20,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from engines.base import Action, Event, Option, Result, RuleError, View, validate_options
+from engines.base import (
+    Action,
+    Event,
+    Option,
+    Result,
+    RuleError,
+    View,
+    stamp_schema,
+    unstamp_schema,
+    validate_options,
+)
 from engines.tectonic import ai, core
 from engines.tectonic.core import KINDS, ORTH, RAYS, REGIONS, SIZE, cell_name, parse_cell
 
@@ -311,14 +321,10 @@ class TectonicEngine:
     def to_dict(self, state: State) -> dict[str, Any]:
         d = asdict(state)
         d["reserves"] = list(state.reserves)
-        d["schema"] = self.SCHEMA
-        return d
+        return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
-        d = dict(data)
-        schema = d.pop("schema", self.SCHEMA)
-        if schema != self.SCHEMA:
-            raise ValueError(f"tectonic state schema {schema} not supported")
+        d = unstamp_schema(self.name, data, self.SCHEMA)
         d["reserves"] = tuple(d["reserves"])
         d["history"] = dict(d.get("history") or {})
         if d.get("last_move") is not None:
