@@ -33,8 +33,8 @@ lint: $(TESTSTAMP)
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
 
-bench: $(STAMP)
-	$(PY) -m bench.all
+bench: $(TESTSTAMP)
+	$(PY) -m bench.all $(ARGS)
 
 clean:
 	rm -rf $(VENV)

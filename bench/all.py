@@ -1,0 +1,33 @@
+"""``make bench``: run every benchmark and print its Markdown tables (for the README).
+
+The AI win-rate benchmarks (200 games per level, several minutes each) run only with ``--full``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+QUICK = ["bench_ludix", "bench_ludime_lexicon", "bench_ludime", "bench_ranta", "bench_limit", "bench_lutinades",
+         "bench_armada", "bench_tectonic", "bench_community"]
+FULL = ["bench_armada_ai", "bench_tectonic_ai"]
+
+
+def main(argv: list[str]) -> int:
+    names = QUICK + (FULL if "--full" in argv else [])
+    failed = []
+    for name in names:
+        print(f"\n## {name}\n", flush=True)
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", f"bench.{name}"], check=False)
+        print(f"\n({name}: {time.perf_counter() - t0:.0f} s, exit {proc.returncode})", flush=True)
+        if proc.returncode:
+            failed.append(name)
+    if failed:
+        print("failed: " + ", ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
