@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.sessions import SessionService
@@ -91,6 +92,8 @@ class Ludibot(commands.Bot):
                 continue
             log.info("loaded extension %s", ext)
         await self.sync_commands()
+        self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
+        self.community.start()
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -129,6 +132,8 @@ class Ludibot(commands.Bot):
             await refuse(interaction, "common.error.forged_button")
 
     async def close(self) -> None:
+        if getattr(self, "community", None) is not None:
+            await self.community.stop()
         await super().close()
         await self.store.close()
 

@@ -89,6 +89,48 @@ class ResultRow:
     rank: int
 
 
+# --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
+REMINDER, TIMEOUT = "reminder", "timeout"
+PENDING, DONE, VOID, FAILED = "pending", "done", "void", "failed"
+
+
+@dataclass
+class Deadline:
+    """A reminder or a timeout for one seat, from the moment it became expected.
+
+    ``version`` is the game's version when the seat became expected (the schedule's
+    epoch): the deadline is void once the seat has acted after that version.
+    """
+
+    game_id: int
+    seat: int
+    kind: str  # REMINDER | TIMEOUT
+    version: int
+    due: float
+    since: float
+    state: str = PENDING
+    attempts: int = 0
+
+    @property
+    def key(self) -> tuple[int, int, str, int]:
+        return (self.game_id, self.seat, self.kind, self.version)
+
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    kind: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    best_score: int | None
+    last_played: float | None = None
+
+
 class Store(ABC):
     """What the bot needs from a database. SQLite now; another backend can follow."""
 
@@ -153,6 +195,87 @@ class Store(ABC):
     @abstractmethod
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
 
+    # --- playing over days (issue 9) ------------------------------------------------------
+    # deadlines (reminders and timeouts), stored so that a restart loses none and fires none twice
+    @abstractmethod
+    async def schedule_deadlines(self, game_id: int, version: int, since: float,
+                                 entries: list[tuple[int, str, float]]) -> None:
+        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent), voiding the
+        seat's older pending ones."""
+
+    @abstractmethod
+    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]: ...
+
+    @abstractmethod
+    async def claim_deadline(self, key: tuple[int, int, str, int], now: float, lease: float) -> bool:
+        """Take a pending deadline for ``lease`` seconds (compare-and-swap): one process wins."""
+
+    @abstractmethod
+    async def close_deadline(self, key: tuple[int, int, str, int], state: str, now: float) -> bool:
+        """Mark a pending deadline done/void/failed (compare-and-swap on ``pending``)."""
+
+    @abstractmethod
+    async def release_deadline(self, key: tuple[int, int, str, int]) -> None: ...
+
+    @abstractmethod
+    async def void_game_deadlines(self, game_id: int, now: float) -> None: ...
+
+    @abstractmethod
+    async def deadlines_of(self, game_id: int) -> list[Deadline]: ...
+
+    @abstractmethod
+    async def latest_deadline_version(self, game_id: int, seat: int) -> int | None: ...
+
+    @abstractmethod
+    async def seat_actions(self, game_id: int, seat: int, limit: int = 10) -> list[EventRow]:
+        """The seat's latest actions, newest first."""
+
+    @abstractmethod
+    async def turn_since(self, game_ids: list[int]) -> dict[tuple[int, int], float]:
+        """``(game id, seat) -> since when the seat is expected`` (its latest schedule)."""
+
+    # per-user preferences
+    @abstractmethod
+    async def user_prefs(self, user_id: int) -> dict[str, Any]: ...
+
+    @abstractmethod
+    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None: ...
+
+    # ratings
+    @abstractmethod
+    async def rate_game(self, game_id: int, compute: Callable[..., dict[int, tuple[float, float]]]) -> bool:
+        """Fold a finished game into the ratings, once (False if already rated or not finished).
+
+        In one transaction: ``compute(game, results, current)`` gets the game, its results and
+        ``{user_id: (mu, sigma)}`` of the human players already rated, and returns the new
+        ``{user_id: (mu, sigma)}``; games/wins/best scores are counted here.
+        """
+
+    @abstractmethod
+    async def unrated_games(self) -> list[int]:
+        """Finished games not yet folded into the ratings, oldest first."""
+
+    @abstractmethod
+    async def leaderboard(self, guild_id: int, kind: str, since: float | None = None,
+                          limit: int = 20) -> list[RatingRow]: ...
+
+    @abstractmethod
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[tuple[RatingRow, int, int]]:
+        """Each game's rating of the player, with their position and the number of rated players."""
+
+    @abstractmethod
+    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def player_solo_best(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        """``kind -> (best solo score, solo games played)``."""
+
+    @abstractmethod
+    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
+
 
 MIGRATIONS: list[str] = [
     # 1: the foundation
@@ -215,6 +338,55 @@ MIGRATIONS: list[str] = [
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    """,
+    # 2: playing over days (issue 9): deadlines, user preferences, ratings
+    """
+    CREATE TABLE deadlines (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'timeout')),
+        version INTEGER NOT NULL,
+        due REAL NOT NULL,
+        since REAL NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'void', 'failed')),
+        lease_until REAL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        fired_at REAL,
+        PRIMARY KEY (game_id, seat, kind, version)
+    );
+    CREATE INDEX deadlines_due ON deadlines (due) WHERE state = 'pending';
+    CREATE INDEX events_seat ON events (game_id, seat, version);
+    CREATE TABLE user_prefs (
+        user_id INTEGER PRIMARY KEY,
+        prefs TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE rated_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER,
+        kind TEXT NOT NULL,
+        finished_at REAL NOT NULL,
+        solo INTEGER NOT NULL,
+        humans INTEGER NOT NULL
+    );
+    CREATE INDEX rated_games_board ON rated_games (guild_id, kind, solo, finished_at);
+    CREATE INDEX results_user_game ON results (user_id, game_id);
+    CREATE INDEX games_finished ON games (status, finished_at);
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        best_score INTEGER,
+        last_played REAL,
+        PRIMARY KEY (guild_id, kind, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, kind, ordinal);
+    CREATE INDEX ratings_player ON ratings (guild_id, user_id);
     """,
 ]
 
@@ -490,3 +662,240 @@ class SQLiteStore(Store):
             return True
 
         await self._tx(work)
+
+    # --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
+    @staticmethod
+    def _deadline(r: aiosqlite.Row) -> Deadline:
+        return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
+                        since=r["since"], state=r["state"], attempts=r["attempts"])
+
+    async def schedule_deadlines(self, game_id, version, since, entries) -> None:
+        async def work(db):
+            for seat in sorted({seat for seat, _, _ in entries}):
+                await db.execute(  # (a leased one is being fired: its owner closes it)
+                    "UPDATE deadlines SET state = 'void', fired_at = ? WHERE game_id = ? AND seat = ? "
+                    "AND version < ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
+                    (since, game_id, seat, version, since))
+            await db.executemany(
+                "INSERT OR IGNORE INTO deadlines (game_id, seat, kind, version, due, since) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seat, kind, version, due, since) for seat, kind, due in entries])
+            return True
+
+        if entries:
+            await self._tx(work)
+
+    async def due_deadlines(self, now, limit=100) -> list[Deadline]:
+        rows = await self._fetchall(
+            "SELECT * FROM deadlines WHERE state = 'pending' AND due <= ? "
+            "AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due, game_id, kind, seat LIMIT ?",
+            (now, now, limit))
+        return [self._deadline(r) for r in rows]
+
+    async def claim_deadline(self, key, now, lease) -> bool:
+        async def work(db):
+            cur = await db.execute(
+                "UPDATE deadlines SET lease_until = ?, attempts = attempts + 1 WHERE game_id = ? AND seat = ? "
+                "AND kind = ? AND version = ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
+                (now + lease, *key, now))
+            return cur.rowcount == 1
+
+        return await self._tx(work)
+
+    async def close_deadline(self, key, state, now) -> bool:
+        async def work(db):
+            cur = await db.execute(
+                "UPDATE deadlines SET state = ?, fired_at = ?, lease_until = NULL WHERE game_id = ? AND seat = ? "
+                "AND kind = ? AND version = ? AND state = 'pending'", (state, now, *key))
+            return cur.rowcount == 1
+
+        return await self._tx(work)
+
+    async def release_deadline(self, key) -> None:
+        async def work(db):
+            await db.execute("UPDATE deadlines SET lease_until = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
+                             "AND version = ? AND state = 'pending'", key)
+            return True
+
+        await self._tx(work)
+
+    async def void_game_deadlines(self, game_id, now) -> None:
+        async def work(db):
+            # a deadline leased right now is being fired (e.g. the timeout that forfeits): its owner closes it
+            await db.execute("UPDATE deadlines SET state = 'void', fired_at = ? WHERE game_id = ? "
+                             "AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
+                             (now, game_id, now))
+            return True
+
+        await self._tx(work)
+
+    async def deadlines_of(self, game_id) -> list[Deadline]:
+        rows = await self._fetchall("SELECT * FROM deadlines WHERE game_id = ? ORDER BY version, seat, kind",
+                                    (game_id,))
+        return [self._deadline(r) for r in rows]
+
+    async def latest_deadline_version(self, game_id, seat) -> int | None:
+        rows = await self._fetchall("SELECT MAX(version) AS v FROM deadlines WHERE game_id = ? AND seat = ?",
+                                    (game_id, seat))
+        return rows[0]["v"] if rows else None
+
+    async def seat_actions(self, game_id, seat, limit=10) -> list[EventRow]:
+        rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? AND seat = ? ORDER BY version DESC "
+                                    "LIMIT ?", (game_id, seat, limit))
+        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
+                         user_id=r["user_id"], action=json.loads(r["action"]),
+                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+
+    async def turn_since(self, game_ids) -> dict[tuple[int, int], float]:
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        rows = await self._fetchall(
+            f"SELECT game_id, seat, MAX(version) AS v, since FROM deadlines WHERE game_id IN ({marks}) "
+            "GROUP BY game_id, seat", tuple(game_ids))
+        return {(r["game_id"], r["seat"]): r["since"] for r in rows}
+
+    async def user_prefs(self, user_id) -> dict[str, Any]:
+        rows = await self._fetchall("SELECT prefs FROM user_prefs WHERE user_id = ?", (user_id,))
+        return json.loads(rows[0]["prefs"]) if rows else {}
+
+    async def set_user_prefs(self, user_id, prefs) -> None:
+        async def work(db):
+            await db.execute("INSERT INTO user_prefs (user_id, prefs) VALUES (?, ?) "
+                             "ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs", (user_id, _dump(prefs)))
+            return True
+
+        await self._tx(work)
+
+    async def rate_game(self, game_id, compute) -> bool:
+        async def work(db):
+            async with db.execute("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)) as cur:
+                if await cur.fetchone():
+                    return False
+            async with db.execute("SELECT guild_id, kind, status, finished_at, updated_at FROM games WHERE id = ?",
+                                  (game_id,)) as cur:
+                game = await cur.fetchone()
+            if game is None or game["status"] != FINISHED:
+                return False
+            async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                seats = {r["seat"]: self._seat(r) for r in await cur.fetchall()}
+            async with db.execute("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                results = [ResultRow(game_id=r["game_id"], seat=r["seat"], user_id=r["user_id"], score=r["score"],
+                                     rank=r["rank"]) for r in await cur.fetchall()]
+            humans = [r for r in results if r.user_id is not None]
+            solo = len(seats) == 1
+            finished_at = game["finished_at"] or game["updated_at"]
+            guild_id, kind = game["guild_id"], game["kind"]
+            await db.execute("INSERT INTO rated_games (game_id, guild_id, kind, finished_at, solo, humans) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", (game_id, guild_id, kind, finished_at, int(solo),
+                                                           len(humans)))
+            if guild_id is None or solo or not humans:
+                return True
+            marks = ",".join("?" * len(humans))
+            async with db.execute(f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? "
+                                  f"AND user_id IN ({marks})", (guild_id, kind, *[r.user_id for r in humans])) as cur:
+                current = {r["user_id"]: (r["mu"], r["sigma"]) for r in await cur.fetchall()}
+            info = {"id": game_id, "guild_id": guild_id, "kind": kind, "finished_at": finished_at}
+            new = compute(info, results, current)
+            rows = []
+            for r in humans:
+                mu, sigma = new.get(r.user_id) or current[r.user_id]
+                name = seats[r.seat].name if r.seat in seats else str(r.user_id)
+                rows.append((guild_id, kind, r.user_id, name, mu, sigma, mu - 3 * sigma, int(r.rank == 1), r.score,
+                             finished_at))
+            await db.executemany(
+                "INSERT INTO ratings (guild_id, kind, user_id, name, mu, sigma, ordinal, games, wins, best_score, "
+                "last_played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) "
+                "ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+                "sigma = excluded.sigma, ordinal = excluded.ordinal, games = games + 1, "
+                "wins = wins + excluded.wins, "
+                "best_score = MAX(COALESCE(best_score, excluded.best_score), "
+                "COALESCE(excluded.best_score, best_score)), "
+                "last_played = MAX(COALESCE(last_played, 0), excluded.last_played)", rows)
+            return True
+
+        return await self._tx(work)
+
+    async def unrated_games(self) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status = 'finished' AND id NOT IN (SELECT game_id FROM rated_games) "
+            "ORDER BY finished_at, id")
+        return [r["id"] for r in rows]
+
+    @staticmethod
+    def _rating(r: aiosqlite.Row, guild_id: int, kind: str) -> RatingRow:
+        return RatingRow(guild_id=guild_id, kind=kind, user_id=r["user_id"], name=r["name"], mu=r["mu"],
+                         sigma=r["sigma"], ordinal=r["ordinal"], games=r["games"], wins=r["wins"] or 0,
+                         best_score=r["best_score"], last_played=r["last_played"])
+
+    async def leaderboard(self, guild_id, kind, since=None, limit=20) -> list[RatingRow]:
+        if since is None:
+            rows = await self._fetchall(
+                "SELECT * FROM ratings WHERE guild_id = ? AND kind = ? ORDER BY ordinal DESC, games DESC, name "
+                "LIMIT ?", (guild_id, kind, limit))
+        else:
+            rows = await self._fetchall(
+                "SELECT t.user_id, t.games, t.wins, t.best_score, p.name, p.mu, p.sigma, p.ordinal, p.last_played "
+                "FROM (SELECT r.user_id, COUNT(*) AS games, SUM(r.rank = 1) AS wins, MAX(r.score) AS best_score "
+                "      FROM rated_games g JOIN results r ON r.game_id = g.game_id "
+                "      WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 0 AND g.finished_at >= ? "
+                "      AND r.user_id IS NOT NULL GROUP BY r.user_id) t "
+                "JOIN ratings p ON p.guild_id = ? AND p.kind = ? AND p.user_id = t.user_id "
+                "ORDER BY p.ordinal DESC, t.games DESC, p.name LIMIT ?",
+                (guild_id, kind, since, guild_id, kind, limit))
+        return [self._rating(r, guild_id, kind) for r in rows]
+
+    async def player_ratings(self, guild_id, user_id) -> list[tuple[RatingRow, int, int]]:
+        rows = await self._fetchall("SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY kind",
+                                    (guild_id, user_id))
+        out = []
+        for r in rows:
+            counts = await self._fetchall(
+                "SELECT SUM(ordinal > ?) AS above, COUNT(*) AS total FROM ratings WHERE guild_id = ? AND kind = ?",
+                (r["ordinal"], guild_id, r["kind"]))
+            out.append((self._rating(r, guild_id, r["kind"]), int(counts[0]["above"] or 0) + 1,
+                        int(counts[0]["total"])))
+        return out
+
+    async def player_recent(self, guild_id, user_id, limit=5) -> list[dict[str, Any]]:
+        rows = await self._fetchall(
+            "SELECT g.game_id, g.kind, g.finished_at, g.solo, r.rank, r.score, "
+            "(SELECT COUNT(*) FROM results x WHERE x.game_id = g.game_id) AS players "
+            "FROM results r JOIN rated_games g ON g.game_id = r.game_id "
+            "WHERE r.user_id = ? AND g.guild_id = ? ORDER BY g.finished_at DESC, g.game_id DESC LIMIT ?",
+            (user_id, guild_id, limit))
+        return [dict(r) for r in rows]
+
+    async def player_solo_best(self, guild_id, user_id) -> dict[str, tuple[int, int]]:
+        rows = await self._fetchall(
+            "SELECT g.kind, MAX(r.score) AS best, COUNT(*) AS n FROM results r "
+            "JOIN rated_games g ON g.game_id = r.game_id "
+            "WHERE r.user_id = ? AND g.guild_id = ? AND g.solo = 1 GROUP BY g.kind", (user_id, guild_id))
+        return {r["kind"]: (r["best"], r["n"]) for r in rows}
+
+    async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
+        rows = await self._fetchall(
+            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name FROM rated_games g "
+            "JOIN results r ON r.game_id = g.game_id "
+            "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+            "WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL "
+            "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, limit))
+        return [dict(r) for r in rows]
+
+    async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
+        params: tuple = (guild_id,)
+        where = "guild_id = ? AND status = 'finished'"
+        if query.isdigit():
+            where += " AND CAST(id AS TEXT) LIKE ?"
+            params += (f"{query}%",)
+        rows = await self._fetchall(f"SELECT id, kind, finished_at FROM games WHERE {where} ORDER BY id DESC "
+                                    "LIMIT ?", (*params, limit))
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        marks = ",".join("?" * len(ids))
+        names: dict[int, list[str]] = {i: [] for i in ids}
+        for s in await self._fetchall(f"SELECT game_id, name FROM seats WHERE game_id IN ({marks}) "
+                                      "ORDER BY game_id, seat", tuple(ids)):
+            names[s["game_id"]].append(s["name"])
+        return [{"id": r["id"], "kind": r["kind"], "finished_at": r["finished_at"], "names": names[r["id"]]}
+                for r in rows]

@@ -1,0 +1,71 @@
+"""Playing over days (issue 9), once for every game: reminders and timeouts, ratings, history.
+
+:class:`Community` plugs into the session service's ``on_change`` hook (schedule the
+newly expected seats, rate a finished game) and runs the scheduler's polling loop.
+See docs/playing-over-days.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable
+
+from bot.community import ratings
+from bot.community.scheduler import Notifier, Scheduler
+from bot.sessions import Outcome, SessionService
+from bot.storage import FINISHED, Store
+
+log = logging.getLogger("ludibot.community")
+
+POLL_ENV = "LUDIBOT_SCHEDULER_POLL"  # seconds between two looks at the deadlines (default 30)
+
+
+class Community:
+    def __init__(self, store: Store, sessions: SessionService, notifier: Notifier | None = None, *,
+                 clock: Callable[[], float] = time.time, poll: float = 30.0) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll)
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        sessions.on_change = self.on_change
+
+    @classmethod
+    def for_bot(cls, bot) -> Community:
+        from bot.community.notifier import DiscordNotifier
+
+        try:
+            poll = float(os.environ.get(POLL_ENV) or 30)
+        except ValueError:
+            poll = 30.0
+        return cls(bot.store, bot.sessions, DiscordNotifier(bot), poll=max(0.05, poll))
+
+    async def on_change(self, outcome: Outcome) -> None:
+        await self.scheduler.on_change(outcome)
+        if outcome.game.status == FINISHED:
+            try:
+                await ratings.rate(self.store, outcome.game.id)
+            except Exception:
+                log.exception("could not rate game %s", outcome.game.id)
+
+    async def catch_up(self) -> None:
+        """After a restart: rate finished games left unrated, schedule seats left without deadlines."""
+        await ratings.rate_pending(self.store)
+        await self.scheduler.sweep()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._stop.clear()
+            self._task = asyncio.create_task(self.scheduler.run(self._stop, before=self.catch_up))
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, timeout=10)
+            except (TimeoutError, asyncio.CancelledError):
+                self._task.cancel()
+            self._task = None

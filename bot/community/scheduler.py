@@ -1,0 +1,276 @@
+"""Reminders and timeouts, kept in the database.
+
+When a seat becomes expected (the session service's ``on_change`` hook, with
+``Outcome.newly_expected``), two deadlines are written for it: a reminder at
+``now + reminder delay`` and a timeout at ``now + timeout delay`` (per server and per
+game, see :mod:`bot.community.settings`). Their key is ``(game, seat, kind, version)``
+where ``version`` is the game's version at that moment (the *epoch*). A deadline is
+void once the game is over, the seat is no longer expected, or the seat acted after
+that version (or a newer epoch was scheduled for it).
+
+The loop polls the table (every ``poll`` seconds, no sleeping per deadline):
+
+* a reminder is taken with a compare-and-swap ``pending -> done`` and only then sent:
+  of two processes, one sends it; a crash right after loses it rather than repeating it;
+* a timeout is leased (compare-and-swap), then the seat's default action is applied by
+  ``SessionService.act_for(..., version=…, actor="timeout")`` (itself a compare-and-swap
+  on the game's version), then marked done. A crash in between leaves it pending; once
+  the lease runs out it is checked again, and since the seat has then acted, it is void:
+  the default action is applied exactly once.
+* the N-th consecutive timeout of a seat (``forfeit_after``, 0 = never) forfeits the game.
+
+At start, a sweep schedules any expected seat that has no deadline for its epoch
+(a change committed just before a crash) from the game's last change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from bot.community.settings import TimerSettings, resolve
+from bot.sessions import Outcome, SessionError, SessionService
+from bot.storage import (
+    CANCELLED,
+    DONE,
+    FAILED,
+    FINISHED,
+    REMINDER,
+    RUNNING,
+    TIMEOUT,
+    VOID,
+    Deadline,
+    GameRow,
+    Store,
+)
+from engines.base import RuleError
+
+log = logging.getLogger("ludibot.scheduler")
+
+MAX_ATTEMPTS = 3
+
+
+class Notifier(Protocol):
+    async def remind(self, game: GameRow, seats: list[int], since: float) -> None: ...
+
+    async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None: ...
+
+    # optional: ``hold(game)``, an async context manager held from a timeout's move to its publication
+
+
+class Scheduler:
+    def __init__(self, store: Store, sessions: SessionService, notifier: Notifier | None = None, *,
+                 clock: Callable[[], float] = time.time, poll: float = 30.0, lease: float = 120.0,
+                 batch: int = 100) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.notifier = notifier
+        self.clock = clock
+        self.poll = poll
+        self.lease = lease
+        self.batch = batch
+
+    async def timers(self, guild_id: int | None, kind: str) -> TimerSettings:
+        settings = await self.store.guild_settings(guild_id) if guild_id is not None else {}
+        return resolve(settings, kind)
+
+    # --- scheduling ------------------------------------------------------------------
+    async def on_change(self, outcome: Outcome) -> None:
+        game = outcome.game
+        if game.status == RUNNING:
+            expected = self.sessions.expected_seats(game)
+            seats = sorted(s for s in outcome.newly_expected & expected if not game.seats[s].is_ai)
+            if seats:
+                await self.schedule(game, seats, self.clock())
+        elif game.status in (FINISHED, CANCELLED):
+            await self.store.void_game_deadlines(game.id, self.clock())
+
+    async def schedule(self, game: GameRow, seats: list[int], since: float) -> None:
+        t = await self.timers(game.guild_id, game.kind)
+        entries: list[tuple[int, str, float]] = []
+        for seat in seats:
+            if t.reminder_s > 0:
+                entries.append((seat, REMINDER, since + t.reminder_s))
+            if t.timeout_s > 0:
+                entries.append((seat, TIMEOUT, since + t.timeout_s))
+        await self.store.schedule_deadlines(game.id, game.version, since, entries)
+
+    async def sweep(self) -> int:
+        """Schedule expected seats left without a deadline for their epoch (after a crash)."""
+        added = 0
+        for game in await self.store.games_with_status((RUNNING,)):
+            missing = []
+            for seat in sorted(self.sessions.expected_seats(game)):
+                if game.seats[seat].is_ai:
+                    continue
+                latest = await self.store.latest_deadline_version(game.id, seat)
+                last = await self.store.seat_actions(game.id, seat, 1)
+                if latest is None or (last and latest < last[0].version):
+                    missing.append(seat)
+            if missing:
+                await self.schedule(game, missing, game.updated_at)
+                added += len(missing)
+        return added
+
+    # --- firing ----------------------------------------------------------------------
+    async def tick(self) -> int:
+        """Fire what is due now; returns how many deadlines fired (reminders sent + timeouts applied)."""
+        now = self.clock()
+        fired = 0
+        for _ in range(100):  # a backlog after a long stop: keep going while full batches come
+            due = await self.store.due_deadlines(now, self.batch)
+            if not due:
+                break
+            by_game: dict[int, list[Deadline]] = {}
+            for d in due:
+                by_game.setdefault(d.game_id, []).append(d)
+            for game_id, items in by_game.items():
+                try:
+                    fired += await self._fire_game(game_id, items, now)
+                except Exception:
+                    log.exception("deadlines of game %s failed", game_id)
+            if len(due) < self.batch:
+                break
+        return fired
+
+    def _playable(self, kind: str) -> bool:
+        """The game's engine is part of this deployment (else its deadlines are void, not retried)."""
+        try:
+            self.sessions.engine(kind)
+        except (KeyError, ImportError):
+            log.warning("no engine for %s: its deadlines are void", kind)
+            return False
+        return True
+
+    async def _valid(self, game: GameRow, d: Deadline) -> bool:
+        if game.status != RUNNING or d.seat >= len(game.seats) or game.seats[d.seat].is_ai:
+            return False
+        if d.seat not in self.sessions.expected_seats(game):
+            return False
+        last = await self.store.seat_actions(game.id, d.seat, 1)
+        if last and last[0].version > d.version:
+            return False
+        latest = await self.store.latest_deadline_version(game.id, d.seat)
+        return latest is None or latest <= d.version
+
+    async def _fire_game(self, game_id: int, items: list[Deadline], now: float) -> int:
+        game = await self.store.get_game(game_id)
+        if game is None or game.status != RUNNING or not self._playable(game.kind):
+            for d in items:
+                await self.store.close_deadline(d.key, VOID, now)
+            return 0
+        fired = 0
+        timeouts = [d for d in items if d.kind == TIMEOUT]
+        timing_out = {(d.seat, d.version) for d in timeouts}
+        seats, since = [], now
+        for d in (d for d in items if d.kind == REMINDER):
+            # a reminder whose timeout is due too (a long stop) would only be noise
+            if (d.seat, d.version) in timing_out or not await self._valid(game, d):
+                await self.store.close_deadline(d.key, VOID, now)
+            elif await self.store.close_deadline(d.key, DONE, now):
+                seats.append(d.seat)
+                since = min(since, d.since)
+        if seats and self.notifier is not None:
+            fired += len(seats)
+            try:
+                await self.notifier.remind(game, seats, since)
+            except Exception:
+                log.exception("reminder for game %s failed", game_id)
+        elif seats:
+            fired += len(seats)
+        if timeouts:
+            # like a player's move: held from the move to its publication (the cog's per-game lock)
+            async with self._hold(game):
+                fired += await self._time_out(game, timeouts, now)
+        return fired
+
+    def _hold(self, game: GameRow):
+        hold = getattr(self.notifier, "hold", None)
+        return hold(game) if hold is not None else contextlib.nullcontext()
+
+    async def _time_out(self, game: GameRow, timeouts: list[Deadline], now: float) -> int:
+        before = self.sessions.expected_seats(game)
+        outcomes: list[Outcome] = []
+        acted: list[int] = []
+        forfeit: int | None = None
+        for d in timeouts:
+            game = await self.store.get_game(game.id) or game
+            if not await self._valid(game, d):
+                await self.store.close_deadline(d.key, VOID, now)
+                continue
+            if not await self.store.claim_deadline(d.key, now, self.lease):
+                continue  # another process has it
+            try:
+                outcome, forfeited = await self._apply(game, d.seat)
+            except SessionError as err:
+                log.info("timeout of game %s seat %s refused (%s): retrying later", game.id, d.seat, err.key)
+                await self.store.release_deadline(d.key)
+                continue
+            except Exception:
+                log.exception("timeout of game %s seat %s failed", game.id, d.seat)
+                if d.attempts + 1 >= MAX_ATTEMPTS:
+                    await self.store.close_deadline(d.key, FAILED, now)
+                else:
+                    await self.store.release_deadline(d.key)
+                continue
+            await self.store.close_deadline(d.key, DONE, now)
+            outcomes.append(outcome)
+            acted.append(d.seat)
+            if forfeited:
+                forfeit = d.seat
+                break
+        if outcomes and self.notifier is not None:
+            last = outcomes[-1]
+            result = next((o.result for o in reversed(outcomes) if o.result is not None), None)
+            after = self.sessions.expected_seats(last.game)
+            merged = Outcome(game=last.game, events=[e for o in outcomes for e in o.events], result=result,
+                             newly_expected=after - (before - set(acted)))
+            try:
+                await self.notifier.timed_out(merged, acted, forfeit)
+            except Exception:
+                log.exception("timeout notice for game %s failed", game.id)
+        return len(outcomes)
+
+    async def consecutive_timeouts(self, game_id: int, seat: int, limit: int) -> int:
+        count = 0
+        for row in await self.store.seat_actions(game_id, seat, limit):
+            if row.action.get("_by") != "timeout":
+                break
+            count += 1
+        return count
+
+    async def _apply(self, game: GameRow, seat: int) -> tuple[Outcome, bool]:
+        t = await self.timers(game.guild_id, game.kind)
+        if t.forfeit_after > 0:
+            prior = await self.consecutive_timeouts(game.id, seat, t.forfeit_after)
+            if prior + 1 >= t.forfeit_after:
+                return await self.sessions.forfeit(game.id, seat, reason="timeout", version=game.version), True
+        engine = self.sessions.engine(game.kind)
+        action = engine.default_action(engine.from_dict(game.state), seat)
+        if not isinstance(action, dict):
+            raise RuleError("common.error.internal")
+        outcome = await self.sessions.act_for(game.id, seat, action, version=game.version, actor="timeout")
+        return outcome, False
+
+    # --- the loop --------------------------------------------------------------------
+    async def run(self, stop: asyncio.Event, before: Callable[[], Any] | None = None) -> None:
+        if before is not None:
+            try:
+                res = before()
+                if asyncio.iscoroutine(res):
+                    await res
+            except Exception:
+                log.exception("scheduler start-up sweep failed")
+        while not stop.is_set():
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("scheduler tick failed")
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=self.poll)
+            except TimeoutError:
+                pass

@@ -1,0 +1,115 @@
+"""Reminder and timeout settings per server and per game (``/ludibot config``).
+
+Stored in the guild's settings (``guild_settings``) under ``"timers"``::
+
+    {"timers": {"*": {"reminder_h": 6}, "ludix": {"timeout_h": 12, "forfeit_after": 2}}}
+
+``"*"`` is the server's default; a game's own entry overrides it field by field;
+anything unset falls back to :data:`DEFAULTS` (and :data:`FORFEIT_DEFAULTS`).
+A delay of 0 turns that deadline off.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import engines
+from bot import i18n
+from engines.base import RuleError
+
+ALL = "*"
+FIELDS = ("reminder_h", "timeout_h", "forfeit_after")
+MAX_HOURS = 720.0  # 30 days
+MAX_FORFEIT = 20
+
+
+@dataclass(frozen=True)
+class TimerSettings:
+    reminder_h: float  # hours after a seat becomes expected: reminder (0 = none)
+    timeout_h: float  # hours after a seat becomes expected: default action (0 = never)
+    forfeit_after: int  # the N-th consecutive timeout of a seat forfeits the game (0 = never)
+
+    @property
+    def reminder_s(self) -> float:
+        return self.reminder_h * 3600
+
+    @property
+    def timeout_s(self) -> float:
+        return self.timeout_h * 3600
+
+
+DEFAULTS = TimerSettings(reminder_h=12.0, timeout_h=48.0, forfeit_after=0)
+#: Tectonic and Armada: the AI plays the absent player's turns, and the third consecutive timeout forfeits.
+FORFEIT_DEFAULTS = {"tectonic": 3, "armada": 3}
+
+
+def resolve(settings: dict[str, Any], kind: str) -> TimerSettings:
+    """The effective timers of game ``kind`` from a guild's settings dict."""
+    timers = settings.get("timers") or {}
+    base = {"reminder_h": DEFAULTS.reminder_h, "timeout_h": DEFAULTS.timeout_h,
+            "forfeit_after": FORFEIT_DEFAULTS.get(kind, DEFAULTS.forfeit_after)}
+    for scope in (ALL, kind):
+        for name, value in (timers.get(scope) or {}).items():
+            if name in base and value is not None:
+                base[name] = value
+    return TimerSettings(reminder_h=float(base["reminder_h"]), timeout_h=float(base["timeout_h"]),
+                         forfeit_after=int(base["forfeit_after"]))
+
+
+def game_kind(value: str | None) -> str:
+    """A game named by its short name or its title (either language); ``ALL`` for none/"tous"."""
+    if value is None or not value.strip() or value.strip().lower() in (ALL, "tous", "all"):
+        return ALL
+    wanted = value.strip().lower()
+    for kind in engines.available():
+        titles = {i18n.t(f"{kind}.name.title", lg).lower() for lg in i18n.LANGS}
+        if wanted == kind or wanted in titles:
+            return kind
+    raise RuleError("community.error.unknown_game", game=value.strip()[:50],
+                    allowed=", ".join(engines.available()))
+
+
+def _hours(value: float | None, negative: str, too_long: str) -> float | None:
+    if value is None:
+        return None
+    if not value >= 0:  # also refuses NaN
+        raise RuleError(negative, value=_fmt(value))
+    if not math.isfinite(value) or value > MAX_HOURS:
+        raise RuleError(too_long, value=_fmt(value), max=_fmt(MAX_HOURS))
+    return float(value)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def change(settings: dict[str, Any], game: str | None, *, reminder_h: float | None = None,
+           timeout_h: float | None = None, forfeit_after: int | None = None,
+           reset: bool = False) -> tuple[dict[str, Any], str]:
+    """The new settings after a ``/ludibot config`` (refusals are RuleErrors); returns (settings, scope)."""
+    scope = game_kind(game)
+    reminder = _hours(reminder_h, "community.error.negative_reminder", "community.error.reminder_too_long")
+    timeout = _hours(timeout_h, "community.error.negative_timeout", "community.error.timeout_too_long")
+    if forfeit_after is not None and forfeit_after < 0:
+        raise RuleError("community.error.negative_forfeit", value=forfeit_after)
+    if forfeit_after is not None and forfeit_after > MAX_FORFEIT:
+        raise RuleError("community.error.forfeit_too_big", value=forfeit_after, max=MAX_FORFEIT)
+    new = dict(settings)
+    timers = {k: dict(v) for k, v in (settings.get("timers") or {}).items()}
+    entry = {} if reset else timers.get(scope, {})
+    for name, value in (("reminder_h", reminder), ("timeout_h", timeout), ("forfeit_after", forfeit_after)):
+        if value is not None:
+            entry[name] = value
+    if entry:
+        timers[scope] = entry
+    else:
+        timers.pop(scope, None)
+    new["timers"] = timers
+    for kind in ([scope] if scope != ALL else engines.available()):
+        t = resolve(new, kind)
+        if t.reminder_h > 0 and t.timeout_h > 0 and t.timeout_h <= t.reminder_h:
+            raise RuleError("community.error.timeout_before_reminder", reminder=_fmt(t.reminder_h),
+                            timeout=_fmt(t.timeout_h), game=kind)
+    return new, scope

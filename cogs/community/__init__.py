@@ -1,0 +1,9 @@
+"""Community extension: ``/classement``, ``/records``, ``/profil``, ``/parties``, ``/historique``, ``/ludibot``."""
+
+from cogs.community.boards import BoardsCog
+from cogs.community.settings import LudibotCog
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(BoardsCog(bot))
+    await bot.add_cog(LudibotCog(bot))

@@ -1,0 +1,247 @@
+"""``/classement``, ``/records``, ``/profil``, ``/parties``, ``/historique``: thin, over bot/community."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import i18n
+from bot.community import history
+from bot.community.notifier import jump_link, timestamp
+from bot.community.ratings import display
+from bot.sessions import SessionError
+from bot.storage import CANCELLED, FINISHED, RUNNING
+from bot.translator import L
+from bot.ui import lang, public_lang, send
+from cogs.community.common import game_choices, guild_of, one_game, server_name, title
+from engines.base import RuleError
+from render.leaderboard import render_leaderboard, render_records
+
+log = logging.getLogger("ludibot.community")
+
+DAY = 86400.0
+PERIODS = {"semaine": ("week", 7 * DAY), "mois": ("month", 30 * DAY), "tout": ("all", None)}
+BOARD_SIZE = 20
+RECORDS_SIZE = 10
+MAX_LISTED = 20
+
+
+def _png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+class BoardsCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.store = bot.store  # type: ignore[attr-defined]
+        self.sessions = bot.sessions  # type: ignore[attr-defined]
+
+    # --- /classement -------------------------------------------------------------------
+    @app_commands.command(name="classement", description=L("community.cmd.classement"))
+    @app_commands.describe(jeu=L("community.cmd.jeu"), periode=L("community.cmd.periode"))
+    @app_commands.choices(periode=[app_commands.Choice(name=L("community.choice.week"), value="semaine"),
+                                   app_commands.Choice(name=L("community.choice.month"), value="mois"),
+                                   app_commands.Choice(name=L("community.choice.all"), value="tout")])
+    @app_commands.guild_only()
+    async def classement(self, interaction: discord.Interaction, jeu: str, periode: str = "tout") -> None:
+        guild = guild_of(interaction)
+        kind = one_game(jeu)
+        if periode not in PERIODS:
+            raise RuleError("community.error.bad_period", period=periode[:30])
+        key, span = PERIODS[periode]
+        since = time.time() - span if span else None
+        rows = await self.store.leaderboard(guild, kind, since, BOARD_SIZE)
+        lg = public_lang(interaction)
+        period = i18n.t(f"community.board.{key}", lg)
+        labels = {k: i18n.t(f"community.board.{k}", lg) for k in ("rank", "player", "rating", "games", "wins",
+                                                                    "best", "empty")}
+        table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games, "wins": r.wins,
+                  "best": r.best_score} for i, r in enumerate(rows)]
+        mine = next((i for i, r in enumerate(rows) if r.user_id == interaction.user.id), None)
+        image = await asyncio.to_thread(
+            render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
+            i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(rows)),
+            labels, table, mine)
+        await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=period),
+                   file=_png(image, f"classement-{kind}-{periode}.png"))
+
+    @classement.autocomplete("jeu")
+    async def _classement_jeu(self, interaction: discord.Interaction, current: str):
+        return game_choices(interaction, current)
+
+    # --- /records ------------------------------------------------------------------------
+    @app_commands.command(name="records", description=L("community.cmd.records"))
+    @app_commands.describe(jeu=L("community.cmd.jeu"))
+    @app_commands.guild_only()
+    async def records(self, interaction: discord.Interaction, jeu: str) -> None:
+        guild = guild_of(interaction)
+        kind = one_game(jeu)
+        lg = public_lang(interaction)
+        if self.sessions.engine(kind).min_players != 1:
+            raise RuleError("community.error.no_solo", game=title(kind, lang(interaction)))
+        rows = await self.store.solo_records(guild, kind, RECORDS_SIZE)
+        labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "date", "game",
+                                                                     "empty")}
+        table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
+                  "date": time.strftime("%Y-%m-%d", time.gmtime(r["finished_at"]))} for i, r in enumerate(rows)]
+        image = await asyncio.to_thread(
+            render_records, i18n.t("community.records.title", lg, game=title(kind, lg)),
+            i18n.t("community.records.subtitle", lg, server=server_name(interaction), count=len(rows)), labels, table)
+        await send(interaction, i18n.t("community.records.caption", lg, game=title(kind, lg)),
+                   file=_png(image, f"records-{kind}.png"))
+
+    @records.autocomplete("jeu")
+    async def _records_jeu(self, interaction: discord.Interaction, current: str):
+        return game_choices(interaction, current, solo_only=True)
+
+    # --- /profil -------------------------------------------------------------------------
+    @app_commands.command(name="profil", description=L("community.cmd.profil"))
+    @app_commands.describe(membre=L("community.cmd.membre"))
+    @app_commands.guild_only()
+    async def profil(self, interaction: discord.Interaction, membre: discord.User | None = None) -> None:
+        guild = guild_of(interaction)
+        who = membre or interaction.user
+        name = getattr(who, "display_name", None) or who.name
+        lg = public_lang(interaction)
+        ratings = await self.store.player_ratings(guild, who.id)
+        solo = await self.store.player_solo_best(guild, who.id)
+        recent = await self.store.player_recent(guild, who.id, 5)
+        if not (ratings or solo or recent):
+            await send(interaction, i18n.t("community.profile.empty", lg, name=name))
+            return
+        none = i18n.t("community.profile.no_score", lg)
+        lines = [i18n.t("community.profile.head", lg, name=name, server=server_name(interaction))]
+        for row, position, total in ratings:
+            lines.append(i18n.t("community.profile.game_line", lg, game=title(row.kind, lg),
+                                rating=display(row.ordinal), rank=position, total=total, games=row.games,
+                                wins=row.wins, best=none if row.best_score is None else row.best_score))
+        for kind, (best, count) in sorted(solo.items()):
+            lines.append(i18n.t("community.profile.solo_line", lg, game=title(kind, lg),
+                                best=none if best is None else best, games=count))
+        if recent:
+            lines.append(i18n.t("community.profile.recent_head", lg))
+            for g in recent:
+                key = "community.profile.recent_solo_line" if g["solo"] else "community.profile.recent_line"
+                score = "" if g["score"] is None else i18n.t("community.profile.points", lg, score=g["score"])
+                lines.append(i18n.t(key, lg, id=g["game_id"], game=title(g["kind"], lg), rank=g["rank"],
+                                    players=g["players"], score=score, when=timestamp(g["finished_at"])))
+        await send(interaction, "\n".join(lines))
+
+    # --- /parties ------------------------------------------------------------------------
+    @app_commands.command(name="parties", description=L("community.cmd.parties"))
+    @app_commands.guild_only()
+    async def parties(self, interaction: discord.Interaction) -> None:
+        guild = guild_of(interaction)
+        lg = lang(interaction)
+        games = await self.store.games_with_status((RUNNING,), guild)
+        if not games:
+            await send(interaction, i18n.t("community.games.empty", lg), ephemeral=True)
+            return
+        since = await self.store.turn_since([g.id for g in games])
+        listed: list[tuple[float, str]] = []
+        for g in games:
+            try:
+                expected = sorted(self.sessions.expected_seats(g))
+            except KeyError:  # a game whose engine is gone from this deployment
+                continue
+            waiting = min((since.get((g.id, s), g.updated_at) for s in expected), default=g.updated_at)
+            players = ", ".join(g.seats[s].name for s in expected) or i18n.t("community.games.nobody", lg)
+            link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"
+            listed.append((waiting, i18n.t("community.games.line", lg, game=title(g.kind, lg), id=g.id,
+                                           channel=g.channel_id, players=players, since=timestamp(waiting),
+                                           link=link)))
+        listed.sort(key=lambda item: item[0])
+        lines = [i18n.t("community.games.head", lg, count=len(listed))]
+        size = len(lines[0])
+        shown = 0
+        for _, line in listed[:MAX_LISTED]:
+            if size + len(line) + 1 > 1900:
+                break
+            lines.append(line)
+            size += len(line) + 1
+            shown += 1
+        if shown < len(listed):
+            lines.append(i18n.t("community.games.more", lg, count=len(listed) - shown))
+        await send(interaction, "\n".join(lines), ephemeral=True)
+
+    # --- /historique ---------------------------------------------------------------------
+    @app_commands.command(name="historique", description=L("community.cmd.historique"))
+    @app_commands.rename(fmt="format")
+    @app_commands.describe(partie=L("community.cmd.partie"), fmt=L("community.cmd.format"))
+    @app_commands.choices(fmt=[app_commands.Choice(name=L("community.choice.text"), value="texte"),
+                                  app_commands.Choice(name=L("community.choice.json"), value="json")])
+    @app_commands.guild_only()
+    async def historique(self, interaction: discord.Interaction, partie: int, fmt: str = "texte") -> None:
+        guild = guild_of(interaction)
+        if fmt not in ("texte", "json"):
+            raise RuleError("community.error.bad_format", format=fmt[:30])
+        game = await self.sessions.get(partie)
+        if game.guild_id != guild:  # another server's game does not exist here
+            raise SessionError("common.error.no_such_game", game=partie)
+        if game.status == CANCELLED:
+            raise SessionError("common.error.game_cancelled", game=game.id)
+        if game.status != FINISHED:
+            raise RuleError("community.error.not_finished", game=game.id)
+        lg = lang(interaction)
+        rows = await self.store.events(game.id)
+        results = await self.store.results(game.id)
+        if fmt == "json":
+            doc = history.export(game, rows, results, viewer_seat=game.seat_of(interaction.user.id))
+            data = json.dumps(doc, ensure_ascii=False, indent=2).encode()
+            await send(interaction, i18n.t("community.history.json_ready", lg, id=game.id), ephemeral=True,
+                       file=discord.File(io.BytesIO(data), filename=f"partie-{game.id}.json"))
+            return
+        head = i18n.t("community.history.head", lg, game=title(game.kind, lg), id=game.id,
+                      players=", ".join(game.names), when=timestamp(game.updated_at))
+        final = [i18n.t("community.history.final", lg)] + [
+            i18n.t("community.history.rank_line", lg, rank=r.rank, player=game.names[r.seat],
+                   score="-" if r.score is None else r.score)
+            for r in sorted(results, key=lambda r: (r.rank, r.seat))]
+        lines = history.replay_lines(game, rows, lg)
+        text = "\n".join([head, *lines, *final])
+        log_file = None
+        if len(text) > 1900:
+            log_file = discord.File(io.BytesIO("\n".join([head, *lines, *final]).encode()),
+                                    filename=f"partie-{game.id}.txt")
+            tail = [i18n.t("community.history.attached", lg, count=len(rows))]
+            text = "\n".join([head, *tail, *final])[:2000]
+        image = await self._final_image(game, lg)
+        if log_file is None:
+            await send(interaction, text, ephemeral=True, file=image)
+            return
+        await send(interaction, text, ephemeral=True, file=log_file)
+        if image is not None:
+            await send(interaction, None, ephemeral=True, file=image)
+
+    async def _final_image(self, game, lg: str) -> discord.File | None:
+        cog: Any = self.bot.game_cogs.get(game.kind)  # type: ignore[attr-defined]
+        if cog is None or game.state is None:
+            return None
+        try:
+            view = await self.sessions.public_view(game)
+            data = await asyncio.to_thread(cog.render_public, game, view, lg)
+        except Exception:  # the log is still worth showing without its picture
+            log.exception("could not draw the final picture of game %s", game.id)
+            return None
+        return _png(data, f"{game.kind}-{game.id}-final.png") if data else None
+
+    @historique.autocomplete("partie")
+    async def _historique_partie(self, interaction: discord.Interaction, current: str):
+        if interaction.guild_id is None:
+            return []
+        lg = lang(interaction)
+        found = await self.store.finished_games(interaction.guild_id, 25, current.strip())
+        out = []
+        for g in found:
+            label = i18n.t("community.history.choice", lg, id=g["id"], game=title(g["kind"], lg),
+                           players=", ".join(g["names"]))
+            out.append(app_commands.Choice(name=label[:100], value=g["id"]))
+        return out
