@@ -1,0 +1,107 @@
+"""The Tectonic cog's pure parts, without Discord: how a move is answered (the dry run that
+decides on a "thinking" defer), the flip-button argument, narration tweaks, the end lines.
+
+(The whole surface is tested end to end in tests/e2e/test_tectonic_e2e.py.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.sessions import Outcome
+from bot.storage import FINISHED, RUNNING, GameRow, Seat
+from cogs.tectonic.cog import FLIP_ARG, TectonicCog, _matching
+from engines.base import Result
+from engines.tectonic import ENGINE
+
+
+def cog() -> TectonicCog:
+    c = TectonicCog.__new__(TectonicCog)  # no bot needed for the pure parts
+    c.engine = ENGINE
+    return c
+
+
+def row(state, *, bot_level: int | None = None, version: int = 12) -> GameRow:
+    black = Seat(seat=1, user_id=None, name="Bot 1", ai_level=bot_level) if bot_level else \
+        Seat(seat=1, user_id=11, name="Bruno")
+    return GameRow(id=7, guild_id=1, channel_id=2, kind="tectonic", options={"pic_backward": "droit"},
+                   status=RUNNING, state=ENGINE.to_dict(state), version=version, seed=1, creator_id=10,
+                   created_at=0.0, updated_at=0.0, seats=[Seat(seat=0, user_id=10, name="Alice"), black])
+
+
+def move(a: str, b: str, flip: str | None = None) -> dict:
+    return {"type": "move", "from": a, "to": b, "flip": flip}
+
+
+def test_a_defer_only_for_a_legal_move_that_the_slow_bot_will_answer():
+    state = ENGINE.new_game(2, {}, seed=1)
+    c = cog()
+    assert c._dry_run(row(state), 10, move("C2", "C6"), None) == (True, False)  # against a person
+    assert c._dry_run(row(state, bot_level=1), 10, move("C2", "C6"), None) == (True, False)  # fast bot
+    assert c._dry_run(row(state, bot_level=2), 10, move("C2", "C6"), None) == (True, True)
+    assert c._dry_run(row(state, bot_level=3), 10, move("c2", "c6"), None) == (True, True)
+    # anything the session service or the engine will refuse is answered directly (ephemeral)
+    assert c._dry_run(row(state, bot_level=3), 10, move("C2", "C7"), None) == (False, False)  # too far
+    assert c._dry_run(row(state, bot_level=3), 11, move("C2", "C6"), None) == (False, False)  # not seated
+    assert c._dry_run(row(state), 11, move("C9", "C5"), None) == (False, False)  # not Bruno's turn
+    assert c._dry_run(row(state, bot_level=3), 10, move("C2", "C6"), 11) == (False, False)  # stale button
+    assert c._dry_run(replace(row(state, bot_level=3), status=FINISHED), 10, move("C2", "C6"), None) == (False,
+                                                                                                          False)
+    # a move that needs a flip choice: answered with the buttons, not deferred
+    for seat, m in ((0, move("C2", "C6")), (1, move("E9", "D8"))):
+        state, _ = ENGINE.apply(state, seat, m)
+    assert c._dry_run(row(state, bot_level=3), 10, move("C6", "C8"), None) == (False, False)
+    assert c._dry_run(row(state, bot_level=3), 10, move("C6", "C8", "D8"), None) == (True, True)
+
+
+def test_a_winning_move_is_not_deferred_the_bot_has_nothing_to_answer():
+    state = ENGINE.new_game(2, {}, seed=1)
+    # Black's pieces: one coloured colline left on E7, the rest red; White's colline E5 moves next to it
+    board = list(state.board)
+    for i, ch in enumerate(board):
+        if ch in "cpm":
+            board[i] = {"c": "4", "p": "5", "m": "6"}[ch]
+    board[6 * 10 + 4] = "c"  # E7
+    board[4 * 10 + 4] = "C"  # E5
+    state = replace(state, board="".join(board))
+    action = move("E5", "E6")
+    after, _ = ENGINE.apply(state, 0, action)
+    assert after.finished and after.reason == "all_red"
+    assert cog()._dry_run(row(state, bot_level=3), 10, action, None) == (True, False)
+
+
+def test_flip_button_argument_and_autocomplete_filtering():
+    assert FLIP_ARG.match("C6-C8-D8").groups() == ("C6", "C8", "D8")
+    assert FLIP_ARG.match("J10-J9-I9").groups() == ("J10", "J9", "I9")
+    for bad in ("C6-C8", "K1-C8-D8", "C0-C8-D8", "C6-C8-D11", "c6-c8-d8"):
+        assert FLIP_ARG.match(bad) is None, bad
+    cells = [f"{f}{r}" for r in range(1, 11) for f in "ABCDEFGHIJ"]
+    assert _matching(cells, "c1") == ["C1", "C10"]
+    assert _matching(cells, " d 4 ") == ["D4"]
+    assert _matching(cells, "10") == [f"{f}10" for f in "ABCDEFGHIJ"]  # no prefix match: contains
+    assert len(_matching(cells, "")) == 25
+
+
+def test_narration_drops_turn_lines_names_the_colours_and_the_region():
+    told = TectonicCog._told([{"type": "started"}, {"type": "turn", "seat": 0},
+                              {"type": "won_region", "winner": 0, "region": "NE"},
+                              {"type": "moved", "seat": 0, "piece": "pic", "from": "D2", "to": "E3"}], "en")
+    assert told == [{"type": "started"}, {"type": "sides", "white_seat": 0, "black_seat": 1},
+                    {"type": "won_region", "winner": 0, "region": "north-east"},
+                    {"type": "moved", "seat": 0, "piece": "pic", "from": "D2", "to": "E3"}]
+
+
+def test_the_end_names_the_winner_and_why():
+    state = ENGINE.new_game(2, {}, seed=1)
+    game = row(state, bot_level=1)
+
+    def end(ranks, reason):
+        return cog().ranking_lines(Outcome(game=game, result=Result(scores=[None, None], ranks=ranks,
+                                                                    details={"reason": reason})), "fr")
+
+    assert end([2, 1], "all_red") == ["**Fin de la partie** : victoire de Bot 1 (toutes les pièces adverses sont "
+                                      "rouges)."]
+    assert end([1, 2], "resign") == ["**Fin de la partie** : victoire de Alice (abandon)."]
+    assert end([1, 1], "repetition") == ["**Fin de la partie** : partie nulle (position répétée trois fois)."]
+    assert end([2, 1], "timeout") == ["**Fin de la partie** : victoire de Bot 1 (forfait après des absences répétées)."]
+    assert cog().options_text(game, "en") == "pic backward move: straight back"
