@@ -321,7 +321,8 @@ class SessionService:
             if not ai:
                 break
             seat = ai[0]
-            action = engine.ai_action(state, seat.seat, seat.ai_level or 1)
+            # off the event loop: a strong AI thinks for up to a second, and other games must not wait
+            action = await asyncio.to_thread(engine.ai_action, state, seat.seat, seat.ai_level or 1)
             step = await self._commit(game, engine, state, seat.seat, None, {**action, "_by": "ai"})
             game, result = step.game, step.result or result
             events.extend(step.events)
