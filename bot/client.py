@@ -20,7 +20,7 @@ from bot.gamecog import register_lobby
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
-from bot.ui import PREFIX, ComponentRouter, GameComponent, lang, refuse
+from bot.ui import PREFIX, ComponentRouter, GameComponent, explain_refused_component, lang, refuse
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot")
@@ -127,9 +127,14 @@ class Ludibot(commands.Bot):
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))
-        on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
-        if not cid.startswith(f"{PREFIX}:") or not on_message:
+        if not cid.startswith(f"{PREFIX}:"):
             await refuse(interaction, "common.error.forged_button")
+            return
+        on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
+        if not on_message:
+            # A stale client (the buttons were removed since) or a crafted one: discord.py ignores
+            # it and nothing is ever applied from it; the user is told precisely why.
+            await explain_refused_component(interaction)
 
     async def close(self) -> None:
         if getattr(self, "community", None) is not None:

@@ -169,6 +169,23 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
         await refuse(interaction, "common.error.internal")
 
 
+async def explain_refused_component(interaction: discord.Interaction) -> None:
+    """Refuse a component that is not on its message (stale client, crafted id) with the precise
+    reason: no such game, game over or cancelled, already played; otherwise "not valid"."""
+    m = CUSTOM_ID.match(str((interaction.data or {}).get("custom_id", "")))
+    key, params = "common.error.forged_button", {}
+    if m:
+        game = await interaction.client.store.get_game(int(m["game"]))  # type: ignore[attr-defined]
+        if game is None:
+            key, params = "common.error.no_such_game", {"game": int(m["game"])}
+        elif game.status in ("finished", "cancelled"):
+            key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"
+            params = {"game": game.id}
+        elif int(m["version"]) and int(m["version"]) != game.version:
+            key = "common.error.already_played"
+    await refuse(interaction, key, **params)
+
+
 def matches(current: str, *texts: str) -> bool:
     """Autocomplete filter: what the user typed appears (case-insensitively) in one of ``texts``."""
     wanted = (current or "").strip().casefold()

@@ -49,7 +49,12 @@ async def test_full_game_between_two_users(world):
         pytest.fail("the game did not end")
     assert "Classement" in msg.content and "1. " in msg.content
     assert msg.buttons == []
-    # the finished game is still visible to anyone with status
+    # a stale client clicking a button of the finished game is told the game is over
+    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    res = await fake.forge_click(u.bruno, msg, f"ludibot:{game_id}:roll:1")
+    assert res.ephemeral and f"La partie n°{game_id} est terminée" in res.content
+    res = await fake.forge_click(u.dave, msg, f"ludibot:{game_id}:roll:1")
+    assert res.ephemeral and f"Game #{game_id} is over" in res.content
     res = await fake.run_command(u.chloe, "jeux", "ludix status")
     assert res.ephemeral and "terminée" in res.content and res.attachments
     assert fake.errors == []
@@ -100,7 +105,7 @@ async def test_forged_custom_ids_get_a_specific_refusal(world):
     lobby = await open_game(world, u.bruno)
     await fake.click(u.alice, lobby, label="Lancer")
     msg = await wait_control(fake)
-    for cid, needle in (("ludibot:999999:roll:1", "pas valide"), ("ludibot:abc", "pas valide"),
+    for cid, needle in (("ludibot:999999:roll:1", "n'existe pas"), ("ludibot:abc", "pas valide"),
                         (f"ludibot:{msg_game(msg)}:selfdestruct:0", "pas valide"),
                         ("autrebot:1:roll", "pas valide")):
         res = await fake.forge_click(u.alice, msg, cid)
