@@ -112,6 +112,20 @@ class GameCog(commands.GroupCog):
         return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
                                         user_id=interaction.user.id, game_id=partie, statuses=statuses)
 
+    async def seated(self, interaction: discord.Interaction) -> tuple[GameRow, Any, int] | None:
+        """For autocomplete: the user's running game here (the ``partie`` option if typed), its
+        state and the user's seat; None when there is none. Never raises: autocomplete answers
+        an empty list rather than an error."""
+        partie = getattr(interaction.namespace, "partie", None)
+        try:
+            game = await self.resolve(interaction, int(partie) if partie is not None else None, (RUNNING,))
+        except (RuleError, ValueError, TypeError):
+            return None
+        seat = game.seat_of(interaction.user.id)
+        if seat is None or game.status != RUNNING or game.state is None:
+            return None
+        return game, self.engine.from_dict(game.state), seat
+
     async def partie_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[int]]:
         games = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING), kind=self.kind)

@@ -103,6 +103,14 @@ def validate_options(game: str, declared: tuple[Option, ...], given: dict[str, A
     return {o.name: o.validate(game, given.get(o.name, o.default)) for o in declared}
 
 
+def check_new_game(engine: Any, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    """``new_game``'s common start: the player count within the engine's limits, the options
+    validated with their defaults filled in (``common.error.player_count`` / ``bad_option``)."""
+    if not engine.min_players <= players <= engine.max_players:
+        raise RuleError("common.error.player_count", min=engine.min_players, max=engine.max_players, count=players)
+    return validate_options(engine.name, engine.options, options)
+
+
 @dataclass(frozen=True)
 class Result:
     """Final outcome. ``ranks[seat]`` is 1 for the winner(s); equal ranks are ties.

@@ -21,11 +21,11 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     derive_rng,
     rank_by,
     stamp_schema,
     unstamp_schema,
-    validate_options,
 )
 
 DIE_FACES = ("L", "X", "X", "V", "I", "I")
@@ -107,9 +107,7 @@ class LudixEngine:
 
     # --- setup -----------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         return State(seed=seed, players=players, target=opts["target"], scores=(0,) * players,
                      banked=((),) * players)
 

@@ -38,11 +38,11 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     derive_rng,
     rank_by,
     stamp_schema,
     unstamp_schema,
-    validate_options,
 )
 
 DECK_FILE = Path(__file__).resolve().parent.parent / "data" / "lutinades" / "deck.json"
@@ -155,9 +155,7 @@ class LutinadesEngine:
 
     # --- setup -----------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         order = list(range(len(deck())))
         derive_rng(seed, "deck").shuffle(order)
         state = State(seed=seed, players=players, variant=opts["variante"], deck=tuple(order), card=None,

@@ -132,15 +132,8 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
     # --- autocomplete: the legal choices of the asking player's seat only ----------------
     async def _my_turn_state(self, interaction: discord.Interaction) -> tuple[State, int] | None:
         """The state and seat of the user's running game, or None (not seated, no game, AI...)."""
-        partie = getattr(interaction.namespace, "partie", None)
-        try:
-            game = await self.resolve(interaction, int(partie) if partie is not None else None, (RUNNING,))
-        except (RuleError, ValueError, TypeError):
-            return None
-        seat = game.seat_of(interaction.user.id)
-        if seat is None or game.status != RUNNING or game.state is None:
-            return None
-        return self.engine.from_dict(game.state), seat
+        found = await self.seated(interaction)
+        return None if found is None else (found[1], found[2])
 
     @placer.autocomplete("point")
     async def _placer_point(self, interaction: discord.Interaction, current: str):

@@ -20,10 +20,10 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     rank_by,
     stamp_schema,
     unstamp_schema,
-    validate_options,
 )
 
 from .board import (
@@ -227,10 +227,7 @@ class ArmadaEngine:
 
     # --- setup -----------------------------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players,
-                            count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         size = BOARDS[opts["plateau"]]
         return State(seed=seed, size=size, board=(EMPTY,) * (size * size))
 

@@ -24,11 +24,11 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     derive_rng,
     rank_by,
     stamp_schema,
     unstamp_schema,
-    validate_options,
 )
 from engines.limit.boards import (
     BIG_ORCHID,
@@ -169,9 +169,7 @@ class LimitEngine:
 
     # --- setup -----------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         plateau, variante = opts["plateau"], opts["variante"]
         if variante not in (NEXUS_VARIANTS if plateau == "nexus" else ORCHID_VARIANTS):
             raise RuleError("limit.error.variant_board", variante=variante, plateau=plateau)

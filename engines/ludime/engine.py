@@ -38,11 +38,11 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     derive_rng,
     rank_by,
     stamp_schema,
     unstamp_schema,
-    validate_options,
 )
 from engines.ludime.lexicon import find_words, is_key, normalize
 from engines.ludime.lexicon import is_word as _is_word
@@ -161,9 +161,7 @@ class LudimeEngine:
 
     # --- setup ----------------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         dealer = self._first_dealer(seed, players)
         state = State(seed=seed, players=players, variant=opts["variant"], scores=(0,) * players,
                       best=(0,) * players, best_text=("",) * players)

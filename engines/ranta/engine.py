@@ -20,10 +20,10 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     derive_rng,
     rank_by,
     unstamp_schema,
-    validate_options,
 )
 from engines.ranta.scoring import CLASSIC, MODES, score
 from engines.ranta.sheet import DICE, ORIENTATIONS, SHEET, Cell
@@ -169,9 +169,7 @@ class RantaEngine:
 
     # --- setup -----------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         return State(seed=seed, players=players, mode=opts["mode"], round_no=1, rolls=(roll(seed, 1),),
                      sheets=((),) * players, placed=(False,) * players)
 

@@ -27,9 +27,9 @@ from engines.base import (
     Result,
     RuleError,
     View,
+    check_new_game,
     stamp_schema,
     unstamp_schema,
-    validate_options,
 )
 from engines.tectonic import ai, core
 from engines.tectonic.core import KINDS, ORTH, RAYS, REGIONS, SIZE, cell_name, parse_cell
@@ -76,9 +76,7 @@ class TectonicEngine:
 
     # --- setup -----------------------------------------------------------------
     def new_game(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise RuleError("common.error.player_count", min=self.min_players, max=self.max_players, count=players)
-        opts = validate_options(self.name, self.options, options)
+        opts = check_new_game(self, players, options)
         board = core.initial_board()
         reserves = core.initial_reserves()
         key = core.position_key(board, reserves, 0)
