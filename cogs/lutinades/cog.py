@@ -199,13 +199,15 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
                 raise SessionError("lutinades.error.gestures_closed")
             if seat in view["chosen"]:
                 raise SessionError("lutinades.error.already_chosen")
-        # no version check: the lutins act at once; "turn" makes the engine refuse a stale button
-        outcome = await self.sessions.act(game.id, user_id,
-                                          {"type": "gesture", "gesture": kind, "side": side, "turn": turn})
-        lg = lang(click.interaction)
-        await send(click.interaction, i18n.t("lutinades.label.gesture_recorded", lg, turn=turn,
-                                             gesture=own_gesture_text(kind, side, lg)), ephemeral=True)
-        await self.publish(outcome, click.interaction)
+        # no version check: the lutins act at once; "turn" makes the engine refuse a stale button.
+        # The game lock keeps the public messages in the order the gestures were recorded.
+        async with self.game_lock(game.id):
+            outcome = await self.sessions.act(game.id, user_id,
+                                              {"type": "gesture", "gesture": kind, "side": side, "turn": turn})
+            lg = lang(click.interaction)
+            await send(click.interaction, i18n.t("lutinades.label.gesture_recorded", lg, turn=turn,
+                                                 gesture=own_gesture_text(kind, side, lg)), ephemeral=True)
+            await self.publish(outcome, click.interaction)
 
     async def on_follow(self, click: Click) -> None:
         if not (click.arg or "").isdigit():
