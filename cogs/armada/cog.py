@@ -200,10 +200,11 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         user = click.interaction.user
         if click.arg != str(user.id):
             raise RuleError("armada.error.not_your_button")
-        outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
-        await click.interaction.response.edit_message(
-            content=i18n.t("armada.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
-        await self.publish(outcome, click.interaction)
+        async with self.game_lock(click.game.id):
+            outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
+            await click.interaction.response.edit_message(
+                content=i18n.t("armada.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
+            await self.publish(outcome, click.interaction)
 
     async def on_keep(self, click: Click) -> None:
         if click.arg != str(click.interaction.user.id):
