@@ -74,6 +74,10 @@ class GameCog(commands.GroupCog):
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
         return None
 
+    def publish_image(self, outcome: Outcome, view: dict[str, Any]) -> bool:
+        """Whether this public message carries the table image (a game may skip it for small steps)."""
+        return True
+
     def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
         """Buttons shown under the public turn message (custom ids carry game.version)."""
         return []
@@ -268,7 +272,9 @@ class GameCog(commands.GroupCog):
                 if waiting:
                     lines.append(waiting)
         view = await self.sessions.public_view(game)
-        image = await asyncio.to_thread(self.render_public, game, view, lg)
+        image = None
+        if self.publish_image(outcome, view):
+            image = await asyncio.to_thread(self.render_public, game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
         content = "\n".join(lines)[:2000] or None

@@ -241,6 +241,11 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     def render_public(self, game, view, lang):
         return render_table(view, game.names, self.table_labels(game, view, lang))
 
+    def publish_image(self, outcome, view):
+        """No table picture after a gesture that leaves others to choose: nothing visible changed
+        (the text says who has chosen), and a picture per lutin would flood the channel."""
+        return not (view.get("phase") == "gestures" and view.get("chosen"))
+
     def render_private(self, game, view, lang):
         if not view.get("card"):
             return None
