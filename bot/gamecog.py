@@ -219,6 +219,42 @@ class GameCog(commands.GroupCog):
         else:
             await send(click.interaction, text)
 
+    # --- resigning (games where a player may give up on either turn) ----------------------
+    async def ask_resign(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        """Ephemeral confirmation buttons; the keys come from the game's own catalog
+        (``<kind>.button.resign|keep``, ``<kind>.ui.resign_confirm|resign_done|resign_kept``)."""
+        game = await self.resolve(interaction, partie)
+        if game.status == LOBBY:
+            raise SessionError("common.error.not_started", game=game.id)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise SessionError("common.error.not_a_player", game=game.id)
+        lg = lang(interaction)
+        owner = str(interaction.user.id)
+        controls = view_of(
+            button(game.id, "resign", i18n.t(f"{self.kind}.button.resign", lg), arg=owner,
+                   style=discord.ButtonStyle.danger, emoji="🏳️"),
+            button(game.id, "keep", i18n.t(f"{self.kind}.button.keep", lg), arg=owner))
+        opponents = ", ".join(s.name for s in game.seats if s.seat != seat)
+        await send(interaction, i18n.t(f"{self.kind}.ui.resign_confirm", lg, id=game.id, opponent=opponents),
+                   ephemeral=True, view=controls)
+
+    async def on_resign(self, click: Click) -> None:
+        user = click.interaction.user
+        if click.arg != str(user.id):
+            raise RuleError(f"{self.kind}.error.not_your_button")
+        async with self.game_lock(click.game.id):
+            outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
+            await click.interaction.response.edit_message(
+                content=i18n.t(f"{self.kind}.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
+            await self.publish(outcome, click.interaction)
+
+    async def on_keep(self, click: Click) -> None:
+        if click.arg != str(click.interaction.user.id):
+            raise RuleError(f"{self.kind}.error.not_your_button")
+        await click.interaction.response.edit_message(
+            content=i18n.t(f"{self.kind}.ui.resign_kept", lang(click.interaction), id=click.game.id), view=None)
+
     # --- publishing a turn -----------------------------------------------------------
     def ranking_lines(self, outcome: Outcome, lg: str) -> list[str]:
         result = outcome.result

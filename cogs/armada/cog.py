@@ -22,12 +22,11 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
-from bot.sessions import Outcome, SessionError
-from bot.storage import LOBBY, RUNNING, GameRow
+from bot.sessions import Outcome
+from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, send, view_of
+from bot.ui import Click, button, lang, public_lang, send
 from engines.armada import State, legal_points, movable_points, pivot_choices
-from engines.base import RuleError
 from render.armada import render_board
 
 OPPONENTS = [app_commands.Choice(name=L("armada.cmd.vs_player"), value="joueur"),
@@ -114,20 +113,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
     @app_commands.describe(partie=L("common.cmd.partie"))
     async def abandon(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         """Ask for a confirmation (ephemeral buttons); resigning is possible on either player's turn."""
-        game = await self.resolve(interaction, partie)
-        if game.status == LOBBY:
-            raise SessionError("common.error.not_started", game=game.id)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise SessionError("common.error.not_a_player", game=game.id)
-        lg = lang(interaction)
-        owner = str(interaction.user.id)
-        controls = view_of(
-            button(game.id, "resign", i18n.t("armada.button.resign", lg), arg=owner,
-                   style=discord.ButtonStyle.danger, emoji="🏳️"),
-            button(game.id, "keep", i18n.t("armada.button.keep", lg), arg=owner))
-        await send(interaction, i18n.t("armada.ui.resign_confirm", lg, id=game.id, opponent=game.seats[1 - seat].name),
-                   ephemeral=True, view=controls)
+        await self.ask_resign(interaction, partie)
 
     # --- autocomplete: the legal choices of the asking player's seat only ----------------
     async def _my_turn_state(self, interaction: discord.Interaction) -> tuple[State, int] | None:
@@ -195,22 +181,6 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
 
     async def on_pass(self, click: Click) -> None:
         await self.play(click.interaction, click.game, {"type": "pass"}, version=click.check_version)
-
-    async def on_resign(self, click: Click) -> None:
-        user = click.interaction.user
-        if click.arg != str(user.id):
-            raise RuleError("armada.error.not_your_button")
-        async with self.game_lock(click.game.id):
-            outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
-            await click.interaction.response.edit_message(
-                content=i18n.t("armada.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
-            await self.publish(outcome, click.interaction)
-
-    async def on_keep(self, click: Click) -> None:
-        if click.arg != str(click.interaction.user.id):
-            raise RuleError("armada.error.not_your_button")
-        await click.interaction.response.edit_message(
-            content=i18n.t("armada.ui.resign_kept", lang(click.interaction), id=click.game.id), view=None)
 
     # --- publishing ----------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,

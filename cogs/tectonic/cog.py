@@ -29,7 +29,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.sessions import Outcome, SessionError
-from bot.storage import LOBBY, RUNNING, GameRow
+from bot.storage import RUNNING, GameRow
 from bot.translator import L
 from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
 from engines.base import RuleError
@@ -186,20 +186,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
     @app_commands.describe(partie=L("common.cmd.partie"))
     async def abandon(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         """Ask for a confirmation (ephemeral buttons); resigning is possible on either player's turn."""
-        game = await self.resolve(interaction, partie)
-        if game.status == LOBBY:
-            raise SessionError("common.error.not_started", game=game.id)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise SessionError("common.error.not_a_player", game=game.id)
-        lg = lang(interaction)
-        owner = str(interaction.user.id)
-        controls = view_of(
-            button(game.id, "resign", i18n.t("tectonic.button.resign", lg), arg=owner,
-                   style=discord.ButtonStyle.danger, emoji="🏳️"),
-            button(game.id, "keep", i18n.t("tectonic.button.keep", lg), arg=owner))
-        await send(interaction, i18n.t("tectonic.ui.resign_confirm", lg, id=game.id,
-                                       opponent=game.seats[1 - seat].name), ephemeral=True, view=controls)
+        await self.ask_resign(interaction, partie)
 
     # --- autocomplete: the legal choices of the asking player's seat only ----------------
     async def _my_state(self, interaction: discord.Interaction) -> tuple[State, int] | None:
@@ -274,22 +261,6 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             raise SessionError("common.error.forged_button")
         action = {"type": "move", "from": m[1], "to": m[2], "flip": m[3]}
         await self._move(click.interaction, click.game, action, version=click.check_version, clicked=True)
-
-    async def on_resign(self, click: Click) -> None:
-        user = click.interaction.user
-        if click.arg != str(user.id):
-            raise RuleError("tectonic.error.not_your_button")
-        async with self.game_lock(click.game.id):
-            outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
-            await click.interaction.response.edit_message(
-                content=i18n.t("tectonic.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
-            await self.publish(outcome, click.interaction)
-
-    async def on_keep(self, click: Click) -> None:
-        if click.arg != str(click.interaction.user.id):
-            raise RuleError("tectonic.error.not_your_button")
-        await click.interaction.response.edit_message(
-            content=i18n.t("tectonic.ui.resign_kept", lang(click.interaction), id=click.game.id), view=None)
 
     # --- publishing ----------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
