@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import engines
-from bot.storage import SQLiteStore
 from engines.armada import capture_choices
-from tests.e2e.harness import last_control
+from tests.e2e.harness import StateReader, last_control
 
 ENGINE = engines.get("armada")
 GAME_NO = re.compile(r"partie n°(\d+)")
@@ -42,27 +40,11 @@ class Step:
     command: str  # what was sent ("/armada placer", "button Prendre", ...)
 
 
-class Reader:
-    """Read-only access to the bot's database (games, states)."""
+class Reader(StateReader):
+    """Read-only access to the bot's database (games, states) for this game."""
 
-    def __init__(self, db: Path | str) -> None:
-        self.store = SQLiteStore(str(db))
-
-    async def __aenter__(self) -> Reader:
-        await self.store.open()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self.store.close()
-
-    async def game(self, game_id: int):
-        game = await self.store.get_game(game_id)
-        assert game is not None
-        return game
-
-    async def state(self, game_id: int):
-        game = await self.game(game_id)
-        return game, ENGINE.from_dict(game.state)
+    def __init__(self, db) -> None:
+        super().__init__(db, ENGINE)
 
 
 def quiet(state, seat: int) -> dict[str, Any]:

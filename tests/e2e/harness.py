@@ -98,3 +98,30 @@ async def wait_control(fake: FakeDiscord, channel: str = "jeux", *, newer_than=N
 
     await fake.wait_until(lambda: newest() is not None, timeout=timeout)
     return newest()
+
+
+class StateReader:
+    """Read-only access to the bot's database, for tests that compute a player's move from the
+    real state (the bot stays the only writer): ``async with StateReader(db, engine) as r``."""
+
+    def __init__(self, db, engine) -> None:
+        from bot.storage import SQLiteStore
+
+        self.store = SQLiteStore(str(db))
+        self.engine = engine
+
+    async def __aenter__(self) -> StateReader:
+        await self.store.open()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.store.close()
+
+    async def game(self, game_id: int):
+        game = await self.store.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def state(self, game_id: int):
+        game = await self.game(game_id)
+        return game, self.engine.from_dict(game.state)
