@@ -14,14 +14,11 @@ import asyncio
 import sys
 import time
 
-from bench.common import Timings, bot_world, percentile
+from bench.common import Timings, bot_world, report
 from engines.armada import ENGINE
 from render.armada import render_board
 from tests.e2e.armada_driver import Reader, answered, game_id_of, quiet, step
 
-BUDGET_MS = 150.0
-BOT_BUDGET_MS = 1000.0
-AUTOCOMPLETE_MS = 100.0
 SPAIN_MOVES = 8  # re-placements (/armada deplacer) played in the first game
 
 
@@ -102,21 +99,6 @@ def offline(t: Timings) -> None:
     t.time("AI move, niveau 2", lambda: ENGINE.ai_action(state, state.current, 2), repeat=10)
 
 
-def verdict(t: Timings) -> list[str]:
-    lines, failed = [], False
-    for name, values in t.samples.items():
-        p99 = percentile(values, 99)
-        if name.startswith(("render", "AI move")):
-            continue
-        budget = AUTOCOMPLETE_MS if name.startswith("autocomplete") else \
-            BOT_BUDGET_MS if "vs bot" in name else BUDGET_MS
-        if p99 >= budget:
-            failed = True
-            lines.append(f"- OVER BUDGET: {name}: p99 {p99:.1f} ms ≥ {budget:.0f} ms")
-    lines.append("- every budget met" if not failed else "- some budgets missed")
-    return lines
-
-
 async def main(games: int = 3) -> Timings:
     t = Timings()
     fake, bot, (alice, bruno), _ = await bot_world(["Alice", "Bruno"], channels=("jeux", "bot1", "bot2"))
@@ -140,7 +122,4 @@ async def main(games: int = 3) -> Timings:
 
 if __name__ == "__main__":
     timings = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
-    print(timings.table("L'Invincible Armada (2 users, and against the bot, through the fake Discord)"))
-    result = verdict(timings)
-    print("\n".join(result))
-    sys.exit(1 if any(line.startswith("- OVER") for line in result) else 0)
+    sys.exit(report(timings, "L'Invincible Armada (2 users, and against the bot, through the fake Discord)"))

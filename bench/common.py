@@ -17,6 +17,23 @@ from typing import Any
 from bot.fakediscord import FakeDiscord
 from tests.e2e.harness import start_bot
 
+#: Budgets (p99, ms): every command well inside Discord's 3 s window (see the issues).
+BUDGET_MS = 150.0
+AUTOCOMPLETE_MS = 100.0
+BOT_BUDGET_MS = 1000.0  # a move answered together with the AI's reply
+DISCORD_WINDOW_MS = 3000.0
+
+
+def default_budget(name: str) -> float | None:
+    """The p99 budget of a measured row, by its name; None = informative only (renders, AI alone)."""
+    if name.startswith(("render", "AI move")):
+        return None
+    if name.startswith("autocomplete"):
+        return AUTOCOMPLETE_MS
+    if "vs bot" in name:
+        return BOT_BUDGET_MS
+    return BUDGET_MS
+
 
 def percentile(values: list[float], q: float) -> float:
     if not values:
@@ -51,6 +68,16 @@ class Timings:
                          f"| {max(vals):.1f} |")
         return "\n".join(lines)
 
+    def over_budget(self, budget_for: Callable[[str], float | None] = default_budget) -> list[str]:
+        """One line per row whose p99 reaches its budget."""
+        over = []
+        for name, values in self.samples.items():
+            budget = budget_for(name)
+            p99 = percentile(values, 99)
+            if budget is not None and p99 >= budget:
+                over.append(f"- OVER BUDGET: {name}: p99 {p99:.1f} ms ≥ {budget:.0f} ms")
+        return over
+
     def worst_p99(self, prefix: str = "") -> float:
         return max(percentile(v, 99) for k, v in self.samples.items() if k.startswith(prefix))
 
@@ -63,3 +90,11 @@ async def bot_world(users: list[str], *, channels: tuple[str, ...] = ("jeux",)):
     await fake.start()
     bot = await start_bot(fake, tmp)
     return fake, bot, members, tmp
+
+
+def report(timings: Timings, title: str, budget_for: Callable[[str], float | None] = default_budget) -> int:
+    """Print the table and the budget verdict; the exit status (1 when a budget is missed)."""
+    print(timings.table(title))
+    over = timings.over_budget(budget_for)
+    print("\n".join(over) if over else "- every budget met")
+    return 1 if over else 0
