@@ -11,7 +11,7 @@ so a move is a pure function of the state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from engines.base import Action, derive_rng
@@ -74,42 +74,52 @@ def spain_threats(board: Sequence[int], geo: Geometry) -> dict[int, int]:
     return out
 
 
+def _england_destinations(board: list[int], geo: Geometry, can_place: bool) -> Iterator[int]:
+    """Each point England could move a ship to next (a placement beside one of its ships, or a
+    pivot around a partner), yielded with the ship tentatively there (and lifted from its origin
+    for a pivot); points that would align three are skipped. ``board`` is restored each time."""
+    ships = [q for q, c in enumerate(board) if c == ENGLAND]
+
+    def tentative(p: int) -> Iterator[int]:
+        board[p] = ENGLAND
+        try:
+            if three_aligned(board, p, geo) is None:
+                yield p
+        finally:
+            board[p] = EMPTY
+
+    if can_place:
+        seen: set[int] = set()
+        for s in ships:
+            for _, p in geo.neighbours[s]:
+                if board[p] == EMPTY and p not in seen:
+                    seen.add(p)
+                    yield from tentative(p)
+    for a in ships:
+        partners = english_partners(board, a, geo)
+        if not partners:
+            continue
+        board[a] = EMPTY
+        try:
+            seen = set()
+            for centre in partners:
+                for _, p in geo.neighbours[centre]:
+                    if p != a and board[p] == EMPTY and p not in seen:
+                        seen.add(p)
+                        yield from tentative(p)
+        finally:
+            board[a] = ENGLAND
+
+
 def england_threats(board: list[int], geo: Geometry, can_place: bool) -> dict[int, int]:
     """Spanish ship -> number of English moves (placements, pivots) that would take it next move.
 
     ``board`` is modified during the scan and restored.
     """
     out: dict[int, int] = {}
-    ships = [q for q, c in enumerate(board) if c == ENGLAND]
-
-    def note(p: int) -> None:
-        if three_aligned(board, p, geo) is None:
-            for t in england_targets(board, p, geo):
-                out[t] = out.get(t, 0) + 1
-
-    if can_place:
-        seen = set()
-        for s in ships:
-            for _, p in geo.neighbours[s]:
-                if board[p] == EMPTY and p not in seen:
-                    seen.add(p)
-                    board[p] = ENGLAND
-                    note(p)
-                    board[p] = EMPTY
-    for a in ships:
-        partners = english_partners(board, a, geo)
-        if not partners:
-            continue
-        board[a] = EMPTY
-        seen = set()
-        for centre in partners:
-            for _, p in geo.neighbours[centre]:
-                if p != a and board[p] == EMPTY and p not in seen:
-                    seen.add(p)
-                    board[p] = ENGLAND
-                    note(p)
-                    board[p] = EMPTY
-        board[a] = ENGLAND
+    for p in _england_destinations(board, geo, can_place):
+        for t in england_targets(board, p, geo):
+            out[t] = out.get(t, 0) + 1
     return out
 
 
@@ -119,8 +129,6 @@ def england_moves(board: list[int], geo: Geometry, can_place: bool) -> list[tupl
     Whether an aim holds a Spanish ship is left to the caller, so one list serves
     every Spanish candidate that only adds a ship elsewhere. ``board`` is restored.
     """
-    out: list[tuple[int, tuple[int, ...]]] = []
-    ships = [q for q, c in enumerate(board) if c == ENGLAND]
 
     def aims(p: int) -> tuple[int, ...]:
         rays = geo.rays[p]
@@ -135,35 +143,8 @@ def england_moves(board: list[int], geo: Geometry, can_place: bool) -> list[tupl
                 found.append(back[0])
         return tuple(found)
 
-    if can_place:
-        seen = set()
-        for s in ships:
-            for _, p in geo.neighbours[s]:
-                if board[p] == EMPTY and p not in seen:
-                    seen.add(p)
-                    board[p] = ENGLAND
-                    if three_aligned(board, p, geo) is None:
-                        out.append((p, aims(p)))
-                    board[p] = EMPTY
-    for a in ships:
-        partners = english_partners(board, a, geo)
-        if not partners:
-            continue
-        board[a] = EMPTY
-        seen = set()
-        for centre in partners:
-            for _, p in geo.neighbours[centre]:
-                if p != a and board[p] == EMPTY and p not in seen:
-                    seen.add(p)
-                    board[p] = ENGLAND
-                    if three_aligned(board, p, geo) is None:
-                        out.append((p, aims(p)))
-                    board[p] = EMPTY
-        board[a] = ENGLAND
-    return out
+    return [(p, aims(p)) for p in _england_destinations(board, geo, can_place)]
 
-
-# --- evaluation -----------------------------------------------------------------------------------
 
 def _evaluate(board: list[int], side: int, geo: Geometry, england_can_place: bool,
               e_threats: dict[int, int] | None = None) -> float:
