@@ -29,6 +29,26 @@ def public_text(fake) -> str:
     return "\n".join(m.content or "" for m in fake.messages("jeux") if m.visible_to is None)
 
 
+async def play_round_then_cancel(world, table, scored: str) -> None:
+    """Play round 1 to its end, check its public scoring line, then cancel the game if it goes on."""
+    fake = world.fake
+    await play_one_round(table)
+    text = public_text(fake)
+    assert "Points de la manche 1" in text
+    assert (scored in text) or ("personne ne marque" in text)
+    game = await table.game()
+    if game.status == "running":
+        res = await fake.run_command(world.u.alice, "jeux", "ludime cancel")
+        assert not res.ephemeral and "annulée" in res.content
+
+
+def final_checks(world, table, spectators) -> None:
+    """Nothing private leaked to anyone, Discord refused nothing, the bot logged no error."""
+    scan_for_leaks(world.fake, table, spectators)
+    assert world.fake.errors == []
+    assert world.bot.tracebacks() == []
+
+
 async def test_one_round_of_the_single_word_variant(world):
     fake, u = world.fake, world.u
     table = LudimeTable(world, [u.alice, u.bruno, u.chloe])
@@ -42,26 +62,17 @@ async def test_one_round_of_the_single_word_variant(world):
         await table.show_hand(opener)
         assert len(state.hands[state.current]) == 15  # the dealer's 12 + 3
         # the main game's and variant 3's commands are refused with the right ones
-        res = await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime allonger", mot="#1",
-                                                                   nouveau="MOTS"),
-                                  "ne sert pas dans cette variante", "/ludime poser, /ludime ajouter")
+        await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime allonger", mot="#1",
+                                                             nouveau="MOTS"),
+                            "ne sert pas dans cette variante", "/ludime poser, /ludime ajouter")
         await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime poser", mot="AMI, ELU"),
                             "un seul mot de 3 lettres")
         await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime ajouter", mot="AMIS"),
                             "Aucun mot sur la table")
-        await play_one_round(table)
-        text = public_text(fake)
-        assert "Points de la manche 1" in text
-        assert ("marque **" in text) or ("personne ne marque" in text)
-        game = await table.game()
-        if game.status == "running":
-            res = await fake.run_command(u.alice, "jeux", "ludime cancel")
-            assert not res.ephemeral and "annulée" in res.content
+        await play_round_then_cancel(world, table, "marque **")
     finally:
         await table.close()
-    scan_for_leaks(fake, table, [u.dave])
-    assert fake.errors == []
-    assert world.bot.tracebacks() == []
+    final_checks(world, table, [u.dave])
 
 
 async def test_one_round_of_the_whole_hand_variant_in_two_languages(world):
@@ -83,19 +94,10 @@ async def test_one_round_of_the_whole_hand_variant_in_two_languages(world):
                             "Your word must use your whole hand" if current is u.dave else "It is not your turn")
         res = await fake.click(u.dave, table.control(), label="Ma main")
         assert "Your hand:" in res.content and res.ephemeral
-        await play_one_round(table)
-        text = public_text(fake)
-        assert "Points de la manche 1" in text
-        assert ("abat toute sa main" in text) or ("personne ne marque" in text)
-        game = await table.game()
-        if game.status == "running":
-            res = await fake.run_command(u.alice, "jeux", "ludime cancel")
-            assert not res.ephemeral and "annulée" in res.content
+        await play_round_then_cancel(world, table, "abat toute sa main")
     finally:
         await table.close()
-    scan_for_leaks(fake, table, [u.bruno])
-    assert fake.errors == []
-    assert world.bot.tracebacks() == []
+    final_checks(world, table, [u.bruno])
 
 
 async def test_a_round_against_two_ai_seats(world):
