@@ -262,7 +262,9 @@ class SessionService:
             engine = self.engine(game.kind)
             state = engine.from_dict(game.state)
             if not any_turn and seat not in engine.expected(state):
-                raise SessionError("common.error.not_your_turn")
+                # The engine may know a more precise reason ("the picker cannot gesture",
+                # "you have already chosen"): apply is pure, so asking it changes nothing.
+                self._precise_refusal(engine, state, seat, action)
             before = engine.expected(state)
             outcome = await self._commit(game, engine, state, seat, user_id, action)
             outcome = await self._play_ai(outcome)
@@ -288,6 +290,12 @@ class SessionService:
             outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})
         await self._notify(outcome)
         return outcome
+
+    @staticmethod
+    def _precise_refusal(engine: Engine, state: Any, seat: int, action: dict[str, Any]) -> None:
+        """Refuse an action from a seat that is not expected, with the engine's reason if it has one."""
+        engine.apply(state, seat, {k: v for k, v in action.items() if not k.startswith("_")})
+        raise SessionError("common.error.not_your_turn")
 
     async def _commit(self, game: GameRow, engine: Engine, state: Any, seat: int, user_id: int | None,
                       action: dict[str, Any]) -> Outcome:

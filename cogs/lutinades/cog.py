@@ -188,19 +188,10 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     async def on_gesture(self, click: Click) -> None:
         turn, kind, side = parse_gesture_arg(click.arg)
         game, user_id = click.game, click.interaction.user.id
-        seat = game.seat_of(user_id)
-        if game.status == RUNNING and seat is not None:
-            view = await self.sessions.public_view(game)
-            if turn != view["turn"]:
-                raise SessionError("lutinades.error.stale_turn", turn=turn, current=view["turn"])
-            if seat == view["picker"]:
-                raise SessionError("lutinades.error.picker_cannot_gesture")
-            if view["phase"] != "gestures":
-                raise SessionError("lutinades.error.gestures_closed")
-            if seat in view["chosen"]:
-                raise SessionError("lutinades.error.already_chosen")
-        # no version check: the lutins act at once; "turn" makes the engine refuse a stale button.
-        # The game lock keeps the public messages in the order the gestures were recorded.
+        # The engine gives the precise refusals (stale turn, the picker, gestures closed, already
+        # chosen) through the session service. No version check: the lutins act at once, and the
+        # "turn" in the action makes the engine refuse a stale button. The game lock keeps the
+        # public messages in the order the gestures were recorded.
         async with self.game_lock(game.id):
             outcome = await self.sessions.act(game.id, user_id,
                                               {"type": "gesture", "gesture": kind, "side": side, "turn": turn})
@@ -213,11 +204,6 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         if not (click.arg or "").isdigit():
             raise SessionError("common.error.forged_button")
         game = click.game
-        seat = game.seat_of(click.interaction.user.id)
-        if game.status == RUNNING and seat is not None:
-            view = await self.sessions.public_view(game)
-            if seat != view["picker"]:
-                raise SessionError("lutinades.error.not_picker")
         await self.play(click.interaction, game, {"type": "follow", "lutin": int(click.arg)},
                         version=click.check_version)
 
