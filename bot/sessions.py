@@ -264,7 +264,7 @@ class SessionService:
             if not any_turn and seat not in engine.expected(state):
                 # The engine may know a more precise reason ("the picker cannot gesture",
                 # "you have already chosen"): apply is pure, so asking it changes nothing.
-                self._precise_refusal(engine, state, seat, action)
+                self.refuse_out_of_turn(engine, state, seat, action)
             before = engine.expected(state)
             outcome = await self._commit(game, engine, state, seat, user_id, action)
             outcome = await self._play_ai(outcome)
@@ -292,7 +292,7 @@ class SessionService:
         return outcome
 
     @staticmethod
-    def _precise_refusal(engine: Engine, state: Any, seat: int, action: dict[str, Any]) -> None:
+    def refuse_out_of_turn(engine: Engine, state: Any, seat: int, action: dict[str, Any]) -> None:
         """Refuse an action from a seat that is not expected, with the engine's reason if it has one."""
         engine.apply(state, seat, {k: v for k, v in action.items() if not k.startswith("_")})
         raise SessionError("common.error.not_your_turn")

@@ -180,11 +180,6 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             raise SessionError("common.error.not_a_player", game=game.id)
         return self.engine.from_dict(game.state), seat
 
-    def _refuse_precisely(self, state: Any, seat: int, action: dict[str, Any]) -> None:
-        """The seat may not act now: say why in the rule's words (already placed, stale tile...)."""
-        self.engine.apply(state, seat, action)  # pure: raises the reason, changes nothing
-        raise SessionError("common.error.not_your_turn")
-
     @staticmethod
     def _check_game_no(view: dict[str, Any], game_no: int | None) -> None:
         if game_no is not None and game_no != view["game_no"]:
@@ -206,8 +201,6 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             game = await self.sessions.get(game_id)
             state, seat = self._context(interaction, game)
             self._check_game_no(self.engine.view(state, None), game_no)
-            if seat not in self.engine.expected(state):
-                self._refuse_precisely(state, seat, action)
             outcome = await self.sessions.act(game_id, interaction.user.id, action)
             await self._confirm(interaction, outcome, seat, action, edit=edit)
             await self.publish(outcome, interaction)
@@ -318,7 +311,8 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if current is not None and tile != current:
             raise RuleError("limit.error.stale_tile", tile=tile, current=current)
         if not view["legal"] and not view["fills"]:
-            self._refuse_precisely(state, seat, {"type": "place", "tile": tile, "position": ""})
+            self.sessions.refuse_out_of_turn(self.engine, state, seat,
+                                             {"type": "place", "tile": tile, "position": ""})
         lg = lang(interaction)
         lines = []
         if view["legal"]:
@@ -354,7 +348,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         self._check_game_no(view, game_no)
         reloc = view["relocation"]
         if reloc is None or reloc["done"]:
-            self._refuse_precisely(state, seat, {"type": "relocate", "moves": {}})
+            self.sessions.refuse_out_of_turn(self.engine, state, seat, {"type": "relocate", "moves": {}})
         lg = lang(interaction)
         gno = view["game_no"]
         best = reloc["best"]
