@@ -116,6 +116,15 @@ class GameCog(commands.GroupCog):
         return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
                                         user_id=interaction.user.id, game_id=partie, statuses=statuses)
 
+    def player_state(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
+        """The running game's engine state and the user's seat, or a specific refusal
+        (not started / over / cancelled / not a player)."""
+        self.sessions.require_status(game, RUNNING)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise SessionError("common.error.not_a_player", game=game.id)
+        return self.engine.from_dict(game.state), seat
+
     async def seated(self, interaction: discord.Interaction) -> tuple[GameRow, Any, int] | None:
         """For autocomplete: the user's running game here (the ``partie`` option if typed), its
         state and the user's seat; None when there is none. Never raises: autocomplete answers

@@ -88,7 +88,7 @@ class SessionService:
         return game
 
     @staticmethod
-    def _require_status(game: GameRow, *allowed: str) -> None:
+    def require_status(game: GameRow, *allowed: str) -> None:
         if game.status in allowed:
             return
         key = {
@@ -164,7 +164,7 @@ class SessionService:
     async def _lobby_update(self, game_id: int, change: Callable[[GameRow], list[Seat]]) -> GameRow:
         for _ in range(5):  # retry on a concurrent join/leave
             game = await self.get(game_id)
-            self._require_status(game, LOBBY)
+            self.require_status(game, LOBBY)
             seats = change(game)
             if await self.store.update_lobby(game.id, game.version, seats):
                 return await self.get(game_id)
@@ -217,7 +217,7 @@ class SessionService:
     async def start(self, game_id: int, player: Player) -> Outcome:
         async with self._lock(game_id):
             game = await self.get(game_id)
-            self._require_status(game, LOBBY)
+            self.require_status(game, LOBBY)
             if not self._may_manage(game, player):
                 raise SessionError("lobby.error.only_creator")
             engine = self.engine(game.kind)
@@ -236,7 +236,7 @@ class SessionService:
     async def cancel(self, game_id: int, player: Player) -> GameRow:
         async with self._lock(game_id):
             game = await self.get(game_id)
-            self._require_status(game, LOBBY, RUNNING)
+            self.require_status(game, LOBBY, RUNNING)
             if not self._may_manage(game, player):
                 raise SessionError("lobby.error.only_creator_cancel")
             if not await self.store.set_status(game.id, game.version, CANCELLED):
@@ -253,7 +253,7 @@ class SessionService:
         """
         async with self._lock(game_id):
             game = await self.get(game_id)
-            self._require_status(game, RUNNING)
+            self.require_status(game, RUNNING)
             seat = game.seat_of(user_id)
             if seat is None:
                 raise SessionError("common.error.not_a_player", game=game.id)
@@ -277,7 +277,7 @@ class SessionService:
         """Apply an action on behalf of a seat (timeouts): same checks, same commit."""
         async with self._lock(game_id):
             game = await self.get(game_id)
-            self._require_status(game, RUNNING)
+            self.require_status(game, RUNNING)
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
@@ -364,7 +364,7 @@ class SessionService:
         """
         async with self._lock(game_id):
             game = await self.get(game_id)
-            self._require_status(game, RUNNING)
+            self.require_status(game, RUNNING)
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             if not 0 <= seat < len(game.seats):

@@ -37,8 +37,8 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
-from bot.sessions import Outcome, SessionError
-from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
+from bot.sessions import Outcome
+from bot.storage import RUNNING, GameRow
 from bot.translator import L
 from bot.ui import Click, button, lang, matches, public_lang, select, send, view_of
 from engines.base import RuleError
@@ -47,8 +47,6 @@ from render.limit import LABEL_KEYS, render_board, render_final, render_tile, wa
 
 log = logging.getLogger("ludibot.cogs.limit")
 
-STATUS_ERRORS = {LOBBY: "common.error.not_started", FINISHED: "common.error.game_finished",
-                 CANCELLED: "common.error.game_cancelled"}
 OPTIONS = {o.name: o for o in ENGINE.options}
 MAX_OPTIONS = 25  # Discord: choices per select / autocomplete
 HOLES = ("A", "B", "C")
@@ -171,15 +169,6 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         return ", ".join(parts)
 
     # --- where the interacting player stands ---------------------------------------------------
-    def _context(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
-        """The running game's engine state and the player's seat; a specific refusal otherwise."""
-        if game.status != RUNNING:
-            raise SessionError(STATUS_ERRORS[game.status], game=game.id)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise SessionError("common.error.not_a_player", game=game.id)
-        return self.engine.from_dict(game.state), seat
-
     @staticmethod
     def _check_game_no(view: dict[str, Any], game_no: int | None) -> None:
         if game_no is not None and game_no != view["game_no"]:
@@ -199,7 +188,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         """
         async with self.game_lock(game_id):
             game = await self.sessions.get(game_id)
-            state, seat = self._context(interaction, game)
+            state, seat = self.player_state(interaction, game)
             self._check_game_no(self.engine.view(state, None), game_no)
             outcome = await self.sessions.act(game_id, interaction.user.id, action)
             await self._confirm(interaction, outcome, seat, action, edit=edit)
@@ -304,7 +293,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     async def on_place(self, click: Click) -> None:
         interaction, game = click.interaction, click.game
         game_no, tile = parse_tag(click.arg)
-        state, seat = self._context(interaction, game)
+        state, seat = self.player_state(interaction, game)
         view = self.engine.view(state, seat)
         self._check_game_no(view, game_no)
         current = view["tile"]["id"] if view["tile"] else None
@@ -343,7 +332,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     # --- the relocation step (Orchidée) ----------------------------------------------------------
     async def _relocation_panel(self, interaction: discord.Interaction, game: GameRow,
                                 game_no: int | None = None) -> None:
-        state, seat = self._context(interaction, game)
+        state, seat = self.player_state(interaction, game)
         view = self.engine.view(state, seat)
         self._check_game_no(view, game_no)
         reloc = view["relocation"]
@@ -419,7 +408,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     @app_commands.describe(position=L("limit.cmd.position"), partie=L("common.cmd.partie"))
     async def placer_cmd(self, interaction: discord.Interaction, position: str, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie)
-        state, seat = self._context(interaction, game)
+        state, seat = self.player_state(interaction, game)
         action, game_no = self._typed_action(state, seat, position)
         await self._act(interaction, game.id, action, edit=False, game_no=game_no)
 
@@ -438,7 +427,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     async def _ac_context(self, interaction: discord.Interaction) -> tuple[GameRow, Any, int] | None:
         try:
             game = await self.resolve(interaction, getattr(interaction.namespace, "partie", None))
-            state, seat = self._context(interaction, game)
+            state, seat = self.player_state(interaction, game)
         except RuleError:
             return None
         if seat not in self.engine.expected(state):

@@ -23,7 +23,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.sessions import Outcome, SessionError
-from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
+from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
 from bot.ui import Click, lang, public_lang, send, view_of
 from cogs.ludime import views
@@ -31,8 +31,6 @@ from engines.ludime import MAIN, SINGLE, WHOLE, normalize
 from render.ludime import render_hand, render_table
 
 WORD_SPLIT = re.compile(r"[\s,;]+")
-STATUS_ERRORS = {LOBBY: "common.error.not_started", FINISHED: "common.error.game_finished",
-                 CANCELLED: "common.error.game_cancelled"}
 
 
 class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.start")):
@@ -188,11 +186,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     async def on_discard_menu(self, click: Click) -> None:
         """« Se défausser »: the current player's hand and the select of its letters, privately."""
         game = click.game
-        if game.status != RUNNING:
-            raise SessionError(STATUS_ERRORS.get(game.status, "common.error.game_finished"), game=game.id)
-        seat = game.seat_of(click.interaction.user.id)
-        if seat is None:
-            raise SessionError("common.error.not_a_player", game=game.id)
+        _, seat = self.player_state(click.interaction, game)
         if seat not in self.sessions.expected_seats(game):
             raise SessionError("common.error.not_your_turn")
         await self.send_hand(click.interaction, game)

@@ -24,7 +24,7 @@ from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import event_params, narrate
 from bot.sessions import Outcome, SessionError
-from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
+from bot.storage import GameRow
 from bot.translator import L
 from bot.ui import Click, button, lang, public_lang, send
 from engines.lutinades import (
@@ -41,8 +41,6 @@ from render.lutinades import render_card, render_table
 
 GESTURE_EMOJI = {"up": "⬆️", "down": "⬇️", "horizontal": "↔️", "small": "🤏"}
 TABLE_LABELS = ("picker", "deck", "revealed_card")
-STATUS_ERRORS = {LOBBY: "common.error.not_started", FINISHED: "common.error.game_finished",
-                 CANCELLED: "common.error.game_cancelled"}
 MAX_TOLD = 1500  # characters of narration per public message (Discord allows 2000 with the turn line)
 
 
@@ -171,10 +169,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
 
     async def show_private(self, interaction: discord.Interaction, game: GameRow) -> None:
         """The turned-up card, ephemerally, to a lutin; the picker is refused (``card_for_picker``)."""
-        if game.status != RUNNING:
-            raise SessionError(STATUS_ERRORS.get(game.status, "common.error.game_finished"), game=game.id)
-        if game.seat_of(interaction.user.id) is None:
-            raise SessionError("common.error.not_a_player", game=game.id)
+        self.player_state(interaction, game)  # running, and the user is seated
         view = await self.sessions.view_for(game, interaction.user.id)
         if view["role"] == "picker":
             raise SessionError("lutinades.label.card_for_picker")

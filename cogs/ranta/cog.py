@@ -30,7 +30,7 @@ from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
 from bot.sessions import SessionError
-from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
+from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
 from bot.ui import Click, button, lang, matches, select, send, view_of
 from engines.base import RuleError
@@ -45,8 +45,6 @@ CHOICE = re.compile(rf"^(?P<round>[0-9]{{1,3}})\.(?:b(?P<dice>[0-2]{{3}})(?P<ori
                     rf"|m(?P<mat>{_CELL})|(?P<pass>p))$")
 #: the value of a "box and orientation" select option: ``<dice><h|v>``
 BOX_PICK = re.compile(r"^(?P<dice>[0-2]{3})(?P<orientation>[hv])$")
-STATUS_ERRORS = {LOBBY: "common.error.not_started", FINISHED: "common.error.game_finished",
-                 CANCELLED: "common.error.game_cancelled"}
 
 
 # --- the choice codes (pure) --------------------------------------------------------
@@ -142,15 +140,6 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         await self.open_lobby(interaction, {"mode": mode}, ai_seats=ia, solo=solo)
 
     # --- where the interacting player stands ---------------------------------------------
-    def _context(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
-        """The running game's engine state and the player's seat; a specific refusal otherwise."""
-        if game.status != RUNNING:
-            raise SessionError(STATUS_ERRORS[game.status], game=game.id)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise SessionError("common.error.not_a_player", game=game.id)
-        return self.engine.from_dict(game.state), seat
-
     @staticmethod
     def _check_turn(view: dict[str, Any], seat: int, rnd: int | None = None) -> None:
         """Refuse early, with the engine's own reasons, a choice for another round or after placing."""
@@ -218,7 +207,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     async def on_confirm(self, click: Click) -> None:
         interaction = click.interaction
         action = decode(click.arg)
-        state, seat = self._context(interaction, click.game)
+        state, seat = self.player_state(interaction, click.game)
         self.engine.action_cells(state, seat, action)  # the precise reason: stale round, placed, does not fit
         # Players confirm at the same moment: commit and publish one at a time, so the public
         # messages come in the order of the moves and the newest one carries the live round.
@@ -255,7 +244,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     # --- the round message's buttons and the selects they open ---------------------------
     async def _start_choice(self, click: Click, want_box: bool) -> None:
         interaction = click.interaction
-        state, seat = self._context(interaction, click.game)
+        state, seat = self.player_state(interaction, click.game)
         view = self.engine.view(state, seat)
         self._check_turn(view, seat, round_arg(click.arg))
         rnd = view["round"]
@@ -287,7 +276,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         m = BOX_PICK.match(value)
         if m is None:
             raise RuleError("ranta.error.bad_choice", choice=value)
-        state, seat = self._context(interaction, click.game)
+        state, seat = self.player_state(interaction, click.game)
         view = self.engine.view(state, seat)
         self._check_turn(view, seat, rnd)
         dice, orientation = [int(c) for c in m["dice"]], ORIENTATION_CODES[m["orientation"]]
@@ -303,7 +292,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     async def _on_cell_or_mat(self, click: Click) -> None:
         value = click.values[0] if click.values else ""
         action = decode(f"{click.arg}{value}")
-        state, seat = self._context(click.interaction, click.game)
+        state, seat = self.player_state(click.interaction, click.game)
         await self._preview(click.interaction, click.game, state, seat, action, edit=True)
 
     def component_handlers(self) -> dict[str, Any]:
@@ -320,7 +309,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     async def placer_cmd(self, interaction: discord.Interaction, des: str, orientation: str, case: str,
                          partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie)
-        state, seat = self._context(interaction, game)
+        state, seat = self.player_state(interaction, game)
         rnd = self.engine.view(state, seat)["round"]
         action = {"type": BOX, "round": rnd, "dice": parse_dice(des), "orientation": orientation, "cell": case}
         await self._preview(interaction, game, state, seat, action, edit=False)
@@ -329,7 +318,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     @app_commands.describe(case=L("ranta.cmd.tapis_case"), partie=L("common.cmd.partie"))
     async def tapis_cmd(self, interaction: discord.Interaction, case: str, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie)
-        state, seat = self._context(interaction, game)
+        state, seat = self.player_state(interaction, game)
         rnd = self.engine.view(state, seat)["round"]
         action: dict[str, Any] = {"type": MAT, "round": rnd, "cell": case}
         if seat in self.engine.expected(state) and not self.engine.legal_mats(state, seat):
@@ -359,7 +348,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     async def _ac_context(self, interaction: discord.Interaction) -> tuple[Any, int] | None:
         try:
             game = await self.resolve(interaction, getattr(interaction.namespace, "partie", None))
-            state, seat = self._context(interaction, game)
+            state, seat = self.player_state(interaction, game)
         except RuleError:
             return None
         if seat not in self.engine.expected(state):
