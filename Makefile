@@ -22,7 +22,7 @@ $(TESTSTAMP): pyproject.toml | $(PY)
 	touch $(STAMP) $(TESTSTAMP)
 
 run: $(STAMP)
-	$(PY) -m bot.launch
+	$(PY) -m sandbox.launch
 
 test: $(TESTSTAMP)
 	$(PY) -m ruff check .

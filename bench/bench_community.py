@@ -19,8 +19,8 @@ from pathlib import Path
 
 from bench.common import Timings
 from bot.community import ratings
-from bot.fakediscord import FakeDiscord
 from bot.storage import FINISHED, ResultRow, Seat, SQLiteStore
+from fakediscord import FakeDiscord
 from render.leaderboard import render_leaderboard
 from tests.e2e.harness import start_bot
 

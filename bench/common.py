@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.e2e.harness import start_bot
 
 #: Budgets (p99, ms): every command well inside Discord's 3 s window (see the issues).

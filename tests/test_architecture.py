@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
     "engines": {"discord", "aiosqlite", "sqlite3", "PIL", "bot", "cogs", "render", "aiohttp"},
     "render": {"discord", "aiosqlite", "sqlite3", "bot", "cogs", "aiohttp"},
-    "bot": {"cogs"},
+    "bot": {"cogs", "fakediscord", "sandbox"},
+    # the fake Discord is a product of its own: a stand-in for Discord, not a part of the bot
+    "fakediscord": {"bot", "cogs", "engines", "render", "sandbox"},
 }
 
 

@@ -1,6 +1,6 @@
 """End-to-end proof that the fake Discord carries a real, unmodified discord.py bot.
 
-One bot subprocess (tests/fakediscord/selftest_bot.py) and one fake are shared by the
+One bot subprocess (tests/fakediscord_selftest_bot.py) and one fake are shared by the
 tests of this module (module-scoped event loop); tests run in file order and the last
 one SIGKILLs and restarts the bot.
 """
@@ -19,11 +19,11 @@ from types import SimpleNamespace
 import pytest
 import pytest_asyncio
 
-from bot.fakediscord import DeadlineMissed, FakeDiscord, NotConnected
+from fakediscord import DeadlineMissed, FakeDiscord, NotConnected
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
-BOT_SCRIPT = Path(__file__).parent / "fakediscord" / "selftest_bot.py"
+BOT_SCRIPT = Path(__file__).parent / "fakediscord_selftest_bot.py"
 
 
 class BotProcess:

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest_asyncio
 
-from bot.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.e2e.harness import start_bot
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 MENTION = re.compile(r"<@(\d+)>")

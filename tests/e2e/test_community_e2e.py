@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from bot.fakediscord import FakeDiscord
+from fakediscord import FakeDiscord
 from tests.e2e.harness import mentioned, start_bot, wait_control
 
 pytestmark = pytest.mark.e2e

@@ -1,6 +1,6 @@
 """The sandbox in a real browser: headless Chromium (Debian's package) driven by Playwright.
 
-Starts ``python -m bot.launch`` with no token (the README's run command), which serves the
+Starts ``python -m sandbox.launch`` with no token (the README's run command), which serves the
 sandbox page on 127.0.0.1; plays a whole Ludix game with two virtual players by clicking, and
 checks the final ranking shown on the page. Skipped where Chromium is not installed
 (.ci/run installs it).
@@ -33,7 +33,7 @@ def sandbox(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
     env.update({"LUDIBOT_SANDBOX_PORT": "0", "LUDIBOT_SANDBOX_DIR": str(tmp_path / "sandbox"),
                 "LUDIBOT_LANG": "fr", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
-    proc = subprocess.Popen([sys.executable, "-m", "bot.launch"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "sandbox.launch"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     url = None
     lines = []

@@ -1,281 +1,28 @@
-"""Storage: the ``Store`` interface and its SQLite implementation (aiosqlite, WAL).
-
-Everything the bot remembers goes through ``Store``: games and their seats, the
-append-only event log, results, guild settings. The session service is the only
-writer of game state; it relies on ``commit_action``'s compare-and-swap on the
-game's ``version`` so that two clicks (or two processes) can never apply two
-actions on one version.
-
-Migrations are numbered SQL scripts applied in order at start; the applied number
-is kept in ``PRAGMA user_version``.
-"""
+"""The SQLite backend (aiosqlite, WAL): the default, one file, nothing to install."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
 
-LOBBY, RUNNING, FINISHED, CANCELLED = "lobby", "running", "finished", "cancelled"
-ACTIVE = (LOBBY, RUNNING)
-
-
-@dataclass
-class Seat:
-    seat: int
-    user_id: int | None  # None for an AI seat
-    name: str
-    ai_level: int | None = None
-    locale: str = "fr"
-
-    @property
-    def is_ai(self) -> bool:
-        return self.ai_level is not None
-
-
-@dataclass
-class GameRow:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    kind: str
-    options: dict[str, Any]
-    status: str
-    state: dict[str, Any] | None
-    version: int
-    seed: int
-    creator_id: int
-    created_at: float
-    updated_at: float
-    lobby_message_id: int | None = None
-    control_message_id: int | None = None
-    seats: list[Seat] = field(default_factory=list)
-
-    def seat_of(self, user_id: int) -> int | None:
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in sorted(self.seats, key=lambda s: s.seat)]
-
-
-@dataclass
-class EventRow:
-    id: int
-    game_id: int
-    version: int
-    seat: int | None
-    user_id: int | None
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-    created_at: float
-
-
-@dataclass
-class ResultRow:
-    game_id: int
-    seat: int
-    user_id: int | None
-    score: int | None
-    rank: int
-
-
-# --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
-REMINDER, TIMEOUT = "reminder", "timeout"
-PENDING, DONE, VOID, FAILED = "pending", "done", "void", "failed"
-
-
-@dataclass
-class Deadline:
-    """A reminder or a timeout for one seat, from the moment it became expected.
-
-    ``version`` is the game's version when the seat became expected (the schedule's
-    epoch): the deadline is void once the seat has acted after that version.
-    """
-
-    game_id: int
-    seat: int
-    kind: str  # REMINDER | TIMEOUT
-    version: int
-    due: float
-    since: float
-    state: str = PENDING
-    attempts: int = 0
-
-    @property
-    def key(self) -> tuple[int, int, str, int]:
-        return (self.game_id, self.seat, self.kind, self.version)
-
-
-@dataclass
-class RatingRow:
-    guild_id: int
-    kind: str
-    user_id: int
-    name: str
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-    wins: int
-    best_score: int | None
-    last_played: float | None = None
-
-
-class Store(ABC):
-    """What the bot needs from a database. SQLite now; another backend can follow."""
-
-    @abstractmethod
-    async def open(self) -> None: ...
-
-    @abstractmethod
-    async def close(self) -> None: ...
-
-    # games
-    @abstractmethod
-    async def create_game(self, *, kind: str, guild_id: int | None, channel_id: int, creator: Seat,
-                          options: dict[str, Any], seed: int) -> GameRow: ...
-
-    @abstractmethod
-    async def get_game(self, game_id: int) -> GameRow | None: ...
-
-    @abstractmethod
-    async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = ACTIVE,
-                               kind: str | None = None) -> list[GameRow]: ...
-
-    @abstractmethod
-    async def games_with_status(self, statuses: tuple[str, ...], guild_id: int | None = None) -> list[GameRow]: ...
-
-    @abstractmethod
-    async def update_lobby(self, game_id: int, old_version: int, seats: list[Seat]) -> bool: ...
-
-    @abstractmethod
-    async def start_game(self, game_id: int, old_version: int, seats: list[Seat],
-                         state: dict[str, Any]) -> bool: ...
-
-    @abstractmethod
-    async def set_status(self, game_id: int, old_version: int, status: str) -> bool: ...
-
-    @abstractmethod
-    async def commit_action(self, game_id: int, old_version: int, *, state: dict[str, Any],
-                            seat: int | None, user_id: int | None, action: dict[str, Any],
-                            events: list[dict[str, Any]], status: str = RUNNING,
-                            results: list[ResultRow] | None = None) -> bool: ...
-
-    @abstractmethod
-    async def set_message_ids(self, game_id: int, *, lobby: int | None = None,
-                              control: int | None = None) -> None: ...
-
-    @abstractmethod
-    async def events(self, game_id: int) -> list[EventRow]: ...
-
-    @abstractmethod
-    async def results(self, game_id: int) -> list[ResultRow]: ...
-
-    # small key/value facts about the deployment (e.g. the synced command tree's hash)
-    @abstractmethod
-    async def get_meta(self, key: str) -> str | None: ...
-
-    @abstractmethod
-    async def set_meta(self, key: str, value: str) -> None: ...
-
-    # guild settings
-    @abstractmethod
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
-
-    @abstractmethod
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
-
-    # --- playing over days (issue 9) ------------------------------------------------------
-    # deadlines (reminders and timeouts), stored so that a restart loses none and fires none twice
-    @abstractmethod
-    async def schedule_deadlines(self, game_id: int, version: int, since: float,
-                                 entries: list[tuple[int, str, float]]) -> None:
-        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent), voiding the
-        seat's older pending ones."""
-
-    @abstractmethod
-    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]: ...
-
-    @abstractmethod
-    async def claim_deadline(self, key: tuple[int, int, str, int], now: float, lease: float) -> bool:
-        """Take a pending deadline for ``lease`` seconds (compare-and-swap): one process wins."""
-
-    @abstractmethod
-    async def close_deadline(self, key: tuple[int, int, str, int], state: str, now: float) -> bool:
-        """Mark a pending deadline done/void/failed (compare-and-swap on ``pending``)."""
-
-    @abstractmethod
-    async def release_deadline(self, key: tuple[int, int, str, int]) -> None: ...
-
-    @abstractmethod
-    async def void_game_deadlines(self, game_id: int, now: float) -> None: ...
-
-    @abstractmethod
-    async def deadlines_of(self, game_id: int) -> list[Deadline]: ...
-
-    @abstractmethod
-    async def latest_deadline_version(self, game_id: int, seat: int) -> int | None: ...
-
-    @abstractmethod
-    async def seat_actions(self, game_id: int, seat: int, limit: int = 10) -> list[EventRow]:
-        """The seat's latest actions, newest first."""
-
-    @abstractmethod
-    async def turn_since(self, game_ids: list[int]) -> dict[tuple[int, int], float]:
-        """``(game id, seat) -> since when the seat is expected`` (its latest schedule)."""
-
-    # per-user preferences
-    @abstractmethod
-    async def user_prefs(self, user_id: int) -> dict[str, Any]: ...
-
-    @abstractmethod
-    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None: ...
-
-    # ratings
-    @abstractmethod
-    async def rate_game(self, game_id: int, compute: Callable[..., dict[int, tuple[float, float]]]) -> bool:
-        """Fold a finished game into the ratings, once (False if already rated or not finished).
-
-        In one transaction: ``compute(game, results, current)`` gets the game, its results and
-        ``{user_id: (mu, sigma)}`` of the human players already rated, and returns the new
-        ``{user_id: (mu, sigma)}``; games/wins/best scores are counted here.
-        """
-
-    @abstractmethod
-    async def unrated_games(self) -> list[int]:
-        """Finished games not yet folded into the ratings, oldest first."""
-
-    @abstractmethod
-    async def leaderboard(self, guild_id: int, kind: str, since: float | None = None,
-                          limit: int = 20) -> list[RatingRow]: ...
-
-    @abstractmethod
-    async def player_ratings(self, guild_id: int, user_id: int) -> list[tuple[RatingRow, int, int]]:
-        """Each game's rating of the player, with their position and the number of rated players."""
-
-    @abstractmethod
-    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[dict[str, Any]]: ...
-
-    @abstractmethod
-    async def player_solo_best(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
-        """``kind -> (best solo score, solo games played)``."""
-
-    @abstractmethod
-    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]: ...
-
-    @abstractmethod
-    async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
-
+from bot.storage.base import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    RUNNING,
+    Deadline,
+    EventRow,
+    GameRow,
+    RatingRow,
+    ResultRow,
+    Seat,
+    Store,
+)
 
 MIGRATIONS: list[str] = [
     # 1: the foundation
@@ -388,6 +135,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX ratings_board ON ratings (guild_id, kind, ordinal);
     CREATE INDEX ratings_player ON ratings (guild_id, user_id);
     """,
+    # 3: the field (issues 13-17): the outbox, paused and broken games, a game's own thread
+    """
+    ALTER TABLE games ADD COLUMN published_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN paused TEXT;
+    ALTER TABLE games ADD COLUMN broken TEXT;
+    ALTER TABLE games ADD COLUMN thread_id INTEGER;
+    UPDATE games SET published_version = version;
+    CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
+        AND status IN ('running', 'finished');
+    """,
 ]
 
 
@@ -488,6 +245,8 @@ class SQLiteStore(Store):
             seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
             updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
             control_message_id=row["control_message_id"], seats=seats,
+            published_version=row["published_version"], paused=row["paused"], broken=row["broken"],
+            thread_id=row["thread_id"],
         )
 
     async def _games(self, where: str, params: tuple) -> list[GameRow]:
@@ -630,6 +389,34 @@ class SQLiteStore(Store):
         return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
                          user_id=r["user_id"], action=json.loads(r["action"]),
                          events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+
+    async def events_after(self, game_id, version) -> list[EventRow]:
+        rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? AND version > ? ORDER BY version",
+                                    (game_id, version))
+        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
+                         user_id=r["user_id"], action=json.loads(r["action"]),
+                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+
+    async def mark_published(self, game_id, version, message_id) -> bool:
+        async def work(db):
+            cur = await db.execute(
+                "UPDATE games SET published_version = ?, control_message_id = COALESCE(?, control_message_id) "
+                "WHERE id = ? AND published_version < ?", (version, message_id, game_id, version))
+            return cur.rowcount == 1
+
+        return await self._tx(work)
+
+    async def unpublished_games(self, limit=100) -> list[GameRow]:
+        return await self._games(
+            "id IN (SELECT id FROM games WHERE published_version < version AND status IN ('running', 'finished') "
+            "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT ?)", (limit,))
+
+    async def set_paused(self, game_id, reason) -> None:
+        async def work(db):
+            await db.execute("UPDATE games SET paused = ? WHERE id = ?", (reason, game_id))
+            return True
+
+        await self._tx(work)
 
     async def results(self, game_id) -> list[ResultRow]:
         rows = await self._fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))

@@ -27,7 +27,7 @@ def main() -> int:
     if settings.token:
         return run_bot()
     from bot.client import REQUIRED_PERMISSIONS, invite_url
-    from bot.sandbox.server import serve
+    from sandbox.server import serve
 
     print(i18n.t("config.no_token", lang, invite=invite_url("<APPLICATION_ID>"), permissions=REQUIRED_PERMISSIONS),
           file=sys.stderr)

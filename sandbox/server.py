@@ -23,12 +23,12 @@ from typing import Any
 from aiohttp import web
 
 from bot import i18n
-from bot.sandbox.fake import FakeDiscord
+from fakediscord import FakeDiscord
 
 log = logging.getLogger("ludibot.sandbox")
 
 STATIC = Path(__file__).resolve().parent / "static"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Alice", "Bruno", "Chloé")
 MENTION = re.compile(r"<@!?(\d+)>")
 OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 10: "number"}

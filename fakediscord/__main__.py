@@ -1,6 +1,6 @@
 """Run the fake Discord as a standalone loopback server.
 
-    python -m bot.fakediscord --users Alice,Bruno,Chloé --channels jeux --port 8765 [--state fake.json]
+    python -m fakediscord --users Alice,Bruno,Chloé --channels jeux --port 8765 [--state fake.json]
 
 It prints the settings to give the bot (API base, gateway URL, token) and serves until
 interrupted.  GET http://127.0.0.1:PORT/_fake/state returns a JSON snapshot of everything.
@@ -40,7 +40,7 @@ async def _serve(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(prog="python -m bot.fakediscord", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m fakediscord", description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--guild", default="Ludibot Sandbox")
     p.add_argument("--channels", default="jeux")

@@ -1,0 +1,304 @@
+"""Storage: the ``Store`` interface and the rows it speaks in (backends live beside it).
+
+Everything the bot remembers goes through ``Store``: games and their seats, the
+append-only event log, results, guild settings. The session service is the only
+writer of game state; it relies on ``commit_action``'s compare-and-swap on the
+game's ``version`` so that two clicks (or two processes) can never apply two
+actions on one version.
+
+Migrations are numbered SQL scripts applied in order at start; the applied number
+is kept in ``PRAGMA user_version``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+LOBBY, RUNNING, FINISHED, CANCELLED = "lobby", "running", "finished", "cancelled"
+ACTIVE = (LOBBY, RUNNING)
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int | None  # None for an AI seat
+    name: str
+    ai_level: int | None = None
+    locale: str = "fr"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    options: dict[str, Any]
+    status: str
+    state: dict[str, Any] | None
+    version: int
+    seed: int
+    creator_id: int
+    created_at: float
+    updated_at: float
+    lobby_message_id: int | None = None
+    control_message_id: int | None = None
+    seats: list[Seat] = field(default_factory=list)
+    #: the outbox: the newest version whose public message exists in the channel
+    published_version: int = 0
+    #: why publication is paused (a permission the bot lost, a locked thread), None when it is not
+    paused: str | None = None
+    #: why the stored state cannot be read (logged once; the game is skipped everywhere)
+    broken: str | None = None
+    #: the thread the game's messages go to, when it has its own (None: ``channel_id`` itself)
+    thread_id: int | None = None
+
+    @property
+    def due(self) -> bool:
+        """Its channel owes a public message for a newer version than the one shown."""
+        return self.status in ("running", "finished") and self.published_version < self.version
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in sorted(self.seats, key=lambda s: s.seat)]
+
+
+@dataclass
+class EventRow:
+    id: int
+    game_id: int
+    version: int
+    seat: int | None
+    user_id: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+@dataclass
+class ResultRow:
+    game_id: int
+    seat: int
+    user_id: int | None
+    score: int | None
+    rank: int
+
+
+# --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
+REMINDER, TIMEOUT = "reminder", "timeout"
+PENDING, DONE, VOID, FAILED = "pending", "done", "void", "failed"
+
+
+@dataclass
+class Deadline:
+    """A reminder or a timeout for one seat, from the moment it became expected.
+
+    ``version`` is the game's version when the seat became expected (the schedule's
+    epoch): the deadline is void once the seat has acted after that version.
+    """
+
+    game_id: int
+    seat: int
+    kind: str  # REMINDER | TIMEOUT
+    version: int
+    due: float
+    since: float
+    state: str = PENDING
+    attempts: int = 0
+
+    @property
+    def key(self) -> tuple[int, int, str, int]:
+        return (self.game_id, self.seat, self.kind, self.version)
+
+
+@dataclass
+class RatingRow:
+    guild_id: int
+    kind: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    best_score: int | None
+    last_played: float | None = None
+
+
+class Store(ABC):
+    """What the bot needs from a database. SQLite now; another backend can follow."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # games
+    @abstractmethod
+    async def create_game(self, *, kind: str, guild_id: int | None, channel_id: int, creator: Seat,
+                          options: dict[str, Any], seed: int) -> GameRow: ...
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    @abstractmethod
+    async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = ACTIVE,
+                               kind: str | None = None) -> list[GameRow]: ...
+
+    @abstractmethod
+    async def games_with_status(self, statuses: tuple[str, ...], guild_id: int | None = None) -> list[GameRow]: ...
+
+    @abstractmethod
+    async def update_lobby(self, game_id: int, old_version: int, seats: list[Seat]) -> bool: ...
+
+    @abstractmethod
+    async def start_game(self, game_id: int, old_version: int, seats: list[Seat],
+                         state: dict[str, Any]) -> bool: ...
+
+    @abstractmethod
+    async def set_status(self, game_id: int, old_version: int, status: str) -> bool: ...
+
+    @abstractmethod
+    async def commit_action(self, game_id: int, old_version: int, *, state: dict[str, Any],
+                            seat: int | None, user_id: int | None, action: dict[str, Any],
+                            events: list[dict[str, Any]], status: str = RUNNING,
+                            results: list[ResultRow] | None = None) -> bool: ...
+
+    @abstractmethod
+    async def set_message_ids(self, game_id: int, *, lobby: int | None = None,
+                              control: int | None = None) -> None: ...
+
+    @abstractmethod
+    async def events(self, game_id: int) -> list[EventRow]: ...
+
+    # --- publication (the outbox): what each channel owes ----------------------------------
+    @abstractmethod
+    async def events_after(self, game_id: int, version: int) -> list[EventRow]:
+        """The log entries of versions newer than ``version``, oldest first."""
+
+    @abstractmethod
+    async def mark_published(self, game_id: int, version: int, message_id: int | None) -> bool:
+        """Version ``version``'s public message exists (``message_id``, the one with the controls):
+        raise ``published_version`` to it (never lower it); False if a newer one was already marked."""
+
+    @abstractmethod
+    async def unpublished_games(self, limit: int = 100) -> list[GameRow]:
+        """Running or finished games whose newest version has no public message yet (not paused,
+        not broken), oldest change first."""
+
+    @abstractmethod
+    async def set_paused(self, game_id: int, reason: str | None) -> None:
+        """Pause (a reason) or resume (None) a game's publication and clocks."""
+
+    @abstractmethod
+    async def results(self, game_id: int) -> list[ResultRow]: ...
+
+    # small key/value facts about the deployment (e.g. the synced command tree's hash)
+    @abstractmethod
+    async def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    # guild settings
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+
+    @abstractmethod
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
+
+    # --- playing over days (issue 9) ------------------------------------------------------
+    # deadlines (reminders and timeouts), stored so that a restart loses none and fires none twice
+    @abstractmethod
+    async def schedule_deadlines(self, game_id: int, version: int, since: float,
+                                 entries: list[tuple[int, str, float]]) -> None:
+        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent), voiding the
+        seat's older pending ones."""
+
+    @abstractmethod
+    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]: ...
+
+    @abstractmethod
+    async def claim_deadline(self, key: tuple[int, int, str, int], now: float, lease: float) -> bool:
+        """Take a pending deadline for ``lease`` seconds (compare-and-swap): one process wins."""
+
+    @abstractmethod
+    async def close_deadline(self, key: tuple[int, int, str, int], state: str, now: float) -> bool:
+        """Mark a pending deadline done/void/failed (compare-and-swap on ``pending``)."""
+
+    @abstractmethod
+    async def release_deadline(self, key: tuple[int, int, str, int]) -> None: ...
+
+    @abstractmethod
+    async def void_game_deadlines(self, game_id: int, now: float) -> None: ...
+
+    @abstractmethod
+    async def deadlines_of(self, game_id: int) -> list[Deadline]: ...
+
+    @abstractmethod
+    async def latest_deadline_version(self, game_id: int, seat: int) -> int | None: ...
+
+    @abstractmethod
+    async def seat_actions(self, game_id: int, seat: int, limit: int = 10) -> list[EventRow]:
+        """The seat's latest actions, newest first."""
+
+    @abstractmethod
+    async def turn_since(self, game_ids: list[int]) -> dict[tuple[int, int], float]:
+        """``(game id, seat) -> since when the seat is expected`` (its latest schedule)."""
+
+    # per-user preferences
+    @abstractmethod
+    async def user_prefs(self, user_id: int) -> dict[str, Any]: ...
+
+    @abstractmethod
+    async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None: ...
+
+    # ratings
+    @abstractmethod
+    async def rate_game(self, game_id: int, compute: Callable[..., dict[int, tuple[float, float]]]) -> bool:
+        """Fold a finished game into the ratings, once (False if already rated or not finished).
+
+        In one transaction: ``compute(game, results, current)`` gets the game, its results and
+        ``{user_id: (mu, sigma)}`` of the human players already rated, and returns the new
+        ``{user_id: (mu, sigma)}``; games/wins/best scores are counted here.
+        """
+
+    @abstractmethod
+    async def unrated_games(self) -> list[int]:
+        """Finished games not yet folded into the ratings, oldest first."""
+
+    @abstractmethod
+    async def leaderboard(self, guild_id: int, kind: str, since: float | None = None,
+                          limit: int = 20) -> list[RatingRow]: ...
+
+    @abstractmethod
+    async def player_ratings(self, guild_id: int, user_id: int) -> list[tuple[RatingRow, int, int]]:
+        """Each game's rating of the player, with their position and the number of rated players."""
+
+    @abstractmethod
+    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def player_solo_best(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
+        """``kind -> (best solo score, solo games played)``."""
+
+    @abstractmethod
+    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
