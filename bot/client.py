@@ -18,7 +18,7 @@ from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.sessions import SessionService
-from bot.storage import SQLiteStore, Store
+from bot.storage import Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import PREFIX, ComponentRouter, GameComponent, explain_refused_component, lang, refuse
 from engines.base import RuleError
@@ -73,7 +73,7 @@ class Ludibot(commands.Bot):
                          help_command=None, tree_cls=LudibotTree,
                          allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
         self.settings = settings
-        self.store: Store = store or SQLiteStore(settings.db_path)
+        self.store: Store = store or open_store(settings.db_path)
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}

@@ -6,12 +6,15 @@ writer of game state; it relies on ``commit_action``'s compare-and-swap on the
 game's ``version`` so that two clicks (or two processes) can never apply two
 actions on one version.
 
-Migrations are numbered SQL scripts applied in order at start; the applied number
-is kept in ``PRAGMA user_version``.
+Migrations are numbered SQL scripts, one list per dialect with the same numbers, applied in
+order at start; the applied number is kept in ``PRAGMA user_version`` (SQLite) or the
+``ludibot_schema`` table (PostgreSQL). A database whose number is above the newest known
+(written by a newer release) is refused with :class:`SchemaTooNew`.
 """
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -139,8 +142,73 @@ class RatingRow:
     last_played: float | None = None
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer release (its schema number is above the newest known)."""
+
+    key = "storage.error.too_new"
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"database schema {found} is newer than this release's {known}")
+        self.found, self.known = found, known
+
+    @property
+    def params(self) -> dict[str, int]:
+        return {"found": self.found, "known": self.known}
+
+
+def dump_json(value: Any) -> str:
+    """The compact JSON both backends store (identical text, so checksums compare across them)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# --- rows from a mapping (an ``aiosqlite.Row`` or an ``asyncpg.Record``) -------------------------
+def seat_from(r: Any) -> Seat:
+    return Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"], ai_level=r["ai_level"], locale=r["locale"])
+
+
+def game_from(r: Any, seats: list[Seat]) -> GameRow:
+    return GameRow(
+        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], kind=r["kind"],
+        options=json.loads(r["options"]), status=r["status"],
+        state=json.loads(r["state"]) if r["state"] else None, version=r["version"],
+        seed=r["seed"], creator_id=r["creator_id"], created_at=r["created_at"],
+        updated_at=r["updated_at"], lobby_message_id=r["lobby_message_id"],
+        control_message_id=r["control_message_id"], seats=seats,
+        published_version=r["published_version"], paused=r["paused"], broken=r["broken"],
+        thread_id=r["thread_id"],
+    )
+
+
+def event_from(r: Any) -> EventRow:
+    return EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"], user_id=r["user_id"],
+                    action=json.loads(r["action"]), events=json.loads(r["events"]), created_at=r["created_at"])
+
+
+def deadline_from(r: Any) -> Deadline:
+    return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
+                    since=r["since"], state=r["state"], attempts=r["attempts"])
+
+
+def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
+    return RatingRow(guild_id=guild_id, kind=kind, user_id=r["user_id"], name=r["name"], mu=r["mu"],
+                     sigma=r["sigma"], ordinal=r["ordinal"], games=r["games"], wins=r["wins"] or 0,
+                     best_score=r["best_score"], last_played=r["last_played"])
+
+
+#: the tables a database holds, parents first (``migrate-db`` copies them in this order)
+TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
+          "rated_games", "ratings")
+
+
 class Store(ABC):
-    """What the bot needs from a database. SQLite now; another backend can follow."""
+    """What the bot needs from a database: SQLite (the default) or PostgreSQL, alike."""
+
+    #: the newest schema number this release knows
+    latest_schema: int = 0
+
+    async def schema_version(self) -> int:
+        """The schema number applied to the open database."""
+        raise NotImplementedError
 
     @abstractmethod
     async def open(self) -> None: ...

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -15,14 +17,21 @@ from bot.storage.base import (
     CANCELLED,
     FINISHED,
     RUNNING,
+    VOID,
     Deadline,
     EventRow,
     GameRow,
     RatingRow,
     ResultRow,
+    SchemaTooNew,
     Seat,
     Store,
 )
+
+
+def backup_name(path: str, schema: int) -> str:
+    """Where the automatic backup before a migration goes: beside the file, named with its schema."""
+    return f"{path}.schema{schema}.bak"
 
 MIGRATIONS: list[str] = [
     # 1: the foundation
@@ -145,7 +154,20 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
         AND status IN ('running', 'finished');
     """,
+    # 4: lean storage (issue 14): closed deadlines are not history (events and results are); keep only
+    # each seat's newest epoch while its game runs. Indexes for the community queries.
+    """
+    DELETE FROM deadlines WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'cancelled'));
+    DELETE FROM deadlines WHERE state = 'void';
+    DELETE FROM deadlines WHERE state <> 'pending' AND version < (SELECT MAX(d.version) FROM deadlines d
+        WHERE d.game_id = deadlines.game_id AND d.seat = deadlines.seat);
+    CREATE INDEX games_guild_finished ON games (guild_id, status, id);
+    CREATE INDEX rated_games_unrated ON rated_games (finished_at);
+    """,
 ]
+
+#: the newest schema number this release knows
+LATEST = len(MIGRATIONS)
 
 
 def _dump(value: Any) -> str:
@@ -167,6 +189,10 @@ class SQLiteStore(Store):
         self.busy_timeout_ms = busy_timeout_ms
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        #: the automatic backup made before the last migration (None: nothing to migrate)
+        self.last_backup: str | None = None
+
+    latest_schema = LATEST
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -182,7 +208,11 @@ class SQLiteStore(Store):
             await self._db.execute("PRAGMA journal_mode = WAL")
         await self._db.execute("PRAGMA synchronous = NORMAL")
         await self._db.execute("PRAGMA foreign_keys = ON")
-        await self.migrate()
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -197,11 +227,20 @@ class SQLiteStore(Store):
     async def migrate(self) -> None:
         async with self._lock:
             current = await self.schema_version()
+            if current > LATEST:
+                raise SchemaTooNew(current, LATEST)
+            if 0 < current < LATEST and self.path != ":memory:":
+                # an existing database about to change: a copy first, named after its schema number
+                self.last_backup = await self._backup_to(backup_name(self.path, current))
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number <= current:
                     continue
                 await self.db.execute("BEGIN IMMEDIATE")
                 try:
+                    # re-read under the write lock: another process may have just applied it
+                    if await self.schema_version() >= number:
+                        await self.db.execute("COMMIT")
+                        continue
                     for statement in script.split(";"):
                         if statement.strip():
                             await self.db.execute(statement)
@@ -210,6 +249,23 @@ class SQLiteStore(Store):
                 except BaseException:
                     await self.db.execute("ROLLBACK")
                     raise
+
+    async def _backup_to(self, target: str) -> str:
+        """A consistent copy of the open database (SQLite's online backup API), safe while in use."""
+        tmp = f"{target}.part"
+        Path(tmp).unlink(missing_ok=True)
+        dest = await aiosqlite.connect(tmp)
+        try:
+            await self.db.backup(dest)
+        finally:
+            await dest.close()
+        os.replace(tmp, target)
+        return target
+
+    async def backup(self, target: str) -> str:
+        """``python -m bot backup``: copy the database to ``target`` while the bot may run."""
+        async with self._lock:
+            return await self._backup_to(target)
 
     # --- helpers -----------------------------------------------------------------
     async def _tx(self, work):
@@ -459,10 +515,10 @@ class SQLiteStore(Store):
     async def schedule_deadlines(self, game_id, version, since, entries) -> None:
         async def work(db):
             for seat in sorted({seat for seat, _, _ in entries}):
-                await db.execute(  # (a leased one is being fired: its owner closes it)
-                    "UPDATE deadlines SET state = 'void', fired_at = ? WHERE game_id = ? AND seat = ? "
-                    "AND version < ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-                    (since, game_id, seat, version, since))
+                # older epochs go (lean storage); a leased one is being fired: its owner closes it
+                await db.execute(
+                    "DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND version < ? AND (state <> 'pending' "
+                    "OR lease_until IS NULL OR lease_until <= ?)", (game_id, seat, version, since))
             await db.executemany(
                 "INSERT OR IGNORE INTO deadlines (game_id, seat, kind, version, due, since) VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, seat, kind, version, due, since) for seat, kind, due in entries])
@@ -490,10 +546,20 @@ class SQLiteStore(Store):
 
     async def close_deadline(self, key, state, now) -> bool:
         async def work(db):
+            if state == VOID:  # a void deadline is not history: it goes
+                cur = await db.execute("DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND kind = ? "
+                                       "AND version = ? AND state = 'pending'", key)
+                return cur.rowcount == 1
             cur = await db.execute(
                 "UPDATE deadlines SET state = ?, fired_at = ?, lease_until = NULL WHERE game_id = ? AND seat = ? "
                 "AND kind = ? AND version = ? AND state = 'pending'", (state, now, *key))
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            # the timeout that ended its game: nothing of an ended game's clocks is kept
+            await db.execute("DELETE FROM deadlines WHERE game_id = ? AND state <> 'pending' AND "
+                             "(SELECT status FROM games WHERE id = ?) IN ('finished', 'cancelled')",
+                             (key[0], key[0]))
+            return True
 
         return await self._tx(work)
 
@@ -508,9 +574,8 @@ class SQLiteStore(Store):
     async def void_game_deadlines(self, game_id, now) -> None:
         async def work(db):
             # a deadline leased right now is being fired (e.g. the timeout that forfeits): its owner closes it
-            await db.execute("UPDATE deadlines SET state = 'void', fired_at = ? WHERE game_id = ? "
-                             "AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-                             (now, game_id, now))
+            await db.execute("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
+                             "OR lease_until IS NULL OR lease_until <= ?)", (game_id, now))
             return True
 
         await self._tx(work)
