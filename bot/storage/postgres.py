@@ -488,11 +488,7 @@ class PostgresStore(Store):
             status = await con.execute(
                 "UPDATE deadlines SET state = $1, fired_at = $2, lease_until = NULL WHERE game_id = $3 AND seat = $4 "
                 "AND kind = $5 AND version = $6 AND state = 'pending'", state, now, *key)
-            if _count(status) != 1:
-                return False
-            await con.execute("DELETE FROM deadlines WHERE game_id = $1 AND state <> 'pending' AND "
-                              "(SELECT status FROM games WHERE id = $1) IN ('finished', 'cancelled')", key[0])
-            return True
+            return _count(status) == 1
 
         return await self._tx(work)
 

@@ -553,13 +553,7 @@ class SQLiteStore(Store):
             cur = await db.execute(
                 "UPDATE deadlines SET state = ?, fired_at = ?, lease_until = NULL WHERE game_id = ? AND seat = ? "
                 "AND kind = ? AND version = ? AND state = 'pending'", (state, now, *key))
-            if cur.rowcount != 1:
-                return False
-            # the timeout that ended its game: nothing of an ended game's clocks is kept
-            await db.execute("DELETE FROM deadlines WHERE game_id = ? AND state <> 'pending' AND "
-                             "(SELECT status FROM games WHERE id = ?) IN ('finished', 'cancelled')",
-                             (key[0], key[0]))
-            return True
+            return cur.rowcount == 1
 
         return await self._tx(work)
 
