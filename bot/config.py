@@ -26,7 +26,9 @@ class Settings:
 
     def redacted(self) -> dict[str, object]:
         """What may be logged: everything but the token."""
-        return {"db_path": self.db_path, "dev_guild": self.dev_guild, "log_level": self.log_level,
+        from bot.dbtools import redact_url
+
+        return {"db_path": redact_url(self.db_path), "dev_guild": self.dev_guild, "log_level": self.log_level,
                 "api_base": self.api_base, "gateway_url": self.gateway_url,
                 "token": "set" if self.token else "missing"}
 
