@@ -21,10 +21,12 @@ MENTION = re.compile(r"<@(\d+)>")
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, workdir: Path, *, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, fake: FakeDiscord, workdir: Path, *, extra_env: dict[str, str] | None = None,
+                 db: str | None = None) -> None:
         self.fake = fake
         self.workdir = workdir
-        self.db = workdir / "ludibot.db"
+        #: LUDIBOT_DB: a SQLite file (default) or a PostgreSQL URL (``bot_db`` fixture, LUDIBOT_TEST_BACKEND)
+        self.db = db or str(workdir / "ludibot.db")
         self.log_path = workdir / "bot.log"
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
@@ -105,9 +107,9 @@ class StateReader:
     real state (the bot stays the only writer): ``async with StateReader(db, engine) as r``."""
 
     def __init__(self, db, engine) -> None:
-        from bot.storage import SQLiteStore
+        from bot.storage import open_store
 
-        self.store = SQLiteStore(str(db))
+        self.store = open_store(str(db))
         self.engine = engine
 
     async def __aenter__(self) -> StateReader:
