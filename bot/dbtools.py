@@ -101,8 +101,9 @@ class MigrationError(Exception):
         self.key, self.params = key, params
 
 
-def _checksum(text: str | None) -> str:
-    return hashlib.sha256((text or "").encode()).hexdigest()
+def _checksum(text: str | None, packed: bytes | None) -> str:
+    """A game's state as stored: its JSON text, or its archive once the game has ended."""
+    return hashlib.sha256((text or "").encode() + bytes(packed or b"")).hexdigest()
 
 
 async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int]:
@@ -145,10 +146,11 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
                     got = await con.fetchval(f"SELECT COUNT(*) FROM {table}")
                     if got != n:
                         raise MigrationError("storage.migrate.count_mismatch", table=table, source=n, copied=got)
-                async with db.execute("SELECT id, version, state FROM games") as cur:
-                    want = {r[0]: (r[1], _checksum(r[2])) for r in await cur.fetchall()}
-                got_sums = {r["id"]: (r["version"], _checksum(r["state"]))
-                            for r in await con.fetch("SELECT id, version, state FROM games")}
+                sql = ("SELECT g.id, g.version, g.state, a.state AS packed FROM games g "
+                       "LEFT JOIN archives a ON a.game_id = g.id")
+                async with db.execute(sql) as cur:
+                    want = {r[0]: (r[1], _checksum(r[2], r[3])) for r in await cur.fetchall()}
+                got_sums = {r["id"]: (r["version"], _checksum(r["state"], r["packed"])) for r in await con.fetch(sql)}
                 bad = sorted(i for i in want if got_sums.get(i) != want[i])
                 if bad or len(got_sums) != len(want):
                     raise MigrationError("storage.migrate.checksum_mismatch", games=", ".join(map(str, bad[:20])))

@@ -15,6 +15,7 @@ order at start; the applied number is kept in ``PRAGMA user_version`` (SQLite) o
 from __future__ import annotations
 
 import json
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -161,6 +162,31 @@ def dump_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+# --- the archive of an ended game: its final state and its whole log, compressed (lean storage) ---------
+def pack(value: Any) -> bytes:
+    return zlib.compress(dump_json(value).encode(), 6)
+
+
+def unpack(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob))
+
+
+def pack_log(rows: list[EventRow]) -> bytes:
+    return pack([[r.id, r.version, r.seat, r.user_id, r.action, r.events, r.created_at] for r in rows])
+
+
+def unpack_log(game_id: int, blob: bytes) -> list[EventRow]:
+    return [EventRow(id=i, game_id=game_id, version=v, seat=seat, user_id=uid, action=action, events=events,
+                     created_at=at) for i, v, seat, uid, action, events, at in unpack(blob)]
+
+
+def _get(r: Any, key: str) -> Any:
+    try:
+        return r[key]
+    except (IndexError, KeyError):
+        return None
+
+
 # --- rows from a mapping (an ``aiosqlite.Row`` or an ``asyncpg.Record``) -------------------------
 def seat_from(r: Any) -> Seat:
     return Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"], ai_level=r["ai_level"], locale=r["locale"])
@@ -170,7 +196,8 @@ def game_from(r: Any, seats: list[Seat]) -> GameRow:
     return GameRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], kind=r["kind"],
         options=json.loads(r["options"]), status=r["status"],
-        state=json.loads(r["state"]) if r["state"] else None, version=r["version"],
+        state=json.loads(r["state"]) if r["state"] else (unpack(packed) if (packed := _get(r, "packed")) else None),
+        version=r["version"],
         seed=r["seed"], creator_id=r["creator_id"], created_at=r["created_at"],
         updated_at=r["updated_at"], lobby_message_id=r["lobby_message_id"],
         control_message_id=r["control_message_id"], seats=seats,
@@ -197,7 +224,7 @@ def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
 
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
-          "rated_games", "ratings")
+          "rated_games", "ratings", "archives")
 
 
 class Store(ABC):

@@ -34,8 +34,11 @@ from bot.storage.base import (
     dump_json,
     event_from,
     game_from,
+    pack,
+    pack_log,
     rating_from,
     seat_from,
+    unpack_log,
 )
 
 MIGRATIONS: list[str] = [
@@ -159,7 +162,8 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
         AND status IN ('running', 'finished');
     """,
-    # 4: lean storage (issue 14): closed deadlines are not history; indexes for the community queries
+    # 4: lean storage (issue 14): closed deadlines are not history; indexes for the community queries;
+    # an ended game's state and log are archived, compressed, in one row
     """
     DELETE FROM deadlines WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'cancelled'));
     DELETE FROM deadlines WHERE state = 'void';
@@ -167,6 +171,11 @@ MIGRATIONS: list[str] = [
         WHERE d.game_id = deadlines.game_id AND d.seat = deadlines.seat);
     CREATE INDEX games_guild_finished ON games (guild_id, status, id);
     CREATE INDEX rated_games_unrated ON rated_games (finished_at);
+    CREATE TABLE archives (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        state BYTEA NOT NULL,
+        events BYTEA NOT NULL
+    );
     """,
 ]
 
@@ -266,7 +275,8 @@ class PostgresStore(Store):
 
     async def _games(self, where: str, *params) -> list[GameRow]:
         async with self.pool.acquire() as con:
-            rows = await con.fetch(f"SELECT * FROM games WHERE {where} ORDER BY id", *params)
+            rows = await con.fetch(f"SELECT games.*, archives.state AS packed FROM games LEFT JOIN archives "
+                                   f"ON archives.game_id = games.id WHERE {where} ORDER BY games.id", *params)
             if not rows:
                 return []
             ids = [r["id"] for r in rows]
@@ -372,6 +382,8 @@ class PostgresStore(Store):
                     "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
                     "score = excluded.score, rank = excluded.rank",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results])
+            if finished is not None:
+                await self._archive(con, game_id, state)
             return True
 
         return await self._tx(work)
@@ -386,13 +398,32 @@ class PostgresStore(Store):
 
         await self._tx(work)
 
+    @staticmethod
+    async def _archive(con, game_id: int, state: Any) -> None:
+        """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
+        log = [event_from(r) for r in await con.fetch("SELECT * FROM events WHERE game_id = $1 ORDER BY version",
+                                                      game_id)]
+        await con.execute("INSERT INTO archives (game_id, state, events) VALUES ($1, $2, $3) ON CONFLICT (game_id) "
+                          "DO UPDATE SET state = excluded.state, events = excluded.events",
+                          game_id, pack(state), pack_log(log))
+        await con.execute("DELETE FROM events WHERE game_id = $1", game_id)
+        await con.execute("UPDATE games SET state = NULL WHERE id = $1", game_id)
+
+    async def _archived_log(self, game_id: int) -> list[EventRow] | None:
+        blob = await self.pool.fetchval("SELECT events FROM archives WHERE game_id = $1", game_id)
+        return unpack_log(game_id, blob) if blob is not None else None
+
     async def events(self, game_id) -> list[EventRow]:
         rows = await self._fetch("SELECT * FROM events WHERE game_id = $1 ORDER BY version", game_id)
+        if not rows:
+            return await self._archived_log(game_id) or []
         return [event_from(r) for r in rows]
 
     async def events_after(self, game_id, version) -> list[EventRow]:
         rows = await self._fetch("SELECT * FROM events WHERE game_id = $1 AND version > $2 ORDER BY version",
                                  game_id, version)
+        if not rows and (log := await self._archived_log(game_id)) is not None:
+            return [e for e in log if e.version > version]
         return [event_from(r) for r in rows]
 
     async def mark_published(self, game_id, version, message_id) -> bool:
@@ -519,6 +550,8 @@ class PostgresStore(Store):
     async def seat_actions(self, game_id, seat, limit=10) -> list[EventRow]:
         rows = await self._fetch("SELECT * FROM events WHERE game_id = $1 AND seat = $2 ORDER BY version DESC "
                                  "LIMIT $3", game_id, seat, limit)
+        if not rows and (log := await self._archived_log(game_id)) is not None:
+            return [e for e in reversed(log) if e.seat == seat][:limit]
         return [event_from(r) for r in rows]
 
     async def turn_since(self, game_ids) -> dict[tuple[int, int], float]:

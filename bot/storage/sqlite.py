@@ -26,6 +26,11 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
+    event_from,
+    game_from,
+    pack,
+    pack_log,
+    unpack_log,
 )
 
 
@@ -155,7 +160,8 @@ MIGRATIONS: list[str] = [
         AND status IN ('running', 'finished');
     """,
     # 4: lean storage (issue 14): closed deadlines are not history (events and results are); keep only
-    # each seat's newest epoch while its game runs. Indexes for the community queries.
+    # each seat's newest epoch while its game runs. Indexes for the community queries. An ended game's
+    # state and log are archived, compressed, in one row.
     """
     DELETE FROM deadlines WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'cancelled'));
     DELETE FROM deadlines WHERE state = 'void';
@@ -163,6 +169,11 @@ MIGRATIONS: list[str] = [
         WHERE d.game_id = deadlines.game_id AND d.seat = deadlines.seat);
     CREATE INDEX games_guild_finished ON games (guild_id, status, id);
     CREATE INDEX rated_games_unrated ON rated_games (finished_at);
+    CREATE TABLE archives (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        state BLOB NOT NULL,
+        events BLOB NOT NULL
+    );
     """,
 ]
 
@@ -294,19 +305,11 @@ class SQLiteStore(Store):
                     ai_level=row["ai_level"], locale=row["locale"])
 
     def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
-        return GameRow(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], kind=row["kind"],
-            options=json.loads(row["options"]), status=row["status"],
-            state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
-            seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
-            updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
-            control_message_id=row["control_message_id"], seats=seats,
-            published_version=row["published_version"], paused=row["paused"], broken=row["broken"],
-            thread_id=row["thread_id"],
-        )
+        return game_from(row, seats)
 
     async def _games(self, where: str, params: tuple) -> list[GameRow]:
-        rows = await self._fetchall(f"SELECT * FROM games WHERE {where} ORDER BY id", params)
+        rows = await self._fetchall(f"SELECT games.*, archives.state AS packed FROM games LEFT JOIN archives "
+                                    f"ON archives.game_id = games.id WHERE {where} ORDER BY games.id", params)
         if not rows:
             return []
         ids = [r["id"] for r in rows]
@@ -426,6 +429,8 @@ class SQLiteStore(Store):
                     "INSERT OR REPLACE INTO results (game_id, seat, user_id, score, rank) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results],
                 )
+            if finished is not None:
+                await self._archive(db, game_id, state)
             return True
 
         return await self._tx(work)
@@ -440,18 +445,32 @@ class SQLiteStore(Store):
 
         await self._tx(work)
 
+    @staticmethod
+    async def _archive(db: aiosqlite.Connection, game_id: int, state: Any) -> None:
+        """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
+        async with db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
+            log = [event_from(r) for r in await cur.fetchall()]
+        await db.execute("INSERT OR REPLACE INTO archives (game_id, state, events) VALUES (?, ?, ?)",
+                         (game_id, pack(state), pack_log(log)))
+        await db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        await db.execute("UPDATE games SET state = NULL WHERE id = ?", (game_id,))
+
+    async def _archived_log(self, game_id: int) -> list[EventRow] | None:
+        rows = await self._fetchall("SELECT events FROM archives WHERE game_id = ?", (game_id,))
+        return unpack_log(game_id, rows[0]["events"]) if rows else None
+
     async def events(self, game_id) -> list[EventRow]:
         rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,))
-        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
-                         user_id=r["user_id"], action=json.loads(r["action"]),
-                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+        if not rows:
+            return await self._archived_log(game_id) or []
+        return [event_from(r) for r in rows]
 
     async def events_after(self, game_id, version) -> list[EventRow]:
         rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? AND version > ? ORDER BY version",
                                     (game_id, version))
-        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
-                         user_id=r["user_id"], action=json.loads(r["action"]),
-                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+        if not rows and (log := await self._archived_log(game_id)) is not None:
+            return [e for e in log if e.version > version]
+        return [event_from(r) for r in rows]
 
     async def mark_published(self, game_id, version, message_id) -> bool:
         async def work(db):
@@ -587,9 +606,9 @@ class SQLiteStore(Store):
     async def seat_actions(self, game_id, seat, limit=10) -> list[EventRow]:
         rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? AND seat = ? ORDER BY version DESC "
                                     "LIMIT ?", (game_id, seat, limit))
-        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
-                         user_id=r["user_id"], action=json.loads(r["action"]),
-                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+        if not rows and (log := await self._archived_log(game_id)) is not None:
+            return [e for e in reversed(log) if e.seat == seat][:limit]
+        return [event_from(r) for r in rows]
 
     async def turn_since(self, game_ids) -> dict[tuple[int, int], float]:
         if not game_ids:

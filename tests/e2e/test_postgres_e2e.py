@@ -22,7 +22,7 @@ pytestmark = pytest.mark.e2e
 BACKEND = "postgresql"
 
 
-async def test_the_bot_really_runs_on_postgresql(world):
+async def test_the_bot_really_runs_on_postgresql(world):  # noqa: F811 - the imported fixture
     assert world.bot.db.startswith("postgresql://")
     import asyncpg
 
