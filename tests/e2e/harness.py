@@ -127,3 +127,23 @@ class StateReader:
     async def state(self, game_id: int):
         game = await self.game(game_id)
         return game, self.engine.from_dict(game.state)
+
+
+def read_game_row(db: str, game_id: int):
+    """The game as the bot stored it (either backend, archived or not), from code that is not async:
+    a short-lived store in a thread of its own."""
+    import asyncio
+    import concurrent.futures
+
+    from bot.storage import open_store
+
+    async def read():
+        store = open_store(str(db))
+        await store.open()
+        try:
+            return await store.get_game(game_id)
+        finally:
+            await store.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result()
