@@ -265,3 +265,12 @@ async def test_an_ended_game_is_archived_in_one_row_and_reads_back_the_same(stor
         assert await store.pool.fetchval("SELECT COUNT(*) FROM events WHERE game_id = $1", g.id) == 0
     assert [x.id for x in await store.games_with_status((FINISHED,))] == [g.id]
     assert (await store.games_with_status((FINISHED,)))[0].state == g.state
+
+
+def test_open_store_picks_the_backend_from_the_url(tmp_path):
+    from bot.storage.postgres import PostgresStore
+
+    for url in ("postgresql://u:p@127.0.0.1:5432/db", "postgres://127.0.0.1/db"):
+        assert isinstance(open_store(url), PostgresStore)
+    for path in (str(tmp_path / "x.db"), "ludibot.db", ":memory:"):
+        assert isinstance(open_store(path), SQLiteStore)
