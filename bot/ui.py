@@ -192,10 +192,22 @@ def matches(current: str, *texts: str) -> bool:
     return not wanted or any(wanted in t.casefold() for t in texts)
 
 
+#: Discord's guideline for button labels (clients cut longer ones, phones first): 34 characters
+#: beside an emoji, 38 without. The hard limit is 80.
+LABEL_MAX, LABEL_MAX_WITH_EMOJI = 38, 34
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut with an ellipsis (a long display name, say)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
            disabled: bool = False) -> discord.ui.Button:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id(game_id, verb, version, arg), style=style,
+    label = fit(label, LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX)
+    return discord.ui.Button(label=label, custom_id=custom_id(game_id, verb, version, arg), style=style,
                              emoji=emoji, disabled=disabled)
 
 
