@@ -11,18 +11,12 @@ from bot import i18n
 from bot.narrate import narrate
 from bot.sessions import Outcome
 from bot.storage import GameRow
+from bot.ui import jump_link  # noqa: F401 (also used by the community cogs)
 
 log = logging.getLogger("ludibot.notifier")
 
 NO_PINGS = discord.AllowedMentions.none()
 USER_PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
-
-
-def jump_link(game: GameRow) -> str:
-    """The game's latest public message (or its channel)."""
-    where = f"{game.guild_id}/{game.channel_id}" if game.guild_id else f"@me/{game.channel_id}"
-    tail = f"/{game.control_message_id}" if game.control_message_id else ""
-    return f"https://discord.com/channels/{where}{tail}"
 
 
 def timestamp(seconds: float) -> str:

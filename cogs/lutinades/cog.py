@@ -26,7 +26,7 @@ from bot.narrate import event_params, narrate
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, send
+from bot.ui import Click, button, label_with_name, lang, send
 from engines.lutinades import (
     EN_GRAND,
     FORBIDDEN_IN_EN_GRAND,
@@ -241,8 +241,8 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
             rows += self.gesture_buttons(game, view, lang)
         elif view["phase"] == "choice" and view["picker"] in humans:
             follows = [button(game.id, "follow",
-                              i18n.t("lutinades.button.follow", lang, lutin=game.names[s],
-                                     gesture=public_gesture_text(view["gestures"][s], lang)),
+                              label_with_name("lutinades.button.follow", lang, "lutin", game.names[s],
+                                              gesture=public_gesture_text(view["gestures"][s], lang)),
                               version=game.version, arg=str(s), style=discord.ButtonStyle.primary)
                        for s in view["followable"]]
             rows += [follows[i:i + 5] for i in range(0, len(follows), 5)]
