@@ -242,6 +242,37 @@ async def test_interaction_payload_locale_permissions_and_guild_command(env):
         await fake.run_command(chloe, fake.dm_channel(chloe), "gadmin")
 
 
+async def test_several_servers_with_their_own_members_and_permissions(env):
+    fake, alice = env.fake, env.alice
+    club = fake.add_guild("Club", channels=["jeux", "salon"], locale="en-US")  # after start: GUILD_CREATE
+    assert club.id != fake.guild_id and fake.guild_id == fake.guild.id
+    dora = fake.add_user("Dora", guilds=[club], manage_guild=True)  # admin in Club only
+    fake.add_member(alice, club)
+    jeux2 = fake.channel("jeux", guild=club)
+    assert jeux2.guild_id == club.id and jeux2 is not fake.channel("jeux")
+    for _ in range(100):
+        if f"guild_create {club.id}" in env.bot.log:
+            break
+        await asyncio.sleep(0.1)
+    assert f"guild_create {club.id} shard=0" in env.bot.log
+    res = await fake.run_command(dora, jeux2, "selftest whoami")
+    assert res.content == (f"user={dora.id} locale=fr guild_locale=en-US manage_guild=True channel=jeux "
+                           f"guild=Club member=True")
+    assert res.interaction["guild_id"] == str(club.id) and res.message.guild_id == club.id
+    res = await fake.run_command(alice, jeux2, "selftest whoami")
+    assert "manage_guild=False" in res.content and "guild=Club" in res.content
+    with pytest.raises(PermissionError):  # Dora is not a member of the first server
+        await fake.run_command(dora, "jeux", "selftest whoami")
+    with pytest.raises(LookupError):  # /gadmin was registered for the first server only
+        await fake.run_command(dora, jeux2, "gadmin")
+    fake.set_manage_guild(alice, True, guild=club)
+    res = await fake.run_command(alice, jeux2, "selftest whoami")
+    assert "manage_guild=True" in res.content
+    res = await fake.run_command(alice, "jeux", "selftest whoami")  # still not in the first server
+    assert "manage_guild=False" in res.content and "guild=Selftest" in res.content
+    assert fake.errors == []
+
+
 async def test_deadline_is_enforced(env):
     fake, alice = env.fake, env.alice
     with pytest.raises(DeadlineMissed) as info:
