@@ -419,6 +419,8 @@ class FakeMessage:
     webhook_id: int | None = None
     type: int = 0
     created_at: float = field(default_factory=time.monotonic)
+    #: creation time on the fake's clock (for the age of messages: edits of messages older than an hour)
+    clock_created: float = 0.0
     edited_at: float | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -23,6 +24,7 @@ from aiohttp import WSMsgType, web
 
 from . import models as m
 from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, RegisteredCommand
+from .ratelimit import Bucket, FakeClock, RateLimitConfig
 
 log = logging.getLogger("fakediscord")
 
@@ -101,6 +103,7 @@ class InteractionRecord:
     deadline: float
     sent_at: float = 0.0  # time.perf_counter() when the INTERACTION_CREATE frame was written
     sent_wall: float = 0.0  # time.monotonic() at the same moment
+    sent_clock: float = 0.0  # the fake clock at the same moment (token expiry)
     callback_at: float | None = None
     callback_type: int | None = None
     callback_data: dict[str, Any] | None = None
@@ -157,6 +160,8 @@ class FakeDiscordServer:
         required_shards: int = 0,
         max_concurrency: int = 1,
         heartbeat_ack_delay: float = 0.05,
+        clock_speed: float = 1.0,
+        rate_limits: bool = True,
         state_path: str | Path | None = None,
     ) -> None:
         if host not in ("127.0.0.1", "::1", "localhost"):
@@ -180,6 +185,15 @@ class FakeDiscordServer:
         #: delay of the heartbeat ACK (a real gateway is across a network)
         self.heartbeat_ack_delay = heartbeat_ack_delay
         self.heartbeats = 0
+        #: the clock of rate-limit windows, token expiry and message age (`clock.speed`, `clock.advance()`)
+        self.clock = FakeClock(clock_speed)
+        #: what is rate-limited and how much (see ratelimit.RateLimitConfig)
+        self.rate_limit = RateLimitConfig(enabled=rate_limits)
+        self._buckets: dict[str, Bucket] = {}
+        #: every 429 the fake answered: {"method", "path", "bucket", "scope", "global", "retry_after", "code"}
+        self.rate_limited: list[dict[str, Any]] = []
+        #: invalid requests by status (401, 403, 429), as Discord counts them toward its 10,000 per 10 minutes
+        self.invalid_requests: dict[int, int] = {401: 0, 403: 0, 429: 0}
         #: (monotonic time, shard id, shard count) of each IDENTIFY
         self.identify_log: list[tuple[float, int, int]] = []
         self.state_path = Path(state_path) if state_path else None
@@ -214,7 +228,7 @@ class FakeDiscordServer:
         self._changed: asyncio.Event | None = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self._runner: web.AppRunner | None = None
-        self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler, bool, str]] = []
         self._save_handle: asyncio.TimerHandle | None = None
         self._started = False
         self._build_routes()
@@ -1008,7 +1022,7 @@ class FakeDiscordServer:
 
     def _route(self, method: str, pattern: str, handler: Handler, *, auth: bool = True) -> None:
         regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$"
-        self._routes.append((method, re.compile(regex), handler, auth))
+        self._routes.append((method, re.compile(regex), handler, auth, pattern))
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -1022,7 +1036,7 @@ class FakeDiscordServer:
         if not api:
             return self._record(request, json_response({"message": "404: Not Found", "code": 0}, status=404))
         sub = api.group(1).rstrip("/") or "/"
-        for method, regex, handler, auth in self._routes:
+        for method, regex, handler, auth, pattern in self._routes:
             if method != request.method:
                 continue
             mm = regex.match(sub)
@@ -1030,14 +1044,94 @@ class FakeDiscordServer:
                 continue
             if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 return self._record(request, self._error_response(request, ApiError(401, 0, "401: Unauthorized")))
+            params = mm.groupdict()
+            bucket = self._bucket_for(method, pattern, params) if auth else None
+            limited = self._take(request, bucket, global_=auth)
+            if limited is not None:
+                return self._record(request, limited)
             try:
-                resp = await handler(request, **mm.groupdict())
+                resp = await handler(request, **params)
             except ApiError as exc:
                 resp = self._error_response(request, exc)
+            if bucket is not None and "X-RateLimit-Scope" not in resp.headers:
+                self._rate_headers(resp, bucket)
             return self._record(request, resp)
         self.unhandled.append(f"{request.method} {sub}")
         log.warning("fake Discord: unhandled route %s %s", request.method, sub)
         return self._record(request, self._error_response(request, ApiError(404, 0, "404: Not Found")))
+
+    # ------------------------------------------------------------------ rate limits
+
+    def rate_limit_channel(self, channel: FakeChannel | str | int, limit: int = 1, per: float = 5.0) -> None:
+        """Make posting in a channel harder: `limit` messages per `per` (fake-clock) seconds."""
+        self.rate_limit.channel_overrides[self.channel(channel).id] = (limit, per)
+
+    def _bucket(self, key: str, limit: int, per: float) -> Bucket:
+        b = self._buckets.get(key)
+        if b is None or b.limit != limit or b.per != per:
+            b = self._buckets[key] = Bucket(key=key, limit=limit, per=per)
+        return b
+
+    def _bucket_for(self, method: str, pattern: str, params: dict[str, str]) -> Bucket | None:
+        rl = self.rate_limit
+        if not rl.enabled:
+            return None
+        if pattern == "/channels/{channel_id}/messages" and method == "POST":
+            cid = _int(params["channel_id"], 10003, "Unknown Channel")
+            limit, per = rl.channel_overrides.get(cid, (rl.channel_post_limit, rl.channel_post_per))
+            return self._bucket(f"post:{cid}", limit, per)
+        if pattern == "/channels/{channel_id}/messages/{message_id}" and method in ("PATCH", "DELETE"):
+            return self._bucket(f"{method}:edit:{params['channel_id']}", rl.channel_edit_limit, rl.channel_edit_per)
+        major = params.get("channel_id") or params.get("guild_id") or ""
+        return self._bucket(f"{method} {pattern}:{major}", rl.route_limit, rl.route_per)
+
+    def _take(self, request: web.Request, bucket: Bucket | None, *, global_: bool) -> web.Response | None:
+        """Consume the global and the route bucket; a 429 response if either is exhausted."""
+        rl = self.rate_limit
+        if not rl.enabled:
+            return None
+        now = self.clock.now()
+        if global_:
+            g = self._bucket("global", rl.global_limit, rl.global_per)
+            if not g.try_hit(now):
+                return self._too_many(request, g, scope="global", now=now)
+        if bucket is not None and not bucket.try_hit(now):
+            return self._too_many(request, bucket, scope="user", now=now)
+        return None
+
+    def _rate_headers(self, resp: web.StreamResponse, bucket: Bucket, now: float | None = None) -> None:
+        now = self.clock.now() if now is None else now
+        after = self.clock.to_real(bucket.reset_after(now))
+        resp.headers["X-RateLimit-Limit"] = str(bucket.limit)
+        resp.headers["X-RateLimit-Remaining"] = str(bucket.remaining(now))
+        resp.headers["X-RateLimit-Reset"] = f"{time.time() + after:.3f}"
+        resp.headers["X-RateLimit-Reset-After"] = f"{after:.3f}"
+        resp.headers["X-RateLimit-Bucket"] = bucket.hash
+
+    def _too_many(self, request: web.Request, bucket: Bucket, *, scope: str, now: float, code: int | None = None,
+                  message: str = "You are being rate limited.") -> web.Response:
+        retry = max(self.clock.to_real(bucket.reset_after(now)), 0.001)
+        is_global = scope == "global"
+        body: dict[str, Any] = {"message": message, "retry_after": round(retry, 3), "global": is_global}
+        if code is not None:
+            body["code"] = code
+        resp = json_response(body, status=429)
+        # "Via" is what tells discord.py a 429 comes from Discord and not from a Cloudflare ban
+        resp.headers["Via"] = "1.1 google"
+        resp.headers["Retry-After"] = str(max(1, math.ceil(retry)))
+        resp.headers["X-RateLimit-Scope"] = scope
+        if is_global:
+            resp.headers["X-RateLimit-Global"] = "true"
+        else:
+            self._rate_headers(resp, bucket, now)
+        entry = {"method": request.method, "path": request.path, "bucket": bucket.key, "scope": scope,
+                 "global": is_global, "retry_after": retry, "code": code}
+        self.rate_limited.append(entry)
+        if scope != "shared":
+            self.invalid_requests[429] += 1
+        log.info("fake Discord: 429 %s %s (%s, retry after %.3fs)", request.method, request.path, bucket.key, retry)
+        self._notify()
+        return resp
 
     def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
         self.request_log.append((request.method, request.path_qs, resp.status))
@@ -1053,6 +1147,8 @@ class FakeDiscordServer:
                  "message": exc.message, "errors": exc.errors}
         if exc.status != 401 or "/gateway" not in request.path:
             self.errors.append(entry)
+        if exc.status in (401, 403):
+            self.invalid_requests[exc.status] += 1
         tok = re.search(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", request.path)
         rec = rec or (self._by_token.get(tok.group(1)) if tok else None)
         if rec is not None:
@@ -1291,6 +1387,7 @@ class FakeDiscordServer:
             kind=kind,
             type=msg_type,
             message_reference=message_reference,
+            clock_created=self.clock.now(),
         )
         for a in msg.attachments:
             a.ephemeral = msg.ephemeral
@@ -1669,6 +1766,14 @@ class FakeDiscordServer:
         if msg.author.get("id") != str(self.bot_user.id):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await self._read_body(request)
+        now = self.clock.now()
+        rl = self.rate_limit
+        if rl.enabled and now - msg.clock_created > rl.old_message_age:
+            old = self._bucket(f"oldedit:{ch.id}", rl.old_edit_limit, rl.old_edit_per)
+            if not old.try_hit(now):
+                return self._too_many(request, old, scope="user", now=now, code=30046,
+                                      message="Maximum number of edits to messages older than 1 hour reached. "
+                                              "Try again later")
         fields = self._build_fields(payload, files, existing=msg, channel_id=ch.id)
         self._edit_message(msg, fields)
         return json_response(msg.payload())
@@ -1698,8 +1803,8 @@ class FakeDiscordServer:
         rec = self._by_token.get(token)
         if rec is None or (app_id is not None and _int(app_id, 10015, "Unknown Webhook") != self.app_id):
             raise ApiError(404, 10015, "Unknown Webhook")
-        if time.monotonic() - rec.sent_wall > INTERACTION_TOKEN_TTL:
-            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if self.clock.now() - rec.sent_clock > INTERACTION_TOKEN_TTL:
+            raise ApiError(404, 10015, "Unknown Webhook")  # an interaction token lives 15 minutes
         return rec
 
     async def _h_callback(self, request: web.Request, interaction_id: str, token: str) -> web.Response:
