@@ -53,6 +53,8 @@ EVERYONE_PERMISSIONS = (
     | P_CHANGE_NICKNAME
     | P_USE_APPLICATION_COMMANDS
     | P_SEND_MESSAGES_IN_THREADS
+    | P_CREATE_PUBLIC_THREADS
+    | P_CREATE_PRIVATE_THREADS
     | P_USE_EXTERNAL_APPS
 )
 #: the permissions the bot's integration role gets (what the invite URL would ask for)

@@ -540,7 +540,7 @@ class FakeDiscordServer:
             base &= ~deny
         if not base & m.P_VIEW_CHANNEL:
             return 0
-        if not base & m.P_SEND_MESSAGES:
+        if not base & (m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES):
             # Permissions.md, "Implicit Permissions": without Send Messages, no embeds, files or @everyone
             base &= ~(m.P_MENTION_EVERYONE | m.P_EMBED_LINKS | m.P_ATTACH_FILES | (1 << 12))
         if ch.is_thread and ch.type == m.CH_PRIVATE_THREAD and user.id not in ch.member_ids \
@@ -1486,7 +1486,13 @@ class FakeDiscordServer:
         r("GET", "/channels/{channel_id}/messages/{message_id}", self._h_msg_get)
         r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._h_msg_edit)
         r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._h_msg_delete)
-        r("POST", "/channels/{channel_id}/typing", self._h_no_content)
+        r("POST", "/channels/{channel_id}/typing", self._h_typing)
+        r("PATCH", "/channels/{channel_id}", self._h_channel_edit)
+        r("POST", "/channels/{channel_id}/threads", self._h_thread_create)
+        r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._h_thread_from_message)
+        r("PUT", "/channels/{channel_id}/thread-members/@me", self._h_thread_join)
+        r("GET", "/channels/{channel_id}/thread-members", self._h_thread_members)
+        r("GET", "/guilds/{guild_id}/threads/active", self._h_active_threads)
         r("GET", "/channels/{channel_id}/pins", self._h_empty_list)
         r("GET", "/channels/{channel_id}/messages/pins", self._h_pins)
         r("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._h_no_content)
@@ -1704,11 +1710,37 @@ class FakeDiscordServer:
         ch = self.dm_channel(u)
         return json_response(self._channel_payload(ch))
 
+    def _require(self, ch: FakeChannel, need: int = 0) -> int:
+        """The bot's permissions in `ch`; 403 50001 without View Channel, 403 50013 without `need`."""
+        perms = self.channel_permissions(self.bot_user, ch)
+        if not perms & m.P_VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if perms & need != need:
+            raise ApiError(403, 50013, "Missing Permissions")
+        return perms
+
+    def _check_thread_writable(self, ch: FakeChannel, perms: int, *, unarchive: bool) -> None:
+        """Threads.md: without Manage Threads nothing can be posted or edited in a locked thread; posting
+        in an archived (unlocked) thread unarchives it; other writes in an archived thread get 50083."""
+        if not ch.is_thread:
+            return
+        if ch.locked and not perms & m.P_MANAGE_THREADS:
+            raise ApiError(403, 160005, "Thread is locked")
+        if ch.archived:
+            if not unarchive:
+                raise ApiError(400, 50083, "Thread is archived")
+            self.set_thread_state(ch, archived=False)
+
     async def _h_channel(self, request: web.Request, channel_id: str) -> web.Response:
-        return json_response(self._channel_payload(self._get_channel(channel_id)))
+        ch = self._get_channel(channel_id)
+        self._require(ch)
+        return json_response(self._channel_payload(ch))
 
     async def _h_history(self, request: web.Request, channel_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        perms = self._require(ch)
+        if not perms & m.P_READ_MESSAGE_HISTORY:
+            return json_response([])  # Discord answers an empty history without Read Message History
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
         msgs = sorted((msg for msg in self.message_by_id.values()
@@ -1730,6 +1762,7 @@ class FakeDiscordServer:
 
     async def _h_msg_get(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        self._require(ch, m.P_READ_MESSAGE_HISTORY)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
         return json_response(msg.payload())
 
@@ -1742,6 +1775,16 @@ class FakeDiscordServer:
             if u is None or not u.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             visible_to = u.id
+        else:
+            need = m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES
+            if files or any(isinstance(a, dict) for a in payload.get("attachments") or []):
+                need |= m.P_ATTACH_FILES
+            if payload.get("embeds"):
+                need |= m.P_EMBED_LINKS
+            if (payload.get("message_reference") or {}).get("message_id"):
+                need |= m.P_READ_MESSAGE_HISTORY
+            perms = self._require(ch, need)
+            self._check_thread_writable(ch, perms, unarchive=True)
         fields = self._build_fields(payload, files, existing=None, channel_id=ch.id)
         fields["flags"] &= ~m.F_EPHEMERAL  # only interaction responses can be ephemeral
         ref = payload.get("message_reference")
@@ -1762,10 +1805,13 @@ class FakeDiscordServer:
 
     async def _h_msg_edit(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        payload, files = await self._read_body(request)
+        if not ch.is_dm:
+            perms = self._require(ch, m.P_ATTACH_FILES if files else 0)
+            self._check_thread_writable(ch, perms, unarchive=False)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
         if msg.author.get("id") != str(self.bot_user.id):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        payload, files = await self._read_body(request)
         now = self.clock.now()
         rl = self.rate_limit
         if rl.enabled and now - msg.clock_created > rl.old_message_age:
@@ -1781,17 +1827,172 @@ class FakeDiscordServer:
     async def _h_msg_delete(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
+        if not ch.is_dm:
+            perms = self._require(ch, 0 if msg.author.get("id") == str(self.bot_user.id) else m.P_MANAGE_MESSAGES)
+            self._check_thread_writable(ch, perms, unarchive=False)
         self._delete_message(msg)
         return web.Response(status=204)
 
     async def _h_bulk_delete(self, request: web.Request, channel_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        self._require(ch, m.P_MANAGE_MESSAGES)
         body, _ = await self._read_body(request)
         for mid in body.get("messages", []):
             msg = self.message_by_id.get(int(mid))
             if msg and msg.channel_id == ch.id and not msg.deleted:
                 self._delete_message(msg)
         return web.Response(status=204)
+
+    async def _h_typing(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        if not ch.is_dm:
+            self._require(ch, m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES)
+        return web.Response(status=204)
+
+    # -- threads
+
+    def create_thread(self, parent: FakeChannel | str | int, name: str, *, private: bool = False,
+                      by: FakeUser | None = None, message: FakeMessage | None = None,
+                      members: list[FakeUser] | None = None) -> FakeChannel:
+        """Create a thread (THREAD_CREATE): public (type 11) or private (12), optionally from a message
+        (the thread then has the message's id, as on Discord). `by` is the creator (the bot by default);
+        the creator and `members` are its members."""
+        p = self.channel(parent)
+        if p.is_thread or p.is_dm:
+            raise ValueError("threads are created in guild text channels")
+        creator = by or self.bot_user
+        tid = message.id if message is not None else self._snowflake()
+        t = FakeChannel(id=tid, name=name[:100], type=m.CH_PRIVATE_THREAD if private else m.CH_PUBLIC_THREAD,
+                        guild_id=p.guild_id, parent_id=p.id, owner_id=creator.id, archive_timestamp=m.iso_now(),
+                        member_ids=[creator.id, *(u.id for u in members or [])])
+        self.channels[t.id] = t
+        if message is not None:
+            message.flags |= 1 << 5  # HAS_THREAD
+        if self._started and self.channel_permissions(self.bot_user, t):
+            d = self._channel_payload(t)
+            d["newly_created"] = True
+            self._spawn(self.dispatch_event("THREAD_CREATE", d))
+        self._emit("channel_create", t)
+        return t
+
+    def set_thread_state(self, thread: FakeChannel | str | int, *, archived: bool | None = None,
+                         locked: bool | None = None) -> FakeChannel:
+        """Archive / unarchive / lock / unlock a thread (THREAD_UPDATE)."""
+        t = self.channel(thread)
+        if not t.is_thread:
+            raise ValueError(f"{t!r} is not a thread")
+        if archived is not None and archived != t.archived:
+            t.archived = archived
+            t.archive_timestamp = m.iso_now()
+        if locked is not None:
+            t.locked = locked
+        self._channel_changed(t)
+        return t
+
+    def archive_thread(self, thread: FakeChannel | str | int) -> FakeChannel:
+        return self.set_thread_state(thread, archived=True)
+
+    def unarchive_thread(self, thread: FakeChannel | str | int) -> FakeChannel:
+        return self.set_thread_state(thread, archived=False)
+
+    def lock_thread(self, thread: FakeChannel | str | int, locked: bool = True) -> FakeChannel:
+        return self.set_thread_state(thread, locked=locked)
+
+    def add_thread_member(self, thread: FakeChannel | str | int, user: FakeUser) -> None:
+        t = self.channel(thread)
+        if user.id not in t.member_ids:
+            t.member_ids.append(user.id)
+            if user.id == self.bot_user.id and self._started:
+                d = self._channel_payload(t)
+                self._spawn(self.dispatch_event("THREAD_CREATE", d))
+            self._channel_changed(t)
+
+    async def _h_thread_create(self, request: web.Request, channel_id: str) -> web.Response:
+        parent = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        if parent.is_dm or parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        ttype = int(body.get("type") or m.CH_PRIVATE_THREAD)
+        if ttype not in (m.CH_PUBLIC_THREAD, m.CH_PRIVATE_THREAD):
+            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {11, 12}."}]}})
+        self._check_thread_name(body)
+        self._require(parent, m.P_CREATE_PRIVATE_THREADS if ttype == m.CH_PRIVATE_THREAD
+                      else m.P_CREATE_PUBLIC_THREADS)
+        t = self.create_thread(parent, body["name"], private=ttype == m.CH_PRIVATE_THREAD)
+        t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        t.invitable = bool(body.get("invitable", True))
+        return json_response(self._channel_payload(t), status=201)
+
+    async def _h_thread_from_message(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
+        parent = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        if parent.is_dm or parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._check_thread_name(body)
+        self._require(parent, m.P_CREATE_PUBLIC_THREADS | m.P_READ_MESSAGE_HISTORY)
+        msg = self._get_message(parent.id, _int(message_id, 10008, "Unknown Message"))
+        if msg.id in self.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        t = self.create_thread(parent, body["name"], message=msg)
+        t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        return json_response(self._channel_payload(t), status=201)
+
+    @staticmethod
+    def _check_thread_name(body: dict[str, Any]) -> None:
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body", {"name": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}})
+
+    async def _h_channel_edit(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        perms = self._require(ch)
+        if not ch.is_thread:
+            self._require(ch, m.P_MANAGE_CHANNELS)
+            if "name" in body:
+                ch.name = str(body["name"])
+            if "topic" in body:
+                ch.topic = body["topic"]
+            self._channel_changed(ch)
+            return json_response(self._channel_payload(ch))
+        manage = bool(perms & m.P_MANAGE_THREADS)
+        creator = ch.owner_id == self.bot_user.id
+        if "locked" in body and bool(body["locked"]) != ch.locked and not manage:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if ("name" in body or "auto_archive_duration" in body) and not (manage or creator):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "archived" in body and not body["archived"] and ch.locked and not manage:
+            raise ApiError(403, 160005, "Thread is locked")
+        if "name" in body:
+            ch.name = str(body["name"])[:100]
+        if "auto_archive_duration" in body:
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+        self.set_thread_state(ch, archived=body.get("archived"), locked=body.get("locked"))
+        return json_response(self._channel_payload(ch))
+
+    async def _h_thread_join(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        if not ch.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(ch)
+        if ch.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        self.add_thread_member(ch, self.bot_user)
+        return web.Response(status=204)
+
+    async def _h_thread_members(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        self._require(ch)
+        return json_response([{"id": str(ch.id), "user_id": str(uid), "join_timestamp": m.iso_now(), "flags": 0}
+                              for uid in ch.member_ids])
+
+    async def _h_active_threads(self, request: web.Request, guild_id: str) -> web.Response:
+        g = self._check_guild(guild_id)
+        threads = [c for c in self.channels.values() if c.guild_id == g.id and c.is_thread and not c.archived
+                   and self.channel_permissions(self.bot_user, c)]
+        return json_response({"threads": [self._channel_payload(t) for t in threads], "members": []})
 
     def _delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True

@@ -151,3 +151,92 @@ async def test_interaction_token_expires_after_15_minutes_of_the_clock(env):
     status, body, _ = await c.req("POST", f"/interactions/{late.id}/{late.token}/callback", {"type": 5},
                                   auth=False)
     assert status == 404 and body["code"] == 10062
+
+
+async def test_bot_channel_permissions_answer_50001_and_50013(env):
+    fake, c, alice = env
+    ch = fake.channel("jeux")
+    full = fake.bot_permissions(ch)
+    assert full & m.P_SEND_MESSAGES and full & m.P_ATTACH_FILES
+    fake.deny_bot(ch, "attach_files")
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"content": "image", "attachments": [{"id": 0}]}))
+    form.add_field("files[0]", b"\x89PNG\r\n\x1a\n" + bytes(20), filename="a.png")
+    status, body, _ = await c.req("POST", f"/channels/{ch.id}/messages", form=form)
+    assert status == 403 and body["code"] == 50013
+    assert (await c.post(ch.id, "texte seul"))[0] == 200
+    fake.deny_bot(ch, "embed_links")
+    status, body, _ = await c.post(ch.id, "x", embeds=[{"title": "t"}])
+    assert status == 403 and body["code"] == 50013
+    fake.deny_bot(ch, "send_messages")
+    status, body, _ = await c.post(ch.id)
+    assert status == 403 and body["code"] == 50013 and body["message"] == "Missing Permissions"
+    # an interaction still arrives there, and says what the bot may do
+    rec = interaction(fake, alice, ch)
+    perms = int(rec.payload["app_permissions"])
+    assert perms & m.P_VIEW_CHANNEL and not perms & m.P_SEND_MESSAGES and not perms & m.P_ATTACH_FILES
+    assert (await c.req("POST", f"/interactions/{rec.id}/{rec.token}/callback",
+                        {"type": 4, "data": {"content": "réponse quand même"}}, auth=False))[0] == 204
+    fake.deny_bot(ch, "view_channel")
+    status, body, _ = await c.post(ch.id)
+    assert status == 403 and body["code"] == 50001 and body["message"] == "Missing Access"
+    assert (await c.req("GET", f"/channels/{ch.id}"))[1]["code"] == 50001
+    assert int(interaction(fake, alice, ch).payload["app_permissions"]) == 0
+    assert fake.invalid_requests[403] == 5
+    fake.allow_bot(ch)  # everything back
+    assert fake.bot_permissions(ch) == full
+    fake.clock.advance(5)  # refusals count toward the channel's 5 posts per 5 s too
+    assert (await c.post(ch.id, "de retour"))[0] == 200
+
+
+async def test_threads_archive_lock_and_private(env):
+    fake, c, alice = env
+    jeux = fake.channel("jeux")
+    status, t, _ = await c.req("POST", f"/channels/{jeux.id}/threads", {"name": "partie 1", "type": 11})
+    assert status == 201 and t["type"] == 11 and t["parent_id"] == str(jeux.id)
+    assert t["thread_metadata"]["archived"] is False
+    thread = fake.channel(int(t["id"]))
+    assert (await c.post(thread.id, "dans le fil"))[0] == 200
+    fake.archive_thread(thread)
+    assert (await c.post(thread.id, "réveil"))[0] == 200  # posting unarchives, as Discord does
+    assert not thread.archived
+    fake.archive_thread(thread)
+    mid = fake.messages(thread)[-1].id
+    status, body, _ = await c.req("PATCH", f"/channels/{thread.id}/messages/{mid}", {"content": "x"})
+    assert status == 400 and body["code"] == 50083
+    fake.lock_thread(thread)
+    status, body, _ = await c.post(thread.id, "verrouillé")
+    assert status == 403 and body["code"] == 160005 and thread.archived
+    assert int(interaction(fake, alice, thread).payload["app_permissions"]) & m.P_VIEW_CHANNEL
+    # without Send Messages in Threads
+    fake.lock_thread(thread, False)
+    fake.deny_bot(jeux, "send_messages_in_threads")
+    status, body, _ = await c.post(thread.id)
+    assert status == 403 and body["code"] == 50013
+    assert (await c.post(jeux.id, "le salon, lui, marche"))[0] == 200
+    fake.allow_bot(jeux)
+    # a thread from a message has the message's id; a private thread the bot is not in is invisible
+    msg_id = (await c.post(jeux.id, "départ"))[1]["id"]
+    status, t2, _ = await c.req("POST", f"/channels/{jeux.id}/messages/{msg_id}/threads", {"name": "suite"})
+    assert status == 201 and t2["id"] == msg_id and t2["type"] == 11
+    private = fake.create_thread(jeux, "secret", private=True, by=alice)
+    assert private.type == m.CH_PRIVATE_THREAD
+    status, body, _ = await c.post(private.id)
+    assert status == 403 and body["code"] == 50001
+    fake.add_thread_member(private, fake.bot_user)
+    assert (await c.post(private.id, "invité"))[0] == 200
+    status, body, _ = await c.req("POST", f"/channels/{jeux.id}/threads", {"name": "", "type": 11})
+    assert status == 400 and body["code"] == 50035
+
+
+async def test_dm_channels_and_closed_dms(env):
+    fake, c, alice = env
+    bob = fake.add_user("Bob", dms_open=False)
+    status, dm, _ = await c.req("POST", "/users/@me/channels", {"recipient_id": str(alice.id)})
+    assert status == 200 and dm["type"] == 1 and dm["recipients"][0]["id"] == str(alice.id)
+    assert (await c.post(int(dm["id"]), "bonjour Alice"))[0] == 200
+    assert fake.dms(alice)[-1].content == "bonjour Alice" and fake.dms(alice)[-1].visible_to == alice.id
+    status, dm2, _ = await c.req("POST", "/users/@me/channels", {"recipient_id": str(bob.id)})
+    assert status == 200  # opening works; sending is refused
+    status, body, _ = await c.post(int(dm2["id"]), "bonjour Bob")
+    assert status == 403 and body["code"] == 50007
