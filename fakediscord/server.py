@@ -23,8 +23,10 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import models as m
+from . import validation as v
 from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, RegisteredCommand
 from .ratelimit import Bucket, FakeClock, RateLimitConfig
+from .validation import Errors
 
 log = logging.getLogger("fakediscord")
 
@@ -53,6 +55,9 @@ GATEWAY_CLOSE_MESSAGES = {
     4009: "Session timed out.", 4010: "Invalid shard.", 4011: "Sharding required.", 4012: "Invalid API version.",
     4013: "Invalid intent(s).", 4014: "Disallowed intent(s).",
 }
+#: error codes of a request refused for what it contained: invalid form body, empty message, too large,
+#: too many commands, invalid JSON
+VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109}
 #: close codes after which Discord says not to reconnect
 FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
 
@@ -194,6 +199,8 @@ class FakeDiscordServer:
         self.rate_limited: list[dict[str, Any]] = []
         #: invalid requests by status (401, 403, 429), as Discord counts them toward its 10,000 per 10 minutes
         self.invalid_requests: dict[int, int] = {401: 0, 403: 0, 429: 0}
+        #: every request refused for what it contained (400 Invalid Form Body, empty message, too large...)
+        self.validation_errors: list[dict[str, Any]] = []
         #: (monotonic time, shard id, shard count) of each IDENTIFY
         self.identify_log: list[tuple[float, int, int]] = []
         self.state_path = Path(state_path) if state_path else None
@@ -1149,6 +1156,9 @@ class FakeDiscordServer:
             self.errors.append(entry)
         if exc.status in (401, 403):
             self.invalid_requests[exc.status] += 1
+        if exc.code in VALIDATION_CODES:
+            # Discord refused what the bot sent: the bot broke one of Discord's rules
+            self.validation_errors.append(entry)
         tok = re.search(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", request.path)
         rec = rec or (self._by_token.get(tok.group(1)) if tok else None)
         if rec is not None:
@@ -1219,33 +1229,19 @@ class FakeDiscordServer:
         channel_id: int,
     ) -> dict[str, Any]:
         """Validate a create/edit payload like Discord does and compute the new field values."""
-        errors: dict[str, Any] = {}
+        errors = Errors()
         out: dict[str, Any] = {}
         if "content" in payload:
             content = payload["content"] if payload["content"] is not None else ""
             if not isinstance(content, str):
                 content = str(content)
-            if len(content) > 2000:
-                errors["content"] = "Must be 2000 or fewer in length."
+            v.validate_content(payload, errors)
             out["content"] = content
         if "embeds" in payload:
             embeds = payload["embeds"] or []
-            if len(embeds) > 10:
-                errors["embeds"] = "Must be 10 or fewer in length."
-            total = 0
-            for i, e in enumerate(embeds):
-                if len(str(e.get("title") or "")) > 256:
-                    errors[f"embeds.{i}.title"] = "Must be 256 or fewer in length."
-                if len(str(e.get("description") or "")) > 4096:
-                    errors[f"embeds.{i}.description"] = "Must be 4096 or fewer in length."
-                if len(e.get("fields") or []) > 25:
-                    errors[f"embeds.{i}.fields"] = "Must be 25 or fewer in length."
-                total += len(str(e.get("title") or "")) + len(str(e.get("description") or ""))
-                for f in e.get("fields") or []:
-                    total += len(str(f.get("name", ""))) + len(str(f.get("value", "")))
-            if total > 6000:
-                errors["embeds"] = "Embed size exceeds maximum size of 6000"
+            v.validate_embeds(embeds, errors)
             out["embeds"] = embeds
+        v.validate_allowed_mentions(payload.get("allowed_mentions"), errors)
         flags = existing.flags if existing else 0
         if "flags" in payload and payload["flags"] is not None:
             req = int(payload["flags"])
@@ -1258,7 +1254,7 @@ class FakeDiscordServer:
         out["flags"] = flags
         if "components" in payload:
             comps = payload["components"] or []
-            self._validate_components(comps, flags, errors)
+            v.validate_components(comps, flags, errors)
             out["components"] = comps
         # attachments
         old_atts = list(existing.attachments) if existing else []
@@ -1273,7 +1269,7 @@ class FakeDiscordServer:
                 try:
                     sid = int(spec.get("id"))
                 except (TypeError, ValueError):
-                    errors["attachments"] = "Invalid attachment id"
+                    errors.add("attachments", "ATTACHMENT_ID_INVALID", "Invalid attachment id")
                     continue
                 if sid in old_ids:
                     atts.append(old_ids[sid])
@@ -1286,25 +1282,26 @@ class FakeDiscordServer:
                     atts.append(a)
                     used.add(sid)
                 else:
-                    errors["attachments"] = f"Unknown attachment id {sid}"
+                    errors.add("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment id {sid}")
             atts.extend(a for i, a in sorted(new_by_index.items()) if i not in used)
             out["attachments"] = atts
         elif new_by_index:
             out["attachments"] = old_atts + [a for _, a in sorted(new_by_index.items())]
-        total = sum(len(a.data) for a in out.get("attachments", []))
-        if total > m.ATTACHMENT_SIZE_LIMIT:
-            raise ApiError(413, 40005, "Request entity too large")
-        if len(out.get("attachments", [])) > 10:
-            errors["attachments"] = "Must be 10 or fewer in length."
+        if any(len(a.data) > v.UPLOAD_LIMIT for a in new_by_index.values()):
+            raise ApiError(413, 40005, "Request entity too large")  # the limit applies to each file
+        if len(out.get("attachments", [])) > v.ATTACHMENTS_MAX:
+            errors.too_long("attachments", v.ATTACHMENTS_MAX)
         for a in out.get("attachments", []):
             a.url = f"{self.base_url}/attachments/{channel_id}/{a.id}/{a.filename}"
         if flags & m.F_IS_COMPONENTS_V2:
             if out.get("content") or (existing is None and payload.get("content")):
-                errors["content"] = "Cannot send content with components v2"
+                errors.add("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
             if out.get("embeds"):
-                errors["embeds"] = "Cannot send embeds with components v2"
+                errors.add("embeds", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
         if errors:
-            raise ApiError(400, 50035, "Invalid Form Body", errors)
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         # emptiness check (creates only, and edits that would empty everything)
         final_content = out.get("content", existing.content if existing else "")
         final_embeds = out.get("embeds", existing.embeds if existing else [])
@@ -1314,52 +1311,6 @@ class FakeDiscordServer:
                 or (flags & m.F_IS_COMPONENTS_V2 and final_comps)):
             raise ApiError(400, 50006, "Cannot send an empty message")
         return out
-
-    def _validate_components(self, comps: list[dict[str, Any]], flags: int, errors: dict[str, Any]) -> None:
-        seen: set[str] = set()
-        v2 = bool(flags & m.F_IS_COMPONENTS_V2)
-        if not v2 and len(comps) > 5:
-            errors["components"] = "Must be 5 or fewer in length."
-        for i, row in enumerate(comps):
-            if not v2 and row.get("type") != m.C_ACTION_ROW:
-                errors[f"components.{i}.type"] = "Top-level components must be action rows without components v2"
-            if row.get("type") == m.C_ACTION_ROW:
-                children = row.get("components") or []
-                if not children or len(children) > 5:
-                    errors[f"components.{i}.components"] = "Must be between 1 and 5 in length."
-                if any(c.get("type") in m.SELECT_TYPES for c in children) and len(children) > 1:
-                    errors[f"components.{i}.components"] = "A select must be alone in its action row"
-        for c in m.walk_components(comps):
-            t = c.get("type")
-            cid = c.get("custom_id")
-            if cid is not None:
-                if len(cid) > 100:
-                    errors["custom_id"] = f"custom_id must be 100 or fewer in length: {cid!r}"
-                if cid in seen:
-                    errors["custom_id"] = f"Component custom id cannot be duplicated: {cid!r}"
-                seen.add(cid)
-            if t == m.C_BUTTON:
-                if c.get("style") == 5:
-                    if not c.get("url"):
-                        errors["url"] = "Link buttons need a url"
-                elif c.get("style") != 6 and not cid:
-                    errors["custom_id"] = "Non-link buttons need a custom_id"
-                if len(str(c.get("label") or "")) > 80:
-                    errors["label"] = f"Button label must be 80 or fewer in length: {c.get('label')!r}"
-                if not c.get("label") and not c.get("emoji") and c.get("style") != 6:
-                    errors["label"] = "A button needs a label or an emoji"
-            elif t == m.C_STRING_SELECT:
-                opts = c.get("options") or []
-                if not 1 <= len(opts) <= 25:
-                    errors["options"] = "A select needs between 1 and 25 options"
-                values = [o.get("value") for o in opts]
-                if len(set(values)) != len(values):
-                    errors["options"] = "Select option values must be unique"
-                for o in opts:
-                    if len(str(o.get("label") or "")) > 100 or len(str(o.get("value") or "")) > 100:
-                        errors["options"] = "Select option label/value must be 100 or fewer in length"
-            if t in m.SELECT_TYPES and len(str(c.get("placeholder") or "")) > 150:
-                errors["placeholder"] = "Must be 150 or fewer in length."
 
     def _new_message(
         self,
@@ -1554,40 +1505,10 @@ class FakeDiscordServer:
         return [c for c in self.commands.values() if c.guild_id == guild_id]
 
     def _validate_command(self, p: dict[str, Any]) -> None:
-        name = p.get("name", "")
-        ctype = int(p.get("type", 1))
-        if not name or len(name) > 32 or (ctype == 1 and not re.match(r"^[-_\w]{1,32}$", name)):
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Invalid command name {name!r}"})
-        if ctype == 1 and name != name.lower():
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Command name must be lowercase: {name!r}"})
-        if ctype == 1 and not 1 <= len(p.get("description") or "") <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body", {"description": f"{name}: description must be 1-100 chars"})
-
-        def check_options(opts: list[dict[str, Any]], where: str) -> None:
-            if len(opts) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer in length."})
-            seen_optional = False
-            for o in opts:
-                oname = o.get("name", "")
-                if not re.match(r"^[-_\w]{1,32}$", oname) or oname != oname.lower():
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"Invalid option name {oname!r}"})
-                if not 1 <= len(o.get("description") or "") <= 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"{oname}: description must be 1-100 chars"})
-                if o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP):
-                    check_options(o.get("options") or [], f"{where}.{oname}")
-                    continue
-                if o.get("required"):
-                    if seen_optional:
-                        raise ApiError(400, 50035, "Invalid Form Body",
-                                       {where: "Required options must be placed before non-required options"})
-                else:
-                    seen_optional = True
-                if o.get("choices") and o.get("autocomplete"):
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: "autocomplete and choices are exclusive"})
-                if len(o.get("choices") or []) > 25:
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer choices."})
-
-        check_options(p.get("options") or [], name)
+        errors = Errors()
+        v.validate_command(p, errors)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
     def _upsert_command(self, p: dict[str, Any], gid: int | None) -> RegisteredCommand:
         self._validate_command(p)
@@ -1610,13 +1531,10 @@ class FakeDiscordServer:
         gid = self._check_app(app_id, guild_id)
         body, _ = await self._read_body(request)
         payloads = body.get("_list", [])
-        if len(payloads) > 100:
-            raise ApiError(400, 30032, "Maximum number of application commands reached (100)")
-        names = [(p.get("name"), int(p.get("type", 1))) for p in payloads]
-        if len(set(names)) != len(names):
-            raise ApiError(400, 50035, "Invalid Form Body", {"_errors": "Application command names must be unique"})
-        for p in payloads:
-            self._validate_command(p)
+        errors = Errors()
+        v.validate_command_list(payloads, errors)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         keep = [self._upsert_command(p, gid) for p in payloads]
         keep_ids = {c.id for c in keep}
         for cid in [c.id for c in self.commands_in(gid) if c.id not in keep_ids]:
@@ -1628,6 +1546,10 @@ class FakeDiscordServer:
     async def _h_cmd_create(self, request: web.Request, app_id: str, guild_id: str | None = None) -> web.Response:
         gid = self._check_app(app_id, guild_id)
         body, _ = await self._read_body(request)
+        ctype = int(body.get("type", 1) or 1)
+        scope = [c for c in self.commands_in(gid) if c.type == ctype]
+        if len(scope) >= v.COMMANDS_MAX.get(ctype, 100) and not any(c.name == body.get("name") for c in scope):
+            raise ApiError(400, 30032, "Maximum number of application commands reached")
         cmd = self._upsert_command(body, gid)
         self.sync_count += 1
         self._emit("commands_sync", gid)
@@ -2042,17 +1964,15 @@ class FakeDiscordServer:
             existing = self.message_by_id.get(rec.component_message_id or 0) if ctype == m.CB_UPDATE_MESSAGE else None
             fields = self._build_fields(data, files, existing=existing, channel_id=rec.channel.id)
         elif ctype == m.CB_AUTOCOMPLETE_RESULT:
-            choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body", {"choices": "Must be 25 or fewer in length."})
-            for ch in choices:
-                if not 1 <= len(str(ch.get("name", ""))) <= 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Invalid choice name {ch!r}"})
-                if isinstance(ch.get("value"), str) and len(ch["value"]) > 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Choice value too long {ch!r}"})
+            errors = Errors()
+            v.validate_choices(data.get("choices") or [], errors)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         elif ctype == m.CB_MODAL:
-            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
-                raise ApiError(400, 50035, "Invalid Form Body", {"data": "A modal needs custom_id, title, components"})
+            errors = Errors()
+            v.validate_modal(data, errors)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
         # accepted
         rec.callback_at = arrived

@@ -240,3 +240,130 @@ async def test_dm_channels_and_closed_dms(env):
     assert status == 200  # opening works; sending is refused
     status, body, _ = await c.post(int(dm2["id"]), "bonjour Bob")
     assert status == 403 and body["code"] == 50007
+
+
+def _codes(tree: dict, path: str) -> list[str]:
+    node = tree
+    for part in path.split("."):
+        node = node[part]
+    return [e["code"] for e in node["_errors"]]
+
+
+async def test_messages_and_components_are_validated_like_discord(env):
+    fake, c, _ = env
+    fake.rate_limit.channel_post_limit = 1000  # many posts below: keep the channel bucket out of the way
+    ch = fake.channel("jeux").id
+    cases = [
+        ({"content": "x" * 2001}, "content", "BASE_TYPE_MAX_LENGTH"),
+        ({"content": "ok", "embeds": [{"title": "t"}] * 11}, "embeds", "BASE_TYPE_MAX_LENGTH"),
+        ({"embeds": [{"title": "t" * 257}]}, "embeds.0.title", "BASE_TYPE_MAX_LENGTH"),
+        ({"embeds": [{"description": "d" * 4096}, {"description": "d" * 2000}]}, "embeds",
+         "MESSAGE_EMBEDS_TOO_LARGE"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, "embeds.0.fields.0.value",
+         "BASE_TYPE_BAD_LENGTH"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "b", "custom_id": f"b{i}"} for i in range(6)]}]},
+         "components.0.components", "BASE_TYPE_BAD_LENGTH"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "b", "custom_id": "b"}]}] * 6}, "components", "BASE_TYPE_MAX_LENGTH"),
+        ({"content": "x", "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "a", "custom_id": "same"}]},
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "b", "custom_id": "same"}]}]},
+         "components.1.components.0.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "L" * 81, "custom_id": "a"}]}]},
+         "components.0.components.0.label", "BASE_TYPE_MAX_LENGTH"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "a", "custom_id": "c" * 101}]}]},
+         "components.0.components.0.custom_id", "BASE_TYPE_BAD_LENGTH"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]},
+            {"type": 2, "style": 1, "label": "a", "custom_id": "b"}]}]},
+         "components.0.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}]}]},
+         "components.0.components.0.options", "BASE_TYPE_BAD_LENGTH"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "placeholder": "p" * 151, "options": [{"label": "a", "value": "a"}]}]}]},
+         "components.0.components.0.placeholder", "BASE_TYPE_MAX_LENGTH"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "max_values": 3, "options": [{"label": "a", "value": "a"}]}]}]},
+         "components.0.components.0.max_values", "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE"),
+        ({"content": "x", "components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "options": [{"label": "a" * 101, "value": "a"}]}]}]},
+         "components.0.components.0.options.0.label", "BASE_TYPE_BAD_LENGTH"),
+        ({"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, "allowed_mentions",
+         "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"),
+        ({"content": "x", "allowed_mentions": {"parse": ["members"]}}, "allowed_mentions.parse",
+         "BASE_TYPE_CHOICES"),
+    ]
+    for payload, path, code in cases:
+        status, body, _ = await c.req("POST", f"/channels/{ch}/messages", payload)
+        assert status == 400 and body["code"] == 50035, (payload, body)
+        assert code in _codes(body["errors"], path), (path, body)
+    assert len(fake.validation_errors) == len(cases)
+    status, body, _ = await c.req("POST", f"/channels/{ch}/messages", {"content": ""})
+    assert status == 400 and body["code"] == 50006
+    # the largest valid message passes
+    ok = {"content": "x" * 2000, "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "L" * 80, "custom_id": f"{r}-{i}" + "c" * 90} for i in range(5)]}
+        for r in range(5)], "allowed_mentions": {"parse": [], "users": ["1"], "replied_user": False}}
+    assert (await c.req("POST", f"/channels/{ch}/messages", ok))[0] == 200
+    # 10 attachments at most; each file at most 10 MiB
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"content": "files"}))
+    for i in range(11):
+        form.add_field(f"files[{i}]", b"x", filename=f"f{i}.txt")
+    status, body, _ = await c.req("POST", f"/channels/{ch}/messages", form=form)
+    assert status == 400 and _codes(body["errors"], "attachments") == ["BASE_TYPE_MAX_LENGTH"]
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"content": "big"}))
+    form.add_field("files[0]", b"x" * (10 * 1024 * 1024 + 1), filename="big.bin")
+    status, body, _ = await c.req("POST", f"/channels/{ch}/messages", form=form)
+    assert status == 413 and body["code"] == 40005
+
+
+async def test_commands_are_validated_like_discord(env):
+    fake, c, _ = env
+    base = f"/applications/{fake.app_id}/commands"
+
+    def cmd(**kw):
+        return {"name": "jeu", "description": "Un jeu", "type": 1, **kw}
+
+    cases = [
+        (cmd(name="Jeu"), "0.name", "APPLICATION_COMMAND_INVALID_NAME"),
+        (cmd(name="a b"), "0.name", "APPLICATION_COMMAND_INVALID_NAME"),
+        (cmd(name="x" * 33), "0.name", "APPLICATION_COMMAND_INVALID_NAME"),
+        (cmd(description=""), "0.description", "BASE_TYPE_BAD_LENGTH"),
+        (cmd(description="d" * 101), "0.description", "BASE_TYPE_BAD_LENGTH"),
+        (cmd(name_localizations={"fr-FR": "jeu"}), "0.name_localizations.fr-FR", "INVALID_LOCALE"),
+        (cmd(name_localizations={"en-US": "Game"}), "0.name_localizations.en-US", "APPLICATION_COMMAND_INVALID_NAME"),
+        (cmd(description_localizations={"en-US": "d" * 101}), "0.description_localizations.en-US",
+         "BASE_TYPE_BAD_LENGTH"),
+        (cmd(options=[{"type": 3, "name": f"o{i}", "description": "o"} for i in range(26)]), "0.options",
+         "BASE_TYPE_MAX_LENGTH"),
+        (cmd(options=[{"type": 3, "name": "a", "description": "o"},
+                      {"type": 3, "name": "b", "description": "o", "required": True}]), "0.options.1.required",
+         "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"),
+        (cmd(options=[{"type": 3, "name": "a", "description": "o",
+                       "choices": [{"name": str(i), "value": str(i)} for i in range(26)]}]), "0.options.0.choices",
+         "BASE_TYPE_MAX_LENGTH"),
+        (cmd(options=[{"type": 3, "name": "a", "description": "o", "choices": [{"name": "c", "value": "v" * 101}]}]),
+         "0.options.0.choices.0.value", "BASE_TYPE_MAX_LENGTH"),
+    ]
+    for payload, path, code in cases:
+        status, body, _ = await c.req("PUT", base, [payload])
+        assert status == 400 and body["code"] == 50035, (payload, body)
+        assert code in _codes(body["errors"], path), (path, body)
+    status, body, _ = await c.req("PUT", base, [cmd(), cmd()])
+    assert status == 400 and "APPLICATION_COMMANDS_DUPLICATE_NAME" in _codes(body["errors"], "1.name")
+    status, body, _ = await c.req("PUT", base, [cmd(name=f"c{i}") for i in range(101)])
+    assert status == 400 and body["errors"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+    # what the docs allow passes: letters of any script, digits, - _ ', Devanagari, Thai, all locales
+    good = [cmd(name="élève-2_l'été", name_localizations={"hi": "खेल", "th": "เกม", "ja": "ゲーム", "es-419": "juego"},
+                description_localizations={"en-US": "A game", "zh-TW": "遊戲"},
+                options=[{"type": 4, "name": "nombre", "description": "n", "required": True},
+                         {"type": 3, "name": "mode", "description": "m", "choices": [{"name": "a", "value": "a"}]}])]
+    status, body, _ = await c.req("PUT", base, good)
+    assert status == 200, body
+    assert len(fake.validation_errors) == len(cases) + 2
