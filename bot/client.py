@@ -17,6 +17,7 @@ from bot import i18n
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
+from bot.gateway import IdentifyGate, intents
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
@@ -50,6 +51,9 @@ def apply_endpoints(settings: Settings) -> None:
 
 
 class LudibotTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await dm_guard(interaction)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         # discord.py calls the tree's handler even after the cog's own (GameCog.cog_app_command_error):
         # that one has already answered; a second answer would repeat the refusal.
@@ -67,12 +71,31 @@ class LudibotTree(app_commands.CommandTree):
         await refuse(interaction, "common.error.internal")
 
 
-class Ludibot(commands.Bot):
+async def dm_guard(interaction: discord.Interaction) -> bool:
+    """DMs reach the process holding shard 0 only; one reaching another process is refused, not played."""
+    bot = interaction.client
+    settings = getattr(bot, "settings", None)
+    if interaction.guild_id is not None or settings is None or settings.runs_shard_zero:
+        return True
+    log.warning("DM interaction reached a process without shard 0 (shards %s)", settings.shard_ids)
+    if interaction.type is not discord.InteractionType.autocomplete:
+        await refuse(interaction, "common.error.dm_elsewhere")
+    return False
+
+
+class Ludibot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        shards: dict[str, object] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, tree_cls=LudibotTree,
-                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                         **shards)
         self.settings = settings
+        self.identify_gate: IdentifyGate | None = None
         self.store: Store = store or SQLiteStore(settings.db_path)
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
@@ -91,7 +114,10 @@ class Ludibot(commands.Bot):
                 log.exception("could not load extension %s", ext)
                 continue
             log.info("loaded extension %s", ext)
-        await self.sync_commands()
+        if self.settings.runs_shard_zero:
+            await self.sync_commands()  # once, by the process holding shard 0
+        else:
+            log.info("shard 0 is another process's: it syncs the slash commands")
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.start()
 
@@ -115,8 +141,29 @@ class Ludibot(commands.Bot):
         log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
         return True
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """IDENTIFY as fast as Discord's ``max_concurrency`` allows (see :mod:`bot.gateway`)."""
+        if self.identify_gate is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+                concurrency = limits.max_concurrency
+                if limits.remaining < len(self.settings.shard_ids or range(self.shard_count or 1)):
+                    log.warning("only %d session starts left (reset in %.0f s)", limits.remaining,
+                                limits.reset_after / 1000)
+            except (discord.HTTPException, KeyError, TypeError):
+                log.warning("could not read max_concurrency: identifying one shard per 5 s")
+                concurrency = 1
+            self.identify_gate = IdentifyGate(concurrency)
+            log.info("identify: max_concurrency %d", concurrency)
+        waited = await self.identify_gate.wait(shard_id)
+        log.info("identifying shard %s (waited %.1f s)", shard_id, waited)
+
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        log.info("ready as %s in %d guilds, shards %s of %s", self.user, len(self.guilds),
+                 sorted(self.shards), self.shard_count)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d ready", shard_id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component that is not ours, or not on the message it claims (forged), still gets an answer.
