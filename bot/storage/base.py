@@ -231,7 +231,11 @@ class Store(ABC):
         seat's older pending ones."""
 
     @abstractmethod
-    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]: ...
+    async def due_deadlines(self, now: float, limit: int = 100,
+                            shards: tuple[tuple[int, ...], int] | None = None) -> list[Deadline]:
+        """Pending, unleased deadlines due at ``now``, oldest first. ``shards = (ids, count)`` keeps
+        only the games of servers on those shards (Discord's ``(guild_id >> 22) % count``; a DM
+        game, with no server, is on shard 0); None keeps every game."""
 
     @abstractmethod
     async def claim_deadline(self, key: tuple[int, int, str, int], now: float, lease: float) -> bool:

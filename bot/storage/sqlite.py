@@ -471,11 +471,24 @@ class SQLiteStore(Store):
         if entries:
             await self._tx(work)
 
-    async def due_deadlines(self, now, limit=100) -> list[Deadline]:
+    async def due_deadlines(self, now, limit=100, shards=None) -> list[Deadline]:
+        if shards is None:
+            rows = await self._fetchall(
+                "SELECT * FROM deadlines WHERE state = 'pending' AND due <= ? "
+                "AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due, game_id, kind, seat LIMIT ?",
+                (now, now, limit))
+            return [self._deadline(r) for r in rows]
+        ids, count = shards
+        ids = sorted({int(i) for i in ids})
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
         rows = await self._fetchall(
-            "SELECT * FROM deadlines WHERE state = 'pending' AND due <= ? "
-            "AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due, game_id, kind, seat LIMIT ?",
-            (now, now, limit))
+            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
+            "WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) "
+            f"AND (CASE WHEN g.guild_id IS NULL THEN 0 ELSE (g.guild_id >> 22) % ? END) IN ({marks}) "
+            "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT ?",
+            (now, now, int(count), *ids, limit))
         return [self._deadline(r) for r in rows]
 
     async def claim_deadline(self, key, now, lease) -> bool:
