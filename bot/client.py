@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import pkgutil
+import time
 from pathlib import Path
 
 import discord
@@ -13,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n
+from bot import i18n, metrics
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
@@ -21,7 +22,15 @@ from bot.gateway import IdentifyGate, intents
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
-from bot.ui import PREFIX, ComponentRouter, GameComponent, explain_refused_component, lang, refuse
+from bot.ui import (
+    PREFIX,
+    ComponentRouter,
+    GameComponent,
+    dm_guard,
+    explain_refused_component,
+    lang,
+    refuse,
+)
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot")
@@ -52,9 +61,11 @@ def apply_endpoints(settings: Settings) -> None:
 
 class LudibotTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        interaction.extras.setdefault("t0", time.perf_counter())
         return await dm_guard(interaction)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        observe_interaction(interaction)
         # discord.py calls the tree's handler even after the cog's own (GameCog.cog_app_command_error):
         # that one has already answered; a second answer would repeat the refusal.
         binding = getattr(interaction.command, "binding", None)
@@ -71,16 +82,17 @@ class LudibotTree(app_commands.CommandTree):
         await refuse(interaction, "common.error.internal")
 
 
-async def dm_guard(interaction: discord.Interaction) -> bool:
-    """DMs reach the process holding shard 0 only; one reaching another process is refused, not played."""
-    bot = interaction.client
-    settings = getattr(bot, "settings", None)
-    if interaction.guild_id is not None or settings is None or settings.runs_shard_zero:
-        return True
-    log.warning("DM interaction reached a process without shard 0 (shards %s)", settings.shard_ids)
-    if interaction.type is not discord.InteractionType.autocomplete:
-        await refuse(interaction, "common.error.dm_elsewhere")
-    return False
+def observe_interaction(interaction: discord.Interaction, command: str | None = None) -> None:
+    """Command latency (``ludibot_command_seconds``): from the check before the command to its end."""
+    t0 = interaction.extras.pop("t0", None)
+    if t0 is None:
+        return
+    if command is None:
+        cmd = interaction.command
+        command = cmd.qualified_name if cmd is not None else "?"
+    if interaction.type is discord.InteractionType.autocomplete:
+        command = f"{command} (autocomplete)"
+    metrics.observe_command(command, time.perf_counter() - t0)
 
 
 class Ludibot(commands.AutoShardedBot):
@@ -93,8 +105,9 @@ class Ludibot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, tree_cls=LudibotTree,
                          allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-                         **shards)
+                         http_trace=metrics.http_trace(), **shards)
         self.settings = settings
+        self.metrics_server: metrics.MetricsServer | None = None
         self.identify_gate: IdentifyGate | None = None
         self.store: Store = store or SQLiteStore(settings.db_path)
         self.sessions = SessionService(self.store)
@@ -103,6 +116,9 @@ class Ludibot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        if self.settings.metrics_port:
+            self.metrics_server = metrics.MetricsServer(self, self.settings.metrics_host, self.settings.metrics_port)
+            await self.metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
         register_lobby(self.router)
         self.add_dynamic_items(GameComponent)
@@ -165,6 +181,9 @@ class Ludibot(commands.AutoShardedBot):
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d ready", shard_id)
 
+    async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
+        observe_interaction(interaction, command.qualified_name)
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component that is not ours, or not on the message it claims (forged), still gets an answer.
 
@@ -187,6 +206,8 @@ class Ludibot(commands.AutoShardedBot):
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         await self.store.close()
 
 

@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bot import metrics
 from bot.community.settings import TimerSettings, resolve
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.storage import (
@@ -130,6 +131,7 @@ class Scheduler:
             by_game: dict[int, list[Deadline]] = {}
             for d in due:
                 by_game.setdefault(d.game_id, []).append(d)
+                metrics.observe_scheduler_lag(now - d.due)
             for game_id, items in by_game.items():
                 try:
                     fired += await self._fire_game(game_id, items, now)

@@ -148,6 +148,22 @@ class Store(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    # operations (metrics and health); backends may do these more cheaply
+    async def healthy(self) -> bool:
+        """The database answers (``/healthz``)."""
+        try:
+            await self.get_meta("healthz")
+        except Exception:
+            return False
+        return True
+
+    async def count_running(self) -> dict[str, int]:
+        """Running games by kind (the ``ludibot_running_games`` gauge)."""
+        counts: dict[str, int] = {}
+        for game in await self.games_with_status((RUNNING,)):
+            counts[game.kind] = counts.get(game.kind, 0) + 1
+        return counts
+
     # games
     @abstractmethod
     async def create_game(self, *, kind: str, guild_id: int | None, channel_id: int, creator: Seat,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -188,6 +189,20 @@ class SQLiteStore(Store):
         if self._db is not None:
             await self._db.close()
             self._db = None
+
+    async def healthy(self) -> bool:
+        """The file is still there (not deleted or unmounted under the open connection) and answers."""
+        if self.path != ":memory:" and not os.path.exists(self.path):
+            return False
+        try:
+            await self._fetchall("SELECT 1 FROM meta LIMIT 1")
+        except Exception:
+            return False
+        return True
+
+    async def count_running(self) -> dict[str, int]:
+        rows = await self._fetchall("SELECT kind, COUNT(*) AS n FROM games WHERE status = 'running' GROUP BY kind")
+        return {r["kind"]: r["n"] for r in rows}
 
     async def schema_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
