@@ -77,3 +77,32 @@ def test_identify_is_paced_by_bucket():
     assert [gate.reserve(s) for s in range(16)] == [0.0] * 16  # 16 buckets: 16 at once
     assert gate.reserve(16) == 5.0 and gate.reserve(32) == 10.0 and gate.reserve(17) == 5.0
     assert IdentifyGate(0).max_concurrency == 1
+
+
+async def test_a_dm_reaching_a_process_without_shard_0_is_refused_not_played(monkeypatch):
+    from types import SimpleNamespace
+
+    from bot import ui
+    from bot.config import load_settings
+
+    refused = []
+
+    async def fake_refuse(interaction, key, **params):
+        refused.append(key)
+
+    monkeypatch.setattr(ui, "refuse", fake_refuse)
+
+    def interaction(guild_id, shard_ids, kind=discord.InteractionType.component):
+        env = {"LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": shard_ids} if shard_ids else {}
+        return SimpleNamespace(guild_id=guild_id, type=kind,
+                               client=SimpleNamespace(settings=load_settings(env=env)))
+
+    assert await ui.dm_guard(interaction(None, "0"))  # shard 0's process plays DMs
+    assert await ui.dm_guard(interaction(None, None))  # one process, every shard
+    assert await ui.dm_guard(interaction(5 << 22, "1"))  # a server's interaction: its shard's process
+    assert refused == []
+    assert not await ui.dm_guard(interaction(None, "1"))
+    assert refused == ["common.error.dm_elsewhere"]
+    assert not await ui.dm_guard(interaction(None, "1", discord.InteractionType.autocomplete))
+    assert refused == ["common.error.dm_elsewhere"]  # an autocomplete cannot be answered with a message
+    assert i18n.t("common.error.dm_elsewhere", "en") != i18n.t("common.error.dm_elsewhere", "fr")
