@@ -18,7 +18,8 @@ from bot import i18n, metrics
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
-from bot.gateway import IdentifyGate, intents
+from bot.gateway import IdentifyGate, intents, shard_of
+from bot.publisher import Publisher
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
@@ -108,11 +109,13 @@ class Ludibot(commands.AutoShardedBot):
                          http_trace=metrics.http_trace(), **shards)
         self.settings = settings
         self.metrics_server: metrics.MetricsServer | None = None
+        self.metrics = metrics.BotMetrics()
         self.identify_gate: IdentifyGate | None = None
         self.store: Store = store or SQLiteStore(settings.db_path)
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
+        self.publisher: Publisher | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -136,6 +139,8 @@ class Ludibot(commands.AutoShardedBot):
             log.info("shard 0 is another process's: it syncs the slash commands")
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.start()
+        self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
+        self.publisher.start()
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -157,6 +162,13 @@ class Ludibot(commands.AutoShardedBot):
         log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
         return True
 
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """This process runs the server's shard (DMs: shard 0); the publisher serves only those games."""
+        ids, count = self.settings.shard_ids, self.settings.shard_count
+        if ids is None or count is None:
+            return True
+        return shard_of(guild_id, count) in ids
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """IDENTIFY as fast as Discord's ``max_concurrency`` allows (see :mod:`bot.gateway`)."""
         if self.identify_gate is None:
@@ -177,12 +189,27 @@ class Ludibot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds, shards %s of %s", self.user, len(self.guilds),
                  sorted(self.shards), self.shard_count)
+        if self.publisher is not None:
+            self.publisher.wake()  # catch up what a crash or an outage left unpublished
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d ready", shard_id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
         observe_interaction(interaction, command.qualified_name)
+
+    async def on_resumed(self) -> None:
+        if self.publisher is not None:
+            self.publisher.wake()
+
+    async def on_guild_channel_update(self, before, after) -> None:
+        # permissions may be back: the server's paused games get one new try
+        if self.publisher is not None and getattr(after, "guild", None) is not None:
+            await self.publisher.resume_guild(after.guild.id)
+
+    async def on_guild_role_update(self, before, after) -> None:
+        if self.publisher is not None:
+            await self.publisher.resume_guild(after.guild.id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component that is not ours, or not on the message it claims (forged), still gets an answer.
@@ -203,6 +230,8 @@ class Ludibot(commands.AutoShardedBot):
             await explain_refused_component(interaction)
 
     async def close(self) -> None:
+        if self.publisher is not None:
+            await self.publisher.stop()
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()

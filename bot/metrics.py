@@ -68,6 +68,18 @@ shard_connected = Gauge("ludibot_shard_connected", "1 when the shard's gateway c
 RUNNING_CACHE_S = 5.0  # the running-games count is read from the database at most this often
 
 
+class BotMetrics:
+    """What the bot's parts record through ``bot.metrics`` (the publisher calls these)."""
+
+    @staticmethod
+    def publication_backlog(n: int) -> None:
+        publication_backlog.set(n)
+
+    @staticmethod
+    def publication_retry() -> None:
+        publication_retries.inc()
+
+
 def observe_command(command: str, seconds: float) -> None:
     command_latency.labels(command=command or "?").observe(max(0.0, seconds))
 

@@ -106,3 +106,17 @@ async def test_a_dm_reaching_a_process_without_shard_0_is_refused_not_played(mon
     assert not await ui.dm_guard(interaction(None, "1", discord.InteractionType.autocomplete))
     assert refused == ["common.error.dm_elsewhere"]  # an autocomplete cannot be answered with a message
     assert i18n.t("common.error.dm_elsewhere", "en") != i18n.t("common.error.dm_elsewhere", "fr")
+
+
+def test_a_process_owns_the_servers_of_its_shards():
+    from bot.client import Ludibot
+    from bot.config import load_settings
+
+    one = Ludibot(load_settings(env={"LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": "1"}), store=object())
+    zero = Ludibot(load_settings(env={"LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": "0"}), store=object())
+    every = Ludibot(load_settings(env={}), store=object())
+    for guild in (4 << 22, 5 << 22, (7 << 22) | 123, None):
+        shard = shard_of(guild, 2)
+        assert one.owns_guild(guild) == (shard == 1) and zero.owns_guild(guild) == (shard == 0)
+        assert every.owns_guild(guild)
+    assert not one.owns_guild(None) and zero.owns_guild(None)  # DMs are shard 0's

@@ -10,7 +10,7 @@ import pytest
 
 from bot.storage import SQLiteStore
 from fakediscord import FakeDiscord
-from tests.e2e.harness import BotProcess
+from tests.e2e.harness import BotProcess, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +56,7 @@ async def test_one_process_runs_both_shards(tmp_path):
         for guild, shard in ((g0, 0), (g1, 1)):
             ch, res = await start_ludix(fake, guild, alice, bruno)
             assert res.record.shard_id == shard  # the interaction went over that server's shard
-            assert any(m.buttons for m in fake.messages(ch))
+            assert (await wait_control(fake, ch)).buttons  # the game's controls, published on that server
         assert fake.validation_errors == []
         assert "Traceback" not in bot.log
     finally:
