@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -18,7 +19,7 @@ from bot import i18n, metrics
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
-from bot.gateway import IdentifyGate, intents, shard_of
+from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.publisher import Publisher
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
@@ -183,7 +184,19 @@ class Ludibot(commands.AutoShardedBot):
                 concurrency = 1
             self.identify_gate = IdentifyGate(concurrency)
             log.info("identify: max_concurrency %d", concurrency)
-        waited = await self.identify_gate.wait(shard_id)
+        if self.settings.shard_ids is None:
+            waited = await self.identify_gate.wait(shard_id)  # every shard is here: pace them here
+        else:
+            # one of K processes: the buckets are booked in the database, shared by all of them
+            key = f"identify:{self.application_id}:{self.identify_gate.bucket(shard_id)}"
+            try:
+                at = await self.store.reserve_slot(key, time.time(), IDENTIFY_WINDOW)
+                waited = max(0.0, at - time.time())
+                if waited > 0:
+                    await asyncio.sleep(waited)
+            except Exception:
+                log.exception("could not book an IDENTIFY slot in the database: pacing this process alone")
+                waited = await self.identify_gate.wait(shard_id)
         log.info("identifying shard %s (waited %.1f s)", shard_id, waited)
 
     async def on_ready(self) -> None:

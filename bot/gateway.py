@@ -9,7 +9,8 @@
   ``shard_id % max_concurrency``. discord.py 2.x does not read ``max_concurrency``: its
   ``before_identify_hook`` waits 5 s before every IDENTIFY but the first (as if it were 1).
   :class:`IdentifyGate` paces each bucket instead (the first IDENTIFY of each bucket goes at
-  once, the next one 5 s after the bucket's previous one).
+  once, the next one 5 s after the bucket's previous one). A process running some of the shards
+  books the buckets in the database (``Store.reserve_slot``), shared by every process.
 * Fatal closes (4004, 4010–4014) end the process with a translated message and status 2.
 """
 

@@ -157,6 +157,15 @@ class Store(ABC):
             return False
         return True
 
+    async def reserve_slot(self, key: str, now: float, window: float) -> float:
+        """Book the next slot of a rate limit shared by every process on this database: one slot per
+        ``window`` seconds under ``key`` (e.g. Discord's IDENTIFY buckets). Returns when the booked slot
+        starts (``>= now``, wall clock). Backends make it atomic; this default (meta get/set) is not."""
+        raw = await self.get_meta(key)
+        at = max(now, float(raw) if raw else now)
+        await self.set_meta(key, repr(at + window))
+        return at
+
     async def count_running(self) -> dict[str, int]:
         """Running games by kind (the ``ludibot_running_games`` gauge)."""
         counts: dict[str, int] = {}

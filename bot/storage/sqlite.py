@@ -212,6 +212,17 @@ class SQLiteStore(Store):
             return False
         return True
 
+    async def reserve_slot(self, key: str, now: float, window: float) -> float:
+        async def work(db):  # IMMEDIATE: one process at a time reads and books
+            async with db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+                row = await cur.fetchone()
+            at = max(now, float(row["value"]) if row else now)
+            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, repr(at + window)))
+            return at
+
+        return await self._tx(work)
+
     async def count_running(self) -> dict[str, int]:
         rows = await self._fetchall("SELECT kind, COUNT(*) AS n FROM games WHERE status = 'running' GROUP BY kind")
         return {r["kind"]: r["n"] for r in rows}

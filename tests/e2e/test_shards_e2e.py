@@ -83,6 +83,10 @@ async def test_two_processes_split_the_shards_and_each_fires_its_own_deadlines(t
     try:
         await fake.wait_ready(timeout=60)
         assert sorted(fake.shard_sessions()) == [0, 1]
+        # started together, the two processes share Discord's IDENTIFY bucket (max_concurrency 1)
+        # through the database: their IDENTIFYs are 5 s apart
+        t = {sid: when for when, sid, _ in fake.identify_log}
+        assert abs(t[1] - t[0]) >= 4.8, fake.identify_log
         assert "synced" in procs[0].log and "synced" not in procs[1].log  # only shard 0's process syncs
         assert "shard 0 is another process's" in procs[1].log
         ch0, _ = await start_ludix(fake, g0, alice, bruno)
