@@ -99,3 +99,37 @@ async def test_metrics_are_off_unless_asked(tmp_path):
     finally:
         bot.kill()
         await fake.stop()
+
+
+async def test_a_403_from_discord_is_counted(tmp_path):
+    from bot.storage import SQLiteStore
+
+    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux"], settle=0.1, timeout=20)
+    u = SimpleNamespace(alice=fake.add_user("Alice", locale="fr"), bruno=fake.add_user("Bruno", locale="fr"))
+    store = SQLiteStore(str(tmp_path / "ludibot.db"))
+    await store.open()
+    await store.set_guild_settings(fake.guild_id, {"timers": {"ludix": {"reminder_h": 3 / 3600, "timeout_h": 0}}})
+    await store.close()
+    await fake.start()
+    port = free_port()
+    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_METRICS_PORT": str(port),
+                                                     "LUDIBOT_SCHEDULER_POLL": "0.2"})
+    try:
+        res = await fake.run_command(u.alice, "jeux", "ludix start", objectif=50)
+        await fake.click(u.bruno, res.message, label="Rejoindre")
+        await fake.click(u.alice, res.message, label="Lancer")
+        await wait_control(fake)
+        fake.deny_bot("jeux", "send_messages")  # the reminder, 3 s later, is refused: 403 50013
+        forbidden = 0.0
+        for _ in range(100):
+            m = samples((await get(f"http://127.0.0.1:{port}/metrics"))[2])
+            forbidden = m.get(("ludibot_discord_http_responses_total", (("scope", ""), ("status", "403"))), 0)
+            if forbidden:
+                break
+            await asyncio.sleep(0.2)
+        assert forbidden >= 1
+        assert m[("ludibot_scheduler_lag_seconds_count", ())] >= 1  # the reminder was taken up
+        assert m[("ludibot_scheduler_lag_seconds_sum", ())] < 5 * m[("ludibot_scheduler_lag_seconds_count", ())]
+    finally:
+        bot.kill()
+        await fake.stop()
