@@ -232,8 +232,14 @@ class Sandbox:
     async def api_command(self, request: web.Request) -> web.Response:
         body = await self._body(request)
         user = self._user(body.get("user"))
-        channel = int(body.get("channel", 0))
-        options = {k: v for k, v in (body.get("options") or {}).items() if v not in (None, "")}
+        try:
+            channel = int(body.get("channel", 0))
+            raw = body.get("options") or {}
+            if not isinstance(raw, dict):
+                raise TypeError("options must be an object")
+        except (TypeError, ValueError) as exc:
+            raise web.HTTPBadRequest(text=f"malformed command request: {exc}") from None
+        options = {k: v for k, v in raw.items() if v not in (None, "")}
         try:
             res = await self.fake.run_command(user, channel, str(body.get("path", "")), options,
                                               check_deadline=False)
@@ -256,7 +262,10 @@ class Sandbox:
         user = self._user(body.get("user"))
         try:
             msg = self.fake.message_by_id[int(body["message"])]
-            await self.fake.select(user, msg, list(body.get("values") or []), custom_id=str(body["custom_id"]),
+            values = body.get("values") or []
+            if not isinstance(values, list):
+                raise ValueError("values must be a list")
+            await self.fake.select(user, msg, values, custom_id=str(body["custom_id"]),
                                    check_deadline=False)
         except (KeyError, ValueError, LookupError, PermissionError, RuntimeError) as exc:
             return self._error(exc)

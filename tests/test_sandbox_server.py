@@ -46,6 +46,11 @@ async def test_favicon_and_malformed_requests_are_4xx(box):
         assert r.status == 400
     async with http.get(url + f"/api/messages?user={alice}&channel=x") as r:
         assert r.status == 400
+    for route, body in (("/api/command", {"user": alice, "options": [1]}), ("/api/command", {"user": alice, "channel": "x"}),
+                        ("/api/select", {"user": alice, "message": "1", "custom_id": "x", "values": "abc"}),
+                        ("/api/click", {"user": alice, "message": "nope", "custom_id": "x"}), ("/api/click", "text")):
+        async with http.post(url + route, json=body) as r:
+            assert r.status < 500 and "Traceback" not in await r.text(), (route, body)
 
 
 async def test_each_revision_of_a_picture_has_its_own_address(box):
