@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, metrics
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -139,8 +140,33 @@ class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibo
                              match: re.Match[str], /) -> GameComponent:
         return cls(item)
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await dm_guard(interaction)
+
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await dispatch_component(interaction)
+        t0 = time.perf_counter()
+        try:
+            await dispatch_component(interaction)
+        finally:
+            metrics.observe_command(component_command(interaction), time.perf_counter() - t0)
+
+
+async def dm_guard(interaction: discord.Interaction) -> bool:
+    """DMs reach the process holding shard 0 only; one reaching another process is refused, not played."""
+    bot = interaction.client
+    settings = getattr(bot, "settings", None)
+    if interaction.guild_id is not None or settings is None or settings.runs_shard_zero:
+        return True
+    log.warning("DM interaction reached a process without shard 0 (shards %s)", settings.shard_ids)
+    if interaction.type is not discord.InteractionType.autocomplete:
+        await refuse(interaction, "common.error.dm_elsewhere")
+    return False
+
+
+def component_command(interaction: discord.Interaction) -> str:
+    """The metrics label of a component: its verb (a small fixed set), e.g. ``component play``."""
+    m = CUSTOM_ID.match(str((interaction.data or {}).get("custom_id", "")))
+    return f"component {m['verb']}" if m else "component ?"
 
 
 async def dispatch_component(interaction: discord.Interaction) -> None:
