@@ -14,22 +14,10 @@ import sys
 import time
 from pathlib import Path
 from typing import TextIO
-from urllib.parse import urlsplit, urlunsplit
 
 from bot import i18n
+from bot.config import redact_url
 from bot.storage import TABLES, SchemaTooNew, SQLiteStore, is_postgres_url, open_store
-
-
-def redact_url(url: str) -> str:
-    """A database URL fit for a log or a terminal: no password."""
-    if not is_postgres_url(url):
-        return url
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 # --- the check before start ------------------------------------------------------------

@@ -202,10 +202,10 @@ async def test_the_outbox_marks_versions_published_and_never_lowers(store):
     assert (g.published_version, g.control_message_id, g.due) == (3, 555, False)
     assert await store.unpublished_games() == []
     await store.commit_action(g.id, 3, state={"n": 4}, seat=0, user_id=100, action={}, events=[])
-    await store.set_paused(g.id, "forbidden")
+    await store.set_paused(g.id, "forbidden", 10.0)
     assert await store.unpublished_games() == []  # a paused game is not retried
     assert (await store.get_game(g.id)).paused == "forbidden"
-    await store.set_paused(g.id, None)
+    await store.set_paused(g.id, None, 20.0)
     assert [x.id for x in await store.unpublished_games()] == [g.id]
 
 
@@ -274,3 +274,20 @@ def test_open_store_picks_the_backend_from_the_url(tmp_path):
         assert isinstance(open_store(url), PostgresStore)
     for path in (str(tmp_path / "x.db"), "ludibot.db", ":memory:"):
         assert isinstance(open_store(path), SQLiteStore)
+
+
+async def test_rate_limit_slots_are_booked_across_processes(db_url):
+    """Two stores on one file (two processes): Discord's IDENTIFY buckets are shared by every process."""
+    a, b = open_store(db_url), open_store(db_url)
+    await a.open()
+    await b.open()
+    try:
+        now = 1000.0
+        assert await a.reserve_slot("identify:1:0", now, 5.0) == now
+        assert await b.reserve_slot("identify:1:0", now, 5.0) == now + 5  # the other process waits its turn
+        assert await a.reserve_slot("identify:1:0", now + 1, 5.0) == now + 10
+        assert await b.reserve_slot("identify:1:1", now, 5.0) == now  # another bucket goes at once
+        assert await a.reserve_slot("identify:1:0", now + 60, 5.0) == now + 60  # long after: no wait
+    finally:
+        await a.close()
+        await b.close()

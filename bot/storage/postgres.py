@@ -161,6 +161,7 @@ MIGRATIONS: list[str] = [
     UPDATE games SET published_version = version;
     CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
         AND status IN ('running', 'finished');
+    CREATE INDEX games_paused ON games (guild_id) WHERE paused IS NOT NULL;
     """,
     # 4: lean storage (issue 14): closed deadlines are not history; indexes for the community queries;
     # an ended game's state and log are archived, compressed, in one row
@@ -183,6 +184,17 @@ LATEST = len(MIGRATIONS)
 
 #: any number: the advisory lock that lets one process at a time migrate
 _MIGRATION_LOCK = 0x1ad1b07
+
+
+def _paused_since(value: str | None) -> float | None:
+    """When a paused game stopped (the ``since`` of its pause record)."""
+    if not value:
+        return None
+    try:
+        since = json.loads(value).get("since")
+    except (ValueError, AttributeError):
+        return None
+    return float(since) if isinstance(since, int | float) else None
 
 
 def is_postgres_url(url: str) -> bool:
@@ -224,6 +236,25 @@ class PostgresStore(Store):
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
+
+    async def healthy(self) -> bool:
+        try:
+            await self.pool.fetchval("SELECT 1")
+        except Exception:
+            return False
+        return True
+
+    async def reserve_slot(self, key: str, now: float, window: float) -> float:
+        # one statement: the row lock orders two processes booking the same bucket
+        at = await self.pool.fetchval(
+            "INSERT INTO meta (key, value) VALUES ($1, ($2::float8 + $3::float8)::text) "
+            "ON CONFLICT (key) DO UPDATE SET value = (GREATEST($2::float8, meta.value::float8) + $3::float8)::text "
+            "RETURNING value::float8 - $3::float8", key, now, window)
+        return float(at)
+
+    async def count_running(self) -> dict[str, int]:
+        rows = await self._fetch("SELECT kind, COUNT(*) AS n FROM games WHERE status = 'running' GROUP BY kind")
+        return {r["kind"]: r["n"] for r in rows}
 
     async def schema_version(self) -> int:
         async with self.pool.acquire() as con:
@@ -440,12 +471,24 @@ class PostgresStore(Store):
             "id IN (SELECT id FROM games WHERE published_version < version AND status IN ('running', 'finished') "
             "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT $1)", limit)
 
-    async def set_paused(self, game_id, reason) -> None:
+    async def set_paused(self, game_id, reason, now) -> None:
         async def work(con):
+            if reason is None:
+                since = _paused_since(await con.fetchval("SELECT paused FROM games WHERE id = $1 FOR UPDATE",
+                                                         game_id))
+                if since is not None and now > since:
+                    await con.execute("UPDATE deadlines SET due = due + $1 WHERE game_id = $2 AND state = 'pending'",
+                                      now - since, game_id)
             await con.execute("UPDATE games SET paused = $1 WHERE id = $2", reason, game_id)
             return True
 
         await self._tx(work)
+
+    async def paused_games(self, guild_id) -> list[GameRow]:
+        if guild_id is None:
+            return await self._games("guild_id IS NULL AND paused IS NOT NULL AND status IN ('running', 'finished')")
+        return await self._games("guild_id = $1 AND paused IS NOT NULL AND status IN ('running', 'finished')",
+                                 guild_id)
 
     async def results(self, game_id) -> list[ResultRow]:
         rows = await self._fetch("SELECT * FROM results WHERE game_id = $1 ORDER BY seat", game_id)
@@ -493,10 +536,22 @@ class PostgresStore(Store):
         if entries:
             await self._tx(work)
 
-    async def due_deadlines(self, now, limit=100) -> list[Deadline]:
+    async def due_deadlines(self, now, limit=100, shards=None) -> list[Deadline]:
+        # a paused game's clocks are stopped; ``shards``: only the games of those shards' servers
+        where, params = "", ()
+        if shards is not None:
+            ids, count = shards
+            ids = sorted({int(i) for i in ids})
+            if not ids:
+                return []
+            where = ("AND (CASE WHEN g.guild_id IS NULL THEN 0 ELSE (g.guild_id >> 22) % $3 END) "
+                     "= ANY($4::bigint[]) ")
+            params = (int(count), ids)
         rows = await self._fetch(
-            "SELECT * FROM deadlines WHERE state = 'pending' AND due <= $1 "
-            "AND (lease_until IS NULL OR lease_until <= $1) ORDER BY due, game_id, kind, seat LIMIT $2", now, limit)
+            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
+            "WHERE d.state = 'pending' AND d.due <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1) "
+            f"AND g.paused IS NULL {where}"
+            "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT $2", now, limit, *params)
         return [deadline_from(r) for r in rows]
 
     async def claim_deadline(self, key, now, lease) -> bool:
