@@ -24,7 +24,12 @@ from bot.storage import TABLES, SchemaTooNew, SQLiteStore, is_postgres_url, open
 async def _check(url: str) -> None:
     store = open_store(url)
     await store.open()  # migrates (after an automatic backup of an existing SQLite file)
-    await store.close()
+    try:
+        # once, after the upgrade to schema 4: ended games of older releases are archived (lean storage)
+        while await store.archive_ended(500):
+            pass
+    finally:
+        await store.close()
 
 
 def check_database(url: str, lang: str, err: TextIO | None = None) -> int:

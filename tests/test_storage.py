@@ -291,3 +291,27 @@ async def test_rate_limit_slots_are_booked_across_processes(db_url):
     finally:
         await a.close()
         await b.close()
+
+
+async def test_ended_games_of_older_releases_are_archived_once_and_cancelled_ones_too(store):
+    # a game as an older release left it: finished, its state and log in rows (written behind the store's back)
+    g = await _game(store)
+    await store.start_game(g.id, 0, g.seats, {"n": 0})
+    await store.commit_action(g.id, 1, state={"n": 1}, seat=0, user_id=100, action={"v": 1}, events=[])
+    if isinstance(store, SQLiteStore):
+        await store.db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (g.id,))
+    else:
+        await store.pool.execute("UPDATE games SET status = 'finished' WHERE id = $1", g.id)
+    log = await store.events(g.id)
+    assert await store.archive_ended(10) == 1
+    assert await store.archive_ended(10) == 0  # done once
+    assert (await store.get_game(g.id)).state == {"n": 1} and await store.events(g.id) == log
+    # a running game cancelled: archived as it ends
+    c = await _game(store)
+    await store.start_game(c.id, 0, c.seats, {"n": 0})
+    await store.commit_action(c.id, 1, state={"n": 5}, seat=0, user_id=100, action={"v": 5}, events=[])
+    log = await store.events(c.id)
+    assert await store.set_status(c.id, 2, "cancelled")
+    assert await store.archive_ended(10) == 0
+    c = await store.get_game(c.id)
+    assert (c.status, c.state, await store.events(c.id)) == ("cancelled", {"n": 5}, log)

@@ -238,6 +238,12 @@ class Store(ABC):
         raise NotImplementedError
 
     @abstractmethod
+    async def archive_ended(self, limit: int = 500) -> int:
+        """Archive up to ``limit`` ended games still stored the old way (state and log rows, as releases
+        before schema 4 left them) into one compressed row each; how many were done (0: none left).
+        Games that end from now on are archived as they end."""
+
+    @abstractmethod
     async def open(self) -> None: ...
 
     @abstractmethod

@@ -389,7 +389,23 @@ class PostgresStore(Store):
     async def set_status(self, game_id, old_version, status) -> bool:
         async def work(con):
             finished = self.clock() if status in (FINISHED, CANCELLED) else None
-            return await self._bump(con, game_id, old_version, ", status = $4, finished_at = $5", (status, finished))
+            if not await self._bump(con, game_id, old_version, ", status = $4, finished_at = $5", (status, finished)):
+                return False
+            if finished is not None:
+                state = await con.fetchval("SELECT state FROM games WHERE id = $1", game_id)
+                if state:  # a cancelled running game: its log goes to the archive too
+                    await self._archive(con, game_id, json.loads(state))
+            return True
+
+        return await self._tx(work)
+
+    async def archive_ended(self, limit: int = 500) -> int:
+        async def work(con):
+            rows = await con.fetch("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') "
+                                   "AND state IS NOT NULL LIMIT $1 FOR UPDATE SKIP LOCKED", limit)
+            for r in rows:
+                await self._archive(con, r["id"], json.loads(r["state"]))
+            return len(rows)
 
         return await self._tx(work)
 

@@ -441,8 +441,25 @@ class SQLiteStore(Store):
     async def set_status(self, game_id, old_version, status) -> bool:
         async def work(db):
             finished = self.clock() if status in (FINISHED, CANCELLED) else None
-            return await self._bump(db, game_id, old_version, ", status = ?, finished_at = ?",
-                                    (status, finished))
+            if not await self._bump(db, game_id, old_version, ", status = ?, finished_at = ?", (status, finished)):
+                return False
+            if finished is not None:
+                async with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
+                    row = await cur.fetchone()
+                if row["state"]:  # a cancelled running game: its log goes to the archive too
+                    await self._archive(db, game_id, json.loads(row["state"]))
+            return True
+
+        return await self._tx(work)
+
+    async def archive_ended(self, limit: int = 500) -> int:
+        async def work(db):
+            async with db.execute("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') "
+                                  "AND state IS NOT NULL LIMIT ?", (limit,)) as cur:
+                rows = list(await cur.fetchall())
+            for r in rows:
+                await self._archive(db, r["id"], json.loads(r["state"]))
+            return len(rows)
 
         return await self._tx(work)
 
