@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import engines
 from bot.community import ratings
@@ -157,20 +159,27 @@ async def size_bytes(store: Store, empty: int) -> int:
     return await store.pool.fetchval("SELECT pg_database_size(current_database())") - empty  # type: ignore
 
 
-async def timed(fn, n: int = SAMPLES) -> tuple[float, float]:
-    """(p50, p99) in ms of ``n`` calls (after 5 warm-up calls)."""
-    for _ in range(5):
-        await fn()
-    values = []
+async def timed(fns: list, n: int = SAMPLES) -> list[tuple[float, float]]:
+    """(p50, p99) in ms of ``n`` calls of each of ``fns``, interleaved (one call of each in turn), so that
+    the load of a shared machine weighs on every database size alike; after 5 warm-up calls each."""
+    for fn in fns:
+        for _ in range(5):
+            await fn()
+    values: list[list[float]] = [[] for _ in fns]
     for _ in range(n):
-        t0 = time.perf_counter()
-        await fn()
-        values.append((time.perf_counter() - t0) * 1000)
-    values.sort()
-    return values[len(values) // 2], values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            await fn()
+            values[i].append((time.perf_counter() - t0) * 1000)
+    out = []
+    for v in values:
+        v.sort()
+        out.append((v[len(v) // 2], v[min(len(v) - 1, int(round(0.99 * (len(v) - 1))))]))
+    return out
 
 
-async def queries(store: Store, guild: int, tpl) -> dict[str, float]:
+async def queries(store: Store, guild: int, tpl) -> dict[str, Any]:
+    """The calls to time on ``store`` (checked first: the measured server holds what it should)."""
     members = [guild * 100 + k for k in range(MEMBERS)]
     rng = random.Random(1)
     kinds = sorted(tpl)
@@ -212,39 +221,47 @@ async def queries(store: Store, guild: int, tpl) -> dict[str, float]:
                                        action={"type": "bench"}, events=[], status=RUNNING)
         assert ok
 
-    return {"/profil": await timed(profil), "/parties": await timed(parties),
-            "/classement": await timed(classement), "/historique": await timed(historique),
-            "move": await timed(move)}
+    return {"/profil": profil, "/parties": parties, "/classement": classement, "/historique": historique,
+            "move": move}
 
 
 async def run_backend(backend: str, sizes: list[int], tpl, pg=None) -> list[dict]:
+    """One database per size, filled and checked; then every query timed on all sizes, interleaved."""
     tmp = Path(tempfile.mkdtemp(prefix="ludibot-bench-"))
-    url = str(tmp / "bench.db") if backend == "sqlite" else await pg.new_database("bench")
-    store = open_store(url)
-    await store.open()
-    empty = await size_bytes(store, 0)
-    rows, filled = [], 0
+    rows, stores, calls = [], [], []
     now = time.time()
-    for size in sizes:
-        guilds = size // PER_GUILD - filled
-        t0 = time.perf_counter()
-        await fill(store, tpl, filled, guilds, now)
-        filled += guilds
-        load = time.perf_counter() - t0
-        measured = 10**15 + filled - 1  # the newest server
-        await rate_guild(store, measured)
-        # (no ANALYZE on SQLite: the bot never runs it, and SQLite's plans without statistics are the ones
-        # it gets; PostgreSQL's autovacuum analyzes by itself, as ``fill`` does here)
-        total = await size_bytes(store, empty)
-        stored = await count_finished(store)
-        assert stored == filled * PER_GUILD == size, (stored, size)  # it measured what it claims
-        row = {"backend": backend, "games": stored, "load_s": load, "bytes_per_game": total / stored}
-        row.update(await queries(store, measured, tpl))
-        rows.append(row)
-        print(f"  {backend} {stored:>7} games: " + ", ".join(
-            f"{k} {v[0]:.1f}/{v[1]:.1f}" if isinstance(v, tuple) else f"{k} {v:.1f}"
-            for k, v in row.items() if k not in ("backend", "games")), flush=True)
-    await store.close()
+    try:
+        for size in sizes:
+            url = str(tmp / f"bench-{size}.db") if backend == "sqlite" else await pg.new_database(f"bench{size}")
+            store = open_store(url)
+            await store.open()
+            stores.append(store)
+            empty = await size_bytes(store, 0)
+            guilds = size // PER_GUILD
+            t0 = time.perf_counter()
+            await fill(store, tpl, 0, guilds, now)
+            load = time.perf_counter() - t0
+            measured = 10**15 + guilds - 1  # the newest server
+            await rate_guild(store, measured)
+            # (no ANALYZE on SQLite: the bot never runs it, and SQLite's plans without statistics are the
+            # ones it gets; PostgreSQL's autovacuum analyzes by itself, as ``fill`` does here)
+            total = await size_bytes(store, empty)
+            stored = await count_finished(store)
+            assert stored == size, (stored, size)  # it measured what it claims
+            rows.append({"backend": backend, "games": stored, "load_s": load, "bytes_per_game": total / stored})
+            calls.append(await queries(store, measured, tpl))
+            print(f"  {backend} {stored:>7} finished games stored in {load:.0f} s, "
+                  f"{total / stored:,.0f} bytes per game", flush=True)
+        for name in COLUMNS:
+            for row, result in zip(rows, await timed([c[name] for c in calls]), strict=True):
+                row[name] = result
+    finally:
+        for store in stores:
+            await store.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    for row in rows:
+        print(f"  {backend} {row['games']:>7}: " + ", ".join(f"{c} {row[c][0]:.1f}/{row[c][1]:.1f} ms"
+                                                            for c in COLUMNS), flush=True)
     return rows
 
 
