@@ -359,8 +359,8 @@ class Store(ABC):
     @abstractmethod
     async def schedule_deadlines(self, game_id: int, version: int, since: float,
                                  entries: list[tuple[int, str, float]]) -> None:
-        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent), voiding the
-        seat's older pending ones."""
+        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent). The seat's older
+        epochs are deleted, pending (void) or closed (lean storage), except one leased right now."""
 
     @abstractmethod
     async def due_deadlines(self, now: float, limit: int = 100,
@@ -375,13 +375,14 @@ class Store(ABC):
 
     @abstractmethod
     async def close_deadline(self, key: tuple[int, int, str, int], state: str, now: float) -> bool:
-        """Mark a pending deadline done/void/failed (compare-and-swap on ``pending``)."""
+        """Mark a pending deadline done/failed, or delete it when void (compare-and-swap on ``pending``)."""
 
     @abstractmethod
     async def release_deadline(self, key: tuple[int, int, str, int]) -> None: ...
 
     @abstractmethod
-    async def void_game_deadlines(self, game_id: int, now: float) -> None: ...
+    async def void_game_deadlines(self, game_id: int, now: float) -> None:
+        """An ended game's clocks: deleted, except a deadline leased right now (its owner closes it)."""
 
     @abstractmethod
     async def deadlines_of(self, game_id: int) -> list[Deadline]: ...
