@@ -353,3 +353,19 @@ def newest_control_in(fake, channel, game_id):
         if msg.visible_to is None and any(g == game_id for g, _, _ in controls_of(msg)):
             return msg
     return None
+
+
+async def test_an_answer_discord_refused_is_published_by_the_outbox(field):
+    """The bot answers too late (Discord: 404 Unknown interaction): the move is committed, its
+    answer refused — the publisher posts it in the channel, with live controls."""
+    fake, u = field.fake, field.u
+    gid = await start_ludix(fake, u)
+    msg = newest_control(fake, gid)
+    (uid,) = mentioned(msg)
+    user = {u.alice.id: u.alice, u.bruno.id: u.bruno}[uid]
+    res = await fake.click(user, msg, label=msg.button_labels[0], deadline=0.0005, check_deadline=False)
+    assert res.deadline_missed
+    await all_games_show_their_version(fake, field.bot.db)
+    new = newest_control(fake, gid)
+    assert new.id != msg.id and new.kind == "channel"  # a channel post, not an interaction answer
+    fake.errors.clear()  # the late callback's 404 was the point of this test
