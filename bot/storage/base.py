@@ -202,6 +202,16 @@ class Store(ABC):
         not broken), oldest change first."""
 
     @abstractmethod
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        """Set a game aside because its stored state cannot be read (``reason`` says why). True
+        only the first time (the caller logs once); a broken game is skipped by every listing,
+        the sweep and the publisher until an admin cancels it."""
+
+    @abstractmethod
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        """The broken games of a server still in the lobby or running (for its admins)."""
+
+    @abstractmethod
     async def set_paused(self, game_id: int, reason: str | None) -> None:
         """Pause (a reason) or resume (None) a game's publication and clocks."""
 

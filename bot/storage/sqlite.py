@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -152,6 +153,9 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+log = logging.getLogger("ludibot.storage")
+
+
 class SQLiteStore(Store):
     """SQLite through aiosqlite: WAL mode, busy timeout, numbered migrations.
 
@@ -238,14 +242,25 @@ class SQLiteStore(Store):
                     ai_level=row["ai_level"], locale=row["locale"])
 
     def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
+        """A row as a GameRow; a row whose JSON does not parse comes back ``broken`` (with the
+        reason, not stored here: :meth:`_games` stores it) and its state ``None``."""
+        broken = row["broken"]
+        try:
+            options = json.loads(row["options"])
+            state = json.loads(row["state"]) if row["state"] else None
+            if not isinstance(options, dict) or not (state is None or isinstance(state, dict)):
+                raise ValueError("not a JSON object")
+        except (ValueError, TypeError, RecursionError) as err:
+            options, state = {}, None
+            broken = broken or f"unreadable JSON: {err}"[:300]
         return GameRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], kind=row["kind"],
-            options=json.loads(row["options"]), status=row["status"],
-            state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+            options=options, status=row["status"],
+            state=state, version=row["version"],
             seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
             updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
             control_message_id=row["control_message_id"], seats=seats,
-            published_version=row["published_version"], paused=row["paused"], broken=row["broken"],
+            published_version=row["published_version"], paused=row["paused"], broken=broken,
             thread_id=row["thread_id"],
         )
 
@@ -260,7 +275,26 @@ class SQLiteStore(Store):
         by_game: dict[int, list[Seat]] = {i: [] for i in ids}
         for s in seat_rows:
             by_game[s["game_id"]].append(self._seat(s))
-        return [self._game(r, by_game[r["id"]]) for r in rows]
+        games = [self._game(r, by_game[r["id"]]) for r in rows]
+        for row, game in zip(rows, games, strict=True):
+            if game.broken and not row["broken"]:  # found unreadable just now: store why (logged once)
+                await self.mark_broken(game.id, game.broken)
+        return games
+
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        async def work(db):
+            cur = await db.execute("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
+                                   (reason[:500], game_id))
+            return cur.rowcount == 1
+
+        newly = await self._tx(work)
+        if newly:
+            log.error("game %s cannot be read and is set aside: %s", game_id, reason)
+        return newly
+
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        return await self._games("guild_id IS ? AND broken IS NOT NULL AND status IN ('lobby', 'running')",
+                                 (guild_id,))
 
     @staticmethod
     async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[Seat]) -> None:
@@ -604,7 +638,8 @@ class SQLiteStore(Store):
 
     async def unrated_games(self) -> list[int]:
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'finished' AND id NOT IN (SELECT game_id FROM rated_games) "
+            "SELECT id FROM games WHERE status = 'finished' AND broken IS NULL "
+            "AND id NOT IN (SELECT game_id FROM rated_games) "
             "ORDER BY finished_at, id")
         return [r["id"] for r in rows]
 
@@ -670,7 +705,7 @@ class SQLiteStore(Store):
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
         params: tuple = (guild_id,)
-        where = "guild_id = ? AND status = 'finished'"
+        where = "guild_id = ? AND status = 'finished' AND broken IS NULL"
         if query.isdigit():
             where += " AND CAST(id AS TEXT) LIKE ?"
             params += (f"{query}%",)
