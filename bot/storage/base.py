@@ -312,3 +312,8 @@ class Store(ABC):
 
     @abstractmethod
     async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def export_guild(self, guild_id: int) -> dict[str, Any]:
+        """One server's finished games (with seats and results) and ratings, JSON-safe, and
+        nothing of any other server: ``{"guild_id", "games": [...], "ratings": [...]}``."""

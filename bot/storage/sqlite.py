@@ -721,3 +721,37 @@ class SQLiteStore(Store):
             names[s["game_id"]].append(s["name"])
         return [{"id": r["id"], "kind": r["kind"], "finished_at": r["finished_at"], "names": names[r["id"]]}
                 for r in rows]
+
+    async def export_guild(self, guild_id) -> dict[str, Any]:
+        games = await self._fetchall(
+            "SELECT id, kind, channel_id, options, created_at, finished_at FROM games "
+            "WHERE guild_id = ? AND status = 'finished' AND broken IS NULL ORDER BY id", (guild_id,))
+        ids = [g["id"] for g in games]
+        seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+        results: dict[int, dict[int, dict[str, Any]]] = {i: {} for i in ids}
+        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+            marks = ",".join("?" * len(chunk))
+            for r in await self._fetchall(f"SELECT * FROM results WHERE game_id IN ({marks})", tuple(chunk)):
+                results[r["game_id"]][r["seat"]] = {"score": r["score"], "rank": r["rank"]}
+            for r in await self._fetchall(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                                          tuple(chunk)):
+                seats[r["game_id"]].append({"seat": r["seat"], "user_id": r["user_id"], "name": r["name"],
+                                            "ai_level": r["ai_level"]})
+        out_games = []
+        for g in games:
+            try:
+                options = json.loads(g["options"])
+            except ValueError:
+                options = {}
+            out_games.append({
+                "id": g["id"], "game": g["kind"], "channel_id": g["channel_id"], "options": options,
+                "created_at": g["created_at"], "finished_at": g["finished_at"],
+                "players": [{**s, **results[g["id"]].get(s["seat"], {"score": None, "rank": None})}
+                            for s in seats[g["id"]]],
+            })
+        ratings = [{"game": r["kind"], "user_id": r["user_id"], "name": r["name"], "mu": r["mu"],
+                    "sigma": r["sigma"], "ordinal": r["ordinal"], "games": r["games"], "wins": r["wins"],
+                    "best_score": r["best_score"], "last_played": r["last_played"]}
+                   for r in await self._fetchall("SELECT * FROM ratings WHERE guild_id = ? ORDER BY kind, "
+                                                 "ordinal DESC, user_id", (guild_id,))]
+        return {"guild_id": guild_id, "games": out_games, "ratings": ratings}
