@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.safe import escape
 from engines.base import RuleError
 
-#: Discord's integer options span this range (the largest integer a double holds exactly)
+#: Discord's integer options lie strictly between -2**53 and 2**53, its numbers within ±2**53
 DISCORD_INT = 2**53
 
 STRING, INTEGER, BOOLEAN, NUMBER = 3, 4, 5, 10
@@ -47,9 +47,9 @@ def check_option(command: Any, option: dict[str, Any]) -> None:
         if not number or (isinstance(value, float) and not math.isfinite(value)) or (
                 kind == INTEGER and not isinstance(value, int)):
             raise Refused(RuleError("common.error.bad_value", option=name, value=escape(value, limit=40)))
-        if abs(value) > DISCORD_INT:
-            raise Refused(RuleError("common.error.number_out_of_range", option=name, min=-DISCORD_INT,
-                                    max=DISCORD_INT))
+        limit = DISCORD_INT - 1 if kind == INTEGER else DISCORD_INT
+        if abs(value) > limit:
+            raise Refused(RuleError("common.error.number_out_of_range", option=name, min=-limit, max=limit))
     elif kind == BOOLEAN and not isinstance(value, bool):
         raise Refused(RuleError("common.error.bad_value", option=name, value=escape(value, limit=40)))
     elif kind == STRING and not isinstance(value, str):
@@ -66,8 +66,8 @@ def check_option(command: Any, option: dict[str, Any]) -> None:
         low, high = param.min_value, param.max_value
         if (low is not None and value < low) or (high is not None and value > high):
             raise Refused(RuleError("common.error.number_out_of_range", option=name,
-                                    min=-DISCORD_INT if low is None else low,
-                                    max=DISCORD_INT if high is None else high))
+                                    min=1 - DISCORD_INT if low is None else low,
+                                    max=DISCORD_INT - 1 if high is None else high))
 
 
 def check_options(command: Any, options: list[dict[str, Any]]) -> None:

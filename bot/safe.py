@@ -52,6 +52,7 @@ def escape(text: object, *, limit: int | None = None) -> Safe:
     s = _MARKDOWN.sub(r"\\\1", s)
     s = _LIST_NUMBER.sub(r"\1\\\2", s)
     s = _LINE_START.sub(r"\1\\\2", s)
+    s = s.replace("<", "<" + ZWSP)  # no <#channel>, <t:time>, </command:id>, <:emoji:id>
     s = s.replace("@", "@" + ZWSP)
     s = s.replace("://", ":" + ZWSP + "//")  # no scheme://: no bare link
     return Safe(s)

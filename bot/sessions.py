@@ -32,8 +32,8 @@ from engines.base import Engine, Result, RuleError, validate_options
 log = logging.getLogger("ludibot.sessions")
 
 MAX_AI_MOVES = 2000  # guard against an engine that would let AIs play forever
-#: Discord's integer options span -2**53..2**53; game ids are positive and within it
-MAX_ID = 2**53
+#: Discord's integer options lie strictly between -2**53 and 2**53; game ids are positive, within it
+MAX_ID = 2**53 - 1
 #: a lobby change that lost a compare-and-swap to a concurrent one is tried again, up to this
 #: many times (each loss means another change went through, so this only ends a pathological storm)
 LOBBY_RETRIES = 500

@@ -1125,6 +1125,8 @@ class FakeDiscordServer:
         """Validate a create/edit payload like Discord does and compute the new field values."""
         errors: dict[str, Any] = {}
         out: dict[str, Any] = {}
+        if isinstance(payload.get("allowed_mentions"), dict):
+            out["allowed_mentions"] = payload["allowed_mentions"]
         if "content" in payload:
             content = payload["content"] if payload["content"] is not None else ""
             if not isinstance(content, str):
@@ -1291,6 +1293,7 @@ class FakeDiscordServer:
             kind=kind,
             type=msg_type,
             message_reference=message_reference,
+            allowed_mentions=fields.get("allowed_mentions"),
         )
         for a in msg.attachments:
             a.ephemeral = msg.ephemeral
@@ -1319,7 +1322,7 @@ class FakeDiscordServer:
 
     def _edit_message(self, msg: FakeMessage, fields: dict[str, Any], rec: InteractionRecord | None = None) -> FakeMessage:
         msg.revisions.append(msg._snapshot())
-        for key in ("content", "embeds", "components", "attachments", "flags"):
+        for key in ("content", "embeds", "components", "attachments", "flags", "allowed_mentions"):
             if key in fields:
                 setattr(msg, key, fields[key])
         for a in msg.attachments:
