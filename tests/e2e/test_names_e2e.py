@@ -10,8 +10,6 @@ pinged itself; Modo is never pinged.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import pytest_asyncio
 
@@ -121,16 +119,32 @@ async def test_armada_two_nasty_names(world):
 
 
 async def test_lutinades_against_three_ais(world):
-    from tests.e2e.test_lutinades_e2e import Table, drive, open_table
+    from engines.lutinades import ENGINE
+    from tests.e2e.harness import last_control
+    from tests.e2e.test_lutinades_e2e import game_id_of, gesture_label, open_table, published, read_game
 
-    w, u = world, world.u
+    w, fake, u = world, world.fake, world.u
     msg = await open_table(w, "en-grand", (), ia=3, niveau=2)
-    from engines.lutinades import EN_GRAND
-
-    t = Table(w, EN_GRAND, {0: Shown(u.alice)}, random.Random(5))
-    t.checked_turns = 2
-    await drive(t, msg)
-    await community_views(w, t.game_id, "lutinades", [u.alice])
+    game_id = game_id_of(msg)
+    for _ in range(200):
+        state, status = read_game(w, game_id)
+        if status != "running":
+            break
+        if 0 not in ENGINE.expected(state):
+            pytest.fail(f"Alice is not expected: {state.phase}")
+        action = ENGINE.ai_action(state, 0, 1)  # Alice plays as the AI would, through the buttons
+        msg = last_control(fake)
+        if action["type"] == "gesture":
+            label = gesture_label(action["gesture"], action["side"], state.variant)
+            await fake.click(u.alice, msg, label=label, until=published)
+        else:
+            label = next(x for x in msg.button_labels if x.startswith(f"Suivre Bot {action['lutin']} ("))
+            res = await fake.click(u.alice, msg, label=label)
+            assert not res.ephemeral
+    else:
+        pytest.fail("the game did not end")
+    assert status == "finished"
+    await community_views(w, game_id, "lutinades", [u.alice])
     finish(w, [u.alice])
 
 
