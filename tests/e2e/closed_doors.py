@@ -103,7 +103,8 @@ def check_sent(recorder: Recorder, names: list[str], victim_id: int, players: se
     return len(recorder.sent)
 
 
-async def make_world(tmp_path, *, nasty: bool = True, guilds: int = 1, dev_guild: bool = True, crowd: int = 0):
+async def make_world(tmp_path, *, nasty: bool = True, guilds: int = 1, dev_guild: bool = True, crowd: int = 0,
+                     env: dict[str, str] | None = None):
     """The default server (channels jeux, autre) with Alice, Bruno, Chloé, Dave and Modo (Manage
     Server); ``nasty``: the first four wear the nasty names. ``guilds=2`` adds the server Club
     (channel jeux) with Zoé (Manage Server there) and Yann; the bot's commands are then global.
@@ -128,5 +129,6 @@ async def make_world(tmp_path, *, nasty: bool = True, guilds: int = 1, dev_guild
     recorder = Recorder(fake)
     await fake.start()
     extra = {} if dev_guild and guilds == 1 else {"LUDIBOT_DEV_GUILD": ""}
+    extra.update(env or {})
     bot = await start_bot(fake, tmp_path, extra_env=extra)
     return SimpleNamespace(fake=fake, bot=bot, u=u, tmp=tmp_path, rec=recorder, names=names, club=club)
