@@ -103,6 +103,16 @@ class SessionService:
             raise SessionError("common.error.game_broken", game=game.id)
         return game
 
+    async def load(self, game: GameRow, engine: Engine | None = None) -> Any:
+        """The engine state of ``game``; a state that does not load marks the game broken (logged
+        once) and is refused (``common.error.game_broken``) instead of failing as an internal error."""
+        engine = engine or self.engine(game.kind)
+        try:
+            return engine.from_dict(game.state)
+        except Exception as err:
+            await self.store.mark_broken(game.id, f"{type(err).__name__}: {err}"[:300])
+            raise SessionError("common.error.game_broken", game=game.id) from err
+
     async def readable(self, game: GameRow) -> GameRow:
         """``game``, or the same game marked broken (stored, logged once) if its engine is gone
         or its state does not load (invalid, unknown schema: what an engine upgrade can do)."""
@@ -332,7 +342,7 @@ class SessionService:
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
-            state = engine.from_dict(game.state)
+            state = await self.load(game, engine)
             if not any_turn and seat not in engine.expected(state):
                 # The engine may know a more precise reason ("the picker cannot gesture",
                 # "you have already chosen"): apply is pure, so asking it changes nothing.
@@ -353,7 +363,7 @@ class SessionService:
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
-            state = engine.from_dict(game.state)
+            state = await self.load(game, engine)
             if seat not in engine.expected(state):
                 raise SessionError("common.error.not_your_turn")
             before = engine.expected(state)
@@ -396,7 +406,7 @@ class SessionService:
             if game.status != RUNNING:
                 break
             engine = self.engine(game.kind)
-            state = engine.from_dict(game.state)
+            state = await self.load(game, engine)
             ai = [s for s in game.seats if s.is_ai and s.seat in engine.expected(state)]
             if not ai:
                 break
@@ -412,12 +422,13 @@ class SessionService:
     async def view_for(self, game: GameRow, user_id: int | None) -> dict[str, Any]:
         """The view of ``user_id``'s seat, or the public view if they are not seated."""
         engine = self.engine(game.kind)
-        state = engine.from_dict(game.state)
+        state = await self.load(game, engine)
         seat = game.seat_of(user_id) if user_id is not None else None
         return engine.view(state, seat)
 
     async def public_view(self, game: GameRow) -> dict[str, Any]:
-        return self.engine(game.kind).view(self.engine(game.kind).from_dict(game.state), None)
+        engine = self.engine(game.kind)
+        return engine.view(await self.load(game, engine), None)
 
     def expected_seats(self, game: GameRow) -> set[int]:
         if game.status != RUNNING or game.state is None:

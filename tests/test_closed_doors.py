@@ -313,3 +313,14 @@ async def test_the_export_holds_this_servers_finished_games_and_nothing_else(svc
     assert [(p["user_id"], p["rank"]) for p in players] == [(ALICE.user_id, 1), (BRUNO.user_id, 2)]
     assert {r["user_id"] for r in doc["ratings"]} <= {ALICE.user_id, BRUNO.user_id}
     assert "Zoé" not in json.dumps(doc) and "Yann" not in json.dumps(doc)
+
+
+async def test_a_state_that_fails_to_load_anywhere_is_refused_and_marked(svc):
+    import dataclasses
+
+    g = await _running(svc)
+    future = dataclasses.replace(g, state={**g.state, "schema": 999})
+    await refused("common.error.game_broken", svc.public_view(future))
+    await refused("common.error.game_broken", svc.view_for(future, ALICE.user_id))
+    assert [x.id for x in await svc.store.broken_games(GUILD_A)] == [g.id]
+    await refused("common.error.game_broken", svc.get(g.id))
