@@ -18,6 +18,7 @@ from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.inputs import Refused, check_options
+from bot.publisher import Publisher
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
@@ -95,6 +96,7 @@ class Ludibot(commands.Bot):
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
+        self.publisher: Publisher | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -112,6 +114,8 @@ class Ludibot(commands.Bot):
         await self.sync_commands()
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.start()
+        self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
+        self.publisher.start()
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -135,6 +139,21 @@ class Ludibot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        if self.publisher is not None:
+            self.publisher.wake()  # catch up what a crash or an outage left unpublished
+
+    async def on_resumed(self) -> None:
+        if self.publisher is not None:
+            self.publisher.wake()
+
+    async def on_guild_channel_update(self, before, after) -> None:
+        # permissions may be back: the server's paused games get one new try
+        if self.publisher is not None and getattr(after, "guild", None) is not None:
+            await self.publisher.resume_guild(after.guild.id)
+
+    async def on_guild_role_update(self, before, after) -> None:
+        if self.publisher is not None:
+            await self.publisher.resume_guild(after.guild.id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component that is not ours, or not on the message it claims (forged), still gets an answer.
@@ -161,6 +180,8 @@ class Ludibot(commands.Bot):
             await explain_refused_component(interaction)
 
     async def close(self) -> None:
+        if self.publisher is not None:
+            await self.publisher.stop()
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()

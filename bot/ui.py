@@ -164,7 +164,10 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
                       arg=m["arg"], values=[str(v) for v in data.get("values", [])])
         await handler(click)
     except RuleError as err:
-        await refuse(interaction, err)
+        if err.key == "common.error.already_played":
+            await refuse_stale(interaction, int(m["game"]))
+        else:
+            await refuse(interaction, err)
     except Exception:
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")
@@ -183,8 +186,26 @@ async def explain_refused_component(interaction: discord.Interaction) -> None:
             key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"
             params = {"game": game.id}
         elif int(m["version"]) and int(m["version"]) != game.version:
-            key = "common.error.already_played"
+            await refuse_stale(interaction, game.id)
+            return
     await refuse(interaction, key, **params)
+
+
+def jump_link(game: GameRow, message_id: int | None = None) -> str:
+    """A link to the game's latest public message (or its channel)."""
+    where = f"{game.guild_id}/{game.thread_id or game.channel_id}" if game.guild_id else f"@me/{game.channel_id}"
+    target = message_id or game.control_message_id
+    return f"https://discord.com/channels/{where}" + (f"/{target}" if target else "")
+
+
+async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
+    """A button of an older turn: say so, with a link to the game's current message. (Old messages
+    keep their buttons when they are too old to edit: this answer is what makes that harmless.)"""
+    game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
+    if game is not None and game.control_message_id:
+        await refuse(interaction, "common.error.already_played_link", link=jump_link(game))
+    else:
+        await refuse(interaction, "common.error.already_played")
 
 
 def matches(current: str, *texts: str) -> bool:
@@ -193,10 +214,31 @@ def matches(current: str, *texts: str) -> bool:
     return not wanted or any(wanted in t.casefold() for t in texts)
 
 
+#: Discord's guideline for button labels (clients cut longer ones, phones first): 34 characters
+#: beside an emoji, 38 without. The hard limit is 80.
+LABEL_MAX, LABEL_MAX_WITH_EMOJI = 38, 34
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut with an ellipsis (a long display name, say)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def label_with_name(key: str, lang: str, name_param: str, name: str, *, emoji: bool = False,
+                    **params: Any) -> str:
+    """A catalog label naming a player, within the guideline: the *name* is cut, not the rest
+    ("Suivre Jean-Christo… (Vers le haut)")."""
+    limit = LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX
+    room = limit - len(i18n.t(key, lang, **{name_param: "", **params}))
+    return i18n.t(key, lang, **{name_param: fit(name, max(4, room)), **params})
+
+
 def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
            disabled: bool = False) -> discord.ui.Button:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id(game_id, verb, version, arg), style=style,
+    label = fit(label, LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX)
+    return discord.ui.Button(label=label, custom_id=custom_id(game_id, verb, version, arg), style=style,
                              emoji=emoji, disabled=disabled)
 
 

@@ -906,6 +906,7 @@ class FakeDiscord(FakeDiscordServer):
         self.results.append(result)
         self._open_results.add(result)
         rec.sent_wall = time.monotonic()
+        rec.sent_clock = self.clock.now()
         rec.last_activity = rec.sent_wall
         rec.sent_at = time.perf_counter()
         rec.shard_id = sess.shard_id

@@ -53,6 +53,8 @@ EVERYONE_PERMISSIONS = (
     | P_CHANGE_NICKNAME
     | P_USE_APPLICATION_COMMANDS
     | P_SEND_MESSAGES_IN_THREADS
+    | P_CREATE_PUBLIC_THREADS
+    | P_CREATE_PRIVATE_THREADS
     | P_USE_EXTERNAL_APPS
 )
 #: the permissions the bot's integration role gets (what the invite URL would ask for)
@@ -421,6 +423,8 @@ class FakeMessage:
     webhook_id: int | None = None
     type: int = 0
     created_at: float = field(default_factory=time.monotonic)
+    #: creation time on the fake's clock (for the age of messages: edits of messages older than an hour)
+    clock_created: float = 0.0
     edited_at: float | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -22,7 +23,10 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import models as m
+from . import validation as v
 from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, RegisteredCommand
+from .ratelimit import Bucket, FakeClock, RateLimitConfig
+from .validation import Errors
 
 log = logging.getLogger("fakediscord")
 
@@ -51,6 +55,9 @@ GATEWAY_CLOSE_MESSAGES = {
     4009: "Session timed out.", 4010: "Invalid shard.", 4011: "Sharding required.", 4012: "Invalid API version.",
     4013: "Invalid intent(s).", 4014: "Disallowed intent(s).",
 }
+#: error codes of a request refused for what it contained: invalid form body, empty message, too large,
+#: too many commands, invalid JSON
+VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109}
 #: close codes after which Discord says not to reconnect
 FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
 
@@ -101,6 +108,7 @@ class InteractionRecord:
     deadline: float
     sent_at: float = 0.0  # time.perf_counter() when the INTERACTION_CREATE frame was written
     sent_wall: float = 0.0  # time.monotonic() at the same moment
+    sent_clock: float = 0.0  # the fake clock at the same moment (token expiry)
     callback_at: float | None = None
     callback_type: int | None = None
     callback_data: dict[str, Any] | None = None
@@ -157,6 +165,8 @@ class FakeDiscordServer:
         required_shards: int = 0,
         max_concurrency: int = 1,
         heartbeat_ack_delay: float = 0.05,
+        clock_speed: float = 1.0,
+        rate_limits: bool = True,
         state_path: str | Path | None = None,
     ) -> None:
         if host not in ("127.0.0.1", "::1", "localhost"):
@@ -180,6 +190,17 @@ class FakeDiscordServer:
         #: delay of the heartbeat ACK (a real gateway is across a network)
         self.heartbeat_ack_delay = heartbeat_ack_delay
         self.heartbeats = 0
+        #: the clock of rate-limit windows, token expiry and message age (`clock.speed`, `clock.advance()`)
+        self.clock = FakeClock(clock_speed)
+        #: what is rate-limited and how much (see ratelimit.RateLimitConfig)
+        self.rate_limit = RateLimitConfig(enabled=rate_limits)
+        self._buckets: dict[str, Bucket] = {}
+        #: every 429 the fake answered: {"method", "path", "bucket", "scope", "global", "retry_after", "code"}
+        self.rate_limited: list[dict[str, Any]] = []
+        #: invalid requests by status (401, 403, 429), as Discord counts them toward its 10,000 per 10 minutes
+        self.invalid_requests: dict[int, int] = {401: 0, 403: 0, 429: 0}
+        #: every request refused for what it contained (400 Invalid Form Body, empty message, too large...)
+        self.validation_errors: list[dict[str, Any]] = []
         #: (monotonic time, shard id, shard count) of each IDENTIFY
         self.identify_log: list[tuple[float, int, int]] = []
         self.state_path = Path(state_path) if state_path else None
@@ -214,7 +235,7 @@ class FakeDiscordServer:
         self._changed: asyncio.Event | None = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self._runner: web.AppRunner | None = None
-        self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler, bool, str]] = []
         self._save_handle: asyncio.TimerHandle | None = None
         self._started = False
         self._build_routes()
@@ -526,7 +547,7 @@ class FakeDiscordServer:
             base &= ~deny
         if not base & m.P_VIEW_CHANNEL:
             return 0
-        if not base & m.P_SEND_MESSAGES:
+        if not base & (m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES):
             # Permissions.md, "Implicit Permissions": without Send Messages, no embeds, files or @everyone
             base &= ~(m.P_MENTION_EVERYONE | m.P_EMBED_LINKS | m.P_ATTACH_FILES | (1 << 12))
         if ch.is_thread and ch.type == m.CH_PRIVATE_THREAD and user.id not in ch.member_ids \
@@ -1008,7 +1029,7 @@ class FakeDiscordServer:
 
     def _route(self, method: str, pattern: str, handler: Handler, *, auth: bool = True) -> None:
         regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$"
-        self._routes.append((method, re.compile(regex), handler, auth))
+        self._routes.append((method, re.compile(regex), handler, auth, pattern))
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -1022,7 +1043,7 @@ class FakeDiscordServer:
         if not api:
             return self._record(request, json_response({"message": "404: Not Found", "code": 0}, status=404))
         sub = api.group(1).rstrip("/") or "/"
-        for method, regex, handler, auth in self._routes:
+        for method, regex, handler, auth, pattern in self._routes:
             if method != request.method:
                 continue
             mm = regex.match(sub)
@@ -1030,14 +1051,94 @@ class FakeDiscordServer:
                 continue
             if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 return self._record(request, self._error_response(request, ApiError(401, 0, "401: Unauthorized")))
+            params = mm.groupdict()
+            bucket = self._bucket_for(method, pattern, params) if auth else None
+            limited = self._take(request, bucket, global_=auth)
+            if limited is not None:
+                return self._record(request, limited)
             try:
-                resp = await handler(request, **mm.groupdict())
+                resp = await handler(request, **params)
             except ApiError as exc:
                 resp = self._error_response(request, exc)
+            if bucket is not None and "X-RateLimit-Scope" not in resp.headers:
+                self._rate_headers(resp, bucket)
             return self._record(request, resp)
         self.unhandled.append(f"{request.method} {sub}")
         log.warning("fake Discord: unhandled route %s %s", request.method, sub)
         return self._record(request, self._error_response(request, ApiError(404, 0, "404: Not Found")))
+
+    # ------------------------------------------------------------------ rate limits
+
+    def rate_limit_channel(self, channel: FakeChannel | str | int, limit: int = 1, per: float = 5.0) -> None:
+        """Make posting in a channel harder: `limit` messages per `per` (fake-clock) seconds."""
+        self.rate_limit.channel_overrides[self.channel(channel).id] = (limit, per)
+
+    def _bucket(self, key: str, limit: int, per: float) -> Bucket:
+        b = self._buckets.get(key)
+        if b is None or b.limit != limit or b.per != per:
+            b = self._buckets[key] = Bucket(key=key, limit=limit, per=per)
+        return b
+
+    def _bucket_for(self, method: str, pattern: str, params: dict[str, str]) -> Bucket | None:
+        rl = self.rate_limit
+        if not rl.enabled:
+            return None
+        if pattern == "/channels/{channel_id}/messages" and method == "POST":
+            cid = _int(params["channel_id"], 10003, "Unknown Channel")
+            limit, per = rl.channel_overrides.get(cid, (rl.channel_post_limit, rl.channel_post_per))
+            return self._bucket(f"post:{cid}", limit, per)
+        if pattern == "/channels/{channel_id}/messages/{message_id}" and method in ("PATCH", "DELETE"):
+            return self._bucket(f"{method}:edit:{params['channel_id']}", rl.channel_edit_limit, rl.channel_edit_per)
+        major = params.get("channel_id") or params.get("guild_id") or ""
+        return self._bucket(f"{method} {pattern}:{major}", rl.route_limit, rl.route_per)
+
+    def _take(self, request: web.Request, bucket: Bucket | None, *, global_: bool) -> web.Response | None:
+        """Consume the global and the route bucket; a 429 response if either is exhausted."""
+        rl = self.rate_limit
+        if not rl.enabled:
+            return None
+        now = self.clock.now()
+        if global_:
+            g = self._bucket("global", rl.global_limit, rl.global_per)
+            if not g.try_hit(now):
+                return self._too_many(request, g, scope="global", now=now)
+        if bucket is not None and not bucket.try_hit(now):
+            return self._too_many(request, bucket, scope="user", now=now)
+        return None
+
+    def _rate_headers(self, resp: web.StreamResponse, bucket: Bucket, now: float | None = None) -> None:
+        now = self.clock.now() if now is None else now
+        after = self.clock.to_real(bucket.reset_after(now))
+        resp.headers["X-RateLimit-Limit"] = str(bucket.limit)
+        resp.headers["X-RateLimit-Remaining"] = str(bucket.remaining(now))
+        resp.headers["X-RateLimit-Reset"] = f"{time.time() + after:.3f}"
+        resp.headers["X-RateLimit-Reset-After"] = f"{after:.3f}"
+        resp.headers["X-RateLimit-Bucket"] = bucket.hash
+
+    def _too_many(self, request: web.Request, bucket: Bucket, *, scope: str, now: float, code: int | None = None,
+                  message: str = "You are being rate limited.") -> web.Response:
+        retry = max(self.clock.to_real(bucket.reset_after(now)), 0.001)
+        is_global = scope == "global"
+        body: dict[str, Any] = {"message": message, "retry_after": round(retry, 3), "global": is_global}
+        if code is not None:
+            body["code"] = code
+        resp = json_response(body, status=429)
+        # "Via" is what tells discord.py a 429 comes from Discord and not from a Cloudflare ban
+        resp.headers["Via"] = "1.1 google"
+        resp.headers["Retry-After"] = str(max(1, math.ceil(retry)))
+        resp.headers["X-RateLimit-Scope"] = scope
+        if is_global:
+            resp.headers["X-RateLimit-Global"] = "true"
+        else:
+            self._rate_headers(resp, bucket, now)
+        entry = {"method": request.method, "path": request.path, "bucket": bucket.key, "scope": scope,
+                 "global": is_global, "retry_after": retry, "code": code}
+        self.rate_limited.append(entry)
+        if scope != "shared":
+            self.invalid_requests[429] += 1
+        log.info("fake Discord: 429 %s %s (%s, retry after %.3fs)", request.method, request.path, bucket.key, retry)
+        self._notify()
+        return resp
 
     def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
         self.request_log.append((request.method, request.path_qs, resp.status))
@@ -1053,6 +1154,11 @@ class FakeDiscordServer:
                  "message": exc.message, "errors": exc.errors}
         if exc.status != 401 or "/gateway" not in request.path:
             self.errors.append(entry)
+        if exc.status in (401, 403):
+            self.invalid_requests[exc.status] += 1
+        if exc.code in VALIDATION_CODES:
+            # Discord refused what the bot sent: the bot broke one of Discord's rules
+            self.validation_errors.append(entry)
         tok = re.search(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", request.path)
         rec = rec or (self._by_token.get(tok.group(1)) if tok else None)
         if rec is not None:
@@ -1123,7 +1229,7 @@ class FakeDiscordServer:
         channel_id: int,
     ) -> dict[str, Any]:
         """Validate a create/edit payload like Discord does and compute the new field values."""
-        errors: dict[str, Any] = {}
+        errors = Errors()
         out: dict[str, Any] = {}
         if isinstance(payload.get("allowed_mentions"), dict):
             out["allowed_mentions"] = payload["allowed_mentions"]
@@ -1131,27 +1237,13 @@ class FakeDiscordServer:
             content = payload["content"] if payload["content"] is not None else ""
             if not isinstance(content, str):
                 content = str(content)
-            if len(content) > 2000:
-                errors["content"] = "Must be 2000 or fewer in length."
+            v.validate_content(payload, errors)
             out["content"] = content
         if "embeds" in payload:
             embeds = payload["embeds"] or []
-            if len(embeds) > 10:
-                errors["embeds"] = "Must be 10 or fewer in length."
-            total = 0
-            for i, e in enumerate(embeds):
-                if len(str(e.get("title") or "")) > 256:
-                    errors[f"embeds.{i}.title"] = "Must be 256 or fewer in length."
-                if len(str(e.get("description") or "")) > 4096:
-                    errors[f"embeds.{i}.description"] = "Must be 4096 or fewer in length."
-                if len(e.get("fields") or []) > 25:
-                    errors[f"embeds.{i}.fields"] = "Must be 25 or fewer in length."
-                total += len(str(e.get("title") or "")) + len(str(e.get("description") or ""))
-                for f in e.get("fields") or []:
-                    total += len(str(f.get("name", ""))) + len(str(f.get("value", "")))
-            if total > 6000:
-                errors["embeds"] = "Embed size exceeds maximum size of 6000"
+            v.validate_embeds(embeds, errors)
             out["embeds"] = embeds
+        v.validate_allowed_mentions(payload.get("allowed_mentions"), errors)
         flags = existing.flags if existing else 0
         if "flags" in payload and payload["flags"] is not None:
             req = int(payload["flags"])
@@ -1164,7 +1256,7 @@ class FakeDiscordServer:
         out["flags"] = flags
         if "components" in payload:
             comps = payload["components"] or []
-            self._validate_components(comps, flags, errors)
+            v.validate_components(comps, flags, errors)
             out["components"] = comps
         # attachments
         old_atts = list(existing.attachments) if existing else []
@@ -1179,7 +1271,7 @@ class FakeDiscordServer:
                 try:
                     sid = int(spec.get("id"))
                 except (TypeError, ValueError):
-                    errors["attachments"] = "Invalid attachment id"
+                    errors.add("attachments", "ATTACHMENT_ID_INVALID", "Invalid attachment id")
                     continue
                 if sid in old_ids:
                     atts.append(old_ids[sid])
@@ -1192,25 +1284,26 @@ class FakeDiscordServer:
                     atts.append(a)
                     used.add(sid)
                 else:
-                    errors["attachments"] = f"Unknown attachment id {sid}"
+                    errors.add("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment id {sid}")
             atts.extend(a for i, a in sorted(new_by_index.items()) if i not in used)
             out["attachments"] = atts
         elif new_by_index:
             out["attachments"] = old_atts + [a for _, a in sorted(new_by_index.items())]
-        total = sum(len(a.data) for a in out.get("attachments", []))
-        if total > m.ATTACHMENT_SIZE_LIMIT:
-            raise ApiError(413, 40005, "Request entity too large")
-        if len(out.get("attachments", [])) > 10:
-            errors["attachments"] = "Must be 10 or fewer in length."
+        if any(len(a.data) > v.UPLOAD_LIMIT for a in new_by_index.values()):
+            raise ApiError(413, 40005, "Request entity too large")  # the limit applies to each file
+        if len(out.get("attachments", [])) > v.ATTACHMENTS_MAX:
+            errors.too_long("attachments", v.ATTACHMENTS_MAX)
         for a in out.get("attachments", []):
             a.url = f"{self.base_url}/attachments/{channel_id}/{a.id}/{a.filename}"
         if flags & m.F_IS_COMPONENTS_V2:
             if out.get("content") or (existing is None and payload.get("content")):
-                errors["content"] = "Cannot send content with components v2"
+                errors.add("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
             if out.get("embeds"):
-                errors["embeds"] = "Cannot send embeds with components v2"
+                errors.add("embeds", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
         if errors:
-            raise ApiError(400, 50035, "Invalid Form Body", errors)
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         # emptiness check (creates only, and edits that would empty everything)
         final_content = out.get("content", existing.content if existing else "")
         final_embeds = out.get("embeds", existing.embeds if existing else [])
@@ -1220,52 +1313,6 @@ class FakeDiscordServer:
                 or (flags & m.F_IS_COMPONENTS_V2 and final_comps)):
             raise ApiError(400, 50006, "Cannot send an empty message")
         return out
-
-    def _validate_components(self, comps: list[dict[str, Any]], flags: int, errors: dict[str, Any]) -> None:
-        seen: set[str] = set()
-        v2 = bool(flags & m.F_IS_COMPONENTS_V2)
-        if not v2 and len(comps) > 5:
-            errors["components"] = "Must be 5 or fewer in length."
-        for i, row in enumerate(comps):
-            if not v2 and row.get("type") != m.C_ACTION_ROW:
-                errors[f"components.{i}.type"] = "Top-level components must be action rows without components v2"
-            if row.get("type") == m.C_ACTION_ROW:
-                children = row.get("components") or []
-                if not children or len(children) > 5:
-                    errors[f"components.{i}.components"] = "Must be between 1 and 5 in length."
-                if any(c.get("type") in m.SELECT_TYPES for c in children) and len(children) > 1:
-                    errors[f"components.{i}.components"] = "A select must be alone in its action row"
-        for c in m.walk_components(comps):
-            t = c.get("type")
-            cid = c.get("custom_id")
-            if cid is not None:
-                if len(cid) > 100:
-                    errors["custom_id"] = f"custom_id must be 100 or fewer in length: {cid!r}"
-                if cid in seen:
-                    errors["custom_id"] = f"Component custom id cannot be duplicated: {cid!r}"
-                seen.add(cid)
-            if t == m.C_BUTTON:
-                if c.get("style") == 5:
-                    if not c.get("url"):
-                        errors["url"] = "Link buttons need a url"
-                elif c.get("style") != 6 and not cid:
-                    errors["custom_id"] = "Non-link buttons need a custom_id"
-                if len(str(c.get("label") or "")) > 80:
-                    errors["label"] = f"Button label must be 80 or fewer in length: {c.get('label')!r}"
-                if not c.get("label") and not c.get("emoji") and c.get("style") != 6:
-                    errors["label"] = "A button needs a label or an emoji"
-            elif t == m.C_STRING_SELECT:
-                opts = c.get("options") or []
-                if not 1 <= len(opts) <= 25:
-                    errors["options"] = "A select needs between 1 and 25 options"
-                values = [o.get("value") for o in opts]
-                if len(set(values)) != len(values):
-                    errors["options"] = "Select option values must be unique"
-                for o in opts:
-                    if len(str(o.get("label") or "")) > 100 or len(str(o.get("value") or "")) > 100:
-                        errors["options"] = "Select option label/value must be 100 or fewer in length"
-            if t in m.SELECT_TYPES and len(str(c.get("placeholder") or "")) > 150:
-                errors["placeholder"] = "Must be 150 or fewer in length."
 
     def _new_message(
         self,
@@ -1294,6 +1341,7 @@ class FakeDiscordServer:
             type=msg_type,
             message_reference=message_reference,
             allowed_mentions=fields.get("allowed_mentions"),
+            clock_created=self.clock.now(),
         )
         for a in msg.attachments:
             a.ephemeral = msg.ephemeral
@@ -1392,7 +1440,13 @@ class FakeDiscordServer:
         r("GET", "/channels/{channel_id}/messages/{message_id}", self._h_msg_get)
         r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._h_msg_edit)
         r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._h_msg_delete)
-        r("POST", "/channels/{channel_id}/typing", self._h_no_content)
+        r("POST", "/channels/{channel_id}/typing", self._h_typing)
+        r("PATCH", "/channels/{channel_id}", self._h_channel_edit)
+        r("POST", "/channels/{channel_id}/threads", self._h_thread_create)
+        r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._h_thread_from_message)
+        r("PUT", "/channels/{channel_id}/thread-members/@me", self._h_thread_join)
+        r("GET", "/channels/{channel_id}/thread-members", self._h_thread_members)
+        r("GET", "/guilds/{guild_id}/threads/active", self._h_active_threads)
         r("GET", "/channels/{channel_id}/pins", self._h_empty_list)
         r("GET", "/channels/{channel_id}/messages/pins", self._h_pins)
         r("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._h_no_content)
@@ -1454,40 +1508,10 @@ class FakeDiscordServer:
         return [c for c in self.commands.values() if c.guild_id == guild_id]
 
     def _validate_command(self, p: dict[str, Any]) -> None:
-        name = p.get("name", "")
-        ctype = int(p.get("type", 1))
-        if not name or len(name) > 32 or (ctype == 1 and not re.match(r"^[-_\w]{1,32}$", name)):
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Invalid command name {name!r}"})
-        if ctype == 1 and name != name.lower():
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Command name must be lowercase: {name!r}"})
-        if ctype == 1 and not 1 <= len(p.get("description") or "") <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body", {"description": f"{name}: description must be 1-100 chars"})
-
-        def check_options(opts: list[dict[str, Any]], where: str) -> None:
-            if len(opts) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer in length."})
-            seen_optional = False
-            for o in opts:
-                oname = o.get("name", "")
-                if not re.match(r"^[-_\w]{1,32}$", oname) or oname != oname.lower():
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"Invalid option name {oname!r}"})
-                if not 1 <= len(o.get("description") or "") <= 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"{oname}: description must be 1-100 chars"})
-                if o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP):
-                    check_options(o.get("options") or [], f"{where}.{oname}")
-                    continue
-                if o.get("required"):
-                    if seen_optional:
-                        raise ApiError(400, 50035, "Invalid Form Body",
-                                       {where: "Required options must be placed before non-required options"})
-                else:
-                    seen_optional = True
-                if o.get("choices") and o.get("autocomplete"):
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: "autocomplete and choices are exclusive"})
-                if len(o.get("choices") or []) > 25:
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer choices."})
-
-        check_options(p.get("options") or [], name)
+        errors = Errors()
+        v.validate_command(p, errors)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
     def _upsert_command(self, p: dict[str, Any], gid: int | None) -> RegisteredCommand:
         self._validate_command(p)
@@ -1510,13 +1534,10 @@ class FakeDiscordServer:
         gid = self._check_app(app_id, guild_id)
         body, _ = await self._read_body(request)
         payloads = body.get("_list", [])
-        if len(payloads) > 100:
-            raise ApiError(400, 30032, "Maximum number of application commands reached (100)")
-        names = [(p.get("name"), int(p.get("type", 1))) for p in payloads]
-        if len(set(names)) != len(names):
-            raise ApiError(400, 50035, "Invalid Form Body", {"_errors": "Application command names must be unique"})
-        for p in payloads:
-            self._validate_command(p)
+        errors = Errors()
+        v.validate_command_list(payloads, errors)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         keep = [self._upsert_command(p, gid) for p in payloads]
         keep_ids = {c.id for c in keep}
         for cid in [c.id for c in self.commands_in(gid) if c.id not in keep_ids]:
@@ -1528,6 +1549,10 @@ class FakeDiscordServer:
     async def _h_cmd_create(self, request: web.Request, app_id: str, guild_id: str | None = None) -> web.Response:
         gid = self._check_app(app_id, guild_id)
         body, _ = await self._read_body(request)
+        ctype = int(body.get("type", 1) or 1)
+        scope = [c for c in self.commands_in(gid) if c.type == ctype]
+        if len(scope) >= v.COMMANDS_MAX.get(ctype, 100) and not any(c.name == body.get("name") for c in scope):
+            raise ApiError(400, 30032, "Maximum number of application commands reached")
         cmd = self._upsert_command(body, gid)
         self.sync_count += 1
         self._emit("commands_sync", gid)
@@ -1610,11 +1635,37 @@ class FakeDiscordServer:
         ch = self.dm_channel(u)
         return json_response(self._channel_payload(ch))
 
+    def _require(self, ch: FakeChannel, need: int = 0) -> int:
+        """The bot's permissions in `ch`; 403 50001 without View Channel, 403 50013 without `need`."""
+        perms = self.channel_permissions(self.bot_user, ch)
+        if not perms & m.P_VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if perms & need != need:
+            raise ApiError(403, 50013, "Missing Permissions")
+        return perms
+
+    def _check_thread_writable(self, ch: FakeChannel, perms: int, *, unarchive: bool) -> None:
+        """Threads.md: without Manage Threads nothing can be posted or edited in a locked thread; posting
+        in an archived (unlocked) thread unarchives it; other writes in an archived thread get 50083."""
+        if not ch.is_thread:
+            return
+        if ch.locked and not perms & m.P_MANAGE_THREADS:
+            raise ApiError(403, 160005, "Thread is locked")
+        if ch.archived:
+            if not unarchive:
+                raise ApiError(400, 50083, "Thread is archived")
+            self.set_thread_state(ch, archived=False)
+
     async def _h_channel(self, request: web.Request, channel_id: str) -> web.Response:
-        return json_response(self._channel_payload(self._get_channel(channel_id)))
+        ch = self._get_channel(channel_id)
+        self._require(ch)
+        return json_response(self._channel_payload(ch))
 
     async def _h_history(self, request: web.Request, channel_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        perms = self._require(ch)
+        if not perms & m.P_READ_MESSAGE_HISTORY:
+            return json_response([])  # Discord answers an empty history without Read Message History
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
         msgs = sorted((msg for msg in self.message_by_id.values()
@@ -1636,6 +1687,7 @@ class FakeDiscordServer:
 
     async def _h_msg_get(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        self._require(ch, m.P_READ_MESSAGE_HISTORY)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
         return json_response(msg.payload())
 
@@ -1648,6 +1700,16 @@ class FakeDiscordServer:
             if u is None or not u.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             visible_to = u.id
+        else:
+            need = m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES
+            if files or any(isinstance(a, dict) for a in payload.get("attachments") or []):
+                need |= m.P_ATTACH_FILES
+            if payload.get("embeds"):
+                need |= m.P_EMBED_LINKS
+            if (payload.get("message_reference") or {}).get("message_id"):
+                need |= m.P_READ_MESSAGE_HISTORY
+            perms = self._require(ch, need)
+            self._check_thread_writable(ch, perms, unarchive=True)
         fields = self._build_fields(payload, files, existing=None, channel_id=ch.id)
         fields["flags"] &= ~m.F_EPHEMERAL  # only interaction responses can be ephemeral
         ref = payload.get("message_reference")
@@ -1668,10 +1730,21 @@ class FakeDiscordServer:
 
     async def _h_msg_edit(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        payload, files = await self._read_body(request)
+        if not ch.is_dm:
+            perms = self._require(ch, m.P_ATTACH_FILES if files else 0)
+            self._check_thread_writable(ch, perms, unarchive=False)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
         if msg.author.get("id") != str(self.bot_user.id):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        payload, files = await self._read_body(request)
+        now = self.clock.now()
+        rl = self.rate_limit
+        if rl.enabled and now - msg.clock_created > rl.old_message_age:
+            old = self._bucket(f"oldedit:{ch.id}", rl.old_edit_limit, rl.old_edit_per)
+            if not old.try_hit(now):
+                return self._too_many(request, old, scope="user", now=now, code=30046,
+                                      message="Maximum number of edits to messages older than 1 hour reached. "
+                                              "Try again later")
         fields = self._build_fields(payload, files, existing=msg, channel_id=ch.id)
         self._edit_message(msg, fields)
         return json_response(msg.payload())
@@ -1679,17 +1752,172 @@ class FakeDiscordServer:
     async def _h_msg_delete(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
+        if not ch.is_dm:
+            perms = self._require(ch, 0 if msg.author.get("id") == str(self.bot_user.id) else m.P_MANAGE_MESSAGES)
+            self._check_thread_writable(ch, perms, unarchive=False)
         self._delete_message(msg)
         return web.Response(status=204)
 
     async def _h_bulk_delete(self, request: web.Request, channel_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        self._require(ch, m.P_MANAGE_MESSAGES)
         body, _ = await self._read_body(request)
         for mid in body.get("messages", []):
             msg = self.message_by_id.get(int(mid))
             if msg and msg.channel_id == ch.id and not msg.deleted:
                 self._delete_message(msg)
         return web.Response(status=204)
+
+    async def _h_typing(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        if not ch.is_dm:
+            self._require(ch, m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES)
+        return web.Response(status=204)
+
+    # -- threads
+
+    def create_thread(self, parent: FakeChannel | str | int, name: str, *, private: bool = False,
+                      by: FakeUser | None = None, message: FakeMessage | None = None,
+                      members: list[FakeUser] | None = None) -> FakeChannel:
+        """Create a thread (THREAD_CREATE): public (type 11) or private (12), optionally from a message
+        (the thread then has the message's id, as on Discord). `by` is the creator (the bot by default);
+        the creator and `members` are its members."""
+        p = self.channel(parent)
+        if p.is_thread or p.is_dm:
+            raise ValueError("threads are created in guild text channels")
+        creator = by or self.bot_user
+        tid = message.id if message is not None else self._snowflake()
+        t = FakeChannel(id=tid, name=name[:100], type=m.CH_PRIVATE_THREAD if private else m.CH_PUBLIC_THREAD,
+                        guild_id=p.guild_id, parent_id=p.id, owner_id=creator.id, archive_timestamp=m.iso_now(),
+                        member_ids=[creator.id, *(u.id for u in members or [])])
+        self.channels[t.id] = t
+        if message is not None:
+            message.flags |= 1 << 5  # HAS_THREAD
+        if self._started and self.channel_permissions(self.bot_user, t):
+            d = self._channel_payload(t)
+            d["newly_created"] = True
+            self._spawn(self.dispatch_event("THREAD_CREATE", d))
+        self._emit("channel_create", t)
+        return t
+
+    def set_thread_state(self, thread: FakeChannel | str | int, *, archived: bool | None = None,
+                         locked: bool | None = None) -> FakeChannel:
+        """Archive / unarchive / lock / unlock a thread (THREAD_UPDATE)."""
+        t = self.channel(thread)
+        if not t.is_thread:
+            raise ValueError(f"{t!r} is not a thread")
+        if archived is not None and archived != t.archived:
+            t.archived = archived
+            t.archive_timestamp = m.iso_now()
+        if locked is not None:
+            t.locked = locked
+        self._channel_changed(t)
+        return t
+
+    def archive_thread(self, thread: FakeChannel | str | int) -> FakeChannel:
+        return self.set_thread_state(thread, archived=True)
+
+    def unarchive_thread(self, thread: FakeChannel | str | int) -> FakeChannel:
+        return self.set_thread_state(thread, archived=False)
+
+    def lock_thread(self, thread: FakeChannel | str | int, locked: bool = True) -> FakeChannel:
+        return self.set_thread_state(thread, locked=locked)
+
+    def add_thread_member(self, thread: FakeChannel | str | int, user: FakeUser) -> None:
+        t = self.channel(thread)
+        if user.id not in t.member_ids:
+            t.member_ids.append(user.id)
+            if user.id == self.bot_user.id and self._started:
+                d = self._channel_payload(t)
+                self._spawn(self.dispatch_event("THREAD_CREATE", d))
+            self._channel_changed(t)
+
+    async def _h_thread_create(self, request: web.Request, channel_id: str) -> web.Response:
+        parent = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        if parent.is_dm or parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        ttype = int(body.get("type") or m.CH_PRIVATE_THREAD)
+        if ttype not in (m.CH_PUBLIC_THREAD, m.CH_PRIVATE_THREAD):
+            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {11, 12}."}]}})
+        self._check_thread_name(body)
+        self._require(parent, m.P_CREATE_PRIVATE_THREADS if ttype == m.CH_PRIVATE_THREAD
+                      else m.P_CREATE_PUBLIC_THREADS)
+        t = self.create_thread(parent, body["name"], private=ttype == m.CH_PRIVATE_THREAD)
+        t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        t.invitable = bool(body.get("invitable", True))
+        return json_response(self._channel_payload(t), status=201)
+
+    async def _h_thread_from_message(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
+        parent = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        if parent.is_dm or parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._check_thread_name(body)
+        self._require(parent, m.P_CREATE_PUBLIC_THREADS | m.P_READ_MESSAGE_HISTORY)
+        msg = self._get_message(parent.id, _int(message_id, 10008, "Unknown Message"))
+        if msg.id in self.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        t = self.create_thread(parent, body["name"], message=msg)
+        t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        return json_response(self._channel_payload(t), status=201)
+
+    @staticmethod
+    def _check_thread_name(body: dict[str, Any]) -> None:
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body", {"name": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}})
+
+    async def _h_channel_edit(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        perms = self._require(ch)
+        if not ch.is_thread:
+            self._require(ch, m.P_MANAGE_CHANNELS)
+            if "name" in body:
+                ch.name = str(body["name"])
+            if "topic" in body:
+                ch.topic = body["topic"]
+            self._channel_changed(ch)
+            return json_response(self._channel_payload(ch))
+        manage = bool(perms & m.P_MANAGE_THREADS)
+        creator = ch.owner_id == self.bot_user.id
+        if "locked" in body and bool(body["locked"]) != ch.locked and not manage:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if ("name" in body or "auto_archive_duration" in body) and not (manage or creator):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "archived" in body and not body["archived"] and ch.locked and not manage:
+            raise ApiError(403, 160005, "Thread is locked")
+        if "name" in body:
+            ch.name = str(body["name"])[:100]
+        if "auto_archive_duration" in body:
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+        self.set_thread_state(ch, archived=body.get("archived"), locked=body.get("locked"))
+        return json_response(self._channel_payload(ch))
+
+    async def _h_thread_join(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        if not ch.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(ch)
+        if ch.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        self.add_thread_member(ch, self.bot_user)
+        return web.Response(status=204)
+
+    async def _h_thread_members(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        self._require(ch)
+        return json_response([{"id": str(ch.id), "user_id": str(uid), "join_timestamp": m.iso_now(), "flags": 0}
+                              for uid in ch.member_ids])
+
+    async def _h_active_threads(self, request: web.Request, guild_id: str) -> web.Response:
+        g = self._check_guild(guild_id)
+        threads = [c for c in self.channels.values() if c.guild_id == g.id and c.is_thread and not c.archived
+                   and self.channel_permissions(self.bot_user, c)]
+        return json_response({"threads": [self._channel_payload(t) for t in threads], "members": []})
 
     def _delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True
@@ -1701,8 +1929,8 @@ class FakeDiscordServer:
         rec = self._by_token.get(token)
         if rec is None or (app_id is not None and _int(app_id, 10015, "Unknown Webhook") != self.app_id):
             raise ApiError(404, 10015, "Unknown Webhook")
-        if time.monotonic() - rec.sent_wall > INTERACTION_TOKEN_TTL:
-            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if self.clock.now() - rec.sent_clock > INTERACTION_TOKEN_TTL:
+            raise ApiError(404, 10015, "Unknown Webhook")  # an interaction token lives 15 minutes
         return rec
 
     async def _h_callback(self, request: web.Request, interaction_id: str, token: str) -> web.Response:
@@ -1739,17 +1967,15 @@ class FakeDiscordServer:
             existing = self.message_by_id.get(rec.component_message_id or 0) if ctype == m.CB_UPDATE_MESSAGE else None
             fields = self._build_fields(data, files, existing=existing, channel_id=rec.channel.id)
         elif ctype == m.CB_AUTOCOMPLETE_RESULT:
-            choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body", {"choices": "Must be 25 or fewer in length."})
-            for ch in choices:
-                if not 1 <= len(str(ch.get("name", ""))) <= 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Invalid choice name {ch!r}"})
-                if isinstance(ch.get("value"), str) and len(ch["value"]) > 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Choice value too long {ch!r}"})
+            errors = Errors()
+            v.validate_choices(data.get("choices") or [], errors)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         elif ctype == m.CB_MODAL:
-            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
-                raise ApiError(400, 50035, "Invalid Form Body", {"data": "A modal needs custom_id, title, components"})
+            errors = Errors()
+            v.validate_modal(data, errors)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
         # accepted
         rec.callback_at = arrived

@@ -174,6 +174,23 @@ async def whoami(interaction: discord.Interaction) -> None:
     )
 
 
+@group.command(name="perms", description="What the bot may do here (interaction.app_permissions)")
+async def perms(interaction: discord.Interaction) -> None:
+    ap = interaction.app_permissions
+    channel = interaction.channel
+    await interaction.response.send_message(
+        f"view={ap.view_channel} send={ap.send_messages} threads={ap.send_messages_in_threads} "
+        f"files={ap.attach_files} embeds={ap.embed_links} history={ap.read_message_history} "
+        f"channel={getattr(channel, 'name', None)} type={getattr(channel, 'type', None)}",
+        ephemeral=True,
+    )
+
+
+@group.command(name="latency", description="The gateway latency discord.py measured")
+async def latency(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(f"latency={interaction.client.latency:.3f}", ephemeral=True)
+
+
 @app_commands.command(name="gadmin", description="Guild-only admin command")
 @app_commands.default_permissions(manage_guild=True)
 async def gadmin(interaction: discord.Interaction) -> None:

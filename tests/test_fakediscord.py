@@ -278,6 +278,52 @@ async def test_several_servers_with_their_own_members_and_permissions(env):
     assert fake.errors == []
 
 
+async def test_app_permissions_and_threads_seen_by_discord_py(env):
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "autre", "selftest perms")
+    assert res.content.startswith("view=True send=True threads=True files=True embeds=True history=True")
+    fake.deny_bot("autre", "send_messages")
+    res = await fake.run_command(alice, "autre", "selftest perms")  # the interaction still arrives
+    assert "view=True send=False" in res.content and "files=False" in res.content  # implicit denial
+    fake.allow_bot("autre")
+    thread = fake.create_thread("jeux", "partie-1")
+    res = await fake.run_command(alice, thread, "selftest perms")
+    assert "channel=partie-1 type=public_thread" in res.content and "threads=True" in res.content
+    fake.deny_bot("jeux", "send_messages_in_threads")
+    res = await fake.run_command(alice, thread, "selftest perms")
+    assert "threads=False" in res.content
+    fake.allow_bot("jeux")
+    fake.archive_thread(thread)
+    fake.lock_thread(thread)
+    res = await fake.run_command(alice, thread, "selftest perms")  # a locked thread still gets interactions
+    assert "channel=partie-1" in res.content and res.ephemeral
+    assert fake.errors == []
+
+
+async def test_no_heartbeat_lag_warning(tmp_path):
+    # an immediate ACK beat discord.py's heartbeat thread to recording its send time: "Can't keep up,
+    # shard ID None websocket is 41.3s behind" at every heartbeat; with a short interval it shows at once
+    # as a measured latency of a whole interval (here 1 s) instead of the network's few milliseconds
+    fake = FakeDiscord(channels=["jeux"], heartbeat_interval_ms=1000)
+    alice = fake.add_user("Alice")
+    await fake.start()
+    bot = await _start_selftest(fake, tmp_path)
+    try:
+        await fake.wait_ready(timeout=20)
+        beats = fake.heartbeats
+        for _ in range(50):
+            if fake.heartbeats >= beats + 3:
+                break
+            await asyncio.sleep(0.1)
+        res = await fake.run_command(alice, "jeux", "selftest latency")
+        measured = float(res.content.split("=")[1])
+        assert measured < 0.5, res.content
+        assert "Can't keep up" not in bot.log
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
 async def test_deadline_is_enforced(env):
     fake, alice = env.fake, env.alice
     with pytest.raises(DeadlineMissed) as info:

@@ -26,7 +26,6 @@ At start, a sweep schedules any expected seat that has no deadline for its epoch
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -59,7 +58,6 @@ class Notifier(Protocol):
 
     async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None: ...
 
-    # optional: ``hold(game)``, an async context manager held from a timeout's move to its publication
 
 
 class Scheduler:
@@ -194,14 +192,10 @@ class Scheduler:
         elif seats:
             fired += len(seats)
         if timeouts:
-            # like a player's move: held from the move to its publication (the cog's per-game lock)
-            async with self._hold(game):
-                fired += await self._time_out(game, timeouts, now)
+            # no lock is held: the move is committed (compare-and-swap on the version), and its
+            # public message comes from the outbox (bot.publisher), never blocking a click
+            fired += await self._time_out(game, timeouts, now)
         return fired
-
-    def _hold(self, game: GameRow):
-        hold = getattr(self.notifier, "hold", None)
-        return hold(game) if hold is not None else contextlib.nullcontext()
 
     async def _time_out(self, game: GameRow, timeouts: list[Deadline], now: float) -> int:
         before = self.sessions.expected_seats(game)

@@ -212,8 +212,14 @@ class Store(ABC):
         """The broken games of a server still in the lobby or running (for its admins)."""
 
     @abstractmethod
-    async def set_paused(self, game_id: int, reason: str | None) -> None:
-        """Pause (a reason) or resume (None) a game's publication and clocks."""
+    async def set_paused(self, game_id: int, reason: str | None, now: float) -> None:
+        """Pause (``reason``, a JSON text ``{"reason", "since"}``) or resume (None) a game's
+        publication and clocks. Resuming shifts the game's pending deadlines by the time it was
+        paused (read from the stored ``since``), in the same transaction."""
+
+    @abstractmethod
+    async def paused_games(self, guild_id: int | None) -> list[GameRow]:
+        """The server's running or finished games whose publication is paused."""
 
     @abstractmethod
     async def results(self, game_id: int) -> list[ResultRow]: ...

@@ -145,8 +145,20 @@ MIGRATIONS: list[str] = [
     UPDATE games SET published_version = version;
     CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
         AND status IN ('running', 'finished');
+    CREATE INDEX games_paused ON games (guild_id) WHERE paused IS NOT NULL;
     """,
 ]
+
+
+def _paused_since(value: str | None) -> float | None:
+    """When a paused game stopped (the ``since`` of its pause record)."""
+    if not value:
+        return None
+    try:
+        since = json.loads(value).get("since")
+    except (ValueError, AttributeError):
+        return None
+    return float(since) if isinstance(since, int | float) else None
 
 
 def _dump(value: Any) -> str:
@@ -445,12 +457,26 @@ class SQLiteStore(Store):
             "id IN (SELECT id FROM games WHERE published_version < version AND status IN ('running', 'finished') "
             "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT ?)", (limit,))
 
-    async def set_paused(self, game_id, reason) -> None:
+    async def set_paused(self, game_id, reason, now) -> None:
         async def work(db):
+            if reason is None:
+                async with db.execute("SELECT paused FROM games WHERE id = ?", (game_id,)) as cur:
+                    row = await cur.fetchone()
+                since = _paused_since(row["paused"] if row else None)
+                if since is not None and now > since:
+                    await db.execute("UPDATE deadlines SET due = due + ? WHERE game_id = ? AND state = 'pending'",
+                                     (now - since, game_id))
             await db.execute("UPDATE games SET paused = ? WHERE id = ?", (reason, game_id))
             return True
 
         await self._tx(work)
+
+    async def paused_games(self, guild_id) -> list[GameRow]:
+        if guild_id is None:
+            return await self._games("guild_id IS NULL AND paused IS NOT NULL AND status IN ('running', 'finished')",
+                                     ())
+        return await self._games("guild_id = ? AND paused IS NOT NULL AND status IN ('running', 'finished')",
+                                 (guild_id,))
 
     async def results(self, game_id) -> list[ResultRow]:
         rows = await self._fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
@@ -508,7 +534,9 @@ class SQLiteStore(Store):
     async def due_deadlines(self, now, limit=100) -> list[Deadline]:
         rows = await self._fetchall(
             "SELECT * FROM deadlines WHERE state = 'pending' AND due <= ? "
-            "AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due, game_id, kind, seat LIMIT ?",
+            "AND (lease_until IS NULL OR lease_until <= ?) "
+            "AND game_id NOT IN (SELECT id FROM games WHERE paused IS NOT NULL) "
+            "ORDER BY due, game_id, kind, seat LIMIT ?",
             (now, now, limit))
         return [self._deadline(r) for r in rows]
 
