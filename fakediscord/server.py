@@ -1326,6 +1326,8 @@ class FakeDiscordServer:
         msg_type: int = 0,
         message_reference: dict[str, Any] | None = None,
     ) -> FakeMessage:
+        if channel.is_thread and channel.archived and not channel.locked:
+            self.set_thread_state(channel, archived=False)  # any new message unarchives an unlocked thread
         msg = FakeMessage(
             id=self._snowflake(),
             channel_id=channel.id,
