@@ -36,7 +36,7 @@ async def confirm(fake, user, preview):
     assert mine.visible_to == user.id and mine.buttons == [] and mine.attachments
     assert re.search(r"Tu as (rangé un jeu|posé un tapis)|kallax est pleine", mine.content), mine.content
     public = res.public_messages
-    assert public and re.search(rf"{user.name} (a fini de ranger|a une kallax pleine)", public[-1].content)
+    assert public and re.search(rf"{re.escape(user.name)} (a fini de ranger|a une kallax pleine)", public[-1].content)
     return res
 
 
