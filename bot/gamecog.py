@@ -29,6 +29,7 @@ from bot.translator import L
 from bot.ui import (
     Click,
     button,
+    jump_link,
     lang,
     missing_permissions,
     pause_note,
@@ -253,6 +254,23 @@ class GameCog(commands.GroupCog):
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
 
+    async def on_rematch(self, click: Click) -> None:
+        """« Revanche » under a finished game: a new lobby with the same seats and options; the
+        former players are called to confirm by joining."""
+        lobby, fresh = await self.sessions.rematch(click.game.id, player_of(click.interaction))
+        lg = public_lang(click.interaction)
+        if not fresh:
+            await send(click.interaction, i18n.t("common.lobby.rematch_exists", lang(click.interaction), id=lobby.id,
+                                                 link=jump_link(lobby, lobby.lobby_message_id)), ephemeral=True)
+            return
+        others = [s.user_id for s in click.game.seats if s.user_id and s.user_id != click.interaction.user.id]
+        call = i18n.t("common.lobby.rematch_call", lg, id=click.game.id,
+                      players=", ".join(f"<@{u}>" for u in others)) if others else ""
+        text = self.lobby_text(lobby, lg) + (f"\n{call}" if call else "")
+        msg_id = await send(click.interaction, text, view=self.lobby_view(lobby, lg))
+        if msg_id:
+            await self.sessions.store.set_message_ids(lobby.id, lobby=msg_id)
+
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
         lg = public_lang(click.interaction)
@@ -372,6 +390,9 @@ class GameCog(commands.GroupCog):
             image = await asyncio.to_thread(self.render_public, game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
+        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
+            controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                               style=discord.ButtonStyle.primary, emoji="🔁")]
         content = "\n".join(lines)[:2000] or None
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, file, controls)
@@ -563,5 +584,5 @@ def register_lobby(router) -> None:
         return handler
 
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
-                         ("start", "on_start"), ("cancel", "on_cancel")):
+                         ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
