@@ -26,7 +26,19 @@ from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
+from bot.ui import (
+    Click,
+    button,
+    jump_link,
+    lang,
+    missing_permissions,
+    pause_note,
+    permission_names,
+    public_lang,
+    refuse,
+    send,
+    view_of,
+)
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot.cogs")
@@ -242,6 +254,23 @@ class GameCog(commands.GroupCog):
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
 
+    async def on_rematch(self, click: Click) -> None:
+        """« Revanche » under a finished game: a new lobby with the same seats and options; the
+        former players are called to confirm by joining."""
+        lobby, fresh = await self.sessions.rematch(click.game.id, player_of(click.interaction))
+        lg = public_lang(click.interaction)
+        if not fresh:
+            await send(click.interaction, i18n.t("common.lobby.rematch_exists", lang(click.interaction), id=lobby.id,
+                                                 link=jump_link(lobby, lobby.lobby_message_id)), ephemeral=True)
+            return
+        others = [s.user_id for s in click.game.seats if s.user_id and s.user_id != click.interaction.user.id]
+        call = i18n.t("common.lobby.rematch_call", lg, id=click.game.id,
+                      players=", ".join(f"<@{u}>" for u in others)) if others else ""
+        text = self.lobby_text(lobby, lg) + (f"\n{call}" if call else "")
+        msg_id = await send(click.interaction, text, view=self.lobby_view(lobby, lg))
+        if msg_id:
+            await self.sessions.store.set_message_ids(lobby.id, lobby=msg_id)
+
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
         lg = public_lang(click.interaction)
@@ -361,6 +390,9 @@ class GameCog(commands.GroupCog):
             image = await asyncio.to_thread(self.render_public, game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
+        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
+            controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                               style=discord.ButtonStyle.primary, emoji="🔁")]
         content = "\n".join(lines)[:2000] or None
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, file, controls)
@@ -424,38 +456,20 @@ class GameCog(commands.GroupCog):
             pass  # deleted or not ours any more: nothing to strip
 
     # --- permissions -------------------------------------------------------------------
-    @staticmethod
-    def missing_permissions(interaction: discord.Interaction) -> list[str]:
-        """The permissions a game needs in this channel (or thread) that the bot lacks."""
-        perms = interaction.app_permissions
-        channel = interaction.channel
-        in_thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
-            discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-        needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "attach_files",
-                  "embed_links", "read_message_history"]
-        return [name for name in needed if not getattr(perms, name, False)]
-
     def require_permissions(self, interaction: discord.Interaction) -> None:
         """Refuse to open a game where the bot could not show it, naming what is missing."""
         if interaction.guild_id is None:
             return
-        missing = self.missing_permissions(interaction)
+        missing = missing_permissions(interaction)
         if missing:
-            lg = lang(interaction)
             raise SessionError("common.error.missing_permissions",
-                               permissions=", ".join(i18n.t(f"common.permission.{p}", lg) for p in missing))
+                               permissions=permission_names(missing, lang(interaction)))
 
     async def check_permissions_back(self, interaction: discord.Interaction, game: GameRow) -> None:
         """A paused game: resume it when the bot may post again, else tell this player why it waits."""
-        missing = self.missing_permissions(interaction)
-        publisher = getattr(self.bot, "publisher", None)
-        if not missing:
-            if publisher is not None:
-                await publisher.resume(game)
-            return
-        lg = lang(interaction)
-        await send(interaction, i18n.t("common.paused.player", lg, id=game.id, permissions=", ".join(
-            i18n.t(f"common.permission.{p}", lg) for p in missing)), ephemeral=True)
+        note = await pause_note(interaction, game)
+        if note:
+            await send(interaction, note, ephemeral=True)
 
     async def tell_creator_paused(self, game: GameRow, reason: str) -> None:
         """Once, when the game pauses: a DM to its creator (silently skipped when DMs are closed)."""
@@ -529,6 +543,9 @@ class GameCog(commands.GroupCog):
             waiting = self.waiting_line(game, lg)
             if waiting:
                 lines.append(waiting)
+        note = await pause_note(interaction, game)
+        if note:
+            lines.append(note)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         await send(interaction, "\n".join(lines), ephemeral=True, file=file)
 
@@ -567,5 +584,5 @@ def register_lobby(router) -> None:
         return handler
 
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
-                         ("start", "on_start"), ("cancel", "on_cancel")):
+                         ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
+from bot import metrics
 from bot.safe import Safe, escape
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
 from engines.base import Engine, Result, RuleError, validate_options
@@ -233,6 +234,30 @@ class SessionService:
             game = await self._add_ai_seat(game, ai_level)
         return game
 
+    async def rematch(self, game_id: int, player: Player) -> tuple[GameRow, bool]:
+        """A new lobby for a finished game: same game, options and AI seats (same levels), in the
+        same channel, opened by ``player`` (who must have played it). The other players confirm by
+        joining. Once per game: a second click gets the lobby already opened (``False``)."""
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self.require_status(game, FINISHED)
+            if game.seat_of(player.user_id) is None:
+                raise SessionError("common.error.not_a_player", game=game.id)
+            key = f"rematch:{game.id}"
+            existing = await self.store.get_meta(key)
+            if existing is not None:
+                lobby = await self.store.get_game(int(existing))
+                if lobby is not None:
+                    return lobby, False
+            creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
+            lobby = await self.store.create_game(kind=game.kind, guild_id=game.guild_id, channel_id=game.channel_id,
+                                                 creator=creator, options=dict(game.options), seed=self._seed())
+            for seat in game.seats:
+                if seat.is_ai:
+                    lobby = await self._add_ai_seat(lobby, seat.ai_level or 1)
+            await self.store.set_meta(key, str(lobby.id))
+            return lobby, True
+
     async def _lobby_update(self, game_id: int, change: Callable[[GameRow], list[Seat]]) -> GameRow:
         for attempt in range(LOBBY_RETRIES):  # retry while concurrent joins/leaves win the race
             game = await self.get(game_id)
@@ -396,6 +421,7 @@ class SessionService:
                                             results=results)
         if not ok:
             raise SessionError("common.error.already_played")
+        metrics.count_move(game.kind, action.get("_by"))
         return Outcome(game=await self.get(game.id), events=tagged, result=result)
 
     async def _play_ai(self, outcome: Outcome) -> Outcome:
