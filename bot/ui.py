@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n, metrics
+from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -96,9 +97,7 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
                file: discord.File | None = None, view: discord.ui.View | None = None,
                embed: discord.Embed | None = None) -> int | None:
     """Answer an interaction (response, or follow-up if already answered); the message id if known."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral,
-                              "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
-                                                                          everyone=False)}
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed_mentions(content)}
     if content is not None:
         kwargs["content"] = content[:2000]
     if file is not None:
@@ -121,12 +120,13 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
 
 
 async def refuse(interaction: discord.Interaction, error: RuleError | str, **params: Any) -> None:
-    """An ephemeral, localized, specific refusal. Nothing else happens."""
+    """An ephemeral, localized, specific refusal. Nothing else happens. Texts in the parameters
+    (often what the user typed) are escaped unless the bot built them (:class:`bot.safe.Safe`)."""
     if isinstance(error, RuleError):
         key, params = error.key, {**error.params, **params}
     else:
         key = error
-    await send(interaction, i18n.t(key, lang(interaction), **params), ephemeral=True)
+    await send(interaction, i18n.t(key, lang(interaction), **safe_params(params)), ephemeral=True)
 
 
 class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibot:(?P<rest>.*)"):
@@ -180,7 +180,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     sessions = bot.sessions  # type: ignore[attr-defined]
     router: ComponentRouter = bot.router  # type: ignore[attr-defined]
     try:
-        game = await sessions.get(int(m["game"]))
+        # another server's game does not exist here; another channel's is refused as such
+        game = await sessions.get_in(int(m["game"]), interaction.guild_id, interaction.channel_id)
         handler = router.find(game.kind, m["verb"])
         if handler is None:
             await refuse(interaction, "common.error.forged_button")
@@ -205,7 +206,7 @@ async def explain_refused_component(interaction: discord.Interaction) -> None:
     key, params = "common.error.forged_button", {}
     if m:
         game = await interaction.client.store.get_game(int(m["game"]))  # type: ignore[attr-defined]
-        if game is None:
+        if game is None or game.guild_id != interaction.guild_id:  # another server's: no such game here
             key, params = "common.error.no_such_game", {"game": int(m["game"])}
         elif game.status in ("finished", "cancelled"):
             key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"
@@ -225,12 +226,46 @@ def jump_link(game: GameRow, message_id: int | None = None) -> str:
 
 async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
     """A button of an older turn: say so, with a link to the game's current message. (Old messages
-    keep their buttons when they are too old to edit: this answer is what makes that harmless.)"""
+    keep their buttons when they are too old to edit: this answer is what makes that harmless.)
+    A paused game says why it waits."""
     game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
+    lg = lang(interaction)
     if game is not None and game.control_message_id:
-        await refuse(interaction, "common.error.already_played_link", link=jump_link(game))
+        text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
     else:
-        await refuse(interaction, "common.error.already_played")
+        text = i18n.t("common.error.already_played", lg)
+    note = await pause_note(interaction, game) if game is not None else None
+    await send(interaction, text + (f"\n{note}" if note else ""), ephemeral=True)
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions a game needs in this channel (or thread) that the bot lacks."""
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    in_thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "attach_files",
+              "embed_links", "read_message_history"]
+    return [name for name in needed if not getattr(perms, name, False)]
+
+
+def permission_names(names: list[str], lg: str) -> str:
+    return ", ".join(i18n.t(f"common.permission.{p}", lg) for p in names)
+
+
+async def pause_note(interaction: discord.Interaction, game: GameRow) -> str | None:
+    """For a player acting on a paused game: resume it when the bot may post there again (None),
+    else the sentence that says why it waits."""
+    if not game.paused:
+        return None
+    missing = missing_permissions(interaction)
+    if not missing:
+        publisher = getattr(interaction.client, "publisher", None)
+        if publisher is not None:
+            await publisher.resume(game)
+        return None
+    lg = lang(interaction)
+    return i18n.t("common.paused.player", lg, id=game.id, permissions=permission_names(missing, lg))
 
 
 def matches(current: str, *texts: str) -> bool:
