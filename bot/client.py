@@ -225,6 +225,14 @@ class Ludibot(commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d ready", shard_id)
+        if self.publisher is not None:
+            self.publisher.wake()  # a shard identified again (new session): catch up its servers' games
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        log.info("shard %d disconnected", shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        log.info("shard %d resumed", shard_id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
         observe_interaction(interaction, command.qualified_name)
