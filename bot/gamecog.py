@@ -25,7 +25,18 @@ from bot.narrate import narrate
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
+from bot.ui import (
+    Click,
+    button,
+    lang,
+    missing_permissions,
+    pause_note,
+    permission_names,
+    public_lang,
+    refuse,
+    send,
+    view_of,
+)
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot.cogs")
@@ -418,38 +429,20 @@ class GameCog(commands.GroupCog):
             pass  # deleted or not ours any more: nothing to strip
 
     # --- permissions -------------------------------------------------------------------
-    @staticmethod
-    def missing_permissions(interaction: discord.Interaction) -> list[str]:
-        """The permissions a game needs in this channel (or thread) that the bot lacks."""
-        perms = interaction.app_permissions
-        channel = interaction.channel
-        in_thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
-            discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-        needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "attach_files",
-                  "embed_links", "read_message_history"]
-        return [name for name in needed if not getattr(perms, name, False)]
-
     def require_permissions(self, interaction: discord.Interaction) -> None:
         """Refuse to open a game where the bot could not show it, naming what is missing."""
         if interaction.guild_id is None:
             return
-        missing = self.missing_permissions(interaction)
+        missing = missing_permissions(interaction)
         if missing:
-            lg = lang(interaction)
             raise SessionError("common.error.missing_permissions",
-                               permissions=", ".join(i18n.t(f"common.permission.{p}", lg) for p in missing))
+                               permissions=permission_names(missing, lang(interaction)))
 
     async def check_permissions_back(self, interaction: discord.Interaction, game: GameRow) -> None:
         """A paused game: resume it when the bot may post again, else tell this player why it waits."""
-        missing = self.missing_permissions(interaction)
-        publisher = getattr(self.bot, "publisher", None)
-        if not missing:
-            if publisher is not None:
-                await publisher.resume(game)
-            return
-        lg = lang(interaction)
-        await send(interaction, i18n.t("common.paused.player", lg, id=game.id, permissions=", ".join(
-            i18n.t(f"common.permission.{p}", lg) for p in missing)), ephemeral=True)
+        note = await pause_note(interaction, game)
+        if note:
+            await send(interaction, note, ephemeral=True)
 
     async def tell_creator_paused(self, game: GameRow, reason: str) -> None:
         """Once, when the game pauses: a DM to its creator (silently skipped when DMs are closed)."""
@@ -523,6 +516,9 @@ class GameCog(commands.GroupCog):
             waiting = self.waiting_line(game, lg)
             if waiting:
                 lines.append(waiting)
+        note = await pause_note(interaction, game)
+        if note:
+            lines.append(note)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         await send(interaction, "\n".join(lines), ephemeral=True, file=file)
 

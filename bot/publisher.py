@@ -53,9 +53,10 @@ log = logging.getLogger("ludibot.publisher")
 POLL_ENV = "LUDIBOT_PUBLISH_POLL"
 
 #: Discord's JSON error codes that mean "this channel refuses the bot" (not worth retrying)
-MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, ARCHIVED_THREAD = 50001, 50013, 10003, 50083
+MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, ARCHIVED_THREAD, THREAD_LOCKED = (
+    50001, 50013, 10003, 50083, 160005)
 REFUSALS = {MISSING_ACCESS: "missing_access", MISSING_PERMISSIONS: "missing_permissions",
-            UNKNOWN_CHANNEL: "unknown_channel", ARCHIVED_THREAD: "thread_locked"}
+            UNKNOWN_CHANNEL: "unknown_channel", ARCHIVED_THREAD: "thread_locked", THREAD_LOCKED: "thread_locked"}
 
 
 def pause_reason(error: discord.HTTPException) -> str | None:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, metrics
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -139,8 +140,33 @@ class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibo
                              match: re.Match[str], /) -> GameComponent:
         return cls(item)
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await dm_guard(interaction)
+
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await dispatch_component(interaction)
+        t0 = time.perf_counter()
+        try:
+            await dispatch_component(interaction)
+        finally:
+            metrics.observe_command(component_command(interaction), time.perf_counter() - t0)
+
+
+async def dm_guard(interaction: discord.Interaction) -> bool:
+    """DMs reach the process holding shard 0 only; one reaching another process is refused, not played."""
+    bot = interaction.client
+    settings = getattr(bot, "settings", None)
+    if interaction.guild_id is not None or settings is None or settings.runs_shard_zero:
+        return True
+    log.warning("DM interaction reached a process without shard 0 (shards %s)", settings.shard_ids)
+    if interaction.type is not discord.InteractionType.autocomplete:
+        await refuse(interaction, "common.error.dm_elsewhere")
+    return False
+
+
+def component_command(interaction: discord.Interaction) -> str:
+    """The metrics label of a component: its verb (a small fixed set), e.g. ``component play``."""
+    m = CUSTOM_ID.match(str((interaction.data or {}).get("custom_id", "")))
+    return f"component {m['verb']}" if m else "component ?"
 
 
 async def dispatch_component(interaction: discord.Interaction) -> None:
@@ -199,12 +225,46 @@ def jump_link(game: GameRow, message_id: int | None = None) -> str:
 
 async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
     """A button of an older turn: say so, with a link to the game's current message. (Old messages
-    keep their buttons when they are too old to edit: this answer is what makes that harmless.)"""
+    keep their buttons when they are too old to edit: this answer is what makes that harmless.)
+    A paused game says why it waits."""
     game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
+    lg = lang(interaction)
     if game is not None and game.control_message_id:
-        await refuse(interaction, "common.error.already_played_link", link=jump_link(game))
+        text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
     else:
-        await refuse(interaction, "common.error.already_played")
+        text = i18n.t("common.error.already_played", lg)
+    note = await pause_note(interaction, game) if game is not None else None
+    await send(interaction, text + (f"\n{note}" if note else ""), ephemeral=True)
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions a game needs in this channel (or thread) that the bot lacks."""
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    in_thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "attach_files",
+              "embed_links", "read_message_history"]
+    return [name for name in needed if not getattr(perms, name, False)]
+
+
+def permission_names(names: list[str], lg: str) -> str:
+    return ", ".join(i18n.t(f"common.permission.{p}", lg) for p in names)
+
+
+async def pause_note(interaction: discord.Interaction, game: GameRow) -> str | None:
+    """For a player acting on a paused game: resume it when the bot may post there again (None),
+    else the sentence that says why it waits."""
+    if not game.paused:
+        return None
+    missing = missing_permissions(interaction)
+    if not missing:
+        publisher = getattr(interaction.client, "publisher", None)
+        if publisher is not None:
+            await publisher.resume(game)
+        return None
+    lg = lang(interaction)
+    return i18n.t("common.paused.player", lg, id=game.id, permissions=permission_names(missing, lg))
 
 
 def matches(current: str, *texts: str) -> bool:

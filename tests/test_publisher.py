@@ -210,6 +210,7 @@ def test_pause_reasons_follow_discords_codes():
     assert pause_reason(http_error(403, 50013)) == "missing_permissions"
     assert pause_reason(http_error(403, 50001)) == "missing_access"
     assert pause_reason(http_error(400, 50083)) == "thread_locked"
+    assert pause_reason(http_error(403, 160005)) == "thread_locked"
     assert pause_reason(http_error(404, 10003)) == "unknown_channel"
     assert pause_reason(http_error(500, 0)) is None
     assert pause_reason(http_error(429, 0)) is None

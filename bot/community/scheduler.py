@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bot import metrics
 from bot.community.settings import TimerSettings, resolve
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.storage import (
@@ -63,8 +64,10 @@ class Notifier(Protocol):
 class Scheduler:
     def __init__(self, store: Store, sessions: SessionService, notifier: Notifier | None = None, *,
                  clock: Callable[[], float] = time.time, poll: float = 30.0, lease: float = 120.0,
-                 batch: int = 100) -> None:
+                 batch: int = 100, shards: tuple[tuple[int, ...], int] | None = None) -> None:
         self.store = store
+        #: (shard ids, shard count) of this process: it fires only its servers' deadlines (None = all)
+        self.shards = shards
         self.sessions = sessions
         self.notifier = notifier
         self.clock = clock
@@ -120,12 +123,13 @@ class Scheduler:
         now = self.clock()
         fired = 0
         for _ in range(100):  # a backlog after a long stop: keep going while full batches come
-            due = await self.store.due_deadlines(now, self.batch)
+            due = await self.store.due_deadlines(now, self.batch, shards=self.shards)
             if not due:
                 break
             by_game: dict[int, list[Deadline]] = {}
             for d in due:
                 by_game.setdefault(d.game_id, []).append(d)
+                metrics.observe_scheduler_lag(now - d.due)
             for game_id, items in by_game.items():
                 try:
                     fired += await self._fire_game(game_id, items, now)

@@ -57,13 +57,15 @@ def own_gesture_text(kind: str, side: str | None, lg: str) -> str:
                   side=i18n.t(f"lutinades.side_button.{side}", lg))
 
 
-def public_gesture_text(gesture: dict[str, Any], lg: str) -> str:
-    """A revealed gesture as the picker sees it (``side_for_picker`` in lutins malins)."""
+def public_gesture_text(gesture: dict[str, Any], lg: str, *, short: bool = False) -> str:
+    """A revealed gesture as the picker sees it (``side_for_picker`` in lutins malins);
+    ``short`` for a button ("Vers le haut, à gauche")."""
     name = gesture_name(gesture["gesture"], lg)
     if gesture.get("side_for_picker") is None:
         return name
+    side = "side_short" if short else "side_seen"
     return i18n.t("lutinades.label.gesture_with_side", lg, gesture=name,
-                  side=i18n.t(f"lutinades.side_seen.{gesture['side_for_picker']}", lg))
+                  side=i18n.t(f"lutinades.{side}.{gesture['side_for_picker']}", lg))
 
 
 def card_text(view: dict[str, Any], lg: str) -> str:
@@ -242,7 +244,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         elif view["phase"] == "choice" and view["picker"] in humans:
             follows = [button(game.id, "follow",
                               label_with_name("lutinades.button.follow", lang, "lutin", game.names[s],
-                                              gesture=public_gesture_text(view["gestures"][s], lang)),
+                                              gesture=public_gesture_text(view["gestures"][s], lang, short=True)),
                               version=game.version, arg=str(s), style=discord.ButtonStyle.primary)
                        for s in view["followable"]]
             rows += [follows[i:i + 5] for i in range(0, len(follows), 5)]

@@ -12,12 +12,15 @@ import asyncio
 import os
 import random
 import re
+from types import SimpleNamespace
 
 import pytest
+import pytest_asyncio
 
 from bot.sessions import SessionService
 from bot.storage import RUNNING, SQLiteStore
-from tests.e2e.harness import mentioned
+from fakediscord import FakeDiscord
+from tests.e2e.harness import mentioned, start_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -186,3 +189,167 @@ async def test_game_commands_are_for_servers_only(world):
     assert len(games) == 7
     for payload in games:
         assert payload.get("dm_permission") is False or payload.get("contexts") == [0], payload["name"]
+
+
+# --- the field: a rate-limited channel, permissions, threads ------------------------------------
+TIMEOUT_H = 0.0012  # 4.3 s
+
+
+@pytest_asyncio.fixture
+async def field(tmp_path):
+    """The usual world, with the scheduler and the publisher looking often."""
+    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
+    users = SimpleNamespace(alice=fake.add_user("Alice", locale="fr"), bruno=fake.add_user("Bruno", locale="fr"),
+                            modo=fake.add_user("Modo", locale="fr", manage_guild=True))
+    await fake.start()
+    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.5"})
+    try:
+        yield SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)
+        assert fake.validation_errors == [], f"Discord would refuse: {fake.validation_errors}"
+        assert not bot.tracebacks()
+    except BaseException:
+        print(bot.log[-6000:])
+        raise
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def set_timeout(fake, u, hours: float) -> None:
+    res = await fake.run_command(u.modo, "jeux", "ludibot config", jeu="ludix", rappel=0, delai=hours, forfait=0)
+    assert res.ephemeral and "enregistrés" in res.content
+
+
+async def test_nine_games_timing_out_in_a_rate_limited_channel_while_players_click(field):
+    fake, u = field.fake, field.u
+    await set_timeout(fake, u, TIMEOUT_H)
+    games = [await start_ludix(fake, u) for _ in range(9)]
+    await set_timeout(fake, u, 10.0)  # one timeout each (the next turns wait 10 h)
+    fake.rate_limit_channel("jeux", limit=2, per=5.0)  # stricter than Discord's default for posts
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    latencies: list[float] = []
+    acknowledged: list[tuple[int, int, int]] = []
+    loop = asyncio.get_running_loop()
+
+    async def timed_out_games() -> int:
+        store = SQLiteStore(str(field.bot.db))
+        await store.open()
+        try:
+            count = 0
+            for g in games:
+                count += any(r.action.get("_by") == "timeout" for r in await store.events(g))
+            return count
+        finally:
+            await store.close()
+
+    # the nine timeouts fire together; their posts queue up behind the channel's rate limit
+    deadline = loop.time() + 30
+    while await timed_out_games() < 9 and loop.time() < deadline:
+        await asyncio.sleep(0.3)
+    until = loop.time() + 10  # meanwhile every player keeps clicking the newest buttons they see
+    while loop.time() < until:
+        for gid in games:
+            msg = newest_control(fake, gid)
+            if msg is None or not mentioned(msg) or mentioned(msg)[-1] not in by_id:
+                continue
+            (_, _, version) = controls_of(msg)[0]
+            res = await fake.click(by_id[mentioned(msg)[-1]], msg, label=msg.button_labels[0])  # raises if > 3 s
+            latencies.append(res.latency)
+            if not res.ephemeral:
+                acknowledged.append((gid, version, mentioned(msg)[-1]))
+        await asyncio.sleep(0.2)
+    assert latencies and max(latencies) < 3.0
+    await all_games_show_their_version(fake, field.bot.db, timeout=60)
+    store = SQLiteStore(str(field.bot.db))
+    await store.open()
+    try:
+        timed_out = 0
+        for gid in games:
+            rows = await store.events(gid)
+            assert len({r.version for r in rows}) == len(rows)
+            timed_out += sum(1 for r in rows if r.action.get("_by") == "timeout")
+        for gid, version, uid in acknowledged:
+            rows = [e for e in await store.events(gid) if e.version == version + 1]
+            assert len(rows) == 1 and rows[0].user_id == uid
+    finally:
+        await store.close()
+    assert timed_out >= 9  # every game timed out, while the channel was rate-limited
+    assert any("n'a pas joué à temps" in (m.content or "") for m in fake.messages("jeux"))
+
+
+@pytest.mark.parametrize("permission,named", [("send_messages", "Envoyer des messages"),
+                                              ("attach_files", "Joindre des fichiers"),
+                                              ("view_channel", "Voir le salon")])
+async def test_start_is_refused_where_the_bot_cannot_show_a_game(field, permission, named):
+    fake, u = field.fake, field.u
+    fake.deny_bot("autre", permission)
+    res = await fake.run_command(u.alice, "autre", "ludix start")
+    assert res.ephemeral and named in res.content
+    store = SQLiteStore(str(field.bot.db))
+    await store.open()
+    try:
+        assert await store.games_with_status(("lobby", "running")) == []  # nothing was created
+    finally:
+        await store.close()
+
+
+async def test_a_permission_lost_mid_game_pauses_it_and_its_return_resumes_it(field):
+    fake, u = field.fake, field.u
+    await set_timeout(fake, u, TIMEOUT_H)
+    gid = await start_ludix(fake, u)
+    fake.deny_bot("jeux", "send_messages")
+    # the timeout fires and its post is refused: the game pauses, its creator is told once by DM
+    await fake.wait_until(lambda: any("en pause" in (m.content or "") for m in fake.dms(u.alice)), timeout=20)
+    games = await db_games(field.bot.db)
+    assert games[gid].paused and "missing_permissions" in games[gid].paused
+    version = games[gid].version
+    await asyncio.sleep(TIMEOUT_H * 3600 * 2)  # no clock runs while paused
+    assert (await db_games(field.bot.db))[gid].version == version
+    assert len([m for m in fake.dms(u.alice) if "en pause" in (m.content or "")]) == 1
+    # permission back (CHANNEL_UPDATE): the publisher catches up with live controls
+    fake.allow_bot("jeux")
+    await all_games_show_their_version(fake, field.bot.db)
+    assert (await db_games(field.bot.db))[gid].paused is None
+
+
+async def test_a_player_is_told_when_their_game_is_paused(field):
+    fake, u = field.fake, field.u
+    await set_timeout(fake, u, TIMEOUT_H)
+    gid = await start_ludix(fake, u)
+    msg = newest_control(fake, gid)
+    fake.deny_bot("jeux", "send_messages", "attach_files")
+    await fake.wait_until(lambda: any("en pause" in (m.content or "") for m in fake.dms(u.alice)), timeout=20)
+    # the next interaction: the move is the interaction's answer (not a channel post), plus the warning
+    msg = newest_control(fake, gid)
+    await set_timeout(fake, u, 10.0)
+    (uid,) = mentioned(msg)
+    res = await fake.click({u.alice.id: u.alice, u.bruno.id: u.bruno}[uid], msg, label=msg.button_labels[0])
+    assert any(m.ephemeral and "en pause" in (m.content or "") for m in res.messages)
+
+
+async def test_games_in_threads_unarchive_and_a_locked_thread_pauses(field):
+    fake, u = field.fake, field.u
+    await set_timeout(fake, u, TIMEOUT_H)
+    thread = fake.create_thread("jeux", "Ludix du soir", by=u.alice)
+    res = await fake.run_command(u.alice, thread, "ludix start", objectif=1000)
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    gid = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    await fake.wait_until(lambda: newest_control_in(fake, thread, gid) is not None, timeout=20)
+    before = len(fake.messages(thread))
+    fake.archive_thread(thread)
+    # the timeout's post goes into the archived thread, which unarchives it (as Discord does)
+    await fake.wait_until(lambda: len(fake.messages(thread)) > before, timeout=20)
+    assert not fake.channel(thread).archived
+    # locked: the next post is refused, the game pauses
+    fake.lock_thread(thread)
+    await fake.wait_until(lambda: any("en pause" in (m.content or "") for m in fake.dms(u.alice)), timeout=30)
+    assert (await db_games(field.bot.db))[gid].paused
+
+
+def newest_control_in(fake, channel, game_id):
+    for msg in reversed(fake.messages(channel)):
+        if msg.visible_to is None and any(g == game_id for g, _, _ in controls_of(msg)):
+            return msg
+    return None
