@@ -17,6 +17,7 @@ from bot import i18n
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
+from bot.render_pool import RenderPool
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
@@ -77,9 +78,12 @@ class Ludibot(commands.Bot):
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
+        self.render_pool = RenderPool()
+
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.render_pool.start()
         await self.tree.set_translator(CatalogTranslator())
         register_lobby(self.router)
         self.add_dynamic_items(GameComponent)
@@ -140,6 +144,7 @@ class Ludibot(commands.Bot):
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()
+        await self.render_pool.close()
         await self.store.close()
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, to_png
+from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, draw_on, encode_png, font
 
 LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales" / "armada"
 
@@ -54,7 +54,7 @@ def _xy(name: str, columns: str) -> tuple[int, int]:
 def render_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False) -> bytes:
     """PNG of the board of ``view``; with ``previous=True``, the final position of the last round."""
     img = draw_board(view, names, lang, previous)
-    return to_png(img)
+    return encode_png(img)
 
 
 def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False) -> Image.Image:
@@ -76,7 +76,7 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
     step = (width - 2 * margin) / (n - 1)
     board_top = header_h + margin
     height = board_top + int(step * (n - 1)) + margin + footer_h
-    img, draw = canvas(width, height, BACKGROUND)
+    img, draw = canvas(width, height, BACKGROUND, scale=s)
 
     def at(name: str) -> tuple[float, float]:
         x, y = _xy(name, columns)
@@ -101,7 +101,7 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
             draw.text((xx, y), str(i + 1), font=label_font, fill=EDGE_LABEL, anchor="mm")
 
     radius = step * 0.34
-    odraw = ImageDraw.Draw(img, "RGBA")  # translucent fills blend onto the board
+    odraw = draw_on(img, "RGBA", s)  # translucent fills blend onto the board
 
     # --- ranges of Spain's last lines (current board only) ---
     if not previous:
@@ -113,7 +113,7 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
                 r = radius * 0.55
                 odraw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=r * 0.3,
                                         fill=(*REACH, 90), outline=(*REACH, 230), width=2 * s)
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img, None, s)
 
     # --- last move arrow (move or pivot) ---
     if last and last.get("from") and last.get("to"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, text_size, to_png
+from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, encode_png, font, text_size
 
 WIDTH_MIN, WIDTH_MAX = 640, 1000
 MARGIN = 28
@@ -73,7 +73,7 @@ def render_table(title: str, subtitle: str, headers: Sequence[str], rows: Sequen
                 fnt = bold
             _cell(draw, xs[i], widths[i], mid, _fit(draw, str(cell), fnt, widths[i]), fnt, colour, numeric[i])
         y += ROW_H
-    return to_png(img)
+    return encode_png(img)
 
 
 def _cell(draw, x: int, width: int, mid: float, text: str, fnt, fill, right: bool) -> None:

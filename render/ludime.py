@@ -17,10 +17,10 @@ from render.common import (
     TEXT,
     canvas,
     centred_text,
+    encode_png,
     font,
     seat_colour,
     text_size,
-    to_png,
 )
 
 WIDTH = 900
@@ -106,7 +106,7 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     for text, fill in notes:
         draw.text((28, y), text, font=font(24), fill=fill)
         y += 34
-    return to_png(img)
+    return encode_png(img)
 
 
 def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tuple[int, int, int]]]:
@@ -242,4 +242,4 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.text((360, top + 11), info, font=font(20), fill=MUTED)
         draw.text((WIDTH - 40, top + 22), f"{view['scores'][seat]} {lab['points']}", font=font(26, bold=True),
                   fill=TEXT, anchor="rm")
-    return to_png(img)
+    return encode_png(img)

@@ -12,9 +12,9 @@ from render.common import (
     TEXT,
     canvas,
     centred_text,
+    encode_png,
     font,
     seat_colour,
-    to_png,
 )
 
 WIDTH = 860
@@ -87,4 +87,4 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         if current and view.get("turn_total"):
             text += f" (+{view['turn_total']})"
         draw.text((bar_x1 + 12, top + 12), text, font=font(26, bold=score == best and score > 0), fill=TEXT)
-    return to_png(img)
+    return encode_png(img)

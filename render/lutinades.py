@@ -28,10 +28,11 @@ from render.common import (
     TEXT,
     canvas,
     centred_text,
+    draw_on,
+    encode_png,
     font,
     seat_colour,
     text_size,
-    to_png,
 )
 
 CARD_W, CARD_H = 420, 600
@@ -160,7 +161,7 @@ def draw_card(img: Image.Image, box: tuple[int, int, int, int], card: dict[str, 
     """
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     rad = int(w * 0.07)
     draw.rounded_rectangle(box, radius=rad, fill=FOREST_DARK)
     m = max(4, int(w * 0.03))
@@ -196,14 +197,14 @@ def render_card(card_view: dict[str, Any], labels: dict[str, str] | None = None)
     """
     img, _ = canvas(CARD_W, CARD_H, BACKGROUND)
     draw_card(img, (6, 6, CARD_W - 6, CARD_H - 6), card_view, labels)
-    return to_png(img)
+    return encode_png(img)
 
 
 def draw_card_back(img: Image.Image, box: tuple[int, int, int, int], count: int | None = None) -> None:
     """The back of the deck (the mushroom whose foot points at the picker), with a count."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     for k in (2, 1):  # a little stack
         off = k * max(2, int(w * 0.025))
         draw.rounded_rectangle((x0 + off, y0 + off, x1 + off, y1 + off), radius=int(w * 0.07),
@@ -351,7 +352,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     draw_card_back(img, (bx0, deck_y, bx0 + back_w, deck_y + int(back_w * 1.3)), view["deck"])
     if labels.get("deck"):
         centred_text(draw, (px0 + pw / 2, deck_y + int(back_w * 1.3) + 18), labels["deck"], font(16), fill=MUTED)
-    return to_png(img)
+    return encode_png(img)
 
 
 def draw_basket(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, outline=HIGHLIGHT) -> None:

@@ -21,9 +21,9 @@ from render.common import (
     PANEL,
     TEXT,
     canvas,
+    encode_png,
     font,
     seat_colour,
-    to_png,
 )
 
 CATEGORIES = ("T", "A", "C", "P", "F", "R")
@@ -368,7 +368,7 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
         cy = y + row / 2
         img.paste(_hatch(22), (px, int(cy - 11)))
         draw.text((px + 30, cy), lab.get("label.mat", ""), font=font(17), fill=MUTED, anchor="lm")
-    return to_png(img)
+    return encode_png(img)
 
 
 def _draw_pips(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: int) -> None:
@@ -430,7 +430,7 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         draw.text((cx, y + 42), d["symbol"], font=font(40), fill=TEXT, anchor="mm")
         name = lab.get(f"mechanic.{d['mechanic']}", "")
         draw.text((cx, y + 86), name, font=_fit_font(draw, name, 20, col_w - 30), fill=TEXT, anchor="mm")
-    return to_png(img)
+    return encode_png(img)
 
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
@@ -472,4 +472,4 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         _draw_axes(draw, k, gx, gy, 15)
         _draw_breakdown(draw, bx + 18, gy + k.height + 28, block_w - 36, sheet_view["breakdown"],
                         sheet_view["score"], lab, 17)
-    return to_png(img)
+    return encode_png(img)

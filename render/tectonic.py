@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, to_png
+from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, encode_png, font
 
 S = 2  # supersampling factor
 CELL = 64
@@ -104,7 +104,7 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     board_px = SIZE * CELL
     width = MARGIN * 2 + board_px + GAP + SIDE + GAP
     height = HEADER + MARGIN * 2 + board_px
-    img, draw = canvas(width * S, height * S, BACKGROUND)
+    img, draw = canvas(width * S, height * S, BACKGROUND, scale=S)
 
     region_cells = {c for r in view.get("regions", {}).values() for c in r["cells"]}
     last = view.get("last_move") or {}
@@ -203,7 +203,7 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     _player_box(draw, view, names, lab, 0, px, HEADER + MARGIN + board_px - box_h, box_h)
 
     out = img.reduce(S)
-    return to_png(out)
+    return encode_png(out)
 
 
 def _player_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lab: dict[str, str],
