@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -66,7 +65,7 @@ class BoardsCog(commands.Cog):
         table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games, "wins": r.wins,
                   "best": r.best_score} for i, r in enumerate(rows)]
         mine = next((i for i, r in enumerate(rows) if r.user_id == interaction.user.id), None)
-        image = await asyncio.to_thread(
+        image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
             i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(rows)),
             labels, table, mine)
@@ -92,7 +91,7 @@ class BoardsCog(commands.Cog):
                                                                      "empty")}
         table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
                   "date": time.strftime("%Y-%m-%d", time.gmtime(r["finished_at"]))} for i, r in enumerate(rows)]
-        image = await asyncio.to_thread(
+        image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_records, i18n.t("community.records.title", lg, game=title(kind, lg)),
             i18n.t("community.records.subtitle", lg, server=server_name(interaction), count=len(rows)), labels, table)
         await send(interaction, i18n.t("community.records.caption", lg, game=title(kind, lg)),
@@ -227,7 +226,7 @@ class BoardsCog(commands.Cog):
             return None
         try:
             view = await self.sessions.public_view(game)
-            data = await asyncio.to_thread(cog.render_public, game, view, lg)
+            data = await cog.render_public_cached(game, view, lg)
         except Exception:  # the log is still worth showing without its picture
             log.exception("could not draw the final picture of game %s", game.id)
             return None

@@ -137,6 +137,9 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         await super().cog_load()
         # draw every tile once, off the event loop, so the first pictures are as fast as the next ones
         tiles = [t.view() for t in TILES.values()]
+        pool = getattr(self.bot, "render_pool", None)
+        if pool is not None and pool.uses_processes:
+            return  # the boards are drawn in the render workers, which fill their own tile cache as they go
         self._warming = asyncio.create_task(asyncio.to_thread(warm_cache, tiles))
 
     # --- start -----------------------------------------------------------------------------
