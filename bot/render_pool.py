@@ -54,6 +54,19 @@ def _run(job: Picture) -> tuple[bytes | None, float]:
     return data, time.process_time() - t0
 
 
+def _watch_parent(parent: int) -> None:
+    """In each worker: exit when the bot's process is gone (even killed outright, when the pool
+    cannot shut its workers down), so no orphan worker outlives it."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _warm(delay: float) -> int:
     """Import the renderers (fonts, PIL) in a fresh worker, then hold it so that each warm-up
     call lands on its own worker."""
@@ -115,7 +128,8 @@ class RenderPool:
             self._shutdown()
 
     def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"))
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
 
     def _shutdown(self) -> None:
         executor, self._executor = self._executor, None

@@ -80,3 +80,38 @@ def test_thread_fallback_and_the_cache():
         await pool.close()
 
     asyncio.run(scenario())
+
+
+def test_workers_do_not_outlive_a_killed_bot():
+    """The bot killed outright (SIGKILL: no shutdown) leaves no render worker behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = ("import asyncio, os, time\n"
+            "from bot.render_pool import RenderPool\n"
+            "async def main():\n"
+            "    pool = RenderPool(1)\n"
+            "    await pool.start()\n"
+            "    print(await pool.run(os.getpid), flush=True)\n"
+            "    time.sleep(60)\n"
+            "asyncio.run(main())\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(proc.stdout.readline())
+        os.kill(worker, 0)  # alive
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        os.kill(worker, signal.SIGKILL)
+        raise AssertionError("the render worker outlived the killed bot")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
