@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n
+from bot import i18n, looplag
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
@@ -84,6 +84,7 @@ class Ludibot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.store.open()
         await self.render_pool.start()
+        self._loop_lag = looplag.start_if_asked()  # benchmarks only
         await self.tree.set_translator(CatalogTranslator())
         register_lobby(self.router)
         self.add_dynamic_items(GameComponent)
