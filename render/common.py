@@ -97,6 +97,15 @@ def text_size(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont)
     return right - left, bottom - top
 
 
+def fit(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text``, shortened with an ellipsis until it is at most ``width`` px wide in ``fnt``."""
+    if fnt.getlength(text) <= width:
+        return text
+    while text and fnt.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str,
                  fnt: ImageFont.FreeTypeFont, fill=TEXT) -> None:
     draw.text(centre, text, font=fnt, fill=fill, anchor="mm")

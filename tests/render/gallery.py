@@ -134,18 +134,24 @@ def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Sho
 def _extra_shots(kind: str, cog, game: GameRow, engine, state, tag: str) -> Iterator[Shot]:
     """Pictures the cogs draw outside the two hooks."""
     if kind == "ranta":
-        from cogs.ranta.cog import render_labels
+        from cogs.ranta.cog import assignment_of, render_labels
+        from engines.ranta import BOX, MAT
         from render.ranta import render_sheet
 
+        if engine.is_over(state):
+            return
         view = engine.view(state, 0)
-        legal = [a for a in engine.legal_actions(state, 0) if a.get("type") == "place"] if not engine.is_over(state) \
-            else []
-        if legal:
-            preview = {k: v for k, v in legal[0].items() if k != "type"}
-            try:
-                yield Shot(f"{tag}-preview", picture(render_sheet, view, 0, game.names, preview, render_labels("fr")))
-            except Exception:  # noqa: BLE001 - the preview's own format is checked by its cog tests
-                pass
+        for action in engine.legal_actions(state, 0) or []:
+            cells = engine.action_cells(state, 0, action)
+            if action["type"] == BOX:  # as the cog's preview draws it
+                a = assignment_of(view, action["dice"])
+                preview = {"cells": cells, "category": a["category"], "mechanic": a["mechanic"]}
+            elif action["type"] == MAT:
+                preview = cells
+            else:
+                continue
+            yield Shot(f"{tag}-preview", picture(render_sheet, view, 0, game.names, preview, render_labels("fr")))
+            return
     elif kind == "limit":
         from cogs.limit.cog import render_labels
         from render.limit import render_final
