@@ -168,6 +168,7 @@ def _extra_shots(kind: str, cog, game: GameRow, engine, state, tag: str) -> Iter
 
 
 def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
+    from cogs.community.boards import mode_label
     from cogs.community.common import title
     from render.leaderboard import render_leaderboard, render_records
 
@@ -183,13 +184,16 @@ def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
                                                            i18n.t("community.board.title", lg, game=title(kind, lg)),
                                                            subtitle, labels, rows, 3))
         yield Shot(f"leaderboard-empty-{lg}", picture(render_leaderboard, "—", "—", labels, [], None))
-        rlabels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "date", "game",
-                                                                     "empty")}
-        records = [{"rank": i + 1, "player": LONG_NAMES[i % len(LONG_NAMES)], "score": 188 - i, "game": 104242 + i,
-                    "date": "2026-11-24"} for i in range(10)]
+        rlabels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "mode", "date",
+                                                                     "game", "empty")}
         for kind in engines.available():
             if engines.get(kind).min_players != 1:
                 continue
+            engine = engines.get(kind)
+            choices = [{}] + [{opt.name: c} for opt in engine.options for c in (opt.choices or ())]
+            records = [{"rank": i + 1, "player": LONG_NAMES[i % len(LONG_NAMES)], "score": 188 - i,
+                        "game": 104242 + i, "date": "24/11/26",
+                        "mode": mode_label(kind, choices[i % len(choices)], lg)} for i in range(10)]
             subtitle = i18n.t("community.records.subtitle", lg, server="Le Grand Serveur des Ludothécaires",
                               count=len(records))
             yield Shot(f"records-{kind}-{lg}", picture(render_records,
