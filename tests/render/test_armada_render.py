@@ -22,7 +22,7 @@ def png_ok(data: bytes) -> Image.Image:
     assert len(data) < 1_000_000
     img = Image.open(io.BytesIO(data))
     img.load()
-    assert 800 <= img.width <= 1000 and img.height < 1400
+    assert 600 <= img.width <= 1000 and img.height < 1400
     return img
 
 
