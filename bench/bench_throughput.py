@@ -61,10 +61,16 @@ class Game:
         if FINAL in (self.msg.content or ""):
             await self.start()
         msg = self.msg
-        (uid,) = mentioned(msg)
-        labels = msg.button_labels
+        who = mentioned(msg)
+        labels = [lb for lb in msg.button_labels if lb in ("Lancer les dés", "Relancer", "Stop (marquer)")]
+        if len(who) != 1 or not labels:
+            # not a turn message (a lost move left us on another one): take the newest again
+            await asyncio.sleep(0.05)
+            self.msg = last_control(self.fake, self.channel) or msg
+            return None, 0.0
+        (uid,) = who
         label = "Stop (marquer)" if "Stop (marquer)" in labels and self.moves % 3 == 2 else \
-            next(lb for lb in labels if lb in ("Lancer les dés", "Relancer"))
+            next((lb for lb in labels if lb != "Stop (marquer)"), labels[0])
         t0 = time.perf_counter()
         res = await self.fake.click(self.by_id[uid], msg, label=label, timeout=30, check_deadline=False,
                                     until=lambda r: r.late or _next_control(self.fake, self.channel, msg.id))
