@@ -41,7 +41,7 @@ from bot.render_pool import Picture, picture
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, matches, public_lang, select, send, view_of
+from bot.ui import Click, button, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
 from render.limit import LABEL_KEYS, render_board, render_final, render_tile, warm_cache
@@ -225,11 +225,11 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
 
     # --- publishing ---------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """GameCog's public message, plus the announced tile's line when no event announced it,
         and, between two games of a series, the finished game's boards."""
         game = outcome.game
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = self.publication_lang(interaction, kw.get("lang"))
         lines = list(extra or [])
         if game.status == RUNNING:
             types = {e.get("type") for e in outcome.events}
@@ -239,7 +239,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             if view["phase"] == "place" and view["tile"] and "announced" not in types:
                 lines.append(i18n.t("limit.event.announced", lg, round=view["round"], rounds=view["rounds"],
                                     tile=view["tile"]["id"]))
-        return await super().publish(outcome, interaction, extra=lines)
+        return await super().publish(outcome, interaction, extra=lines, **kw)
 
     async def _post_boards(self, game: GameRow, view: dict[str, Any], interaction: discord.Interaction | None,
                            lg: str) -> None:

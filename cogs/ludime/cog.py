@@ -227,11 +227,11 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
                    view=view_of(*items) if items else None)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """As GameCog's, telling the first deal and every player's points after each end of round."""
         view = await self.sessions.public_view(outcome.game) if outcome.game.state else {}
         outcome = replace(outcome, events=views.told_events(outcome.game, outcome.events, view))
-        return await super().publish(outcome, interaction, extra=extra)
+        return await super().publish(outcome, interaction, extra=extra, **kw)
 
     # --- rendering ---------------------------------------------------------------------
     def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:

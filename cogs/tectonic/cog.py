@@ -32,7 +32,7 @@ from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
+from bot.ui import Click, button, lang, refuse, send, view_of
 from engines.base import RuleError
 from engines.tectonic import State, flip_choices, legal_destinations, legal_sources
 from render.tectonic import render_board
@@ -265,12 +265,12 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
 
     # --- publishing ----------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """As GameCog.publish, with: who plays which colour at the start, pieces and regions in
         the table's language, no "turn" lines (the mention says it), and how to play for the
         first moves."""
         game = outcome.game
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = self.publication_lang(interaction, kw.get("lang"))
         events = self._told(outcome.events, lg)
         hints = []
         if game.status == RUNNING and game.state is not None:
@@ -278,7 +278,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             if state.ply < HINT_PLIES and not game.seats[state.current].is_ai:
                 hints.append(i18n.t("tectonic.ui.hint_move", lg))
         return await super().publish(dataclasses.replace(outcome, events=events), interaction,
-                                     extra=[*(extra or []), *hints])
+                                     extra=[*(extra or []), *hints], **kw)
 
     @staticmethod
     def _told(events: list[dict[str, Any]], lg: str) -> list[dict[str, Any]]:
