@@ -25,6 +25,9 @@ from render.common import (
     font,
     seat_colour,
 )
+from render.common import (
+    fit as _fit,
+)
 
 CATEGORIES = ("T", "A", "C", "P", "F", "R")
 MECHANICS = ("bluff", "deduction", "deck_building", "programming", "memory", "secret_role")
@@ -397,14 +400,14 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
     """The round's three dice, each with what its face means as size, category and mechanic."""
     lab = _Labels(labels)
     dice = view["dice_meaning"]
-    col_w, head = 290, 70
+    col_w, head = 210, 70  # three narrow columns: the picture stays phone-sized (text ≥ 22 px at 670 px)
     width = col_w * len(dice) + 40
     height = 610
     img, draw = canvas(width, height)
     title = lab.get("label.dice", "", round=view["round"], rounds=view["rounds"]) or \
         lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
     draw.text((width / 2, 38), title, font=font(30, True), fill=TEXT, anchor="mm")
-    caption = font(17)
+    caption = font(22)
     for i, d in enumerate(dice):
         x0 = 20 + i * col_w
         cx = x0 + col_w / 2
@@ -413,9 +416,9 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         # size
         y = head + 152
         draw.text((cx, y), lab.get("label.size", "\u2b1a"), font=caption, fill=MUTED, anchor="mm")
-        _draw_shape(draw, cx - 40, y + 60, d["long"], d["short"], 22)
-        _draw_shape(draw, cx + 70, y + 60, d["short"], d["long"], 22)
-        draw.text((cx + 15, y + 60), "/", font=font(22), fill=MUTED, anchor="mm")
+        _draw_shape(draw, cx - 48, y + 60, d["long"], d["short"], 16)
+        _draw_shape(draw, cx + 52, y + 60, d["short"], d["long"], 16)
+        draw.text((cx + 2, y + 60), "/", font=font(24), fill=MUTED, anchor="mm")
         # category
         y = head + 280
         draw.text((cx, y), lab.get("label.category", ""), font=caption, fill=MUTED, anchor="mm")
@@ -423,13 +426,13 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         draw.rounded_rectangle([cx - 24, y + 18, cx + 24, y + 66], radius=6, fill=CATEGORY_COLOURS[cat])
         draw.text((cx, y + 42), cat, font=font(32, True), fill=INK, anchor="mm")
         name = lab.get(f"category.{cat}", "")
-        draw.text((cx, y + 86), name, font=_fit_font(draw, name, 20, col_w - 30), fill=TEXT, anchor="mm")
+        draw.text((cx, y + 86), _fit(name, font(22), col_w - 24), font=font(22), fill=TEXT, anchor="mm")
         # mechanic
         y = head + 405
         draw.text((cx, y), lab.get("label.mechanic", ""), font=caption, fill=MUTED, anchor="mm")
         draw.text((cx, y + 42), d["symbol"], font=font(40), fill=TEXT, anchor="mm")
         name = lab.get(f"mechanic.{d['mechanic']}", "")
-        draw.text((cx, y + 86), name, font=_fit_font(draw, name, 20, col_w - 30), fill=TEXT, anchor="mm")
+        draw.text((cx, y + 86), _fit(name, font(22), col_w - 24), font=font(22), fill=TEXT, anchor="mm")
     return encode_png(img)
 
 

@@ -123,7 +123,8 @@ def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Sho
                 for lg in langs:
                     job = cog.render_public(game, engine.view(state, None), lg)
                     if job is not None:
-                        yield Shot(f"{tag}-public-{lg}", job)
+                        role = "final" if job.fn.__name__ == "render_final" else "public"
+                        yield Shot(f"{tag}-{role}-{lg}", job)
                     for seat in sorted({0, players - 1}) if lg == langs[0] else (0,):
                         job = cog.render_private(game, engine.view(state, seat), lg)
                         if job is not None:

@@ -16,7 +16,8 @@ RENDER_MODULES = ["armada", "leaderboard", "limit", "ludime", "ludix", "lutinade
 
 def _kind(name: str) -> str:
     parts = name.split("-")
-    role = "private" if "private" in name else parts[-1] if parts[-1] not in ("fr", "en") else "public"
+    role = "private" if "private" in name else parts[-1] if parts[-1] not in ("fr", "en") else \
+        "final" if "-final-" in name else "public"
     return f"{parts[0]}-{role}"
 
 
