@@ -99,6 +99,8 @@ class GameCog(commands.GroupCog):
     # --- drawing (in the render pool, off the interpreter lock) ----------------------
     async def render(self, job: Picture | Any, *args: Any) -> bytes | None:
         """Draw a :class:`Picture` (or a render function and its arguments) in the render pool."""
+        if job is None:
+            return None
         pool: RenderPool | None = getattr(self.bot, "render_pool", None)
         if pool is None:
             return await asyncio.to_thread(job if isinstance(job, Picture) else Picture(job, args))
