@@ -115,3 +115,29 @@ def test_workers_do_not_outlive_a_killed_bot():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_a_cog_draws_the_public_picture_of_a_version_once():
+    """status, spectators and republication reuse the picture of the game's version."""
+    from dataclasses import replace
+
+    from tests.render import gallery
+
+    async def scenario():
+        cog = gallery._cog("ludix")
+        pool = RenderPool(0)
+        cog.bot.render_pool = pool
+        state = ENGINE.new_game(2, {}, seed=3)
+        game = gallery._row("ludix", 2, {}, state, False)
+        view = ENGINE.view(state, None)
+        first = await cog.render_public_cached(game, view, "fr")
+        again = await cog.render_public_cached(game, view, "fr")
+        assert first == again and first[:4] == b"\x89PNG" and pool.jobs == 1 and pool.hits == 1
+        english = await cog.render_public_cached(game, view, "en")  # another language: its own picture
+        assert english != first and pool.jobs == 2
+        state, _ = ENGINE.apply(state, 0, {"type": "roll"})
+        newer = await cog.render_public_cached(replace(game, version=game.version + 1), ENGINE.view(state, None), "fr")
+        assert newer != first and pool.jobs == 3
+        assert await cog.render(None) is None
+
+    asyncio.run(scenario())
