@@ -153,6 +153,7 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
     lag_file = tmp / "lag.txt"
     bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_LOOP_LAG": str(lag_file)})
     rows, failures = [], []
+    limited: list[dict] = []
     try:
         games = [Game(fake, ch, users[2 * i:2 * i + 2]) for i, ch in enumerate(channels)]
         await asyncio.gather(*(g.start() for g in games))
@@ -177,6 +178,7 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
                          "workers_ms": 1000 * worker_cpu / step["moves"],
                          "driver_ms": 1000 * driver_cpu / step["moves"],
                          "lag_p99": percentile(lag, 99) if lag else float("nan"), "lag_n": len(lag)})
+        limited = list(fake.rate_limited)
     finally:
         bot.kill()
         await fake.stop()
@@ -188,7 +190,14 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
         print(f"| {r['rate']:.0f} | {r['achieved']:.1f} | {r['moves']} | {statistics.median(r['callbacks']):.1f} "
               f"| {percentile(r['callbacks'], 99):.1f} | {percentile(r['follow'], 99):.1f} | {r['main_ms']:.1f} "
               f"| {r['workers_ms']:.1f} | {r['lag_p99']:.1f} | {r['driver_ms']:.1f} |")
-    print(f"\n(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)\n")
+    print(f"\n(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    by_route: dict[str, int] = {}
+    for r in limited:
+        key = f"{r.get('method')} {r.get('bucket') or r.get('path')}{' (global)' if r.get('global') else ''}"
+        by_route[key] = by_route.get(key, 0) + 1
+    print(f"(429 answered by the fake Discord: {len(limited)}"
+          + (": " + ", ".join(f"{k} ×{n}" for k, n in sorted(by_route.items(), key=lambda kv: -kv[1])[:4])
+             if limited else "") + ")\n")
     verdicts = []
     ok_rates = [r["achieved"] for r in rows if percentile(r["callbacks"], 99) <= 1000]
     best = max(ok_rates, default=0.0)
