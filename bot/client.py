@@ -15,12 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, metrics
+from bot import i18n, looplag, metrics
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
+from bot.inputs import Refused, check_options
 from bot.publisher import Publisher
+from bot.render_pool import RenderPool
 from bot.sessions import SessionService
 from bot.storage import Store, open_store
 from bot.translator import CatalogTranslator
@@ -63,11 +65,28 @@ def apply_endpoints(settings: Settings) -> None:
 
 class LudibotTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every option within what its command declares (choices, ranges, Discord's integers);
+        otherwise a precise refusal (:class:`bot.inputs.Refused`, answered by :meth:`on_error`).
+        Starts the command's latency clock, and refuses a DM reaching a process without shard 0."""
         interaction.extras.setdefault("t0", time.perf_counter())
-        return await dm_guard(interaction)
+        if not await dm_guard(interaction):
+            return False
+        data = interaction.data or {}
+        if interaction.type is not discord.InteractionType.application_command or data.get("type", 1) != 1:
+            return True
+        try:
+            command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
+        except app_commands.AppCommandError:
+            return True  # an unknown command: discord.py answers it as usual
+        check_options(command, options)
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         observe_interaction(interaction)
+        if isinstance(error, Refused):  # refused before the command ran (the cog's handler may have answered)
+            if not interaction.response.is_done():
+                await refuse(interaction, error.original)
+            return
         # discord.py calls the tree's handler even after the cog's own (GameCog.cog_app_command_error):
         # that one has already answered; a second answer would repeat the refusal.
         binding = getattr(interaction.command, "binding", None)
@@ -106,7 +125,7 @@ class Ludibot(commands.AutoShardedBot):
             shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, tree_cls=LudibotTree,
-                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                         allowed_mentions=discord.AllowedMentions.none(),
                          http_trace=metrics.http_trace(), **shards)
         self.settings = settings
         self.metrics_server: metrics.MetricsServer | None = None
@@ -117,9 +136,12 @@ class Ludibot(commands.AutoShardedBot):
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
+        self.render_pool = RenderPool()
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.render_pool.start()
+        self._loop_lag = looplag.start_if_asked()  # benchmarks only
         if self.settings.metrics_port:
             self.metrics_server = metrics.MetricsServer(self, self.settings.metrics_host, self.settings.metrics_port)
             await self.metrics_server.start()
@@ -207,6 +229,14 @@ class Ludibot(commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d ready", shard_id)
+        if self.publisher is not None:
+            self.publisher.wake()  # a shard identified again (new session): catch up its servers' games
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        log.info("shard %d disconnected", shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        log.info("shard %d resumed", shard_id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
         observe_interaction(interaction, command.qualified_name)
@@ -237,6 +267,12 @@ class Ludibot(commands.AutoShardedBot):
             await refuse(interaction, "common.error.forged_button")
             return
         on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
+        if on_message:
+            kinds = _component_types(interaction.message.components)  # type: ignore[union-attr]
+            if kinds.get(cid) != (interaction.data or {}).get("component_type"):
+                # a select's id sent as a button (or the reverse): discord.py would drop it silently
+                await refuse(interaction, "common.error.wrong_component")
+                return
         if not on_message:
             # A stale client (the buttons were removed since) or a crafted one: discord.py ignores
             # it and nothing is ever applied from it; the user is told precisely why.
@@ -248,6 +284,7 @@ class Ludibot(commands.AutoShardedBot):
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()
+        await self.render_pool.close()
         if self.metrics_server is not None:
             await self.metrics_server.stop()
         await self.store.close()
@@ -260,6 +297,17 @@ def _custom_ids(components) -> set[str]:
         if cid:
             found.add(cid)
         found |= _custom_ids(getattr(comp, "children", None))
+    return found
+
+
+def _component_types(components) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for comp in components or []:
+        cid = getattr(comp, "custom_id", None)
+        if cid:
+            kind = getattr(comp, "type", None)
+            found[cid] = getattr(kind, "value", kind)
+        found.update(_component_types(getattr(comp, "children", None)))
     return found
 
 

@@ -22,12 +22,15 @@ from discord.ext import commands
 import engines
 from bot import i18n
 from bot.narrate import narrate
+from bot.render_pool import Picture, RenderPool
+from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
 from bot.ui import (
     Click,
     button,
+    jump_link,
     lang,
     missing_permissions,
     pause_note,
@@ -49,12 +52,13 @@ def player_of(interaction: discord.Interaction) -> Player:
     perms = getattr(interaction, "permissions", None)
     user = interaction.user
     return Player(user_id=user.id, name=getattr(user, "display_name", None) or user.name,
-                  locale=lang(interaction), can_manage=bool(perms and perms.manage_guild))
+                  locale=lang(interaction), can_manage=bool(perms and perms.manage_guild),
+                  guild_id=interaction.guild_id)
 
 
 def mention(game: GameRow, seat: int) -> str:
     s = game.seats[seat]
-    return s.name if s.user_id is None else f"<@{s.user_id}>"
+    return escape(s.name) if s.user_id is None else ping(s.user_id)
 
 
 class GameCog(commands.GroupCog):
@@ -87,11 +91,32 @@ class GameCog(commands.GroupCog):
         """``verb -> async handler(click)`` for this game's buttons and selects."""
         return {}
 
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """The table picture, as a job for the render pool: ``picture(render_fn, view, ...)``."""
         return None
 
-    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """The player's own picture, as a job for the render pool (see :meth:`render_public`)."""
         return None
+
+    # --- drawing (in the render pool, off the interpreter lock) ----------------------
+    async def render(self, job: Picture | Any, *args: Any) -> bytes | None:
+        """Draw a :class:`Picture` (or a render function and its arguments) in the render pool."""
+        if job is None:
+            return None
+        pool: RenderPool | None = getattr(self.bot, "render_pool", None)
+        if pool is None:
+            return await asyncio.to_thread(job if isinstance(job, Picture) else Picture(job, args))
+        return await pool.run(job, *args)
+
+    async def render_public_cached(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+        """The public picture of this version of the game (drawn once: status, spectators and
+        republication reuse it)."""
+        job = self.render_public(game, view, lang)
+        pool: RenderPool | None = getattr(self.bot, "render_pool", None)
+        if pool is None or job is None:
+            return await self.render(job) if job is not None else None
+        return await pool.cached((game.id, game.version, lang, "public"), job)
 
     def publish_image(self, outcome: Outcome, view: dict[str, Any]) -> bool:
         """Whether this public message carries the table image (a game may skip it for small steps)."""
@@ -140,8 +165,11 @@ class GameCog(commands.GroupCog):
     # --- finding the game a command means -------------------------------------------
     async def resolve(self, interaction: discord.Interaction, partie: int | None = None,
                       statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
+        """The game of this kind a command typed here means: ``partie`` if it is a game of this
+        server and this channel (or thread), else the only one here (see ``SessionService.find``)."""
         return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
-                                        user_id=interaction.user.id, game_id=partie, statuses=statuses)
+                                        user_id=interaction.user.id, game_id=partie, statuses=statuses,
+                                        guild_id=interaction.guild_id)
 
     def player_state(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
         """The running game's engine state and the user's seat, or a specific refusal
@@ -159,7 +187,7 @@ class GameCog(commands.GroupCog):
         partie = getattr(interaction.namespace, "partie", None)
         try:
             game = await self.resolve(interaction, int(partie) if partie is not None else None, (RUNNING,))
-        except (RuleError, ValueError, TypeError):
+        except (RuleError, ValueError, TypeError, OverflowError):
             return None
         seat = game.seat_of(interaction.user.id)
         if seat is None or game.status != RUNNING or game.state is None:
@@ -168,7 +196,9 @@ class GameCog(commands.GroupCog):
 
     async def partie_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[int]]:
-        games = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING), kind=self.kind)
+        games = [g for g in await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING),
+                                                                       kind=self.kind)
+                 if g.guild_id == interaction.guild_id and not g.broken]
         lg = lang(interaction)
         out = []
         for g in games:
@@ -182,10 +212,10 @@ class GameCog(commands.GroupCog):
     # --- the lobby -------------------------------------------------------------------
     def lobby_text(self, game: GameRow, lg: str) -> str:
         seats = "\n".join(
-            f"{i + 1}. {s.name}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
+            f"{i + 1}. {escape(s.name)}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
             for i, s in enumerate(game.seats))
         return i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
-                      creator=f"<@{game.creator_id}>", count=len(game.seats), min=self.engine.min_players,
+                      creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
                       max=self.engine.max_players, seats=seats, options=self.options_text(game, lg))
 
     def lobby_view(self, game: GameRow, lg: str) -> discord.ui.View:
@@ -246,6 +276,23 @@ class GameCog(commands.GroupCog):
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
 
+    async def on_rematch(self, click: Click) -> None:
+        """« Revanche » under a finished game: a new lobby with the same seats and options; the
+        former players are called to confirm by joining."""
+        lobby, fresh = await self.sessions.rematch(click.game.id, player_of(click.interaction))
+        lg = public_lang(click.interaction)
+        if not fresh:
+            await send(click.interaction, i18n.t("common.lobby.rematch_exists", lang(click.interaction), id=lobby.id,
+                                                 link=jump_link(lobby, lobby.lobby_message_id)), ephemeral=True)
+            return
+        others = [s.user_id for s in click.game.seats if s.user_id and s.user_id != click.interaction.user.id]
+        call = i18n.t("common.lobby.rematch_call", lg, id=click.game.id,
+                      players=", ".join(f"<@{u}>" for u in others)) if others else ""
+        text = self.lobby_text(lobby, lg) + (f"\n{call}" if call else "")
+        msg_id = await send(click.interaction, text, view=self.lobby_view(lobby, lg))
+        if msg_id:
+            await self.sessions.store.set_message_ids(lobby.id, lobby=msg_id)
+
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
         lg = public_lang(click.interaction)
@@ -272,7 +319,7 @@ class GameCog(commands.GroupCog):
             button(game.id, "resign", i18n.t(f"{self.kind}.button.resign", lg), arg=owner,
                    style=discord.ButtonStyle.danger, emoji="🏳️"),
             button(game.id, "keep", i18n.t(f"{self.kind}.button.keep", lg), arg=owner))
-        opponents = ", ".join(s.name for s in game.seats if s.seat != seat)
+        opponents = ", ".join(escape(s.name) for s in game.seats if s.seat != seat)
         await send(interaction, i18n.t(f"{self.kind}.ui.resign_confirm", lg, id=game.id, opponent=opponents),
                    ephemeral=True, view=controls)
 
@@ -300,7 +347,7 @@ class GameCog(commands.GroupCog):
             return []
         lines = [i18n.t("common.event.final", lg)]
         for seat in sorted(range(len(game.seats)), key=lambda s: (result.ranks[s], s)):
-            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=game.seats[seat].name,
+            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=escape(game.seats[seat].name),
                                 score=result.scores[seat] if result.scores[seat] is not None else "-"))
         return lines
 
@@ -320,7 +367,7 @@ class GameCog(commands.GroupCog):
         expected = sorted(self.sessions.expected_seats(game))
         if len(expected) <= 0:
             return None
-        return i18n.t("common.event.waiting_for", lg, players=", ".join(game.seats[s].name for s in expected))
+        return i18n.t("common.event.waiting_for", lg, players=", ".join(escape(game.seats[s].name) for s in expected))
 
     def publication_lang(self, interaction: discord.Interaction | None, lang: str | None = None) -> str:
         """The language of a public message: the one given (the publisher's), else the server's."""
@@ -362,9 +409,12 @@ class GameCog(commands.GroupCog):
         view = await self.sessions.public_view(game)
         image = None
         if self.publish_image(outcome, view):
-            image = await asyncio.to_thread(self.render_public, game, view, lg)
+            image = await self.render_public_cached(game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
+        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
+            controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                               style=discord.ButtonStyle.primary, emoji="🔁")]
         content = "\n".join(lines)[:2000] or None
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, file, controls)
@@ -406,8 +456,7 @@ class GameCog(commands.GroupCog):
                    controls: list[discord.ui.Item] | None = None) -> int:
         """A message in a channel, outside any interaction (the publisher's repairs). Raises
         ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause)."""
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True, roles=False,
-                                                                              everyone=False)}
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(content)}
         if content:
             kwargs["content"] = content
         if file is not None:
@@ -476,7 +525,7 @@ class GameCog(commands.GroupCog):
             raise SessionError("common.error.not_a_player", game=game.id)
         lg = lang(interaction)
         view = await self.sessions.view_for(game, interaction.user.id)
-        image = await asyncio.to_thread(self.render_private, game, view, lg)
+        image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
@@ -509,7 +558,7 @@ class GameCog(commands.GroupCog):
             await send(interaction, self.lobby_text(game, lg), ephemeral=True)
             return
         view = await self.sessions.public_view(game)
-        image = await asyncio.to_thread(self.render_public, game, view, lg)
+        image = await self.render_public_cached(game, view, lg)
         lines = [i18n.t("common.label.status_head", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                         status=i18n.t(f"common.status.{game.status}", lg))]
         if game.status == RUNNING:
@@ -557,5 +606,5 @@ def register_lobby(router) -> None:
         return handler
 
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
-                         ("start", "on_start"), ("cancel", "on_cancel")):
+                         ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))

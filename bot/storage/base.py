@@ -164,7 +164,12 @@ def dump_json(value: Any) -> str:
 
 # --- the archive of an ended game: its final state and its whole log, compressed (lean storage) ---------
 def pack(value: Any) -> bytes:
-    return zlib.compress(dump_json(value).encode(), 6)
+    return pack_text(dump_json(value))
+
+
+def pack_text(text: str) -> bytes:
+    """JSON text as stored, compressed as is (an unreadable state stays unreadable, not lost)."""
+    return zlib.compress(text.encode(), 6)
 
 
 def unpack(blob: bytes) -> Any:
@@ -193,15 +198,29 @@ def seat_from(r: Any) -> Seat:
 
 
 def game_from(r: Any, seats: list[Seat]) -> GameRow:
+    """A games row (with ``packed``, the archived state of an ended game, when joined) as a GameRow.
+    A row whose JSON or archive does not read comes back ``broken`` (with the reason; the backend
+    stores it, logged once) and its state ``None``."""
+    broken = r["broken"]
+    try:
+        options = json.loads(r["options"])
+        if r["state"]:
+            state = json.loads(r["state"])
+        else:
+            packed = _get(r, "packed")
+            state = unpack(packed) if packed else None
+        if not isinstance(options, dict) or not (state is None or isinstance(state, dict)):
+            raise ValueError("not a JSON object")
+    except (ValueError, TypeError, RecursionError, zlib.error) as err:
+        options, state = {}, None
+        broken = broken or f"unreadable JSON: {err}"[:300]
     return GameRow(
         id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], kind=r["kind"],
-        options=json.loads(r["options"]), status=r["status"],
-        state=json.loads(r["state"]) if r["state"] else (unpack(packed) if (packed := _get(r, "packed")) else None),
-        version=r["version"],
+        options=options, status=r["status"], state=state, version=r["version"],
         seed=r["seed"], creator_id=r["creator_id"], created_at=r["created_at"],
         updated_at=r["updated_at"], lobby_message_id=r["lobby_message_id"],
         control_message_id=r["control_message_id"], seats=seats,
-        published_version=r["published_version"], paused=r["paused"], broken=r["broken"],
+        published_version=r["published_version"], paused=r["paused"], broken=broken,
         thread_id=r["thread_id"],
     )
 
@@ -328,6 +347,16 @@ class Store(ABC):
         not broken), oldest change first."""
 
     @abstractmethod
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        """Set a game aside because its stored state cannot be read (``reason`` says why). True
+        only the first time (the caller logs once); a broken game is skipped by every listing,
+        the sweep and the publisher until an admin cancels it."""
+
+    @abstractmethod
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        """The broken games of a server still in the lobby or running (for its admins)."""
+
+    @abstractmethod
     async def set_paused(self, game_id: int, reason: str | None, now: float) -> None:
         """Pause (``reason``, a JSON text ``{"reason", "since"}``) or resume (None) a game's
         publication and clocks. Resuming shifts the game's pending deadlines by the time it was
@@ -435,7 +464,14 @@ class Store(ABC):
         """``kind -> (best solo score, solo games played)``."""
 
     @abstractmethod
-    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]: ...
+    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]:
+        """The best solo scores: dicts with game_id, finished_at, user_id, score, name and the
+        game's options (``{}`` when the game row is gone)."""
 
     @abstractmethod
     async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def export_guild(self, guild_id: int) -> dict[str, Any]:
+        """One server's finished games (with seats and results) and ratings, JSON-safe, and
+        nothing of any other server: ``{"guild_id", "games": [...], "ratings": [...]}``."""

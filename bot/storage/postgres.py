@@ -10,6 +10,7 @@ JSON is stored as the same compact text as SQLite, so a game's state checksums a
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,8 +35,8 @@ from bot.storage.base import (
     dump_json,
     event_from,
     game_from,
-    pack,
     pack_log,
+    pack_text,
     rating_from,
     seat_from,
     unpack_log,
@@ -182,6 +183,8 @@ MIGRATIONS: list[str] = [
 
 LATEST = len(MIGRATIONS)
 
+log = logging.getLogger("ludibot.storage")
+
 #: any number: the advisory lock that lets one process at a time migrate
 _MIGRATION_LOCK = 0x1ad1b07
 
@@ -316,7 +319,23 @@ class PostgresStore(Store):
         by_game: dict[int, list[Seat]] = {i: [] for i in ids}
         for s in seat_rows:
             by_game[s["game_id"]].append(seat_from(s))
-        return [game_from(r, by_game[r["id"]]) for r in rows]
+        games = [game_from(r, by_game[r["id"]]) for r in rows]
+        for row, game in zip(rows, games, strict=True):
+            if game.broken and not row["broken"]:  # found unreadable just now: store why (logged once)
+                await self.mark_broken(game.id, game.broken)
+        return games
+
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        status = await self.pool.execute("UPDATE games SET broken = $1 WHERE id = $2 AND broken IS NULL",
+                                         reason[:500], game_id)
+        newly = _count(status) == 1
+        if newly:
+            log.error("game %s cannot be read and is set aside: %s", game_id, reason)
+        return newly
+
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        return await self._games("guild_id IS NOT DISTINCT FROM $1 AND broken IS NOT NULL "
+                                 "AND status IN ('lobby', 'running')", guild_id)
 
     @staticmethod
     async def _write_seats(con, game_id: int, seats: list[Seat]) -> None:
@@ -394,7 +413,7 @@ class PostgresStore(Store):
             if finished is not None:
                 state = await con.fetchval("SELECT state FROM games WHERE id = $1", game_id)
                 if state:  # a cancelled running game: its log goes to the archive too
-                    await self._archive(con, game_id, json.loads(state))
+                    await self._archive(con, game_id, dump_json(state))
             return True
 
         return await self._tx(work)
@@ -404,7 +423,7 @@ class PostgresStore(Store):
             rows = await con.fetch("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') "
                                    "AND state IS NOT NULL LIMIT $1 FOR UPDATE SKIP LOCKED", limit)
             for r in rows:
-                await self._archive(con, r["id"], json.loads(r["state"]))
+                await self._archive(con, r["id"], r["state"])
             return len(rows)
 
         return await self._tx(work)
@@ -430,7 +449,7 @@ class PostgresStore(Store):
                     "score = excluded.score, rank = excluded.rank",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results])
             if finished is not None:
-                await self._archive(con, game_id, state)
+                await self._archive(con, game_id, dump_json(state))
             return True
 
         return await self._tx(work)
@@ -446,13 +465,13 @@ class PostgresStore(Store):
         await self._tx(work)
 
     @staticmethod
-    async def _archive(con, game_id: int, state: Any) -> None:
+    async def _archive(con, game_id: int, state: str) -> None:
         """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
         log = [event_from(r) for r in await con.fetch("SELECT * FROM events WHERE game_id = $1 ORDER BY version",
                                                       game_id)]
         await con.execute("INSERT INTO archives (game_id, state, events) VALUES ($1, $2, $3) ON CONFLICT (game_id) "
                           "DO UPDATE SET state = excluded.state, events = excluded.events",
-                          game_id, pack(state), pack_log(log))
+                          game_id, pack_text(state), pack_log(log))
         await con.execute("DELETE FROM events WHERE game_id = $1", game_id)
         await con.execute("UPDATE games SET state = NULL WHERE id = $1", game_id)
 
@@ -695,7 +714,7 @@ class PostgresStore(Store):
 
     async def unrated_games(self) -> list[int]:
         rows = await self._fetch(
-            "SELECT id FROM games g WHERE status = 'finished' AND NOT EXISTS "
+            "SELECT id FROM games g WHERE status = 'finished' AND broken IS NULL AND NOT EXISTS "
             "(SELECT 1 FROM rated_games r WHERE r.game_id = g.id) ORDER BY finished_at, id")
         return [r["id"] for r in rows]
 
@@ -753,11 +772,11 @@ class PostgresStore(Store):
         if query.isdigit():
             rows = await self._fetch(
                 "SELECT id, kind, finished_at FROM games WHERE guild_id = $1 AND status = 'finished' "
-                "AND id::text LIKE $2 ORDER BY id DESC LIMIT $3", guild_id, f"{query}%", limit)
+                "AND broken IS NULL AND id::text LIKE $2 ORDER BY id DESC LIMIT $3", guild_id, f"{query}%", limit)
         else:
             rows = await self._fetch(
                 "SELECT id, kind, finished_at FROM games WHERE guild_id = $1 AND status = 'finished' "
-                "ORDER BY id DESC LIMIT $2", guild_id, limit)
+                "AND broken IS NULL ORDER BY id DESC LIMIT $2", guild_id, limit)
         if not rows:
             return []
         ids = [r["id"] for r in rows]
@@ -767,3 +786,35 @@ class PostgresStore(Store):
             names[s["game_id"]].append(s["name"])
         return [{"id": r["id"], "kind": r["kind"], "finished_at": r["finished_at"], "names": names[r["id"]]}
                 for r in rows]
+
+    async def export_guild(self, guild_id) -> dict[str, Any]:
+        games = await self._fetch(
+            "SELECT id, kind, channel_id, options, created_at, finished_at FROM games "
+            "WHERE guild_id = $1 AND status = 'finished' AND broken IS NULL ORDER BY id", guild_id)
+        ids = [g["id"] for g in games]
+        seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+        results: dict[int, dict[int, dict[str, Any]]] = {i: {} for i in ids}
+        for r in await self._fetch("SELECT * FROM results WHERE game_id = ANY($1::bigint[])", ids):
+            results[r["game_id"]][r["seat"]] = {"score": r["score"], "rank": r["rank"]}
+        for r in await self._fetch("SELECT * FROM seats WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat",
+                                   ids):
+            seats[r["game_id"]].append({"seat": r["seat"], "user_id": r["user_id"], "name": r["name"],
+                                        "ai_level": r["ai_level"]})
+        out_games = []
+        for g in games:
+            try:
+                options = json.loads(g["options"])
+            except ValueError:
+                options = {}
+            out_games.append({
+                "id": g["id"], "game": g["kind"], "channel_id": g["channel_id"], "options": options,
+                "created_at": g["created_at"], "finished_at": g["finished_at"],
+                "players": [{**s, **results[g["id"]].get(s["seat"], {"score": None, "rank": None})}
+                            for s in seats[g["id"]]],
+            })
+        ratings = [{"game": r["kind"], "user_id": r["user_id"], "name": r["name"], "mu": r["mu"],
+                    "sigma": r["sigma"], "ordinal": r["ordinal"], "games": r["games"], "wins": r["wins"],
+                    "best_score": r["best_score"], "last_played": r["last_played"]}
+                   for r in await self._fetch("SELECT * FROM ratings WHERE guild_id = $1 ORDER BY kind, "
+                                              "ordinal DESC, user_id", guild_id)]
+        return {"guild_id": guild_id, "games": out_games, "ratings": ratings}

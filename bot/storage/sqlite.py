@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -26,10 +27,11 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
+    dump_json,
     event_from,
     game_from,
-    pack,
     pack_log,
+    pack_text,
     unpack_log,
 )
 
@@ -197,6 +199,9 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+log = logging.getLogger("ludibot.storage")
+
+
 class SQLiteStore(Store):
     """SQLite through aiosqlite: WAL mode, busy timeout, numbered migrations.
 
@@ -342,6 +347,8 @@ class SQLiteStore(Store):
                     ai_level=row["ai_level"], locale=row["locale"])
 
     def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
+        """A row as a GameRow; a row whose JSON (or archive) does not read comes back ``broken`` (with
+        the reason, not stored here: :meth:`_games` stores it) and its state ``None``."""
         return game_from(row, seats)
 
     async def _games(self, where: str, params: tuple) -> list[GameRow]:
@@ -356,7 +363,26 @@ class SQLiteStore(Store):
         by_game: dict[int, list[Seat]] = {i: [] for i in ids}
         for s in seat_rows:
             by_game[s["game_id"]].append(self._seat(s))
-        return [self._game(r, by_game[r["id"]]) for r in rows]
+        games = [self._game(r, by_game[r["id"]]) for r in rows]
+        for row, game in zip(rows, games, strict=True):
+            if game.broken and not row["broken"]:  # found unreadable just now: store why (logged once)
+                await self.mark_broken(game.id, game.broken)
+        return games
+
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        async def work(db):
+            cur = await db.execute("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
+                                   (reason[:500], game_id))
+            return cur.rowcount == 1
+
+        newly = await self._tx(work)
+        if newly:
+            log.error("game %s cannot be read and is set aside: %s", game_id, reason)
+        return newly
+
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        return await self._games("guild_id IS ? AND broken IS NOT NULL AND status IN ('lobby', 'running')",
+                                 (guild_id,))
 
     @staticmethod
     async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[Seat]) -> None:
@@ -447,7 +473,7 @@ class SQLiteStore(Store):
                 async with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
                     row = await cur.fetchone()
                 if row["state"]:  # a cancelled running game: its log goes to the archive too
-                    await self._archive(db, game_id, json.loads(row["state"]))
+                    await self._archive(db, game_id, row["state"])
             return True
 
         return await self._tx(work)
@@ -458,7 +484,7 @@ class SQLiteStore(Store):
                                   "AND state IS NOT NULL LIMIT ?", (limit,)) as cur:
                 rows = list(await cur.fetchall())
             for r in rows:
-                await self._archive(db, r["id"], json.loads(r["state"]))
+                await self._archive(db, r["id"], r["state"])
             return len(rows)
 
         return await self._tx(work)
@@ -484,7 +510,7 @@ class SQLiteStore(Store):
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results],
                 )
             if finished is not None:
-                await self._archive(db, game_id, state)
+                await self._archive(db, game_id, dump_json(state))
             return True
 
         return await self._tx(work)
@@ -500,12 +526,12 @@ class SQLiteStore(Store):
         await self._tx(work)
 
     @staticmethod
-    async def _archive(db: aiosqlite.Connection, game_id: int, state: Any) -> None:
+    async def _archive(db: aiosqlite.Connection, game_id: int, state: str) -> None:
         """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
         async with db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
             log = [event_from(r) for r in await cur.fetchall()]
         await db.execute("INSERT OR REPLACE INTO archives (game_id, state, events) VALUES (?, ?, ?)",
-                         (game_id, pack(state), pack_log(log)))
+                         (game_id, pack_text(state), pack_log(log)))
         await db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
         await db.execute("UPDATE games SET state = NULL WHERE id = ?", (game_id,))
 
@@ -762,7 +788,8 @@ class SQLiteStore(Store):
 
     async def unrated_games(self) -> list[int]:
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'finished' AND id NOT IN (SELECT game_id FROM rated_games) "
+            "SELECT id FROM games WHERE status = 'finished' AND broken IS NULL "
+            "AND id NOT IN (SELECT game_id FROM rated_games) "
             "ORDER BY finished_at, id")
         return [r["id"] for r in rows]
 
@@ -819,16 +846,17 @@ class SQLiteStore(Store):
 
     async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
         rows = await self._fetchall(
-            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name FROM rated_games g "
+            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name, gm.options FROM rated_games g "
             "JOIN results r ON r.game_id = g.game_id "
             "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+            "LEFT JOIN games gm ON gm.id = g.game_id "
             "WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL "
             "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, limit))
-        return [dict(r) for r in rows]
+        return [{**dict(r), "options": json.loads(r["options"] or "{}")} for r in rows]
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
         params: tuple = (guild_id,)
-        where = "guild_id = ? AND status = 'finished'"
+        where = "guild_id = ? AND status = 'finished' AND broken IS NULL"
         if query.isdigit():
             where += " AND CAST(id AS TEXT) LIKE ?"
             params += (f"{query}%",)
@@ -844,3 +872,37 @@ class SQLiteStore(Store):
             names[s["game_id"]].append(s["name"])
         return [{"id": r["id"], "kind": r["kind"], "finished_at": r["finished_at"], "names": names[r["id"]]}
                 for r in rows]
+
+    async def export_guild(self, guild_id) -> dict[str, Any]:
+        games = await self._fetchall(
+            "SELECT id, kind, channel_id, options, created_at, finished_at FROM games "
+            "WHERE guild_id = ? AND status = 'finished' AND broken IS NULL ORDER BY id", (guild_id,))
+        ids = [g["id"] for g in games]
+        seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+        results: dict[int, dict[int, dict[str, Any]]] = {i: {} for i in ids}
+        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+            marks = ",".join("?" * len(chunk))
+            for r in await self._fetchall(f"SELECT * FROM results WHERE game_id IN ({marks})", tuple(chunk)):
+                results[r["game_id"]][r["seat"]] = {"score": r["score"], "rank": r["rank"]}
+            for r in await self._fetchall(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                                          tuple(chunk)):
+                seats[r["game_id"]].append({"seat": r["seat"], "user_id": r["user_id"], "name": r["name"],
+                                            "ai_level": r["ai_level"]})
+        out_games = []
+        for g in games:
+            try:
+                options = json.loads(g["options"])
+            except ValueError:
+                options = {}
+            out_games.append({
+                "id": g["id"], "game": g["kind"], "channel_id": g["channel_id"], "options": options,
+                "created_at": g["created_at"], "finished_at": g["finished_at"],
+                "players": [{**s, **results[g["id"]].get(s["seat"], {"score": None, "rank": None})}
+                            for s in seats[g["id"]]],
+            })
+        ratings = [{"game": r["kind"], "user_id": r["user_id"], "name": r["name"], "mu": r["mu"],
+                    "sigma": r["sigma"], "ordinal": r["ordinal"], "games": r["games"], "wins": r["wins"],
+                    "best_score": r["best_score"], "last_played": r["last_played"]}
+                   for r in await self._fetchall("SELECT * FROM ratings WHERE guild_id = ? ORDER BY kind, "
+                                                 "ordinal DESC, user_id", (guild_id,))]
+        return {"guild_id": guild_id, "games": out_games, "ratings": ratings}

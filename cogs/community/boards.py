@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -13,10 +12,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engines
 from bot import i18n
 from bot.community import history
 from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
+from bot.safe import escape
 from bot.sessions import SessionError
 from bot.storage import CANCELLED, FINISHED, RUNNING
 from bot.translator import L
@@ -36,6 +37,23 @@ MAX_LISTED = 20
 
 def _png(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
+
+
+def mode_label(kind: str, options: dict[str, Any], lg: str) -> str:
+    """A solo record's mode, in words: each option's value as the game's catalog names it
+    (``ranta.mode.expert``, ``limit.choice.orchidee``…), the defaults left out."""
+    def word(value: Any) -> str:
+        for key in (f"{kind}.mode.{value}", f"{kind}.board.{value}", f"{kind}.choice.{value}"):
+            if i18n.has(key):
+                return i18n.t(key, lg)
+        return str(value)
+
+    engine = engines.get(kind)
+    defaults = {opt.name: opt.default for opt in engine.options}
+    words = [word(value) for name, value in options.items() if name not in defaults or value != defaults[name]]
+    if not words and engine.options:  # all defaults: the first option's name for them
+        words = [word(options.get(engine.options[0].name, engine.options[0].default))]
+    return " · ".join(words)
 
 
 class BoardsCog(commands.Cog):
@@ -66,7 +84,7 @@ class BoardsCog(commands.Cog):
         table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games, "wins": r.wins,
                   "best": r.best_score} for i, r in enumerate(rows)]
         mine = next((i for i, r in enumerate(rows) if r.user_id == interaction.user.id), None)
-        image = await asyncio.to_thread(
+        image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
             i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(rows)),
             labels, table, mine)
@@ -88,11 +106,13 @@ class BoardsCog(commands.Cog):
         if self.sessions.engine(kind).min_players != 1:
             raise RuleError("community.error.no_solo", game=title(kind, lang(interaction)))
         rows = await self.store.solo_records(guild, kind, RECORDS_SIZE)
-        labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "date", "game",
-                                                                     "empty")}
+        labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "mode", "date",
+                                                                     "game", "empty")}
         table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
-                  "date": time.strftime("%Y-%m-%d", time.gmtime(r["finished_at"]))} for i, r in enumerate(rows)]
-        image = await asyncio.to_thread(
+                  "mode": mode_label(kind, r.get("options") or {}, lg),
+                  "date": time.strftime("%d/%m/%y" if lg == "fr" else "%y-%m-%d", time.gmtime(r["finished_at"]))}
+                 for i, r in enumerate(rows)]
+        image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_records, i18n.t("community.records.title", lg, game=title(kind, lg)),
             i18n.t("community.records.subtitle", lg, server=server_name(interaction), count=len(rows)), labels, table)
         await send(interaction, i18n.t("community.records.caption", lg, game=title(kind, lg)),
@@ -109,7 +129,7 @@ class BoardsCog(commands.Cog):
     async def profil(self, interaction: discord.Interaction, membre: discord.User | None = None) -> None:
         guild = guild_of(interaction)
         who = membre or interaction.user
-        name = getattr(who, "display_name", None) or who.name
+        name = escape(getattr(who, "display_name", None) or who.name)
         lg = public_lang(interaction)
         ratings = await self.store.player_ratings(guild, who.id)
         solo = await self.store.player_solo_best(guild, who.id)
@@ -141,7 +161,11 @@ class BoardsCog(commands.Cog):
     async def parties(self, interaction: discord.Interaction) -> None:
         guild = guild_of(interaction)
         lg = lang(interaction)
-        games = await self.store.games_with_status((RUNNING,), guild)
+        games = []
+        for g in await self.store.games_with_status((RUNNING,), guild):
+            g = await self.sessions.readable(g)  # one unreadable game is set aside, not the list
+            if not g.broken:
+                games.append(g)
         if not games:
             await send(interaction, i18n.t("community.games.empty", lg), ephemeral=True)
             return
@@ -150,10 +174,11 @@ class BoardsCog(commands.Cog):
         for g in games:
             try:
                 expected = sorted(self.sessions.expected_seats(g))
-            except KeyError:  # a game whose engine is gone from this deployment
+            except Exception:  # readable() vouched for it; still, one game never breaks the list
+                log.exception("game %s left out of /parties", g.id)
                 continue
             waiting = min((since.get((g.id, s), g.updated_at) for s in expected), default=g.updated_at)
-            players = ", ".join(g.seats[s].name for s in expected) or i18n.t("community.games.nobody", lg)
+            players = ", ".join(escape(g.seats[s].name) for s in expected) or i18n.t("community.games.nobody", lg)
             link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"
             listed.append((waiting, i18n.t("community.games.line", lg, game=title(g.kind, lg), id=g.id,
                                            channel=g.channel_id, players=players, since=timestamp(waiting),
@@ -183,9 +208,7 @@ class BoardsCog(commands.Cog):
         guild = guild_of(interaction)
         if fmt not in ("texte", "json"):
             raise RuleError("community.error.bad_format", format=fmt[:30])
-        game = await self.sessions.get(partie)
-        if game.guild_id != guild:  # another server's game does not exist here
-            raise SessionError("common.error.no_such_game", game=partie)
+        game = await self.sessions.get_in(partie, guild)  # another server's game does not exist here
         if game.status == CANCELLED:
             raise SessionError("common.error.game_cancelled", game=game.id)
         if game.status != FINISHED:
@@ -200,9 +223,9 @@ class BoardsCog(commands.Cog):
                        file=discord.File(io.BytesIO(data), filename=f"partie-{game.id}.json"))
             return
         head = i18n.t("community.history.head", lg, game=title(game.kind, lg), id=game.id,
-                      players=", ".join(game.names), when=timestamp(game.updated_at))
+                      players=", ".join(escape(n) for n in game.names), when=timestamp(game.updated_at))
         final = [i18n.t("community.history.final", lg)] + [
-            i18n.t("community.history.rank_line", lg, rank=r.rank, player=game.names[r.seat],
+            i18n.t("community.history.rank_line", lg, rank=r.rank, player=escape(game.names[r.seat]),
                    score="-" if r.score is None else r.score)
             for r in sorted(results, key=lambda r: (r.rank, r.seat))]
         lines = history.replay_lines(game, rows, lg)
@@ -227,7 +250,7 @@ class BoardsCog(commands.Cog):
             return None
         try:
             view = await self.sessions.public_view(game)
-            data = await asyncio.to_thread(cog.render_public, game, view, lg)
+            data = await cog.render_public_cached(game, view, lg)
         except Exception:  # the log is still worth showing without its picture
             log.exception("could not draw the final picture of game %s", game.id)
             return None

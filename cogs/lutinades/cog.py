@@ -13,7 +13,6 @@ engine's specific refusal, from the public view.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -23,6 +22,8 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import event_params, narrate
+from bot.render_pool import picture
+from bot.safe import escape
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
 from bot.translator import L
@@ -95,6 +96,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     """The public story of ``events``: the engine's narrations, plus the revealed gestures (one line
     each), the revealed card and the turn's scoring sentence, in the order they happened."""
     lines: list[str] = []
+    shown = [escape(n) for n in names]  # for the lines told here; narrate escapes its own
     new_turn = False
     for event in events:
         lines += narrate("lutinades", [event], names, lg)
@@ -102,7 +104,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
         if kind == "started":
             picker = next((e["picker"] for e in events if "picker" in e), view.get("picker"))
             if picker is not None:
-                lines.append(i18n.t("lutinades.label.first_picker", lg, picker=names[picker]))
+                lines.append(i18n.t("lutinades.label.first_picker", lg, picker=shown[picker]))
             new_turn = True
         elif kind == "turn":
             new_turn = True
@@ -111,7 +113,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
                 if g is None:
                     continue
                 key = "lutinades.label.gesture_line_ignored" if g["ignored"] else "lutinades.label.gesture_line"
-                lines.append(i18n.t(key, lg, seat=names[g["seat"]], gesture=public_gesture_text(g, lg)))
+                lines.append(i18n.t(key, lg, seat=shown[g["seat"]], gesture=public_gesture_text(g, lg)))
         elif kind == "revealed":
             card = event["card"]
             if card.get("malins"):
@@ -176,7 +178,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         if view["role"] == "picker":
             raise SessionError("lutinades.label.card_for_picker")
         lg = lang(interaction)
-        image = await asyncio.to_thread(self.render_private, game, view, lg)
+        image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
         await send(interaction, card_text(view, lg), ephemeral=True,
@@ -222,7 +224,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         return labels
 
     def render_public(self, game, view, lang):
-        return render_table(view, game.names, self.table_labels(game, view, lang))
+        return picture(render_table, view, game.names, self.table_labels(game, view, lang))
 
     def publish_image(self, outcome, view):
         """No table picture after a gesture that leaves others to choose: nothing visible changed
@@ -232,7 +234,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     def render_private(self, game, view, lang):
         if not view.get("card"):
             return None
-        return render_card(view["card"], {k: gesture_name(k, lang) for k in KINDS})
+        return picture(render_card, view["card"], {k: gesture_name(k, lang) for k in KINDS})
 
     def turn_controls(self, game, view, lang):
         if view.get("finished"):

@@ -18,7 +18,7 @@ import pytest
 from bot import i18n
 from cogs.lutinades.cog import gesture_name, own_gesture_text
 from engines.lutinades import EN_GRAND, ENGINE, KINDS, MALINS, SIDES, card_dict, deck, mirror
-from render.lutinades import CARD_H, CARD_W, render_card
+from render.lutinades import CARD_H, CARD_W, TABLE_W, render_card
 from tests.e2e.harness import last_control, mentioned, read_game_row
 
 pytestmark = pytest.mark.e2e
@@ -143,7 +143,7 @@ async def check_picker_refusals(t: Table, picker_user, msg, extra: bool) -> None
                                                                   t.variant))
     assert res.ephemeral and res.content == i18n.t("lutinades.error.picker_cannot_gesture", lg)
     res = await fake.run_command(picker_user, "jeux", "lutinades status")
-    assert res.ephemeral and res.attachments[0].dimensions[0] == 960
+    assert res.ephemeral and res.attachments[0].dimensions[0] == TABLE_W
     choices = await fake.autocomplete(picker_user, "jeux", "lutinades status", {"partie": ""}, focused="partie")
     assert choices and all("Alice" in c["name"] for c in choices)
 
@@ -238,7 +238,7 @@ async def play_turn(t: Table, msg):
                   picker=name_of(t, picker), lutin=name_of(t, summary["followed"]) if summary["followed"] is not None
                   else "", big=summary["card"]["big"], small=summary["card"]["small"]) in reveal.content
     if status == "finished":
-        assert "Fin de la partie" in reveal.content and reveal.buttons == []
+        assert "Fin de la partie" in reveal.content and reveal.button_labels == ["Revanche"]
         return None
     nxt = last_control(fake)
     if final.turn == turn + 1:  # the new turn pings its human lutins (or the picker if the AIs are done)
