@@ -7,16 +7,14 @@ The driver reads whose move it is from the bot's database (a benchmark may; play
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sqlite3
 import sys
 
 from bench.common import Timings, bot_world
 from cogs.lutinades.cog import own_gesture_text
 from engines.lutinades import ENGINE, KINDS, MALINS, SIDES, VARIANTS, card_dict, deck
 from render.lutinades import render_card, render_table
-from tests.e2e.harness import last_control
+from tests.e2e.harness import last_control, read_game_row
 
 BUDGET_MS = 150
 
@@ -28,12 +26,8 @@ def posted(res) -> bool:
 
 
 def read_game(db, game_id: int):
-    con = sqlite3.connect(db)
-    try:
-        state, status = con.execute("SELECT state, status FROM games WHERE id = ?", (game_id,)).fetchone()
-    finally:
-        con.close()
-    return ENGINE.from_dict(json.loads(state)), status
+    game = read_game_row(str(db), game_id)
+    return ENGINE.from_dict(game.state), game.status
 
 
 async def play_game(t: Timings, fake, db, users, variant: str, rng: random.Random) -> None:

@@ -29,11 +29,24 @@ def application_id_from_token(token: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     lg = console_lang()
     try:
         settings = load_settings()
     except ConfigError as exc:
         print(i18n.t(exc.key, lg, **exc.params), file=sys.stderr)
+        return 2
+    if argv and argv[0] in ("backup", "migrate-db"):
+        from bot import dbtools
+
+        if argv[0] == "backup":
+            if len(argv) > 2:
+                print(i18n.t("storage.backup.usage", lg), file=sys.stderr)
+                return 2
+            return dbtools.backup(settings.db_path, argv[1] if len(argv) == 2 else None, lg)
+        return dbtools.migrate_db(settings.db_path, argv[1:], lg)
+    if argv:
+        print(i18n.t("storage.usage", lg), file=sys.stderr)
         return 2
     from bot.client import REQUIRED_PERMISSIONS, invite_url
 
@@ -41,6 +54,13 @@ def main(argv: list[str] | None = None) -> int:
         print(i18n.t("config.no_token", lg, invite=invite_url("<APPLICATION_ID>"),
                      permissions=REQUIRED_PERMISSIONS), file=sys.stderr)
         return 2
+
+    from bot.dbtools import check_database
+
+    # migrations (after an automatic backup) and the refusal of a database from a newer release, up front
+    status = check_database(settings.db_path, lg)
+    if status:
+        return status
 
     import discord
 

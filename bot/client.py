@@ -24,7 +24,7 @@ from bot.inputs import Refused, check_options
 from bot.publisher import Publisher
 from bot.render_pool import RenderPool
 from bot.sessions import SessionService
-from bot.storage import SQLiteStore, Store
+from bot.storage import Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import (
     PREFIX,
@@ -131,7 +131,7 @@ class Ludibot(commands.AutoShardedBot):
         self.metrics_server: metrics.MetricsServer | None = None
         self.metrics = metrics.BotMetrics()
         self.identify_gate: IdentifyGate | None = None
-        self.store: Store = store or SQLiteStore(settings.db_path)
+        self.store: Store = store or open_store(settings.db_path)
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}

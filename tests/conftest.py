@@ -31,11 +31,52 @@ def db_path(tmp_path: Path) -> str:
     return str(tmp_path / "ludibot-test.db")
 
 
-@pytest.fixture
-async def store(db_path):
-    from bot.storage import SQLiteStore
+@pytest.fixture(scope="session")
+def pg_server():
+    """A throwaway PostgreSQL on 127.0.0.1 for the whole run (skipped, with the reason, without binaries)."""
+    from tests.pg import PgServer, missing_reason
 
-    s = SQLiteStore(db_path)
+    reason = missing_reason()
+    if reason:
+        pytest.skip(reason)
+    server = PgServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+async def db_url(backend, tmp_path, request) -> str:
+    """A fresh, empty database of the backend under test: a SQLite file path or a PostgreSQL URL."""
+    if backend == "sqlite":
+        return str(tmp_path / "ludibot-test.db")
+    return await request.getfixturevalue("pg_server").new_database()
+
+
+@pytest.fixture
+async def store(db_url):
+    from bot.storage import open_store
+
+    s = open_store(db_url)
     await s.open()
     yield s
     await s.close()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A test that fails with a store still open leaves aiosqlite's worker thread (not a daemon)
+    alive, and the interpreter would wait for it for ever after the summary: a CI run must end.
+    Once pytest has reported, the process exits with the run's status if it is still there."""
+    import os
+    import threading
+    import time
+
+    def watchdog() -> None:
+        time.sleep(30)
+        os._exit(int(exitstatus))
+
+    threading.Thread(target=watchdog, name="exit-watchdog", daemon=True).start()

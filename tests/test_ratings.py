@@ -7,7 +7,7 @@ from openskill.models import PlackettLuce
 
 from bot.community import ratings
 from bot.sessions import Player, SessionService
-from bot.storage import FINISHED, ResultRow, Seat, SQLiteStore
+from bot.storage import FINISHED, ResultRow, Seat, Store, open_store
 
 GUILD = 1
 DAY = 86400.0
@@ -25,15 +25,15 @@ class Clock:
 
 
 @pytest.fixture
-async def env(db_path):
+async def env(db_url):
     clock = Clock()
-    store = SQLiteStore(db_path, clock=clock)
+    store = open_store(db_url, clock=clock)
     await store.open()
     yield store, clock
     await store.close()
 
 
-async def finished(store: SQLiteStore, seats: list[int | None], ranks: list[int], scores: list[int | None] | None = None,
+async def finished(store: Store, seats: list[int | None], ranks: list[int], scores: list[int | None] | None = None,
                    *, kind: str = "ludix", guild: int = GUILD, rate: bool = True) -> int:
     """A finished game with these seats (None = AI), ranks and scores, written through the Store."""
     scores = scores or [None] * len(seats)

@@ -14,7 +14,7 @@ import engines
 from bot.community import Community
 from bot.community.scheduler import Scheduler
 from bot.sessions import Player, SessionService
-from bot.storage import DONE, FINISHED, PENDING, REMINDER, TIMEOUT, VOID, SQLiteStore
+from bot.storage import DONE, FINISHED, PENDING, REMINDER, TIMEOUT, VOID, open_store
 
 GUILD, CHANNEL = 1, 10
 HOUR = 3600.0
@@ -59,7 +59,7 @@ class World:
 
     def __init__(self, path: str, clock: FakeClock, recorder: Recorder) -> None:
         OPEN.append(self)
-        self.store = SQLiteStore(path, clock=clock)
+        self.store = open_store(path, clock=clock)
         self.svc = SessionService(self.store, clock=clock, seed_source=lambda: 4242)
         self.com = Community(self.store, self.svc, recorder, clock=clock)
 
@@ -88,12 +88,12 @@ async def pending(store, game_id):
 
 
 @pytest.mark.parametrize("kind", sorted(engines.GAMES))
-async def test_reminders_timeouts_and_forfeit_with_a_restart(kind, db_path):
+async def test_reminders_timeouts_and_forfeit_with_a_restart(kind, db_url):
     if kind not in engines.available():
         pytest.skip(f"the {kind} engine has not landed yet")
     clock = FakeClock()
     rec = Recorder(clock)
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     await w.store.set_guild_settings(GUILD, {"timers": {kind: {"reminder_h": 1, "timeout_h": 3,
                                                                "forfeit_after": 2}}})
     game = await start_game(w.svc, kind, seats_for(kind))
@@ -117,11 +117,16 @@ async def test_reminders_timeouts_and_forfeit_with_a_restart(kind, db_path):
         # on time: what is due fires, once
         clock.now = nxt
         now_due = [d for d in due if d.due == nxt]
+        heard_from = len(rec.calls)
         await w.com.scheduler.tick()
         states = {d.key: d.state for d in await w.store.deadlines_of(game.id)}
+        heard = {(c[0], seat) for c in rec.calls[heard_from:] for seat in c[2]}
         for d in now_due:
-            assert states[d.key] in (DONE, VOID), d
-            if states[d.key] == DONE:
+            # lean storage: a void deadline is deleted, and a done one goes once its seat has a newer epoch
+            assert states.get(d.key) in (None, DONE), d
+            if states.get(d.key) == DONE:
+                assert (d.kind, d.seat) in heard, d
+            if states.get(d.key) == DONE or (d.kind, d.seat) in heard:
                 assert d.key not in fired_at
                 fired_at[d.key] = clock()
                 assert clock() == d.due
@@ -129,7 +134,7 @@ async def test_reminders_timeouts_and_forfeit_with_a_restart(kind, db_path):
         if not restarted and any(k[2] == REMINDER for k in fired_at):
             # restart in the middle: a new process on the same file, with its start-up catch-up
             await w.close()
-            w = await World(db_path, clock, rec).open()
+            w = await World(db_url, clock, rec).open()
             calls = len(rec.calls)
             await w.com.catch_up()
             assert await w.com.scheduler.tick() == 0
@@ -162,10 +167,10 @@ async def test_reminders_timeouts_and_forfeit_with_a_restart(kind, db_path):
     await w.close()
 
 
-async def test_a_player_who_answers_voids_their_reminder_and_timeout(db_path):
+async def test_a_player_who_answers_voids_their_reminder_and_timeout(db_url):
     clock = FakeClock()
     rec = Recorder(clock)
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     game = await start_game(w.svc, "ludix", 2)  # defaults: reminder 12 h, timeout 48 h
     clock.now += 5 * HOUR
     out = await w.svc.act(game.id, PLAYERS[0].user_id, {"type": "roll"})
@@ -174,7 +179,7 @@ async def test_a_player_who_answers_voids_their_reminder_and_timeout(db_path):
     clock.now = 1_000_000.0 + 17 * HOUR - 1
     await w.com.scheduler.tick()
     states = {(d.seat, d.kind, d.version): d.state for d in await w.store.deadlines_of(game.id)}
-    assert states[(0, REMINDER, game.version)] == VOID
+    assert states.get((0, REMINDER, game.version), VOID) == VOID  # void: deleted
     # the second player was expected 5 h after the start: their reminder is due at +17 h, not before
     assert [c[2] for c in rec.calls] == []
     clock.now = 1_000_000.0 + 17 * HOUR
@@ -183,14 +188,14 @@ async def test_a_player_who_answers_voids_their_reminder_and_timeout(db_path):
     await w.close()
 
 
-async def test_after_a_long_stop_the_timeout_fires_without_a_stale_reminder(db_path):
+async def test_after_a_long_stop_the_timeout_fires_without_a_stale_reminder(db_url):
     clock = FakeClock()
     rec = Recorder(clock)
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     game = await start_game(w.svc, "ludix", 2)
     await w.close()
     clock.now += 100 * HOUR  # the bot was down for four days
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     await w.com.catch_up()
     await w.com.scheduler.tick()
     assert [c[0] for c in rec.calls] == [TIMEOUT]
@@ -199,10 +204,10 @@ async def test_after_a_long_stop_the_timeout_fires_without_a_stale_reminder(db_p
     await w.close()
 
 
-async def test_a_change_lost_in_a_crash_is_scheduled_by_the_catch_up(db_path):
+async def test_a_change_lost_in_a_crash_is_scheduled_by_the_catch_up(db_url):
     clock = FakeClock()
     rec = Recorder(clock)
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     game = await start_game(w.svc, "ludix", 2)
     w.svc.on_change = None  # the process dies between the commit and the hook
     clock.now += HOUR
@@ -210,7 +215,7 @@ async def test_a_change_lost_in_a_crash_is_scheduled_by_the_catch_up(db_path):
     assert 1 in w.svc.expected_seats(out.game)
     assert [d for d in await pending(w.store, game.id) if d.seat == 1] == []
     await w.close()
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     await w.com.catch_up()
     mine = [d for d in await pending(w.store, game.id) if d.seat == 1]
     assert sorted((d.kind, d.due) for d in mine) == [(REMINDER, clock() + 12 * HOUR), (TIMEOUT, clock() + 48 * HOUR)]
@@ -219,11 +224,11 @@ async def test_a_change_lost_in_a_crash_is_scheduled_by_the_catch_up(db_path):
     await w.close()
 
 
-async def test_two_processes_polling_together_fire_each_deadline_once(db_path):
+async def test_two_processes_polling_together_fire_each_deadline_once(db_url):
     clock = FakeClock()
     rec = Recorder(clock)
-    a = await World(db_path, clock, rec).open()
-    b = await World(db_path, clock, rec).open()
+    a = await World(db_url, clock, rec).open()
+    b = await World(db_url, clock, rec).open()
     games = [await start_game(a.svc, "ludix", 2) for _ in range(4)]
     clock.now += 12 * HOUR
     await asyncio.gather(a.com.scheduler.tick(), b.com.scheduler.tick())
@@ -238,10 +243,10 @@ async def test_two_processes_polling_together_fire_each_deadline_once(db_path):
     await b.close()
 
 
-async def test_a_timeout_claimed_by_a_process_that_died_is_applied_once(db_path):
+async def test_a_timeout_claimed_by_a_process_that_died_is_applied_once(db_url):
     clock = FakeClock()
     rec = Recorder(clock)
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     game = await start_game(w.svc, "ludix", 2)
     clock.now += 48 * HOUR
     (dl,) = [d for d in await pending(w.store, game.id) if d.kind == TIMEOUT]
@@ -254,15 +259,15 @@ async def test_a_timeout_claimed_by_a_process_that_died_is_applied_once(db_path)
     clock.now += 121  # the lease ran out: checked again, the seat has acted, so it is void
     await w.com.scheduler.tick()
     states = {d.key: d.state for d in await w.store.deadlines_of(game.id)}
-    assert states[dl.key] == VOID
+    assert states.get(dl.key, VOID) == VOID  # void: deleted
     assert len([r for r in await w.store.events(game.id) if r.seat == 0]) == 1
     await w.close()
 
 
-async def test_delays_of_zero_schedule_nothing_and_a_game_default_overrides_the_server(db_path):
+async def test_delays_of_zero_schedule_nothing_and_a_game_default_overrides_the_server(db_url):
     clock = FakeClock()
     rec = Recorder(clock)
-    w = await World(db_path, clock, rec).open()
+    w = await World(db_url, clock, rec).open()
     await w.store.set_guild_settings(GUILD, {"timers": {"*": {"reminder_h": 0, "timeout_h": 0},
                                                         "tectonic": {"timeout_h": 5}}})
     g = await start_game(w.svc, "ludix", 2)
@@ -274,7 +279,36 @@ async def test_delays_of_zero_schedule_nothing_and_a_game_default_overrides_the_
     await w.close()
 
 
-async def test_each_process_fires_only_the_deadlines_of_its_shards(db_path):
+async def test_a_timeout_and_a_move_racing_from_two_processes_apply_one_action(db_url):
+    """Process A fires the timeouts while process B's players move, on the same games and versions:
+    each game gets exactly one action on that version (the move or the timeout's pass, never both)."""
+    clock = FakeClock()
+    rec = Recorder(clock)
+    a = await World(db_url, clock, rec).open()
+    b = await World(db_url, clock, rec).open()
+    games = [await start_game(a.svc, "ludix", 2) for _ in range(6)]
+    clock.now += 48 * HOUR  # every first player's timeout is due
+
+    async def move(g):
+        try:
+            return await b.svc.act(g.id, PLAYERS[0].user_id, {"type": "pass"}, version=g.version)
+        except Exception as exc:  # the refusal when the timeout won
+            return exc
+
+    outcomes = await asyncio.gather(a.com.scheduler.tick(), *[move(g) for g in games])
+    moved = {g.id for g, out in zip(games, outcomes[1:], strict=True) if not isinstance(out, Exception)}
+    timed_out = {c[1] for c in rec.calls if c[0] == TIMEOUT}
+    assert moved.isdisjoint(timed_out) and moved | timed_out == {g.id for g in games}
+    for g in games:
+        log = await b.store.events(g.id)
+        assert [r.version for r in log] == [g.version + 1]
+        assert log[0].action.get("_by") == ("timeout" if g.id in timed_out else None)
+        assert (await a.store.get_game(g.id)).version == g.version + 1
+    await a.close()
+    await b.close()
+
+
+async def test_each_process_fires_only_the_deadlines_of_its_shards(db_url):
     """Two processes, shards 0 and 1 of 2: each fires the deadlines of its own servers' games; a DM game
     (no server) belongs to shard 0."""
     from bot.community import process_shards
@@ -286,7 +320,7 @@ async def test_each_process_fires_only_the_deadlines_of_its_shards(db_path):
     guilds = {shard_of(g, 2): g for g in (1 << 22, 2 << 22, (3 << 22) | 5, (6 << 22) | 0x3FFFFF)}
     assert sorted(guilds) == [0, 1]
     rec = [Recorder(clock), Recorder(clock)]
-    worlds = [await World(db_path, clock, rec[i]).open() for i in (0, 1)]
+    worlds = [await World(db_url, clock, rec[i]).open() for i in (0, 1)]
     for i, w in enumerate(worlds):
         w.com.scheduler.shards = process_shards(load_settings(env={"LUDIBOT_SHARD_COUNT": "2",
                                                                    "LUDIBOT_SHARD_IDS": str(i)}))

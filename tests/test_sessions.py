@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.sessions import Player, SessionError, SessionService
-from bot.storage import SQLiteStore
+from bot.storage import open_store
 from engines.base import RuleError
 
 ALICE = Player(100, "Alice")
@@ -106,8 +106,8 @@ async def test_double_click_applies_one_move(svc):
     assert len(await svc.store.events(g.id)) == 1
 
 
-async def test_two_services_on_one_file_apply_one_move(db_path):
-    a, b = SQLiteStore(db_path), SQLiteStore(db_path)
+async def test_two_services_on_one_file_apply_one_move(db_url):
+    a, b = open_store(db_url), open_store(db_url)
     await a.open()
     await b.open()
     sa, sb = SessionService(a), SessionService(b)
@@ -136,8 +136,8 @@ async def test_ai_seats_play_their_turns_and_never_rank_as_users(svc):
     assert all(e.user_id is None for e in events if e.seat != 0)
 
 
-async def test_game_survives_a_restart(db_path):
-    s1 = SQLiteStore(db_path)
+async def test_game_survives_a_restart(db_url):
+    s1 = open_store(db_url)
     await s1.open()
     svc = SessionService(s1)
     g = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE)
@@ -145,7 +145,7 @@ async def test_game_survives_a_restart(db_path):
     await svc.start(g.id, ALICE)
     out = await svc.act(g.id, ALICE.user_id, {"type": "roll"})
     await s1.close()
-    s2 = SQLiteStore(db_path)
+    s2 = open_store(db_url)
     await s2.open()
     svc2 = SessionService(s2)
     again = await svc2.get(g.id)

@@ -1,10 +1,27 @@
-"""SQLite store: migrations, WAL, compare-and-swap, event log, results, settings."""
+"""The store, on both backends (SQLite and PostgreSQL): migrations, compare-and-swap, event log,
+results, settings, the outbox, lean deadlines, and the refusal of a database from a newer release."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot.storage import FINISHED, MIGRATIONS, ResultRow, Seat, SQLiteStore
+import pytest
+
+from bot.storage import (
+    DONE,
+    FINISHED,
+    MIGRATIONS,
+    PENDING,
+    REMINDER,
+    TIMEOUT,
+    VOID,
+    ResultRow,
+    SchemaTooNew,
+    Seat,
+    SQLiteStore,
+    open_store,
+)
+from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
 
 
 async def _game(store):
@@ -12,17 +29,72 @@ async def _game(store):
                                    options={"target": 300}, seed=7)
 
 
-async def test_migrations_are_numbered_and_idempotent(db_path):
-    s = SQLiteStore(db_path)
+def test_both_dialects_have_the_same_migration_numbers():
+    assert len(PG_MIGRATIONS) == len(MIGRATIONS) >= 4
+
+
+async def test_migrations_are_numbered_and_idempotent(db_url, backend):
+    s = open_store(db_url)
     await s.open()
-    assert await s.schema_version() == len(MIGRATIONS)
+    assert await s.schema_version() == len(MIGRATIONS) == s.latest_schema
     await s.close()
-    s = SQLiteStore(db_path)
+    s = open_store(db_url)
     await s.open()  # applying again changes nothing
     assert await s.schema_version() == len(MIGRATIONS)
-    async with s.db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    if backend == "sqlite":
+        async with s.db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
     await s.close()
+
+
+async def _set_schema(store, backend, number):
+    if backend == "sqlite":
+        await store.db.execute(f"PRAGMA user_version = {number}")
+    else:
+        await store.pool.execute("UPDATE ludibot_schema SET version = $1", number)
+
+
+async def test_a_database_from_a_newer_release_is_refused_untouched(db_url, backend):
+    s = open_store(db_url)
+    await s.open()
+    g = await _game(s)
+    await _set_schema(s, backend, 99)
+    await s.close()
+    s = open_store(db_url)
+    with pytest.raises(SchemaTooNew) as err:
+        await s.open()
+    assert (err.value.found, err.value.known) == (99, len(MIGRATIONS))
+    assert err.value.key == "storage.error.too_new"
+    # nothing was changed: back to a known number, the game is there
+    s2 = open_store(db_url)
+    with pytest.raises(SchemaTooNew):
+        await s2.open()
+    if backend == "sqlite":
+        import sqlite3
+
+        con = sqlite3.connect(db_url)
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 99
+        con.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+        con.close()
+    else:
+        import asyncpg
+
+        con = await asyncpg.connect(db_url)
+        assert await con.fetchval("SELECT version FROM ludibot_schema") == 99
+        await con.execute("UPDATE ludibot_schema SET version = $1", len(MIGRATIONS))
+        await con.close()
+    s3 = open_store(db_url)
+    await s3.open()
+    assert (await s3.get_game(g.id)).kind == "ludix"
+    await s3.close()
+
+
+async def test_two_processes_migrating_together_apply_each_migration_once(db_url):
+    a, b = open_store(db_url), open_store(db_url)
+    await asyncio.gather(a.open(), b.open())
+    assert await a.schema_version() == await b.schema_version() == len(MIGRATIONS)
+    await a.close()
+    await b.close()
 
 
 async def test_create_and_read_back(store):
@@ -47,8 +119,8 @@ async def test_compare_and_swap_lets_exactly_one_writer_win(store):
     assert len(events) == 1 and events[0].action["i"] == g.state["n"]
 
 
-async def test_two_processes_sharing_the_file_cannot_both_apply(db_path):
-    a, b = SQLiteStore(db_path), SQLiteStore(db_path)
+async def test_two_processes_sharing_the_database_cannot_both_apply(db_url):
+    a, b = open_store(db_url), open_store(db_url)
     await a.open()
     await b.open()
     g = await _game(a)
@@ -82,7 +154,10 @@ async def test_a_failed_transaction_leaves_nothing(store):
         pass
 
     async def work(db):
-        await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = ?", (g.id,))
+        if isinstance(store, SQLiteStore):
+            await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = ?", (g.id,))
+        else:
+            await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = $1", g.id)
         raise Boom
 
     try:
@@ -102,9 +177,108 @@ async def test_guild_settings_and_meta(store):
     assert await store.get_meta("x") == "2"
 
 
-async def test_rate_limit_slots_are_booked_across_processes(db_path):
+async def test_snowflakes_and_big_seeds_round_trip(store):
+    big = 1_234_567_890_123_456_789  # Discord ids are 64-bit
+    g = await store.create_game(kind="ludix", guild_id=big, channel_id=big + 1, creator=Seat(0, big + 2, "Zoé"),
+                                options={}, seed=2**62 - 1)
+    g = await store.get_game(g.id)
+    assert (g.guild_id, g.channel_id, g.creator_id, g.seats[0].user_id, g.seed) == (
+        big, big + 1, big + 2, big + 2, 2**62 - 1)
+    assert [x.id for x in await store.games_with_status(("lobby",), guild_id=big)] == [g.id]
+
+
+async def test_the_outbox_marks_versions_published_and_never_lowers(store):
+    g = await _game(store)
+    await store.start_game(g.id, 0, g.seats, {"n": 0})
+    for v in (1, 2):
+        assert await store.commit_action(g.id, v, state={"n": v}, seat=0, user_id=100, action={"v": v}, events=[])
+    g = await store.get_game(g.id)
+    assert g.version == 3 and g.due
+    assert [x.id for x in await store.unpublished_games()] == [g.id]
+    assert [e.version for e in await store.events_after(g.id, 2)] == [3]
+    assert await store.mark_published(g.id, 3, 555)
+    assert not await store.mark_published(g.id, 2, 444)  # never lowered
+    g = await store.get_game(g.id)
+    assert (g.published_version, g.control_message_id, g.due) == (3, 555, False)
+    assert await store.unpublished_games() == []
+    await store.commit_action(g.id, 3, state={"n": 4}, seat=0, user_id=100, action={}, events=[])
+    await store.set_paused(g.id, "forbidden", 10.0)
+    assert await store.unpublished_games() == []  # a paused game is not retried
+    assert (await store.get_game(g.id)).paused == "forbidden"
+    await store.set_paused(g.id, None, 20.0)
+    assert [x.id for x in await store.unpublished_games()] == [g.id]
+
+
+async def test_deadlines_keep_only_the_newest_epoch_of_each_seat(store):
+    g = await _game(store)
+    await store.start_game(g.id, 0, g.seats + [Seat(1, 101, "Bruno")], {})
+    await store.schedule_deadlines(g.id, 1, 1000.0, [(0, REMINDER, 2000.0), (0, TIMEOUT, 5000.0)])
+    rem = (g.id, 0, REMINDER, 1)
+    assert await store.claim_deadline(rem, 2000.0, 60)
+    assert await store.close_deadline(rem, DONE, 2000.0)
+    assert [(d.kind, d.state) for d in await store.deadlines_of(g.id)] == [(REMINDER, DONE), (TIMEOUT, PENDING)]
+    assert await store.latest_deadline_version(g.id, 0) == 1  # the done reminder still says "scheduled"
+    assert await store.turn_since([g.id]) == {(g.id, 0): 1000.0}
+    # the seat acts and is expected again: the old epoch goes, done or pending
+    await store.schedule_deadlines(g.id, 3, 3000.0, [(0, REMINDER, 4000.0), (0, TIMEOUT, 7000.0)])
+    assert {(d.kind, d.version, d.state) for d in await store.deadlines_of(g.id)} == {
+        (REMINDER, 3, PENDING), (TIMEOUT, 3, PENDING)}
+    assert await store.turn_since([g.id]) == {(g.id, 0): 3000.0}
+    # a void deadline is deleted (compare-and-swap on pending: only once)
+    assert await store.close_deadline((g.id, 0, REMINDER, 3), VOID, 3500.0)
+    assert not await store.close_deadline((g.id, 0, REMINDER, 3), VOID, 3500.0)
+    assert [(d.kind, d.version) for d in await store.deadlines_of(g.id)] == [(TIMEOUT, 3)]
+    # a leased timeout survives the end of its game until its owner closes it (the one row an ended game
+    # may keep: the timeout that ended it); the other seat's clocks go
+    await store.schedule_deadlines(g.id, 3, 3000.0, [(1, REMINDER, 4000.0)])
+    tmo = (g.id, 0, TIMEOUT, 3)
+    assert await store.claim_deadline(tmo, 7000.0, 60)
+    await store.commit_action(g.id, 1, state={}, seat=0, user_id=100, action={}, events=[], status=FINISHED)
+    await store.void_game_deadlines(g.id, 7001.0)
+    assert [d.key for d in await store.deadlines_of(g.id)] == [tmo]
+    assert await store.close_deadline(tmo, DONE, 7002.0)
+    assert [(d.key, d.state) for d in await store.deadlines_of(g.id)] == [(tmo, DONE)]
+
+
+async def test_an_ended_game_is_archived_in_one_row_and_reads_back_the_same(store, backend):
+    g = await _game(store)
+    await store.start_game(g.id, 0, g.seats + [Seat(1, 101, "Bruno")], {"n": 0})
+    for v in range(1, 6):
+        assert await store.commit_action(g.id, v, state={"n": v, "board": ["x" * 40] * 5}, seat=v % 2,
+                                         user_id=100 + v % 2, action={"v": v}, events=[{"type": "moved", "v": v}])
+    before = (await store.events(g.id), await store.seat_actions(g.id, 1, 2), await store.events_after(g.id, 3))
+    assert await store.commit_action(g.id, 6, state={"n": 6, "over": True}, seat=0, user_id=100, action={"v": 6},
+                                     events=[{"type": "game_over"}], status=FINISHED,
+                                     results=[ResultRow(g.id, 0, 100, 10, 1), ResultRow(g.id, 1, 101, 5, 2)])
+    g = await store.get_game(g.id)
+    assert g.state == {"n": 6, "over": True} and g.status == FINISHED and g.version == 7
+    log = await store.events(g.id)
+    assert log[:5] == before[0] and [e.version for e in log] == [2, 3, 4, 5, 6, 7]
+    assert await store.seat_actions(g.id, 1, 2) == before[1]
+    assert [e.version for e in await store.events_after(g.id, 3)] == [4, 5, 6, 7]
+    assert log[2:5] == before[2]
+    # the log left the events table: one compressed row holds it
+    if backend == "sqlite":
+        rows = await store._fetchall("SELECT COUNT(*) AS n FROM events WHERE game_id = ?", (g.id,))
+        assert rows[0]["n"] == 0
+    else:
+        assert await store.pool.fetchval("SELECT COUNT(*) FROM events WHERE game_id = $1", g.id) == 0
+    assert [x.id for x in await store.games_with_status((FINISHED,))] == [g.id]
+    assert (await store.games_with_status((FINISHED,)))[0].state == g.state
+
+
+def test_open_store_picks_the_backend_from_the_url(tmp_path):
+    from bot.storage.postgres import PostgresStore
+
+    for url in ("postgresql://u:p@127.0.0.1:5432/db", "postgres://127.0.0.1/db"):
+        assert isinstance(open_store(url), PostgresStore)
+    for path in (str(tmp_path / "x.db"), "ludibot.db", ":memory:"):
+        assert isinstance(open_store(path), SQLiteStore)
+
+
+async def test_rate_limit_slots_are_booked_across_processes(db_url):
     """Two stores on one file (two processes): Discord's IDENTIFY buckets are shared by every process."""
-    a, b = SQLiteStore(db_path), SQLiteStore(db_path)
+    a, b = open_store(db_url), open_store(db_url)
     await a.open()
     await b.open()
     try:
@@ -117,3 +291,27 @@ async def test_rate_limit_slots_are_booked_across_processes(db_path):
     finally:
         await a.close()
         await b.close()
+
+
+async def test_ended_games_of_older_releases_are_archived_once_and_cancelled_ones_too(store):
+    # a game as an older release left it: finished, its state and log in rows (written behind the store's back)
+    g = await _game(store)
+    await store.start_game(g.id, 0, g.seats, {"n": 0})
+    await store.commit_action(g.id, 1, state={"n": 1}, seat=0, user_id=100, action={"v": 1}, events=[])
+    if isinstance(store, SQLiteStore):
+        await store.db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (g.id,))
+    else:
+        await store.pool.execute("UPDATE games SET status = 'finished' WHERE id = $1", g.id)
+    log = await store.events(g.id)
+    assert await store.archive_ended(10) == 1
+    assert await store.archive_ended(10) == 0  # done once
+    assert (await store.get_game(g.id)).state == {"n": 1} and await store.events(g.id) == log
+    # a running game cancelled: archived as it ends
+    c = await _game(store)
+    await store.start_game(c.id, 0, c.seats, {"n": 0})
+    await store.commit_action(c.id, 1, state={"n": 5}, seat=0, user_id=100, action={"v": 5}, events=[])
+    log = await store.events(c.id)
+    assert await store.set_status(c.id, 2, "cancelled")
+    assert await store.archive_ended(10) == 0
+    c = await store.get_game(c.id)
+    assert (c.status, c.state, await store.events(c.id)) == ("cancelled", {"n": 5}, log)

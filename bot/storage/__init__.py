@@ -30,6 +30,15 @@ from bot.storage.base import (  # noqa: F401
 from bot.storage.sqlite import MIGRATIONS, SQLiteStore  # noqa: F401
 
 
+def is_postgres_url(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
 def open_store(url: str, **kw) -> Store:
-    """The backend for ``url`` (not yet opened)."""
+    """The backend for ``url`` (not yet opened): a ``postgresql://`` (or ``postgres://``) URL is
+    PostgreSQL, anything else the path of a SQLite file."""
+    if is_postgres_url(url):
+        from bot.storage.postgres import PostgresStore
+
+        return PostgresStore(url, **kw)
     return SQLiteStore(url, **kw)

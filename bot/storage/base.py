@@ -6,12 +6,16 @@ writer of game state; it relies on ``commit_action``'s compare-and-swap on the
 game's ``version`` so that two clicks (or two processes) can never apply two
 actions on one version.
 
-Migrations are numbered SQL scripts applied in order at start; the applied number
-is kept in ``PRAGMA user_version``.
+Migrations are numbered SQL scripts, one list per dialect with the same numbers, applied in
+order at start; the applied number is kept in ``PRAGMA user_version`` (SQLite) or the
+``ludibot_schema`` table (PostgreSQL). A database whose number is above the newest known
+(written by a newer release) is refused with :class:`SchemaTooNew`.
 """
 
 from __future__ import annotations
 
+import json
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -139,8 +143,127 @@ class RatingRow:
     last_played: float | None = None
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer release (its schema number is above the newest known)."""
+
+    key = "storage.error.too_new"
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"database schema {found} is newer than this release's {known}")
+        self.found, self.known = found, known
+
+    @property
+    def params(self) -> dict[str, int]:
+        return {"found": self.found, "known": self.known}
+
+
+def dump_json(value: Any) -> str:
+    """The compact JSON both backends store (identical text, so checksums compare across them)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# --- the archive of an ended game: its final state and its whole log, compressed (lean storage) ---------
+def pack(value: Any) -> bytes:
+    return zlib.compress(dump_json(value).encode(), 6)
+
+
+def readable_json(text: str | None) -> Any:
+    """The parsed JSON, or None when it does not parse (a broken game is never archived: its row
+    stays as it was, for an admin to see)."""
+    try:
+        return json.loads(text) if text else None
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def unpack(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob))
+
+
+def pack_log(rows: list[EventRow]) -> bytes:
+    return pack([[r.id, r.version, r.seat, r.user_id, r.action, r.events, r.created_at] for r in rows])
+
+
+def unpack_log(game_id: int, blob: bytes) -> list[EventRow]:
+    return [EventRow(id=i, game_id=game_id, version=v, seat=seat, user_id=uid, action=action, events=events,
+                     created_at=at) for i, v, seat, uid, action, events, at in unpack(blob)]
+
+
+def _get(r: Any, key: str) -> Any:
+    try:
+        return r[key]
+    except (IndexError, KeyError):
+        return None
+
+
+# --- rows from a mapping (an ``aiosqlite.Row`` or an ``asyncpg.Record``) -------------------------
+def seat_from(r: Any) -> Seat:
+    return Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"], ai_level=r["ai_level"], locale=r["locale"])
+
+
+def game_from(r: Any, seats: list[Seat]) -> GameRow:
+    """A row as a GameRow (either backend); a row whose JSON does not parse comes back ``broken``
+    (with the reason, which the backend's reader stores) and its state ``None``."""
+    broken = r["broken"]
+    try:
+        options = json.loads(r["options"])
+        if r["state"]:
+            state = json.loads(r["state"])
+        else:
+            packed = _get(r, "packed")
+            state = unpack(packed) if packed else None
+        if not isinstance(options, dict) or not (state is None or isinstance(state, dict)):
+            raise ValueError("not a JSON object")
+    except (ValueError, TypeError, RecursionError, zlib.error) as err:
+        options, state = {}, None
+        broken = broken or f"unreadable JSON: {err}"[:300]
+    return GameRow(
+        id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], kind=r["kind"],
+        options=options, status=r["status"], state=state, version=r["version"],
+        seed=r["seed"], creator_id=r["creator_id"], created_at=r["created_at"],
+        updated_at=r["updated_at"], lobby_message_id=r["lobby_message_id"],
+        control_message_id=r["control_message_id"], seats=seats,
+        published_version=r["published_version"], paused=r["paused"], broken=broken,
+        thread_id=r["thread_id"],
+    )
+
+
+def event_from(r: Any) -> EventRow:
+    return EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"], user_id=r["user_id"],
+                    action=json.loads(r["action"]), events=json.loads(r["events"]), created_at=r["created_at"])
+
+
+def deadline_from(r: Any) -> Deadline:
+    return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
+                    since=r["since"], state=r["state"], attempts=r["attempts"])
+
+
+def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
+    return RatingRow(guild_id=guild_id, kind=kind, user_id=r["user_id"], name=r["name"], mu=r["mu"],
+                     sigma=r["sigma"], ordinal=r["ordinal"], games=r["games"], wins=r["wins"] or 0,
+                     best_score=r["best_score"], last_played=r["last_played"])
+
+
+#: the tables a database holds, parents first (``migrate-db`` copies them in this order)
+TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
+          "rated_games", "ratings", "archives")
+
+
 class Store(ABC):
-    """What the bot needs from a database. SQLite now; another backend can follow."""
+    """What the bot needs from a database: SQLite (the default) or PostgreSQL, alike."""
+
+    #: the newest schema number this release knows
+    latest_schema: int = 0
+
+    async def schema_version(self) -> int:
+        """The schema number applied to the open database."""
+        raise NotImplementedError
+
+    @abstractmethod
+    async def archive_ended(self, limit: int = 500) -> int:
+        """Archive up to ``limit`` ended games still stored the old way (state and log rows, as releases
+        before schema 4 left them) into one compressed row each; how many were done (0: none left).
+        Games that end from now on are archived as they end."""
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -268,8 +391,8 @@ class Store(ABC):
     @abstractmethod
     async def schedule_deadlines(self, game_id: int, version: int, since: float,
                                  entries: list[tuple[int, str, float]]) -> None:
-        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent), voiding the
-        seat's older pending ones."""
+        """Add ``(seat, kind, due)`` deadlines for epoch ``version`` (idempotent). The seat's older
+        epochs are deleted, pending (void) or closed (lean storage), except one leased right now."""
 
     @abstractmethod
     async def due_deadlines(self, now: float, limit: int = 100,
@@ -284,13 +407,14 @@ class Store(ABC):
 
     @abstractmethod
     async def close_deadline(self, key: tuple[int, int, str, int], state: str, now: float) -> bool:
-        """Mark a pending deadline done/void/failed (compare-and-swap on ``pending``)."""
+        """Mark a pending deadline done/failed, or delete it when void (compare-and-swap on ``pending``)."""
 
     @abstractmethod
     async def release_deadline(self, key: tuple[int, int, str, int]) -> None: ...
 
     @abstractmethod
-    async def void_game_deadlines(self, game_id: int, now: float) -> None: ...
+    async def void_game_deadlines(self, game_id: int, now: float) -> None:
+        """An ended game's clocks: deleted, except a deadline leased right now (its owner closes it)."""
 
     @abstractmethod
     async def deadlines_of(self, game_id: int) -> list[Deadline]: ...

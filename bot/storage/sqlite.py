@@ -8,6 +8,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -17,14 +18,27 @@ from bot.storage.base import (
     CANCELLED,
     FINISHED,
     RUNNING,
+    VOID,
     Deadline,
     EventRow,
     GameRow,
     RatingRow,
     ResultRow,
+    SchemaTooNew,
     Seat,
     Store,
+    event_from,
+    game_from,
+    pack,
+    pack_log,
+    readable_json,
+    unpack_log,
 )
+
+
+def backup_name(path: str, schema: int) -> str:
+    """Where the automatic backup before a migration goes: beside the file, named with its schema."""
+    return f"{path}.schema{schema}.bak"
 
 MIGRATIONS: list[str] = [
     # 1: the foundation
@@ -148,7 +162,26 @@ MIGRATIONS: list[str] = [
         AND status IN ('running', 'finished');
     CREATE INDEX games_paused ON games (guild_id) WHERE paused IS NOT NULL;
     """,
+    # 4: lean storage (issue 14): closed deadlines are not history (events and results are); keep only
+    # each seat's newest epoch while its game runs. Indexes for the community queries. An ended game's
+    # state and log are archived, compressed, in one row.
+    """
+    DELETE FROM deadlines WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'cancelled'));
+    DELETE FROM deadlines WHERE state = 'void';
+    DELETE FROM deadlines WHERE state <> 'pending' AND version < (SELECT MAX(d.version) FROM deadlines d
+        WHERE d.game_id = deadlines.game_id AND d.seat = deadlines.seat);
+    CREATE INDEX games_guild_finished ON games (guild_id, status, id);
+    CREATE INDEX rated_games_unrated ON rated_games (finished_at);
+    CREATE TABLE archives (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        state BLOB NOT NULL,
+        events BLOB NOT NULL
+    );
+    """,
 ]
+
+#: the newest schema number this release knows
+LATEST = len(MIGRATIONS)
 
 
 def _paused_since(value: str | None) -> float | None:
@@ -184,6 +217,10 @@ class SQLiteStore(Store):
         self.busy_timeout_ms = busy_timeout_ms
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        #: the automatic backup made before the last migration (None: nothing to migrate)
+        self.last_backup: str | None = None
+
+    latest_schema = LATEST
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -199,7 +236,11 @@ class SQLiteStore(Store):
             await self._db.execute("PRAGMA journal_mode = WAL")
         await self._db.execute("PRAGMA synchronous = NORMAL")
         await self._db.execute("PRAGMA foreign_keys = ON")
-        await self.migrate()
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -239,11 +280,20 @@ class SQLiteStore(Store):
     async def migrate(self) -> None:
         async with self._lock:
             current = await self.schema_version()
+            if current > LATEST:
+                raise SchemaTooNew(current, LATEST)
+            if 0 < current < LATEST and self.path != ":memory:":
+                # an existing database about to change: a copy first, named after its schema number
+                self.last_backup = await self._backup_to(backup_name(self.path, current))
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number <= current:
                     continue
                 await self.db.execute("BEGIN IMMEDIATE")
                 try:
+                    # re-read under the write lock: another process may have just applied it
+                    if await self.schema_version() >= number:
+                        await self.db.execute("COMMIT")
+                        continue
                     for statement in script.split(";"):
                         if statement.strip():
                             await self.db.execute(statement)
@@ -252,6 +302,23 @@ class SQLiteStore(Store):
                 except BaseException:
                     await self.db.execute("ROLLBACK")
                     raise
+
+    async def _backup_to(self, target: str) -> str:
+        """A consistent copy of the open database (SQLite's online backup API), safe while in use."""
+        tmp = f"{target}.part"
+        Path(tmp).unlink(missing_ok=True)
+        dest = await aiosqlite.connect(tmp)
+        try:
+            await self.db.backup(dest)
+        finally:
+            await dest.close()
+        os.replace(tmp, target)
+        return target
+
+    async def backup(self, target: str) -> str:
+        """``python -m bot backup``: copy the database to ``target`` while the bot may run."""
+        async with self._lock:
+            return await self._backup_to(target)
 
     # --- helpers -----------------------------------------------------------------
     async def _tx(self, work):
@@ -280,30 +347,11 @@ class SQLiteStore(Store):
                     ai_level=row["ai_level"], locale=row["locale"])
 
     def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
-        """A row as a GameRow; a row whose JSON does not parse comes back ``broken`` (with the
-        reason, not stored here: :meth:`_games` stores it) and its state ``None``."""
-        broken = row["broken"]
-        try:
-            options = json.loads(row["options"])
-            state = json.loads(row["state"]) if row["state"] else None
-            if not isinstance(options, dict) or not (state is None or isinstance(state, dict)):
-                raise ValueError("not a JSON object")
-        except (ValueError, TypeError, RecursionError) as err:
-            options, state = {}, None
-            broken = broken or f"unreadable JSON: {err}"[:300]
-        return GameRow(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], kind=row["kind"],
-            options=options, status=row["status"],
-            state=state, version=row["version"],
-            seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
-            updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
-            control_message_id=row["control_message_id"], seats=seats,
-            published_version=row["published_version"], paused=row["paused"], broken=broken,
-            thread_id=row["thread_id"],
-        )
+        return game_from(row, seats)
 
     async def _games(self, where: str, params: tuple) -> list[GameRow]:
-        rows = await self._fetchall(f"SELECT * FROM games WHERE {where} ORDER BY id", params)
+        rows = await self._fetchall(f"SELECT games.*, archives.state AS packed FROM games LEFT JOIN archives "
+                                    f"ON archives.game_id = games.id WHERE {where} ORDER BY games.id", params)
         if not rows:
             return []
         ids = [r["id"] for r in rows]
@@ -417,8 +465,28 @@ class SQLiteStore(Store):
     async def set_status(self, game_id, old_version, status) -> bool:
         async def work(db):
             finished = self.clock() if status in (FINISHED, CANCELLED) else None
-            return await self._bump(db, game_id, old_version, ", status = ?, finished_at = ?",
-                                    (status, finished))
+            if not await self._bump(db, game_id, old_version, ", status = ?, finished_at = ?", (status, finished)):
+                return False
+            if finished is not None:
+                async with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
+                    row = await cur.fetchone()
+                state = readable_json(row["state"])
+                if state is not None:  # a cancelled running game: its log goes to the archive too
+                    await self._archive(db, game_id, state)
+            return True
+
+        return await self._tx(work)
+
+    async def archive_ended(self, limit: int = 500) -> int:
+        async def work(db):
+            async with db.execute("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') AND broken IS NULL "
+                                  "AND state IS NOT NULL LIMIT ?", (limit,)) as cur:
+                rows = list(await cur.fetchall())
+            for r in rows:
+                state = readable_json(r["state"])
+                if state is not None:
+                    await self._archive(db, r["id"], state)
+            return len(rows)
 
         return await self._tx(work)
 
@@ -442,6 +510,8 @@ class SQLiteStore(Store):
                     "INSERT OR REPLACE INTO results (game_id, seat, user_id, score, rank) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results],
                 )
+            if finished is not None:
+                await self._archive(db, game_id, state)
             return True
 
         return await self._tx(work)
@@ -456,18 +526,32 @@ class SQLiteStore(Store):
 
         await self._tx(work)
 
+    @staticmethod
+    async def _archive(db: aiosqlite.Connection, game_id: int, state: Any) -> None:
+        """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
+        async with db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
+            log = [event_from(r) for r in await cur.fetchall()]
+        await db.execute("INSERT OR REPLACE INTO archives (game_id, state, events) VALUES (?, ?, ?)",
+                         (game_id, pack(state), pack_log(log)))
+        await db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        await db.execute("UPDATE games SET state = NULL WHERE id = ?", (game_id,))
+
+    async def _archived_log(self, game_id: int) -> list[EventRow] | None:
+        rows = await self._fetchall("SELECT events FROM archives WHERE game_id = ?", (game_id,))
+        return unpack_log(game_id, rows[0]["events"]) if rows else None
+
     async def events(self, game_id) -> list[EventRow]:
         rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,))
-        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
-                         user_id=r["user_id"], action=json.loads(r["action"]),
-                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+        if not rows:
+            return await self._archived_log(game_id) or []
+        return [event_from(r) for r in rows]
 
     async def events_after(self, game_id, version) -> list[EventRow]:
         rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? AND version > ? ORDER BY version",
                                     (game_id, version))
-        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
-                         user_id=r["user_id"], action=json.loads(r["action"]),
-                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+        if not rows and (log := await self._archived_log(game_id)) is not None:
+            return [e for e in log if e.version > version]
+        return [event_from(r) for r in rows]
 
     async def mark_published(self, game_id, version, message_id) -> bool:
         async def work(db):
@@ -545,10 +629,10 @@ class SQLiteStore(Store):
     async def schedule_deadlines(self, game_id, version, since, entries) -> None:
         async def work(db):
             for seat in sorted({seat for seat, _, _ in entries}):
-                await db.execute(  # (a leased one is being fired: its owner closes it)
-                    "UPDATE deadlines SET state = 'void', fired_at = ? WHERE game_id = ? AND seat = ? "
-                    "AND version < ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-                    (since, game_id, seat, version, since))
+                # older epochs go (lean storage); a leased one is being fired: its owner closes it
+                await db.execute(
+                    "DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND version < ? AND (state <> 'pending' "
+                    "OR lease_until IS NULL OR lease_until <= ?)", (game_id, seat, version, since))
             await db.executemany(
                 "INSERT OR IGNORE INTO deadlines (game_id, seat, kind, version, due, since) VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, seat, kind, version, due, since) for seat, kind, due in entries])
@@ -588,6 +672,10 @@ class SQLiteStore(Store):
 
     async def close_deadline(self, key, state, now) -> bool:
         async def work(db):
+            if state == VOID:  # a void deadline is not history: it goes
+                cur = await db.execute("DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND kind = ? "
+                                       "AND version = ? AND state = 'pending'", key)
+                return cur.rowcount == 1
             cur = await db.execute(
                 "UPDATE deadlines SET state = ?, fired_at = ?, lease_until = NULL WHERE game_id = ? AND seat = ? "
                 "AND kind = ? AND version = ? AND state = 'pending'", (state, now, *key))
@@ -606,9 +694,8 @@ class SQLiteStore(Store):
     async def void_game_deadlines(self, game_id, now) -> None:
         async def work(db):
             # a deadline leased right now is being fired (e.g. the timeout that forfeits): its owner closes it
-            await db.execute("UPDATE deadlines SET state = 'void', fired_at = ? WHERE game_id = ? "
-                             "AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-                             (now, game_id, now))
+            await db.execute("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
+                             "OR lease_until IS NULL OR lease_until <= ?)", (game_id, now))
             return True
 
         await self._tx(work)
@@ -626,9 +713,9 @@ class SQLiteStore(Store):
     async def seat_actions(self, game_id, seat, limit=10) -> list[EventRow]:
         rows = await self._fetchall("SELECT * FROM events WHERE game_id = ? AND seat = ? ORDER BY version DESC "
                                     "LIMIT ?", (game_id, seat, limit))
-        return [EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"],
-                         user_id=r["user_id"], action=json.loads(r["action"]),
-                         events=json.loads(r["events"]), created_at=r["created_at"]) for r in rows]
+        if not rows and (log := await self._archived_log(game_id)) is not None:
+            return [e for e in reversed(log) if e.seat == seat][:limit]
+        return [event_from(r) for r in rows]
 
     async def turn_since(self, game_ids) -> dict[tuple[int, int], float]:
         if not game_ids:

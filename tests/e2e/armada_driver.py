@@ -1,7 +1,7 @@
 """Drive L'Invincible Armada through the fake Discord with moves computed by the engine's AI.
 
 The state is read from the bot's SQLite file with a separate, read-only use of
-``SQLiteStore`` (the bot process stays the only writer); the move the AI picks for
+store (the bot process stays the only writer); the move the AI picks for
 the expected seat is then sent the way a player would: ``/armada placer``,
 ``/armada deplacer``, ``/armada pivoter``, or a click on a "Prendre …" / "Passer"
 button. A move that could take several ships is sent *without* its choice, so the

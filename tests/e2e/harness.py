@@ -21,10 +21,12 @@ MENTION = re.compile(r"<@(\d+)>")
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, workdir: Path, *, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, fake: FakeDiscord, workdir: Path, *, extra_env: dict[str, str] | None = None,
+                 db: str | None = None) -> None:
         self.fake = fake
         self.workdir = workdir
-        self.db = workdir / "ludibot.db"
+        #: LUDIBOT_DB: a SQLite file (default) or a PostgreSQL URL (``bot_db`` fixture, LUDIBOT_TEST_BACKEND)
+        self.db = db or str(workdir / "ludibot.db")
         self.log_path = workdir / "bot.log"
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
@@ -105,9 +107,9 @@ class StateReader:
     real state (the bot stays the only writer): ``async with StateReader(db, engine) as r``."""
 
     def __init__(self, db, engine) -> None:
-        from bot.storage import SQLiteStore
+        from bot.storage import open_store
 
-        self.store = SQLiteStore(str(db))
+        self.store = open_store(str(db))
         self.engine = engine
 
     async def __aenter__(self) -> StateReader:
@@ -125,3 +127,23 @@ class StateReader:
     async def state(self, game_id: int):
         game = await self.game(game_id)
         return game, self.engine.from_dict(game.state)
+
+
+def read_game_row(db: str, game_id: int):
+    """The game as the bot stored it (either backend, archived or not), from code that is not async:
+    a short-lived store in a thread of its own."""
+    import asyncio
+    import concurrent.futures
+
+    from bot.storage import open_store
+
+    async def read():
+        store = open_store(str(db))
+        await store.open()
+        try:
+            return await store.get_game(game_id)
+        finally:
+            await store.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, read()).result()

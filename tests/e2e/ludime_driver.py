@@ -1,7 +1,7 @@
 """Drive a Ludime game through the fake Discord, the way its players would.
 
 The driver decides a seat's move with the engine's own simple AI (``ENGINE.ai_action``) on
-the state read from the bot's database (a fresh :class:`SQLiteStore` on ``world.bot.db``),
+the state read from the bot's database (a fresh store on ``world.bot.db``),
 then plays it with the seat's Discord user: buttons of the public turn message, slash
 commands, the discard select of the player's private hand message. After every accepted
 move it checks the private answer: the hand's letters and picture are exactly the mover's
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.storage import SQLiteStore
+from bot.storage import Store, open_store
 from cogs.ludime.views import labels
 from engines.ludime import ENGINE
 from render.ludime import render_hand
@@ -59,7 +59,7 @@ class LudimeTable:
         self.fake = world.fake
         self.players = players  # FakeUsers in seat order (creator first, then in joining order)
         self.ai = ai  # AI seats, after the creator (players then holds only the creator)
-        self.store: SQLiteStore | None = None
+        self.store: Store | None = None
         self.game_id: int | None = None
         #: every hand picture the bot sent, -> the seat it belongs to
         self.hand_images: dict[bytes, int] = {}
@@ -81,7 +81,7 @@ class LudimeTable:
             assert res.response_type == 7, res.content
         res = await fake.click(creator, lobby, label="Lancer", until=started)
         assert "La partie est lancée" in lobby.content, lobby.content
-        self.store = SQLiteStore(str(self.world.bot.db))
+        self.store = open_store(str(self.world.bot.db))
         await self.store.open()
         await self.remember_hands()
 

@@ -2,7 +2,7 @@
 from the bot's own autocomplete).
 
 The state is read from the bot's SQLite file with a separate, read-only use of
-``SQLiteStore`` (the bot process stays the only writer); the chosen move is then sent the way
+store (the bot process stays the only writer); the chosen move is then sent the way
 a player would: ``/tectonic jouer de: vers:``. A move that may flip several enemy pieces is sent
 *without* ``retourner`` (unless asked), so the game goes through the ephemeral flip-choice
 buttons, and the button of the chosen piece is clicked. Shared by

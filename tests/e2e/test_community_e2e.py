@@ -22,7 +22,7 @@ REMINDER_H, TIMEOUT_H = 0.0006, 0.0012  # 2.2 s and 4.3 s
 
 
 @pytest_asyncio.fixture
-async def world(tmp_path):
+async def world(tmp_path, bot_db):
     """The usual world, with the scheduler polling every 0.2 s instead of 30 s."""
     fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
     users = SimpleNamespace(
@@ -33,7 +33,7 @@ async def world(tmp_path):
         modo=fake.add_user("Modo", locale="fr", manage_guild=True),
     )
     await fake.start()
-    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2"})
+    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2"}, db=bot_db)
     try:
         yield SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)
         assert fake.validation_errors == [], f"Discord would refuse: {fake.validation_errors}"

@@ -10,9 +10,7 @@ their maker until every lutin has chosen.
 
 from __future__ import annotations
 
-import json
 import random
-import sqlite3
 from dataclasses import dataclass, field
 
 import pytest
@@ -21,7 +19,7 @@ from bot import i18n
 from cogs.lutinades.cog import gesture_name, own_gesture_text
 from engines.lutinades import EN_GRAND, ENGINE, KINDS, MALINS, SIDES, card_dict, deck, mirror
 from render.lutinades import CARD_H, CARD_W, TABLE_W, render_card
-from tests.e2e.harness import last_control, mentioned
+from tests.e2e.harness import last_control, mentioned, read_game_row
 
 pytestmark = pytest.mark.e2e
 
@@ -40,12 +38,8 @@ def lang_of(user) -> str:
 
 
 def read_game(world, game_id: int):
-    con = sqlite3.connect(world.tmp / "ludibot.db")
-    try:
-        state, status = con.execute("SELECT state, status FROM games WHERE id = ?", (game_id,)).fetchone()
-    finally:
-        con.close()
-    return ENGINE.from_dict(json.loads(state)), status
+    game = read_game_row(world.bot.db, game_id)
+    return ENGINE.from_dict(game.state), game.status
 
 
 def game_id_of(msg) -> int:

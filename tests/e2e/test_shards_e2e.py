@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.storage import SQLiteStore
+from bot.storage import open_store
 from fakediscord import FakeDiscord
 from tests.e2e.harness import BotProcess, mentioned, wait_control
 
@@ -73,10 +73,11 @@ async def test_one_process_runs_both_shards(tmp_path):
         await fake.stop()
 
 
-async def test_two_processes_split_the_shards_and_each_fires_its_own_deadlines(tmp_path):
+async def test_two_processes_split_the_shards_and_each_fires_its_own_deadlines(tmp_path, bot_db):
+    """(On the database of ``bot_db``: SQLite by default; PostgreSQL in test_postgres_e2e.py.)"""
     fake, g0, g1, alice, bruno = two_servers(shards=2)
-    db = tmp_path / "shared.db"
-    store = SQLiteStore(str(db))
+    db = bot_db
+    store = open_store(db)
     await store.open()
     for g in (g0, g1):  # a reminder 5 s after a seat becomes expected, no timeout
         await store.set_guild_settings(g.id, {"timers": {"ludix": {"reminder_h": 5 / 3600, "timeout_h": 0}}})

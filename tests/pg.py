@@ -1,0 +1,113 @@
+"""A throwaway PostgreSQL server for tests and benchmarks: ``initdb`` + ``pg_ctl`` in a temp folder,
+listening on 127.0.0.1 on a free port, stopped (and its folder removed) at the end.
+
+``initdb`` refuses to run as root: as root, the server runs as the ``postgres`` user (``runuser``).
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+
+def bin_dir() -> Path | None:
+    """Where ``initdb`` and ``pg_ctl`` live (Debian: /usr/lib/postgresql/<n>/bin), or None."""
+    env = os.environ.get("LUDIBOT_PG_BIN")
+    candidates = [env] if env else []
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]),
+                         reverse=True)
+    found = shutil.which("initdb")
+    if found:
+        candidates.append(str(Path(found).parent))
+    for c in candidates:
+        if c and (Path(c) / "initdb").exists() and (Path(c) / "pg_ctl").exists():
+            return Path(c)
+    return None
+
+
+def missing_reason() -> str | None:
+    """Why PostgreSQL tests cannot run here (None: they can)."""
+    if bin_dir() is None:
+        return "no PostgreSQL binaries (initdb/pg_ctl) on this machine: apt-get install postgresql"
+    if os.geteuid() == 0 and (shutil.which("runuser") is None or _uid("postgres") is None):
+        return "running as root without a 'postgres' user to run initdb as"
+    return None
+
+
+def _uid(name: str) -> int | None:
+    import pwd
+
+    try:
+        return pwd.getpwnam(name).pw_uid
+    except KeyError:
+        return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PgServer:
+    def __init__(self) -> None:
+        self.bin = bin_dir()
+        if self.bin is None:
+            raise RuntimeError(missing_reason())
+        self.dir = Path(tempfile.mkdtemp(prefix="ludibot-pg-"))
+        self.data = self.dir / "data"
+        self.port = _free_port()
+        self.as_root = os.geteuid() == 0
+        self._names = itertools.count(1)
+
+    def _run(self, *args: str) -> None:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.as_root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.dir)
+
+    def start(self) -> PgServer:
+        if self.as_root:
+            os.chown(self.dir, _uid("postgres"), -1)
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                  "--locale=C", "--no-sync")
+        opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off "
+                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.dir / "log"), "-w", "-t", "60",
+                  "start")
+        return self
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        except subprocess.CalledProcessError:
+            pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    async def new_database(self, prefix: str = "t") -> str:
+        """A fresh, empty database; its URL."""
+        import asyncpg
+
+        name = f"{prefix}_{os.getpid()}_{next(self._names)}"
+        con = await asyncpg.connect(self.url())
+        try:
+            await con.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        finally:
+            await con.close()
+        return self.url(name)
+
+    def new_database_sync(self, prefix: str = "t") -> str:
+        """The same, from code that is not async (``createdb``)."""
+        name = f"{prefix}_{os.getpid()}_{next(self._names)}"
+        subprocess.run([str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                        "-T", "template0", name], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return self.url(name)
