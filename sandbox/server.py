@@ -172,7 +172,7 @@ class Sandbox:
         return web.FileResponse(STATIC / "index.html")
 
     async def api_init(self, request: web.Request) -> web.Response:
-        labels = {k.split(".", 1)[1]: v for k, v in i18n.catalog(self.lang).items() if k.startswith("sandbox.")}
+        labels = {k.split(".", 1)[1]: i18n.t(k, self.lang) for k in i18n.catalog(self.lang) if k.startswith("sandbox.")}
         return web.json_response({
             "users": [{"id": str(u.id), "name": u.name} for u in self.users.values()],
             "channels": [{"id": str(c.id), "name": c.name} for c in self.fake.channels.values() if not c.is_dm],

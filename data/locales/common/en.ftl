@@ -1,0 +1,70 @@
+## error
+error-bad_option = Option “{ $option }” cannot be “{ $value }” (allowed: { $allowed }).
+error-unknown_option = Unknown option “{ $option }” (allowed: { $allowed }).
+error-player_count = This game is for { $min } to { $max } players (you are { $count }).
+error-game_over = This game is over.
+error-not_your_turn = It is not your turn.
+error-unknown_action = Unknown action: “{ $action }”.
+error-no_such_game = Game #{ $game } does not exist.
+error-not_started = Game #{ $game } has not started yet.
+error-already_started = Game #{ $game } has already started.
+error-game_finished = Game #{ $game } is over.
+error-game_cancelled = Game #{ $game } was cancelled.
+error-wrong_game = Game #{ $game } is not a game of this kind.
+error-no_game_here = No game of this kind is running in this channel. Open one with the start command.
+error-ambiguous = Several games are running here: { $games }. Say which one with the “partie” option.
+error-busy = Too many clicks at once: please try again.
+error-not_a_player = You are not playing in game #{ $game }.
+error-already_played = This move was already played: this button is out of date. Look at the game's latest message.
+error-forged_button = This button is not valid.
+error-internal = Oops, an internal error happened. The game did not change; please try again.
+error-no_permission = You do not have permission to do that.
+error-no_private_view = This game has no secret information to show you.
+error-game_unavailable = This game is not available on this bot.
+
+## event
+event-started = The game begins!
+event-final = **Game over.** Ranking:
+event-your_turn = Your turn: { $players } (game #{ $game }).
+event-waiting_for = Waiting for: { $players }.
+event-skipped = … ({ $count } more actions) …
+
+## status
+status-lobby = waiting for players
+status-running = running
+status-finished = over
+status-cancelled = cancelled
+
+## label
+label-ai = AI
+label-game_choice = #{ $id } — { $players } ({ $status })
+label-rank_line = { $rank }. { $player } — { $score }
+label-private_view = Your private view of game #{ $id } (only you can see it).
+label-status_head = **{ $game }** — game #{ $id }, { $status }.
+
+## button
+button-join = Join
+button-leave = Leave
+button-add_ai = Add an AI
+button-start = Start
+button-cancel = Cancel
+
+## lobby
+lobby-text =
+    {"*"}*{ $game }** — game #{ $id }, opened by { $creator }
+    Players ({ $count }, { $min } to { $max }):
+    { $seats }
+    Options: { $options }
+    Click “Join” to take a seat; the creator starts the game.
+lobby-started = **The game has started.**
+lobby-cancelled = { $game } game #{ $id } was cancelled by { $by }.
+lobby-joined = { $player } joins game #{ $id } ({ $count }/{ $max }).
+lobby-left = { $player } leaves game #{ $id }.
+
+## cmd
+cmd-join = Join the game waiting in this channel
+cmd-leave = Leave the game waiting in this channel
+cmd-status = See the game's public state
+cmd-rules = Rules summary
+cmd-cancel = Cancel the game (creator or moderator)
+cmd-partie = Game number (if several games run in this channel)

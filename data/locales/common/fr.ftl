@@ -1,0 +1,70 @@
+## error
+error-bad_option = L'option « { $option } » ne peut pas valoir « { $value } » (valeurs possibles : { $allowed }).
+error-unknown_option = Option inconnue « { $option } » (options possibles : { $allowed }).
+error-player_count = Cette partie se joue de { $min } à { $max } joueurs (vous êtes { $count }).
+error-game_over = Cette partie est terminée.
+error-not_your_turn = Ce n'est pas votre tour.
+error-unknown_action = Action inconnue : « { $action } ».
+error-no_such_game = La partie n°{ $game } n'existe pas.
+error-not_started = La partie n°{ $game } n'a pas encore commencé.
+error-already_started = La partie n°{ $game } a déjà commencé.
+error-game_finished = La partie n°{ $game } est terminée.
+error-game_cancelled = La partie n°{ $game } a été annulée.
+error-wrong_game = La partie n°{ $game } n'est pas une partie de ce jeu.
+error-no_game_here = Aucune partie de ce jeu n'est en cours dans ce salon. Lancez-en une avec la commande start.
+error-ambiguous = Plusieurs parties sont en cours ici : { $games }. Précisez laquelle avec l'option « partie ».
+error-busy = Trop de monde clique en même temps : réessayez.
+error-not_a_player = Vous ne jouez pas dans la partie n°{ $game }.
+error-already_played = Ce coup a déjà été joué : ce bouton n'est plus à jour. Regardez le dernier message de la partie.
+error-forged_button = Ce bouton n'est pas valide.
+error-internal = Oups, une erreur interne est survenue. La partie n'a pas changé ; réessayez.
+error-no_permission = Vous n'avez pas la permission de faire cela.
+error-no_private_view = Ce jeu n'a pas d'information secrète à vous montrer.
+error-game_unavailable = Ce jeu n'est pas disponible sur ce bot.
+
+## event
+event-started = La partie commence !
+event-final = **Fin de la partie.** Classement :
+event-your_turn = À vous de jouer : { $players } (partie n°{ $game }).
+event-waiting_for = En attente de : { $players }.
+event-skipped = … ({ $count } autres actions) …
+
+## status
+status-lobby = en attente de joueurs
+status-running = en cours
+status-finished = terminée
+status-cancelled = annulée
+
+## label
+label-ai = IA
+label-game_choice = n°{ $id } — { $players } ({ $status })
+label-rank_line = { $rank }. { $player } — { $score }
+label-private_view = Votre vue privée de la partie n°{ $id } (vous seul la voyez).
+label-status_head = **{ $game }** — partie n°{ $id }, { $status }.
+
+## button
+button-join = Rejoindre
+button-leave = Quitter
+button-add_ai = Ajouter une IA
+button-start = Lancer
+button-cancel = Annuler
+
+## lobby
+lobby-text =
+    {"*"}*{ $game }** — partie n°{ $id }, ouverte par { $creator }
+    Joueurs ({ $count }, de { $min } à { $max }) :
+    { $seats }
+    Options : { $options }
+    Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
+lobby-started = **La partie est lancée.**
+lobby-cancelled = La partie de { $game } n°{ $id } a été annulée par { $by }.
+lobby-joined = { $player } rejoint la partie n°{ $id } ({ $count }/{ $max }).
+lobby-left = { $player } quitte la partie n°{ $id }.
+
+## cmd
+cmd-join = Rejoindre la partie en attente dans ce salon
+cmd-leave = Quitter la partie en attente dans ce salon
+cmd-status = Voir l'état public de la partie
+cmd-rules = Résumé des règles
+cmd-cancel = Annuler la partie (créateur ou modérateur)
+cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
