@@ -20,6 +20,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.language import server_lang
 from bot.narrate import narrate
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
@@ -184,7 +185,7 @@ class GameCog(commands.GroupCog):
         game = await self.sessions.open_lobby(self.kind, guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id, player=player,
                                               options=options, ai_seats=ai_seats, ai_level=ai_level)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)
             await self.publish(outcome, interaction)
@@ -194,7 +195,7 @@ class GameCog(commands.GroupCog):
             await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
 
     async def _lobby_refresh(self, click: Click, game: GameRow) -> None:
-        lg = public_lang(click.interaction)
+        lg = await public_lang(click.interaction)
         await click.interaction.response.edit_message(content=self.lobby_text(game, lg),
                                                       view=self.lobby_view(game, lg))
 
@@ -213,14 +214,14 @@ class GameCog(commands.GroupCog):
     async def on_start(self, click: Click) -> None:
         async with self.game_lock(click.game.id):
             outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
-            lg = public_lang(click.interaction)
+            lg = await public_lang(click.interaction)
             text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
 
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
-        lg = public_lang(click.interaction)
+        lg = await public_lang(click.interaction)
         text = i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       by=click.interaction.user.mention)
         if click.game.status == LOBBY:
@@ -294,6 +295,10 @@ class GameCog(commands.GroupCog):
             return None
         return i18n.t("common.event.waiting_for", lg, players=", ".join(game.seats[s].name for s in expected))
 
+    async def table_lang(self, game: GameRow) -> str:
+        """The language of the game's public messages: its server's (cached; French in a DM)."""
+        return await server_lang(self.sessions.store, game.guild_id)
+
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       extra: list[str] | None = None) -> int | None:
         """Post the public message for what just happened: narration, image, whose turn, controls.
@@ -303,7 +308,7 @@ class GameCog(commands.GroupCog):
         each time one player acts (the others are listed by name).
         """
         game = outcome.game
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = await self.table_lang(outcome.game)
         lines = narrate(self.kind, outcome.events, game.names, lg)
         lines += extra or []
         if game.status == FINISHED:
@@ -430,7 +435,7 @@ class GameCog(commands.GroupCog):
     async def cancel_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie)
         game = await self.sessions.cancel(game.id, player_of(interaction))
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         await send(interaction, i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg),
                                        id=game.id, by=interaction.user.mention))
 

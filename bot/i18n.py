@@ -53,7 +53,7 @@ LANGS = ("fr", "en")
 DEFAULT = "fr"
 BABEL_LOCALE = {"fr": "fr_FR", "en": "en_US"}
 
-VOWELS = set("aeiouy")
+VOWELS = set("aeiouyœæ")
 
 
 def lang_of(locale: Any) -> str:

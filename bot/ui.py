@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n
+from bot.language import server_lang
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -86,9 +87,9 @@ def lang(interaction: discord.Interaction) -> str:
     return i18n.lang_of(interaction.locale)
 
 
-def public_lang(interaction: discord.Interaction) -> str:
-    """The language of a public message: the server's, French by default."""
-    return i18n.lang_of(interaction.guild_locale) if interaction.guild_locale else i18n.DEFAULT
+async def public_lang(interaction: discord.Interaction) -> str:
+    """The language of a public message: the server's (``/ludibot config langue:``), French by default."""
+    return await server_lang(getattr(interaction.client, "store", None), interaction.guild_id)
 
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.language import server_lang
 from bot.narrate import narrate
 from bot.sessions import Outcome
 from bot.storage import GameRow
@@ -43,7 +44,7 @@ class DiscordNotifier:
             log.exception("could not post in channel %s", channel_id)
 
     async def remind(self, game: GameRow, seats: list[int], since: float) -> None:
-        lg = i18n.DEFAULT
+        lg = await server_lang(self.bot.store, game.guild_id)
         title = i18n.t(f"{game.kind}.name.title", lg)
         users = [game.seats[s].user_id for s in seats if game.seats[s].user_id is not None]
         if not users:
@@ -72,7 +73,7 @@ class DiscordNotifier:
 
     async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None:
         game = outcome.game
-        lg = i18n.DEFAULT
+        lg = await server_lang(self.bot.store, game.guild_id)
         names = game.names
         extra = [i18n.t("community.timeout.played", lg, player=names[s]) for s in seats if s != forfeit]
         if forfeit is not None:

@@ -25,7 +25,7 @@ from bot.narrate import narrate
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, send
+from bot.ui import Click, button, lang, send
 from engines.armada import State, legal_points, movable_points, pivot_choices
 from render.armada import render_board
 
@@ -189,7 +189,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         message with its final position; who plays which side is told at each round's start;
         the player to move is told which command to use."""
         game = outcome.game
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = await self.table_lang(outcome.game)
         view = await self.sessions.public_view(game) if game.state is not None else {}
         events = self._told(outcome.events, view)
         end = next((i for i, e in enumerate(events) if e.get("type") in ("round_over", "round_drawn")), None)

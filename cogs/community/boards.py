@@ -59,7 +59,7 @@ class BoardsCog(commands.Cog):
         key, span = PERIODS[periode]
         since = time.time() - span if span else None
         rows = await self.store.leaderboard(guild, kind, since, BOARD_SIZE)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         period = i18n.t(f"community.board.{key}", lg)
         labels = {k: i18n.t(f"community.board.{k}", lg) for k in ("rank", "player", "rating", "games", "wins",
                                                                     "best", "empty")}
@@ -84,7 +84,7 @@ class BoardsCog(commands.Cog):
     async def records(self, interaction: discord.Interaction, jeu: str) -> None:
         guild = guild_of(interaction)
         kind = one_game(jeu)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         if self.sessions.engine(kind).min_players != 1:
             raise RuleError("community.error.no_solo", game=title(kind, lang(interaction)))
         rows = await self.store.solo_records(guild, kind, RECORDS_SIZE)
@@ -110,7 +110,7 @@ class BoardsCog(commands.Cog):
         guild = guild_of(interaction)
         who = membre or interaction.user
         name = getattr(who, "display_name", None) or who.name
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         ratings = await self.store.player_ratings(guild, who.id)
         solo = await self.store.player_solo_best(guild, who.id)
         recent = await self.store.player_recent(guild, who.id, 5)

@@ -40,7 +40,7 @@ from bot.narrate import narrate
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, matches, public_lang, select, send, view_of
+from bot.ui import Click, button, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
 from render.limit import LABEL_KEYS, render_board, render_final, render_tile, warm_cache
@@ -225,7 +225,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         """GameCog's public message, plus the announced tile's line when no event announced it,
         and, between two games of a series, the finished game's boards."""
         game = outcome.game
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = await self.table_lang(outcome.game)
         lines = list(extra or [])
         if game.status == RUNNING:
             types = {e.get("type") for e in outcome.events}

@@ -48,8 +48,15 @@ def hand_text(view: dict[str, Any], lang: str) -> str:
                   letters=" ".join(hand))
 
 
-def hint(view: dict[str, Any], lang: str) -> str | None:
-    """What the seat whose turn it is can do now (None when it is not their turn)."""
+def hint(view: dict[str, Any], lang: str, table_lang: str | None = None) -> str | None:
+    """What the seat whose turn it is can do now (None when it is not their turn).
+
+    The hint is in the player's ``lang``; the buttons it names are quoted as the public
+    message shows them, in the table's language ``table_lang``.
+    """
+    table_lang = table_lang or lang
+    buttons = {name: i18n.t(f"ludime.button.{key}", table_lang)
+               for name, key in (("draw", "draw_pile"), ("discard", "draw_discard"), ("put_back", "undo_take"))}
     seat = view.get("seat")
     if seat is None or view.get("current") != seat or view.get("finished"):
         return None
@@ -59,9 +66,9 @@ def hint(view: dict[str, Any], lang: str) -> str | None:
     if variant == WHOLE:
         return i18n.t("ludime.hint.whole_draw" if phase == "draw" else "ludime.hint.whole_play", lang)
     if phase == "draw":
-        return i18n.t("ludime.hint.draw", lang)
+        return i18n.t("ludime.hint.draw", lang, draw=buttons["draw"], discard=buttons["discard"])
     if view.get("must_use") and view.get("discard_taken"):
-        return i18n.t("ludime.hint.must_use", lang, letter=view["discard_taken"])
+        return i18n.t("ludime.hint.must_use", lang, letter=view["discard_taken"], put_back=buttons["put_back"])
     if view.get("first_turn") and not view.get("laid") and not view.get("exchanged"):
         return i18n.t("ludime.hint.first", lang)
     return i18n.t("ludime.hint.play", lang)
@@ -89,12 +96,14 @@ def private_lines(game: GameRow, events: list[dict[str, Any]], seat: int, lang: 
 
 
 def hand_message(game: GameRow, view: dict[str, Any], lang: str,
-                 events: list[dict[str, Any]] | None = None) -> tuple[str, list[discord.ui.Item]]:
-    """Text and components of the ephemeral hand message for the seat of ``view``."""
+                 events: list[dict[str, Any]] | None = None,
+                 table_lang: str | None = None) -> tuple[str, list[discord.ui.Item]]:
+    """Text and components of the ephemeral hand message for the seat of ``view`` (in the player's
+    ``lang``; buttons of the public message named in ``table_lang``)."""
     seat = view["seat"]
     lines = private_lines(game, events or [], seat, lang)
     lines.append(hand_text(view, lang))
-    tip = hint(view, lang)
+    tip = hint(view, lang, table_lang)
     if tip:
         lines.append(tip)
     items: list[discord.ui.Item] = []

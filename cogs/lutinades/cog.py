@@ -26,7 +26,7 @@ from bot.narrate import event_params, narrate
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, send
+from bot.ui import Click, button, lang, send
 from engines.lutinades import (
     EN_GRAND,
     FORBIDDEN_IN_EN_GRAND,
@@ -206,7 +206,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       extra: list[str] | None = None) -> int | None:
         """GameCog.publish, with this game's story (gestures and card revealed in order)."""
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = await self.table_lang(outcome.game)
         view = await self.sessions.public_view(outcome.game)
         lines = tell(outcome.events, view, outcome.game.names, lg) + (extra or [])
         told = Outcome(game=outcome.game, events=[], result=outcome.result, newly_expected=outcome.newly_expected)

@@ -31,7 +31,7 @@ from bot.gamecog import GameCog
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
+from bot.ui import Click, button, lang, refuse, send, view_of
 from engines.base import RuleError
 from engines.tectonic import State, flip_choices, legal_destinations, legal_sources
 from render.tectonic import render_board
@@ -269,7 +269,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         the table's language, no "turn" lines (the mention says it), and how to play for the
         first moves."""
         game = outcome.game
-        lg = public_lang(interaction) if interaction is not None else i18n.DEFAULT
+        lg = await self.table_lang(outcome.game)
         events = self._told(outcome.events, lg)
         hints = []
         if game.status == RUNNING and game.state is not None:

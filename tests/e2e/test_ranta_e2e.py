@@ -18,7 +18,7 @@ from tests.e2e.harness import last_control, mentioned
 pytestmark = pytest.mark.e2e
 
 CELLS = [f"{c}{r}" for r in range(1, 7) for c in "ABCDEF"]
-PRIVATE_TEXT = ("Tu as rangé", "Tu as posé", "Aperçu", "You stored", "You laid", "Preview")
+PRIVATE_TEXT = ("Vous avez rangé", "Vous avez posé", "Aperçu", "You stored", "You laid", "Preview")
 
 
 def is_png(res) -> bool:
@@ -34,7 +34,7 @@ async def confirm(fake, user, preview):
     assert res.response_type == 7 and res.ephemeral, res.content
     mine = res.message
     assert mine.visible_to == user.id and mine.buttons == [] and mine.attachments
-    assert re.search(r"Tu as (rangé un jeu|posé un tapis)|kallax est pleine", mine.content), mine.content
+    assert re.search(r"Vous avez (rangé un jeu|posé un tapis)|kallax est pleine", mine.content), mine.content
     public = res.public_messages
     assert public and re.search(rf"{user.name} (a fini de ranger|a une kallax pleine)", public[-1].content)
     return res

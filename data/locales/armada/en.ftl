@@ -26,7 +26,10 @@ error-bad_point = “{ $point }” is not an intersection of the board (A1 botto
 error-occupied = Intersection { $point } is already taken.
 error-spain_reserve_empty = All your { $fleet } ships are down: move one with `/armada deplacer de: vers:` (the ship to lift, then its new intersection).
 error-reserve_empty = You have no ship left in reserve.
-error-reserve_left = You still have { $count } ship(s) to place: you may move a ship only once all 20 are down.
+error-reserve_left = You still have { $count } { $count ->
+        [one] ship
+       *[other] ships
+    } to place: you may move a ship only once all 20 are down.
 error-move_spain_only = Only Spain moves ships around; England places (`/armada placer`) or pivots (`/armada pivoter`).
 error-pivot_england_only = Only England pivots; Spain places (or moves) a ship.
 error-not_your_ship = You have no ship on { $point }.
@@ -50,7 +53,10 @@ event-captured = 💥 { $seat } takes the ship on { $point } ({ $total }/{ $need
 event-capture_pending = 🎯 { $seat } may take one ship of: { $choices }.
 event-passed = { $seat } has no legal move and passes.
 event-turn = { $seat } to play.
-event-round_over = 🏁 End of round { $round }: { $winner } wins it ({ $spain_captures } Spanish captures, { $england_captures } English) and scores { $points } point(s).
+event-round_over = 🏁 End of round { $round }: { $winner } wins it ({ $spain_captures } Spanish captures, { $england_captures } English) and scores { $points } { $points ->
+        [one] point
+       *[other] points
+    }.
 event-round_drawn = 🏁 Round { $round } stopped after { $limit } moves with no winner ({ $spain_captures } captures each): no points.
 event-round_started = 🔔 Round { $round }: { $spain_seat } plays Spain (red), { $england_seat } England (white). Spain starts.
 event-tiebreak = ⚖️ Tied after two rounds: a deciding round, with the first round's sides.

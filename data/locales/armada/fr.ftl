@@ -26,7 +26,10 @@ error-bad_point = « { $point } » n'est pas une intersection du plateau (de A1 
 error-occupied = L'intersection { $point } est déjà occupée.
 error-spain_reserve_empty = Vos { $fleet } navires sont tous posés : déplacez-en un avec `/armada deplacer de: vers:` (le navire à lever, puis sa nouvelle intersection).
 error-reserve_empty = Vous n'avez plus de navire en réserve.
-error-reserve_left = Il vous reste { $count } navire(s) à poser : vous ne pouvez déplacer un navire qu'une fois les 20 posés.
+error-reserve_left = Il vous reste { $count } { $count ->
+        [one] navire
+       *[other] navires
+    } à poser : vous ne pouvez déplacer un navire qu'une fois les 20 posés.
 error-move_spain_only = Seule l'Espagne déplace ses navires ; l'Angleterre pose (`/armada placer`) ou pivote (`/armada pivoter`).
 error-pivot_england_only = Seule l'Angleterre peut pivoter ; l'Espagne pose (ou déplace) un navire.
 error-not_your_ship = Il n'y a pas de navire à vous en { $point }.
@@ -49,8 +52,14 @@ event-pivoted = 🔄 { $seat } fait pivoter le navire de { $from } en { $to } au
 event-captured = 💥 { $seat } prend le navire en { $point } ({ $total }/{ $needed } prises).
 event-capture_pending = 🎯 { $seat } peut prendre un navire au choix : { $choices }.
 event-passed = { $seat } n'a aucun coup possible et passe.
-event-turn = Au tour de { $seat }.
-event-round_over = 🏁 Fin de la manche { $round } : { $winner } l'emporte ({ $spain_captures } prises espagnoles, { $england_captures } anglaises) et marque { $points } point(s).
+event-turn = Au tour { ELISION($seat) ->
+        [vowel] d'{ $seat }
+       *[consonant] de { $seat }
+    }.
+event-round_over = 🏁 Fin de la manche { $round } : { $winner } l'emporte ({ $spain_captures } prises espagnoles, { $england_captures } anglaises) et marque { $points } { $points ->
+        [one] point
+       *[other] points
+    }.
 event-round_drawn = 🏁 Manche { $round } arrêtée après { $limit } coups sans vainqueur ({ $spain_captures } prises de chaque côté) : aucun point.
 event-round_started = 🔔 Manche { $round } : { $spain_seat } joue l'Espagne (rouge), { $england_seat } l'Angleterre (blanc). L'Espagne commence.
 event-tiebreak = ⚖️ Égalité après deux manches : manche décisive, avec les rôles de la première manche.

@@ -27,7 +27,10 @@ event-started = The game begins!
 event-final = **Game over.** Ranking:
 event-your_turn = Your turn: { $players } (game #{ $game }).
 event-waiting_for = Waiting for: { $players }.
-event-skipped = … ({ $count } more actions) …
+event-skipped = … ({ $count } { $count ->
+        [one] more action
+       *[other] more actions
+    }) …
 
 ## status
 status-lobby = waiting for players

@@ -27,7 +27,10 @@ event-started = La partie commence !
 event-final = **Fin de la partie.** Classement :
 event-your_turn = À vous de jouer : { $players } (partie n°{ $game }).
 event-waiting_for = En attente de : { $players }.
-event-skipped = … ({ $count } autres actions) …
+event-skipped = … ({ $count } { $count ->
+        [one] autre action
+       *[other] autres actions
+    }) …
 
 ## status
 status-lobby = en attente de joueurs
@@ -57,7 +60,10 @@ lobby-text =
     Options : { $options }
     Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
 lobby-started = **La partie est lancée.**
-lobby-cancelled = La partie de { $game } n°{ $id } a été annulée par { $by }.
+lobby-cancelled = La partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } a été annulée par { $by }.
 lobby-joined = { $player } rejoint la partie n°{ $id } ({ $count }/{ $max }).
 lobby-left = { $player } quitte la partie n°{ $id }.
 

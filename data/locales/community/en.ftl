@@ -46,7 +46,10 @@ error-not_finished = Game #{ $game } is not finished: its history will be availa
 
 ## board
 board-title = Leaderboard — { $game }
-board-subtitle = { $period } · { $server } · { $count } players
+board-subtitle = { $period } · { $server } · { $count } { $count ->
+        [one] player
+       *[other] players
+    }
 board-week = Last 7 days
 board-month = Last 30 days
 board-all = All time
@@ -61,7 +64,10 @@ board-caption = Leaderboard of **{ $game }** ({ $period }).
 
 ## records
 records-title = Solo records — { $game }
-records-subtitle = { $server } · the { $count } best scores
+records-subtitle = { $server } · { $count ->
+        [one] the best score
+       *[other] the { $count } best scores
+    }
 records-rank = #
 records-player = Player
 records-score = Score
@@ -73,13 +79,25 @@ records-caption = Solo records of **{ $game }**.
 ## profile
 profile-head = **{ $name }'s profile** on { $server }
 profile-empty = { $name } has not finished any game on this server yet.
-profile-game_line = **{ $game }** — rating { $rating } (place { $rank }/{ $total }) · { $games } games · { $wins } wins · best score { $best }
-profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } games
+profile-game_line = **{ $game }** — rating { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
+        [one] game
+       *[other] games
+    } · { $wins } { $wins ->
+        [one] win
+       *[other] wins
+    } · best score { $best }
+profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } { $games ->
+        [one] game
+       *[other] games
+    }
 profile-recent_head = Recent games:
 profile-recent_line = • #{ $id } { $game } — place { $rank }/{ $players }{ $score } · { $when }
 profile-recent_solo_line = • #{ $id } { $game } (solo){ $score } · { $when }
 profile-no_score = —
-profile-points = {" "}· { $score } pts
+profile-points = {" "}· { $score } { $score ->
+        [one] pt
+       *[other] pts
+    }
 
 ## games
 games-head = **Running games on this server** ({ $count }):
@@ -96,7 +114,10 @@ history-line = `{ $n }` **{ $player }**: { $text }
 history-by_timeout = (timed out: default move)
 history-forfeit = { $player } forfeits (too many timeouts)
 history-hidden = (secret move)
-history-attached = The full log ({ $count } moves) is attached.
+history-attached = The full log ({ $count } { $count ->
+        [one] move
+       *[other] moves
+    }) is attached.
 history-final = **Final ranking:**
 history-rank_line = { $rank }. { $player } — { $score }
 history-json_ready = JSON export of game #{ $id } (game, players, options, public log, results).
@@ -109,7 +130,10 @@ config-own = {" "}(this game's own setting)
 config-off = none
 config-never = never
 config-hours = after { $value } h
-config-forfeit_after = after { $value } timeout(s) in a row
+config-forfeit_after = after { $value } { $value ->
+        [one] timeout in a row
+       *[other] timeouts in a row
+    }
 config-scope_all = all games (the server's default)
 config-note = Deadlines already planned keep their time; new ones follow these settings.
 
@@ -126,3 +150,11 @@ reminder-dm = ⏰ It is your turn in { $game } game #{ $id } on { $server } (sin
 ## timeout
 timeout-played = ⌛ { $player } did not play in time: the default move was played for them.
 timeout-forfeit = 🏳️ { $player } timed out too many times in a row: forfeit, the game ends.
+
+## language
+language-fr = French (Français)
+language-en = English
+cmd-langue = The language of the server's public messages (French by default)
+config-language = **Language of public messages**: { $language }
+config-language_saved = This server's public messages (games, buttons, pictures, reminders) will now be in: { $language }.
+error-unknown_language = "{ $language }" is not an offered language ({ $allowed }).

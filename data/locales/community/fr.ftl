@@ -46,7 +46,10 @@ error-not_finished = La partie n°{ $game } n'est pas terminée : son historique
 
 ## board
 board-title = Classement — { $game }
-board-subtitle = { $period } · { $server } · { $count } joueurs
+board-subtitle = { $period } · { $server } · { $count } { $count ->
+        [one] joueur
+       *[other] joueurs
+    }
 board-week = 7 derniers jours
 board-month = 30 derniers jours
 board-all = Depuis toujours
@@ -61,7 +64,10 @@ board-caption = Classement de **{ $game }** ({ $period }).
 
 ## records
 records-title = Records solo — { $game }
-records-subtitle = { $server } · les { $count } meilleurs scores
+records-subtitle = { $server } · { $count ->
+        [one] le meilleur score
+       *[other] les { $count } meilleurs scores
+    }
 records-rank = #
 records-player = Joueur
 records-score = Score
@@ -71,22 +77,43 @@ records-empty = Aucune partie solo terminée pour l'instant.
 records-caption = Records solo de **{ $game }**.
 
 ## profile
-profile-head = **Profil de { $name }** sur { $server }
+profile-head = **Profil { ELISION($name) ->
+        [vowel] d'{ $name }
+       *[consonant] de { $name }
+    }** sur { $server }
 profile-empty = { $name } n'a encore terminé aucune partie sur ce serveur.
-profile-game_line = **{ $game }** — cote { $rating } (place { $rank }/{ $total }) · { $games } parties · { $wins } victoires · meilleur score { $best }
-profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } parties
+profile-game_line = **{ $game }** — cote { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
+        [one] partie
+       *[other] parties
+    } · { $wins } { $wins ->
+        [one] victoire
+       *[other] victoires
+    } · meilleur score { $best }
+profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } { $games ->
+        [one] partie
+       *[other] parties
+    }
 profile-recent_head = Dernières parties :
 profile-recent_line = • n°{ $id } { $game } — place { $rank }/{ $players }{ $score } · { $when }
 profile-recent_solo_line = • n°{ $id } { $game } (solo){ $score } · { $when }
 profile-no_score = —
-profile-points = {" "}· { $score } pts
+profile-points = {" "}· { $score } { $score ->
+        [one] pt
+       *[other] pts
+    }
 
 ## games
 games-head = **Parties en cours sur ce serveur** ({ $count }) :
-games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour de { $players } depuis { $since } — { $link }
+games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour { ELISION($players) ->
+        [vowel] d'{ $players }
+       *[consonant] de { $players }
+    } depuis { $since } — { $link }
 games-nobody = personne
 games-empty = Aucune partie en cours sur ce serveur. Lancez-en une avec /ludix start (ou un autre jeu) !
-games-more = … et { $count } autres.
+games-more = … et { $count } { $count ->
+        [one] autre
+       *[other] autres
+    }.
 games-link = voir
 
 ## history
@@ -96,7 +123,10 @@ history-line = `{ $n }` **{ $player }** : { $text }
 history-by_timeout = (délai dépassé : coup par défaut)
 history-forfeit = { $player } déclare forfait (trop de délais dépassés)
 history-hidden = (coup secret)
-history-attached = Le journal complet ({ $count } coups) est en pièce jointe.
+history-attached = Le journal complet ({ $count } { $count ->
+        [one] coup
+       *[other] coups
+    }) est en pièce jointe.
 history-final = **Classement final :**
 history-rank_line = { $rank }. { $player } — { $score }
 history-json_ready = Export JSON de la partie n°{ $id } (partie, joueurs, options, journal public, résultats).
@@ -109,7 +139,10 @@ config-own = {" "}(réglage propre à ce jeu)
 config-off = aucun
 config-never = jamais
 config-hours = après { $value } h
-config-forfeit_after = dès { $value } délai(s) dépassé(s) d'affilée
+config-forfeit_after = dès { $value } { $value ->
+        [one] délai dépassé
+       *[other] délais dépassés
+    } d'affilée
 config-scope_all = tous les jeux (défaut du serveur)
 config-note = Les échéances déjà prévues gardent leur heure ; les nouvelles suivent ces réglages.
 
@@ -120,9 +153,23 @@ prefs-show_on = Rappels en message privé : activés.
 prefs-show_off = Rappels en message privé : désactivés. Activez-les avec /ludibot preferences rappels_mp:True.
 
 ## reminder
-reminder-channel = ⏰ Rappel : { $players }, c'est à vous de jouer dans la partie de { $game } n°{ $id } (depuis { $since }). { $link }
-reminder-dm = ⏰ C'est à vous de jouer dans la partie de { $game } n°{ $id } sur { $server } (depuis { $since }) : { $link }
+reminder-channel = ⏰ Rappel : { $players }, c'est à vous de jouer dans la partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } (depuis { $since }). { $link }
+reminder-dm = ⏰ C'est à vous de jouer dans la partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } sur { $server } (depuis { $since }) : { $link }
 
 ## timeout
 timeout-played = ⌛ { $player } n'a pas joué à temps : le coup par défaut a été joué à sa place.
 timeout-forfeit = 🏳️ { $player } a dépassé le délai trop de fois d'affilée : forfait, la partie s'arrête.
+
+## language
+language-fr = Français
+language-en = Anglais (English)
+cmd-langue = La langue des messages publics du serveur (français par défaut)
+config-language = **Langue des messages publics** : { $language }
+config-language_saved = Les messages publics de ce serveur (parties, boutons, images, rappels) seront désormais en : { $language }.
+error-unknown_language = « { $language } » n'est pas une langue proposée ({ $allowed }).

@@ -39,7 +39,10 @@ error-no_fill_pending = No tile is waiting for this Déchetterie (board { $board
 error-not_dechetterie_cell = “{ $position }” is not a Déchetterie cell (X1 to X7).
 error-variant_board = The “{ $variante }” variant is not played on the { $plateau } board.
 error-pairs_even = Pairs need an even number of players (you are { $count }).
-error-too_many_boards = { $count } boards is too many: { $max } at most.
+error-too_many_boards = { $count } { $count ->
+        [one] board
+       *[other] boards
+    } is too many: { $max } at most.
 error-variant_needs_boards = The “{ $variante }” variant needs at least { $min } boards.
 error-tiles_option = “tuiles: { $tuiles }” only applies to the standard Orchidée (here: { $plateau } board, “{ $variante }” variant).
 error-no_seat = Seat { $seat } does not play in this game.
@@ -51,10 +54,19 @@ event-announced = Tile { $round }/{ $rounds }: **{ $tile }**.
 event-placed = You placed { $tile } on { $position }.
 event-passed = { $seat } hands you tile { $tile }: place it on their Déchetterie.
 event-filled = You placed { $tile } on { $position } of the Déchetterie you hold.
-event-waiting = { $seat } has placed ({ $remaining } player(s) still to place).
+event-waiting = { $seat } has placed ({ $remaining } { $remaining ->
+        [one] player still to place
+       *[other] players still to place
+    }).
 event-round_closed = Everyone placed tile { $round } ({ $tile }): the boards are revealed.
 event-relocation = Every tile is placed: each player may move their big-orchid tiles onto the small orchids A, B and C.
-event-relocated = { $seat } moved { $moved } big-orchid tile(s) ({ $gain } points).
+event-relocated = { $seat } moved { $moved } { $moved ->
+        [one] big-orchid tile
+       *[other] big-orchid tiles
+    } ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    }).
 event-game_scored = Game { $game }/{ $games } is over: here are the scores.
 event-next_game = Game { $game }/{ $games }: a fresh shuffle, here we go!
 event-game_over = Game over! Here are all the boards and their scores.
@@ -127,7 +139,10 @@ label-full = full
 label-half = half
 label-unplaced = Left on the big orchid
 label-relocation = Suggested move
-label-gain = { $gain } points
+label-gain = { $gain } { $gain ->
+        [one] point
+       *[other] points
+    }
 label-hidden = Blue frame: your tile this round, seen only by you until the round closes.
 label-waiting = Waiting for: { $players }
 label-final = Game over
@@ -160,16 +175,28 @@ prompt-placed_round_closed = Everyone has placed: the next tile is announced in 
 prompt-placed_wait = The other players will see your tile only when the round closes.
 prompt-relocation =
     {"*"}*Big orchid**: { $tiles }.
-    Best move: **{ $moves }** ({ $gain } points).
+    Best move: **{ $moves }** ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    }).
 prompt-relocation_empty = Your big orchid is empty: there is nothing to move.
 prompt-relocation_placeholder = Another move…
 prompt-move = { $tile } on { $hole }
 prompt-no_move = nothing
-prompt-option = { $moves } ({ $gain } points)
-prompt-relocated = Done: { $moves } ({ $gain } points).
+prompt-option = { $moves } ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    })
+prompt-relocated = Done: { $moves } ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    }).
 prompt-kept = Done: you move nothing.
 prompt-game_boards = Game { $game }/{ $games }: the boards and their scores.
-prompt-serie = a series of { $count } games
+prompt-serie = a series of { $count } { $count ->
+        [one] game
+       *[other] games
+    }
 
 ## position
 position-nexus = { $position } — Nexus

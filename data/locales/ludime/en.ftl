@@ -39,32 +39,65 @@ error-declare_length = Your word must use your whole hand: { $length } letters (
 error-wrong_command = /ludime { $command } is not used in this variant ({ $variant }). Use: { $use }.
 
 ## event
-event-die_rolled = 🎲 { $seat } rolls the die: { $die } → { $cards } cards each.
-event-dealt = 🃏 Round { $round }: { $dealer } deals { $cards } cards to everyone.
+event-die_rolled = 🎲 { $seat } rolls the die: { $die } → { $cards } { $cards ->
+        [one] card
+       *[other] cards
+    } each.
+event-dealt = 🃏 Round { $round }: { $dealer } deals { $cards } { $cards ->
+        [one] card
+       *[other] cards
+    } to everyone.
 event-turn = { $seat } to play.
 event-drew = { $seat } draws a card.
 event-took_discard = { $seat } takes the **{ $letter }** from the discard.
 event-drew_card = You draw a **{ $letter }**.
 event-pile_empty = The draw pile is empty: no card to draw.
-event-reshuffled = 🔀 The draw pile ran out: the discard is shuffled ({ $count } cards).
-event-played = 📝 { $seat } lays **{ $word }** ({ $value } pts).
-event-lengthened = ➕ { $seat } lengthens { $old } into **{ $word }** ({ $value } pts).
-event-took = 🏴 { $seat } takes { $old } from { $from_seat } and makes **{ $word }** ({ $value } pts).
-event-exchanged = 🔁 { $seat } exchanges { $count } card(s).
+event-reshuffled = 🔀 The draw pile ran out: the discard is shuffled ({ $count } { $count ->
+        [one] card
+       *[other] cards
+    }).
+event-played = 📝 { $seat } lays **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-lengthened = ➕ { $seat } lengthens { $old } into **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-took = 🏴 { $seat } takes { $old } from { $from_seat } and makes **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-exchanged = 🔁 { $seat } exchanges { $count } { $count ->
+        [one] card
+       *[other] cards
+    }.
 event-exchanged_cards = You give back { $returned } and receive { $received }.
 event-returned = ↩️ { $seat } puts the { $letter } back on the discard.
 event-discarded = { $seat } discards a **{ $letter }**.
 event-went_out = 🏁 { $seat } has no card left! The lap is finished.
 event-round_end = End of round { $round }.
 event-round_void = Round { $round }: nobody scores.
-event-scored = 🏆 { $seat } scores **{ $word }**: { $value } pts (total { $score }).
+event-scored = 🏆 { $seat } scores **{ $word }**: { $value } { $value ->
+        [one] pt
+       *[other] pts
+    } (total { $score }).
 event-game_over = 🏆 Winner: { $winners }!
-event-opened = 📝 { $seat } opens with **{ $word }** ({ $value } pts).
-event-added = ➕ { $seat } adds { $letter }: **{ $word }** ({ $value } pts).
+event-opened = 📝 { $seat } opens with **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-added = ➕ { $seat } adds { $letter }: **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
 event-passed = { $seat } passes.
 event-abandoned = { $seat } gives up this round.
 event-opening_passed = { $seat } cannot open: the next player opens.
-event-declared = 🎉 { $seat } lays down the whole hand: **{ $word }** ({ $value } pts)!
+event-declared = 🎉 { $seat } lays down the whole hand: **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    })!
 event-round_points = 📊 Round { $round } points: { $points }.
 
 ## option
@@ -99,14 +132,26 @@ label-die = Die
 label-went_out = Out of cards: last lap
 label-winner = Winner
 label-finished = Game over
-label-hand_text = Your hand: { $letters } ({ $points } pts)
+label-hand_text = Your hand: { $letters } ({ $points } { $points ->
+        [one] pt
+       *[other] pts
+    })
 label-hand_empty = Your hand is empty.
-label-letter_option = { $letter } ({ $value } pts)
+label-letter_option = { $letter } ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    })
 label-discard_placeholder = Choose the card to discard (ends your turn)
 label-table_head = **Ludime** — game #{ $id }, round { $round }: the table.
-label-table_word = { $word } — { $owner }, { $value } pts
+label-table_word = { $word } — { $owner }, { $value } { $value ->
+        [one] pt
+       *[other] pts
+    }
 label-table_empty = No word on the table yet.
-label-word_choice = { $word } — { $owner }, { $value } pts
+label-word_choice = { $word } — { $owner }, { $value } { $value ->
+        [one] pt
+       *[other] pts
+    }
 
 ## button
 button-hand = My hand
@@ -117,10 +162,10 @@ button-undo_take = Put the discard back
 button-pass = Pass
 
 ## hint
-hint-draw = Your turn: draw (“Draw”, or “Take the discard” to use it in a word this turn).
+hint-draw = Your turn: draw (“{ $draw }”, or “{ $discard }” to use it in a word this turn).
 hint-first = First turn: lay one word of at least 6 letters (/ludime poser) or exchange cards (/ludime echanger), then discard.
 hint-play = Lay words (/ludime poser), lengthen or take some (/ludime allonger), then discard below to end your turn.
-hint-must_use = Use the { $letter } taken from the discard in a word, or put it back (“Put the discard back”).
+hint-must_use = Use the { $letter } taken from the discard in a word, or put it back (“{ $put_back }”).
 hint-single_open = Open with a 3-letter word (/ludime poser) or pass.
 hint-single_add = Add a letter to the word (/ludime ajouter), as many times as you can, then pass.
 hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declarer).

@@ -39,32 +39,68 @@ error-declare_length = Votre mot doit utiliser toute votre main : { $length } le
 error-wrong_command = /ludime { $command } ne sert pas dans cette variante ({ $variant }). Utilisez : { $use }.
 
 ## event
-event-die_rolled = 🎲 { $seat } lance le dé : { $die } → { $cards } cartes chacun.
-event-dealt = 🃏 Manche { $round } : { $dealer } distribue { $cards } cartes à chacun.
-event-turn = Au tour de { $seat }.
+event-die_rolled = 🎲 { $seat } lance le dé : { $die } → { $cards } { $cards ->
+        [one] carte
+       *[other] cartes
+    } chacun.
+event-dealt = 🃏 Manche { $round } : { $dealer } distribue { $cards } { $cards ->
+        [one] carte
+       *[other] cartes
+    } à chacun.
+event-turn = Au tour { ELISION($seat) ->
+        [vowel] d'{ $seat }
+       *[consonant] de { $seat }
+    }.
 event-drew = { $seat } pioche une carte.
 event-took_discard = { $seat } prend le **{ $letter }** de la défausse.
 event-drew_card = Vous piochez un **{ $letter }**.
 event-pile_empty = La pioche est vide : pas de carte à piocher.
-event-reshuffled = 🔀 La pioche est épuisée : la défausse est mélangée ({ $count } cartes).
-event-played = 📝 { $seat } pose **{ $word }** ({ $value } pts).
-event-lengthened = ➕ { $seat } allonge { $old } en **{ $word }** ({ $value } pts).
-event-took = 🏴 { $seat } prend { $old } à { $from_seat } et en fait **{ $word }** ({ $value } pts).
-event-exchanged = 🔁 { $seat } échange { $count } carte(s).
+event-reshuffled = 🔀 La pioche est épuisée : la défausse est mélangée ({ $count } { $count ->
+        [one] carte
+       *[other] cartes
+    }).
+event-played = 📝 { $seat } pose **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-lengthened = ➕ { $seat } allonge { $old } en **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-took = 🏴 { $seat } prend { $old } à { $from_seat } et en fait **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-exchanged = 🔁 { $seat } échange { $count } { $count ->
+        [one] carte
+       *[other] cartes
+    }.
 event-exchanged_cards = Vous rendez { $returned } et recevez { $received }.
 event-returned = ↩️ { $seat } repose le { $letter } sur la défausse.
 event-discarded = { $seat } se défausse d'un **{ $letter }**.
 event-went_out = 🏁 { $seat } n'a plus de carte ! On finit le tour de table.
 event-round_end = Fin de la manche { $round }.
 event-round_void = Manche { $round } : personne ne marque.
-event-scored = 🏆 { $seat } marque **{ $word }** : { $value } pts (total { $score }).
+event-scored = 🏆 { $seat } marque **{ $word }** : { $value } { $value ->
+        [one] pt
+       *[other] pts
+    } (total { $score }).
 event-game_over = 🏆 Vainqueur : { $winners } !
-event-opened = 📝 { $seat } ouvre avec **{ $word }** ({ $value } pts).
-event-added = ➕ { $seat } ajoute { $letter } : **{ $word }** ({ $value } pts).
+event-opened = 📝 { $seat } ouvre avec **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
+event-added = ➕ { $seat } ajoute { $letter } : **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }).
 event-passed = { $seat } passe.
 event-abandoned = { $seat } abandonne la manche.
 event-opening_passed = { $seat } ne peut pas ouvrir : la main passe.
-event-declared = 🎉 { $seat } abat toute sa main : **{ $word }** ({ $value } pts) !
+event-declared = 🎉 { $seat } abat toute sa main : **{ $word }** ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    }) !
 event-round_points = 📊 Points de la manche { $round } : { $points }.
 
 ## option
@@ -99,14 +135,26 @@ label-die = Dé
 label-went_out = Plus de cartes : dernier tour de table
 label-winner = Vainqueur
 label-finished = Partie terminée
-label-hand_text = Votre main : { $letters } ({ $points } pts)
+label-hand_text = Votre main : { $letters } ({ $points } { $points ->
+        [one] pt
+       *[other] pts
+    })
 label-hand_empty = Votre main est vide.
-label-letter_option = { $letter } ({ $value } pts)
+label-letter_option = { $letter } ({ $value } { $value ->
+        [one] pt
+       *[other] pts
+    })
 label-discard_placeholder = Choisissez la carte à défausser (fin du tour)
 label-table_head = **Ludime** — partie n°{ $id }, manche { $round } : la table.
-label-table_word = { $word } — { $owner }, { $value } pts
+label-table_word = { $word } — { $owner }, { $value } { $value ->
+        [one] pt
+       *[other] pts
+    }
 label-table_empty = Aucun mot sur la table pour l'instant.
-label-word_choice = { $word } — { $owner }, { $value } pts
+label-word_choice = { $word } — { $owner }, { $value } { $value ->
+        [one] pt
+       *[other] pts
+    }
 
 ## button
 button-hand = Ma main
@@ -117,10 +165,10 @@ button-undo_take = Reposer la défausse
 button-pass = Passer
 
 ## hint
-hint-draw = À vous : piochez (« Piocher », ou « Prendre la défausse » pour l'utiliser dans un mot ce tour-ci).
+hint-draw = À vous : piochez (« { $draw } », ou « { $discard } » pour l'utiliser dans un mot ce tour-ci).
 hint-first = Premier tour : posez un mot d'au moins 6 lettres (/ludime poser) ou échangez des cartes (/ludime echanger), puis défaussez-vous.
 hint-play = Posez des mots (/ludime poser), allongez ou prenez-en (/ludime allonger), puis défaussez-vous ci-dessous pour finir le tour.
-hint-must_use = Utilisez le { $letter } pris à la défausse dans un mot, ou reposez-le (« Reposer la défausse »).
+hint-must_use = Utilisez le { $letter } pris à la défausse dans un mot, ou reposez-le (« { $put_back } »).
 hint-single_open = Ouvrez avec un mot de 3 lettres (/ludime poser) ou passez.
 hint-single_add = Ajoutez une lettre au mot (/ludime ajouter), autant de fois que vous le pouvez, puis passez.
 hint-whole_draw = Piochez, ou abattez votre main si elle forme un mot (/ludime declarer).

@@ -7,8 +7,14 @@ error-pass_after_roll = You have already rolled: stop or roll again.
 
 ## event
 event-rolled = 🎲 { $seat } rolls { $faces } → **{ $numeral }** = { $value } (turn total: { $turn_total }).
-event-bust = 💥 { $seat } rolls { $faces }: no Roman numeral! { $lost } points lost.
-event-banked = ✅ { $seat } stops and scores { $points } points (score: { $score }).
+event-bust = 💥 { $seat } rolls { $faces }: no Roman numeral! { $lost } { $lost ->
+        [one] point lost
+       *[other] points lost
+    }.
+event-banked = ✅ { $seat } stops and scores { $points } { $points ->
+        [one] point
+       *[other] points
+    } (score: { $score }).
 event-turn = { $seat }'s turn.
 event-game_over = 🏆 Winner: { $winners }!
 

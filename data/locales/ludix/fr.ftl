@@ -7,9 +7,18 @@ error-pass_after_roll = Vous avez déjà lancé : arrêtez-vous ou relancez.
 
 ## event
 event-rolled = 🎲 { $seat } lance { $faces } → **{ $numeral }** = { $value } (total du tour : { $turn_total }).
-event-bust = 💥 { $seat } lance { $faces } : aucun nombre romain ! { $lost } points perdus.
-event-banked = ✅ { $seat } s'arrête et marque { $points } points (score : { $score }).
-event-turn = Au tour de { $seat }.
+event-bust = 💥 { $seat } lance { $faces } : aucun nombre romain ! { $lost } { $lost ->
+        [one] point perdu
+       *[other] points perdus
+    }.
+event-banked = ✅ { $seat } s'arrête et marque { $points } { $points ->
+        [one] point
+       *[other] points
+    } (score : { $score }).
+event-turn = Au tour { ELISION($seat) ->
+        [vowel] d'{ $seat }
+       *[consonant] de { $seat }
+    }.
 event-game_over = 🏆 Vainqueur : { $winners } !
 
 ## option

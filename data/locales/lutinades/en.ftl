@@ -72,10 +72,22 @@ label-card_revealed_side = The signpost: **{ $kind }**, { $side }.
 label-options = Variant: { $variant }
 
 ## outcome
-outcome-unanimous = Every lutin made the same gesture: { $picker } picks { $big } mushroom(s), the lutins nothing.
-outcome-match = Right path! { $picker } picks { $big } mushroom(s) and { $lutin } { $small }.
-outcome-mismatch = { $lutin } led { $picker } astray: { $lutin } takes { $small } mushroom(s), the picker nothing.
-outcome-wrong_side = { $lutin } showed the wrong side: { $picker } picks { $big } mushroom(s), { $lutin } nothing.
+outcome-unanimous = Every lutin made the same gesture: { $picker } picks { $big } { $big ->
+        [one] mushroom
+       *[other] mushrooms
+    }, the lutins nothing.
+outcome-match = Right path! { $picker } picks { $big } { $big ->
+        [one] mushroom
+       *[other] mushrooms
+    } and { $lutin } { $small }.
+outcome-mismatch = { $lutin } led { $picker } astray: { $lutin } takes { $small } { $small ->
+        [one] mushroom
+       *[other] mushrooms
+    }, the picker nothing.
+outcome-wrong_side = { $lutin } showed the wrong side: { $picker } picks { $big } { $big ->
+        [one] mushroom
+       *[other] mushrooms
+    }, { $lutin } nothing.
 
 ## error
 error-picker_cannot_gesture = You are the picker: only the lutins make gestures.
@@ -112,13 +124,28 @@ cmd-ia = Number of AI players to add (0 to 6)
 cmd-niveau = AI level (1 or 2)
 
 ## event
-event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give them back their path! ({ $deck } cards in the deck)
-event-gesture_chosen = { $seat } has made their gesture ({ $waiting } lutin(s) still thinking).
+event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give them back their path! ({ $deck } { $deck ->
+        [one] card
+       *[other] cards
+    } in the deck)
+event-gesture_chosen = { $seat } has made their gesture ({ $waiting } { $waiting ->
+        [one] lutin still thinking
+       *[other] lutins still thinking
+    }).
 event-gestures_revealed = Every lutin has made a gesture: here they are!
-event-ignored = { $seat } made the forbidden gesture: ignored, returns { $returned } mushroom(s) to the deck ({ $mushrooms } left).
-event-reshuffled = The deck is shuffled ({ $deck } cards).
+event-ignored = { $seat } made the forbidden gesture: ignored, returns { $returned } { $returned ->
+        [one] mushroom
+       *[other] mushrooms
+    } to the deck ({ $mushrooms } left).
+event-reshuffled = The deck is shuffled ({ $deck } { $deck ->
+        [one] card
+       *[other] cards
+    }).
 event-choose = { $picker }, which lutin do you follow?
 event-followed = { $picker } follows { $lutin }.
 event-revealed = The card is revealed (big number { $big }, small number { $small }).
-event-gained = { $seat } picks { $count } mushroom(s) (total: { $total }).
+event-gained = { $seat } picks { $count } { $count ->
+        [one] mushroom
+       *[other] mushrooms
+    } (total: { $total }).
 event-game_over = The deck is empty: the game is over!

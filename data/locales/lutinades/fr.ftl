@@ -59,7 +59,7 @@ label-small_forbidden = Geste « de petite taille » interdit : le lutin qui l'u
 label-mirror_hint = Vous faites face au cueilleur : votre gauche est sa droite.
 label-card_for_picker = Vous êtes le cueilleur : vous ne pouvez pas voir la carte avant d'avoir choisi.
 label-how_to = Lutins : « Voir la carte » pour la regarder (vous seuls la voyez), puis faites votre geste avec les boutons.
-label-first_picker = { $picker } est le premier cueilleur.
+label-first_picker = Premier tour : c'est à { $picker } de cueillir.
 label-your_card = Tour { $turn } — la carte, que vous seuls voyez (lutins) : **{ $kind }** (gros chiffre { $big }, petit chiffre { $small }).
 label-your_card_side = Tour { $turn } — la carte, que vous seuls voyez (lutins) : **{ $kind }**, le panneau pointe **{ $side }** (gros chiffre { $big }, petit chiffre { $small }). Pour montrer ce côté au cueilleur, qui vous fait face : « { $button } ».
 label-your_gesture = Votre geste pour ce tour : **{ $gesture }**.
@@ -72,10 +72,22 @@ label-card_revealed_side = Le panneau : **{ $kind }**, { $side }.
 label-options = Variante : { $variant }
 
 ## outcome
-outcome-unanimous = Tous les lutins ont fait le même geste : { $picker } cueille { $big } champignon(s), les lutins rien.
-outcome-match = Bon chemin ! { $picker } cueille { $big } champignon(s) et { $lutin } { $small }.
-outcome-mismatch = { $lutin } a égaré { $picker } : { $lutin } prend { $small } champignon(s), le cueilleur rien.
-outcome-wrong_side = { $lutin } s'est trompé de côté : { $picker } cueille { $big } champignon(s), { $lutin } rien.
+outcome-unanimous = Tous les lutins ont fait le même geste : { $picker } cueille { $big } { $big ->
+        [one] champignon
+       *[other] champignons
+    }, les lutins rien.
+outcome-match = Bon chemin ! { $picker } cueille { $big } { $big ->
+        [one] champignon
+       *[other] champignons
+    } et { $lutin } { $small }.
+outcome-mismatch = { $lutin } a égaré { $picker } : { $lutin } prend { $small } { $small ->
+        [one] champignon
+       *[other] champignons
+    }, le cueilleur rien.
+outcome-wrong_side = { $lutin } a montré le mauvais côté : { $picker } cueille { $big } { $big ->
+        [one] champignon
+       *[other] champignons
+    }, { $lutin } rien.
 
 ## error
 error-picker_cannot_gesture = Vous êtes le cueilleur : ce sont les lutins qui font des gestes.
@@ -89,7 +101,7 @@ error-not_picker = Seul le cueilleur choisit le lutin à suivre.
 error-gestures_pending = Les lutins n'ont pas encore tous choisi leur geste ({ $missing } en attente).
 error-not_a_lutin = « { $lutin } » n'est pas un lutin de cette partie.
 error-follow_self = Vous êtes le cueilleur : suivez l'un des lutins, pas vous-même.
-error-follow_ignored = { $lutin } a fait le geste interdit « de petite taille » : il est ignoré, vous ne pouvez pas le suivre.
+error-follow_ignored = { $lutin } a fait le geste interdit « de petite taille » : ce geste est ignoré, vous ne pouvez pas suivre ce lutin.
 error-stale_turn = Ce bouton date du tour { $turn } ; la partie en est au tour { $current }. Utilisez le dernier message de la partie.
 
 ## button
@@ -112,13 +124,31 @@ cmd-ia = Nombre de joueurs IA à ajouter (0 à 6)
 cmd-niveau = Niveau de l'IA (1 ou 2)
 
 ## event
-event-turn = Tour { $turn } : { $picker } est le cueilleur. Lutins, vauriens, rendez-lui son chemin ! ({ $deck } cartes dans la pioche)
-event-gesture_chosen = { $seat } a fait son geste ({ $waiting } lutin(s) en attente).
+event-turn = Tour { $turn } : c'est à { $picker } de cueillir. Lutins, vauriens, rendez-lui son chemin ! ({ $deck } { $deck ->
+        [one] carte
+       *[other] cartes
+    } dans la pioche)
+event-gesture_chosen = { $seat } a fait son geste ({ $waiting } { $waiting ->
+        [one] lutin en attente
+       *[other] lutins en attente
+    }).
 event-gestures_revealed = Tous les lutins ont fait leur geste : les voici !
-event-ignored = { $seat } a fait le geste interdit : il est ignoré et rend { $returned } champignon(s) à la pioche ({ $mushrooms } restant(s)).
-event-reshuffled = La pioche est mélangée ({ $deck } cartes).
+event-ignored = { $seat } a fait le geste interdit : ce geste est ignoré, et { $seat } rend { $returned } { $returned ->
+        [one] champignon
+       *[other] champignons
+    } à la pioche ({ $mushrooms } { $mushrooms ->
+        [one] restant
+       *[other] restants
+    }).
+event-reshuffled = La pioche est mélangée ({ $deck } { $deck ->
+        [one] carte
+       *[other] cartes
+    }).
 event-choose = { $picker }, quel lutin suivez-vous ?
 event-followed = { $picker } suit { $lutin }.
 event-revealed = La carte est révélée (gros chiffre { $big }, petit chiffre { $small }).
-event-gained = { $seat } cueille { $count } champignon(s) (total : { $total }).
+event-gained = { $seat } cueille { $count } { $count ->
+        [one] champignon
+       *[other] champignons
+    } (total : { $total }).
 event-game_over = La pioche est vide : la partie est terminée !

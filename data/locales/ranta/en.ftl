@@ -27,9 +27,15 @@ error-bad_choice = This choice is not valid ("{ $choice }"): start again from th
 error-not_in_game = { $player } is not playing in game #{ $game }.
 
 ## event
-event-placed = { $seat } is done for round { $round } ({ $waiting } player(s) still to place).
+event-placed = { $seat } is done for round { $round } ({ $waiting } { $waiting ->
+        [one] player still to place
+       *[other] players still to place
+    }).
 event-passed = { $seat }'s kallax is full: they pass round { $round }.
-event-box_placed = You stored a { $category } { $symbol } game of { $size } cells at { $cell }.
+event-box_placed = You stored a { $category } { $symbol } game of { $size } { $size ->
+        [one] cell
+       *[other] cells
+    } at { $cell }.
 event-mat_placed = You laid a mat at { $cell }.
 event-round_closed = Round { $round } is over: every kallax is revealed.
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
@@ -60,10 +66,22 @@ mechanic-memory = Memory
 mechanic-secret_role = Secret role
 
 ## rule
-rule-category_group = { $name } group: { $games } games
-rule-mechanic_group = { $name } group: { $games } games
-rule-empty_cells = { $empty } empty cell(s)
-rule-full_cubby = Cubby { $cubby } full: { $games } game(s) × 2
+rule-category_group = { $name } group: { $games } { $games ->
+        [one] game
+       *[other] games
+    }
+rule-mechanic_group = { $name } group: { $games } { $games ->
+        [one] game
+       *[other] games
+    }
+rule-empty_cells = { $empty } { $empty ->
+        [one] empty cell
+       *[other] empty cells
+    }
+rule-full_cubby = Cubby { $cubby } full: { $games } { $games ->
+        [one] game
+       *[other] games
+    } × 2
 rule-category_T = Puzzle: cubby with nothing in common
 rule-category_A = Dexterity: off the shelf
 rule-category_C = Cards: other card games in the cubby
@@ -88,11 +106,17 @@ label-mat = Mat (1 cell, 0 points)
 label-hidden = Yellow outline: your box of this round, seen only by you until the round ends.
 label-preview = Preview: the box would go here.
 label-final = Game over
-label-cells = { $size } cells
+label-cells = { $size } { $size ->
+        [one] cell
+       *[other] cells
+    }
 label-box = Box
 label-mat_choice = Mat
 label-position = Cell (bottom-left)
-label-assignment = { $size } cells · { $category } · { $symbol } { $mechanic }
+label-assignment = { $size } { $size ->
+        [one] cell
+       *[other] cells
+    } · { $category } · { $symbol } { $mechanic }
 label-waiting = Waiting for: { $players }
 label-everyone_placed = Everyone has placed.
 label-box_choice = { $assignment } · { $orientation } ({ $width } × { $height })

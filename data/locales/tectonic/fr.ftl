@@ -34,13 +34,31 @@ error-not_your_button = Ce bouton n'est pas pour vous.
 event-moved = { $seat } joue { $piece } { $from } → { $to }.
 event-flipped = 🔴 { $seat } retourne le pion adverse en { $cell } ({ $piece }) : il devient rouge.
 event-recoloured = ↩️ { $seat } récupère son pion rouge en { $cell } ({ $piece }).
-event-substituted = 🔁 { $seat } remplace le pion rouge en { $cell } ({ $piece }) par un pion de sa réserve ; celui-ci retourne dans la réserve de { $owner }.
+event-substituted = 🔁 { $seat } remplace le pion rouge en { $cell } ({ $piece }) par un pion de sa réserve ; celui-ci retourne dans la réserve { ELISION($owner) ->
+        [vowel] d'{ $owner }
+       *[consonant] de { $owner }
+    }.
 event-stays_red = { $seat } n'a plus de { $piece } en réserve : le pion rouge en { $cell } reste rouge.
-event-turn = Au tour de { $seat }.
-event-resigned = 🏳️ { $seat } abandonne : victoire de { $winner }.
+event-turn = Au tour { ELISION($seat) ->
+        [vowel] d'{ $seat }
+       *[consonant] de { $seat }
+    }.
+event-resigned = 🏳️ { $seat } abandonne : victoire { ELISION($winner) ->
+        [vowel] d'{ $winner }
+       *[consonant] de { $winner }
+    }.
 event-won_region = 🏆 { $winner } réunit colline, pic et mont dans la région { $region } et gagne la partie !
-event-won_all_red = 🏆 Toutes les pièces de { $loser } sur le plateau sont rouges : victoire de { $winner } !
-event-won_no_moves = 🏆 { $loser } ne peut plus jouer : victoire de { $winner } !
+event-won_all_red = 🏆 Toutes les pièces { ELISION($loser) ->
+        [vowel] d'{ $loser }
+       *[consonant] de { $loser }
+    } sur le plateau sont rouges : victoire { ELISION($winner) ->
+        [vowel] d'{ $winner }
+       *[consonant] de { $winner }
+    } !
+event-won_no_moves = 🏆 { $loser } ne peut plus jouer : victoire { ELISION($winner) ->
+        [vowel] d'{ $winner }
+       *[consonant] de { $winner }
+    } !
 event-draw_repetition = 🤝 La même position est apparue trois fois : partie nulle.
 event-sides = ⚪ { $white_seat } joue les Blancs (en bas, commence) ; ⚫ { $black_seat } joue les Noirs (en haut).
 
@@ -122,5 +140,8 @@ ui-flip_done = Vous jouez { $from } → { $to } et retournez { $cell }.
 ui-resign_confirm = Abandonner la partie n°{ $id } ? { $opponent } la gagnera.
 ui-resign_done = Vous avez abandonné la partie n°{ $id }.
 ui-resign_kept = La partie n°{ $id } continue.
-ui-final_win = **Fin de la partie** : victoire de { $winner } ({ $reason }).
+ui-final_win = **Fin de la partie** : victoire { ELISION($winner) ->
+        [vowel] d'{ $winner }
+       *[consonant] de { $winner }
+    } ({ $reason }).
 ui-final_draw = **Fin de la partie** : partie nulle ({ $reason }).
