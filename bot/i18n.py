@@ -175,7 +175,7 @@ def catalog(lang: str) -> dict[str, str]:
     for domain in domains():
         loaded = _domain(domain, lang)
         for key, message in loaded.messages.items():
-            out[key] = serialize_pattern(message.value) if message.value is not None else ""
+            out[key] = serialize_pattern(message.value).strip() if message.value is not None else ""
         out.update(loaded.templates)
     return out
 

@@ -48,7 +48,7 @@ def fluent_id(key: str) -> str:
 
 
 def _escape_text(text: str) -> str:
-    return text.replace("{", '{"{"}').replace("}", '{"}"}')
+    return re.sub(r"[{}]", lambda m: '{"' + m.group(0) + '"}', text)
 
 
 def pattern(template: str) -> str:

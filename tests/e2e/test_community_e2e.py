@@ -78,7 +78,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
 
     # /parties: whose turn, since when, with a link to the game's message
     res = await fake.run_command(u.chloe, "jeux", "parties")
-    assert res.ephemeral and f"n°{gid}" in res.content and "au tour de Alice" in res.content
+    assert res.ephemeral and f"n°{gid}" in res.content and "au tour d'Alice" in res.content
     assert f"/{first.id}" in res.content and "<t:" in res.content
 
     # the reminder: one channel message mentioning Alice only, and a DM because she opted in
@@ -108,9 +108,9 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     img = png(res.attachments[0])
     assert img.width >= 640 and img.height > 200
     res = await fake.run_command(u.alice, "jeux", "profil")
-    assert "Profil de Alice" in res.content and "Ludix" in res.content and "place 2/2" in res.content
+    assert "Profil d'Alice" in res.content and "Ludix" in res.content and "place 2/2" in res.content
     res = await fake.run_command(u.chloe, "jeux", "profil", membre=u.bruno)
-    assert "Profil de Bruno" in res.content and "1 victoires" in res.content
+    assert "Profil de Bruno" in res.content and "1 victoire ·" in res.content
     res = await fake.run_command(u.chloe, "jeux", "classement", jeu="ludix", periode="semaine")
     assert res.attachments
 

@@ -3,7 +3,7 @@ name-title = Range ta Ludothèque
 
 ## rules
 rules-summary =
-    {"*"}*Range ta Ludothèque** — 12 manches pour ranger ta ludothèque dans ta kallax (2 × 2 casiers de 3 × 3 cases, A1 en bas à gauche, F6 en haut à droite).
+    {"*"}*Range ta Ludothèque** — 12 manches pour ranger votre ludothèque dans votre kallax (2 × 2 casiers de 3 × 3 cases, A1 en bas à gauche, F6 en haut à droite).
     À chaque manche, le bot lance 3 dés, les mêmes pour tous. Chacun, en secret et à son rythme, attribue un dé à la **taille** (1-2 : 2 cases, 3-4 : 3 cases, 5-6 : 6 cases en 2 × 3), un à la **catégorie** (1 T casse-tête, 2 A adresse, 3 C cartes, 4 P plateau, 5 F figurines, 6 R jeu de rôle) et un à la **mécanique** (1 ☾ bluff, 2 ☆ déduction, 3 ♣ deck building, 4 ⚙ programmation, 5 ♥ mémorisation, 6 ☠ rôle secret), choisit l'orientation (horizontale ou verticale) et la case en bas à gauche de la boîte.
     La boîte doit tenir dans un seul casier, sans chevaucher, et reposer entièrement sur la tablette du casier ou sur des boîtes/tapis. À la place, on peut toujours dessiner un **tapis** d'une case (il remplit, sans rien rapporter). La manche se termine quand tout le monde a rangé ; ce que vous rangez reste caché jusque-là.
     {"*"}*Classique** : pour chaque catégorie et chaque mécanique, le plus grand groupe de jeux adjacents qui la partagent rapporte 1 point par jeu s'il en compte au moins 2 ; -1 par case vide.
