@@ -195,7 +195,14 @@ def has(key: str, lang: str = DEFAULT) -> bool:
     return _lookup(key, lang) is not None
 
 
-def _argument(value: Any) -> Any:
+def _is_phrase(value: Any) -> bool:
+    """An ``engines.base.Phrase``: a catalog text (a variant's name...) given as a parameter."""
+    return isinstance(getattr(value, "key", None), str) and isinstance(getattr(value, "params", None), tuple)
+
+
+def _argument(value: Any, lang: str) -> Any:
+    if _is_phrase(value):
+        return t(value.key, lang, **dict(value.params))  # written in the reader's language
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
@@ -221,9 +228,10 @@ def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
     if loaded is None:
         return key
     if key in loaded.templates:
-        return loaded.templates[key].format_map(_SafeDict(params))
+        plain = {name: _argument(v, lang) if _is_phrase(v) else v for name, v in params.items()}
+        return loaded.templates[key].format_map(_SafeDict(plain))
     message = loaded.messages[key]
-    args = {name: _argument(value) for name, value in params.items()}
+    args = {name: _argument(value, lang) for name, value in params.items()}
     for name in variables(key, lang):
         args.setdefault(name, "{" + name + "}")
     bundle_message = loaded.bundle.get_message(message.id.name)

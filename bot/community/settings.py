@@ -21,7 +21,7 @@ from typing import Any
 import engines
 from bot import i18n
 from bot.language import SETTING
-from engines.base import RuleError
+from engines.base import Phrase, RuleError
 
 ALL = "*"
 FIELDS = ("reminder_h", "timeout_h", "forfeit_after")
@@ -123,5 +123,5 @@ def change(settings: dict[str, Any], game: str | None, *, reminder_h: float | No
         t = resolve(new, kind)
         if t.reminder_h > 0 and t.timeout_h > 0 and t.timeout_h <= t.reminder_h:
             raise RuleError("community.error.timeout_before_reminder", reminder=_fmt(t.reminder_h),
-                            timeout=_fmt(t.timeout_h), game=kind)
+                            timeout=_fmt(t.timeout_h), game=Phrase(f"{kind}.name.title"))
     return new, scope

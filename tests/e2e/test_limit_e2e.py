@@ -144,7 +144,7 @@ async def test_two_player_orchidee_with_relocation(world):
             # where the Orchidée does not allow a tile: the reason, nothing changes
             for position, needle in (("O", "La grande orchidée (O) porte déjà 3 tuiles"),
                                      ("B", "La petite orchidée B ne se remplit qu'à la fin"),
-                                     ("D4", "« D4 » n'existe pas sur le plateau orchidee")):
+                                     ("D4", "« D4 » n'existe pas sur le plateau Orchidée")):
                 res = await fake.run_command(u.alice, "jeux", "limit placer", position=position)
                 assert res.ephemeral and needle in res.content, (position, res.content)
             # both at the same moment, through the Placer button's select
@@ -174,7 +174,7 @@ async def test_two_player_orchidee_with_relocation(world):
             res = await typed(fake, first, position)
             used[first.id].append(position)
         notice = res.public_messages[-1]
-        assert f"{first.name} a posé (1 joueur(s) en attente)" in notice.content, notice.content
+        assert f"{first.name} a posé (1 joueur en attente)" in notice.content, notice.content
         assert waiting(notice) == f"En attente de : {second.name}." and mentioned(notice) == []
         # the first player's position is not shown to the second before the round closes
         assert [m for m in fake.visible_to(second) if "Vous avez posé" in (m.content or "")
@@ -197,16 +197,17 @@ async def test_two_player_orchidee_with_relocation(world):
     panel = await fake.click(u.alice, msg, label="Déplacer")
     assert panel.ephemeral and is_png(panel) and "Meilleur déplacement" in panel.content, panel.content
     assert panel.message.button_labels[-1] == "Ne rien déplacer"
-    best = re.search(r"Meilleur déplacement : \*\*(.+?)\*\* \((-?\d+) points\)", panel.content)
+    best = re.search(r"Meilleur déplacement : \*\*(.+?)\*\* \((-?\d+) points?\)", panel.content)
     assert best, panel.content
     assert panel.message.button_labels == ["Appliquer la meilleure", "Ne rien déplacer"], panel.content
     assert int(best[2]) > 0 and (" en B" in best[1] or " en C" in best[1]), panel.content
     assert 1 <= len(panel.message.selects[0]["options"]) <= 25  # the other possibilities
     res = await fake.click(u.alice, panel.message, label="Appliquer la meilleure")
-    assert res.response_type == 7 and f"C'est noté : {best[1]} ({best[2]} points)" in res.content, res.content
+    pts = "point" if abs(int(best[2])) <= 1 else "points"
+    assert res.response_type == 7 and f"C'est noté : {best[1]} ({best[2]} {pts})" in res.content, res.content
     public = res.public_messages[-1].content
     moved = best[1].count(" en ")
-    assert f"Alice a déplacé {moved} tuile(s) de la grande orchidée ({best[2]} points)" in public, public
+    assert f"Alice a déplacé {moved} tuile{'s' if moved > 1 else ''} de la grande orchidée ({best[2]} {pts})" in public, public
     assert waiting(res.public_messages[-1]) == "En attente de : Bruno."
     assert panel.message.buttons == []  # the panel became the confirmation
     # a second choice is refused with the reason
@@ -218,7 +219,7 @@ async def test_two_player_orchidee_with_relocation(world):
     res = await fake.run_command(u.bruno, "jeux", "limit deplacer", a=choices.values[0])
     assert res.ephemeral and "C'est noté" in res.content and f"{choices.values[0]} en A" in res.content
     final = res.public_messages[-1]
-    assert "Bruno a déplacé 1 tuile(s)" in final.content and "Fin de la partie" in final.content
+    assert "Bruno a déplacé 1 tuile " in final.content and "Fin de la partie" in final.content
     assert all(re.search(rf"\d\. {p} — -?\d+", final.content) for p in ("Alice", "Bruno")), final.content
     assert final.attachments and final.attachments[0].image().size[0] > 600 and final.buttons == []
     # nothing private ever reached anybody else
@@ -235,7 +236,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     fake, u = world.fake, world.u
     # a board and a variant that do not go together: refused at once, no lobby
     res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", variante="orchidee-64")
-    assert res.ephemeral and "ne se joue pas sur le plateau nexus" in res.content
+    assert res.ephemeral and "ne se joue pas sur le plateau Nexus" in res.content
     res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", variante="standard")
     await fake.click(u.bruno, res.message, label="Rejoindre")
     await fake.click(u.alice, res.message, label="Lancer")
@@ -264,9 +265,9 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     before = (await fake.click(u.alice, msg, label="Mon plateau")).attachments[0].bytes
     for position, needle in (
         ("Z9", "« Z9 » n'est pas un emplacement"),
-        ("12", "« 12 » n'existe pas sur le plateau nexus"),
-        ("O", "« O » n'existe pas sur le plateau nexus"),
-        ("X", "Choisis une case précise de ta Déchetterie"),
+        ("12", "« 12 » n'existe pas sur le plateau Nexus"),
+        ("O", "« O » n'existe pas sur le plateau Nexus"),
+        ("X", "Choisissez une case précise de votre Déchetterie"),
         ("B2@1.99-99-99", "« 99-99-99 » n'est pas une tuile du jeu"),
         (f"B2@2.{tile1}", "visait la partie 2 de la série"),
         ("B2@n'importe", "Ce choix est illisible"),
@@ -331,12 +332,12 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     await fake.click(u.bruno, res.message, label="Rejoindre")
     await fake.click(u.alice, res.message, label="Lancer")
     choices = await fake.autocomplete(u.alice, "jeux", "limit placer", {"position": ""})
-    assert choices.names[0] == "X — confier la tuile à Bruno pour ta Déchetterie"
+    assert choices.names[0] == "X — confier la tuile à Bruno pour votre Déchetterie"
     res = await fake.run_command(u.alice, "jeux", "limit placer", position=choices.values[0])
     assert res.ephemeral and "Vous avez posé" in res.content and " en X." in res.content
     # Bruno holds Alice's Déchetterie: he places his own tile and fills hers
     choices = await fake.autocomplete(u.bruno, "jeux", "limit placer", {"position": "x"})
-    assert choices.names[0] == "X — confier la tuile à Alice pour ta Déchetterie"
+    assert choices.names[0] == "X — confier la tuile à Alice pour votre Déchetterie"
     assert "X1 — Déchetterie de Alice" in choices.names
     panel = await fake.click(u.bruno, last_control(fake), label="Placer")
     assert "Alice t'a confié la tuile" in panel.content and len(panel.message.selects) == 3
