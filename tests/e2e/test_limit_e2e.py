@@ -338,11 +338,11 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     # Bruno holds Alice's Déchetterie: he places his own tile and fills hers
     choices = await fake.autocomplete(u.bruno, "jeux", "limit placer", {"position": "x"})
     assert choices.names[0] == "X — confier la tuile à Alice pour votre Déchetterie"
-    assert "X1 — Déchetterie de Alice" in choices.names
+    assert "X1 — Déchetterie d'Alice" in choices.names
     panel = await fake.click(u.bruno, last_control(fake), label="Placer")
     assert "Alice t'a confié la tuile" in panel.content and len(panel.message.selects) == 3
     fill = panel.message.selects[2]
-    assert fill["placeholder"] == "Déchetterie de Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
+    assert fill["placeholder"] == "Déchetterie d'Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
     res = await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"])
     assert res.response_type == 7 and "Vous avez posé" in res.content and "X4" in res.content, res.content
     assert mentioned(res.public_messages[-1]) == [u.bruno.id]  # his own tile is still to place
