@@ -340,7 +340,7 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     assert choices.names[0] == "X — confier la tuile à Alice pour votre Déchetterie"
     assert "X1 — Déchetterie d'Alice" in choices.names
     panel = await fake.click(u.bruno, last_control(fake), label="Placer")
-    assert "Alice t'a confié la tuile" in panel.content and len(panel.message.selects) == 3
+    assert "Alice vous a confié la tuile" in panel.content and len(panel.message.selects) == 3
     fill = panel.message.selects[2]
     assert fill["placeholder"] == "Déchetterie d'Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
     res = await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"])
