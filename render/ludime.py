@@ -37,7 +37,14 @@ DEFAULT_LABELS = {
     "must_use": "À utiliser dans un mot", "drawn": "Piochée", "no_word": "Aucun mot sur la table",
     "last_round": "Manche précédente", "target": "Objectif", "abandoned": "abandon", "die": "Dé",
     "went_out": "Plus de cartes : dernier tour de table", "winner": "Vainqueur", "finished": "Partie terminée",
+    "colon": " : ", "cards_0": "carte", "cards_1": "carte", "cards_2": "cartes", "points_0": "pt", "points_1": "pt",
+    "points_2": "pts",
 }
+
+
+def _count(lab: dict[str, str], word: str, n: int) -> str:
+    """``n`` and its noun, agreeing (``cards_0``/``cards_1``/``cards_2`` come from the catalog's plural rule)."""
+    return f"{n} {lab.get(f'{word}_{min(abs(n), 2)}', lab[word])}"
 VOWELS = set("AEIOUY")
 
 
@@ -83,7 +90,7 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     title = f"{lab['hand']} — {_name(names, seat)}"
     draw.text((64, 22), title[:46], font=font(32, bold=True), fill=TEXT)
     total = sum(values.get(c, 0) for c in hand)
-    info = f"{len(hand)} {lab['cards']} · {total} {lab['points']}"
+    info = f"{_count(lab, 'cards', len(hand))} · {_count(lab, 'points', total)}"
     draw.text((WIDTH - 24, 30), info, font=font(24), fill=MUTED, anchor="ra")
 
     must = view.get("discard_taken") if view.get("must_use") and view.get("current") == seat else None
@@ -116,9 +123,9 @@ def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tu
             and not view.get("exchanged"):
         notes.append((lab["first_turn"], HIGHLIGHT))
     if mine and view.get("must_use") and view.get("discard_taken"):
-        notes.append((f"{view['discard_taken']} : {lab['must_use']}", HIGHLIGHT))
+        notes.append((f"{view['discard_taken']}{lab['colon']}{lab['must_use']}", HIGHLIGHT))
     if mine and view.get("drawn"):
-        notes.append((f"{lab['drawn']} : {view['drawn']}", (120, 200, 255)))
+        notes.append((f"{lab['drawn']}{lab['colon']}{view['drawn']}", (120, 200, 255)))
     return notes
 
 
@@ -165,15 +172,15 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     else:
         head = f"{lab['round']} {view['round']} · {lab['target']} {view.get('target') or 100}"
     draw.text((24, 18), head, font=font(30, bold=True), fill=TEXT)
-    sub = f"{lab['dealer']} : {_name(names, view.get('dealer'))[:24]}"
+    sub = f"{lab['dealer']}{lab['colon']}{_name(names, view.get('dealer'))[:24]}"
     if variant == "main-entiere" and view.get("die"):
-        sub += f" · {lab['die']} {view['die']} → {view.get('hand_size')} {lab['cards']}"
+        sub += f" · {lab['die']} {view['die']} → {_count(lab, 'cards', view.get('hand_size') or 0)}"
     draw.text((24, 58), sub, font=font(22), fill=MUTED)
     if view.get("finished"):
         winners = ", ".join(_name(names, s) for s in view.get("winners") or [])
-        status, fill = f"{lab['winner']} : {winners}", HIGHLIGHT
+        status, fill = f"{lab['winner']}{lab['colon']}{winners}", HIGHLIGHT
     elif view.get("current") is not None:
-        status, fill = f"{lab['turn']} : {_name(names, view['current'])}", seat_colour(view["current"])
+        status, fill = f"{lab['turn']}{lab['colon']}{_name(names, view['current'])}", seat_colour(view["current"])
     else:
         status, fill = "", TEXT
     draw.text((24, 92), status[:40], font=font(28, bold=True), fill=fill)
@@ -181,7 +188,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     if view.get("out_seat") is not None and not view.get("finished"):
         draw.text((24, 126), lab["went_out"][:52], font=font(18), fill=HIGHLIGHT)
     elif variant != "main" and last.get("word") and last.get("scorer") is not None:
-        line = f"{lab['last_round']} : {_name(names, last['scorer'])[:20]} · {last['word']} +{last['value']}"
+        line = f"{lab['last_round']}{lab['colon']}{_name(names, last['scorer'])[:20]} · {last['word']} +{last['value']}"
         draw.text((24, 126), line[:60], font=font(18), fill=HIGHLIGHT)
 
     cw, ch = 72, 96
@@ -233,13 +240,13 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.ellipse((36, top + 12, 56, top + 32), fill=seat_colour(seat))
         draw.text((68, top + 8), _name(names, seat)[:22], font=font(24, bold=current), fill=TEXT)
         counts = view.get("hand_counts") or []
-        info = f"{counts[seat] if seat < len(counts) else 0} {lab['cards']}"
+        info = _count(lab, "cards", counts[seat] if seat < len(counts) else 0)
         if seat < len(abandoned) and abandoned[seat]:
             info += f" · {lab['abandoned']}"
         if last.get("points"):
             pts = last["points"][seat]
             info += f" · {lab['last_round']} {pts:+d}"
         draw.text((360, top + 11), info, font=font(20), fill=MUTED)
-        draw.text((WIDTH - 40, top + 22), f"{view['scores'][seat]} {lab['points']}", font=font(26, bold=True),
+        draw.text((WIDTH - 40, top + 22), _count(lab, "points", view["scores"][seat]), font=font(26, bold=True),
                   fill=TEXT, anchor="rm")
     return to_png(img)

@@ -28,7 +28,12 @@ COMMANDS = {MAIN: ("poser", "allonger", "echanger"), SINGLE: ("poser", "ajouter"
 
 def labels(lang: str) -> dict[str, str]:
     """The renderer's labels in ``lang`` (the same dict for the bot and for tests comparing pictures)."""
-    return {k: i18n.t(f"ludime.label.{k}", lang) for k in RENDER_LABELS}
+    out = {k: i18n.t(f"ludime.label.{k}", lang) for k in RENDER_LABELS}
+    # counts agree in the picture too: the word for 0, 1 and 2+ as the language's plural rule says
+    for word in ("cards", "points"):
+        out.update({f"{word}_{n}": i18n.t(f"ludime.label.{word}_word", lang, count=n) for n in (0, 1, 2)})
+    out["colon"] = i18n.t("ludime.label.colon", lang)
+    return out
 
 
 def variant_name(variant: str, lang: str) -> str:

@@ -200,3 +200,14 @@ rules-summary =
     {"*"}*One word**: 12 cards (15 for the dealer, who lays a 3-letter word); each adds one letter at a time (chaining allowed). When nobody can play, the last player who changed the word scores it. First to 100.
     {"*"}*One hand, one word**: the die sets the hand (5 to 10 cards); draw, discard; the first to make one word of the whole hand scores it. First to 100.
     Accents ignored; proper nouns, acronyms, onomatopoeia and compound words are not allowed. French words only.
+
+## picture: counts and the colon as the language writes them
+label-colon = {": "}
+label-cards_word = { $count ->
+        [one] card
+       *[other] cards
+    }
+label-points_word = { $count ->
+        [one] pt
+       *[other] pts
+    }

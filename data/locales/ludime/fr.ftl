@@ -203,3 +203,14 @@ rules-summary =
     {"*"}*Un seul mot** : 12 cartes (15 pour le donneur), qui pose un mot de 3 lettres ; chacun ajoute une lettre à la fois (on peut enchaîner). Quand plus personne ne joue, le dernier à avoir modifié le mot marque ses points. Premier à 100.
     {"*"}*Une main, un mot** : le dé fixe la main (5 à 10 cartes) ; piochez, défaussez ; le premier qui forme un mot avec toute sa main le marque. Premier à 100.
     Accents ignorés ; noms propres, sigles, onomatopées et mots composés exclus.
+
+## picture: counts and the colon as the language writes them
+label-colon = {" : "}
+label-cards_word = { $count ->
+        [one] carte
+       *[other] cartes
+    }
+label-points_word = { $count ->
+        [one] pt
+       *[other] pts
+    }

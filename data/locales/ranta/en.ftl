@@ -32,7 +32,15 @@ event-placed = { $seat } is done for round { $round } ({ $waiting } { $waiting -
        *[other] players still to place
     }).
 event-passed = { $seat }'s kallax is full: they pass round { $round }.
-event-box_placed = You stored a { $category } { $symbol } game of { $size } { $size ->
+event-box_placed = You stored { $category ->
+        [T] a puzzle
+        [A] a dexterity game
+        [C] a card game
+        [P] a board game
+        [F] a miniatures game
+        [R] a role-playing game
+       *[other] a game
+    } { $symbol } of { $size } { $size ->
         [one] cell
        *[other] cells
     } at { $cell }.
@@ -50,6 +58,13 @@ orientation-horizontal = Horizontal
 orientation-vertical = Vertical
 
 ## category
+# The letter drawn on a box and in the legend (the category's initial in each language)
+code-T = P
+code-A = D
+code-C = C
+code-P = B
+code-F = M
+code-R = R
 category-T = Puzzle
 category-A = Dexterity game
 category-C = Card game

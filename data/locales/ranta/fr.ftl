@@ -32,7 +32,15 @@ event-placed = { $seat } a fini de ranger pour la manche { $round } ({ $waiting 
        *[other] joueurs en attente
     }).
 event-passed = { $seat } a une kallax pleine et passe la manche { $round }.
-event-box_placed = Vous avez rangé un jeu { $category } { $symbol } de { $size } { $size ->
+event-box_placed = Vous avez rangé { $category ->
+        [T] un casse-tête
+        [A] un jeu d'adresse
+        [C] un jeu de cartes
+        [P] un jeu de plateau
+        [F] un jeu de figurines
+        [R] un jeu de rôle
+       *[other] un jeu
+    } { $symbol } de { $size } { $size ->
         [one] case
        *[other] cases
     } en { $cell }.
@@ -50,6 +58,13 @@ orientation-horizontal = Horizontale
 orientation-vertical = Verticale
 
 ## category
+# The letter drawn on a box and in the legend (the category's initial in each language)
+code-T = T
+code-A = A
+code-C = C
+code-P = P
+code-F = F
+code-R = R
 category-T = Casse-tête
 category-A = Jeu d'adresse
 category-C = Jeu de cartes
