@@ -137,7 +137,11 @@ def turn_buttons(game: GameRow, view: dict[str, Any], legal: list[dict[str, Any]
     if ("undo_take", None) in kinds:
         items.append(button(game.id, "undo", i18n.t("ludime.button.undo_take", lang), version=v))
     if ("pass", None) in kinds:
-        items.append(button(game.id, "pass", i18n.t("ludime.button.pass", lang), version=v))
+        # variant 2: a pass without any addition abandons the round; after an addition it ends the turn
+        key = "ludime.button.pass"
+        if view.get("variant") == SINGLE and view.get("phase") != "open":
+            key = "ludime.button.end_turn" if view.get("letters_added") else "ludime.button.abandon"
+        items.append(button(game.id, "pass", i18n.t(key, lang), version=v))
     items.append(button(game.id, "mine", i18n.t("ludime.button.hand", lang), style=discord.ButtonStyle.success,
                         emoji="🃏"))
     return items

@@ -94,9 +94,11 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     each), the revealed card and the turn's scoring sentence, in the order they happened."""
     lines: list[str] = []
     new_turn = False
-    for event in events:
-        lines += narrate("lutinades", [event], names, lg)
+    for index, event in enumerate(events):
         kind = event.get("type")
+        if kind == "gained" and event.get("count") == event.get("wanted"):
+            continue  # the outcome line already said it; the totals follow it
+        lines += narrate("lutinades", [event], names, lg)
         if kind == "started":
             picker = next((e["picker"] for e in events if "picker" in e), view.get("picker"))
             if picker is not None:
@@ -118,6 +120,14 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
             else:
                 lines.append(i18n.t("lutinades.label.card_revealed", lg, kind=gesture_name(card["kind"], lg)))
             lines.append(i18n.t(f"lutinades.outcome.{event['outcome']}", lg, **event_params(event, names)))
+            gains = []
+            for later in events[index + 1:]:
+                if later.get("type") != "gained":
+                    break
+                gains.append(later)
+            if gains:
+                lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
+                    f"{names[g['seat']]} {g['total']}" for g in gains)))
     if new_turn and view.get("phase") == "gestures" and not view.get("finished"):
         lines.append(i18n.t("lutinades.label.how_to", lg))
     return shorten(lines, lg)

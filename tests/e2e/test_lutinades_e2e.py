@@ -314,7 +314,7 @@ async def test_whole_four_player_standard_game_the_picker_never_sees_the_card(wo
     msg = await open_table(world, "standard", (u.bruno, u.chloe, u.dave))
     assert msg.button_labels == [*FR_GESTURES, "Voir la carte"]
     assert set(mentioned(msg)) == {u.bruno.id, u.chloe.id, u.dave.id}  # the lutins of turn 1
-    assert "Alice est le premier cueilleur" in msg.content
+    assert "Premier tour : c'est à Alice de cueillir" in msg.content
     t = Table(world, "standard", {0: u.alice, 1: u.bruno, 2: u.chloe, 3: u.dave}, random.Random(8))
     await drive(t, msg)
     check_result(t)
@@ -344,7 +344,7 @@ async def test_whole_four_player_lutins_malins_game(world):
 async def test_whole_en_grand_game_against_three_ais(world):
     fake, u = world.fake, world.u
     msg = await open_table(world, "en-grand", (), ia=3, niveau=2)
-    assert "Alice est le premier cueilleur" in msg.content
+    assert "Premier tour : c'est à Alice de cueillir" in msg.content
     t = Table(world, EN_GRAND, {0: u.alice}, random.Random(5))
     t.checked_turns = 2
     await drive(t, msg)

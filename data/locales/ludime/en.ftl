@@ -160,6 +160,8 @@ button-draw_discard = Take the discard
 button-discard = Discard
 button-undo_take = Put the discard back
 button-pass = Pass
+button-abandon = Pass (give up the round)
+button-end_turn = End my turn
 
 ## hint
 hint-draw = Your turn: draw (“{ $draw }”, or “{ $discard }” to use it in a word this turn).
@@ -167,7 +169,7 @@ hint-first = First turn: lay one word of at least 6 letters (/ludime poser) or e
 hint-play = Lay words (/ludime poser), lengthen or take some (/ludime allonger), then discard below to end your turn.
 hint-must_use = Use the { $letter } taken from the discard in a word, or put it back (“{ $put_back }”).
 hint-single_open = Open with a 3-letter word (/ludime poser) or pass.
-hint-single_add = Add a letter to the word (/ludime ajouter), as many times as you can, then pass.
+hint-single_add = Add a letter to the word (/ludime ajouter), as many times as you can, then end your turn; passing without adding anything gives up the round.
 hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declarer).
 hint-whole_play = Lay down your hand (/ludime declarer) or discard below.
 

@@ -163,6 +163,8 @@ button-draw_discard = Prendre la défausse
 button-discard = Se défausser
 button-undo_take = Reposer la défausse
 button-pass = Passer
+button-abandon = Passer (abandonner la manche)
+button-end_turn = Finir mon tour
 
 ## hint
 hint-draw = À vous : piochez (« { $draw } », ou « { $discard } » pour l'utiliser dans un mot ce tour-ci).
@@ -170,7 +172,7 @@ hint-first = Premier tour : posez un mot d'au moins 6 lettres (/ludime poser) ou
 hint-play = Posez des mots (/ludime poser), allongez ou prenez-en (/ludime allonger), puis défaussez-vous ci-dessous pour finir le tour.
 hint-must_use = Utilisez le { $letter } pris à la défausse dans un mot, ou reposez-le (« { $put_back } »).
 hint-single_open = Ouvrez avec un mot de 3 lettres (/ludime poser) ou passez.
-hint-single_add = Ajoutez une lettre au mot (/ludime ajouter), autant de fois que vous le pouvez, puis passez.
+hint-single_add = Ajoutez une lettre au mot (/ludime ajouter), autant de fois que vous le pouvez, puis finissez votre tour ; passer sans rien ajouter abandonne la manche.
 hint-whole_draw = Piochez, ou abattez votre main si elle forme un mot (/ludime declarer).
 hint-whole_play = Abattez votre main (/ludime declarer) ou défaussez-vous ci-dessous.
 

@@ -149,3 +149,6 @@ event-gained = { $seat } picks { $count } { $count ->
        *[other] mushrooms
     } (total: { $total }).
 event-game_over = The deck is empty: the game is over!
+
+## totals after a turn (the outcome line has said what each one picked)
+label-totals = 🍄 Mushrooms: { $totals }

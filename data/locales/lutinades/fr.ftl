@@ -152,3 +152,6 @@ event-gained = { $seat } cueille { $count } { $count ->
        *[other] champignons
     } (total : { $total }).
 event-game_over = La pioche est vide : la partie est terminée !
+
+## totals after a turn (the outcome line has said what each one picked)
+label-totals = 🍄 Champignons : { $totals }
