@@ -19,7 +19,8 @@ Grammar the catalogs rely on:
   be passed to it; there is no list of "name" parameters to keep in sync.
 * **Numbers** follow the language: floats are written with the locale's decimal
   separator ("0,01" in French); integers are written without digit grouping,
-  because many are identifiers (game n°1234).
+  because many are identifiers (game n°1234). **Dates** (``datetime``/``date``
+  parameters) go through ``DATETIME()`` in the catalog ("24 nov. 2026").
 
 Unknown languages fall back to French; a key missing in English falls back to
 French; a key missing everywhere is returned as is (and tests forbid that). A
@@ -38,6 +39,7 @@ import string
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -209,7 +211,7 @@ def _argument(value: Any, lang: str) -> Any:
         return fluent_number(value, useGrouping=False)
     if isinstance(value, float | Decimal | FluentNumber):
         return fluent_number(value)
-    if isinstance(value, str):
+    if isinstance(value, str | date):  # dates and datetimes: Fluent's DATETIME writes them the language's way
         return value
     return str(value)
 

@@ -245,3 +245,11 @@ async def test_every_french_name_has_an_english_name():
     for path, item in (pair for p in payloads for pair in _walk(p)):
         kind = "command" if item.get("type", 1) in (1, 2) else "option"
         assert f"commands.{kind}.{item['name']}" in english, path
+
+
+def test_dates_follow_the_language():
+    from datetime import UTC, datetime
+
+    day = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+    assert i18n.t("common.format.date", "fr", date=day) == "24 nov. 2026"
+    assert i18n.t("common.format.date", "en", date=day) == "Nov 24, 2026"

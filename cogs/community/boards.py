@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -91,7 +92,8 @@ class BoardsCog(commands.Cog):
         labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "date", "game",
                                                                      "empty")}
         table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
-                  "date": time.strftime("%Y-%m-%d", time.gmtime(r["finished_at"]))} for i, r in enumerate(rows)]
+                  "date": i18n.t("common.format.date", lg, date=datetime.fromtimestamp(r["finished_at"], UTC))}
+                 for i, r in enumerate(rows)]
         image = await asyncio.to_thread(
             render_records, i18n.t("community.records.title", lg, game=title(kind, lg)),
             i18n.t("community.records.subtitle", lg, server=server_name(interaction), count=len(rows)), labels, table)

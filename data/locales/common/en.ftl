@@ -71,3 +71,7 @@ cmd-status = See the game's public state
 cmd-rules = Rules summary
 cmd-cancel = Cancel the game (creator or moderator)
 cmd-partie = Game number (if several games run in this channel)
+
+## format
+# a date as the language writes it (records table)
+format-date = { DATETIME($date, dateStyle: "medium") }

@@ -74,3 +74,7 @@ cmd-status = Voir l'état public de la partie
 cmd-rules = Résumé des règles
 cmd-cancel = Annuler la partie (créateur ou modérateur)
 cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
+
+## format
+# a date as the language writes it (records table)
+format-date = { DATETIME($date, dateStyle: "medium") }
