@@ -89,3 +89,13 @@ def test_lutinades_tells_each_result_once():
     short = [events[0], {"type": "gained", "seat": 0, "count": 2, "wanted": 3, "total": 4}, events[2]]
     lines = tell(short, {}, names, "fr")
     assert any(line.startswith("Alice cueille 2 champignons") for line in lines), lines
+
+
+def test_ludime_hints_offer_only_what_the_first_turn_allows():
+    first = {"seat": 0, "current": 0, "variant": "principale", "first_turn": True}
+    draw = ludime_views.hint({**first, "phase": "draw"}, "fr")
+    assert "Piocher" in draw and "défausse" not in draw
+    assert "Prendre la défausse" in ludime_views.hint({**first, "phase": "draw", "first_turn": False}, "fr")
+    for done in ({"laid": True}, {"exchanged": True}):
+        text = ludime_views.hint({**first, "phase": "play", **done}, "fr")
+        assert "défaussez-vous" in text and "allongez" not in text and "/ludime poser" not in text

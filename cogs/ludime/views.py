@@ -71,11 +71,15 @@ def hint(view: dict[str, Any], lang: str, table_lang: str | None = None) -> str 
     if variant == WHOLE:
         return i18n.t("ludime.hint.whole_draw" if phase == "draw" else "ludime.hint.whole_play", lang)
     if phase == "draw":
+        if view.get("first_turn"):  # the discard may not be taken on the first turn: no such button
+            return i18n.t("ludime.hint.draw_pile_only", lang, draw=buttons["draw"])
         return i18n.t("ludime.hint.draw", lang, draw=buttons["draw"], discard=buttons["discard"])
     if view.get("must_use") and view.get("discard_taken"):
         return i18n.t("ludime.hint.must_use", lang, letter=view["discard_taken"], put_back=buttons["put_back"])
     if view.get("first_turn") and not view.get("laid") and not view.get("exchanged"):
         return i18n.t("ludime.hint.first", lang)
+    if view.get("first_turn"):  # one word or one exchange on the first turn, then only the discard is left
+        return i18n.t("ludime.hint.discard_only", lang)
     return i18n.t("ludime.hint.play", lang)
 
 

@@ -213,3 +213,7 @@ label-points_word = { $count ->
         [one] pt
        *[other] pts
     }
+
+## hints that follow the first turn's limits
+hint-draw_pile_only = Your turn: draw (“{ $draw }”).
+hint-discard_only = First turn done: discard below to end your turn.

@@ -216,3 +216,7 @@ label-points_word = { $count ->
         [one] pt
        *[other] pts
     }
+
+## hints that follow the first turn's limits
+hint-draw_pile_only = À vous : piochez (« { $draw } »).
+hint-discard_only = Premier tour fait : défaussez-vous ci-dessous pour finir le tour.
