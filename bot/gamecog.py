@@ -395,7 +395,7 @@ class GameCog(commands.GroupCog):
     async def join_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie, (LOBBY,))
         game = await self.sessions.join(game.id, player_of(interaction))
-        lg = lang(interaction)
+        lg = await public_lang(interaction)  # a public message
         await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
                                        count=len(game.seats), max=self.engine.max_players))
 
@@ -404,7 +404,7 @@ class GameCog(commands.GroupCog):
     async def leave_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie, (LOBBY,))
         game = await self.sessions.leave(game.id, player_of(interaction))
-        await send(interaction, i18n.t("common.lobby.left", lang(interaction), player=interaction.user.mention,
+        await send(interaction, i18n.t("common.lobby.left", await public_lang(interaction), player=interaction.user.mention,
                                        id=game.id))
 
     @app_commands.command(name="status", description=L("common.cmd.status"))
