@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.merge and target.exists():
             sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
             from bot import i18n  # noqa: PLC0415 - only for --merge
-            known = set(i18n.read_ftl(target))
+            known = {key.split(".", 1)[1] for key in i18n.read_ftl(target)}  # without the domain
             new = [(k, v) for k, v in entries if k not in known]
             if new:
                 with target.open("a", encoding="utf-8") as fh:

@@ -168,6 +168,20 @@ def test_transitional_toml_catalog_is_still_read(tmp_path, monkeypatch):
         i18n.variables.cache_clear()
 
 
+def test_converter_merges_new_toml_keys_into_the_ftl(tmp_path):
+    from scripts.toml_to_ftl import main as convert
+
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / "fr.ftl").write_text("event-one = Un\n", encoding="utf-8")
+    (folder / "fr.toml").write_text('[event]\none = "ignored"\ntwo = "Deux {x}"\n', encoding="utf-8")
+    convert(["--merge", str(folder / "fr.toml")])
+    messages = i18n.read_ftl(folder / "fr.ftl")
+    assert set(messages) == {"demo.event.one", "demo.event.two"}
+    assert not (folder / "fr.toml").exists()
+    assert "ignored" not in (folder / "fr.ftl").read_text(encoding="utf-8")
+
+
 def test_converter_round_trip(tmp_path, monkeypatch):
     from scripts.toml_to_ftl import main as convert
 
