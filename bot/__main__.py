@@ -57,15 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     app_id = application_id_from_token(settings.token)
     if app_id and settings.uses_real_discord:
         log.info("invite url %s", invite_url(app_id))
+    from bot.gateway import EXIT_FATAL, fatal_message
+
     bot = Ludibot(settings)
     try:
         bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print(i18n.t("config.bad_token", lg), file=sys.stderr)
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        print(i18n.t("config.intents", lg), file=sys.stderr)
-        return 2
+    except (discord.LoginFailure, discord.PrivilegedIntentsRequired, discord.ConnectionClosed) as exc:
+        key, params = fatal_message(exc) or ("config.bad_token", {})
+        log.error("stopped: %s", key, extra={"command": "stop"})
+        print(i18n.t(key, lg, **params), file=sys.stderr)
+        return EXIT_FATAL
     except KeyboardInterrupt:
         return 0
     return 0

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import pkgutil
+import time
 from pathlib import Path
 
 import discord
@@ -13,14 +15,24 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n
+from bot import i18n, metrics
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
+from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
+from bot.publisher import Publisher
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
-from bot.ui import PREFIX, ComponentRouter, GameComponent, explain_refused_component, lang, refuse
+from bot.ui import (
+    PREFIX,
+    ComponentRouter,
+    GameComponent,
+    dm_guard,
+    explain_refused_component,
+    lang,
+    refuse,
+)
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot")
@@ -50,7 +62,12 @@ def apply_endpoints(settings: Settings) -> None:
 
 
 class LudibotTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        interaction.extras.setdefault("t0", time.perf_counter())
+        return await dm_guard(interaction)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        observe_interaction(interaction)
         # discord.py calls the tree's handler even after the cog's own (GameCog.cog_app_command_error):
         # that one has already answered; a second answer would repeat the refusal.
         binding = getattr(interaction.command, "binding", None)
@@ -67,19 +84,45 @@ class LudibotTree(app_commands.CommandTree):
         await refuse(interaction, "common.error.internal")
 
 
-class Ludibot(commands.Bot):
+def observe_interaction(interaction: discord.Interaction, command: str | None = None) -> None:
+    """Command latency (``ludibot_command_seconds``): from the check before the command to its end."""
+    t0 = interaction.extras.pop("t0", None)
+    if t0 is None:
+        return
+    if command is None:
+        cmd = interaction.command
+        command = cmd.qualified_name if cmd is not None else "?"
+    if interaction.type is discord.InteractionType.autocomplete:
+        command = f"{command} (autocomplete)"
+    metrics.observe_command(command, time.perf_counter() - t0)
+
+
+class Ludibot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        shards: dict[str, object] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, tree_cls=LudibotTree,
-                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                         http_trace=metrics.http_trace(), **shards)
         self.settings = settings
+        self.metrics_server: metrics.MetricsServer | None = None
+        self.metrics = metrics.BotMetrics()
+        self.identify_gate: IdentifyGate | None = None
         self.store: Store = store or SQLiteStore(settings.db_path)
         self.sessions = SessionService(self.store)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
+        self.publisher: Publisher | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        if self.settings.metrics_port:
+            self.metrics_server = metrics.MetricsServer(self, self.settings.metrics_host, self.settings.metrics_port)
+            await self.metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
         register_lobby(self.router)
         self.add_dynamic_items(GameComponent)
@@ -91,9 +134,14 @@ class Ludibot(commands.Bot):
                 log.exception("could not load extension %s", ext)
                 continue
             log.info("loaded extension %s", ext)
-        await self.sync_commands()
+        if self.settings.runs_shard_zero:
+            await self.sync_commands()  # once, by the process holding shard 0
+        else:
+            log.info("shard 0 is another process's: it syncs the slash commands")
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.start()
+        self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
+        self.publisher.start()
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -115,8 +163,66 @@ class Ludibot(commands.Bot):
         log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
         return True
 
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """This process runs the server's shard (DMs: shard 0); the publisher serves only those games."""
+        ids, count = self.settings.shard_ids, self.settings.shard_count
+        if ids is None or count is None:
+            return True
+        return shard_of(guild_id, count) in ids
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """IDENTIFY as fast as Discord's ``max_concurrency`` allows (see :mod:`bot.gateway`)."""
+        if self.identify_gate is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+                concurrency = limits.max_concurrency
+                if limits.remaining < len(self.settings.shard_ids or range(self.shard_count or 1)):
+                    log.warning("only %d session starts left (reset in %.0f s)", limits.remaining,
+                                limits.reset_after / 1000)
+            except (discord.HTTPException, KeyError, TypeError):
+                log.warning("could not read max_concurrency: identifying one shard per 5 s")
+                concurrency = 1
+            self.identify_gate = IdentifyGate(concurrency)
+            log.info("identify: max_concurrency %d", concurrency)
+        if self.settings.shard_ids is None:
+            waited = await self.identify_gate.wait(shard_id)  # every shard is here: pace them here
+        else:
+            # one of K processes: the buckets are booked in the database, shared by all of them
+            key = f"identify:{self.application_id}:{self.identify_gate.bucket(shard_id)}"
+            try:
+                at = await self.store.reserve_slot(key, time.time(), IDENTIFY_WINDOW)
+                waited = max(0.0, at - time.time())
+                if waited > 0:
+                    await asyncio.sleep(waited)
+            except Exception:
+                log.exception("could not book an IDENTIFY slot in the database: pacing this process alone")
+                waited = await self.identify_gate.wait(shard_id)
+        log.info("identifying shard %s (waited %.1f s)", shard_id, waited)
+
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+        log.info("ready as %s in %d guilds, shards %s of %s", self.user, len(self.guilds),
+                 sorted(self.shards), self.shard_count)
+        if self.publisher is not None:
+            self.publisher.wake()  # catch up what a crash or an outage left unpublished
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d ready", shard_id)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
+        observe_interaction(interaction, command.qualified_name)
+
+    async def on_resumed(self) -> None:
+        if self.publisher is not None:
+            self.publisher.wake()
+
+    async def on_guild_channel_update(self, before, after) -> None:
+        # permissions may be back: the server's paused games get one new try
+        if self.publisher is not None and getattr(after, "guild", None) is not None:
+            await self.publisher.resume_guild(after.guild.id)
+
+    async def on_guild_role_update(self, before, after) -> None:
+        if self.publisher is not None:
+            await self.publisher.resume_guild(after.guild.id)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component that is not ours, or not on the message it claims (forged), still gets an answer.
@@ -137,9 +243,13 @@ class Ludibot(commands.Bot):
             await explain_refused_component(interaction)
 
     async def close(self) -> None:
+        if self.publisher is not None:
+            await self.publisher.stop()
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         await self.store.close()
 
 

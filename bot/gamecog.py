@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from typing import Any, ClassVar
 
 import discord
@@ -25,10 +26,24 @@ from bot.narrate import narrate
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, public_lang, refuse, send, view_of
+from bot.ui import (
+    Click,
+    button,
+    lang,
+    missing_permissions,
+    pause_note,
+    permission_names,
+    public_lang,
+    refuse,
+    send,
+    view_of,
+)
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot.cogs")
+
+#: controls are taken off messages younger than this only (Discord limits edits of older ones)
+STRIP_MAX_AGE = 55 * 60
 
 
 def player_of(interaction: discord.Interaction) -> Player:
@@ -44,9 +59,13 @@ def mention(game: GameRow, seat: int) -> str:
 
 
 class GameCog(commands.GroupCog):
-    """Base of every game cog. Subclasses set ``kind`` and pass ``group_name``."""
+    """Base of every game cog. Subclasses set ``kind`` and pass ``group_name``.
+
+    Games are played in servers only (channels and threads): Discord hides the game commands
+    in DMs (``guild_only``), and a DM interaction that reaches the bot anyway is refused."""
 
     kind: ClassVar[str] = ""
+    __discord_app_commands_guild_only__ = True
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__()
@@ -102,8 +121,16 @@ class GameCog(commands.GroupCog):
         self.bot.game_cogs.pop(self.kind, None)  # type: ignore[attr-defined]
         self.bot.router.unregister_kind(self.kind)  # type: ignore[attr-defined]
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await refuse(interaction, "common.error.dm_game")
+            return
         original = getattr(error, "original", error)
         if isinstance(original, RuleError):
             await refuse(interaction, original)
@@ -181,6 +208,7 @@ class GameCog(commands.GroupCog):
 
         A game for one player (solo) starts at once.
         """
+        self.require_permissions(interaction)
         player = player_of(interaction)
         game = await self.sessions.open_lobby(self.kind, guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id, player=player,
@@ -295,21 +323,27 @@ class GameCog(commands.GroupCog):
             return None
         return i18n.t("common.event.waiting_for", lg, players=", ".join(game.seats[s].name for s in expected))
 
-    async def table_lang(self, game: GameRow) -> str:
-        """The language of the game's public messages: its server's (cached; French in a DM)."""
+    async def public_lang_of(self, game: GameRow) -> str:
+        """The language of the game's public messages: its server's (``/ludibot config langue:``,
+        cached per guild; French in a DM), whether or not an interaction is at hand."""
         return await server_lang(self.sessions.store, game.guild_id)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
-        """Post the public message for what just happened: narration, image, whose turn, controls.
+                      extra: list[str] | None = None, first: list[str] | None = None,
+                      lang: str | None = None) -> int | None:
+        """The public message for what just happened: narration, image, whose turn, controls.
 
-        Answers ``interaction`` when given; otherwise (timeouts, reminders) posts in the game's channel.
-        Only players *newly* expected are mentioned, so a simultaneous round does not ping everyone
-        each time one player acts (the others are listed by name).
+        With ``interaction`` (a player's move) the answer to it *is* the public message; without
+        (the publisher repairing the outbox: timeouts, a crash, a refused answer) it is a channel
+        post, and HTTP errors propagate to the publisher (which retries or pauses the game).
+        Either way the version is marked published only once its message exists, and the
+        previous controls are taken off only after that. Only players *newly* expected are
+        mentioned, so a simultaneous round does not ping everyone each time one player acts.
         """
         game = outcome.game
-        lg = await self.table_lang(outcome.game)
-        lines = narrate(self.kind, outcome.events, game.names, lg)
+        lg = lang or await self.public_lang_of(game)
+        lines = list(first or [])
+        lines += narrate(self.kind, outcome.events, game.names, lg)
         lines += extra or []
         if game.status == FINISHED:
             lines += self.ranking_lines(outcome, lg)
@@ -328,20 +362,46 @@ class GameCog(commands.GroupCog):
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
         content = "\n".join(lines)[:2000] or None
-        old = game.control_message_id
         if interaction is not None:
-            msg_id = await send(interaction, content, file=file, view=view_of(*controls) if controls else None)
-        else:
-            msg_id = await self.post(game.channel_id, content, file=file, controls=controls)
-        if msg_id:
-            await self.sessions.store.set_message_ids(game.id, control=msg_id)
-        if old and old != msg_id:
-            asyncio.create_task(self._strip_controls(game.channel_id, old))
+            return await self._answer_publication(interaction, game, content, file, controls)
+        return await self._post_publication(game, content, file, controls)
+
+    async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
+                                  file: discord.File | None, controls: list[discord.ui.Item]) -> int | None:
+        msg_id = await send(interaction, content, file=file, view=view_of(*controls) if controls else None)
+        publisher = getattr(self.bot, "publisher", None)
+        if msg_id is None:
+            # Discord refused the answer or the interaction expired: the outbox still owes this
+            # version to the channel, and the publisher posts it.
+            if publisher is not None:
+                publisher.wake(game.id, urgent=True)
+            return None
+        await self._published(game, msg_id, bool(controls), interaction.channel_id or game.channel_id)
+        if game.paused:
+            await self.check_permissions_back(interaction, game)
         return msg_id
 
+    async def _post_publication(self, game: GameRow, content: str | None, file: discord.File | None,
+                                controls: list[discord.ui.Item]) -> int:
+        channel_id = game.thread_id or game.channel_id
+        msg_id = await self.post(channel_id, content, file=file, controls=controls)
+        await self._published(game, msg_id, bool(controls), channel_id)
+        return msg_id
+
+    async def _published(self, game: GameRow, msg_id: int, has_controls: bool, channel_id: int) -> None:
+        """The message for ``game.version`` exists: mark it (compare-and-set), then take the controls
+        off the previous one — or off this one if a newer version was published meanwhile."""
+        old = game.control_message_id
+        if await self.sessions.store.mark_published(game.id, game.version, msg_id):
+            if old and old != msg_id:
+                asyncio.create_task(self._strip_controls(channel_id, old))
+        elif has_controls:
+            asyncio.create_task(self._strip_controls(channel_id, msg_id))
+
     async def post(self, channel_id: int, content: str | None, *, file: discord.File | None = None,
-                   controls: list[discord.ui.Item] | None = None) -> int | None:
-        """A message in a channel, outside any interaction (timeouts, reminders)."""
+                   controls: list[discord.ui.Item] | None = None) -> int:
+        """A message in a channel, outside any interaction (the publisher's repairs). Raises
+        ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause)."""
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True, roles=False,
                                                                               everyone=False)}
         if content:
@@ -350,18 +410,47 @@ class GameCog(commands.GroupCog):
             kwargs["file"] = file
         if controls:
             kwargs["view"] = view_of(*controls)
-        try:
-            msg = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
-            return msg.id
-        except discord.HTTPException:
-            log.exception("could not post in channel %s", channel_id)
-            return None
+        msg = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+        return msg.id
 
     async def _strip_controls(self, channel_id: int, message_id: int) -> None:
+        """Take the buttons off an older message. Discord refuses edits of messages older than an
+        hour in busy channels (30046): those are left as they are — their buttons carry an old
+        version and are refused with a pointer to the current message, so no edit is needed."""
+        if time.time() - discord.utils.snowflake_time(message_id).timestamp() > STRIP_MAX_AGE:
+            return
         try:
             await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
         except discord.HTTPException:
             pass  # deleted or not ours any more: nothing to strip
+
+    # --- permissions -------------------------------------------------------------------
+    def require_permissions(self, interaction: discord.Interaction) -> None:
+        """Refuse to open a game where the bot could not show it, naming what is missing."""
+        if interaction.guild_id is None:
+            return
+        missing = missing_permissions(interaction)
+        if missing:
+            raise SessionError("common.error.missing_permissions",
+                               permissions=permission_names(missing, lang(interaction)))
+
+    async def check_permissions_back(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """A paused game: resume it when the bot may post again, else tell this player why it waits."""
+        note = await pause_note(interaction, game)
+        if note:
+            await send(interaction, note, ephemeral=True)
+
+    async def tell_creator_paused(self, game: GameRow, reason: str) -> None:
+        """Once, when the game pauses: a DM to its creator (silently skipped when DMs are closed)."""
+        seat = next((s for s in game.seats if s.user_id == game.creator_id), None)
+        lg = seat.locale if seat is not None else i18n.DEFAULT
+        text = i18n.t("common.paused.creator", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+                      channel=f"<#{game.thread_id or game.channel_id}>", reason=i18n.t(f"common.paused.{reason}", lg))
+        try:
+            channel = await self.bot.create_dm(discord.Object(game.creator_id))
+            await channel.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("could not tell the creator of game %s that it is paused (DMs closed?)", game.id)
 
     async def play(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,
                    version: int | None = None) -> Outcome:
@@ -423,6 +512,9 @@ class GameCog(commands.GroupCog):
             waiting = self.waiting_line(game, lg)
             if waiting:
                 lines.append(waiting)
+        note = await pause_note(interaction, game)
+        if note:
+            lines.append(note)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         await send(interaction, "\n".join(lines), ephemeral=True, file=file)
 

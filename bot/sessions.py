@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
+from bot import metrics
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
 from engines.base import Engine, Result, RuleError, validate_options
 
@@ -314,6 +315,7 @@ class SessionService:
                                             results=results)
         if not ok:
             raise SessionError("common.error.already_played")
+        metrics.count_move(game.kind, action.get("_by"))
         return Outcome(game=await self.get(game.id), events=tagged, result=result)
 
     async def _play_ai(self, outcome: Outcome) -> Outcome:

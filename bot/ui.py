@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, metrics
 from bot.language import server_lang
 from engines.base import RuleError
 
@@ -140,8 +141,33 @@ class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibo
                              match: re.Match[str], /) -> GameComponent:
         return cls(item)
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await dm_guard(interaction)
+
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await dispatch_component(interaction)
+        t0 = time.perf_counter()
+        try:
+            await dispatch_component(interaction)
+        finally:
+            metrics.observe_command(component_command(interaction), time.perf_counter() - t0)
+
+
+async def dm_guard(interaction: discord.Interaction) -> bool:
+    """DMs reach the process holding shard 0 only; one reaching another process is refused, not played."""
+    bot = interaction.client
+    settings = getattr(bot, "settings", None)
+    if interaction.guild_id is not None or settings is None or settings.runs_shard_zero:
+        return True
+    log.warning("DM interaction reached a process without shard 0 (shards %s)", settings.shard_ids)
+    if interaction.type is not discord.InteractionType.autocomplete:
+        await refuse(interaction, "common.error.dm_elsewhere")
+    return False
+
+
+def component_command(interaction: discord.Interaction) -> str:
+    """The metrics label of a component: its verb (a small fixed set), e.g. ``component play``."""
+    m = CUSTOM_ID.match(str((interaction.data or {}).get("custom_id", "")))
+    return f"component {m['verb']}" if m else "component ?"
 
 
 async def dispatch_component(interaction: discord.Interaction) -> None:
@@ -164,7 +190,10 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
                       arg=m["arg"], values=[str(v) for v in data.get("values", [])])
         await handler(click)
     except RuleError as err:
-        await refuse(interaction, err)
+        if err.key == "common.error.already_played":
+            await refuse_stale(interaction, int(m["game"]))
+        else:
+            await refuse(interaction, err)
     except Exception:
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")
@@ -183,8 +212,60 @@ async def explain_refused_component(interaction: discord.Interaction) -> None:
             key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"
             params = {"game": game.id}
         elif int(m["version"]) and int(m["version"]) != game.version:
-            key = "common.error.already_played"
+            await refuse_stale(interaction, game.id)
+            return
     await refuse(interaction, key, **params)
+
+
+def jump_link(game: GameRow, message_id: int | None = None) -> str:
+    """A link to the game's latest public message (or its channel)."""
+    where = f"{game.guild_id}/{game.thread_id or game.channel_id}" if game.guild_id else f"@me/{game.channel_id}"
+    target = message_id or game.control_message_id
+    return f"https://discord.com/channels/{where}" + (f"/{target}" if target else "")
+
+
+async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
+    """A button of an older turn: say so, with a link to the game's current message. (Old messages
+    keep their buttons when they are too old to edit: this answer is what makes that harmless.)
+    A paused game says why it waits."""
+    game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
+    lg = lang(interaction)
+    if game is not None and game.control_message_id:
+        text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
+    else:
+        text = i18n.t("common.error.already_played", lg)
+    note = await pause_note(interaction, game) if game is not None else None
+    await send(interaction, text + (f"\n{note}" if note else ""), ephemeral=True)
+
+
+def missing_permissions(interaction: discord.Interaction) -> list[str]:
+    """The permissions a game needs in this channel (or thread) that the bot lacks."""
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    in_thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+        discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "attach_files",
+              "embed_links", "read_message_history"]
+    return [name for name in needed if not getattr(perms, name, False)]
+
+
+def permission_names(names: list[str], lg: str) -> str:
+    return ", ".join(i18n.t(f"common.permission.{p}", lg) for p in names)
+
+
+async def pause_note(interaction: discord.Interaction, game: GameRow) -> str | None:
+    """For a player acting on a paused game: resume it when the bot may post there again (None),
+    else the sentence that says why it waits."""
+    if not game.paused:
+        return None
+    missing = missing_permissions(interaction)
+    if not missing:
+        publisher = getattr(interaction.client, "publisher", None)
+        if publisher is not None:
+            await publisher.resume(game)
+        return None
+    lg = lang(interaction)
+    return i18n.t("common.paused.player", lg, id=game.id, permissions=permission_names(missing, lg))
 
 
 def matches(current: str, *texts: str) -> bool:
@@ -193,10 +274,31 @@ def matches(current: str, *texts: str) -> bool:
     return not wanted or any(wanted in t.casefold() for t in texts)
 
 
+#: Discord's guideline for button labels (clients cut longer ones, phones first): 34 characters
+#: beside an emoji, 38 without. The hard limit is 80.
+LABEL_MAX, LABEL_MAX_WITH_EMOJI = 38, 34
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut with an ellipsis (a long display name, say)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def label_with_name(key: str, lang: str, name_param: str, name: str, *, emoji: bool = False,
+                    **params: Any) -> str:
+    """A catalog label naming a player, within the guideline: the *name* is cut, not the rest
+    ("Suivre Jean-Christo… (Vers le haut)")."""
+    limit = LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX
+    room = limit - len(i18n.t(key, lang, **{name_param: "", **params}))
+    return i18n.t(key, lang, **{name_param: fit(name, max(4, room)), **params})
+
+
 def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
            disabled: bool = False) -> discord.ui.Button:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id(game_id, verb, version, arg), style=style,
+    label = fit(label, LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX)
+    return discord.ui.Button(label=label, custom_id=custom_id(game_id, verb, version, arg), style=style,
                              emoji=emoji, disabled=disabled)
 
 

@@ -18,11 +18,14 @@ from .api import FakeDiscord
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    fake = FakeDiscord(guild_name=args.guild, channels=[c for c in args.channels.split(",") if c], port=args.port,
-                       token=args.token, state_path=args.state)
+    channels = [c for c in args.channels.split(",") if c]
+    fake = FakeDiscord(guild_name=args.guild, channels=channels, port=args.port, token=args.token,
+                       state_path=args.state, shards=args.shards, clock_speed=args.clock_speed)
+    guilds = [fake.guild] + [fake.add_guild(name, channels=channels, locale=args.locale)
+                             for name in args.more_guilds.split(",") if name]
     admins = {a for a in args.admins.split(",") if a}
     for name in (u for u in args.users.split(",") if u):
-        fake.add_user(name, locale=args.locale, manage_guild=name in admins)
+        fake.add_user(name, locale=args.locale, manage_guild=name in admins, guilds=guilds)
     await fake.start()
     print(f"DISCORD_API_BASE={fake.api_base}")
     print(f"DISCORD_GATEWAY_URL={fake.gateway_url}")
@@ -48,6 +51,9 @@ def main() -> None:
     p.add_argument("--admins", default="", help="comma-separated user names with Manage Server")
     p.add_argument("--locale", default="fr")
     p.add_argument("--token", default=None)
+    p.add_argument("--more-guilds", default="", help="comma-separated names of more servers (same channels)")
+    p.add_argument("--shards", type=int, default=1, help="the shard count GET /gateway/bot recommends")
+    p.add_argument("--clock-speed", type=float, default=1.0, help="rate-limit windows and token expiry run faster")
     p.add_argument("--state", default=None, help="JSON file keeping users/channels/messages/commands across runs")
     args = p.parse_args()
     logging.basicConfig(level=logging.INFO)

@@ -565,6 +565,7 @@ class FakeDiscord(FakeDiscordServer):
         data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": ctype}
         if "id" in comp:
             data["id"] = comp["id"]
+        ctx_guild = self.channel(msg.channel_id).guild_id
         if ctype == m.C_STRING_SELECT:
             out = []
             for v in values:
@@ -585,7 +586,7 @@ class FakeDiscord(FakeDiscordServer):
                     u = self._as_user(v)
                     out.append(str(u.id))
                     resolved.setdefault("users", {})[str(u.id)] = u.user_payload()
-                    mem = self._member_payload(u, with_permissions=True)
+                    mem = self._member_payload(u, self.guilds.get(ctx_guild or 0), with_permissions=True)
                     mem.pop("user")
                     resolved.setdefault("members", {})[str(u.id)] = mem
                 elif ctype == m.C_CHANNEL_SELECT:
@@ -595,7 +596,7 @@ class FakeDiscord(FakeDiscordServer):
                 else:
                     rid = int(v)
                     out.append(str(rid))
-                    resolved.setdefault("roles", {})[str(rid)] = self._role_payload(self.roles[rid])
+                    resolved.setdefault("roles", {})[str(rid)] = self._role_payload(self._role(rid))
             data["values"] = out
             data["resolved"] = resolved
         ch = self.channel(msg.channel_id)
@@ -658,14 +659,16 @@ class FakeDiscord(FakeDiscordServer):
     async def send_message(self, user: FakeUser, channel: FakeChannel | str | int, content: str) -> FakeMessage:
         """A user posts a plain message (dispatched to the bot as MESSAGE_CREATE)."""
         ch = self.channel(channel)
-        msg = FakeMessage(id=self._snowflake(), channel_id=ch.id, guild_id=None if ch.is_dm else self.guild_id,
+        if not ch.is_dm and not self.is_member(user, ch.guild_id or 0):
+            raise PermissionError(f"{user.name} is not a member of the server of {ch.name!r}")
+        msg = FakeMessage(id=self._snowflake(), channel_id=ch.id, guild_id=None if ch.is_dm else ch.guild_id,
                           author=user.user_payload(), content=content, kind="user",
                           visible_to=ch.recipient_id if ch.is_dm else None)
         self.message_by_id[msg.id] = msg
         self._emit("message_create", msg)
         payload = msg.payload()
         if not ch.is_dm:
-            member = self._member_payload(user)
+            member = self._member_payload(user, self.guild_of(ch))
             member.pop("user")
             payload["member"] = member
         await self.dispatch_event("MESSAGE_CREATE", payload)
@@ -689,7 +692,8 @@ class FakeDiscord(FakeDiscordServer):
         return u or self.user(v)
 
     def _resolved_channel(self, c: FakeChannel, user: FakeUser) -> dict[str, Any]:
-        return {"id": str(c.id), "name": c.name, "type": c.type, "permissions": str(self.permissions_of(user)),
+        return {"id": str(c.id), "name": c.name, "type": c.type,
+                "permissions": str(self.channel_permissions(user, c)),
                 "parent_id": None, "nsfw": False, "flags": 0}
 
     def _command_data(self, user: FakeUser, ch: FakeChannel, path: str, given: dict[str, Any],
@@ -698,7 +702,7 @@ class FakeDiscord(FakeDiscordServer):
         if not names:
             raise ValueError("empty command path")
         candidates = [c for c in self.commands.values() if c.type == 1 and (
-            (c.guild_id == self.guild_id and not ch.is_dm) or c.guild_id is None)]
+            (c.guild_id == ch.guild_id and not ch.is_dm) or c.guild_id is None)]
         candidates.sort(key=lambda c: c.guild_id is None)  # guild commands shadow global ones
         top = find_named([c.payload for c in candidates], names[0])
         if top is None:
@@ -707,7 +711,7 @@ class FakeDiscord(FakeDiscordServer):
         dmp = top.get("default_member_permissions")
         if dmp is not None and not ch.is_dm:
             need = int(dmp)
-            if self.permissions_of(user) & need != need:
+            if self.permissions_of(user, ch.guild_id) & need != need:
                 raise PermissionError(f"{user.name} cannot see /{top['name']} (needs permissions {need})")
         if ch.is_dm and (top.get("contexts") is not None and 1 not in top["contexts"]):
             raise PermissionError(f"/{top['name']} is not available in DMs")
@@ -724,7 +728,8 @@ class FakeDiscord(FakeDiscordServer):
         leaf_defs = node.get("options") or []
         if any(o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP) for o in leaf_defs):
             raise LookupError(f"/{' '.join(names)} needs a subcommand; registered: {self.command_names()}")
-        opts, resolved = self._build_options(user, leaf_defs, given, focused=focused, validate=validate)
+        opts, resolved = self._build_options(user, leaf_defs, given, focused=focused, validate=validate,
+                                             ctx_guild=ch.guild_id)
         for opt in reversed(chain):
             opts = [{"name": opt["name"], "type": opt["type"], "options": opts}]
         data: dict[str, Any] = {"id": str(cmd.id), "name": top["name"], "type": 1, "options": opts}
@@ -735,7 +740,8 @@ class FakeDiscord(FakeDiscordServer):
         return data
 
     def _build_options(self, user: FakeUser, defs: list[dict[str, Any]], given: dict[str, Any], *,
-                       focused: str | None, validate: bool) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                       focused: str | None, validate: bool,
+                       ctx_guild: int | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         out: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {}
         provided: set[str] = set()
@@ -754,7 +760,7 @@ class FakeDiscord(FakeDiscordServer):
                 entry["focused"] = True
                 out.append(entry)
                 continue
-            entry["value"] = self._coerce_option(user, d, value, resolved, validate=validate)
+            entry["value"] = self._coerce_option(user, d, value, resolved, validate=validate, ctx_guild=ctx_guild)
             out.append(entry)
         if validate and focused is None:
             missing = [o["name"] for o in defs if o.get("required") and o["name"] not in provided]
@@ -763,7 +769,7 @@ class FakeDiscord(FakeDiscordServer):
         return out, resolved
 
     def _coerce_option(self, user: FakeUser, d: dict[str, Any], value: Any, resolved: dict[str, Any], *,
-                       validate: bool) -> Any:
+                       validate: bool, ctx_guild: int | None = None) -> Any:
         t = d.get("type")
         name = d["name"]
         choices = d.get("choices") or []
@@ -805,7 +811,7 @@ class FakeDiscord(FakeDiscordServer):
                 raise ValueError(f"option {name!r} wants a user")
             u = self._as_user(value)
             resolved.setdefault("users", {})[str(u.id)] = u.user_payload()
-            mem = self._member_payload(u, with_permissions=True)
+            mem = self._member_payload(u, self.guilds.get(ctx_guild or 0), with_permissions=True)
             mem.pop("user")
             resolved.setdefault("members", {})[str(u.id)] = mem
             return str(u.id)
@@ -815,7 +821,7 @@ class FakeDiscord(FakeDiscordServer):
             return str(c.id)
         if t == m.OPT_ROLE:
             rid = int(value)
-            resolved.setdefault("roles", {})[str(rid)] = self._role_payload(self.roles[rid])
+            resolved.setdefault("roles", {})[str(rid)] = self._role_payload(self._role(rid))
             return str(rid)
         if t == m.OPT_ATTACHMENT:
             if isinstance(value, FakeAttachment):
@@ -861,7 +867,7 @@ class FakeDiscord(FakeDiscordServer):
             "channel_id": str(ch.id),
             "channel": self._channel_payload(ch, with_permissions_for=user),
             "locale": user.locale,
-            "app_permissions": str(self.permissions_of(self.bot_user)),
+            "app_permissions": str(self.channel_permissions(self.bot_user, ch)),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": m.ATTACHMENT_SIZE_LIMIT,
@@ -871,12 +877,16 @@ class FakeDiscord(FakeDiscordServer):
             payload["context"] = 1
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
         else:
-            payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": self.guild_locale, "features": []}
-            payload["guild_locale"] = self.guild_locale
-            payload["member"] = self._member_payload(user, with_permissions=True)
+            g = self.guild_of(ch)
+            assert g is not None
+            if not self.is_member(user, g):
+                raise PermissionError(f"{user.name} is not a member of {g.name!r}, where {ch.name!r} is")
+            payload["guild_id"] = str(g.id)
+            payload["guild"] = {"id": str(g.id), "locale": g.locale, "features": []}
+            payload["guild_locale"] = g.locale
+            payload["member"] = self._member_payload(user, g, with_permissions=True)
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            payload["authorizing_integration_owners"] = {"0": str(g.id)}
         if message is not None:
             payload["message"] = message.payload()
         rec = InteractionRecord(id=iid, token=token, type=itype, user=user, channel=ch, payload=payload,
@@ -887,7 +897,7 @@ class FakeDiscord(FakeDiscordServer):
 
     async def _fire(self, rec: InteractionRecord, kind: str, wait: bool, settle: float | None,
                     timeout: float | None, until, check_deadline: bool | None) -> InteractionResult:
-        sess = self._active
+        sess = self.session_for_guild(rec.channel.guild_id)
         if sess is None or (not sess.connected and not self.buffer_when_disconnected) or not sess.guild_created:
             raise NotConnected("no bot is connected to the fake Discord gateway")
         self.interactions[rec.id] = rec
@@ -896,8 +906,10 @@ class FakeDiscord(FakeDiscordServer):
         self.results.append(result)
         self._open_results.add(result)
         rec.sent_wall = time.monotonic()
+        rec.sent_clock = self.clock.now()
         rec.last_activity = rec.sent_wall
         rec.sent_at = time.perf_counter()
+        rec.shard_id = sess.shard_id
         await self.dispatch_event("INTERACTION_CREATE", rec.payload, session=sess)
         self._emit("interaction", rec)
         if not wait:

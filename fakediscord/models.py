@@ -26,6 +26,9 @@ P_ADD_REACTIONS = 1 << 6
 P_VIEW_CHANNEL = 1 << 10
 P_SEND_MESSAGES = 1 << 11
 P_MANAGE_MESSAGES = 1 << 13
+P_MANAGE_THREADS = 1 << 34
+P_CREATE_PUBLIC_THREADS = 1 << 35
+P_CREATE_PRIVATE_THREADS = 1 << 36
 P_EMBED_LINKS = 1 << 14
 P_ATTACH_FILES = 1 << 15
 P_READ_MESSAGE_HISTORY = 1 << 16
@@ -50,6 +53,8 @@ EVERYONE_PERMISSIONS = (
     | P_CHANGE_NICKNAME
     | P_USE_APPLICATION_COMMANDS
     | P_SEND_MESSAGES_IN_THREADS
+    | P_CREATE_PUBLIC_THREADS
+    | P_CREATE_PRIVATE_THREADS
     | P_USE_EXTERNAL_APPS
 )
 #: the permissions the bot's integration role gets (what the invite URL would ask for)
@@ -64,6 +69,39 @@ F_IS_COMPONENTS_V2 = 1 << 15
 # Channel types
 CH_GUILD_TEXT = 0
 CH_DM = 1
+CH_ANNOUNCEMENT_THREAD = 10
+CH_PUBLIC_THREAD = 11
+CH_PRIVATE_THREAD = 12
+THREAD_TYPES = (CH_ANNOUNCEMENT_THREAD, CH_PUBLIC_THREAD, CH_PRIVATE_THREAD)
+
+#: the channel permissions of the bot that a test can take away (Permissions.md names)
+CHANNEL_PERMISSION_NAMES = {
+    "view_channel": P_VIEW_CHANNEL,
+    "send_messages": P_SEND_MESSAGES,
+    "send_messages_in_threads": P_SEND_MESSAGES_IN_THREADS,
+    "attach_files": P_ATTACH_FILES,
+    "embed_links": P_EMBED_LINKS,
+    "read_message_history": P_READ_MESSAGE_HISTORY,
+    "manage_messages": P_MANAGE_MESSAGES,
+    "manage_threads": P_MANAGE_THREADS,
+    "create_public_threads": P_CREATE_PUBLIC_THREADS,
+    "create_private_threads": P_CREATE_PRIVATE_THREADS,
+}
+
+
+def permission_bits(perms: int | str | list[str] | tuple[str, ...] | set[str]) -> int:
+    """A bit field from an int or permission names ("send_messages", "attach_files", ...)."""
+    if isinstance(perms, int):
+        return perms
+    if isinstance(perms, str):
+        perms = [perms]
+    out = 0
+    for name in perms:
+        key = name.lower().replace(" ", "_")
+        if key not in CHANNEL_PERMISSION_NAMES:
+            raise KeyError(f"unknown permission {name!r}; known: {sorted(CHANNEL_PERMISSION_NAMES)}")
+        out |= CHANNEL_PERMISSION_NAMES[key]
+    return out
 
 # Interaction types
 IT_PING = 1
@@ -155,6 +193,8 @@ class FakeUser:
     #: when False, the bot cannot open a DM with this user (403, code 50007)
     dms_open: bool = True
     joined_at: str = field(default_factory=iso_now)
+    #: ids of the guilds this user is a member of
+    guild_ids: list[int] = field(default_factory=list)
 
     @property
     def username(self) -> str:
@@ -201,17 +241,60 @@ class FakeChannel:
     #: for DM channels: the (non-bot) user on the other side
     recipient_id: int | None = None
     topic: str | None = None
+    #: permission bits the bot is denied in this channel (an overwrite on the bot's member)
+    bot_deny: int = 0
+    #: threads: the parent text channel, the message it started from, state
+    parent_id: int | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    archive_timestamp: str | None = None
+    #: private threads: ids of the members (the bot sees a private thread only as a member)
+    member_ids: list[int] = field(default_factory=list)
 
     @property
     def is_dm(self) -> bool:
         return self.type == CH_DM
 
     @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
     def __repr__(self) -> str:
-        return f"<FakeChannel {self.name!r} id={self.id}{' DM' if self.is_dm else ''}>"
+        kind = " DM" if self.is_dm else (" thread" if self.is_thread else "")
+        return f"<FakeChannel {self.name!r} id={self.id}{kind}>"
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A server: its roles (id -> role dict), owner and locale. Channels and members point to it."""
+
+    id: int
+    name: str
+    locale: str = "fr"
+    owner_id: int = 0
+    everyone_role_id: int = 0
+    bot_role_id: int = 0
+    admin_role_id: int = 0
+    roles: dict[int, dict[str, Any]] = field(default_factory=dict)
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def shard_key(self) -> int:
+        """(guild_id >> 22): Discord's shard is this modulo the shard count."""
+        return self.id >> 22
+
+    def shard_id(self, shard_count: int) -> int:
+        return (self.id >> 22) % max(1, shard_count)
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.name!r} id={self.id}>"
 
 
 # ---------------------------------------------------------------------------
@@ -338,6 +421,8 @@ class FakeMessage:
     webhook_id: int | None = None
     type: int = 0
     created_at: float = field(default_factory=time.monotonic)
+    #: creation time on the fake's clock (for the age of messages: edits of messages older than an hour)
+    clock_created: float = 0.0
     edited_at: float | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None

@@ -8,8 +8,10 @@ user-facing test API (run a command, click a button, …) lives in `api.py`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -21,7 +23,10 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import models as m
-from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser, RegisteredCommand
+from . import validation as v
+from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, RegisteredCommand
+from .ratelimit import Bucket, FakeClock, RateLimitConfig
+from .validation import Errors
 
 log = logging.getLogger("fakediscord")
 
@@ -36,8 +41,25 @@ USER_BASE = 1100000000000002000
 DM_BASE = 1100000000000003000
 
 INTERACTION_TOKEN_TTL = 15 * 60.0
+ALL_PERMISSIONS = (1 << 51) - 1
+#: what the bot may do in a DM channel
+DM_PERMISSIONS = (m.P_VIEW_CHANNEL | m.P_SEND_MESSAGES | m.P_EMBED_LINKS | m.P_ATTACH_FILES | m.P_READ_MESSAGE_HISTORY
+                  | m.P_ADD_REACTIONS | m.P_USE_EXTERNAL_EMOJIS | m.P_MENTION_EVERYONE | m.P_USE_APPLICATION_COMMANDS)
 APP_FLAGS = (1 << 15) | (1 << 19) | (1 << 23)  # members/message-content "limited" intents allowed, command badge
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
+ALL_INTENTS = (1 << 26) - 1  # Gateway.md, "List of Intents": bits 0-25 (some unused bits are accepted too)
+#: Opcodes_and_Status_Codes.md, "Gateway Close Event Codes"
+GATEWAY_CLOSE_MESSAGES = {
+    4000: "Unknown error.", 4001: "Unknown opcode.", 4002: "Decode error.", 4003: "Not authenticated.",
+    4004: "Authentication failed.", 4005: "Already authenticated.", 4007: "Invalid seq.", 4008: "Rate limited.",
+    4009: "Session timed out.", 4010: "Invalid shard.", 4011: "Sharding required.", 4012: "Invalid API version.",
+    4013: "Invalid intent(s).", 4014: "Disallowed intent(s).",
+}
+#: error codes of a request refused for what it contained: invalid form body, empty message, too large,
+#: too many commands, invalid JSON
+VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109}
+#: close codes after which Discord says not to reconnect
+FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
 
 
 class ApiError(Exception):
@@ -63,8 +85,10 @@ class GatewaySession:
     resumes: int = 0
     presence: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: number of GUILD_CREATE dispatched (1 when the bot has its guild)
+    #: READY and the GUILD_CREATEs of this shard's guilds were sent
     guild_created: bool = False
+    shard_id: int = 0
+    shard_count: int = 1
 
     @property
     def connected(self) -> bool:
@@ -84,6 +108,7 @@ class InteractionRecord:
     deadline: float
     sent_at: float = 0.0  # time.perf_counter() when the INTERACTION_CREATE frame was written
     sent_wall: float = 0.0  # time.monotonic() at the same moment
+    sent_clock: float = 0.0  # the fake clock at the same moment (token expiry)
     callback_at: float | None = None
     callback_type: int | None = None
     callback_data: dict[str, Any] | None = None
@@ -101,6 +126,8 @@ class InteractionRecord:
     errors: list[dict[str, Any]] = field(default_factory=list)
     last_activity: float = 0.0
     command_name: str | None = None
+    #: the gateway shard the INTERACTION_CREATE went to
+    shard_id: int | None = None
 
     @property
     def latency(self) -> float | None:
@@ -134,6 +161,12 @@ class FakeDiscordServer:
         enforce_deadline: bool = True,
         heartbeat_interval_ms: int = 41250,
         privileged_intents: bool = True,
+        shards: int = 1,
+        required_shards: int = 0,
+        max_concurrency: int = 1,
+        heartbeat_ack_delay: float = 0.05,
+        clock_speed: float = 1.0,
+        rate_limits: bool = True,
         state_path: str | Path | None = None,
     ) -> None:
         if host not in ("127.0.0.1", "::1", "localhost"):
@@ -143,18 +176,38 @@ class FakeDiscordServer:
         self._explicit_token = token is not None
         self.token = token or "fake-bot-token-" + secrets.token_hex(12)
         self.app_id = BOT_ID
-        self.guild_id = GUILD_ID
-        self.guild_name = guild_name
-        self.guild_locale = guild_locale
         self.bot_name = bot_name
         self.callback_deadline = callback_deadline
         self.enforce_deadline = enforce_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.privileged_intents = privileged_intents
+        #: shards recommended by GET /gateway/bot
+        self.recommended_shards = shards
+        #: IDENTIFY with fewer shards than this is closed with 4011 (Sharding required)
+        self.required_shards = required_shards
+        #: session_start_limit.max_concurrency (identify buckets)
+        self.max_concurrency = max_concurrency
+        #: delay of the heartbeat ACK (a real gateway is across a network)
+        self.heartbeat_ack_delay = heartbeat_ack_delay
+        self.heartbeats = 0
+        #: the clock of rate-limit windows, token expiry and message age (`clock.speed`, `clock.advance()`)
+        self.clock = FakeClock(clock_speed)
+        #: what is rate-limited and how much (see ratelimit.RateLimitConfig)
+        self.rate_limit = RateLimitConfig(enabled=rate_limits)
+        self._buckets: dict[str, Bucket] = {}
+        #: every 429 the fake answered: {"method", "path", "bucket", "scope", "global", "retry_after", "code"}
+        self.rate_limited: list[dict[str, Any]] = []
+        #: invalid requests by status (401, 403, 429), as Discord counts them toward its 10,000 per 10 minutes
+        self.invalid_requests: dict[int, int] = {401: 0, 403: 0, 429: 0}
+        #: every request refused for what it contained (400 Invalid Form Body, empty message, too large...)
+        self.validation_errors: list[dict[str, Any]] = []
+        #: (monotonic time, shard id, shard count) of each IDENTIFY
+        self.identify_log: list[tuple[float, int, int]] = []
         self.state_path = Path(state_path) if state_path else None
-        self.owner_id = OWNER_ID
 
         self.bot_user = FakeUser(id=BOT_ID, name=bot_name, bot=True, locale="en-US", role_ids=[BOT_ROLE_ID])
+        #: every guild, the first one (``guild_id``) being the default of the single-guild API
+        self.guilds: dict[int, FakeGuild] = {}
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
@@ -173,27 +226,20 @@ class FakeDiscordServer:
         self.sync_count = 0
         self.identify_count = 0
         self.resume_count = 0
-        self.roles: dict[int, dict[str, Any]] = {
-            EVERYONE_ROLE_ID: {"id": EVERYONE_ROLE_ID, "name": "@everyone", "permissions": m.EVERYONE_PERMISSIONS,
-                               "position": 0},
-            BOT_ROLE_ID: {"id": BOT_ROLE_ID, "name": bot_name, "permissions": m.BOT_PERMISSIONS, "position": 2,
-                          "managed": True, "tags": {"bot_id": str(BOT_ID)}},
-            ADMIN_ROLE_ID: {"id": ADMIN_ROLE_ID, "name": "Admin", "permissions": m.P_MANAGE_GUILD | m.P_MANAGE_MESSAGES,
-                            "position": 1},
-        }
         self._snowflake = m.SnowflakeGenerator()
         self._sessions: dict[str, GatewaySession] = {}
         self._active: GatewaySession | None = None
+        #: the newest identified session of each shard id
+        self._shard_sessions: dict[int, GatewaySession] = {}
         self._websockets: set[web.WebSocketResponse] = set()
         self._changed: asyncio.Event | None = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self._runner: web.AppRunner | None = None
-        self._routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler, bool, str]] = []
         self._save_handle: asyncio.TimerHandle | None = None
         self._started = False
         self._build_routes()
-        for name in channels:
-            self.add_channel(name)
+        self.add_guild(guild_name, channels=channels, locale=guild_locale)
         if self.state_path and self.state_path.exists():
             self._load_state()
 
@@ -267,14 +313,109 @@ class FakeDiscordServer:
     async def __aexit__(self, *exc) -> None:
         await self.stop()
 
-    # ------------------------------------------------------------------ state: users, channels
+    # ------------------------------------------------------------------ state: guilds, users, channels
 
-    def add_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
+    @property
+    def guild(self) -> FakeGuild:
+        """The default (first) guild."""
+        return self.guilds[self.guild_id]
+
+    @property
+    def guild_id(self) -> int:
+        return next(iter(self.guilds))
+
+    @property
+    def guild_name(self) -> str:
+        return self.guild.name
+
+    @guild_name.setter
+    def guild_name(self, value: str) -> None:
+        self.guild.name = value
+
+    @property
+    def guild_locale(self) -> str:
+        return self.guild.locale
+
+    @guild_locale.setter
+    def guild_locale(self, value: str) -> None:
+        self.guild.locale = value
+
+    @property
+    def owner_id(self) -> int:
+        return self.guild.owner_id
+
+    @owner_id.setter
+    def owner_id(self, value: int) -> None:
+        self.guild.owner_id = value
+
+    @property
+    def roles(self) -> dict[int, dict[str, Any]]:
+        """The roles of the default guild."""
+        return self.guild.roles
+
+    def _guild_ids_for(self, k: int) -> tuple[int, int, int, int]:
+        """(guild, @everyone, bot role, admin role) ids of the k-th guild. Consecutive guilds have consecutive
+        ``guild_id >> 22``, so they spread over the shards by Discord's formula."""
+        if k == 0:
+            return GUILD_ID, EVERYONE_ROLE_ID, BOT_ROLE_ID, ADMIN_ROLE_ID
+        gid = (((GUILD_ID >> 22) + k) << 22) | 100
+        return gid, gid, gid + 101, gid + 102
+
+    def add_guild(self, name: str, *, channels: list[str] | tuple[str, ...] = ("jeux",), locale: str = "fr",
+                  owner: FakeUser | None = None) -> FakeGuild:
+        """Add a server (the bot is a member of it). Once started, the bot gets its GUILD_CREATE on the
+        guild's shard. Returns the existing guild of that name if there is one."""
+        for g in self.guilds.values():
+            if g.name == name:
+                return g
+        gid, everyone, bot_role, admin_role = self._guild_ids_for(len(self.guilds))
+        g = FakeGuild(id=gid, name=name, locale=locale, owner_id=owner.id if owner else OWNER_ID,
+                      everyone_role_id=everyone, bot_role_id=bot_role, admin_role_id=admin_role)
+        g.roles = {
+            everyone: {"id": everyone, "name": "@everyone", "permissions": m.EVERYONE_PERMISSIONS, "position": 0},
+            bot_role: {"id": bot_role, "name": self.bot_name, "permissions": m.BOT_PERMISSIONS, "position": 2,
+                       "managed": True, "tags": {"bot_id": str(BOT_ID)}},
+            admin_role: {"id": admin_role, "name": "Admin", "permissions": m.P_MANAGE_GUILD | m.P_MANAGE_MESSAGES,
+                         "position": 1},
+        }
+        self.guilds[gid] = g
+        if bot_role not in self.bot_user.role_ids:
+            self.bot_user.role_ids.append(bot_role)
+        self.bot_user.guild_ids.append(gid)
+        if owner is not None and gid not in owner.guild_ids:
+            owner.guild_ids.append(gid)
+        for cname in channels:
+            self.add_channel(cname, guild=g)
+        if self._started:
+            sess = self.session_for_guild(gid)
+            if sess is not None:
+                payload = self._guild_payload(g, full=True)
+                del payload["unavailable"]  # the bot joins a new guild (no "unavailable" key, as on Discord)
+                self._spawn(self.dispatch_event("GUILD_CREATE", payload, session=sess))
+        self._emit("guild_create", g)
+        return g
+
+    def get_guild(self, guild: FakeGuild | str | int | None) -> FakeGuild:
+        if guild is None:
+            return self.guild
+        if isinstance(guild, FakeGuild):
+            return guild
+        for g in self.guilds.values():
+            if g.id == guild or g.name == guild:
+                return g
+        raise KeyError(f"no guild {guild!r}")
+
+    def add_channel(self, name: str, *, topic: str | None = None,
+                    guild: FakeGuild | str | int | None = None) -> FakeChannel:
+        g = self.get_guild(guild)
         for ch in self.channels.values():
-            if ch.name == name:
+            if ch.name == name and ch.guild_id == g.id and not ch.is_thread:
                 return ch
         cid = CHANNEL_BASE + len(self.channels) + 1
-        ch = FakeChannel(id=cid, name=name, guild_id=self.guild_id, position=len(self.channels), topic=topic)
+        while cid in self.channels:
+            cid += 1
+        position = sum(1 for c in self.channels.values() if c.guild_id == g.id and not c.is_thread)
+        ch = FakeChannel(id=cid, name=name, guild_id=g.id, position=position, topic=topic)
         self.channels[cid] = ch
         if self._started:
             self._spawn(self.dispatch_event("CHANNEL_CREATE", self._channel_payload(ch)))
@@ -291,30 +432,58 @@ class FakeDiscordServer:
         permissions: int = 0,
         dms_open: bool = True,
         owner: bool = False,
+        guilds: list[FakeGuild | str | int] | None = None,
     ) -> FakeUser:
-        """Add a guild member (or return the existing one with that name)."""
+        """Add a user, member of `guilds` (default: the default guild), or return the existing one with
+        that name. `manage_guild`/`administrator`/`owner` apply in each of those guilds."""
         for u in self.users.values():
             if u.name == name:
                 return u
         uid = USER_BASE + len(self.users) + 1
-        roles = [ADMIN_ROLE_ID] if manage_guild else []
         extra = permissions | (m.P_ADMINISTRATOR if administrator else 0)
-        user = FakeUser(id=uid, name=name, locale=locale, extra_permissions=extra, role_ids=roles, dms_open=dms_open)
+        user = FakeUser(id=uid, name=name, locale=locale, extra_permissions=extra, role_ids=[], dms_open=dms_open)
         self.users[uid] = user
-        if owner:
-            self.owner_id = uid
-        if self._started:
-            d = self._member_payload(user)
-            d["guild_id"] = str(self.guild_id)
-            self._spawn(self.dispatch_event("GUILD_MEMBER_ADD", d))
+        for g in [self.get_guild(x) for x in (guilds if guilds is not None else [None])]:
+            self.add_member(user, g, manage_guild=manage_guild, owner=owner, _emit=False)
         self._emit("user_add", user)
         return user
 
-    def set_manage_guild(self, user: FakeUser, value: bool = True) -> None:
-        if value and ADMIN_ROLE_ID not in user.role_ids:
-            user.role_ids.append(ADMIN_ROLE_ID)
-        if not value and ADMIN_ROLE_ID in user.role_ids:
-            user.role_ids.remove(ADMIN_ROLE_ID)
+    def add_member(self, user: FakeUser, guild: FakeGuild | str | int | None = None, *, manage_guild: bool = False,
+                   owner: bool = False, _emit: bool = True) -> None:
+        """Make `user` a member of `guild` (GUILD_MEMBER_ADD once started)."""
+        g = self.get_guild(guild)
+        if g.id not in user.guild_ids:
+            user.guild_ids.append(g.id)
+        if manage_guild and g.admin_role_id not in user.role_ids:
+            user.role_ids.append(g.admin_role_id)
+        if owner:
+            g.owner_id = user.id
+        if self._started:
+            d = self._member_payload(user, g)
+            d["guild_id"] = str(g.id)
+            self._spawn(self.dispatch_event("GUILD_MEMBER_ADD", d))
+        if _emit:
+            self._emit("member_add", (user, g))
+
+    def remove_member(self, user: FakeUser, guild: FakeGuild | str | int | None = None) -> None:
+        g = self.get_guild(guild)
+        if g.id in user.guild_ids:
+            user.guild_ids.remove(g.id)
+        user.role_ids = [r for r in user.role_ids if r not in g.roles]
+        if self._started:
+            self._spawn(self.dispatch_event("GUILD_MEMBER_REMOVE", {"guild_id": str(g.id),
+                                                                    "user": user.user_payload()}))
+
+    def is_member(self, user: FakeUser, guild: FakeGuild | int) -> bool:
+        gid = guild.id if isinstance(guild, FakeGuild) else guild
+        return user.id == self.bot_user.id or gid in user.guild_ids
+
+    def set_manage_guild(self, user: FakeUser, value: bool = True, guild: FakeGuild | str | int | None = None) -> None:
+        g = self.get_guild(guild)
+        if value and g.admin_role_id not in user.role_ids:
+            user.role_ids.append(g.admin_role_id)
+        if not value and g.admin_role_id in user.role_ids:
+            user.role_ids.remove(g.admin_role_id)
 
     def user(self, name_or_id: str | int) -> FakeUser:
         for u in self.users.values():
@@ -322,12 +491,19 @@ class FakeDiscordServer:
                 return u
         raise KeyError(f"no user {name_or_id!r}")
 
-    def channel(self, name_or_id: str | int | FakeChannel) -> FakeChannel:
+    def channel(self, name_or_id: str | int | FakeChannel, guild: FakeGuild | str | int | None = None) -> FakeChannel:
+        """A channel by object, id or name (names: the default guild's first, or those of `guild`)."""
         if isinstance(name_or_id, FakeChannel):
             return name_or_id
-        for ch in list(self.channels.values()) + list(self.dm_channels.values()):
-            if ch.id == name_or_id or ch.name == name_or_id:
+        gid = self.get_guild(guild).id if guild is not None else None
+        everything = list(self.channels.values()) + list(self.dm_channels.values())
+        for ch in everything:
+            if ch.id == name_or_id:
                 return ch
+        named = [ch for ch in everything if ch.name == name_or_id and (gid is None or ch.guild_id == gid)]
+        named.sort(key=lambda c: (c.guild_id != self.guild_id, c.is_thread))
+        if named:
+            return named[0]
         raise KeyError(f"no channel {name_or_id!r}")
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -338,16 +514,83 @@ class FakeDiscordServer:
             self.dm_channels[user.id] = ch
         return ch
 
-    def permissions_of(self, user: FakeUser) -> int:
-        perms = self.roles[EVERYONE_ROLE_ID]["permissions"] | user.extra_permissions
+    def guild_of(self, ch: FakeChannel) -> FakeGuild | None:
+        return self.guilds.get(ch.guild_id or 0)
+
+    def permissions_of(self, user: FakeUser, guild: FakeGuild | str | int | None = None) -> int:
+        """A member's guild-level permissions (roles; administrator and owner get everything)."""
+        g = self.get_guild(guild)
+        perms = g.roles[g.everyone_role_id]["permissions"] | user.extra_permissions
         for rid in user.role_ids:
-            perms |= self.roles[rid]["permissions"]
-        if perms & m.P_ADMINISTRATOR or user.id == self.owner_id:
-            perms = (1 << 51) - 1
+            if rid in g.roles:
+                perms |= g.roles[rid]["permissions"]
+        if perms & m.P_ADMINISTRATOR or user.id == g.owner_id:
+            perms = ALL_PERMISSIONS
         return perms
 
-    def _all_members(self) -> list[FakeUser]:
-        return [self.bot_user, *self.users.values()]
+    def channel_permissions(self, user: FakeUser, ch: FakeChannel) -> int:
+        """Permissions of `user` in `ch` (Discord's computation: guild base, then the channel's overwrite for
+        the bot; threads inherit their parent; no View Channel means nothing)."""
+        if ch.is_dm:
+            return DM_PERMISSIONS
+        g = self.guild_of(ch)
+        if g is None:
+            return 0
+        base = self.permissions_of(user, g)
+        if base & m.P_ADMINISTRATOR or base == ALL_PERMISSIONS:
+            return ALL_PERMISSIONS
+        if user.id == self.bot_user.id:
+            deny = ch.bot_deny
+            parent = self.channels.get(ch.parent_id or 0)
+            if parent is not None:
+                deny |= parent.bot_deny
+            base &= ~deny
+        if not base & m.P_VIEW_CHANNEL:
+            return 0
+        if not base & (m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES):
+            # Permissions.md, "Implicit Permissions": without Send Messages, no embeds, files or @everyone
+            base &= ~(m.P_MENTION_EVERYONE | m.P_EMBED_LINKS | m.P_ATTACH_FILES | (1 << 12))
+        if ch.is_thread and ch.type == m.CH_PRIVATE_THREAD and user.id not in ch.member_ids \
+                and not base & m.P_MANAGE_THREADS:
+            return 0
+        return base
+
+    def bot_permissions(self, ch: FakeChannel | str | int) -> int:
+        """The bot's computed permissions in a channel (what interactions carry as ``app_permissions``)."""
+        return self.channel_permissions(self.bot_user, self.channel(ch))
+
+    def deny_bot(self, channel: FakeChannel | str | int, *perms: str | int) -> None:
+        """Take permissions away from the bot in a channel (an overwrite), e.g.
+        ``fake.deny_bot("jeux", "send_messages")``; names are those of `models.CHANNEL_PERMISSION_NAMES`."""
+        ch = self.channel(channel)
+        for p in perms:
+            ch.bot_deny |= m.permission_bits(p)
+        self._channel_changed(ch)
+
+    def allow_bot(self, channel: FakeChannel | str | int, *perms: str | int) -> None:
+        """Give back permissions taken by `deny_bot` (all of them without arguments)."""
+        ch = self.channel(channel)
+        if not perms:
+            ch.bot_deny = 0
+        for p in perms:
+            ch.bot_deny &= ~m.permission_bits(p)
+        self._channel_changed(ch)
+
+    def _channel_changed(self, ch: FakeChannel) -> None:
+        if self._started and not ch.is_dm:
+            event = "THREAD_UPDATE" if ch.is_thread else "CHANNEL_UPDATE"
+            self._spawn(self.dispatch_event(event, self._channel_payload(ch)))
+        self._emit("channel_update", ch)
+
+    def _role(self, role_id: int) -> dict[str, Any]:
+        for g in self.guilds.values():
+            if role_id in g.roles:
+                return g.roles[role_id]
+        raise KeyError(f"no role {role_id}")
+
+    def _all_members(self, guild: FakeGuild | None = None) -> list[FakeUser]:
+        g = guild or self.guild
+        return [self.bot_user, *(u for u in self.users.values() if g.id in u.guild_ids)]
 
     def _find_any_user(self, uid: int) -> FakeUser | None:
         if uid == self.bot_user.id:
@@ -368,13 +611,15 @@ class FakeDiscordServer:
             out["tags"] = r["tags"]
         return out
 
-    def _member_payload(self, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+    def _member_payload(self, user: FakeUser, guild: FakeGuild | None = None, *,
+                        with_permissions: bool = False) -> dict[str, Any]:
+        g = guild or self.guild
         out: dict[str, Any] = {
             "user": user.user_payload(),
             "nick": None,
             "avatar": None,
             "banner": None,
-            "roles": [str(r) for r in user.role_ids],
+            "roles": [str(r) for r in user.role_ids if r in g.roles and r != g.everyone_role_id],
             "joined_at": user.joined_at,
             "premium_since": None,
             "deaf": False,
@@ -384,7 +629,7 @@ class FakeDiscordServer:
             "communication_disabled_until": None,
         }
         if with_permissions:
-            out["permissions"] = str(self.permissions_of(user))
+            out["permissions"] = str(self.permissions_of(user, g))
         return out
 
     def _channel_payload(self, ch: FakeChannel, *, with_permissions_for: FakeUser | None = None) -> dict[str, Any]:
@@ -392,43 +637,66 @@ class FakeDiscordServer:
             recipient = self.users.get(ch.recipient_id or 0)
             out = {"id": str(ch.id), "type": m.CH_DM, "last_message_id": None, "flags": 0,
                    "recipients": [recipient.user_payload()] if recipient else []}
-        else:
+        elif ch.is_thread:
             out = {
-                "id": str(ch.id), "type": ch.type, "guild_id": str(self.guild_id), "name": ch.name,
-                "position": ch.position, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+                "id": str(ch.id), "type": ch.type, "guild_id": str(ch.guild_id), "name": ch.name,
+                "parent_id": str(ch.parent_id), "owner_id": str(ch.owner_id or self.bot_user.id),
+                "last_message_id": self._last_message_id(ch.id), "rate_limit_per_user": 0, "flags": 0,
+                "message_count": sum(1 for x in self.message_by_id.values() if x.channel_id == ch.id),
+                "member_count": len(ch.member_ids), "total_message_sent": 0, "applied_tags": [],
+                "thread_metadata": {
+                    "archived": ch.archived, "auto_archive_duration": ch.auto_archive_duration,
+                    "archive_timestamp": ch.archive_timestamp or m.iso_now(), "locked": ch.locked,
+                    "invitable": ch.invitable, "create_timestamp": ch.archive_timestamp or m.iso_now(),
+                },
+            }
+            if self.bot_user.id in ch.member_ids:
+                out["member"] = {"id": str(ch.id), "user_id": str(self.bot_user.id), "join_timestamp": m.iso_now(),
+                                 "flags": 0}
+        else:
+            overwrites = []
+            if ch.bot_deny:
+                overwrites.append({"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(ch.bot_deny)})
+            out = {
+                "id": str(ch.id), "type": ch.type, "guild_id": str(ch.guild_id), "name": ch.name,
+                "position": ch.position, "permission_overwrites": overwrites, "nsfw": False, "parent_id": None,
                 "topic": ch.topic, "rate_limit_per_user": 0, "last_message_id": self._last_message_id(ch.id),
                 "flags": 0,
             }
         if with_permissions_for is not None:
-            out["permissions"] = str(self.permissions_of(with_permissions_for))
+            out["permissions"] = str(self.channel_permissions(with_permissions_for, ch))
         return out
 
     def _last_message_id(self, channel_id: int) -> str | None:
         ids = [mid for mid, msg in self.message_by_id.items() if msg.channel_id == channel_id and msg.visible_to is None]
         return str(max(ids)) if ids else None
 
-    def _guild_payload(self, *, full: bool) -> dict[str, Any]:
-        members = self._all_members()
+    def _guild_payload(self, guild: FakeGuild | None = None, *, full: bool) -> dict[str, Any]:
+        g = guild or self.guild
+        members = self._all_members(g)
+        channels = [c for c in self.channels.values() if c.guild_id == g.id and not c.is_thread]
+        threads = [c for c in self.channels.values() if c.guild_id == g.id and c.is_thread and not c.archived
+                   and self.channel_permissions(self.bot_user, c)]
         out: dict[str, Any] = {
-            "id": str(self.guild_id), "name": self.guild_name, "icon": None, "icon_hash": None, "splash": None,
-            "discovery_splash": None, "owner_id": str(self.owner_id), "afk_channel_id": None, "afk_timeout": 300,
+            "id": str(g.id), "name": g.name, "icon": None, "icon_hash": None, "splash": None,
+            "discovery_splash": None, "owner_id": str(g.owner_id), "afk_channel_id": None, "afk_timeout": 300,
             "verification_level": 0, "default_message_notifications": 1, "explicit_content_filter": 0,
-            "roles": [self._role_payload(r) for r in self.roles.values()], "emojis": [], "stickers": [],
+            "roles": [self._role_payload(r) for r in g.roles.values()], "emojis": [], "stickers": [],
             "features": [], "mfa_level": 0, "application_id": None,
-            "system_channel_id": str(next(iter(self.channels))) if self.channels else None,
+            "system_channel_id": str(channels[0].id) if channels else None,
             "system_channel_flags": 0, "rules_channel_id": None, "max_members": 500000, "vanity_url_code": None,
             "description": None, "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
-            "preferred_locale": self.guild_locale, "public_updates_channel_id": None, "nsfw_level": 0,
+            "preferred_locale": g.locale, "public_updates_channel_id": None, "nsfw_level": 0,
             "premium_progress_bar_enabled": False, "safety_alerts_channel_id": None, "max_video_channel_users": 25,
         }
         if full:
             out.update({
-                "joined_at": self.bot_user.joined_at, "large": False, "unavailable": False,
+                "joined_at": g.joined_at, "large": False, "unavailable": False,
                 "member_count": len(members), "voice_states": [],
-                "members": [self._member_payload(u) for u in members],
-                "channels": [self._channel_payload(c) for c in self.channels.values()],
-                "threads": [], "presences": [], "stage_instances": [], "guild_scheduled_events": [],
-                "soundboard_sounds": [],
+                "members": [self._member_payload(u, g) for u in members],
+                "channels": [self._channel_payload(c) for c in channels],
+                "threads": [self._channel_payload(c) for c in threads], "presences": [], "stage_instances": [],
+                "guild_scheduled_events": [], "soundboard_sounds": [],
             })
         return out
 
@@ -498,11 +766,42 @@ class FakeDiscordServer:
 
     @property
     def connected(self) -> bool:
-        """True when a bot session is identified and its websocket is open."""
-        return self._active is not None and self._active.connected and self._active.guild_created
+        """True when every shard of the newest IDENTIFYs is identified, has its guilds and an open websocket."""
+        if not self._shard_sessions:
+            return False
+        count = max(s.shard_count for s in self._shard_sessions.values())
+        for sid in range(count):
+            sess = self._shard_sessions.get(sid)
+            if sess is None or sess.shard_count != count or not sess.connected or not sess.guild_created:
+                return False
+        return True
+
+    @property
+    def shard_count(self) -> int:
+        """The shard count the connected bot identified with (1 before any IDENTIFY)."""
+        if not self._shard_sessions:
+            return 1
+        return max(s.shard_count for s in self._shard_sessions.values())
+
+    def shard_of(self, guild: FakeGuild | int | None) -> int:
+        """Discord's formula: (guild_id >> 22) % shard_count; DMs (None) go to shard 0."""
+        if guild is None:
+            return 0
+        gid = guild.id if isinstance(guild, FakeGuild) else int(guild)
+        return (gid >> 22) % self.shard_count
+
+    def session_for_guild(self, guild: FakeGuild | int | None) -> GatewaySession | None:
+        return self._shard_sessions.get(self.shard_of(guild))
+
+    def shard_sessions(self) -> dict[int, GatewaySession]:
+        return dict(self._shard_sessions)
 
     async def dispatch_event(self, event: str, data: Any, *, session: GatewaySession | None = None) -> None:
-        sess = session or self._active
+        """Send a dispatch; without `session`, to the shard of ``data["guild_id"]`` (shard 0 without one)."""
+        sess = session
+        if sess is None:
+            gid = data.get("guild_id") if isinstance(data, dict) else None
+            sess = self.session_for_guild(int(gid) if gid else None)
         if sess is None:
             return
         async with sess.lock:
@@ -519,6 +818,14 @@ class FakeDiscordServer:
 
     async def _send_op(self, ws: web.WebSocketResponse, op: int, d: Any) -> None:
         await ws.send_str(json.dumps({"op": op, "d": d}))
+
+    async def _heartbeat_ack(self, ws: web.WebSocketResponse) -> None:
+        # A real gateway answers over the network. discord.py's heartbeat thread records the send time only
+        # after its send completed, so an ACK that beats it reads as "websocket is 41.3s behind": wait a bit.
+        await asyncio.sleep(self.heartbeat_ack_delay)
+        if not ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self._send_op(ws, 11, None)
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
@@ -544,11 +851,12 @@ class FakeDiscordServer:
                     break
                 op = packet.get("op")
                 d = packet.get("d")
+                self.heartbeats += op == 1
                 if op == 1:  # heartbeat
-                    await self._send_op(ws, 11, None)
+                    self._spawn(self._heartbeat_ack(ws))
                 elif op == 2:  # identify
                     if session is not None:
-                        await ws.close(code=4005, message=b"already authenticated")
+                        await ws.close(code=4005, message=b"Already authenticated.")
                         break
                     session = await self._identify(ws, d or {})
                     if session is None:
@@ -563,7 +871,8 @@ class FakeDiscordServer:
                 elif op in (4, 31):  # voice state, soundboard: ignore
                     pass
                 else:
-                    log.debug("gateway: ignoring op %s", op)
+                    await ws.close(code=4001, message=b"Unknown opcode.")
+                    break
         finally:
             self._websockets.discard(ws)
             if session is not None and session.ws is ws:
@@ -571,27 +880,53 @@ class FakeDiscordServer:
             self._emit("gateway_disconnect", session)
         return ws
 
+    def _shard_guilds(self, shard_id: int, shard_count: int) -> list[FakeGuild]:
+        return [g for g in self.guilds.values() if (g.id >> 22) % shard_count == shard_id]
+
     async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> GatewaySession | None:
         if d.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        shard = d.get("shard") or [0, 1]
+        try:
+            shard_id, shard_count = int(shard[0]), int(shard[1])
+        except (TypeError, ValueError, IndexError):
+            shard_id, shard_count = -1, 0
+        if shard_count < 1 or not 0 <= shard_id < shard_count:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        if self.required_shards and shard_count < self.required_shards:
+            await ws.close(code=4011, message=b"Sharding required.")
             return None
         intents = d.get("intents")
         if intents is not None and intents & PRIVILEGED_INTENTS and not self.privileged_intents:
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
-        sess = GatewaySession(id=secrets.token_hex(16), intents=intents, ws=ws)
+        if intents is not None and intents & ~ALL_INTENTS:
+            await ws.close(code=4013, message=b"Invalid intent(s).")
+            return None
+        sess = GatewaySession(id=secrets.token_hex(16), intents=intents, ws=ws, shard_id=shard_id,
+                              shard_count=shard_count)
         self._sessions[sess.id] = sess
-        self._active = sess
+        # a new shard count replaces every session of the old layout
+        for sid, old in list(self._shard_sessions.items()):
+            if old.shard_count != shard_count:
+                del self._shard_sessions[sid]
+        self._shard_sessions[shard_id] = sess
+        if shard_id == 0 or self._active is None or self._active.shard_count != shard_count:
+            self._active = sess
         self.identify_count += 1
+        self.identify_log.append((time.monotonic(), shard_id, shard_count))
+        guilds = self._shard_guilds(shard_id, shard_count)
         ready = {
             "v": 10,
             "user": self._bot_user_payload(),
             "user_settings": {},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": sess.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
-            "shard": d.get("shard") or [0, 1],
+            "shard": [shard_id, shard_count],
             "application": {"id": str(self.app_id), "flags": APP_FLAGS},
             "private_channels": [],
             "relationships": [],
@@ -602,7 +937,8 @@ class FakeDiscordServer:
             "_trace": ["fake-discord"],
         }
         await self.dispatch_event("READY", ready, session=sess)
-        await self.dispatch_event("GUILD_CREATE", self._guild_payload(full=True), session=sess)
+        for g in guilds:
+            await self.dispatch_event("GUILD_CREATE", self._guild_payload(g, full=True), session=sess)
         sess.guild_created = True
         self._emit("gateway_ready", sess)
         return sess
@@ -624,7 +960,8 @@ class FakeDiscordServer:
                     await ws.send_str(text)
         sess.resumes += 1
         self.resume_count += 1
-        self._active = sess
+        if sess.shard_id == 0:
+            self._active = sess
         await self.dispatch_event("RESUMED", {"_trace": ["fake-discord"]}, session=sess)
         self._emit("gateway_resumed", sess)
         return sess
@@ -632,9 +969,13 @@ class FakeDiscordServer:
     async def _members_chunk(self, sess: GatewaySession | None, d: dict[str, Any]) -> None:
         if sess is None:
             return
-        members = self._all_members()
+        g = self.guilds.get(int(d.get("guild_id") or 0))
+        if g is None:
+            return
+        members = self._all_members(g)
         if d.get("user_ids"):
-            wanted = {int(x) for x in d["user_ids"]}
+            ids = d["user_ids"] if isinstance(d["user_ids"], list) else [d["user_ids"]]
+            wanted = {int(x) for x in ids}
             members = [u for u in members if u.id in wanted]
         elif d.get("query"):
             q = str(d["query"]).lower()
@@ -642,36 +983,53 @@ class FakeDiscordServer:
         limit = d.get("limit") or 0
         if limit:
             members = members[:limit]
-        chunk = {"guild_id": str(self.guild_id), "members": [self._member_payload(u) for u in members],
+        chunk = {"guild_id": str(g.id), "members": [self._member_payload(u, g) for u in members],
                  "chunk_index": 0, "chunk_count": 1, "not_found": [], "presences": []}
         if d.get("nonce"):
             chunk["nonce"] = d["nonce"]
         await self.dispatch_event("GUILD_MEMBERS_CHUNK", chunk, session=sess)
 
-    async def gateway_reconnect(self) -> None:
-        """Send op 7 RECONNECT: the bot closes and RESUMEs (events in between are replayed)."""
-        sess = self._active
-        if sess and sess.connected:
-            await self._send_op(sess.ws, 7, None)  # type: ignore[arg-type]
+    def _target_sessions(self, shard: int | None) -> list[GatewaySession]:
+        if shard is None:
+            return [s for s in self._shard_sessions.values()]
+        sess = self._shard_sessions.get(shard)
+        return [sess] if sess else []
 
-    async def gateway_drop(self, code: int = 4000) -> None:
-        """Close the bot's websocket abruptly (resumable close code by default)."""
-        sess = self._active
-        if sess and sess.ws is not None:
-            await sess.ws.close(code=code)
+    async def gateway_reconnect(self, shard: int | None = None) -> None:
+        """Send op 7 RECONNECT (to every shard, or one): the bot closes and RESUMEs (missed events replayed)."""
+        for sess in self._target_sessions(shard):
+            if sess.connected:
+                await self._send_op(sess.ws, 7, None)  # type: ignore[arg-type]
 
-    async def gateway_invalidate(self) -> None:
+    async def gateway_drop(self, code: int = 4000, shard: int | None = None) -> None:
+        """Close the bot's websocket(s) abruptly (resumable close code by default)."""
+        for sess in self._target_sessions(shard):
+            if sess.ws is not None:
+                await sess.ws.close(code=code)
+
+    async def gateway_close(self, code: int, message: str = "", shard: int | None = None) -> None:
+        """Close the bot's websocket(s) with any close code, as Discord does: 4004 authentication failed,
+        4010 invalid shard, 4011 sharding required, 4013 invalid intents, 4014 disallowed intents...
+        Fatal codes also forget the session (no RESUME)."""
+        text = message or GATEWAY_CLOSE_MESSAGES.get(code, "")
+        for sess in self._target_sessions(shard):
+            if code in FATAL_CLOSE_CODES:
+                self._sessions.pop(sess.id, None)
+            if sess.ws is not None:
+                await sess.ws.close(code=code, message=text.encode())
+
+    async def gateway_invalidate(self, shard: int | None = None) -> None:
         """Send op 9 (not resumable): the bot must IDENTIFY again."""
-        sess = self._active
-        if sess and sess.connected:
-            self._sessions.pop(sess.id, None)
-            await self._send_op(sess.ws, 9, False)  # type: ignore[arg-type]
+        for sess in self._target_sessions(shard):
+            if sess.connected:
+                self._sessions.pop(sess.id, None)
+                await self._send_op(sess.ws, 9, False)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ HTTP plumbing
 
     def _route(self, method: str, pattern: str, handler: Handler, *, auth: bool = True) -> None:
         regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$"
-        self._routes.append((method, re.compile(regex), handler, auth))
+        self._routes.append((method, re.compile(regex), handler, auth, pattern))
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -685,7 +1043,7 @@ class FakeDiscordServer:
         if not api:
             return self._record(request, json_response({"message": "404: Not Found", "code": 0}, status=404))
         sub = api.group(1).rstrip("/") or "/"
-        for method, regex, handler, auth in self._routes:
+        for method, regex, handler, auth, pattern in self._routes:
             if method != request.method:
                 continue
             mm = regex.match(sub)
@@ -693,14 +1051,94 @@ class FakeDiscordServer:
                 continue
             if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 return self._record(request, self._error_response(request, ApiError(401, 0, "401: Unauthorized")))
+            params = mm.groupdict()
+            bucket = self._bucket_for(method, pattern, params) if auth else None
+            limited = self._take(request, bucket, global_=auth)
+            if limited is not None:
+                return self._record(request, limited)
             try:
-                resp = await handler(request, **mm.groupdict())
+                resp = await handler(request, **params)
             except ApiError as exc:
                 resp = self._error_response(request, exc)
+            if bucket is not None and "X-RateLimit-Scope" not in resp.headers:
+                self._rate_headers(resp, bucket)
             return self._record(request, resp)
         self.unhandled.append(f"{request.method} {sub}")
         log.warning("fake Discord: unhandled route %s %s", request.method, sub)
         return self._record(request, self._error_response(request, ApiError(404, 0, "404: Not Found")))
+
+    # ------------------------------------------------------------------ rate limits
+
+    def rate_limit_channel(self, channel: FakeChannel | str | int, limit: int = 1, per: float = 5.0) -> None:
+        """Make posting in a channel harder: `limit` messages per `per` (fake-clock) seconds."""
+        self.rate_limit.channel_overrides[self.channel(channel).id] = (limit, per)
+
+    def _bucket(self, key: str, limit: int, per: float) -> Bucket:
+        b = self._buckets.get(key)
+        if b is None or b.limit != limit or b.per != per:
+            b = self._buckets[key] = Bucket(key=key, limit=limit, per=per)
+        return b
+
+    def _bucket_for(self, method: str, pattern: str, params: dict[str, str]) -> Bucket | None:
+        rl = self.rate_limit
+        if not rl.enabled:
+            return None
+        if pattern == "/channels/{channel_id}/messages" and method == "POST":
+            cid = _int(params["channel_id"], 10003, "Unknown Channel")
+            limit, per = rl.channel_overrides.get(cid, (rl.channel_post_limit, rl.channel_post_per))
+            return self._bucket(f"post:{cid}", limit, per)
+        if pattern == "/channels/{channel_id}/messages/{message_id}" and method in ("PATCH", "DELETE"):
+            return self._bucket(f"{method}:edit:{params['channel_id']}", rl.channel_edit_limit, rl.channel_edit_per)
+        major = params.get("channel_id") or params.get("guild_id") or ""
+        return self._bucket(f"{method} {pattern}:{major}", rl.route_limit, rl.route_per)
+
+    def _take(self, request: web.Request, bucket: Bucket | None, *, global_: bool) -> web.Response | None:
+        """Consume the global and the route bucket; a 429 response if either is exhausted."""
+        rl = self.rate_limit
+        if not rl.enabled:
+            return None
+        now = self.clock.now()
+        if global_:
+            g = self._bucket("global", rl.global_limit, rl.global_per)
+            if not g.try_hit(now):
+                return self._too_many(request, g, scope="global", now=now)
+        if bucket is not None and not bucket.try_hit(now):
+            return self._too_many(request, bucket, scope="user", now=now)
+        return None
+
+    def _rate_headers(self, resp: web.StreamResponse, bucket: Bucket, now: float | None = None) -> None:
+        now = self.clock.now() if now is None else now
+        after = self.clock.to_real(bucket.reset_after(now))
+        resp.headers["X-RateLimit-Limit"] = str(bucket.limit)
+        resp.headers["X-RateLimit-Remaining"] = str(bucket.remaining(now))
+        resp.headers["X-RateLimit-Reset"] = f"{time.time() + after:.3f}"
+        resp.headers["X-RateLimit-Reset-After"] = f"{after:.3f}"
+        resp.headers["X-RateLimit-Bucket"] = bucket.hash
+
+    def _too_many(self, request: web.Request, bucket: Bucket, *, scope: str, now: float, code: int | None = None,
+                  message: str = "You are being rate limited.") -> web.Response:
+        retry = max(self.clock.to_real(bucket.reset_after(now)), 0.001)
+        is_global = scope == "global"
+        body: dict[str, Any] = {"message": message, "retry_after": round(retry, 3), "global": is_global}
+        if code is not None:
+            body["code"] = code
+        resp = json_response(body, status=429)
+        # "Via" is what tells discord.py a 429 comes from Discord and not from a Cloudflare ban
+        resp.headers["Via"] = "1.1 google"
+        resp.headers["Retry-After"] = str(max(1, math.ceil(retry)))
+        resp.headers["X-RateLimit-Scope"] = scope
+        if is_global:
+            resp.headers["X-RateLimit-Global"] = "true"
+        else:
+            self._rate_headers(resp, bucket, now)
+        entry = {"method": request.method, "path": request.path, "bucket": bucket.key, "scope": scope,
+                 "global": is_global, "retry_after": retry, "code": code}
+        self.rate_limited.append(entry)
+        if scope != "shared":
+            self.invalid_requests[429] += 1
+        log.info("fake Discord: 429 %s %s (%s, retry after %.3fs)", request.method, request.path, bucket.key, retry)
+        self._notify()
+        return resp
 
     def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
         self.request_log.append((request.method, request.path_qs, resp.status))
@@ -716,6 +1154,11 @@ class FakeDiscordServer:
                  "message": exc.message, "errors": exc.errors}
         if exc.status != 401 or "/gateway" not in request.path:
             self.errors.append(entry)
+        if exc.status in (401, 403):
+            self.invalid_requests[exc.status] += 1
+        if exc.code in VALIDATION_CODES:
+            # Discord refused what the bot sent: the bot broke one of Discord's rules
+            self.validation_errors.append(entry)
         tok = re.search(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", request.path)
         rec = rec or (self._by_token.get(tok.group(1)) if tok else None)
         if rec is not None:
@@ -786,33 +1229,19 @@ class FakeDiscordServer:
         channel_id: int,
     ) -> dict[str, Any]:
         """Validate a create/edit payload like Discord does and compute the new field values."""
-        errors: dict[str, Any] = {}
+        errors = Errors()
         out: dict[str, Any] = {}
         if "content" in payload:
             content = payload["content"] if payload["content"] is not None else ""
             if not isinstance(content, str):
                 content = str(content)
-            if len(content) > 2000:
-                errors["content"] = "Must be 2000 or fewer in length."
+            v.validate_content(payload, errors)
             out["content"] = content
         if "embeds" in payload:
             embeds = payload["embeds"] or []
-            if len(embeds) > 10:
-                errors["embeds"] = "Must be 10 or fewer in length."
-            total = 0
-            for i, e in enumerate(embeds):
-                if len(str(e.get("title") or "")) > 256:
-                    errors[f"embeds.{i}.title"] = "Must be 256 or fewer in length."
-                if len(str(e.get("description") or "")) > 4096:
-                    errors[f"embeds.{i}.description"] = "Must be 4096 or fewer in length."
-                if len(e.get("fields") or []) > 25:
-                    errors[f"embeds.{i}.fields"] = "Must be 25 or fewer in length."
-                total += len(str(e.get("title") or "")) + len(str(e.get("description") or ""))
-                for f in e.get("fields") or []:
-                    total += len(str(f.get("name", ""))) + len(str(f.get("value", "")))
-            if total > 6000:
-                errors["embeds"] = "Embed size exceeds maximum size of 6000"
+            v.validate_embeds(embeds, errors)
             out["embeds"] = embeds
+        v.validate_allowed_mentions(payload.get("allowed_mentions"), errors)
         flags = existing.flags if existing else 0
         if "flags" in payload and payload["flags"] is not None:
             req = int(payload["flags"])
@@ -825,7 +1254,7 @@ class FakeDiscordServer:
         out["flags"] = flags
         if "components" in payload:
             comps = payload["components"] or []
-            self._validate_components(comps, flags, errors)
+            v.validate_components(comps, flags, errors)
             out["components"] = comps
         # attachments
         old_atts = list(existing.attachments) if existing else []
@@ -840,7 +1269,7 @@ class FakeDiscordServer:
                 try:
                     sid = int(spec.get("id"))
                 except (TypeError, ValueError):
-                    errors["attachments"] = "Invalid attachment id"
+                    errors.add("attachments", "ATTACHMENT_ID_INVALID", "Invalid attachment id")
                     continue
                 if sid in old_ids:
                     atts.append(old_ids[sid])
@@ -853,25 +1282,26 @@ class FakeDiscordServer:
                     atts.append(a)
                     used.add(sid)
                 else:
-                    errors["attachments"] = f"Unknown attachment id {sid}"
+                    errors.add("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment id {sid}")
             atts.extend(a for i, a in sorted(new_by_index.items()) if i not in used)
             out["attachments"] = atts
         elif new_by_index:
             out["attachments"] = old_atts + [a for _, a in sorted(new_by_index.items())]
-        total = sum(len(a.data) for a in out.get("attachments", []))
-        if total > m.ATTACHMENT_SIZE_LIMIT:
-            raise ApiError(413, 40005, "Request entity too large")
-        if len(out.get("attachments", [])) > 10:
-            errors["attachments"] = "Must be 10 or fewer in length."
+        if any(len(a.data) > v.UPLOAD_LIMIT for a in new_by_index.values()):
+            raise ApiError(413, 40005, "Request entity too large")  # the limit applies to each file
+        if len(out.get("attachments", [])) > v.ATTACHMENTS_MAX:
+            errors.too_long("attachments", v.ATTACHMENTS_MAX)
         for a in out.get("attachments", []):
             a.url = f"{self.base_url}/attachments/{channel_id}/{a.id}/{a.filename}"
         if flags & m.F_IS_COMPONENTS_V2:
             if out.get("content") or (existing is None and payload.get("content")):
-                errors["content"] = "Cannot send content with components v2"
+                errors.add("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
             if out.get("embeds"):
-                errors["embeds"] = "Cannot send embeds with components v2"
+                errors.add("embeds", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
         if errors:
-            raise ApiError(400, 50035, "Invalid Form Body", errors)
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         # emptiness check (creates only, and edits that would empty everything)
         final_content = out.get("content", existing.content if existing else "")
         final_embeds = out.get("embeds", existing.embeds if existing else [])
@@ -881,52 +1311,6 @@ class FakeDiscordServer:
                 or (flags & m.F_IS_COMPONENTS_V2 and final_comps)):
             raise ApiError(400, 50006, "Cannot send an empty message")
         return out
-
-    def _validate_components(self, comps: list[dict[str, Any]], flags: int, errors: dict[str, Any]) -> None:
-        seen: set[str] = set()
-        v2 = bool(flags & m.F_IS_COMPONENTS_V2)
-        if not v2 and len(comps) > 5:
-            errors["components"] = "Must be 5 or fewer in length."
-        for i, row in enumerate(comps):
-            if not v2 and row.get("type") != m.C_ACTION_ROW:
-                errors[f"components.{i}.type"] = "Top-level components must be action rows without components v2"
-            if row.get("type") == m.C_ACTION_ROW:
-                children = row.get("components") or []
-                if not children or len(children) > 5:
-                    errors[f"components.{i}.components"] = "Must be between 1 and 5 in length."
-                if any(c.get("type") in m.SELECT_TYPES for c in children) and len(children) > 1:
-                    errors[f"components.{i}.components"] = "A select must be alone in its action row"
-        for c in m.walk_components(comps):
-            t = c.get("type")
-            cid = c.get("custom_id")
-            if cid is not None:
-                if len(cid) > 100:
-                    errors["custom_id"] = f"custom_id must be 100 or fewer in length: {cid!r}"
-                if cid in seen:
-                    errors["custom_id"] = f"Component custom id cannot be duplicated: {cid!r}"
-                seen.add(cid)
-            if t == m.C_BUTTON:
-                if c.get("style") == 5:
-                    if not c.get("url"):
-                        errors["url"] = "Link buttons need a url"
-                elif c.get("style") != 6 and not cid:
-                    errors["custom_id"] = "Non-link buttons need a custom_id"
-                if len(str(c.get("label") or "")) > 80:
-                    errors["label"] = f"Button label must be 80 or fewer in length: {c.get('label')!r}"
-                if not c.get("label") and not c.get("emoji") and c.get("style") != 6:
-                    errors["label"] = "A button needs a label or an emoji"
-            elif t == m.C_STRING_SELECT:
-                opts = c.get("options") or []
-                if not 1 <= len(opts) <= 25:
-                    errors["options"] = "A select needs between 1 and 25 options"
-                values = [o.get("value") for o in opts]
-                if len(set(values)) != len(values):
-                    errors["options"] = "Select option values must be unique"
-                for o in opts:
-                    if len(str(o.get("label") or "")) > 100 or len(str(o.get("value") or "")) > 100:
-                        errors["options"] = "Select option label/value must be 100 or fewer in length"
-            if t in m.SELECT_TYPES and len(str(c.get("placeholder") or "")) > 150:
-                errors["placeholder"] = "Must be 150 or fewer in length."
 
     def _new_message(
         self,
@@ -943,7 +1327,7 @@ class FakeDiscordServer:
         msg = FakeMessage(
             id=self._snowflake(),
             channel_id=channel.id,
-            guild_id=None if channel.is_dm else self.guild_id,
+            guild_id=None if channel.is_dm else channel.guild_id,
             author=author or self.bot_user.user_payload(),
             content=fields.get("content", ""),
             embeds=fields.get("embeds", []),
@@ -954,6 +1338,7 @@ class FakeDiscordServer:
             kind=kind,
             type=msg_type,
             message_reference=message_reference,
+            clock_created=self.clock.now(),
         )
         for a in msg.attachments:
             a.ephemeral = msg.ephemeral
@@ -964,7 +1349,7 @@ class FakeDiscordServer:
             msg.webhook_id = self.app_id
             meta: dict[str, Any] = {
                 "id": str(rec.id), "type": rec.type, "user": rec.user.user_payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)} if not channel.is_dm else {"1": str(rec.user.id)},
+                "authorizing_integration_owners": {"0": str(channel.guild_id)} if not channel.is_dm else {"1": str(rec.user.id)},
             }
             if rec.type == m.IT_APPLICATION_COMMAND:
                 meta["name"] = rec.command_name
@@ -1052,7 +1437,13 @@ class FakeDiscordServer:
         r("GET", "/channels/{channel_id}/messages/{message_id}", self._h_msg_get)
         r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._h_msg_edit)
         r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._h_msg_delete)
-        r("POST", "/channels/{channel_id}/typing", self._h_no_content)
+        r("POST", "/channels/{channel_id}/typing", self._h_typing)
+        r("PATCH", "/channels/{channel_id}", self._h_channel_edit)
+        r("POST", "/channels/{channel_id}/threads", self._h_thread_create)
+        r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._h_thread_from_message)
+        r("PUT", "/channels/{channel_id}/thread-members/@me", self._h_thread_join)
+        r("GET", "/channels/{channel_id}/thread-members", self._h_thread_members)
+        r("GET", "/guilds/{guild_id}/threads/active", self._h_active_threads)
         r("GET", "/channels/{channel_id}/pins", self._h_empty_list)
         r("GET", "/channels/{channel_id}/messages/pins", self._h_pins)
         r("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._h_no_content)
@@ -1081,8 +1472,9 @@ class FakeDiscordServer:
 
     async def _h_gateway_bot(self, request: web.Request) -> web.Response:
         return json_response({
-            "url": self.gateway_url, "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
+            "url": self.gateway_url, "shards": max(self.recommended_shards, self.required_shards, 1),
+            "session_start_limit": {"total": 1000, "remaining": max(0, 1000 - self.identify_count),
+                                    "reset_after": 14400000, "max_concurrency": self.max_concurrency},
         })
 
     async def _h_no_content(self, request: web.Request, **_: str) -> web.Response:
@@ -1105,7 +1497,7 @@ class FakeDiscordServer:
         if guild_id is None:
             return None
         gid = _int(guild_id, 10004, "Unknown Guild")
-        if gid != self.guild_id:
+        if gid not in self.guilds:
             raise ApiError(403, 50001, "Missing Access")
         return gid
 
@@ -1113,40 +1505,10 @@ class FakeDiscordServer:
         return [c for c in self.commands.values() if c.guild_id == guild_id]
 
     def _validate_command(self, p: dict[str, Any]) -> None:
-        name = p.get("name", "")
-        ctype = int(p.get("type", 1))
-        if not name or len(name) > 32 or (ctype == 1 and not re.match(r"^[-_\w]{1,32}$", name)):
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Invalid command name {name!r}"})
-        if ctype == 1 and name != name.lower():
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": f"Command name must be lowercase: {name!r}"})
-        if ctype == 1 and not 1 <= len(p.get("description") or "") <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body", {"description": f"{name}: description must be 1-100 chars"})
-
-        def check_options(opts: list[dict[str, Any]], where: str) -> None:
-            if len(opts) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer in length."})
-            seen_optional = False
-            for o in opts:
-                oname = o.get("name", "")
-                if not re.match(r"^[-_\w]{1,32}$", oname) or oname != oname.lower():
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"Invalid option name {oname!r}"})
-                if not 1 <= len(o.get("description") or "") <= 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: f"{oname}: description must be 1-100 chars"})
-                if o.get("type") in (m.OPT_SUB_COMMAND, m.OPT_SUB_COMMAND_GROUP):
-                    check_options(o.get("options") or [], f"{where}.{oname}")
-                    continue
-                if o.get("required"):
-                    if seen_optional:
-                        raise ApiError(400, 50035, "Invalid Form Body",
-                                       {where: "Required options must be placed before non-required options"})
-                else:
-                    seen_optional = True
-                if o.get("choices") and o.get("autocomplete"):
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: "autocomplete and choices are exclusive"})
-                if len(o.get("choices") or []) > 25:
-                    raise ApiError(400, 50035, "Invalid Form Body", {where: "Must be 25 or fewer choices."})
-
-        check_options(p.get("options") or [], name)
+        errors = Errors()
+        v.validate_command(p, errors)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
     def _upsert_command(self, p: dict[str, Any], gid: int | None) -> RegisteredCommand:
         self._validate_command(p)
@@ -1169,13 +1531,10 @@ class FakeDiscordServer:
         gid = self._check_app(app_id, guild_id)
         body, _ = await self._read_body(request)
         payloads = body.get("_list", [])
-        if len(payloads) > 100:
-            raise ApiError(400, 30032, "Maximum number of application commands reached (100)")
-        names = [(p.get("name"), int(p.get("type", 1))) for p in payloads]
-        if len(set(names)) != len(names):
-            raise ApiError(400, 50035, "Invalid Form Body", {"_errors": "Application command names must be unique"})
-        for p in payloads:
-            self._validate_command(p)
+        errors = Errors()
+        v.validate_command_list(payloads, errors)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         keep = [self._upsert_command(p, gid) for p in payloads]
         keep_ids = {c.id for c in keep}
         for cid in [c.id for c in self.commands_in(gid) if c.id not in keep_ids]:
@@ -1187,6 +1546,10 @@ class FakeDiscordServer:
     async def _h_cmd_create(self, request: web.Request, app_id: str, guild_id: str | None = None) -> web.Response:
         gid = self._check_app(app_id, guild_id)
         body, _ = await self._read_body(request)
+        ctype = int(body.get("type", 1) or 1)
+        scope = [c for c in self.commands_in(gid) if c.type == ctype]
+        if len(scope) >= v.COMMANDS_MAX.get(ctype, 100) and not any(c.name == body.get("name") for c in scope):
+            raise ApiError(400, 30032, "Maximum number of application commands reached")
         cmd = self._upsert_command(body, gid)
         self.sync_count += 1
         self._emit("commands_sync", gid)
@@ -1223,39 +1586,42 @@ class FakeDiscordServer:
 
     # -- guild, users, channels
 
-    def _check_guild(self, guild_id: str) -> None:
-        if _int(guild_id, 10004, "Unknown Guild") != self.guild_id:
+    def _check_guild(self, guild_id: str) -> FakeGuild:
+        g = self.guilds.get(_int(guild_id, 10004, "Unknown Guild"))
+        if g is None:
             raise ApiError(404, 10004, "Unknown Guild")
+        return g
 
     async def _h_guild(self, request: web.Request, guild_id: str) -> web.Response:
-        self._check_guild(guild_id)
-        out = self._guild_payload(full=False)
+        g = self._check_guild(guild_id)
+        out = self._guild_payload(g, full=False)
         if request.query.get("with_counts") in ("true", "1", "True"):
-            out["approximate_member_count"] = len(self._all_members())
-            out["approximate_presence_count"] = len(self._all_members())
+            out["approximate_member_count"] = len(self._all_members(g))
+            out["approximate_presence_count"] = len(self._all_members(g))
         return json_response(out)
 
     async def _h_guild_channels(self, request: web.Request, guild_id: str) -> web.Response:
-        self._check_guild(guild_id)
-        return json_response([self._channel_payload(c) for c in self.channels.values()])
+        g = self._check_guild(guild_id)
+        return json_response([self._channel_payload(c) for c in self.channels.values()
+                              if c.guild_id == g.id and not c.is_thread])
 
     async def _h_guild_roles(self, request: web.Request, guild_id: str) -> web.Response:
-        self._check_guild(guild_id)
-        return json_response([self._role_payload(r) for r in self.roles.values()])
+        g = self._check_guild(guild_id)
+        return json_response([self._role_payload(r) for r in g.roles.values()])
 
     async def _h_guild_members(self, request: web.Request, guild_id: str) -> web.Response:
-        self._check_guild(guild_id)
+        g = self._check_guild(guild_id)
         after = int(request.query.get("after", 0) or 0)
         limit = int(request.query.get("limit", 1) or 1)
-        members = sorted((u for u in self._all_members() if u.id > after), key=lambda u: u.id)[:limit]
-        return json_response([self._member_payload(u) for u in members])
+        members = sorted((u for u in self._all_members(g) if u.id > after), key=lambda u: u.id)[:limit]
+        return json_response([self._member_payload(u, g) for u in members])
 
     async def _h_guild_member(self, request: web.Request, guild_id: str, user_id: str) -> web.Response:
-        self._check_guild(guild_id)
+        g = self._check_guild(guild_id)
         u = self._find_any_user(_int(user_id, 10007, "Unknown Member"))
-        if u is None:
+        if u is None or not self.is_member(u, g):
             raise ApiError(404, 10007, "Unknown Member")
-        return json_response(self._member_payload(u))
+        return json_response(self._member_payload(u, g))
 
     async def _h_create_dm(self, request: web.Request) -> web.Response:
         body, _ = await self._read_body(request)
@@ -1266,11 +1632,37 @@ class FakeDiscordServer:
         ch = self.dm_channel(u)
         return json_response(self._channel_payload(ch))
 
+    def _require(self, ch: FakeChannel, need: int = 0) -> int:
+        """The bot's permissions in `ch`; 403 50001 without View Channel, 403 50013 without `need`."""
+        perms = self.channel_permissions(self.bot_user, ch)
+        if not perms & m.P_VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if perms & need != need:
+            raise ApiError(403, 50013, "Missing Permissions")
+        return perms
+
+    def _check_thread_writable(self, ch: FakeChannel, perms: int, *, unarchive: bool) -> None:
+        """Threads.md: without Manage Threads nothing can be posted or edited in a locked thread; posting
+        in an archived (unlocked) thread unarchives it; other writes in an archived thread get 50083."""
+        if not ch.is_thread:
+            return
+        if ch.locked and not perms & m.P_MANAGE_THREADS:
+            raise ApiError(403, 160005, "Thread is locked")
+        if ch.archived:
+            if not unarchive:
+                raise ApiError(400, 50083, "Thread is archived")
+            self.set_thread_state(ch, archived=False)
+
     async def _h_channel(self, request: web.Request, channel_id: str) -> web.Response:
-        return json_response(self._channel_payload(self._get_channel(channel_id)))
+        ch = self._get_channel(channel_id)
+        self._require(ch)
+        return json_response(self._channel_payload(ch))
 
     async def _h_history(self, request: web.Request, channel_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        perms = self._require(ch)
+        if not perms & m.P_READ_MESSAGE_HISTORY:
+            return json_response([])  # Discord answers an empty history without Read Message History
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
         msgs = sorted((msg for msg in self.message_by_id.values()
@@ -1292,6 +1684,7 @@ class FakeDiscordServer:
 
     async def _h_msg_get(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        self._require(ch, m.P_READ_MESSAGE_HISTORY)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
         return json_response(msg.payload())
 
@@ -1304,6 +1697,16 @@ class FakeDiscordServer:
             if u is None or not u.dms_open:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             visible_to = u.id
+        else:
+            need = m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES
+            if files or any(isinstance(a, dict) for a in payload.get("attachments") or []):
+                need |= m.P_ATTACH_FILES
+            if payload.get("embeds"):
+                need |= m.P_EMBED_LINKS
+            if (payload.get("message_reference") or {}).get("message_id"):
+                need |= m.P_READ_MESSAGE_HISTORY
+            perms = self._require(ch, need)
+            self._check_thread_writable(ch, perms, unarchive=True)
         fields = self._build_fields(payload, files, existing=None, channel_id=ch.id)
         fields["flags"] &= ~m.F_EPHEMERAL  # only interaction responses can be ephemeral
         ref = payload.get("message_reference")
@@ -1324,10 +1727,21 @@ class FakeDiscordServer:
 
     async def _h_msg_edit(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        payload, files = await self._read_body(request)
+        if not ch.is_dm:
+            perms = self._require(ch, m.P_ATTACH_FILES if files else 0)
+            self._check_thread_writable(ch, perms, unarchive=False)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
         if msg.author.get("id") != str(self.bot_user.id):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        payload, files = await self._read_body(request)
+        now = self.clock.now()
+        rl = self.rate_limit
+        if rl.enabled and now - msg.clock_created > rl.old_message_age:
+            old = self._bucket(f"oldedit:{ch.id}", rl.old_edit_limit, rl.old_edit_per)
+            if not old.try_hit(now):
+                return self._too_many(request, old, scope="user", now=now, code=30046,
+                                      message="Maximum number of edits to messages older than 1 hour reached. "
+                                              "Try again later")
         fields = self._build_fields(payload, files, existing=msg, channel_id=ch.id)
         self._edit_message(msg, fields)
         return json_response(msg.payload())
@@ -1335,17 +1749,172 @@ class FakeDiscordServer:
     async def _h_msg_delete(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
         msg = self._get_message(ch.id, _int(message_id, 10008, "Unknown Message"))
+        if not ch.is_dm:
+            perms = self._require(ch, 0 if msg.author.get("id") == str(self.bot_user.id) else m.P_MANAGE_MESSAGES)
+            self._check_thread_writable(ch, perms, unarchive=False)
         self._delete_message(msg)
         return web.Response(status=204)
 
     async def _h_bulk_delete(self, request: web.Request, channel_id: str) -> web.Response:
         ch = self._get_channel(channel_id)
+        self._require(ch, m.P_MANAGE_MESSAGES)
         body, _ = await self._read_body(request)
         for mid in body.get("messages", []):
             msg = self.message_by_id.get(int(mid))
             if msg and msg.channel_id == ch.id and not msg.deleted:
                 self._delete_message(msg)
         return web.Response(status=204)
+
+    async def _h_typing(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        if not ch.is_dm:
+            self._require(ch, m.P_SEND_MESSAGES_IN_THREADS if ch.is_thread else m.P_SEND_MESSAGES)
+        return web.Response(status=204)
+
+    # -- threads
+
+    def create_thread(self, parent: FakeChannel | str | int, name: str, *, private: bool = False,
+                      by: FakeUser | None = None, message: FakeMessage | None = None,
+                      members: list[FakeUser] | None = None) -> FakeChannel:
+        """Create a thread (THREAD_CREATE): public (type 11) or private (12), optionally from a message
+        (the thread then has the message's id, as on Discord). `by` is the creator (the bot by default);
+        the creator and `members` are its members."""
+        p = self.channel(parent)
+        if p.is_thread or p.is_dm:
+            raise ValueError("threads are created in guild text channels")
+        creator = by or self.bot_user
+        tid = message.id if message is not None else self._snowflake()
+        t = FakeChannel(id=tid, name=name[:100], type=m.CH_PRIVATE_THREAD if private else m.CH_PUBLIC_THREAD,
+                        guild_id=p.guild_id, parent_id=p.id, owner_id=creator.id, archive_timestamp=m.iso_now(),
+                        member_ids=[creator.id, *(u.id for u in members or [])])
+        self.channels[t.id] = t
+        if message is not None:
+            message.flags |= 1 << 5  # HAS_THREAD
+        if self._started and self.channel_permissions(self.bot_user, t):
+            d = self._channel_payload(t)
+            d["newly_created"] = True
+            self._spawn(self.dispatch_event("THREAD_CREATE", d))
+        self._emit("channel_create", t)
+        return t
+
+    def set_thread_state(self, thread: FakeChannel | str | int, *, archived: bool | None = None,
+                         locked: bool | None = None) -> FakeChannel:
+        """Archive / unarchive / lock / unlock a thread (THREAD_UPDATE)."""
+        t = self.channel(thread)
+        if not t.is_thread:
+            raise ValueError(f"{t!r} is not a thread")
+        if archived is not None and archived != t.archived:
+            t.archived = archived
+            t.archive_timestamp = m.iso_now()
+        if locked is not None:
+            t.locked = locked
+        self._channel_changed(t)
+        return t
+
+    def archive_thread(self, thread: FakeChannel | str | int) -> FakeChannel:
+        return self.set_thread_state(thread, archived=True)
+
+    def unarchive_thread(self, thread: FakeChannel | str | int) -> FakeChannel:
+        return self.set_thread_state(thread, archived=False)
+
+    def lock_thread(self, thread: FakeChannel | str | int, locked: bool = True) -> FakeChannel:
+        return self.set_thread_state(thread, locked=locked)
+
+    def add_thread_member(self, thread: FakeChannel | str | int, user: FakeUser) -> None:
+        t = self.channel(thread)
+        if user.id not in t.member_ids:
+            t.member_ids.append(user.id)
+            if user.id == self.bot_user.id and self._started:
+                d = self._channel_payload(t)
+                self._spawn(self.dispatch_event("THREAD_CREATE", d))
+            self._channel_changed(t)
+
+    async def _h_thread_create(self, request: web.Request, channel_id: str) -> web.Response:
+        parent = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        if parent.is_dm or parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        ttype = int(body.get("type") or m.CH_PRIVATE_THREAD)
+        if ttype not in (m.CH_PUBLIC_THREAD, m.CH_PRIVATE_THREAD):
+            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {11, 12}."}]}})
+        self._check_thread_name(body)
+        self._require(parent, m.P_CREATE_PRIVATE_THREADS if ttype == m.CH_PRIVATE_THREAD
+                      else m.P_CREATE_PUBLIC_THREADS)
+        t = self.create_thread(parent, body["name"], private=ttype == m.CH_PRIVATE_THREAD)
+        t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        t.invitable = bool(body.get("invitable", True))
+        return json_response(self._channel_payload(t), status=201)
+
+    async def _h_thread_from_message(self, request: web.Request, channel_id: str, message_id: str) -> web.Response:
+        parent = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        if parent.is_dm or parent.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._check_thread_name(body)
+        self._require(parent, m.P_CREATE_PUBLIC_THREADS | m.P_READ_MESSAGE_HISTORY)
+        msg = self._get_message(parent.id, _int(message_id, 10008, "Unknown Message"))
+        if msg.id in self.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        t = self.create_thread(parent, body["name"], message=msg)
+        t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        return json_response(self._channel_payload(t), status=201)
+
+    @staticmethod
+    def _check_thread_name(body: dict[str, Any]) -> None:
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body", {"name": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}})
+
+    async def _h_channel_edit(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        body, _ = await self._read_body(request)
+        perms = self._require(ch)
+        if not ch.is_thread:
+            self._require(ch, m.P_MANAGE_CHANNELS)
+            if "name" in body:
+                ch.name = str(body["name"])
+            if "topic" in body:
+                ch.topic = body["topic"]
+            self._channel_changed(ch)
+            return json_response(self._channel_payload(ch))
+        manage = bool(perms & m.P_MANAGE_THREADS)
+        creator = ch.owner_id == self.bot_user.id
+        if "locked" in body and bool(body["locked"]) != ch.locked and not manage:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if ("name" in body or "auto_archive_duration" in body) and not (manage or creator):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "archived" in body and not body["archived"] and ch.locked and not manage:
+            raise ApiError(403, 160005, "Thread is locked")
+        if "name" in body:
+            ch.name = str(body["name"])[:100]
+        if "auto_archive_duration" in body:
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+        self.set_thread_state(ch, archived=body.get("archived"), locked=body.get("locked"))
+        return json_response(self._channel_payload(ch))
+
+    async def _h_thread_join(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        if not ch.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(ch)
+        if ch.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        self.add_thread_member(ch, self.bot_user)
+        return web.Response(status=204)
+
+    async def _h_thread_members(self, request: web.Request, channel_id: str) -> web.Response:
+        ch = self._get_channel(channel_id)
+        self._require(ch)
+        return json_response([{"id": str(ch.id), "user_id": str(uid), "join_timestamp": m.iso_now(), "flags": 0}
+                              for uid in ch.member_ids])
+
+    async def _h_active_threads(self, request: web.Request, guild_id: str) -> web.Response:
+        g = self._check_guild(guild_id)
+        threads = [c for c in self.channels.values() if c.guild_id == g.id and c.is_thread and not c.archived
+                   and self.channel_permissions(self.bot_user, c)]
+        return json_response({"threads": [self._channel_payload(t) for t in threads], "members": []})
 
     def _delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True
@@ -1357,8 +1926,8 @@ class FakeDiscordServer:
         rec = self._by_token.get(token)
         if rec is None or (app_id is not None and _int(app_id, 10015, "Unknown Webhook") != self.app_id):
             raise ApiError(404, 10015, "Unknown Webhook")
-        if time.monotonic() - rec.sent_wall > INTERACTION_TOKEN_TTL:
-            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if self.clock.now() - rec.sent_clock > INTERACTION_TOKEN_TTL:
+            raise ApiError(404, 10015, "Unknown Webhook")  # an interaction token lives 15 minutes
         return rec
 
     async def _h_callback(self, request: web.Request, interaction_id: str, token: str) -> web.Response:
@@ -1395,17 +1964,15 @@ class FakeDiscordServer:
             existing = self.message_by_id.get(rec.component_message_id or 0) if ctype == m.CB_UPDATE_MESSAGE else None
             fields = self._build_fields(data, files, existing=existing, channel_id=rec.channel.id)
         elif ctype == m.CB_AUTOCOMPLETE_RESULT:
-            choices = data.get("choices") or []
-            if len(choices) > 25:
-                raise ApiError(400, 50035, "Invalid Form Body", {"choices": "Must be 25 or fewer in length."})
-            for ch in choices:
-                if not 1 <= len(str(ch.get("name", ""))) <= 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Invalid choice name {ch!r}"})
-                if isinstance(ch.get("value"), str) and len(ch["value"]) > 100:
-                    raise ApiError(400, 50035, "Invalid Form Body", {"choices": f"Choice value too long {ch!r}"})
+            errors = Errors()
+            v.validate_choices(data.get("choices") or [], errors)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         elif ctype == m.CB_MODAL:
-            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
-                raise ApiError(400, 50035, "Invalid Form Body", {"data": "A modal needs custom_id, title, components"})
+            errors = Errors()
+            v.validate_modal(data, errors)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
         # accepted
         rec.callback_at = arrived
@@ -1533,6 +2100,7 @@ class FakeDiscordServer:
 
         return {
             "guild": {"id": str(self.guild_id), "name": self.guild_name},
+            "guilds": [{"id": str(g.id), "name": g.name, "locale": g.locale} for g in self.guilds.values()],
             "bot": self.bot_user.user_payload(),
             "connected": self.connected,
             "users": [dict(u.user_payload(), locale=u.locale) for u in self.users.values()],
@@ -1547,14 +2115,18 @@ class FakeDiscordServer:
         if path is None:
             return
         data = {
-            "version": 1,
+            "version": 2,
             "guild_name": self.guild_name,
+            "guilds": [{"name": g.name, "locale": g.locale, "owner_id": g.owner_id} for g in self.guilds.values()],
             "token": self.token,
             "owner_id": self.owner_id,
             "users": [{"id": u.id, "name": u.name, "locale": u.locale, "extra_permissions": u.extra_permissions,
-                       "role_ids": u.role_ids, "dms_open": u.dms_open, "joined_at": u.joined_at}
+                       "role_ids": u.role_ids, "dms_open": u.dms_open, "joined_at": u.joined_at,
+                       "guild_ids": u.guild_ids}
                       for u in self.users.values()],
-            "channels": [{"id": c.id, "name": c.name, "position": c.position, "topic": c.topic}
+            "channels": [{"id": c.id, "name": c.name, "position": c.position, "topic": c.topic,
+                          "guild_id": c.guild_id, "type": c.type, "parent_id": c.parent_id, "owner_id": c.owner_id,
+                          "archived": c.archived, "locked": c.locked, "member_ids": c.member_ids}
                          for c in self.channels.values()],
             "dm_channels": [{"id": c.id, "name": c.name, "recipient_id": c.recipient_id}
                             for c in self.dm_channels.values()],
@@ -1571,11 +2143,18 @@ class FakeDiscordServer:
         data = json.loads(self.state_path.read_text())
         if not self._explicit_token:
             self.token = data.get("token", self.token)
+        for gd in data.get("guilds", [])[1:]:
+            self.add_guild(gd["name"], channels=(), locale=gd.get("locale", "fr"))
+        for g, gd in zip(self.guilds.values(), data.get("guilds", []), strict=False):
+            g.owner_id = gd.get("owner_id", g.owner_id)
         self.owner_id = data.get("owner_id", self.owner_id)
         self.users = {u["id"]: FakeUser(**u) for u in data.get("users", [])}
+        for u in self.users.values():
+            if not u.guild_ids:
+                u.guild_ids = [self.guild_id]
+        self.channels.clear()
         for c in data.get("channels", []):
-            self.channels[c["id"]] = FakeChannel(id=c["id"], name=c["name"], guild_id=self.guild_id,
-                                                 position=c.get("position", 0), topic=c.get("topic"))
+            self.channels[c["id"]] = FakeChannel(**{"guild_id": self.guild_id, **c})
         for c in data.get("dm_channels", []):
             self.dm_channels[c["recipient_id"]] = FakeChannel(id=c["id"], name=c["name"], type=m.CH_DM,
                                                               recipient_id=c["recipient_id"])

@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -30,31 +29,47 @@ log = logging.getLogger("ludibot.sandbox")
 STATIC = Path(__file__).resolve().parent / "static"
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Alice", "Bruno", "Chloé")
-MENTION = re.compile(r"<@!?(\d+)>")
+PAGE_SIZE = 150
+PAGE_MAX = 500
+FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" '
+           b'fill="#5865f2"/><circle cx="11" cy="11" r="3" fill="#fff"/><circle cx="21" cy="21" r="3" fill="#fff"/>'
+           b'<circle cx="21" cy="11" r="3" fill="#fff"/><circle cx="11" cy="21" r="3" fill="#fff"/></svg>')
 OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 10: "number"}
 
 
-def command_catalog(fake: FakeDiscord) -> list[dict[str, Any]]:
-    """Every slash command path with its options, as the page's command box needs them."""
+def localized(obj: dict[str, Any], key: str, locale: str | None) -> str:
+    """A command field in the user's language, with Discord's fallbacks (fr-CA → fr, en-* → en-US)."""
+    locs = obj.get(f"{key}_localizations") or {}
+    if locale:
+        for candidate in (locale, locale.split("-")[0], "en-US" if locale.startswith("en") else None):
+            if candidate and locs.get(candidate):
+                return str(locs[candidate])
+    return str(obj.get(key) or "")
+
+
+def command_catalog(fake: FakeDiscord, locale: str | None = None) -> list[dict[str, Any]]:
+    """Every slash command path with its options, as the page's command box needs them; descriptions and
+    choice names in `locale` when the bot localized them (as a Discord client shows them)."""
     out: list[dict[str, Any]] = []
 
-    def walk(prefix: str, description: str, options: list[dict[str, Any]]) -> None:
+    def walk(prefix: str, node: dict[str, Any]) -> None:
+        options = node.get("options") or []
         subs = [o for o in options if o.get("type") in (1, 2)]
         if subs:
             for sub in subs:
-                walk(f"{prefix} {sub['name']}", sub.get("description", ""), sub.get("options", []))
+                walk(f"{prefix} {sub['name']}", sub)
             return
-        out.append({"path": prefix, "description": description, "options": [
+        out.append({"path": prefix, "description": localized(node, "description", locale), "options": [
             {"name": o["name"], "type": OPTION_TYPES.get(o.get("type"), "string"),
-             "required": bool(o.get("required")), "description": o.get("description", ""),
+             "required": bool(o.get("required")), "description": localized(o, "description", locale),
              "autocomplete": bool(o.get("autocomplete")),
-             "choices": [{"name": c["name"], "value": c["value"]} for c in o.get("choices", [])],
+             "choices": [{"name": localized(c, "name", locale), "value": c["value"]} for c in o.get("choices", [])],
              "min": o.get("min_value"), "max": o.get("max_value")}
             for o in options]})
 
     for cmd in sorted(fake.commands.values(), key=lambda c: c.name):
         if cmd.type == 1:
-            walk(cmd.name, cmd.payload.get("description", ""), cmd.payload.get("options", []))
+            walk(cmd.name, cmd.payload)
     return out
 
 
@@ -91,7 +106,9 @@ class Sandbox:
             web.post("/api/click", self.api_click),
             web.post("/api/select", self.api_select),
             web.post("/api/autocomplete", self.api_autocomplete),
-            web.get(r"/attachment/{message}/{index:\d+}", self.attachment),
+            web.get("/attachment/{message}/{revision}/{index}", self.attachment),
+            web.get("/attachment/{tail:.*}", self.bad_attachment),
+            web.get("/favicon.ico", self.favicon),
             web.static("/static", STATIC),
         ])
         self.runner = web.AppRunner(app, access_log=None)
@@ -129,39 +146,46 @@ class Sandbox:
 
     # --- helpers ---------------------------------------------------------------------
     def _user(self, raw: Any):
-        uid = int(raw)
+        try:
+            uid = int(raw)
+        except (TypeError, ValueError):
+            raise web.HTTPBadRequest(text="unknown user") from None
         user = self.fake.users.get(uid)
         if user is None or user.bot:
             raise web.HTTPBadRequest(text="unknown user")
         return user
 
-    def _names(self) -> dict[int, str]:
-        return {u.id: u.name for u in self.fake.users.values()}
+    def _message_json(self, msg) -> dict[str, Any]:
+        # one address per revision: an edited picture gets a new URL, so no cache shows the old one
+        rev = len(msg.revisions)
 
-    def _message_json(self, msg, names: dict[int, str]) -> dict[str, Any]:
-        def mention(m: re.Match[str]) -> str:
-            return "@" + names.get(int(m.group(1)), "?")
+        def url(i: int) -> str:
+            return f"/attachment/{msg.id}/{rev}/{i}"
 
         return {
             "id": str(msg.id),
             "channel": str(msg.channel_id),
             "author": msg.author.get("global_name") or msg.author.get("username", "?"),
             "bot": bool(msg.author.get("bot")),
-            "content": MENTION.sub(mention, msg.content or ""),
+            "content": msg.content or "",
             "embeds": msg.embeds,
             "components": msg.components,
-            "attachments": [f"/attachment/{msg.id}/{i}" for i, a in enumerate(msg.attachments)
+            "attachments": [url(i) for i, a in enumerate(msg.attachments)
                             if (a.content_type or "").startswith("image") or a.filename.endswith(".png")],
-            "files": [{"name": a.filename, "url": f"/attachment/{msg.id}/{i}"} for i, a in enumerate(msg.attachments)],
+            "files": [{"name": a.filename, "url": url(i)} for i, a in enumerate(msg.attachments)],
             "ephemeral": msg.visible_to is not None,
-            "revision": len(msg.revisions),
+            "revision": rev,
+            "timestamp": msg.timestamp,
         }
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         try:
-            return await request.json()
-        except json.JSONDecodeError:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
             raise web.HTTPBadRequest(text="JSON body expected") from None
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="a JSON object is expected")
+        return body
 
     @staticmethod
     def _error(exc: Exception) -> web.Response:
@@ -171,30 +195,51 @@ class Sandbox:
     async def index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
+    async def favicon(self, request: web.Request) -> web.Response:
+        return web.Response(body=FAVICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     async def api_init(self, request: web.Request) -> web.Response:
         labels = {k.split(".", 1)[1]: i18n.t(k, self.lang) for k in i18n.catalog(self.lang) if k.startswith("sandbox.")}
+        user = self.fake.users.get(int(request.query["user"])) if request.query.get("user", "").isdigit() else None
+        locale = user.locale if user is not None else self.lang
         return web.json_response({
-            "users": [{"id": str(u.id), "name": u.name} for u in self.users.values()],
-            "channels": [{"id": str(c.id), "name": c.name} for c in self.fake.channels.values() if not c.is_dm],
-            "commands": command_catalog(self.fake),
+            "users": [{"id": str(u.id), "name": u.name, "locale": u.locale} for u in self.users.values()],
+            "channels": [{"id": str(c.id), "name": c.name} for c in self.fake.channels.values()
+                         if not c.is_dm and not c.is_thread],
+            "names": {"users": {str(u.id): u.name for u in self.fake.users.values()},
+                      "channels": {str(c.id): c.name for c in self.fake.channels.values() if not c.is_dm}},
+            "commands": command_catalog(self.fake, locale),
             "connected": bool(self.fake.connected),
             "labels": labels,
         })
 
     async def api_messages(self, request: web.Request) -> web.Response:
+        """The newest `limit` messages the user sees in the channel, or those older than `before` (paging)."""
         user = self._user(request.query.get("user"))
-        channel = int(request.query.get("channel", "0"))
-        names = self._names()
-        msgs = [self._message_json(m, names) for m in self.fake.visible_to(user)
-                if m.channel_id == channel and not m.deleted]
+        try:
+            channel = int(request.query.get("channel", "0"))
+            before = int(request.query["before"]) if request.query.get("before") else None
+            limit = max(1, min(PAGE_MAX, int(request.query.get("limit", PAGE_SIZE))))
+        except ValueError:
+            raise web.HTTPBadRequest(text="channel, before and limit are numbers") from None
+        msgs = [m for m in self.fake.visible_to(user)
+                if m.channel_id == channel and not m.deleted and (before is None or m.id < before)]
+        page = msgs[-limit:]
         return web.json_response({"changes": self.changes, "connected": bool(self.fake.connected),
-                                  "messages": msgs[-150:]})
+                                  "messages": [self._message_json(m) for m in page],
+                                  "has_more": len(msgs) > len(page)})
 
     async def api_command(self, request: web.Request) -> web.Response:
         body = await self._body(request)
         user = self._user(body.get("user"))
-        channel = int(body.get("channel", 0))
-        options = {k: v for k, v in (body.get("options") or {}).items() if v not in (None, "")}
+        try:
+            channel = int(body.get("channel", 0))
+            raw = body.get("options") or {}
+            if not isinstance(raw, dict):
+                raise TypeError("options must be an object")
+        except (TypeError, ValueError) as exc:
+            raise web.HTTPBadRequest(text=f"malformed command request: {exc}") from None
+        options = {k: v for k, v in raw.items() if v not in (None, "")}
         try:
             res = await self.fake.run_command(user, channel, str(body.get("path", "")), options,
                                               check_deadline=False)
@@ -217,7 +262,10 @@ class Sandbox:
         user = self._user(body.get("user"))
         try:
             msg = self.fake.message_by_id[int(body["message"])]
-            await self.fake.select(user, msg, list(body.get("values") or []), custom_id=str(body["custom_id"]),
+            values = body.get("values") or []
+            if not isinstance(values, list):
+                raise ValueError("values must be a list")
+            await self.fake.select(user, msg, values, custom_id=str(body["custom_id"]),
                                    check_deadline=False)
         except (KeyError, ValueError, LookupError, PermissionError, RuntimeError) as exc:
             return self._error(exc)
@@ -227,21 +275,41 @@ class Sandbox:
         body = await self._body(request)
         user = self._user(body.get("user"))
         try:
-            choices = await self.fake.autocomplete(user, int(body.get("channel", 0)), str(body.get("path", "")),
-                                                   dict(body.get("options") or {}), focused=str(body["focused"]))
-        except (KeyError, ValueError, TypeError, LookupError, RuntimeError) as exc:
+            channel = int(body.get("channel", 0))
+            options = body.get("options") or {}
+            if not isinstance(options, dict) or "focused" not in body:
+                raise ValueError("options must be an object and focused is required")
+            self.fake.channel(channel)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise web.HTTPBadRequest(text=f"malformed autocomplete request: {exc}") from None
+        try:
+            choices = await self.fake.autocomplete(user, channel, str(body.get("path", "")), dict(options),
+                                                   focused=str(body["focused"]))
+        except (KeyError, ValueError, TypeError, LookupError, PermissionError, RuntimeError) as exc:
             return self._error(exc)
         return web.json_response({"ok": True, "choices": [{"name": c["name"], "value": c["value"]}
                                                           for c in choices]})
 
+    async def bad_attachment(self, request: web.Request) -> web.Response:
+        raise web.HTTPBadRequest(text="attachment addresses are /attachment/{message}/{revision}/{index}")
+
     async def attachment(self, request: web.Request) -> web.Response:
-        msg = self.fake.message_by_id.get(int(request.match_info["message"]))
-        index = int(request.match_info["index"])
-        if msg is None or index >= len(msg.attachments):
+        """/attachment/{message}/{revision}/{index}: the file of that revision of the message (immutable)."""
+        try:
+            mid = int(request.match_info["message"])
+            rev = int(request.match_info["revision"])
+            index = int(request.match_info["index"])
+        except ValueError:
+            raise web.HTTPBadRequest(text="malformed attachment address") from None
+        msg = self.fake.message_by_id.get(mid)
+        if msg is None or not 0 <= rev <= len(msg.revisions):
             raise web.HTTPNotFound()
-        att = msg.attachments[index]
+        atts = msg.attachments if rev == len(msg.revisions) else msg.revisions[rev].attachments
+        if not 0 <= index < len(atts):
+            raise web.HTTPNotFound()
+        att = atts[index]
         return web.Response(body=att.data, content_type=att.content_type or "image/png",
-                            headers={"Cache-Control": "max-age=3600"})
+                            headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
 
 async def serve(data_dir: Path, port: int, lang: str) -> None:

@@ -174,6 +174,23 @@ async def whoami(interaction: discord.Interaction) -> None:
     )
 
 
+@group.command(name="perms", description="What the bot may do here (interaction.app_permissions)")
+async def perms(interaction: discord.Interaction) -> None:
+    ap = interaction.app_permissions
+    channel = interaction.channel
+    await interaction.response.send_message(
+        f"view={ap.view_channel} send={ap.send_messages} threads={ap.send_messages_in_threads} "
+        f"files={ap.attach_files} embeds={ap.embed_links} history={ap.read_message_history} "
+        f"channel={getattr(channel, 'name', None)} type={getattr(channel, 'type', None)}",
+        ephemeral=True,
+    )
+
+
+@group.command(name="latency", description="The gateway latency discord.py measured")
+async def latency(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(f"latency={interaction.client.latency:.3f}", ephemeral=True)
+
+
 @app_commands.command(name="gadmin", description="Guild-only admin command")
 @app_commands.default_permissions(manage_guild=True)
 async def gadmin(interaction: discord.Interaction) -> None:
@@ -181,9 +198,17 @@ async def gadmin(interaction: discord.Interaction) -> None:
                                             ephemeral=True)
 
 
-class SelfTestBot(commands.Bot):
+SHARDS = int(os.environ.get("SELFTEST_SHARDS") or 0)  # >0: an AutoShardedBot with that many shards
+BASE = commands.AutoShardedBot if SHARDS else commands.Bot
+
+
+class SelfTestBot(BASE):
     def __init__(self) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        kwargs = {"shard_count": SHARDS} if SHARDS else {}
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **kwargs)
+
+    async def before_identify_hook(self, shard_id, *, initial=False) -> None:
+        return None  # the fake grants max_concurrency = shard count: no 5 s wait between shards
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(PingButton, RefreshButton, PickSelect)
@@ -200,6 +225,13 @@ class SelfTestBot(commands.Bot):
 
     async def on_resumed(self) -> None:
         print("RESUMED", flush=True)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        print(f"guild_create {guild.id} shard={guild.shard_id}", flush=True)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        print(f"SHARD_READY {shard_id} guilds={sorted(g.id for g in self.guilds if g.shard_id == shard_id)}",
+              flush=True)
 
 
 def main() -> int:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import aiohttp
 import pytest
 import pytest_asyncio
 
@@ -24,6 +25,10 @@ from fakediscord import DeadlineMissed, FakeDiscord, NotConnected
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 BOT_SCRIPT = Path(__file__).parent / "fakediscord_selftest_bot.py"
+
+
+def aiohttp_session() -> aiohttp.ClientSession:
+    return aiohttp.ClientSession()
 
 
 class BotProcess:
@@ -242,6 +247,83 @@ async def test_interaction_payload_locale_permissions_and_guild_command(env):
         await fake.run_command(chloe, fake.dm_channel(chloe), "gadmin")
 
 
+async def test_several_servers_with_their_own_members_and_permissions(env):
+    fake, alice = env.fake, env.alice
+    club = fake.add_guild("Club", channels=["jeux", "salon"], locale="en-US")  # after start: GUILD_CREATE
+    assert club.id != fake.guild_id and fake.guild_id == fake.guild.id
+    dora = fake.add_user("Dora", guilds=[club], manage_guild=True)  # admin in Club only
+    fake.add_member(alice, club)
+    jeux2 = fake.channel("jeux", guild=club)
+    assert jeux2.guild_id == club.id and jeux2 is not fake.channel("jeux")
+    for _ in range(100):
+        if f"guild_create {club.id}" in env.bot.log:
+            break
+        await asyncio.sleep(0.1)
+    assert f"guild_create {club.id} shard=0" in env.bot.log
+    res = await fake.run_command(dora, jeux2, "selftest whoami")
+    assert res.content == (f"user={dora.id} locale=fr guild_locale=en-US manage_guild=True channel=jeux "
+                           f"guild=Club member=True")
+    assert res.interaction["guild_id"] == str(club.id) and res.message.guild_id == club.id
+    res = await fake.run_command(alice, jeux2, "selftest whoami")
+    assert "manage_guild=False" in res.content and "guild=Club" in res.content
+    with pytest.raises(PermissionError):  # Dora is not a member of the first server
+        await fake.run_command(dora, "jeux", "selftest whoami")
+    with pytest.raises(LookupError):  # /gadmin was registered for the first server only
+        await fake.run_command(dora, jeux2, "gadmin")
+    fake.set_manage_guild(alice, True, guild=club)
+    res = await fake.run_command(alice, jeux2, "selftest whoami")
+    assert "manage_guild=True" in res.content
+    res = await fake.run_command(alice, "jeux", "selftest whoami")  # still not in the first server
+    assert "manage_guild=False" in res.content and "guild=Selftest" in res.content
+    assert fake.errors == []
+
+
+async def test_app_permissions_and_threads_seen_by_discord_py(env):
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "autre", "selftest perms")
+    assert res.content.startswith("view=True send=True threads=True files=True embeds=True history=True")
+    fake.deny_bot("autre", "send_messages")
+    res = await fake.run_command(alice, "autre", "selftest perms")  # the interaction still arrives
+    assert "view=True send=False" in res.content and "files=False" in res.content  # implicit denial
+    fake.allow_bot("autre")
+    thread = fake.create_thread("jeux", "partie-1")
+    res = await fake.run_command(alice, thread, "selftest perms")
+    assert "channel=partie-1 type=public_thread" in res.content and "threads=True" in res.content
+    fake.deny_bot("jeux", "send_messages_in_threads")
+    res = await fake.run_command(alice, thread, "selftest perms")
+    assert "threads=False" in res.content
+    fake.allow_bot("jeux")
+    fake.archive_thread(thread)
+    fake.lock_thread(thread)
+    res = await fake.run_command(alice, thread, "selftest perms")  # a locked thread still gets interactions
+    assert "channel=partie-1" in res.content and res.ephemeral
+    assert fake.errors == []
+
+
+async def test_no_heartbeat_lag_warning(tmp_path):
+    # an immediate ACK beat discord.py's heartbeat thread to recording its send time: "Can't keep up,
+    # shard ID None websocket is 41.3s behind" at every heartbeat; with a short interval it shows at once
+    # as a measured latency of a whole interval (here 1 s) instead of the network's few milliseconds
+    fake = FakeDiscord(channels=["jeux"], heartbeat_interval_ms=1000)
+    alice = fake.add_user("Alice")
+    await fake.start()
+    bot = await _start_selftest(fake, tmp_path)
+    try:
+        await fake.wait_ready(timeout=20)
+        beats = fake.heartbeats
+        for _ in range(50):
+            if fake.heartbeats >= beats + 3:
+                break
+            await asyncio.sleep(0.1)
+        res = await fake.run_command(alice, "jeux", "selftest latency")
+        measured = float(res.content.split("=")[1])
+        assert measured < 0.5, res.content
+        assert "Can't keep up" not in bot.log
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
 async def test_deadline_is_enforced(env):
     fake, alice = env.fake, env.alice
     with pytest.raises(DeadlineMissed) as info:
@@ -305,3 +387,83 @@ async def test_state_file_roundtrip(tmp_path):
     assert again.user("Alice").id == alice.id and again.token == fake.token
     copy = again.message_by_id[msg.id]
     assert copy.content == "hello" and copy.attachments[0].data == msg.attachments[0].data
+
+
+async def _start_selftest(fake: FakeDiscord, tmp_path: Path, **env_extra: str) -> BotProcess:
+    bot = BotProcess(fake, tmp_path / "bot.log")
+    os.environ.update(env_extra)
+    try:
+        bot.start()
+    finally:
+        for k in env_extra:
+            os.environ.pop(k, None)
+    return bot
+
+
+async def test_shards_route_guilds_and_interactions_by_discords_formula(tmp_path):
+    fake = FakeDiscord(guild_name="Un", channels=["jeux"], shards=2, max_concurrency=2, settle=0.1)
+    deux = fake.add_guild("Deux", channels=["jeux"])
+    trois = fake.add_guild("Trois", channels=["jeux"])
+    alice = fake.add_user("Alice", guilds=[fake.guild, deux, trois])
+    await fake.start()
+    async with aiohttp_session() as http:
+        async with http.get(f"{fake.api_base}/gateway/bot", headers={"Authorization": f"Bot {fake.token}"}) as r:
+            info = await r.json()
+    assert info["shards"] == 2 and info["session_start_limit"]["max_concurrency"] == 2
+    bot = await _start_selftest(fake, tmp_path, SELFTEST_SHARDS="2")
+    try:
+        await fake.wait_ready(timeout=30)
+        sessions = fake.shard_sessions()
+        assert sorted(sessions) == [0, 1] and fake.shard_count == 2
+        assert sorted((s, c) for _, s, c in fake.identify_log) == [(0, 2), (1, 2)]
+        for g in (fake.guild, deux, trois):
+            assert fake.shard_of(g) == (g.id >> 22) % 2
+        assert {fake.shard_of(g) for g in (fake.guild, deux, trois)} == {0, 1}  # ids spread over the shards
+        for _ in range(100):
+            if bot.log.count("SHARD_READY") >= 2:
+                break
+            await asyncio.sleep(0.1)
+        for sid in (0, 1):  # READY listed only that shard's guilds
+            expected = sorted(g.id for g in (fake.guild, deux, trois) if fake.shard_of(g) == sid)
+            assert f"SHARD_READY {sid} guilds={expected}" in bot.log
+        for g in (fake.guild, deux, trois):
+            res = await fake.run_command(alice, fake.channel("jeux", guild=g), "selftest whoami")
+            assert f"guild={g.name}" in res.content
+            assert res.record.shard_id == fake.shard_of(g)
+        res = await fake.run_command(alice, fake.dm_channel(alice), "selftest whoami")  # DMs: shard 0
+        assert res.record.shard_id == 0 and "guild=None" in res.content
+        # Discord closes with 4011 when a bot needs more shards: fatal, discord.py gives up
+        await fake.gateway_close(4011)
+        for _ in range(100):
+            if bot.proc.poll() is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert bot.proc.poll() not in (None, 0)
+        assert "4011" in bot.log
+        assert fake.errors == []
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def test_identify_refusals(tmp_path):
+    fake = FakeDiscord(channels=["jeux"], required_shards=2)
+    await fake.start()
+    try:
+        async with aiohttp_session() as http:
+            for shard, code in (([0, 1], 4011), ([2, 2], 4010)):
+                async with http.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+                    hello = await ws.receive_json()
+                    assert hello["op"] == 10
+                    await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "shard": shard,
+                                                      "properties": {}}})
+                    msg = await ws.receive()
+                    assert ws.close_code == code, (shard, msg)
+            async with http.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+                await ws.receive_json()
+                t0 = time.perf_counter()
+                await ws.send_json({"op": 1, "d": None})
+                ack = await ws.receive_json()
+                assert ack["op"] == 11 and time.perf_counter() - t0 >= fake.heartbeat_ack_delay * 0.9
+    finally:
+        await fake.stop()

@@ -272,3 +272,44 @@ async def test_delays_of_zero_schedule_nothing_and_a_game_default_overrides_the_
     assert (await sched.timers(GUILD, "tectonic")).forfeit_after == 3
     assert (await sched.timers(GUILD, "ludix")).forfeit_after == 0
     await w.close()
+
+
+async def test_each_process_fires_only_the_deadlines_of_its_shards(db_path):
+    """Two processes, shards 0 and 1 of 2: each fires the deadlines of its own servers' games; a DM game
+    (no server) belongs to shard 0."""
+    from bot.community import process_shards
+    from bot.config import load_settings
+    from bot.gateway import shard_of
+
+    clock = FakeClock()
+    # the shard depends on the bits above 22, not on the low ones
+    guilds = {shard_of(g, 2): g for g in (1 << 22, 2 << 22, (3 << 22) | 5, (6 << 22) | 0x3FFFFF)}
+    assert sorted(guilds) == [0, 1]
+    rec = [Recorder(clock), Recorder(clock)]
+    worlds = [await World(db_path, clock, rec[i]).open() for i in (0, 1)]
+    for i, w in enumerate(worlds):
+        w.com.scheduler.shards = process_shards(load_settings(env={"LUDIBOT_SHARD_COUNT": "2",
+                                                                   "LUDIBOT_SHARD_IDS": str(i)}))
+    assert worlds[1].com.scheduler.shards == ((1,), 2)
+    svc = worlds[0].svc
+    games = {}
+    for shard, guild in [*guilds.items(), (0, None)]:
+        g = await svc.open_lobby("ludix", guild_id=guild, channel_id=CHANNEL, player=PLAYERS[0])
+        g = await svc.join(g.id, PLAYERS[1])
+        games[(shard, guild)] = (await svc.start(g.id, PLAYERS[0])).game.id
+    clock.now += 2 * 24 * HOUR  # every reminder is due
+    everything = await worlds[0].store.due_deadlines(clock(), 100)
+    assert {d.game_id for d in everything} == set(games.values())
+    for i, w in enumerate(worlds):
+        mine = {gid for (shard, _), gid in games.items() if shard == i}
+        due = await w.store.due_deadlines(clock(), 100, shards=w.com.scheduler.shards)
+        assert {d.game_id for d in due} == mine
+        assert await w.store.due_deadlines(clock(), 100, shards=((i,), 2)) == due
+    await worlds[1].com.scheduler.tick()
+    assert {c[1] for c in rec[1].calls} == {games[(1, guilds[1])]}
+    await worlds[0].com.scheduler.tick()
+    assert {c[1] for c in rec[0].calls} == {games[(0, guilds[0])], games[(0, None)]}
+    assert not await worlds[0].store.due_deadlines(clock(), 100)  # all fired, none twice
+    # one process running every shard needs no filter
+    assert process_shards(load_settings(env={"LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": "0-1"})) is None
+    assert process_shards(load_settings(env={})) is None

@@ -100,3 +100,20 @@ async def test_guild_settings_and_meta(store):
     await store.set_meta("x", "1")
     await store.set_meta("x", "2")
     assert await store.get_meta("x") == "2"
+
+
+async def test_rate_limit_slots_are_booked_across_processes(db_path):
+    """Two stores on one file (two processes): Discord's IDENTIFY buckets are shared by every process."""
+    a, b = SQLiteStore(db_path), SQLiteStore(db_path)
+    await a.open()
+    await b.open()
+    try:
+        now = 1000.0
+        assert await a.reserve_slot("identify:1:0", now, 5.0) == now
+        assert await b.reserve_slot("identify:1:0", now, 5.0) == now + 5  # the other process waits its turn
+        assert await a.reserve_slot("identify:1:0", now + 1, 5.0) == now + 10
+        assert await b.reserve_slot("identify:1:1", now, 5.0) == now  # another bucket goes at once
+        assert await a.reserve_slot("identify:1:0", now + 60, 5.0) == now + 60  # long after: no wait
+    finally:
+        await a.close()
+        await b.close()

@@ -23,12 +23,21 @@ log = logging.getLogger("ludibot.community")
 POLL_ENV = "LUDIBOT_SCHEDULER_POLL"  # seconds between two looks at the deadlines (default 30)
 
 
+def process_shards(settings) -> tuple[tuple[int, ...], int] | None:
+    """The deadline filter of a process running some of the shards (None when it runs them all)."""
+    ids, count = getattr(settings, "shard_ids", None), getattr(settings, "shard_count", None)
+    if ids is None or count is None or set(ids) >= set(range(count)):
+        return None
+    return tuple(ids), count
+
+
 class Community:
     def __init__(self, store: Store, sessions: SessionService, notifier: Notifier | None = None, *,
-                 clock: Callable[[], float] = time.time, poll: float = 30.0) -> None:
+                 clock: Callable[[], float] = time.time, poll: float = 30.0,
+                 shards: tuple[tuple[int, ...], int] | None = None) -> None:
         self.store = store
         self.sessions = sessions
-        self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll)
+        self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll, shards=shards)
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
         sessions.on_change = self.on_change
@@ -41,7 +50,8 @@ class Community:
             poll = float(os.environ.get(POLL_ENV) or 30)
         except ValueError:
             poll = 30.0
-        return cls(bot.store, bot.sessions, DiscordNotifier(bot), poll=max(0.05, poll))
+        return cls(bot.store, bot.sessions, DiscordNotifier(bot), poll=max(0.05, poll),
+                   shards=process_shards(getattr(bot, "settings", None)))
 
     async def on_change(self, outcome: Outcome) -> None:
         await self.scheduler.on_change(outcome)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any
 
@@ -13,18 +12,12 @@ from bot.language import server_lang
 from bot.narrate import narrate
 from bot.sessions import Outcome
 from bot.storage import GameRow
+from bot.ui import jump_link  # noqa: F401 (also used by the community cogs)
 
 log = logging.getLogger("ludibot.notifier")
 
 NO_PINGS = discord.AllowedMentions.none()
 USER_PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
-
-
-def jump_link(game: GameRow) -> str:
-    """The game's latest public message (or its channel)."""
-    where = f"{game.guild_id}/{game.channel_id}" if game.guild_id else f"@me/{game.channel_id}"
-    tail = f"/{game.control_message_id}" if game.control_message_id else ""
-    return f"https://discord.com/channels/{where}{tail}"
 
 
 def timestamp(seconds: float) -> str:
@@ -66,22 +59,19 @@ class DiscordNotifier:
             except discord.HTTPException:
                 log.info("could not DM a reminder to user %s (DMs closed?)", s.user_id)
 
-    def hold(self, game: GameRow) -> Any:
-        """The game cog's lock from a move to its publication (so messages come out in order)."""
-        lock = getattr(self.bot.game_cogs.get(game.kind), "game_lock", None)
-        return lock(game.id) if lock is not None else contextlib.nullcontext()
-
     async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None:
+        """The clock played (or forfeited): the outbox owes the channel this version, and the
+        publisher tells it ("⌛ … n'a pas joué à temps" first) — no lock, no waiting here."""
         game = outcome.game
+        publisher = getattr(self.bot, "publisher", None)
+        if publisher is not None and game.kind in self.bot.game_cogs:
+            publisher.wake(game.id, urgent=True)
+            return
         lg = await server_lang(self.bot.store, game.guild_id)
         names = game.names
         extra = [i18n.t("community.timeout.played", lg, player=names[s]) for s in seats if s != forfeit]
         if forfeit is not None:
             extra.append(i18n.t("community.timeout.forfeit", lg, player=names[forfeit]))
-        cog = self.bot.game_cogs.get(game.kind)
-        if cog is not None:
-            await cog.publish(outcome, extra=extra)
-            return
         # no cog loaded for this game: the plain story, still in the channel
         lines = narrate(game.kind, outcome.events, names, lg) + extra
         await self._post(game.channel_id, "\n".join(lines) or extra[0])

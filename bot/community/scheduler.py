@@ -26,12 +26,12 @@ At start, a sweep schedules any expected seat that has no deadline for its epoch
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bot import metrics
 from bot.community.settings import TimerSettings, resolve
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.storage import (
@@ -59,14 +59,15 @@ class Notifier(Protocol):
 
     async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None: ...
 
-    # optional: ``hold(game)``, an async context manager held from a timeout's move to its publication
 
 
 class Scheduler:
     def __init__(self, store: Store, sessions: SessionService, notifier: Notifier | None = None, *,
                  clock: Callable[[], float] = time.time, poll: float = 30.0, lease: float = 120.0,
-                 batch: int = 100) -> None:
+                 batch: int = 100, shards: tuple[tuple[int, ...], int] | None = None) -> None:
         self.store = store
+        #: (shard ids, shard count) of this process: it fires only its servers' deadlines (None = all)
+        self.shards = shards
         self.sessions = sessions
         self.notifier = notifier
         self.clock = clock
@@ -122,12 +123,13 @@ class Scheduler:
         now = self.clock()
         fired = 0
         for _ in range(100):  # a backlog after a long stop: keep going while full batches come
-            due = await self.store.due_deadlines(now, self.batch)
+            due = await self.store.due_deadlines(now, self.batch, shards=self.shards)
             if not due:
                 break
             by_game: dict[int, list[Deadline]] = {}
             for d in due:
                 by_game.setdefault(d.game_id, []).append(d)
+                metrics.observe_scheduler_lag(now - d.due)
             for game_id, items in by_game.items():
                 try:
                     fired += await self._fire_game(game_id, items, now)
@@ -183,14 +185,10 @@ class Scheduler:
         elif seats:
             fired += len(seats)
         if timeouts:
-            # like a player's move: held from the move to its publication (the cog's per-game lock)
-            async with self._hold(game):
-                fired += await self._time_out(game, timeouts, now)
+            # no lock is held: the move is committed (compare-and-swap on the version), and its
+            # public message comes from the outbox (bot.publisher), never blocking a click
+            fired += await self._time_out(game, timeouts, now)
         return fired
-
-    def _hold(self, game: GameRow):
-        hold = getattr(self.notifier, "hold", None)
-        return hold(game) if hold is not None else contextlib.nullcontext()
 
     async def _time_out(self, game: GameRow, timeouts: list[Deadline], now: float) -> int:
         before = self.sessions.expected_seats(game)

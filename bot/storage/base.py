@@ -148,6 +148,31 @@ class Store(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    # operations (metrics and health); backends may do these more cheaply
+    async def healthy(self) -> bool:
+        """The database answers (``/healthz``)."""
+        try:
+            await self.get_meta("healthz")
+        except Exception:
+            return False
+        return True
+
+    async def reserve_slot(self, key: str, now: float, window: float) -> float:
+        """Book the next slot of a rate limit shared by every process on this database: one slot per
+        ``window`` seconds under ``key`` (e.g. Discord's IDENTIFY buckets). Returns when the booked slot
+        starts (``>= now``, wall clock). Backends make it atomic; this default (meta get/set) is not."""
+        raw = await self.get_meta(key)
+        at = max(now, float(raw) if raw else now)
+        await self.set_meta(key, repr(at + window))
+        return at
+
+    async def count_running(self) -> dict[str, int]:
+        """Running games by kind (the ``ludibot_running_games`` gauge)."""
+        counts: dict[str, int] = {}
+        for game in await self.games_with_status((RUNNING,)):
+            counts[game.kind] = counts.get(game.kind, 0) + 1
+        return counts
+
     # games
     @abstractmethod
     async def create_game(self, *, kind: str, guild_id: int | None, channel_id: int, creator: Seat,
@@ -202,8 +227,14 @@ class Store(ABC):
         not broken), oldest change first."""
 
     @abstractmethod
-    async def set_paused(self, game_id: int, reason: str | None) -> None:
-        """Pause (a reason) or resume (None) a game's publication and clocks."""
+    async def set_paused(self, game_id: int, reason: str | None, now: float) -> None:
+        """Pause (``reason``, a JSON text ``{"reason", "since"}``) or resume (None) a game's
+        publication and clocks. Resuming shifts the game's pending deadlines by the time it was
+        paused (read from the stored ``since``), in the same transaction."""
+
+    @abstractmethod
+    async def paused_games(self, guild_id: int | None) -> list[GameRow]:
+        """The server's running or finished games whose publication is paused."""
 
     @abstractmethod
     async def results(self, game_id: int) -> list[ResultRow]: ...
@@ -231,7 +262,11 @@ class Store(ABC):
         seat's older pending ones."""
 
     @abstractmethod
-    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]: ...
+    async def due_deadlines(self, now: float, limit: int = 100,
+                            shards: tuple[tuple[int, ...], int] | None = None) -> list[Deadline]:
+        """Pending, unleased deadlines due at ``now``, oldest first. ``shards = (ids, count)`` keeps
+        only the games of servers on those shards (Discord's ``(guild_id >> 22) % count``; a DM
+        game, with no server, is on shard 0); None keeps every game."""
 
     @abstractmethod
     async def claim_deadline(self, key: tuple[int, int, str, int], now: float, lease: float) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -144,8 +145,20 @@ MIGRATIONS: list[str] = [
     UPDATE games SET published_version = version;
     CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
         AND status IN ('running', 'finished');
+    CREATE INDEX games_paused ON games (guild_id) WHERE paused IS NOT NULL;
     """,
 ]
+
+
+def _paused_since(value: str | None) -> float | None:
+    """When a paused game stopped (the ``since`` of its pause record)."""
+    if not value:
+        return None
+    try:
+        since = json.loads(value).get("since")
+    except (ValueError, AttributeError):
+        return None
+    return float(since) if isinstance(since, int | float) else None
 
 
 def _dump(value: Any) -> str:
@@ -188,6 +201,31 @@ class SQLiteStore(Store):
         if self._db is not None:
             await self._db.close()
             self._db = None
+
+    async def healthy(self) -> bool:
+        """The file is still there (not deleted or unmounted under the open connection) and answers."""
+        if self.path != ":memory:" and not os.path.exists(self.path):
+            return False
+        try:
+            await self._fetchall("SELECT 1 FROM meta LIMIT 1")
+        except Exception:
+            return False
+        return True
+
+    async def reserve_slot(self, key: str, now: float, window: float) -> float:
+        async def work(db):  # IMMEDIATE: one process at a time reads and books
+            async with db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+                row = await cur.fetchone()
+            at = max(now, float(row["value"]) if row else now)
+            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, repr(at + window)))
+            return at
+
+        return await self._tx(work)
+
+    async def count_running(self) -> dict[str, int]:
+        rows = await self._fetchall("SELECT kind, COUNT(*) AS n FROM games WHERE status = 'running' GROUP BY kind")
+        return {r["kind"]: r["n"] for r in rows}
 
     async def schema_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -411,12 +449,26 @@ class SQLiteStore(Store):
             "id IN (SELECT id FROM games WHERE published_version < version AND status IN ('running', 'finished') "
             "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT ?)", (limit,))
 
-    async def set_paused(self, game_id, reason) -> None:
+    async def set_paused(self, game_id, reason, now) -> None:
         async def work(db):
+            if reason is None:
+                async with db.execute("SELECT paused FROM games WHERE id = ?", (game_id,)) as cur:
+                    row = await cur.fetchone()
+                since = _paused_since(row["paused"] if row else None)
+                if since is not None and now > since:
+                    await db.execute("UPDATE deadlines SET due = due + ? WHERE game_id = ? AND state = 'pending'",
+                                     (now - since, game_id))
             await db.execute("UPDATE games SET paused = ? WHERE id = ?", (reason, game_id))
             return True
 
         await self._tx(work)
+
+    async def paused_games(self, guild_id) -> list[GameRow]:
+        if guild_id is None:
+            return await self._games("guild_id IS NULL AND paused IS NOT NULL AND status IN ('running', 'finished')",
+                                     ())
+        return await self._games("guild_id = ? AND paused IS NOT NULL AND status IN ('running', 'finished')",
+                                 (guild_id,))
 
     async def results(self, game_id) -> list[ResultRow]:
         rows = await self._fetchall("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
@@ -471,11 +523,23 @@ class SQLiteStore(Store):
         if entries:
             await self._tx(work)
 
-    async def due_deadlines(self, now, limit=100) -> list[Deadline]:
+    async def due_deadlines(self, now, limit=100, shards=None) -> list[Deadline]:
+        # a paused game's clocks are stopped; ``shards``: only the games of those shards' servers
+        where, params = "", ()
+        if shards is not None:
+            ids, count = shards
+            ids = sorted({int(i) for i in ids})
+            if not ids:
+                return []
+            where = (f"AND (CASE WHEN g.guild_id IS NULL THEN 0 ELSE (g.guild_id >> 22) % ? END) "
+                     f"IN ({', '.join('?' * len(ids))}) ")
+            params = (int(count), *ids)
         rows = await self._fetchall(
-            "SELECT * FROM deadlines WHERE state = 'pending' AND due <= ? "
-            "AND (lease_until IS NULL OR lease_until <= ?) ORDER BY due, game_id, kind, seat LIMIT ?",
-            (now, now, limit))
+            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
+            "WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) "
+            f"AND g.paused IS NULL {where}"
+            "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT ?",
+            (now, now, *params, limit))
         return [self._deadline(r) for r in rows]
 
     async def claim_deadline(self, key, now, lease) -> bool:

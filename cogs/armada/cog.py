@@ -184,12 +184,12 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
 
     # --- publishing ----------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """As GameCog.publish, plus: a round that ends (and is followed by another) gets its own
         message with its final position; who plays which side is told at each round's start;
         the player to move is told which command to use."""
         game = outcome.game
-        lg = await self.table_lang(outcome.game)
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         view = await self.sessions.public_view(game) if game.state is not None else {}
         events = self._told(outcome.events, view)
         end = next((i for i, e in enumerate(events) if e.get("type") in ("round_over", "round_drawn")), None)
@@ -198,7 +198,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
             events = events[end + 1:]
         hints = self._hints(game, view, lg) if game.status == RUNNING else []
         return await super().publish(dataclasses.replace(outcome, events=events), interaction,
-                                     extra=[*(extra or []), *hints])
+                                     extra=[*(extra or []), *hints], **kw)
 
     @staticmethod
     def _told(events: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -221,11 +221,11 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
 
     # --- publishing ---------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """GameCog's public message, plus the announced tile's line when no event announced it,
         and, between two games of a series, the finished game's boards."""
         game = outcome.game
-        lg = await self.table_lang(outcome.game)
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         lines = list(extra or [])
         if game.status == RUNNING:
             types = {e.get("type") for e in outcome.events}
@@ -235,7 +235,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             if view["phase"] == "place" and view["tile"] and "announced" not in types:
                 lines.append(i18n.t("limit.event.announced", lg, round=view["round"], rounds=view["rounds"],
                                     tile=view["tile"]["id"]))
-        return await super().publish(outcome, interaction, extra=lines)
+        return await super().publish(outcome, interaction, extra=lines, **kw)
 
     async def _post_boards(self, game: GameRow, view: dict[str, Any], interaction: discord.Interaction | None,
                            lg: str) -> None:

@@ -221,17 +221,17 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             raise SessionError("common.error.not_a_player", game=game.id)
         lg = lang(interaction)
         image = await asyncio.to_thread(self.render_private, game, view, lg)
-        content, items = views.hand_message(game, view, lg, events, await self.table_lang(game))
+        content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game))
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
                    view=view_of(*items) if items else None)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """As GameCog's, telling the first deal and every player's points after each end of round."""
         view = await self.sessions.public_view(outcome.game) if outcome.game.state else {}
         outcome = replace(outcome, events=views.told_events(outcome.game, outcome.events, view))
-        return await super().publish(outcome, interaction, extra=extra)
+        return await super().publish(outcome, interaction, extra=extra, **kw)
 
     # --- rendering ---------------------------------------------------------------------
     def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:

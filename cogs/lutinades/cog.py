@@ -26,7 +26,7 @@ from bot.narrate import event_params, narrate
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, send
+from bot.ui import Click, button, label_with_name, lang, send
 from engines.lutinades import (
     EN_GRAND,
     FORBIDDEN_IN_EN_GRAND,
@@ -57,13 +57,15 @@ def own_gesture_text(kind: str, side: str | None, lg: str) -> str:
                   side=i18n.t(f"lutinades.side_button.{side}", lg))
 
 
-def public_gesture_text(gesture: dict[str, Any], lg: str) -> str:
-    """A revealed gesture as the picker sees it (``side_for_picker`` in lutins malins)."""
+def public_gesture_text(gesture: dict[str, Any], lg: str, *, short: bool = False) -> str:
+    """A revealed gesture as the picker sees it (``side_for_picker`` in lutins malins);
+    ``short`` for a button ("Vers le haut, à gauche")."""
     name = gesture_name(gesture["gesture"], lg)
     if gesture.get("side_for_picker") is None:
         return name
+    side = "side_short" if short else "side_seen"
     return i18n.t("lutinades.label.gesture_with_side", lg, gesture=name,
-                  side=i18n.t(f"lutinades.side_seen.{gesture['side_for_picker']}", lg))
+                  side=i18n.t(f"lutinades.{side}.{gesture['side_for_picker']}", lg))
 
 
 def card_text(view: dict[str, Any], lg: str) -> str:
@@ -214,13 +216,13 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
 
     # --- publishing --------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """GameCog.publish, with this game's story (gestures and card revealed in order)."""
-        lg = await self.table_lang(outcome.game)
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         view = await self.sessions.public_view(outcome.game)
         lines = tell(outcome.events, view, outcome.game.names, lg) + (extra or [])
         told = Outcome(game=outcome.game, events=[], result=outcome.result, newly_expected=outcome.newly_expected)
-        return await super().publish(told, interaction, extra=lines)
+        return await super().publish(told, interaction, extra=lines, **kw)
 
     # --- rendering -------------------------------------------------------------------
     def table_labels(self, game: GameRow, view: dict[str, Any], lg: str) -> dict[str, str]:
@@ -251,8 +253,8 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
             rows += self.gesture_buttons(game, view, lang)
         elif view["phase"] == "choice" and view["picker"] in humans:
             follows = [button(game.id, "follow",
-                              i18n.t("lutinades.button.follow", lang, lutin=game.names[s],
-                                     gesture=public_gesture_text(view["gestures"][s], lang)),
+                              label_with_name("lutinades.button.follow", lang, "lutin", game.names[s],
+                                              gesture=public_gesture_text(view["gestures"][s], lang, short=True)),
                               version=game.version, arg=str(s), style=discord.ButtonStyle.primary)
                        for s in view["followable"]]
             rows += [follows[i:i + 5] for i in range(0, len(follows), 5)]

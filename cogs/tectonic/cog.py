@@ -264,12 +264,12 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
 
     # --- publishing ----------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
-                      extra: list[str] | None = None) -> int | None:
+                      extra: list[str] | None = None, **kw: Any) -> int | None:
         """As GameCog.publish, with: who plays which colour at the start, pieces and regions in
         the table's language, no "turn" lines (the mention says it), and how to play for the
         first moves."""
         game = outcome.game
-        lg = await self.table_lang(outcome.game)
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         events = self._told(outcome.events, lg)
         hints = []
         if game.status == RUNNING and game.state is not None:
@@ -277,7 +277,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             if state.ply < HINT_PLIES and not game.seats[state.current].is_ai:
                 hints.append(i18n.t("tectonic.ui.hint_move", lg))
         return await super().publish(dataclasses.replace(outcome, events=events), interaction,
-                                     extra=[*(extra or []), *hints])
+                                     extra=[*(extra or []), *hints], **kw)
 
     @staticmethod
     def _told(events: list[dict[str, Any]], lg: str) -> list[dict[str, Any]]:

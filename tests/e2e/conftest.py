@@ -24,6 +24,8 @@ async def world(tmp_path):
     bot = await start_bot(fake, tmp_path)
     try:
         yield SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)
+        # strict by default: the bot sent nothing that Discord would refuse for its content
+        assert fake.validation_errors == [], f"Discord would refuse: {fake.validation_errors}"
     except BaseException:
         print(bot.log[-5000:])
         raise

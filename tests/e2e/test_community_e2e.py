@@ -36,6 +36,7 @@ async def world(tmp_path):
     bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2"})
     try:
         yield SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)
+        assert fake.validation_errors == [], f"Discord would refuse: {fake.validation_errors}"
     except BaseException:
         print(bot.log[-5000:])
         raise

@@ -331,7 +331,7 @@ async def test_whole_four_player_standard_game_the_picker_never_sees_the_card(wo
 async def test_whole_four_player_lutins_malins_game(world):
     fake, u = world.fake, world.u
     msg = await open_table(world, "lutins-malins", (u.bruno, u.chloe, u.dave))
-    assert "Vers le haut · Ma gauche (sa droite)" in msg.button_labels and len(msg.button_labels) == 9
+    assert "Vers le haut · ma gauche" in msg.button_labels and len(msg.button_labels) == 9
     t = Table(world, MALINS, {0: u.alice, 1: u.bruno, 2: u.chloe, 3: u.dave}, random.Random(3))
     t.checked_turns = 2  # the detailed refusals are covered by the standard game
     await drive(t, msg)

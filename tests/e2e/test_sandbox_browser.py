@@ -141,3 +141,86 @@ async def test_a_whole_ludix_game_by_clicking(sandbox):
         assert ranking[0][0] == "1" and int(ranking[0][2]) >= 50
         await page.screenshot(path=str(Path(os.environ.get("LUDIBOT_SCREENSHOT", "/tmp/ludibot-sandbox.png"))))
         await browser.close()
+
+
+async def last_message_in_view(page) -> dict:
+    """Where the newest message sits in the scrolled message list, and whether its pictures are loaded."""
+    return await page.evaluate("""() => {
+        const box = document.getElementById('messages'); const msgs = box.querySelectorAll('.msg');
+        const last = msgs[msgs.length - 1];
+        if (!last) return {text: "", bottom_visible: false, loaded: false, srcs: [], ephemeral: false};
+        const b = box.getBoundingClientRect(); const r = last.getBoundingClientRect();
+        const imgs = Array.from(last.querySelectorAll('img'));
+        return {text: last.innerText, bottom_visible: r.bottom <= b.bottom + 2 && r.bottom > b.top,
+                loaded: imgs.every((i) => i.complete && i.naturalWidth > 0), srcs: imgs.map((i) => i.getAttribute('src')),
+                ephemeral: last.classList.contains('ephemeral'), page_width: document.documentElement.scrollWidth,
+                img_width: imgs.length ? imgs[0].getBoundingClientRect().width : 0};
+    }""")
+
+
+async def wait_last(page, predicate, timeout: float = 20) -> dict:
+    state = None
+    for _ in range(int(timeout * 10)):
+        state = await last_message_in_view(page)
+        if predicate(state):
+            return state
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the newest message never matched: {state}")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_view(sandbox, width, height):
+    url, proc = sandbox
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": width, "height": height})
+        icon = await page.goto(url + "favicon.ico")
+        assert icon is not None and icon.status == 200
+        await page.goto(url)
+        await page.wait_for_function("document.getElementById('status').textContent.includes('connecté')",
+                                     timeout=60_000)
+        await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
+        # descriptions in the player's language (French here)
+        descriptions = await page.locator("#command-list option").all_text_contents()
+        assert any("Range ta Ludothèque" in d or "partie" in d.lower() for d in descriptions), descriptions
+        await page.locator("[data-testid='command-path']").fill("ranta start")
+        await page.locator("[data-testid='command-path']").dispatch_event("input")
+        await page.locator("[data-testid='option-mode']").select_option("expert")
+        await page.locator("[data-testid='option-solo']").select_option("true")
+        await page.locator("[data-testid='send']").click()
+        state = await wait_last(page, lambda s: "Ranger un jeu" in s["text"] and s["loaded"])
+        assert state["bottom_visible"], state
+        await page.locator("#messages .msg button.comp", has_text="Ranger un jeu").last.click()
+        state = await wait_last(page, lambda s: s["ephemeral"] and s["loaded"] and s["srcs"])
+        assert state["bottom_visible"], state
+        first_srcs = state["srcs"]
+        # pick a box, then its cell: each step edits the private message; its picture gets a new address
+        await page.locator("#messages .msg").last.locator("select").first.select_option(index=1)
+        state = await wait_last(page, lambda s: "Choisis la case" in s["text"] and s["loaded"])
+        await page.locator("#messages .msg").last.locator("select").last.select_option(index=1)
+        state = await wait_last(page, lambda s: "Aperçu" in s["text"] and s["loaded"])
+        assert state["srcs"] and state["srcs"] != first_srcs, state
+        assert state["bottom_visible"], state
+        await page.locator("#messages .msg button.comp", has_text="Confirmer").last.click()
+        for _ in range(300):  # the private message becomes the reply; the next round's public message follows
+            texts = await messages(page)
+            if any("Tu as rangé" in t for t in texts) and "Manche 2" in texts[-1]:
+                break
+            await asyncio.sleep(0.1)
+        assert any("Tu as rangé" in t for t in texts), texts
+        reply_box = await page.evaluate("""() => {
+            const box = document.getElementById('messages').getBoundingClientRect();
+            const reply = Array.from(document.querySelectorAll('#messages .msg.ephemeral'))
+                .filter((m) => m.innerText.includes('Tu as rang')).pop().getBoundingClientRect();
+            return {reply_bottom: reply.bottom, box_top: box.top, box_bottom: box.bottom};
+        }""")
+        state = await wait_last(page, lambda s: "Manche 2" in s["text"] and s["loaded"])
+        assert state["bottom_visible"], state  # the newest message, picture loaded, is in view
+        if width >= 1000:  # on a desktop the private reply is still on screen above it
+            assert reply_box["box_top"] < reply_box["reply_bottom"] <= reply_box["box_bottom"] + 2, reply_box
+        if width < 500:  # the phone layout: nothing wider than the screen, pictures use the width
+            assert state["page_width"] <= width + 1, state
+            assert state["img_width"] >= width * 0.8, state
+        await page.screenshot(path=f"/tmp/ludibot-sandbox-ranta-{width}.png")
+        await browser.close()

@@ -75,3 +75,21 @@ cmd-partie = Game number (if several games run in this channel)
 ## format
 # a date as the language writes it (records table)
 format-date = { DATETIME($date, dateStyle: "medium") }
+
+## merged from main
+error-already_played_link = That move was already played: this button is out of date. The game's current message: { $link }
+error-dm_elsewhere = Games in direct messages are handled by another instance of the bot: please try again in a moment.
+error-missing_permissions = Ludibot cannot host a game here: it lacks { $permissions }. Ask a server admin to grant them in this channel, then run the command again.
+error-dm_game = Games are played in a server's channel or thread, not in direct messages: run the command in your server.
+permission-view_channel = “View Channel”
+permission-send_messages = “Send Messages”
+permission-send_messages_in_threads = “Send Messages in Threads”
+permission-attach_files = “Attach Files”
+permission-embed_links = “Embed Links”
+permission-read_message_history = “Read Message History”
+paused-player = ⚠️ Game #{ $id } is paused: Ludibot can no longer post in this channel (it lacks { $permissions }). Your moves count, but no clock runs and the channel no longer shows the game until an admin gives these permissions back.
+paused-creator = ⚠️ Your game of { $game } (#{ $id }) in { $channel } is paused: { $reason } No clock runs against its players. It resumes by itself once Ludibot can post there again.
+paused-missing_access = Ludibot no longer has access to that channel.
+paused-missing_permissions = Ludibot may no longer post, attach a picture or embed a link there.
+paused-unknown_channel = the channel no longer exists.
+paused-thread_locked = the thread was locked.

@@ -78,3 +78,24 @@ cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
 ## format
 # a date as the language writes it (records table)
 format-date = { DATETIME($date, dateStyle: "medium") }
+
+## merged from main
+error-already_played_link = Ce coup a déjà été joué : ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+error-dm_elsewhere = Les parties en message privé sont gérées par une autre instance du bot : réessayez dans un instant.
+error-missing_permissions = Ludibot ne peut pas tenir une partie ici : il lui manque { $permissions }. Demandez à un administrateur du serveur de les lui donner dans ce salon, puis relancez la commande.
+error-dm_game = Les parties se jouent dans un salon ou un fil d'un serveur, pas en message privé : lancez la commande sur votre serveur.
+permission-view_channel = « Voir le salon »
+permission-send_messages = « Envoyer des messages »
+permission-send_messages_in_threads = « Envoyer des messages dans les fils »
+permission-attach_files = « Joindre des fichiers »
+permission-embed_links = « Intégrer des liens »
+permission-read_message_history = « Voir les anciens messages »
+paused-player = ⚠️ La partie n°{ $id } est en pause : Ludibot ne peut plus écrire dans ce salon (il lui manque { $permissions }). Vos coups comptent, mais aucun délai ne court et le salon ne montre plus la partie tant qu'un administrateur n'a pas rendu ces permissions.
+paused-creator = ⚠️ Votre partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } (n°{ $id }) dans { $channel } est en pause : { $reason } Aucun délai ne court contre les joueurs. Elle reprendra d'elle-même quand Ludibot pourra de nouveau y écrire.
+paused-missing_access = Ludibot n'a plus accès à ce salon.
+paused-missing_permissions = Ludibot n'a plus le droit d'y écrire, d'y joindre une image ou d'y intégrer un lien.
+paused-unknown_channel = le salon n'existe plus.
+paused-thread_locked = le fil a été verrouillé.

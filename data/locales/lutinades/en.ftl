@@ -34,8 +34,8 @@ side-left = Left
 side-right = Right
 
 ## side_button
-side_button-left = My left (their right)
-side_button-right = My right (their left)
+side_button-left = my left
+side_button-right = my right
 
 ## role
 role-picker = Picker
@@ -152,3 +152,7 @@ event-game_over = The deck is empty: the game is over!
 
 ## totals after a turn (the outcome line has said what each one picked)
 label-totals = 🍄 Mushrooms: { $totals }
+
+## merged from main
+side_short-left = left
+side_short-right = right

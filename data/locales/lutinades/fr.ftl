@@ -34,8 +34,8 @@ side-left = Gauche
 side-right = Droite
 
 ## side_button
-side_button-left = Ma gauche (sa droite)
-side_button-right = Ma droite (sa gauche)
+side_button-left = ma gauche
+side_button-right = ma droite
 
 ## role
 role-picker = Cueilleur
@@ -155,3 +155,7 @@ event-game_over = La pioche est vide : la partie est terminée !
 
 ## totals after a turn (the outcome line has said what each one picked)
 label-totals = 🍄 Champignons : { $totals }
+
+## merged from main
+side_short-left = à gauche
+side_short-right = à droite

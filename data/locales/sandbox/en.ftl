@@ -15,3 +15,6 @@ no = no
 ## console
 console-ready = Ludibot sandbox ready: open { $url } (listening on 127.0.0.1 only). Ctrl+C to stop.
 console-no_token = No Discord token: starting the local sandbox (fake Discord + real bot).
+
+## merged from main
+older_messages = Older messages

@@ -15,3 +15,6 @@ no = non
 ## console
 console-ready = Bac à sable Ludibot prêt : ouvrez { $url } (écoute sur 127.0.0.1 seulement). Ctrl+C pour arrêter.
 console-no_token = Pas de jeton Discord : démarrage du bac à sable local (faux Discord + vrai bot).
+
+## merged from main
+older_messages = Messages plus anciens
