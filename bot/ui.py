@@ -291,7 +291,7 @@ def label_with_name(key: str, lang: str, name_param: str, name: str, *, emoji: b
     ("Suivre Jean-Christo… (Vers le haut)")."""
     limit = LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX
     room = limit - len(i18n.t(key, lang, **{name_param: "", **params}))
-    return i18n.t(key, lang, **{name_param: fit(name, max(4, room)), **params})
+    return i18n.t(key, lang, **{name_param: fit(name, max(2, room)), **params})
 
 
 def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,

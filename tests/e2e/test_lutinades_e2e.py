@@ -229,7 +229,11 @@ async def play_turn(t: Table, msg):
         wrong_side = [s for s in followable if t.variant == MALINS
                       and state_now.gestures[s][1] != mirror(deck()[state_now.card].side)]
         chosen = t.rng.choice(wrong_side if wrong_side and t.rng.random() < 0.5 else followable)
-        label = next(lbl for lbl in follow_labels if lbl.startswith(f"Suivre {name_of(t, chosen)} ("))
+        # the button of the chosen lutin (by its custom id: a long gesture may cut the name, "Suivre Chl… (…)")
+        label = next(b["label"] for b in msg.buttons
+                     if b.get("custom_id", "").split(":")[2] == "follow" and b["custom_id"].endswith(f":{chosen}"))
+        name = name_of(t, chosen)
+        assert label.startswith(f"Suivre {name} (") or (label.startswith(f"Suivre {name[:1]}") and "…" in label)
         res = await fake.click(t.seats[picker], msg, label=label)
         assert not res.ephemeral and "La carte est révélée" in res.content
     reveal = next(o.message for o in reversed(fake.all_outputs())
