@@ -34,7 +34,7 @@ async def confirm(fake, user, preview):
     assert res.response_type == 7 and res.ephemeral, res.content
     mine = res.message
     assert mine.visible_to == user.id and mine.buttons == [] and mine.attachments
-    assert re.search(r"Vous avez (rangé un jeu|posé un tapis)|kallax est pleine", mine.content), mine.content
+    assert re.search(r"Vous avez (rangé une? |posé un tapis)|kallax est pleine", mine.content), mine.content
     public = res.public_messages
     assert public and re.search(rf"{user.name} (a fini de ranger|a une kallax pleine)", public[-1].content)
     return res
