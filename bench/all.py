@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-QUICK = ["bench_ludix", "bench_ludime_lexicon", "bench_ludime", "bench_ranta", "bench_limit", "bench_lutinades",
+QUICK = ["bench_ludix", "bench_publication", "bench_ludime_lexicon", "bench_ludime", "bench_ranta", "bench_limit", "bench_lutinades",
          "bench_armada", "bench_tectonic", "bench_community"]
 FULL = ["bench_armada_ai", "bench_tectonic_ai"]
 

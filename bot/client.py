@@ -20,6 +20,7 @@ from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
+from bot.inputs import Refused, check_options
 from bot.publisher import Publisher
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
@@ -63,11 +64,28 @@ def apply_endpoints(settings: Settings) -> None:
 
 class LudibotTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every option within what its command declares (choices, ranges, Discord's integers);
+        otherwise a precise refusal (:class:`bot.inputs.Refused`, answered by :meth:`on_error`).
+        Starts the command's latency clock, and refuses a DM reaching a process without shard 0."""
         interaction.extras.setdefault("t0", time.perf_counter())
-        return await dm_guard(interaction)
+        if not await dm_guard(interaction):
+            return False
+        data = interaction.data or {}
+        if interaction.type is not discord.InteractionType.application_command or data.get("type", 1) != 1:
+            return True
+        try:
+            command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
+        except app_commands.AppCommandError:
+            return True  # an unknown command: discord.py answers it as usual
+        check_options(command, options)
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         observe_interaction(interaction)
+        if isinstance(error, Refused):  # refused before the command ran (the cog's handler may have answered)
+            if not interaction.response.is_done():
+                await refuse(interaction, error.original)
+            return
         # discord.py calls the tree's handler even after the cog's own (GameCog.cog_app_command_error):
         # that one has already answered; a second answer would repeat the refusal.
         binding = getattr(interaction.command, "binding", None)
@@ -106,7 +124,7 @@ class Ludibot(commands.AutoShardedBot):
             shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, tree_cls=LudibotTree,
-                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                         allowed_mentions=discord.AllowedMentions.none(),
                          http_trace=metrics.http_trace(), **shards)
         self.settings = settings
         self.metrics_server: metrics.MetricsServer | None = None
@@ -237,6 +255,12 @@ class Ludibot(commands.AutoShardedBot):
             await refuse(interaction, "common.error.forged_button")
             return
         on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
+        if on_message:
+            kinds = _component_types(interaction.message.components)  # type: ignore[union-attr]
+            if kinds.get(cid) != (interaction.data or {}).get("component_type"):
+                # a select's id sent as a button (or the reverse): discord.py would drop it silently
+                await refuse(interaction, "common.error.wrong_component")
+                return
         if not on_message:
             # A stale client (the buttons were removed since) or a crafted one: discord.py ignores
             # it and nothing is ever applied from it; the user is told precisely why.
@@ -260,6 +284,17 @@ def _custom_ids(components) -> set[str]:
         if cid:
             found.add(cid)
         found |= _custom_ids(getattr(comp, "children", None))
+    return found
+
+
+def _component_types(components) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for comp in components or []:
+        cid = getattr(comp, "custom_id", None)
+        if cid:
+            kind = getattr(comp, "type", None)
+            found[cid] = getattr(kind, "value", kind)
+        found.update(_component_types(getattr(comp, "children", None)))
     return found
 
 

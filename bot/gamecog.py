@@ -23,12 +23,14 @@ import engines
 from bot import i18n
 from bot.language import server_lang
 from bot.narrate import narrate
+from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
 from bot.ui import (
     Click,
     button,
+    jump_link,
     lang,
     missing_permissions,
     pause_note,
@@ -50,12 +52,13 @@ def player_of(interaction: discord.Interaction) -> Player:
     perms = getattr(interaction, "permissions", None)
     user = interaction.user
     return Player(user_id=user.id, name=getattr(user, "display_name", None) or user.name,
-                  locale=lang(interaction), can_manage=bool(perms and perms.manage_guild))
+                  locale=lang(interaction), can_manage=bool(perms and perms.manage_guild),
+                  guild_id=interaction.guild_id)
 
 
 def mention(game: GameRow, seat: int) -> str:
     s = game.seats[seat]
-    return s.name if s.user_id is None else f"<@{s.user_id}>"
+    return escape(s.name) if s.user_id is None else ping(s.user_id)
 
 
 class GameCog(commands.GroupCog):
@@ -141,8 +144,11 @@ class GameCog(commands.GroupCog):
     # --- finding the game a command means -------------------------------------------
     async def resolve(self, interaction: discord.Interaction, partie: int | None = None,
                       statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
+        """The game of this kind a command typed here means: ``partie`` if it is a game of this
+        server and this channel (or thread), else the only one here (see ``SessionService.find``)."""
         return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
-                                        user_id=interaction.user.id, game_id=partie, statuses=statuses)
+                                        user_id=interaction.user.id, game_id=partie, statuses=statuses,
+                                        guild_id=interaction.guild_id)
 
     def player_state(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
         """The running game's engine state and the user's seat, or a specific refusal
@@ -160,7 +166,7 @@ class GameCog(commands.GroupCog):
         partie = getattr(interaction.namespace, "partie", None)
         try:
             game = await self.resolve(interaction, int(partie) if partie is not None else None, (RUNNING,))
-        except (RuleError, ValueError, TypeError):
+        except (RuleError, ValueError, TypeError, OverflowError):
             return None
         seat = game.seat_of(interaction.user.id)
         if seat is None or game.status != RUNNING or game.state is None:
@@ -169,7 +175,9 @@ class GameCog(commands.GroupCog):
 
     async def partie_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[int]]:
-        games = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING), kind=self.kind)
+        games = [g for g in await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING),
+                                                                       kind=self.kind)
+                 if g.guild_id == interaction.guild_id and not g.broken]
         lg = lang(interaction)
         out = []
         for g in games:
@@ -183,10 +191,10 @@ class GameCog(commands.GroupCog):
     # --- the lobby -------------------------------------------------------------------
     def lobby_text(self, game: GameRow, lg: str) -> str:
         seats = "\n".join(
-            f"{i + 1}. {s.name}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
+            f"{i + 1}. {escape(s.name)}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
             for i, s in enumerate(game.seats))
         return i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
-                      creator=f"<@{game.creator_id}>", count=len(game.seats), min=self.engine.min_players,
+                      creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
                       max=self.engine.max_players, seats=seats, options=self.options_text(game, lg))
 
     def lobby_view(self, game: GameRow, lg: str) -> discord.ui.View:
@@ -247,6 +255,23 @@ class GameCog(commands.GroupCog):
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
 
+    async def on_rematch(self, click: Click) -> None:
+        """« Revanche » under a finished game: a new lobby with the same seats and options; the
+        former players are called to confirm by joining."""
+        lobby, fresh = await self.sessions.rematch(click.game.id, player_of(click.interaction))
+        lg = await self.public_lang_of(click.game)
+        if not fresh:
+            await send(click.interaction, i18n.t("common.lobby.rematch_exists", lang(click.interaction), id=lobby.id,
+                                                 link=jump_link(lobby, lobby.lobby_message_id)), ephemeral=True)
+            return
+        others = [s.user_id for s in click.game.seats if s.user_id and s.user_id != click.interaction.user.id]
+        call = i18n.t("common.lobby.rematch_call", lg, id=click.game.id,
+                      players=", ".join(f"<@{u}>" for u in others)) if others else ""
+        text = self.lobby_text(lobby, lg) + (f"\n{call}" if call else "")
+        msg_id = await send(click.interaction, text, view=self.lobby_view(lobby, lg))
+        if msg_id:
+            await self.sessions.store.set_message_ids(lobby.id, lobby=msg_id)
+
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
         lg = await public_lang(click.interaction)
@@ -273,7 +298,7 @@ class GameCog(commands.GroupCog):
             button(game.id, "resign", i18n.t(f"{self.kind}.button.resign", lg), arg=owner,
                    style=discord.ButtonStyle.danger, emoji="🏳️"),
             button(game.id, "keep", i18n.t(f"{self.kind}.button.keep", lg), arg=owner))
-        opponents = ", ".join(s.name for s in game.seats if s.seat != seat)
+        opponents = ", ".join(escape(s.name) for s in game.seats if s.seat != seat)
         await send(interaction, i18n.t(f"{self.kind}.ui.resign_confirm", lg, id=game.id, opponent=opponents),
                    ephemeral=True, view=controls)
 
@@ -301,7 +326,7 @@ class GameCog(commands.GroupCog):
             return []
         lines = [i18n.t("common.event.final", lg)]
         for seat in sorted(range(len(game.seats)), key=lambda s: (result.ranks[s], s)):
-            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=game.seats[seat].name,
+            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=escape(game.seats[seat].name),
                                 score=result.scores[seat] if result.scores[seat] is not None else "-"))
         return lines
 
@@ -321,7 +346,7 @@ class GameCog(commands.GroupCog):
         expected = sorted(self.sessions.expected_seats(game))
         if len(expected) <= 0:
             return None
-        return i18n.t("common.event.waiting_for", lg, players=", ".join(game.seats[s].name for s in expected))
+        return i18n.t("common.event.waiting_for", lg, players=", ".join(escape(game.seats[s].name) for s in expected))
 
     async def public_lang_of(self, game: GameRow) -> str:
         """The language of the game's public messages: its server's (``/ludibot config langue:``,
@@ -361,6 +386,9 @@ class GameCog(commands.GroupCog):
             image = await asyncio.to_thread(self.render_public, game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
+        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
+            controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                               style=discord.ButtonStyle.primary, emoji="🔁")]
         content = "\n".join(lines)[:2000] or None
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, file, controls)
@@ -402,8 +430,7 @@ class GameCog(commands.GroupCog):
                    controls: list[discord.ui.Item] | None = None) -> int:
         """A message in a channel, outside any interaction (the publisher's repairs). Raises
         ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause)."""
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True, roles=False,
-                                                                              everyone=False)}
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(content)}
         if content:
             kwargs["content"] = content
         if file is not None:
@@ -553,5 +580,5 @@ def register_lobby(router) -> None:
         return handler
 
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
-                         ("start", "on_start"), ("cancel", "on_cancel")):
+                         ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))

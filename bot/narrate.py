@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import i18n
+from bot.safe import escape
 
 SEAT_KEYS = {"seat", "lutin", "picker", "owner", "winner", "player", "opponent", "loser", "by_seat",
              "from_seat", "to_seat", "victim", "previous_owner", "new_owner", "dealer", "next"}
@@ -23,6 +24,8 @@ def _is_seat_key(key: str) -> bool:
 
 
 def event_params(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The template's parameters; every text (players' names, words they typed) escaped."""
+    names = [escape(n) for n in names]
     params: dict[str, Any] = {}
     for key, value in event.items():
         if key.startswith("_"):
@@ -33,7 +36,9 @@ def event_params(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
         elif key in SEAT_LISTS and isinstance(value, list) and all(isinstance(v, int) for v in value):
             params[key] = ", ".join(names[v] for v in value if 0 <= v < len(names))
         elif isinstance(value, list):
-            params[key] = ", ".join(str(v) for v in value)
+            params[key] = ", ".join(escape(v) for v in value)
+        elif isinstance(value, str):
+            params[key] = escape(value)
         else:
             params[key] = value
     return params

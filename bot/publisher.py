@@ -44,6 +44,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.safe import escape
 from bot.sessions import Outcome
 from bot.storage import FINISHED, RUNNING, EventRow, GameRow
 from engines.base import Result
@@ -102,7 +103,7 @@ def timeout_lines(game: GameRow, rows: list[EventRow], lang: str) -> list[str]:
         by = row.action.get("_by")
         if by != "timeout" or row.seat is None or not 0 <= row.seat < len(game.seats):
             continue
-        name = game.seats[row.seat].name
+        name = escape(game.seats[row.seat].name)
         key = "community.timeout.forfeit" if row.action.get("type") == "forfeit" else "community.timeout.played"
         lines.append(i18n.t(key, lang, player=name))
     return lines

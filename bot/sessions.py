@@ -16,6 +16,7 @@ Every Discord action (a slash command, a click, a select) becomes one call here:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -25,12 +26,18 @@ from typing import Any
 
 import engines
 from bot import metrics
+from bot.safe import Safe, escape
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
 from engines.base import Engine, Result, RuleError, validate_options
 
 log = logging.getLogger("ludibot.sessions")
 
 MAX_AI_MOVES = 2000  # guard against an engine that would let AIs play forever
+#: Discord's integer options lie strictly between -2**53 and 2**53; game ids are positive, within it
+MAX_ID = 2**53 - 1
+#: a lobby change that lost a compare-and-swap to a concurrent one is tried again, up to this
+#: many times (each loss means another change went through, so this only ends a pathological storm)
+LOBBY_RETRIES = 500
 
 
 class SessionError(RuleError):
@@ -44,7 +51,8 @@ class Player:
     user_id: int
     name: str
     locale: str = "fr"
-    can_manage: bool = False  # Manage Server permission in this guild
+    can_manage: bool = False  # Manage Server permission in ``guild_id``
+    guild_id: int | None = None  # the server the user acts from
 
 
 @dataclass
@@ -68,6 +76,7 @@ class SessionService:
         self.clock = clock
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
+        self._readable_ok: set[tuple[int, int]] = set()  # (game, version) whose state loads
         #: called after every committed change (turn notices, schedules); may be a coroutine.
         self.on_change = on_change
 
@@ -82,10 +91,66 @@ class SessionService:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    async def get(self, game_id: int) -> GameRow:
+    async def get(self, game_id: int, *, broken_ok: bool = False) -> GameRow:
+        """The game ``game_id``; a game whose state cannot be read is refused (``game_broken``)
+        unless ``broken_ok`` (an admin cancelling it)."""
+        if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id <= MAX_ID:
+            raise SessionError("common.error.no_such_game", game=str(game_id)[:30])
         game = await self.store.get_game(game_id)
         if game is None:
             raise SessionError("common.error.no_such_game", game=game_id)
+        game = await self.readable(game)
+        if game.broken and not broken_ok:
+            raise SessionError("common.error.game_broken", game=game.id)
+        return game
+
+    async def load(self, game: GameRow, engine: Engine | None = None) -> Any:
+        """The engine state of ``game``; a state that does not load marks the game broken (logged
+        once) and is refused (``common.error.game_broken``) instead of failing as an internal error."""
+        engine = engine or self.engine(game.kind)
+        try:
+            return engine.from_dict(game.state)
+        except Exception as err:
+            await self.store.mark_broken(game.id, f"{type(err).__name__}: {err}"[:300])
+            raise SessionError("common.error.game_broken", game=game.id) from err
+
+    async def readable(self, game: GameRow) -> GameRow:
+        """``game``, or the same game marked broken (stored, logged once) if its engine is gone
+        or its state does not load (invalid, unknown schema: what an engine upgrade can do)."""
+        if game.broken:
+            return game
+        key = (game.id, game.version)
+        if key in self._readable_ok:
+            return game
+        try:
+            engine = self.engine(game.kind)
+            if game.state is not None:
+                engine.from_dict(game.state)
+        except Exception as err:  # any failure of a stored game must stay within that game
+            reason = f"{type(err).__name__}: {err}"[:300]
+            await self.store.mark_broken(game.id, reason)
+            return dataclasses.replace(game, broken=reason)
+        if len(self._readable_ok) > 10_000:
+            self._readable_ok.clear()
+        self._readable_ok.add(key)
+        return game
+
+    @staticmethod
+    def check_scope(game: GameRow, guild_id: int | None, channel_id: int | None = None) -> None:
+        """A game is only reachable from its own server (elsewhere it does not exist, same answer
+        as an unknown id) and, when ``channel_id`` is given, from its own channel or thread."""
+        if game.guild_id != guild_id:
+            raise SessionError("common.error.no_such_game", game=game.id)
+        if channel_id is not None and channel_id not in (game.channel_id, game.thread_id):
+            raise SessionError("common.error.other_channel", game=game.id, channel=Safe(f"<#{game.channel_id}>"))
+
+    async def get_in(self, game_id: int, guild_id: int | None, channel_id: int | None = None, *,
+                     broken_ok: bool = False) -> GameRow:
+        """:meth:`get`, scoped to a server (and a channel): see :meth:`check_scope`."""
+        game = await self.get(game_id, broken_ok=True)
+        self.check_scope(game, guild_id, channel_id)
+        if game.broken and not broken_ok:
+            raise SessionError("common.error.game_broken", game=game.id)
         return game
 
     @staticmethod
@@ -102,7 +167,10 @@ class SessionService:
 
     @staticmethod
     def _may_manage(game: GameRow, player: Player) -> bool:
-        return player.user_id == game.creator_id or player.can_manage
+        """The creator, or a member with Manage Server in the game's own server (not another one)."""
+        if player.user_id == game.creator_id:
+            return True
+        return player.can_manage and game.guild_id is not None and player.guild_id == game.guild_id
 
     async def _notify(self, outcome: Outcome) -> None:
         if self.on_change is None:
@@ -116,21 +184,24 @@ class SessionService:
 
     # --- finding games -------------------------------------------------------------
     async def find(self, *, channel_id: int, kind: str, user_id: int | None = None,
-                   game_id: int | None = None, statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
-        """The game a command typed in a channel refers to.
+                   guild_id: int | None, game_id: int | None = None,
+                   statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
+        """The game a command typed in a channel of a server refers to.
 
-        With ``game_id``: that game (it must be of this kind). Otherwise the only
+        With ``game_id``: that game, if it is in this server (else: no such game) and this
+        channel or its thread, and of this kind. Otherwise the only
         active game of this kind in the channel; if several, the only one where
         the user is seated; else ``common.error.ambiguous`` listing them. When
         ``statuses`` includes finished games (``status``), they only count if no game
         is active, and then the newest one is meant.
         """
         if game_id is not None:
-            game = await self.get(game_id)
+            game = await self.get_in(game_id, guild_id, channel_id)
             if game.kind != kind:
                 raise SessionError("common.error.wrong_game", game=game_id)
             return game
-        games = await self.store.games_in_channel(channel_id, statuses, kind=kind)
+        games = [g for g in await self.store.games_in_channel(channel_id, statuses, kind=kind)
+                 if g.guild_id == guild_id and not g.broken]
         if not games:
             raise SessionError("common.error.no_game_here")
         active = [g for g in games if g.status in (LOBBY, RUNNING)]
@@ -142,7 +213,7 @@ class SessionService:
         mine = [g for g in games if user_id is not None and g.seat_of(user_id) is not None]
         if len(mine) == 1:
             return mine[0]
-        listed = ", ".join(f"#{g.id} ({', '.join(g.names)})" for g in (mine or games))
+        listed = Safe(", ".join(f"#{g.id} ({', '.join(escape(n) for n in g.names)})" for g in (mine or games)))
         raise SessionError("common.error.ambiguous", games=listed)
 
     # --- lobby ---------------------------------------------------------------------
@@ -155,6 +226,7 @@ class SessionService:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:
             raise SessionError("lobby.error.too_many_ai", max=engine.max_players - 1)
+        self.check_ai_level(engine, ai_level)
         creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
         game = await self.store.create_game(kind=kind, guild_id=guild_id, channel_id=channel_id,
                                             creator=creator, options=opts, seed=self._seed())
@@ -162,17 +234,50 @@ class SessionService:
             game = await self._add_ai_seat(game, ai_level)
         return game
 
-    async def _lobby_update(self, game_id: int, change: Callable[[GameRow], list[Seat]]) -> GameRow:
-        for _ in range(5):  # retry on a concurrent join/leave
+    async def rematch(self, game_id: int, player: Player) -> tuple[GameRow, bool]:
+        """A new lobby for a finished game: same game, options and AI seats (same levels), in the
+        same channel, opened by ``player`` (who must have played it). The other players confirm by
+        joining. Once per game: a second click gets the lobby already opened (``False``)."""
+        async with self._lock(game_id):
             game = await self.get(game_id)
-            self.require_status(game, LOBBY)
-            seats = change(game)
+            self.require_status(game, FINISHED)
+            if game.seat_of(player.user_id) is None:
+                raise SessionError("common.error.not_a_player", game=game.id)
+            key = f"rematch:{game.id}"
+            existing = await self.store.get_meta(key)
+            if existing is not None:
+                lobby = await self.store.get_game(int(existing))
+                if lobby is not None:
+                    return lobby, False
+            creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
+            lobby = await self.store.create_game(kind=game.kind, guild_id=game.guild_id, channel_id=game.channel_id,
+                                                 creator=creator, options=dict(game.options), seed=self._seed())
+            for seat in game.seats:
+                if seat.is_ai:
+                    lobby = await self._add_ai_seat(lobby, seat.ai_level or 1)
+            await self.store.set_meta(key, str(lobby.id))
+            return lobby, True
+
+    async def _lobby_update(self, game_id: int, change: Callable[[GameRow], list[Seat]]) -> GameRow:
+        for attempt in range(LOBBY_RETRIES):  # retry while concurrent joins/leaves win the race
+            game = await self.get(game_id)
+            self.require_status(game, LOBBY)  # started or cancelled meanwhile: that refusal
+            seats = change(game)  # full, already joined...: that refusal
             if await self.store.update_lobby(game.id, game.version, seats):
                 return await self.get(game_id)
+            await asyncio.sleep(0.001 * (attempt % 8))  # let the winners finish; no lockstep
         raise SessionError("common.error.busy")
+
+    @staticmethod
+    def check_ai_level(engine: Engine, level: int) -> None:
+        """The level against the engine's declared range (``lobby.error.bad_level``)."""
+        low, high = getattr(engine, "ai_levels", (1, 1))
+        if isinstance(level, bool) or not isinstance(level, int) or not low <= level <= high:
+            raise SessionError("lobby.error.bad_level", min=low, max=high, value=str(level)[:30])
 
     async def _add_ai_seat(self, game: GameRow, level: int) -> GameRow:
         engine = self.engine(game.kind)
+        self.check_ai_level(engine, level)
 
         def change(g: GameRow) -> list[Seat]:
             if len(g.seats) >= engine.max_players:
@@ -235,14 +340,15 @@ class SessionService:
         return outcome
 
     async def cancel(self, game_id: int, player: Player) -> GameRow:
+        """Cancel a lobby or running game (also a broken one: that is how an admin clears it)."""
         async with self._lock(game_id):
-            game = await self.get(game_id)
+            game = await self.get(game_id, broken_ok=True)
             self.require_status(game, LOBBY, RUNNING)
             if not self._may_manage(game, player):
                 raise SessionError("lobby.error.only_creator_cancel")
             if not await self.store.set_status(game.id, game.version, CANCELLED):
                 raise SessionError("common.error.already_played")
-            return await self.get(game_id)
+            return await self.get(game_id, broken_ok=True)
 
     # --- playing -------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
@@ -261,7 +367,7 @@ class SessionService:
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
-            state = engine.from_dict(game.state)
+            state = await self.load(game, engine)
             if not any_turn and seat not in engine.expected(state):
                 # The engine may know a more precise reason ("the picker cannot gesture",
                 # "you have already chosen"): apply is pure, so asking it changes nothing.
@@ -282,7 +388,7 @@ class SessionService:
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
-            state = engine.from_dict(game.state)
+            state = await self.load(game, engine)
             if seat not in engine.expected(state):
                 raise SessionError("common.error.not_your_turn")
             before = engine.expected(state)
@@ -326,7 +432,7 @@ class SessionService:
             if game.status != RUNNING:
                 break
             engine = self.engine(game.kind)
-            state = engine.from_dict(game.state)
+            state = await self.load(game, engine)
             ai = [s for s in game.seats if s.is_ai and s.seat in engine.expected(state)]
             if not ai:
                 break
@@ -342,12 +448,13 @@ class SessionService:
     async def view_for(self, game: GameRow, user_id: int | None) -> dict[str, Any]:
         """The view of ``user_id``'s seat, or the public view if they are not seated."""
         engine = self.engine(game.kind)
-        state = engine.from_dict(game.state)
+        state = await self.load(game, engine)
         seat = game.seat_of(user_id) if user_id is not None else None
         return engine.view(state, seat)
 
     async def public_view(self, game: GameRow) -> dict[str, Any]:
-        return self.engine(game.kind).view(self.engine(game.kind).from_dict(game.state), None)
+        engine = self.engine(game.kind)
+        return engine.view(await self.load(game, engine), None)
 
     def expected_seats(self, game: GameRow) -> set[int]:
         if game.status != RUNNING or game.state is None:

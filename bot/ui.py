@@ -26,6 +26,7 @@ import discord
 
 from bot import i18n, metrics
 from bot.language import server_lang
+from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -97,9 +98,7 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
                file: discord.File | None = None, view: discord.ui.View | None = None,
                embed: discord.Embed | None = None) -> int | None:
     """Answer an interaction (response, or follow-up if already answered); the message id if known."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral,
-                              "allowed_mentions": discord.AllowedMentions(users=True, roles=False,
-                                                                          everyone=False)}
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed_mentions(content)}
     if content is not None:
         kwargs["content"] = content[:2000]
     if file is not None:
@@ -122,12 +121,13 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
 
 
 async def refuse(interaction: discord.Interaction, error: RuleError | str, **params: Any) -> None:
-    """An ephemeral, localized, specific refusal. Nothing else happens."""
+    """An ephemeral, localized, specific refusal. Nothing else happens. Texts in the parameters
+    (often what the user typed) are escaped unless the bot built them (:class:`bot.safe.Safe`)."""
     if isinstance(error, RuleError):
         key, params = error.key, {**error.params, **params}
     else:
         key = error
-    await send(interaction, i18n.t(key, lang(interaction), **params), ephemeral=True)
+    await send(interaction, i18n.t(key, lang(interaction), **safe_params(params)), ephemeral=True)
 
 
 class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibot:(?P<rest>.*)"):
@@ -181,7 +181,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     sessions = bot.sessions  # type: ignore[attr-defined]
     router: ComponentRouter = bot.router  # type: ignore[attr-defined]
     try:
-        game = await sessions.get(int(m["game"]))
+        # another server's game does not exist here; another channel's is refused as such
+        game = await sessions.get_in(int(m["game"]), interaction.guild_id, interaction.channel_id)
         handler = router.find(game.kind, m["verb"])
         if handler is None:
             await refuse(interaction, "common.error.forged_button")
@@ -206,7 +207,7 @@ async def explain_refused_component(interaction: discord.Interaction) -> None:
     key, params = "common.error.forged_button", {}
     if m:
         game = await interaction.client.store.get_game(int(m["game"]))  # type: ignore[attr-defined]
-        if game is None:
+        if game is None or game.guild_id != interaction.guild_id:  # another server's: no such game here
             key, params = "common.error.no_such_game", {"game": int(m["game"])}
         elif game.status in ("finished", "cancelled"):
             key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"

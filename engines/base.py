@@ -180,6 +180,7 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     has_ai: bool  # whether AI seats are allowed
+    ai_levels: tuple[int, int]  # lowest and highest AI level (when has_ai)
     simultaneous: bool  # whether several seats may be expected at once
     options: tuple[Option, ...]
     SCHEMA: int

@@ -101,6 +101,7 @@ class LudixEngine:
     min_players = 2
     max_players = 6
     has_ai = True
+    ai_levels = (1, 2)  # the AI levels a lobby may ask for
     simultaneous = False
     SCHEMA = 1
     options = (Option("target", 300, minimum=50, maximum=1000),)

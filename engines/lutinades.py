@@ -149,6 +149,7 @@ class LutinadesEngine:
     min_players = 3
     max_players = 7
     has_ai = True
+    ai_levels = (1, 2)  # the AI levels a lobby may ask for
     simultaneous = True
     SCHEMA = 1
     options = (Option("variante", STANDARD, choices=VARIANTS),)

@@ -418,6 +418,8 @@ class FakeMessage:
     #: the "interaction_metadata" block returned to the bot (for interaction responses)
     interaction_metadata: dict[str, Any] | None = None
     message_reference: dict[str, Any] | None = None
+    #: the ``allowed_mentions`` the bot sent with the latest create/edit (None: not sent)
+    allowed_mentions: dict[str, Any] | None = None
     webhook_id: int | None = None
     type: int = 0
     created_at: float = field(default_factory=time.monotonic)

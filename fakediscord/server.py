@@ -1231,6 +1231,8 @@ class FakeDiscordServer:
         """Validate a create/edit payload like Discord does and compute the new field values."""
         errors = Errors()
         out: dict[str, Any] = {}
+        if isinstance(payload.get("allowed_mentions"), dict):
+            out["allowed_mentions"] = payload["allowed_mentions"]
         if "content" in payload:
             content = payload["content"] if payload["content"] is not None else ""
             if not isinstance(content, str):
@@ -1324,6 +1326,8 @@ class FakeDiscordServer:
         msg_type: int = 0,
         message_reference: dict[str, Any] | None = None,
     ) -> FakeMessage:
+        if channel.is_thread and channel.archived and not channel.locked:
+            self.set_thread_state(channel, archived=False)  # any new message unarchives an unlocked thread
         msg = FakeMessage(
             id=self._snowflake(),
             channel_id=channel.id,
@@ -1338,6 +1342,7 @@ class FakeDiscordServer:
             kind=kind,
             type=msg_type,
             message_reference=message_reference,
+            allowed_mentions=fields.get("allowed_mentions"),
             clock_created=self.clock.now(),
         )
         for a in msg.attachments:
@@ -1367,7 +1372,7 @@ class FakeDiscordServer:
 
     def _edit_message(self, msg: FakeMessage, fields: dict[str, Any], rec: InteractionRecord | None = None) -> FakeMessage:
         msg.revisions.append(msg._snapshot())
-        for key in ("content", "embeds", "components", "attachments", "flags"):
+        for key in ("content", "embeds", "components", "attachments", "flags", "allowed_mentions"):
             if key in fields:
                 setattr(msg, key, fields[key])
         for a in msg.attachments:

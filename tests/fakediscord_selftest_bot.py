@@ -191,6 +191,15 @@ async def latency(interaction: discord.Interaction) -> None:
     await interaction.response.send_message(f"latency={interaction.client.latency:.3f}", ephemeral=True)
 
 
+@group.command(name="burst", description="Post n channel messages at once (rate limits)")
+async def burst(interaction: discord.Interaction, n: int) -> None:
+    await interaction.response.send_message(f"posting {n}", ephemeral=True)
+    channel = interaction.channel
+    results = await asyncio.gather(*(channel.send(f"burst {i}") for i in range(n)), return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    await interaction.followup.send(f"burst done failed={len(failed)}", ephemeral=True)
+
+
 @app_commands.command(name="gadmin", description="Guild-only admin command")
 @app_commands.default_permissions(manage_guild=True)
 async def gadmin(interaction: discord.Interaction) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -322,6 +323,24 @@ async def test_no_heartbeat_lag_warning(tmp_path):
     finally:
         bot.kill()
         await fake.stop()
+
+
+async def test_discord_py_honours_the_rate_limit_headers(env):
+    fake, alice = env.fake, env.alice
+    fake.rate_limit_channel("autre", limit=2, per=1.0)
+    before = len(fake.rate_limited)
+    t0 = time.monotonic()
+    res = await fake.run_command(alice, "autre", "selftest burst", n=6,
+                                 until=lambda r: "burst done" in r.content, timeout=20)
+    elapsed = time.monotonic() - t0
+    assert "burst done failed=0" in res.content
+    posts = [x for x in fake.messages("autre") if re.fullmatch(r"burst \d", x.content)]
+    assert sorted(x.content for x in posts) == [f"burst {i}" for i in range(6)]
+    assert elapsed >= 1.8  # three windows of 1 s: discord.py waited as the headers said
+    # it waits before exhausting the bucket (X-RateLimit-Remaining: 0); at most the first burst can hit a 429
+    assert len(fake.rate_limited) - before <= 6
+    fake.rate_limit.channel_overrides.clear()
+    assert fake.errors == []
 
 
 async def test_deadline_is_enforced(env):

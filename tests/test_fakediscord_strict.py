@@ -201,6 +201,11 @@ async def test_threads_archive_lock_and_private(env):
     assert (await c.post(thread.id, "réveil"))[0] == 200  # posting unarchives, as Discord does
     assert not thread.archived
     fake.archive_thread(thread)
+    rec = interaction(fake, alice, thread)  # an interaction's answer unarchives it too
+    assert (await c.req("POST", f"/interactions/{rec.id}/{rec.token}/callback",
+                        {"type": 4, "data": {"content": "coup"}}, auth=False))[0] == 204
+    assert not thread.archived
+    fake.archive_thread(thread)
     mid = fake.messages(thread)[-1].id
     status, body, _ = await c.req("PATCH", f"/channels/{thread.id}/messages/{mid}", {"content": "x"})
     assert status == 400 and body["code"] == 50083

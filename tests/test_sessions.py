@@ -13,7 +13,7 @@ from engines.base import RuleError
 ALICE = Player(100, "Alice")
 BRUNO = Player(101, "Bruno")
 CHLOE = Player(102, "Chloé")
-MOD = Player(103, "Modo", can_manage=True)
+MOD = Player(103, "Modo", can_manage=True, guild_id=1)
 
 
 @pytest.fixture
@@ -157,14 +157,14 @@ async def test_game_survives_a_restart(db_path):
 
 
 async def test_find_by_channel_and_ambiguity(svc):
-    await refused("common.error.no_game_here", svc.find(channel_id=10, kind="ludix"))
+    await refused("common.error.no_game_here", svc.find(channel_id=10, guild_id=1, kind="ludix"))
     g1 = await lobby(svc, BRUNO)
-    assert (await svc.find(channel_id=10, kind="ludix")).id == g1.id
+    assert (await svc.find(channel_id=10, guild_id=1, kind="ludix")).id == g1.id
     g2 = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=CHLOE)
-    assert (await svc.find(channel_id=10, kind="ludix", user_id=CHLOE.user_id)).id == g2.id
-    err = await refused("common.error.ambiguous", svc.find(channel_id=10, kind="ludix", user_id=999))
+    assert (await svc.find(channel_id=10, guild_id=1, kind="ludix", user_id=CHLOE.user_id)).id == g2.id
+    err = await refused("common.error.ambiguous", svc.find(channel_id=10, guild_id=1, kind="ludix", user_id=999))
     assert f"#{g1.id}" in err.params["games"] and f"#{g2.id}" in err.params["games"]
-    assert (await svc.find(channel_id=10, kind="ludix", game_id=g2.id)).id == g2.id
+    assert (await svc.find(channel_id=10, guild_id=1, kind="ludix", game_id=g2.id)).id == g2.id
 
 
 async def test_bad_options_never_create_a_game(svc):

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import i18n
 from bot.narrate import narrate
+from bot.safe import escape
 from bot.storage import EventRow, GameRow, ResultRow
 
 EXPORT_FORMAT = "ludibot-game"
@@ -22,7 +23,7 @@ def replay_lines(game: GameRow, rows: list[EventRow], lang: str) -> list[str]:
     names = game.names
     lines = []
     for n, row in enumerate(rows, start=1):
-        who = names[row.seat] if row.seat is not None and 0 <= row.seat < len(names) else "-"
+        who = escape(names[row.seat]) if row.seat is not None and 0 <= row.seat < len(names) else "-"
         by = row.action.get("_by")
         if row.action.get("type") == "forfeit" and by is not None:
             told = [i18n.t("community.history.forfeit", lang, player=who)]

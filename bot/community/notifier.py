@@ -10,6 +10,7 @@ import discord
 from bot import i18n
 from bot.language import server_lang
 from bot.narrate import narrate
+from bot.safe import allowed_mentions, escape
 from bot.sessions import Outcome
 from bot.storage import GameRow
 from bot.ui import jump_link  # noqa: F401 (also used by the community cogs)
@@ -17,7 +18,6 @@ from bot.ui import jump_link  # noqa: F401 (also used by the community cogs)
 log = logging.getLogger("ludibot.notifier")
 
 NO_PINGS = discord.AllowedMentions.none()
-USER_PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 def timestamp(seconds: float) -> str:
@@ -32,7 +32,7 @@ class DiscordNotifier:
     async def _post(self, channel_id: int, content: str) -> None:
         try:
             await self.bot.get_partial_messageable(channel_id).send(content=content[:2000],
-                                                                    allowed_mentions=USER_PINGS)
+                                                                    allowed_mentions=allowed_mentions(content[:2000]))
         except discord.HTTPException:
             log.exception("could not post in channel %s", channel_id)
 
@@ -51,7 +51,7 @@ class DiscordNotifier:
                 continue
             guild = self.bot.get_guild(game.guild_id) if game.guild_id else None
             text = i18n.t("community.reminder.dm", s.locale, game=i18n.t(f"{game.kind}.name.title", s.locale),
-                          id=game.id, server=guild.name if guild else "-", since=timestamp(since),
+                          id=game.id, server=escape(guild.name) if guild else "-", since=timestamp(since),
                           link=jump_link(game))
             try:
                 channel = await self.bot.create_dm(discord.Object(s.user_id))
@@ -69,9 +69,10 @@ class DiscordNotifier:
             return
         lg = await server_lang(self.bot.store, game.guild_id)
         names = game.names
-        extra = [i18n.t("community.timeout.played", lg, player=names[s]) for s in seats if s != forfeit]
+        shown = [escape(n) for n in names]
+        extra = [i18n.t("community.timeout.played", lg, player=shown[s]) for s in seats if s != forfeit]
         if forfeit is not None:
-            extra.append(i18n.t("community.timeout.forfeit", lg, player=names[forfeit]))
+            extra.append(i18n.t("community.timeout.forfeit", lg, player=shown[forfeit]))
         # no cog loaded for this game: the plain story, still in the channel
         lines = narrate(game.kind, outcome.events, names, lg) + extra
         await self._post(game.channel_id, "\n".join(lines) or extra[0])

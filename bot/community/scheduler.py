@@ -104,18 +104,27 @@ class Scheduler:
         """Schedule expected seats left without a deadline for their epoch (after a crash)."""
         added = 0
         for game in await self.store.games_with_status((RUNNING,)):
-            missing = []
-            for seat in sorted(self.sessions.expected_seats(game)):
-                if game.seats[seat].is_ai:
-                    continue
-                latest = await self.store.latest_deadline_version(game.id, seat)
-                last = await self.store.seat_actions(game.id, seat, 1)
-                if latest is None or (last and latest < last[0].version):
-                    missing.append(seat)
-            if missing:
-                await self.schedule(game, missing, game.updated_at)
-                added += len(missing)
+            try:  # one game that cannot be read must not stop the others being scheduled
+                added += await self._sweep_game(game)
+            except Exception:
+                log.exception("sweep of game %s failed", game.id)
         return added
+
+    async def _sweep_game(self, game: GameRow) -> int:
+        game = await self.sessions.readable(game)
+        if game.broken:  # set aside (logged once when marked); an admin may cancel it
+            return 0
+        missing = []
+        for seat in sorted(self.sessions.expected_seats(game)):
+            if game.seats[seat].is_ai:
+                continue
+            latest = await self.store.latest_deadline_version(game.id, seat)
+            last = await self.store.seat_actions(game.id, seat, 1)
+            if latest is None or (last and latest < last[0].version):
+                missing.append(seat)
+        if missing:
+            await self.schedule(game, missing, game.updated_at)
+        return len(missing)
 
     # --- firing ----------------------------------------------------------------------
     async def tick(self) -> int:
@@ -161,7 +170,9 @@ class Scheduler:
 
     async def _fire_game(self, game_id: int, items: list[Deadline], now: float) -> int:
         game = await self.store.get_game(game_id)
-        if game is None or game.status != RUNNING or not self._playable(game.kind):
+        if game is not None:
+            game = await self.sessions.readable(game)
+        if game is None or game.status != RUNNING or game.broken or not self._playable(game.kind):
             for d in items:
                 await self.store.close_deadline(d.key, VOID, now)
             return 0

@@ -227,6 +227,16 @@ class Store(ABC):
         not broken), oldest change first."""
 
     @abstractmethod
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        """Set a game aside because its stored state cannot be read (``reason`` says why). True
+        only the first time (the caller logs once); a broken game is skipped by every listing,
+        the sweep and the publisher until an admin cancels it."""
+
+    @abstractmethod
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        """The broken games of a server still in the lobby or running (for its admins)."""
+
+    @abstractmethod
     async def set_paused(self, game_id: int, reason: str | None, now: float) -> None:
         """Pause (``reason``, a JSON text ``{"reason", "since"}``) or resume (None) a game's
         publication and clocks. Resuming shifts the game's pending deadlines by the time it was
@@ -337,3 +347,8 @@ class Store(ABC):
 
     @abstractmethod
     async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def export_guild(self, guild_id: int) -> dict[str, Any]:
+        """One server's finished games (with seats and results) and ratings, JSON-safe, and
+        nothing of any other server: ``{"guild_id", "games": [...], "ratings": [...]}``."""

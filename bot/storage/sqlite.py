@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -165,6 +166,9 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+log = logging.getLogger("ludibot.storage")
+
+
 class SQLiteStore(Store):
     """SQLite through aiosqlite: WAL mode, busy timeout, numbered migrations.
 
@@ -276,14 +280,25 @@ class SQLiteStore(Store):
                     ai_level=row["ai_level"], locale=row["locale"])
 
     def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
+        """A row as a GameRow; a row whose JSON does not parse comes back ``broken`` (with the
+        reason, not stored here: :meth:`_games` stores it) and its state ``None``."""
+        broken = row["broken"]
+        try:
+            options = json.loads(row["options"])
+            state = json.loads(row["state"]) if row["state"] else None
+            if not isinstance(options, dict) or not (state is None or isinstance(state, dict)):
+                raise ValueError("not a JSON object")
+        except (ValueError, TypeError, RecursionError) as err:
+            options, state = {}, None
+            broken = broken or f"unreadable JSON: {err}"[:300]
         return GameRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], kind=row["kind"],
-            options=json.loads(row["options"]), status=row["status"],
-            state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+            options=options, status=row["status"],
+            state=state, version=row["version"],
             seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
             updated_at=row["updated_at"], lobby_message_id=row["lobby_message_id"],
             control_message_id=row["control_message_id"], seats=seats,
-            published_version=row["published_version"], paused=row["paused"], broken=row["broken"],
+            published_version=row["published_version"], paused=row["paused"], broken=broken,
             thread_id=row["thread_id"],
         )
 
@@ -298,7 +313,26 @@ class SQLiteStore(Store):
         by_game: dict[int, list[Seat]] = {i: [] for i in ids}
         for s in seat_rows:
             by_game[s["game_id"]].append(self._seat(s))
-        return [self._game(r, by_game[r["id"]]) for r in rows]
+        games = [self._game(r, by_game[r["id"]]) for r in rows]
+        for row, game in zip(rows, games, strict=True):
+            if game.broken and not row["broken"]:  # found unreadable just now: store why (logged once)
+                await self.mark_broken(game.id, game.broken)
+        return games
+
+    async def mark_broken(self, game_id: int, reason: str) -> bool:
+        async def work(db):
+            cur = await db.execute("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
+                                   (reason[:500], game_id))
+            return cur.rowcount == 1
+
+        newly = await self._tx(work)
+        if newly:
+            log.error("game %s cannot be read and is set aside: %s", game_id, reason)
+        return newly
+
+    async def broken_games(self, guild_id: int | None) -> list[GameRow]:
+        return await self._games("guild_id IS ? AND broken IS NOT NULL AND status IN ('lobby', 'running')",
+                                 (guild_id,))
 
     @staticmethod
     async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[Seat]) -> None:
@@ -668,7 +702,8 @@ class SQLiteStore(Store):
 
     async def unrated_games(self) -> list[int]:
         rows = await self._fetchall(
-            "SELECT id FROM games WHERE status = 'finished' AND id NOT IN (SELECT game_id FROM rated_games) "
+            "SELECT id FROM games WHERE status = 'finished' AND broken IS NULL "
+            "AND id NOT IN (SELECT game_id FROM rated_games) "
             "ORDER BY finished_at, id")
         return [r["id"] for r in rows]
 
@@ -734,7 +769,7 @@ class SQLiteStore(Store):
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
         params: tuple = (guild_id,)
-        where = "guild_id = ? AND status = 'finished'"
+        where = "guild_id = ? AND status = 'finished' AND broken IS NULL"
         if query.isdigit():
             where += " AND CAST(id AS TEXT) LIKE ?"
             params += (f"{query}%",)
@@ -750,3 +785,37 @@ class SQLiteStore(Store):
             names[s["game_id"]].append(s["name"])
         return [{"id": r["id"], "kind": r["kind"], "finished_at": r["finished_at"], "names": names[r["id"]]}
                 for r in rows]
+
+    async def export_guild(self, guild_id) -> dict[str, Any]:
+        games = await self._fetchall(
+            "SELECT id, kind, channel_id, options, created_at, finished_at FROM games "
+            "WHERE guild_id = ? AND status = 'finished' AND broken IS NULL ORDER BY id", (guild_id,))
+        ids = [g["id"] for g in games]
+        seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+        results: dict[int, dict[int, dict[str, Any]]] = {i: {} for i in ids}
+        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+            marks = ",".join("?" * len(chunk))
+            for r in await self._fetchall(f"SELECT * FROM results WHERE game_id IN ({marks})", tuple(chunk)):
+                results[r["game_id"]][r["seat"]] = {"score": r["score"], "rank": r["rank"]}
+            for r in await self._fetchall(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                                          tuple(chunk)):
+                seats[r["game_id"]].append({"seat": r["seat"], "user_id": r["user_id"], "name": r["name"],
+                                            "ai_level": r["ai_level"]})
+        out_games = []
+        for g in games:
+            try:
+                options = json.loads(g["options"])
+            except ValueError:
+                options = {}
+            out_games.append({
+                "id": g["id"], "game": g["kind"], "channel_id": g["channel_id"], "options": options,
+                "created_at": g["created_at"], "finished_at": g["finished_at"],
+                "players": [{**s, **results[g["id"]].get(s["seat"], {"score": None, "rank": None})}
+                            for s in seats[g["id"]]],
+            })
+        ratings = [{"game": r["kind"], "user_id": r["user_id"], "name": r["name"], "mu": r["mu"],
+                    "sigma": r["sigma"], "ordinal": r["ordinal"], "games": r["games"], "wins": r["wins"],
+                    "best_score": r["best_score"], "last_played": r["last_played"]}
+                   for r in await self._fetchall("SELECT * FROM ratings WHERE guild_id = ? ORDER BY kind, "
+                                                 "ordinal DESC, user_id", (guild_id,))]
+        return {"guild_id": guild_id, "games": out_games, "ratings": ratings}

@@ -1,6 +1,10 @@
-"""``/ludibot config`` (Manage Server) and ``/ludibot preferences`` (each member)."""
+"""``/ludibot config``, ``casse`` and ``export`` (Manage Server), ``/ludibot preferences`` (each member)."""
 
 from __future__ import annotations
+
+import io
+import json
+import time
 
 import discord
 from discord import app_commands
@@ -10,6 +14,8 @@ import engines
 from bot import i18n
 from bot.community import settings as timers
 from bot.language import language_of, languages
+from bot.safe import escape
+from bot.sessions import Player
 from bot.translator import L
 from bot.ui import lang, send
 from cogs.community.common import game_choices, guild_of, title
@@ -27,6 +33,16 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         super().__init__()
         self.bot = bot
         self.store = bot.store  # type: ignore[attr-defined]
+        self.sessions = bot.sessions  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _managing(interaction: discord.Interaction) -> int:
+        """The server, if the user may manage it (checked here, whatever the command's visibility)."""
+        guild = guild_of(interaction)
+        perms = getattr(interaction, "permissions", None)
+        if not (perms and perms.manage_guild):
+            raise RuleError("community.error.manage_only")
+        return guild
 
     def describe(self, settings: dict, lg: str, only: str | None = None) -> list[str]:
         own = settings.get("timers") or {}
@@ -54,10 +70,7 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
                      rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
                      reinitialiser: bool = False) -> None:
-        guild = guild_of(interaction)
-        perms = getattr(interaction, "permissions", None)
-        if not (perms and perms.manage_guild):  # checked here, whatever the command's visibility
-            raise RuleError("community.error.manage_only")
+        guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
         change_timers = rappel is not None or delai is not None or forfait is not None or reinitialiser
@@ -86,6 +99,48 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     @config.autocomplete("jeu")
     async def _config_jeu(self, interaction: discord.Interaction, current: str):
         return game_choices(interaction, current, with_all=True)
+
+    # --- games that cannot be read --------------------------------------------------------
+    @app_commands.command(name="casse", description=L("community.cmd.casse"))
+    @app_commands.describe(annuler=L("community.cmd.annuler"))
+    @app_commands.guild_only()
+    async def casse(self, interaction: discord.Interaction, annuler: int | None = None) -> None:
+        """List this server's games set aside because their state cannot be read; cancel one."""
+        guild = self._managing(interaction)
+        lg = lang(interaction)
+        if annuler is not None:
+            game = await self.sessions.get_in(annuler, guild, broken_ok=True)
+            if not game.broken:
+                raise RuleError("community.error.not_broken", game=game.id)
+            user = interaction.user
+            game = await self.sessions.cancel(game.id, Player(user_id=user.id, name=user.name, locale=lg,
+                                                              can_manage=True, guild_id=guild))
+            await send(interaction, i18n.t("community.broken.cancelled", lg, id=game.id), ephemeral=True)
+            return
+        games = await self.store.broken_games(guild)
+        if not games:
+            await send(interaction, i18n.t("community.broken.none", lg), ephemeral=True)
+            return
+        lines = [i18n.t("community.broken.head", lg, count=len(games))]
+        for g in games[:20]:
+            game = title(g.kind, lg) if i18n.has(f"{g.kind}.name.title") else escape(g.kind, limit=30)
+            lines.append(i18n.t("community.broken.line", lg, id=g.id, game=game, channel=f"<#{g.channel_id}>",
+                                reason=escape(g.broken, limit=120)))
+        lines.append(i18n.t("community.broken.how", lg))
+        await send(interaction, "\n".join(lines)[:2000], ephemeral=True)
+
+    # --- export ----------------------------------------------------------------------------
+    @app_commands.command(name="export", description=L("community.cmd.export"))
+    @app_commands.guild_only()
+    async def export(self, interaction: discord.Interaction) -> None:
+        """This server's finished games, results and ratings as a JSON file (only to the admin)."""
+        guild = self._managing(interaction)
+        doc = await self.store.export_guild(guild)
+        doc = {"format": "ludibot-export", "version": 1, "exported_at": time.time(), **doc}
+        data = json.dumps(doc, ensure_ascii=False, indent=1).encode()
+        await send(interaction, i18n.t("community.export.ready", lang(interaction), games=len(doc["games"]),
+                                       ratings=len(doc["ratings"])), ephemeral=True,
+                   file=discord.File(io.BytesIO(data), filename=f"ludibot-export-{guild}.json"))
 
     @app_commands.command(name="preferences", description=L("community.cmd.preferences"))
     @app_commands.describe(rappels_mp=L("community.cmd.rappels_mp"))

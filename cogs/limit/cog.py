@@ -37,6 +37,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
+from bot.safe import escape
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
@@ -307,7 +308,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if view["legal"]:
             lines.append(i18n.t("limit.prompt.place", lg, round=view["round"], rounds=view["rounds"], tile=current))
         for fill in view["fills"]:
-            lines.append(i18n.t("limit.prompt.fill", lg, owner=seats_names(game.names, fill["seats"]), tile=current))
+            lines.append(i18n.t("limit.prompt.fill", lg, owner=seats_names([escape(n) for n in game.names], fill["seats"]), tile=current))
         file = await self._board_file(game, view, lg)
         await send(interaction, "\n".join(lines), ephemeral=True, file=file,
                    view=view_of(*self._position_selects(game, view, lg)))

@@ -13,6 +13,7 @@ import discord
 
 from bot import i18n
 from bot.narrate import narrate
+from bot.safe import escape
 from bot.storage import GameRow
 from bot.ui import button, select
 from engines.ludime import MAIN, SINGLE, WHOLE
@@ -173,7 +174,7 @@ def table_text(game: GameRow, view: dict[str, Any], lang: str) -> str:
     lines = [i18n.t("ludime.label.table_head", lang, id=game.id, round=view.get("round"))]
     names = game.names
     for w in view.get("words") or []:
-        owner = names[w["owner"]] if 0 <= w["owner"] < len(names) else "?"
+        owner = escape(names[w["owner"]]) if 0 <= w["owner"] < len(names) else "?"
         lines.append("• " + i18n.t("ludime.label.table_word", lang, word=w["word"], owner=owner, value=w["value"]))
     if not view.get("words"):
         lines.append(i18n.t("ludime.label.table_empty", lang))

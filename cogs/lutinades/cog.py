@@ -23,6 +23,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import event_params, narrate
+from bot.safe import escape
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
 from bot.translator import L
@@ -95,6 +96,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     """The public story of ``events``: the engine's narrations, plus the revealed gestures (one line
     each), the revealed card and the turn's scoring sentence, in the order they happened."""
     lines: list[str] = []
+    shown = [escape(n) for n in names]  # for the lines told here; narrate escapes its own
     new_turn = False
     for index, event in enumerate(events):
         kind = event.get("type")
@@ -104,7 +106,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
         if kind == "started":
             picker = next((e["picker"] for e in events if "picker" in e), view.get("picker"))
             if picker is not None:
-                lines.append(i18n.t("lutinades.label.first_picker", lg, picker=names[picker]))
+                lines.append(i18n.t("lutinades.label.first_picker", lg, picker=shown[picker]))
             new_turn = True
         elif kind == "turn":
             new_turn = True
@@ -113,7 +115,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
                 if g is None:
                     continue
                 key = "lutinades.label.gesture_line_ignored" if g["ignored"] else "lutinades.label.gesture_line"
-                lines.append(i18n.t(key, lg, seat=names[g["seat"]], gesture=public_gesture_text(g, lg)))
+                lines.append(i18n.t(key, lg, seat=shown[g["seat"]], gesture=public_gesture_text(g, lg)))
         elif kind == "revealed":
             card = event["card"]
             if card.get("malins"):

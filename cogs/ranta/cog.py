@@ -29,6 +29,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
+from bot.safe import escape
 from bot.sessions import SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
@@ -337,11 +338,11 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             raise SessionError("common.error.not_started", game=game.id)
         seat = game.seat_of(joueur.id)
         if seat is None:
-            raise RuleError("ranta.error.not_in_game", player=joueur.display_name, game=game.id)
+            raise RuleError("ranta.error.not_in_game", player=escape(joueur.display_name), game=game.id)
         lg = lang(interaction)
         view = await self.sessions.view_for(game, interaction.user.id)  # hides the current round of others
         file = await self._sheet_file(game, view, seat, lg)
-        await send(interaction, i18n.t("ranta.prompt.sheet_of", lg, player=game.seats[seat].name, id=game.id),
+        await send(interaction, i18n.t("ranta.prompt.sheet_of", lg, player=escape(game.seats[seat].name), id=game.id),
                    ephemeral=True, file=file)
 
     # --- autocomplete: only the legal choices of the user's own seat ---------------------

@@ -28,6 +28,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.gamecog import GameCog
+from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
@@ -161,7 +162,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             await refuse(interaction, err)
             return
         try:
-            await interaction.edit_original_response(content=i18n.t(err.key, lang(interaction), **err.params))
+            await interaction.edit_original_response(content=i18n.t(err.key, lang(interaction), **safe_params(err.params)))
         except discord.HTTPException:
             pass  # the interaction expired: nothing else to say
 
@@ -179,7 +180,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
                           version=game.version, arg=f"{source}-{dest}-{c}", style=discord.ButtonStyle.danger,
                           emoji="🔴")
                    for c in cells]
-        text = i18n.t(err.key, lg, **err.params) + "\n" + i18n.t("tectonic.ui.flip_pick", lg)
+        text = i18n.t(err.key, lg, **safe_params(err.params)) + "\n" + i18n.t("tectonic.ui.flip_pick", lg)
         await send(interaction, text, ephemeral=True, view=view_of(*buttons))
 
     @app_commands.command(name="abandon", description=L("tectonic.cmd.abandon"))
@@ -307,7 +308,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         why = i18n.t(f"tectonic.reason.{reason}", lg) if i18n.has(f"tectonic.reason.{reason}") else reason or "-"
         firsts = [s for s, rank in enumerate(result.ranks) if rank == 1]
         if len(firsts) == 1:
-            return [i18n.t("tectonic.ui.final_win", lg, winner=names[firsts[0]], reason=why)]
+            return [i18n.t("tectonic.ui.final_win", lg, winner=escape(names[firsts[0]]), reason=why)]
         return [i18n.t("tectonic.ui.final_draw", lg, reason=why)]
 
     def options_text(self, game: GameRow, lang: str) -> str:

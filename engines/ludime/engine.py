@@ -155,6 +155,7 @@ class LudimeEngine:
     min_players = 2
     max_players = 4
     has_ai = True
+    ai_levels = (1, 1)  # the AI levels a lobby may ask for
     simultaneous = False
     SCHEMA = 1
     options = (Option("variant", MAIN, choices=VARIANTS),)

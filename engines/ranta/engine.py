@@ -162,6 +162,7 @@ class RantaEngine:
     min_players = 1
     max_players = 8
     has_ai = True
+    ai_levels = (1, 1)  # the AI levels a lobby may ask for
     simultaneous = True
     SCHEMA = 1
     options = (Option("mode", CLASSIC, choices=MODES),)

@@ -70,6 +70,7 @@ class TectonicEngine:
     min_players = 2
     max_players = 2
     has_ai = True
+    ai_levels = (1, 3)  # the AI levels a lobby may ask for
     simultaneous = False
     SCHEMA = 1
     options = (Option("pic_backward", "droit", choices=core.PIC_BACK),)

@@ -124,7 +124,7 @@ async def test_two_users_play_both_rounds(world):
         game, final = await reader.state(game_id)
     assert rounds_seen[:1] == [2] and game.status == FINISHED and len(final.rounds) >= 2
     last = board_messages(res)[-1]
-    assert "Fin de la partie" in last.content and "Classement" in last.content and last.buttons == []
+    assert "Fin de la partie" in last.content and "Classement" in last.content and last.button_labels == ["Revanche"]
     for seat, user in users.items():
         assert f"{user.name} — {final.scores[seat]}" in last.content
     assert used["/armada placer"] > 10
@@ -286,7 +286,7 @@ async def test_fleet_down_spain_moves_england_pivots_and_resigning(world):
         assert "Vous avez abandonné" in res.message.content
         (public,) = [m for m in res.created if m.visible_to is None]
         assert "Alice abandonne" in public.content and "Vainqueur : Bruno" in public.content
-        assert public.attachments and public.buttons == []
+        assert public.attachments and public.button_labels == ["Revanche"]
         game = await reader.game(game_id)
         assert game.status == FINISHED
         results = await reader.store.results(game_id)

@@ -99,7 +99,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
 
     # Bruno times out too, then Alice's second timeout in a row forfeits the game
     end = await fake.wait_for_message(lambda m: public(m) and "forfait" in m.content, timeout=30)
-    assert "Fin de la partie" in end.content and end.buttons == []
+    assert "Fin de la partie" in end.content and end.button_labels == ["Revanche"]
     assert sum(is_reminder(m) for m in fake.messages("jeux")) == 3  # Alice, Bruno, Alice: once each
     assert len(fake.dms(u.alice)) == 2
 

@@ -99,7 +99,7 @@ async def test_solo_nexus_game_to_the_end(world):
     final = res.public_messages[-1]
     assert "Partie terminée" in final.content and "Fin de la partie" in final.content
     assert re.search(r"1\. Alice — -?\d+", final.content), final.content
-    assert final.attachments and final.buttons == []
+    assert final.attachments and final.button_labels == ["Revanche"]
     res = await fake.run_command(u.alice, "jeux", "limit status")
     assert res.ephemeral and "terminée" in res.content and is_png(res)
     assert fake.errors == []
@@ -221,7 +221,7 @@ async def test_two_player_orchidee_with_relocation(world):
     final = res.public_messages[-1]
     assert "Bruno a déplacé 1 tuile " in final.content and "Fin de la partie" in final.content
     assert all(re.search(rf"\d\. {p} — -?\d+", final.content) for p in ("Alice", "Bruno")), final.content
-    assert final.attachments and final.attachments[0].image().size[0] > 600 and final.buttons == []
+    assert final.attachments and final.attachments[0].image().size[0] > 600 and final.button_labels == ["Revanche"]
     # nothing private ever reached anybody else
     for out in fake.all_outputs():
         if out.kind == "message" and any(t in (out.message.content or "") for t in PRIVATE_TEXT):
@@ -390,6 +390,6 @@ async def test_solo_series_against_the_ai_with_all_64_tiles(world):
     final = res.public_messages[-1]
     assert "Partie 2/2 terminée" in final.content and "Fin de la partie" in final.content
     assert re.search(r"\d\. Alice — -?\d+", final.content) and re.search(r"\d\. Bot 1 — -?\d+", final.content)
-    assert final.attachments and final.buttons == []
+    assert final.attachments and final.button_labels == ["Revanche"]
     assert fake.errors == []
     assert world.bot.tracebacks() == []

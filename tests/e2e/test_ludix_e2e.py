@@ -48,7 +48,7 @@ async def test_full_game_between_two_users(world):
     else:
         pytest.fail("the game did not end")
     assert "Classement" in msg.content and "1. " in msg.content
-    assert msg.buttons == []
+    assert msg.button_labels == ["Revanche"]  # the finished game's only control
     # a stale client clicking a button of the finished game is told the game is over
     game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
     res = await fake.forge_click(u.bruno, msg, f"ludibot:{game_id}:roll:1")

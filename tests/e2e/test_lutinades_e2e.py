@@ -248,7 +248,7 @@ async def play_turn(t: Table, msg):
                   picker=name_of(t, picker), lutin=name_of(t, summary["followed"]) if summary["followed"] is not None
                   else "", big=summary["card"]["big"], small=summary["card"]["small"]) in reveal.content
     if status == "finished":
-        assert "Fin de la partie" in reveal.content and reveal.buttons == []
+        assert "Fin de la partie" in reveal.content and reveal.button_labels == ["Revanche"]
         return None
     nxt = last_control(fake)
     if final.turn == turn + 1:  # the new turn pings its human lutins (or the picker if the AIs are done)

@@ -114,7 +114,7 @@ async def test_a_move_committed_just_before_a_crash_is_published_after_the_resta
     assert new.id != msg.id and {v for _, _, v in controls_of(new)} == {version}
     # the old message lost its buttons once the new one existed; a stale client still clicking
     # one is told it is out of date; the new ones play
-    assert msg.buttons == []
+    await fake.wait_until(lambda: msg.buttons == [], timeout=10)
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
     old_cid = msg.revisions[0].components[0]["components"][0]["custom_id"]
     res = await fake.forge_click(by_id[uid], msg, old_cid)
@@ -353,3 +353,52 @@ def newest_control_in(fake, channel, game_id):
         if msg.visible_to is None and any(g == game_id for g, _, _ in controls_of(msg)):
             return msg
     return None
+
+
+async def test_an_answer_discord_refused_is_published_by_the_outbox(field):
+    """The bot answers too late (Discord: 404 Unknown interaction): the move is committed, its
+    answer refused — the publisher posts it in the channel, with live controls."""
+    fake, u = field.fake, field.u
+    gid = await start_ludix(fake, u)
+    msg = newest_control(fake, gid)
+    (uid,) = mentioned(msg)
+    user = {u.alice.id: u.alice, u.bruno.id: u.bruno}[uid]
+    res = await fake.click(user, msg, label=msg.button_labels[0], deadline=0.0005, check_deadline=False)
+    assert res.deadline_missed
+    await all_games_show_their_version(fake, field.bot.db)
+    new = newest_control(fake, gid)
+    assert new.id != msg.id and new.kind == "channel"  # a channel post, not an interaction answer
+    fake.errors.clear()  # the late callback's 404 was the point of this test
+
+
+async def test_rematch_opens_a_lobby_with_the_same_seats_and_options(world):
+    fake, u = world.fake, world.u
+    lobby = (await fake.run_command(u.alice, "jeux", "ludix start", objectif=50, ia=1)).message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    final = None
+    for _ in range(400):
+        await fake.wait_until(lambda: newest_control(fake, game_id) is not None, timeout=20)
+        msg = newest_control(fake, game_id)
+        if msg is not None and "Fin de la partie" in (msg.content or ""):
+            final = msg
+            break
+        uid = mentioned(msg)[-1]
+        label = "Stop (marquer)" if "Stop (marquer)" in msg.button_labels else msg.button_labels[0]
+        await fake.click(by_id[uid], msg, label=label)
+    assert final is not None and final.button_labels == ["Revanche"]
+    res = await fake.click(u.chloe, final, label="Revanche")  # not a player of that game
+    assert res.ephemeral and "Vous ne jouez pas" in res.content
+    res = await fake.click(u.bruno, final, label="Revanche")
+    rematch = res.message
+    assert not res.ephemeral and "Rejoindre" in rematch.button_labels
+    assert f"<@{u.alice.id}>" in rematch.content and "Bot 1" in rematch.content and "50" in rematch.content
+    # only the bot's own mentions ping: the former player called back, and the lobby's creator
+    assert {int(x) for x in res.message.allowed_mentions.get("users", [])} == {u.alice.id, u.bruno.id}
+    again = await fake.click(u.alice, final, label="Revanche")  # once per game: the same lobby
+    assert again.ephemeral and "déjà ouverte" in again.content
+    await fake.click(u.alice, rematch, label="Rejoindre")
+    res = await fake.click(u.bruno, rematch, label="Lancer")
+    assert "La partie est lancée" in rematch.content

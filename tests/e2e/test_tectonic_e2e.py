@@ -76,7 +76,7 @@ async def test_a_whole_game_against_the_bot(world):
         else:
             pytest.fail("the game against the bot did not end")
         assert game.status == FINISHED
-        assert "Fin de la partie" in board.content and board.buttons == []
+        assert "Fin de la partie" in board.content and board.button_labels == ["Revanche"]
         ranks = await results_by_user(reader, game_id)
         assert set(ranks) == {u.alice.id, None} and sorted(ranks.values()) in ([1, 1], [1, 2])
         winner = "d'Alice" if ranks[u.alice.id] == 1 else "de Bot 1"

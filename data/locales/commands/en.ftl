@@ -39,6 +39,8 @@ command-ludix = ludix
 command-lutinades = lutinades
 command-ranta = ranta
 command-tectonic = tectonic
+command-casse = broken
+command-export = export
 
 ## option
 option-a = a
@@ -80,3 +82,4 @@ option-tuiles = tiles
 option-variant = variant
 option-variante = variant
 option-vers = to
+option-annuler = cancel

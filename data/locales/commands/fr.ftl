@@ -39,6 +39,8 @@ command-ludix = ludix
 command-lutinades = lutinades
 command-ranta = ranta
 command-tectonic = tectonic
+command-casse = casse
+command-export = export
 
 ## option
 option-a = a
@@ -80,3 +82,4 @@ option-tuiles = tuiles
 option-variant = variant
 option-variante = variante
 option-vers = vers
+option-annuler = annuler

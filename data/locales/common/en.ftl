@@ -93,3 +93,14 @@ paused-missing_access = Ludibot no longer has access to that channel.
 paused-missing_permissions = Ludibot may no longer post, attach a picture or embed a link there.
 paused-unknown_channel = the channel no longer exists.
 paused-thread_locked = the thread was locked.
+
+## merged from main
+error-other_channel = Game #{ $game } is played in { $channel }: type the command there.
+error-game_broken = Game #{ $game } cannot be read (a bot update?) and was set aside: a server admin can cancel it with /ludibot casse.
+error-number_out_of_range = The number given for “{ $option }” is out of range ({ $min } to { $max }).
+error-bad_choice = “{ $value }” is not a choice for “{ $option }” (choices: { $allowed }).
+error-wrong_component = This button or menu is not of the right type: nothing was done.
+error-bad_value = “{ $value }” is not a valid value for “{ $option }”.
+button-rematch = Rematch
+lobby-rematch_exists = The rematch of this game is already open: game #{ $id } ({ $link }). Join it with its “Join” button.
+lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.

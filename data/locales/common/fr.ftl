@@ -99,3 +99,14 @@ paused-missing_access = Ludibot n'a plus accès à ce salon.
 paused-missing_permissions = Ludibot n'a plus le droit d'y écrire, d'y joindre une image ou d'y intégrer un lien.
 paused-unknown_channel = le salon n'existe plus.
 paused-thread_locked = le fil a été verrouillé.
+
+## merged from main
+error-other_channel = La partie n°{ $game } se joue dans { $channel } : tapez la commande là-bas.
+error-game_broken = La partie n°{ $game } est illisible (mise à jour du bot ?) et a été mise de côté : un administrateur du serveur peut l'annuler avec /ludibot casse.
+error-number_out_of_range = Le nombre donné pour « { $option } » est hors limites (de { $min } à { $max }).
+error-bad_choice = « { $value } » n'est pas un choix possible pour « { $option } » (choix possibles : { $allowed }).
+error-wrong_component = Ce bouton ou ce menu n'est pas du bon type : rien n'a été fait.
+error-bad_value = « { $value } » n'est pas une valeur possible pour « { $option } ».
+button-rematch = Revanche
+lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
+lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.

@@ -158,3 +158,21 @@ cmd-langue = The language of the server's public messages (French by default)
 config-language = **Language of public messages**: { $language }
 config-language_saved = This server's public messages (games, buttons, pictures, reminders) will now be in: { $language }.
 error-unknown_language = "{ $language }" is not an offered language ({ $allowed }).
+
+## merged from main
+cmd-casse = This server's unreadable games (set aside): list them, cancel one (Manage Server)
+cmd-annuler = Number of the unreadable game to cancel
+cmd-export = Export the server's finished games, results and ratings as JSON (Manage Server)
+error-not_broken = Game #{ $game } is not unreadable: cancel it with its game's cancel command.
+broken-none = No unreadable game on this server.
+broken-head = Unreadable games, set aside ({ $count }):
+broken-line = • #{ $id } — { $game } in { $channel }: { $reason }
+broken-how = Other games are not affected. To cancel one: /ludibot casse annuler:<number>.
+broken-cancelled = Game #{ $id } is cancelled.
+export-ready = Here is the server's export: { $games } finished { $games ->
+        [one] game
+       *[other] games
+    }, { $ratings } { $ratings ->
+        [one] rating
+       *[other] ratings
+    }.

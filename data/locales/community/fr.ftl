@@ -173,3 +173,21 @@ cmd-langue = La langue des messages publics du serveur (français par défaut)
 config-language = **Langue des messages publics** : { $language }
 config-language_saved = Les messages publics de ce serveur (parties, boutons, images, rappels) seront désormais en : { $language }.
 error-unknown_language = « { $language } » n'est pas une langue proposée ({ $allowed }).
+
+## merged from main
+cmd-casse = Parties illisibles de ce serveur (mises de côté) : les lister, en annuler une (gestion du serveur)
+cmd-annuler = Numéro de la partie illisible à annuler
+cmd-export = Exporter les parties terminées, résultats et cotes du serveur en JSON (gestion du serveur)
+error-not_broken = La partie n°{ $game } n'est pas illisible : annulez-la avec la commande cancel de son jeu.
+broken-none = Aucune partie illisible sur ce serveur.
+broken-head = Parties illisibles, mises de côté ({ $count }) :
+broken-line = • n°{ $id } — { $game } dans { $channel } : { $reason }
+broken-how = Les autres parties ne sont pas touchées. Pour en annuler une : /ludibot casse annuler:<numéro>.
+broken-cancelled = La partie n°{ $id } est annulée.
+export-ready = Voici l'export du serveur : { $games } { $games ->
+        [one] partie terminée
+       *[other] parties terminées
+    }, { $ratings } { $ratings ->
+        [one] cote
+       *[other] cotes
+    }.

@@ -8,3 +8,6 @@ error-already_joined = You have already joined this game.
 error-not_joined = You have not joined this game.
 error-creator_leaves = You created this game: cancel it instead of leaving.
 error-not_enough = At least { $min } players are needed to start (joined: { $count }).
+
+## merged from main
+error-bad_level = The AI level goes from { $min } to { $max } (you asked for { $value }).

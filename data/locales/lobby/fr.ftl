@@ -8,3 +8,6 @@ error-already_joined = Vous êtes déjà inscrit à cette partie.
 error-not_joined = Vous n'êtes pas inscrit à cette partie.
 error-creator_leaves = Vous avez créé cette partie : annulez-la plutôt que de la quitter.
 error-not_enough = Il faut au moins { $min } joueurs pour lancer la partie (inscrits : { $count }).
+
+## merged from main
+error-bad_level = Le niveau de l'IA va de { $min } à { $max } (vous avez demandé { $value }).

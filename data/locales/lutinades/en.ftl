@@ -154,5 +154,5 @@ event-game_over = The deck is empty: the game is over!
 label-totals = 🍄 Mushrooms: { $totals }
 
 ## merged from main
-side_short-left = left
-side_short-right = right
+side_short-left = ←
+side_short-right = →

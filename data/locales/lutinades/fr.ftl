@@ -157,5 +157,5 @@ event-game_over = La pioche est vide : la partie est terminée !
 label-totals = 🍄 Champignons : { $totals }
 
 ## merged from main
-side_short-left = à gauche
-side_short-right = à droite
+side_short-left = ←
+side_short-right = →
