@@ -54,7 +54,7 @@ async def play_ludix(world, lang: str, players) -> None:
     by_id = {p.id: p for p in players}
     roll, stop = i18n.t("ludix.button.roll", lang), i18n.t("ludix.button.stop", lang)
     for _ in range(200):
-        if not msg.buttons:
+        if roll not in msg.button_labels:  # the game is over (only « Revanche » may be left)
             break
         (uid,) = mentioned(msg)
         res = await fake.click(by_id[uid], msg, label=roll)
