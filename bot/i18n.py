@@ -156,8 +156,14 @@ def _domain(domain: str, lang: str) -> _Domain:
     return loaded
 
 
-def domains() -> list[str]:
-    return sorted(p.name for p in LOCALES.iterdir() if p.is_dir()) if LOCALES.is_dir() else []
+@cache
+def _domains_in(root: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in root.iterdir() if p.is_dir())) if root.is_dir() else ()
+
+
+def domains() -> tuple[str, ...]:
+    """The catalog domains (folders of ``data/locales``), listed once."""
+    return _domains_in(LOCALES)
 
 
 def _lookup(key: str, lang: str) -> _Domain | None:
