@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-QUICK = ["bench_ludix", "bench_publication", "bench_ludime_lexicon", "bench_ludime", "bench_ranta", "bench_limit", "bench_lutinades",
-         "bench_armada", "bench_tectonic", "bench_community"]
+QUICK = ["bench_ludix", "bench_publication", "bench_ludime_lexicon", "bench_ludime", "bench_ranta", "bench_limit",
+         "bench_lutinades", "bench_armada", "bench_tectonic", "bench_community", "bench_throughput"]
 FULL = ["bench_armada_ai", "bench_tectonic_ai"]
 
 

@@ -101,6 +101,9 @@ def offline(t: Timings) -> None:
 
 async def main(games: int = 3) -> Timings:
     t = Timings()
+    t.expect("/armada start", 1)
+    t.expect("button Lancer (start)", 1)
+    t.expect("/armada status", 1)
     fake, bot, (alice, bruno), _ = await bot_world(["Alice", "Bruno"], channels=("jeux", "bot1", "bot2"))
     started = time.perf_counter()
     try:

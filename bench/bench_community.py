@@ -82,6 +82,10 @@ async def seed(path: Path, guild: int, channel: int, users: list[tuple[int, str]
 
 async def main(games: int = 10_000, repeat: int = 60) -> Timings:
     t = Timings()
+    t.expect("/profil", repeat)
+    t.expect("/records", 1)
+    t.expect("/parties", 1)
+    t.expect("/historique", 1)
     tmp = Path(tempfile.mkdtemp(prefix="ludibot-bench-community-"))
     fake = FakeDiscord(guild_name="Bench", channels=["jeux"], settle=0.02, timeout=30)
     members = [fake.add_user(f"Joueur {i:02d}", locale="fr") for i in range(USERS)]
@@ -122,6 +126,7 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     timings = asyncio.run(main(n))
     print(timings.table(f"Leaderboards and profiles ({n} finished games stored, through the fake Discord)"))
+    timings.verify()  # fails loudly when a row was not measured
     worst = max(timings.worst_p99("/classement"), timings.worst_p99("/profil"))
     if worst >= BUDGET_MS:
         print(f"over budget: p99 {worst:.1f} ms >= {BUDGET_MS} ms", file=sys.stderr)

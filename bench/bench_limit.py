@@ -116,6 +116,11 @@ def assert_over(fake) -> None:
 
 async def main(rounds: int = 0) -> Timings:
     t = Timings()
+    t.expect("/limit start", 1)
+    t.expect("button Lancer (start)", 1)
+    t.expect("button Placer (panel + board)", 1)
+    t.expect("button Mon plateau", 1)
+    t.expect("/limit status", 1)
     rng = random.Random(1)
     fake, bot, (alice, bruno), _ = await bot_world(["Alice", "Bruno"])
     await asyncio.sleep(2)  # the bot draws every tile once at start-up (warm_cache, off the event loop)

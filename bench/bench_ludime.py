@@ -111,6 +111,11 @@ async def play(t: Timings, table: LudimeTable, *, one_round: bool, max_moves: in
 
 async def main(games: int = 3) -> Timings:
     t = Timings()
+    t.expect("/ludime start", games)
+    t.expect("button Lancer (start)", games)
+    t.expect("/ludime poser", 1)
+    t.expect("button Ma main", 1)
+    t.expect("/ludime status", 1)
     fake, bot, (*users, dave), _ = await bot_world(["Alice", "Bruno", "Chloé", "Dave"])
     world = SimpleNamespace(fake=fake, bot=bot)
     try:
@@ -153,6 +158,7 @@ if __name__ == "__main__":
     timings = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
     text, latency_ok = report(timings)
     print(text)
+    timings.verify()  # fails loudly when a row was not measured
     print()
     print(bench_ludime_lexicon.markdown(figures))
     raise SystemExit(0 if latency_ok and figures["ok"] else 1)

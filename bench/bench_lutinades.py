@@ -75,6 +75,11 @@ async def play_game(t: Timings, fake, db, users, variant: str, rng: random.Rando
 
 async def main(games: int = 3) -> Timings:
     t = Timings()
+    t.expect("/lutinades start", games)
+    t.expect("button Lancer (start)", games)
+    t.expect("button Suivre (reveal card)", 1)
+    t.expect("button geste (reveal)", 1)
+    t.expect("/lutinades status", 1)
     fake, bot, users, tmp = await bot_world(["Alice", "Bruno", "Chloé", "Dave"])
     rng = random.Random(1)
     try:
@@ -99,5 +104,6 @@ async def main(games: int = 3) -> Timings:
 if __name__ == "__main__":
     timings = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
     print(timings.table("Lutinades (4 users, through the fake Discord)"))
+    timings.verify()  # fails loudly when a row was not measured
     worst = max(v for k, v in ((k, timings.worst_p99(k)) for k in timings.samples) if not k.startswith("render"))
     print(f"\nworst p99 (commands and buttons): {worst:.1f} ms — budget {BUDGET_MS} ms")

@@ -72,6 +72,11 @@ async def place(t: Timings, fake, user, path: str) -> None:
 
 async def main(games: int = 3) -> Timings:
     t = Timings()
+    t.expect("/ranta start", 1)
+    t.expect("button Lancer (start)", 1)
+    t.expect("/ranta placer (preview)", 1)
+    t.expect("button Confirmer", 1)
+    t.expect("/ranta status", 1)
     rng = random.Random(1)
     fake, bot, (alice, bruno, chloe), _ = await bot_world(["Alice", "Bruno", "Chloé"])
     players = [alice, bruno, chloe]

@@ -140,6 +140,9 @@ def budget_for(name: str) -> float | None:
 
 async def main(games: int = 3) -> Timings:
     t = Timings()
+    t.expect("/tectonic start", 1)
+    t.expect("button Lancer (start)", 1)
+    t.expect("/tectonic status", 1)
     channels = ("jeux", "bot1", "bot2", "bot3", "load1", "load2", "load3")
     fake, bot, users, _ = await bot_world(["Alice", "Bruno", "Chloé", "Dave", "Eve"], channels=channels)
     alice, bruno, chloe, dave, eve = users

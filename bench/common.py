@@ -43,13 +43,40 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+class MeasuredNothing(AssertionError):
+    """A benchmark did not measure what it claims (no sample, or interactions never answered)."""
+
+
 class Timings:
     def __init__(self) -> None:
         self.samples: dict[str, list[float]] = defaultdict(list)
+        self.unanswered: dict[str, int] = defaultdict(int)
+        self.expected: dict[str, int] = {}
 
     def add(self, name: str, seconds: float | None) -> None:
-        if seconds is not None:
+        if seconds is None:
+            self.unanswered[name] += 1  # the bot never answered: a failure, not a missing sample
+        else:
             self.samples[name].append(seconds * 1000)
+
+    def expect(self, name: str, at_least: int = 1) -> None:
+        """Declare a row this benchmark must measure, with at least ``at_least`` samples."""
+        self.expected[name] = max(at_least, self.expected.get(name, 0))
+
+    def check(self) -> list[str]:
+        """What the run failed to measure: expected rows short of samples, unanswered interactions,
+        or nothing at all."""
+        problems = [f"- MEASURED NOTHING: {name}: {len(self.samples.get(name, []))} samples, expected ≥ {n}"
+                    for name, n in self.expected.items() if len(self.samples.get(name, [])) < n]
+        problems += [f"- UNANSWERED: {name}: {n} interaction(s) got no answer" for name, n in self.unanswered.items()]
+        if not any(self.samples.values()):
+            problems.append("- MEASURED NOTHING: no sample at all")
+        return problems
+
+    def verify(self) -> None:
+        problems = self.check()
+        if problems:
+            raise MeasuredNothing("\n".join(problems))
 
     def record(self, name: str, result) -> Any:
         self.add(name, result.latency)
@@ -64,6 +91,8 @@ class Timings:
     def table(self, title: str) -> str:
         lines = [f"### {title}", "", "| what | n | p50 ms | p99 ms | max ms |", "|---|---|---|---|---|"]
         for name, vals in self.samples.items():
+            if not vals:
+                continue
             lines.append(f"| {name} | {len(vals)} | {statistics.median(vals):.1f} | {percentile(vals, 99):.1f} "
                          f"| {max(vals):.1f} |")
         return "\n".join(lines)
@@ -95,6 +124,72 @@ async def bot_world(users: list[str], *, channels: tuple[str, ...] = ("jeux",)):
 def report(timings: Timings, title: str, budget_for: Callable[[str], float | None] = default_budget) -> int:
     """Print the table and the budget verdict; the exit status (1 when a budget is missed)."""
     print(timings.table(title))
-    over = timings.over_budget(budget_for)
-    print("\n".join(over) if over else "- every budget met")
+    over = timings.check() + timings.over_budget(budget_for)
+    print("\n".join(over) if over else "- every row measured, every budget met")
     return 1 if over else 0
+
+
+# --- process CPU (Linux /proc), for CPU per move in the bot and in its render workers --------
+
+def _ticks() -> float:
+    import os
+
+    return float(os.sysconf("SC_CLK_TCK"))
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid``; 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _ticks()
+
+
+def child_pids(pid: int) -> list[int]:
+    """Direct children of ``pid`` (the render workers of the bot)."""
+    from pathlib import Path
+
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return sorted(set(found))
+
+
+class CpuMeter:
+    """CPU used by a process and by its children between two readings."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.start = self._read()
+
+    def _read(self) -> tuple[float, dict[int, float]]:
+        return process_cpu(self.pid), {c: process_cpu(c) for c in child_pids(self.pid)}
+
+    def lap(self) -> tuple[float, float]:
+        """(main-process seconds, children seconds) since the last lap, and start a new one."""
+        main0, kids0 = self.start
+        main1, kids1 = self.start = self._read()
+        return main1 - main0, sum(v - kids0.get(c, 0.0) for c, v in kids1.items())
+
+
+async def start_floor_bot(fake, workdir: Path):
+    """The floor bot (bench/floor_bot.py) connected to ``fake``: a subprocess to ``kill()``."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
+    env.update(fake.bot_env)
+    env.update({"PYTHONPATH": str(root), "PYTHONUNBUFFERED": "1"})
+    log = open(workdir / "floor.log", "a")  # noqa: SIM115 - handed to the child
+    proc = subprocess.Popen([sys.executable, "-m", "bench.floor_bot"], cwd=workdir, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    log.close()
+    await fake.wait_ready(timeout=60)
+    return proc

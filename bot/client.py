@@ -15,13 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, metrics
+from bot import i18n, looplag, metrics
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, check_options
 from bot.publisher import Publisher
+from bot.render_pool import RenderPool
 from bot.sessions import SessionService
 from bot.storage import SQLiteStore, Store
 from bot.translator import CatalogTranslator
@@ -135,9 +136,12 @@ class Ludibot(commands.AutoShardedBot):
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
+        self.render_pool = RenderPool()
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        await self.render_pool.start()
+        self._loop_lag = looplag.start_if_asked()  # benchmarks only
         if self.settings.metrics_port:
             self.metrics_server = metrics.MetricsServer(self, self.settings.metrics_host, self.settings.metrics_port)
             await self.metrics_server.start()
@@ -225,6 +229,14 @@ class Ludibot(commands.AutoShardedBot):
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d ready", shard_id)
+        if self.publisher is not None:
+            self.publisher.wake()  # a shard identified again (new session): catch up its servers' games
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        log.info("shard %d disconnected", shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        log.info("shard %d resumed", shard_id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
         observe_interaction(interaction, command.qualified_name)
@@ -272,6 +284,7 @@ class Ludibot(commands.AutoShardedBot):
         if getattr(self, "community", None) is not None:
             await self.community.stop()
         await super().close()
+        await self.render_pool.close()
         if self.metrics_server is not None:
             await self.metrics_server.stop()
         await self.store.close()

@@ -23,6 +23,7 @@ import engines
 from bot import i18n
 from bot.language import server_lang
 from bot.narrate import narrate
+from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
@@ -91,11 +92,32 @@ class GameCog(commands.GroupCog):
         """``verb -> async handler(click)`` for this game's buttons and selects."""
         return {}
 
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """The table picture, as a job for the render pool: ``picture(render_fn, view, ...)``."""
         return None
 
-    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """The player's own picture, as a job for the render pool (see :meth:`render_public`)."""
         return None
+
+    # --- drawing (in the render pool, off the interpreter lock) ----------------------
+    async def render(self, job: Picture | Any, *args: Any) -> bytes | None:
+        """Draw a :class:`Picture` (or a render function and its arguments) in the render pool."""
+        if job is None:
+            return None
+        pool: RenderPool | None = getattr(self.bot, "render_pool", None)
+        if pool is None:
+            return await asyncio.to_thread(job if isinstance(job, Picture) else Picture(job, args))
+        return await pool.run(job, *args)
+
+    async def render_public_cached(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+        """The public picture of this version of the game (drawn once: status, spectators and
+        republication reuse it)."""
+        job = self.render_public(game, view, lang)
+        pool: RenderPool | None = getattr(self.bot, "render_pool", None)
+        if pool is None or job is None:
+            return await self.render(job) if job is not None else None
+        return await pool.cached((game.id, game.version, lang, "public"), job)
 
     def publish_image(self, outcome: Outcome, view: dict[str, Any]) -> bool:
         """Whether this public message carries the table image (a game may skip it for small steps)."""
@@ -383,7 +405,7 @@ class GameCog(commands.GroupCog):
         view = await self.sessions.public_view(game)
         image = None
         if self.publish_image(outcome, view):
-            image = await asyncio.to_thread(self.render_public, game, view, lg)
+            image = await self.render_public_cached(game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
         if game.status == FINISHED and any(not s.is_ai for s in game.seats):
@@ -499,7 +521,7 @@ class GameCog(commands.GroupCog):
             raise SessionError("common.error.not_a_player", game=game.id)
         lg = lang(interaction)
         view = await self.sessions.view_for(game, interaction.user.id)
-        image = await asyncio.to_thread(self.render_private, game, view, lg)
+        image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
@@ -532,7 +554,7 @@ class GameCog(commands.GroupCog):
             await send(interaction, self.lobby_text(game, lg), ephemeral=True)
             return
         view = await self.sessions.public_view(game)
-        image = await asyncio.to_thread(self.render_public, game, view, lg)
+        image = await self.render_public_cached(game, view, lg)
         lines = [i18n.t("common.label.status_head", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                         status=i18n.t(f"common.status.{game.status}", lg))]
         if game.status == RUNNING:

@@ -338,13 +338,15 @@ class FakeDiscord(FakeDiscordServer):
         """Wait until `sync_count` exceeds `after` (a command sync happened)."""
         await self.wait_until(lambda: self.sync_count > after, timeout)
 
-    async def wait_until(self, cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    async def wait_until(self, cond: Callable[[], bool], timeout: float = 10.0, *, poll: float = 0.1) -> None:
+        """Wait until `cond()` holds; re-checked at every change of the fake and every `poll` seconds
+        (conditions may depend on things the fake does not see, e.g. a process's log)."""
         end = time.monotonic() + timeout
         while not cond():
             now = time.monotonic()
             if now >= end:
                 raise TimeoutError("condition not met")
-            await self.wait_changed(end - now)
+            await self.wait_changed(min(end - now, poll))
 
     async def wait_idle(self, quiet: float | None = None, timeout: float = 10.0) -> None:
         """Wait until nothing changed for `quiet` seconds."""

@@ -1052,11 +1052,12 @@ class FakeDiscordServer:
             if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 return self._record(request, self._error_response(request, ApiError(401, 0, "401: Unauthorized")))
             params = mm.groupdict()
-            bucket = self._bucket_for(method, pattern, params) if auth else None
-            limited = self._take(request, bucket, global_=auth)
-            if limited is not None:
-                return self._record(request, limited)
+            bucket = None
             try:
+                bucket = self._bucket_for(method, pattern, params) if auth else None
+                limited = self._take(request, bucket, global_=auth)
+                if limited is not None:
+                    return self._record(request, limited)
                 resp = await handler(request, **params)
             except ApiError as exc:
                 resp = self._error_response(request, exc)

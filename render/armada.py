@@ -15,9 +15,10 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render import catalog
-from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, to_png
+from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, draw_on, encode_png, font
 
-WIDTH = 880
+#: Sized for a phone: shown about 360 px wide, the smallest text (20 px) stays 11 px high.
+WIDTH = 640
 SCALE = 2  # drawn at twice the size, then reduced: smooth circles and lines
 SEA = (28, 78, 112)
 GRID = (120, 170, 200)
@@ -46,7 +47,7 @@ def _xy(name: str, columns: str) -> tuple[int, int]:
 def render_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False) -> bytes:
     """PNG of the board of ``view``; with ``previous=True``, the final position of the last round."""
     img = draw_board(view, names, lang, previous)
-    return to_png(img)
+    return encode_png(img)
 
 
 def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False) -> Image.Image:
@@ -61,21 +62,21 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
     england = snapshot["england"] if previous else view["england"]
     last = (snapshot or {}).get("last_move") if previous else view.get("last_move")
 
-    margin = 64 * s
-    header_h = 132 * s
+    margin = 62 * s
+    header_h = 210 * s
     footer_h = 46 * s
     width = WIDTH * s
     step = (width - 2 * margin) / (n - 1)
     board_top = header_h + margin
     height = board_top + int(step * (n - 1)) + margin + footer_h
-    img, draw = canvas(width, height, BACKGROUND)
+    img, draw = canvas(width, height, BACKGROUND, scale=s)
 
     def at(name: str) -> tuple[float, float]:
         x, y = _xy(name, columns)
         return margin + x * step, board_top + (n - 1 - y) * step
 
     # --- the sea and its grid ---
-    pad = 32 * s  # sea beyond the outer lines, a little more than a ship's radius
+    pad = 26 * s  # sea beyond the outer lines, a little more than a ship's radius
     draw.rounded_rectangle((margin - pad, board_top - pad, width - margin + pad,
                             board_top + step * (n - 1) + pad), radius=14 * s, fill=SEA)
     for i in range(n):
@@ -83,17 +84,17 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
         y = board_top + i * step
         draw.line((x, board_top, x, board_top + step * (n - 1)), fill=GRID, width=max(1, s))
         draw.line((margin, y, width - margin, y), fill=GRID, width=max(1, s))
-    label_font = font(15 * s, bold=True)
+    label_font = font(20 * s, bold=True)
     for i in range(n):
         x = margin + i * step
         for yy in (board_top - pad - 14 * s, board_top + step * (n - 1) + pad + 14 * s):
             draw.text((x, yy), columns[i], font=label_font, fill=EDGE_LABEL, anchor="mm")
         y = board_top + (n - 1 - i) * step
-        for xx in (margin - pad - 16 * s, width - margin + pad + 16 * s):
+        for xx in (margin - pad - 18 * s, width - margin + pad + 18 * s):
             draw.text((xx, y), str(i + 1), font=label_font, fill=EDGE_LABEL, anchor="mm")
 
     radius = step * 0.34
-    odraw = ImageDraw.Draw(img, "RGBA")  # translucent fills blend onto the board
+    odraw = draw_on(img, "RGBA", s)  # translucent fills blend onto the board
 
     # --- ranges of Spain's last lines (current board only) ---
     if not previous:
@@ -105,7 +106,7 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
                 r = radius * 0.55
                 odraw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=r * 0.3,
                                         fill=(*REACH, 90), outline=(*REACH, 230), width=2 * s)
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img, None, s)
 
     # --- last move arrow (move or pivot) ---
     if last and last.get("from") and last.get("to"):
@@ -150,13 +151,13 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
             draw.line((cx - r, cy - r, cx + r, cy + r), fill=CAPTURED, width=5 * s)
             draw.line((cx - r, cy + r, cx + r, cy - r), fill=CAPTURED, width=5 * s)
     if not previous:
-        small = font(12 * s, bold=True)
+        small = font(20 * s, bold=True)
         for p in view.get("pending_captures", []):
             cx, cy = at(p)
             r = radius + 8 * s
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=CAPTURED, width=4 * s)
             tw = draw.textlength(p, font=small)
-            box = (cx - tw / 2 - 4 * s, cy - r - 19 * s, cx + tw / 2 + 4 * s, cy - r - 2 * s)
+            box = (cx - tw / 2 - 4 * s, cy - r - 25 * s, cx + tw / 2 + 4 * s, cy - r - 2 * s)
             draw.rounded_rectangle(box, radius=4 * s, fill=BACKGROUND)
             draw.text((cx, (box[1] + box[3]) / 2), p, font=small, fill=CAPTURED, anchor="mm")
 
@@ -184,9 +185,9 @@ def _disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, side: str) 
 def _header(draw, view, names, text, width, height, previous, snapshot) -> None:
     s = SCALE
     draw.rectangle((0, 0, width, height), fill=PANEL)
-    title_font = font(20 * s, bold=True)
-    body = font(17 * s)
-    bold = font(17 * s, bold=True)
+    title_font = font(24 * s, bold=True)
+    body = font(20 * s)
+    bold = font(20 * s, bold=True)
     if previous:
         round_no = snapshot["round"]
         title = text["round"].format(round=round_no) + " — " + text["final"]
@@ -197,7 +198,8 @@ def _header(draw, view, names, text, width, height, previous, snapshot) -> None:
         title = text["tiebreak"] if view.get("tiebreak") else text["round"].format(round=round_no)
         sides = view["sides"]
         captures = view["captures"]
-    draw.text((18 * s, 22 * s), title, font=title_font, fill=TEXT, anchor="lm")
+    draw.text((18 * s, 24 * s), _fit(draw, title, title_font, width - 36 * s), font=title_font, fill=TEXT,
+              anchor="lm")
     status = ""
     if previous:
         winner = snapshot.get("winner")
@@ -217,31 +219,31 @@ def _header(draw, view, names, text, width, height, previous, snapshot) -> None:
             status = text["must_pair"]
         elif side == "spain" and view.get("spain_must_move"):
             status = text["must_move"]
-    if status:
-        status = _fit(draw, status, bold, width - 36 * s - draw.textlength(title, font=title_font) - 24 * s)
-        draw.text((width - 18 * s, 22 * s), status, font=bold, fill=HIGHLIGHT, anchor="rm")
+    if status:  # under the two sides: a phone-width header has no room beside the title
+        status = _fit(draw, status, bold, width - 36 * s)
+        draw.text((18 * s, 190 * s), status, font=bold, fill=HIGHLIGHT, anchor="lm")
     to_win = view.get("to_win", 11)
-    for row, side in enumerate(("spain", "england")):
+    for row, side in enumerate(("spain", "england")):  # two lines a side: name and score, then the counts
         seat = sides[side]
-        y = 62 * s + row * 42 * s
+        y = 66 * s + row * 64 * s
         current = (not previous and not view.get("finished") and view.get("current") == seat)
         if current:
-            draw.rounded_rectangle((8 * s, y - 18 * s, width - 8 * s, y + 18 * s), radius=8 * s,
+            draw.rounded_rectangle((8 * s, y - 18 * s, width - 8 * s, y + 46 * s), radius=8 * s,
                                    outline=HIGHLIGHT, width=2 * s)
         _disc(draw, 30 * s, y, 11 * s, side)
-        name = _fit(draw, _name(names, seat), bold, 260 * s)
+        score = f"{text['score']} {view['scores'][seat]}"
+        room = width - 18 * s - draw.textlength(score, font=bold) - 16 * s - 50 * s
+        name = _fit(draw, _name(names, seat), bold, room)
         draw.text((50 * s, y), name, font=bold, fill=HIGHLIGHT if current else TEXT, anchor="lm")
-        draw.text((320 * s, y), text[f"side_{side}"], font=body, fill=MUTED, anchor="lm")
-        caps = f"{text['captures']} {captures[side]}/{to_win}"
-        draw.text((470 * s, y), caps, font=bold, fill=TEXT, anchor="lm")
-        score = view["scores"][seat]
-        draw.text((width - 18 * s, y), f"{text['score']} {score}", font=bold, fill=TEXT, anchor="rm")
+        draw.text((width - 18 * s, y), score, font=bold, fill=TEXT, anchor="rm")
+        details = [text[f"side_{side}"], f"{text['captures']} {captures[side]}/{to_win}"]
         if not previous:
             if side == "spain":
-                extra = f"{text['reserve']} {view['reserve']['spain']}"
+                details.append(f"{text['reserve']} {view['reserve']['spain']}")
             else:
-                extra = f"{text['on_board']} {view['on_board']['england']}/{view['england_limit']}"
-            draw.text((630 * s, y), extra, font=body, fill=MUTED, anchor="lm")
+                details.append(f"{text['on_board']} {view['on_board']['england']}/{view['england_limit']}")
+        line = _fit(draw, "  ·  ".join(details), body, width - 68 * s)
+        draw.text((50 * s, y + 28 * s), line, font=body, fill=MUTED, anchor="lm")
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -263,7 +265,7 @@ def _fit(draw: ImageDraw.ImageDraw, name: str, fnt, limit: float) -> str:
 
 def _footer(draw, view, text, width, top, height, previous, last) -> None:
     s = SCALE
-    fnt = font(17 * s, bold=True)
+    fnt = font(20 * s, bold=True)
     parts = []
     if last:
         if last.get("from"):
@@ -276,4 +278,5 @@ def _footer(draw, view, text, width, top, height, previous, last) -> None:
         for line in view.get("last_lines", []):
             parts.append(text["range"].format(range=line["range"]) + f" ({line['line'][0]}–{line['line'][-1]})")
     if parts:
-        draw.text((width / 2, top + height / 2), "   ·   ".join(parts[:4]), font=fnt, fill=TEXT, anchor="mm")
+        line = _fit(draw, "  ·  ".join(parts[:4]), fnt, width - 24 * s)
+        draw.text((width / 2, top + height / 2), line, font=fnt, fill=TEXT, anchor="mm")

@@ -7,56 +7,91 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, text_size, to_png
+from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, encode_png, fit, font
 
-WIDTH_MIN, WIDTH_MAX = 640, 1000
-MARGIN = 28
-ROW_H = 44
-PAD = 22
+#: Sized for a phone: at most 720 px wide, so the smallest text (22 px) shows 11 px high at 360 px.
+WIDTH_MIN, WIDTH_MAX = 560, 720
+MARGIN = 24
+ROW_H = 46
+PAD = 16
+SMALL = 22
 PODIUM = [(212, 175, 55), (192, 192, 192), (205, 127, 50)]  # gold, silver, bronze
 
 
-def _fit(draw, text: str, fnt, width: int) -> str:
-    if text_size(draw, text, fnt)[0] <= width:
-        return text
-    while text and text_size(draw, text + "…", fnt)[0] > width:
-        text = text[:-1]
-    return text + "…"
+def _wrap(text: str, fnt, width: float, max_lines: int = 2) -> list[str]:
+    """``text`` on at most ``max_lines`` lines of ``width`` px (the last one shortened if needed)."""
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and fnt.getlength(f"{line} {words[0]}") <= width:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines[-1] = lines[-1] + " " + " ".join(words)
+    return [fit(line, fnt, width) for line in lines]
 
 
 def render_table(title: str, subtitle: str, headers: Sequence[str], rows: Sequence[Sequence[str]], *,
                  numeric: Sequence[bool] | None = None, highlight: int | None = None,
-                 empty: str = "—", podium: bool = True) -> bytes:
-    """A table picture. ``numeric[i]``: right-align column ``i``; ``highlight``: a row index to mark."""
+                 empty: str = "—", podium: bool = True, flexible: Sequence[int] = (1,),
+                 minimum: Sequence[int] = (140,)) -> bytes:
+    """A table picture. ``numeric[i]``: right-align column ``i``; ``highlight``: a row index to mark;
+    ``flexible``: the columns shortened (down to ``minimum`` px) when the table is too wide.
+    Column titles wrap on two lines; the title and the subtitle wrap too (never cut at the edge)."""
     cols = len(headers)
     numeric = list(numeric or [False] * cols)
-    head_font, cell_font, bold = font(20, bold=True), font(22), font(22, bold=True)
-    _, probe = canvas(10, 10)
-    widths = [text_size(probe, h, head_font)[0] for h in headers]
+    head_font, cell_font, bold = font(SMALL, bold=True), font(SMALL), font(SMALL, bold=True)
+    head_lines = [_wrap(h, head_font, max(head_font.getlength(w) for w in h.split(" ") or [""])) if h else [""]
+                  for h in headers]
+    widths = [max(head_font.getlength(line) for line in lines) for lines in head_lines]
     for row in rows:
         for i, cell in enumerate(row):
-            widths[i] = max(widths[i], text_size(probe, str(cell), bold)[0])
-    name_col = 1 if cols > 1 else 0
-    natural = sum(widths) + PAD * (cols - 1) + 2 * MARGIN + 2 * 16
+            widths[i] = max(widths[i], bold.getlength(str(cell)))
+    widths = [int(w) + 1 for w in widths]
+    natural = sum(widths) + PAD * (cols - 1) + 2 * MARGIN + 2 * 14
     width = max(WIDTH_MIN, min(WIDTH_MAX, natural))
-    if natural > width:  # shrink the name column to fit
-        widths[name_col] = max(120, widths[name_col] - (natural - width))
+    excess = natural - width
+    for col, least in zip(flexible, list(minimum) + [minimum[-1]] * len(flexible), strict=False):
+        if excess <= 0:
+            break
+        cut = min(excess, max(0, widths[col] - least))
+        widths[col] -= cut
+        excess -= cut
+    if excess > 0:  # still too wide: the flexible columns share the rest, never past the edge
+        share = -(-excess // len(flexible))
+        for col in flexible:
+            widths[col] = max(48, widths[col] - share)
+    title_font = font(32, bold=True)
+    title_lines = _wrap(title, title_font, width - 2 * MARGIN)
+    sub_lines = _wrap(subtitle, cell_font, width - 2 * MARGIN)
+    head_h = 14 + max(len(lines) for lines in head_lines) * 28
+    top = MARGIN + 42 * len(title_lines) + 30 * len(sub_lines) + 14
     body = max(1, len(rows))
-    height = MARGIN + 48 + 34 + 16 + ROW_H + body * ROW_H + MARGIN
+    height = top + head_h + body * ROW_H + MARGIN
     img, draw = canvas(width, height, BACKGROUND)
-    draw.text((MARGIN, MARGIN), title, font=font(32, bold=True), fill=TEXT)
-    draw.text((MARGIN, MARGIN + 48), subtitle, font=font(20), fill=MUTED)
-    y = MARGIN + 48 + 34 + 16
-    xs, x = [], MARGIN + 16
+    y = MARGIN
+    for line in title_lines:
+        draw.text((MARGIN, y), line, font=title_font, fill=TEXT)
+        y += 42
+    for line in sub_lines:
+        draw.text((MARGIN, y), line, font=cell_font, fill=MUTED)
+        y += 30
+    y = top
+    xs, x = [], MARGIN + 14
     for w in widths:
         xs.append(x)
         x += w + PAD
-    draw.rounded_rectangle((MARGIN, y, width - MARGIN, y + ROW_H - 4), radius=8, fill=PANEL)
-    for i, h in enumerate(headers):
-        _cell(draw, xs[i], widths[i], y + (ROW_H - 4) / 2, h, head_font, MUTED, numeric[i])
-    y += ROW_H
+    draw.rounded_rectangle((MARGIN, y, width - MARGIN, y + head_h - 4), radius=8, fill=PANEL)
+    for i, lines in enumerate(head_lines):
+        first = y + (head_h - 4) / 2 - (len(lines) - 1) * 14
+        for k, line in enumerate(lines):
+            _cell(draw, xs[i], widths[i], first + 28 * k, line, head_font, MUTED, numeric[i])
+    y += head_h
     if not rows:
-        draw.text((MARGIN + 16, y + ROW_H / 2), empty, font=cell_font, fill=MUTED, anchor="lm")
+        for line in _wrap(empty, cell_font, width - 2 * MARGIN - 28):
+            draw.text((MARGIN + 14, y + ROW_H / 2), line, font=cell_font, fill=MUTED, anchor="lm")
+            y += 30
     for r, row in enumerate(rows):
         mid = y + (ROW_H - 4) / 2
         if r == highlight:
@@ -69,11 +104,11 @@ def render_table(title: str, subtitle: str, headers: Sequence[str], rows: Sequen
             fnt = cell_font
             if i == 0 and podium and r < 3 and str(cell).strip():
                 colour, fnt = PODIUM[r], bold
-            elif i == name_col:
+            elif i == flexible[0]:
                 fnt = bold
-            _cell(draw, xs[i], widths[i], mid, _fit(draw, str(cell), fnt, widths[i]), fnt, colour, numeric[i])
+            _cell(draw, xs[i], widths[i], mid, fit(str(cell), fnt, widths[i]), fnt, colour, numeric[i])
         y += ROW_H
-    return to_png(img)
+    return encode_png(img)
 
 
 def _cell(draw, x: int, width: int, mid: float, text: str, fnt, fill, right: bool) -> None:
@@ -94,8 +129,10 @@ def render_leaderboard(title: str, subtitle: str, labels: dict[str, str], rows: 
 
 
 def render_records(title: str, subtitle: str, labels: dict[str, str], rows: Sequence[dict]) -> bytes:
-    """Rank, player, score, date, game number."""
-    headers = [labels["rank"], labels["player"], labels["score"], labels["date"], labels["game"]]
-    cells = [[str(r["rank"]), str(r["player"]), str(r["score"]), str(r["date"]), f"#{r['game']}"] for r in rows]
-    return render_table(title, subtitle, headers, cells, numeric=[True, False, True, False, True],
-                        empty=labels.get("empty", "—"))
+    """Rank, player, score, mode (the game's options, already worded), date, game number."""
+    headers = [labels["rank"], labels["player"], labels["score"], labels.get("mode", "Mode"), labels["date"],
+               labels["game"]]
+    cells = [[str(r["rank"]), str(r["player"]), str(r["score"]), str(r.get("mode") or "—"), str(r["date"]),
+              f"#{r['game']}"] for r in rows]
+    return render_table(title, subtitle, headers, cells, numeric=[True, False, True, False, False, True],
+                        empty=labels.get("empty", "—"), flexible=(1, 3), minimum=(130, 120))

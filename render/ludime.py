@@ -17,13 +17,15 @@ from render.common import (
     TEXT,
     canvas,
     centred_text,
+    encode_png,
+    fit,
     font,
     seat_colour,
-    text_size,
-    to_png,
 )
 
-WIDTH = 900
+#: Sized for a phone: shown about 360 px wide, the smallest text (22 px) stays 11 px high.
+WIDTH = 720
+SMALL = 22
 CARD_FACE = (250, 246, 236)
 CARD_INK = (35, 35, 40)
 CARD_EDGE = (30, 30, 30)
@@ -78,20 +80,22 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     hand: list[str] = list(view.get("hand") or [])
     values: dict[str, int] = view.get("values") or {}
     seat = view.get("seat")
-    per_row = 8
-    card_w, card_h, gap = 96, 128, 12
+    per_row = 6
+    card_w, card_h, gap = 104, 136, 12
     rows = max(1, (len(hand) + per_row - 1) // per_row)
     notes = _hand_notes(view, lab)
-    height = 96 + rows * (card_h + gap) + 34 * len(notes) + 26
+    top = 110
+    height = top + rows * (card_h + gap) + 34 * len(notes) + 26
     img, draw = canvas(WIDTH, height, BACKGROUND)
 
     colour = seat_colour(seat) if seat is not None else MUTED
     draw.ellipse((24, 26, 52, 54), fill=colour)
-    title = f"{lab['hand']} — {_name(names, seat)}"
-    draw.text((64, 22), title[:46], font=font(32, bold=True), fill=TEXT)
+    title_font = font(32, bold=True)
+    title = fit(f"{lab['hand']} — {_name(names, seat)}", title_font, WIDTH - 64 - 24)
+    draw.text((64, 40), title, font=title_font, fill=TEXT, anchor="lm")
     total = sum(values.get(c, 0) for c in hand)
     info = f"{_count(lab, 'cards', len(hand))} · {_count(lab, 'points', total)}"
-    draw.text((WIDTH - 24, 30), info, font=font(24), fill=MUTED, anchor="ra")
+    draw.text((64, 80), info, font=font(24), fill=MUTED, anchor="lm")
 
     must = view.get("discard_taken") if view.get("must_use") and view.get("current") == seat else None
     drawn = view.get("drawn")
@@ -100,7 +104,7 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     for i, letter in enumerate(hand):
         r, c = divmod(i, per_row)
         x = x0 + c * (card_w + gap)
-        y = 80 + r * (card_h + gap)
+        y = top + r * (card_h + gap)
         outline, width = CARD_EDGE, 2
         if must and letter == must and not marked_must:
             outline, width, marked_must = HIGHLIGHT, 6, True
@@ -108,12 +112,12 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
             outline, width, marked_drawn = (120, 200, 255), 6, True
         _card(draw, x, y, card_w, card_h, letter, values.get(letter), outline, width)
     if not hand:
-        centred_text(draw, (WIDTH / 2, 80 + card_h / 2), "—", font(48, bold=True), fill=MUTED)
-    y = 80 + rows * (card_h + gap) + 6
+        centred_text(draw, (WIDTH / 2, top + card_h / 2), "—", font(48, bold=True), fill=MUTED)
+    y = top + rows * (card_h + gap) + 6
     for text, fill in notes:
-        draw.text((28, y), text, font=font(24), fill=fill)
+        draw.text((28, y), fit(text, font(24), WIDTH - 56), font=font(24), fill=fill)
         y += 34
-    return to_png(img)
+    return encode_png(img)
 
 
 def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tuple[int, int, int]]]:
@@ -156,26 +160,28 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     players = view["players"]
     words = list(view.get("words") or [])
     values: dict[str, int] = view.get("values") or {}
-    two_cols = len(words) > 8
-    tile = 34 if two_cols else 46
+    tile = 46
     row_h = tile + 16
-    slots, rows = _layout(words, two_cols)
-    header_h = 150
-    score_h = players * 50
-    height = header_h + 20 + max(1, rows) * row_h + 24 + score_h + 20
+    rows = len(words)
+    header_h = 212
+    score_h = players * 84
+    height = header_h + 12 + max(1, rows) * row_h + 24 + score_h + 20
     img, draw = canvas(WIDTH, height, BACKGROUND)
+    small = font(SMALL)
 
-    # header: round, whose turn, discard top card and pile
+    # header: round, whose turn, discard top card and pile (on the right)
+    cw, ch = 82, 112  # the value in the corner: 22 px
+    left_room = WIDTH - 24 - 2 * cw - 24 - 24 - 16 if view.get("variant", "main") != "mot-unique" else WIDTH - 48
     variant = view.get("variant", "main")
     if variant == "main":
         head = f"{lab['round']} {view['round']}/{view.get('rounds') or 3}"
     else:
         head = f"{lab['round']} {view['round']} · {lab['target']} {view.get('target') or 100}"
-    draw.text((24, 18), head, font=font(30, bold=True), fill=TEXT)
-    sub = f"{lab['dealer']}{lab['colon']}{_name(names, view.get('dealer'))[:24]}"
+    draw.text((24, 18), fit(head, font(30, bold=True), left_room), font=font(30, bold=True), fill=TEXT)
+    sub = f"{lab['dealer']}{lab['colon']}{_name(names, view.get('dealer'))}"
     if variant == "main-entiere" and view.get("die"):
-        sub += f" · {lab['die']} {view['die']} → {_count(lab, 'cards', view.get('hand_size') or 0)}"
-    draw.text((24, 58), sub, font=font(22), fill=MUTED)
+        sub = f"{lab['die']} {view['die']} → {_count(lab, 'cards', view.get('hand_size') or 0)}"
+    draw.text((24, 60), fit(sub, small, left_room), font=small, fill=MUTED)
     if view.get("finished"):
         winners = ", ".join(_name(names, s) for s in view.get("winners") or [])
         status, fill = f"{lab['winner']}{lab['colon']}{winners}", HIGHLIGHT
@@ -183,62 +189,66 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         status, fill = f"{lab['turn']}{lab['colon']}{_name(names, view['current'])}", seat_colour(view["current"])
     else:
         status, fill = "", TEXT
-    draw.text((24, 92), status[:40], font=font(28, bold=True), fill=fill)
+    draw.text((24, 94), fit(status, font(28, bold=True), left_room), font=font(28, bold=True), fill=fill)
     last = view.get("last_round") or {}
     if view.get("out_seat") is not None and not view.get("finished"):
-        draw.text((24, 126), lab["went_out"][:52], font=font(18), fill=HIGHLIGHT)
+        draw.text((24, 176), fit(lab["went_out"], small, WIDTH - 48), font=small, fill=HIGHLIGHT)
     elif variant != "main" and last.get("word") and last.get("scorer") is not None:
-        line = f"{lab['last_round']}{lab['colon']}{_name(names, last['scorer'])[:20]} · {last['word']} +{last['value']}"
-        draw.text((24, 126), line[:60], font=font(18), fill=HIGHLIGHT)
+        line = f"{lab['last_round']}{lab['colon']}{last['word']} +{last['value']} · {_name(names, last['scorer'])}"
+        draw.text((24, 176), fit(line, small, WIDTH - 48), font=small, fill=HIGHLIGHT)
 
-    cw, ch = 72, 96
     if variant != "mot-unique":
         x = WIDTH - 24 - cw
         top = view.get("discard_top")
         if top:
-            _card(draw, x, 30, cw, ch, top, values.get(top))
+            _card(draw, x, 24, cw, ch, top, values.get(top))
         else:
-            draw.rounded_rectangle((x, 30, x + cw, 30 + ch), radius=9, outline=MUTED, width=2)
-        centred_text(draw, (x + cw / 2, 30 + ch + 16), lab["discard"], font(18), fill=MUTED)
+            draw.rounded_rectangle((x, 24, x + cw, 24 + ch), radius=9, outline=MUTED, width=2)
+        centred_text(draw, (x + cw / 2, 24 + ch + 18), lab["discard"], small, fill=MUTED)
         px = x - cw - 24
-        _back(draw, px, 30, cw, ch, str(view.get("pile_count", 0)))
-        centred_text(draw, (px + cw / 2, 30 + ch + 16), lab["pile"], font(18), fill=MUTED)
+        _back(draw, px, 24, cw, ch, str(view.get("pile_count", 0)))
+        centred_text(draw, (px + cw / 2, 24 + ch + 18), lab["pile"], small, fill=MUTED)
 
-    # the words
-    y0 = header_h + 20
+    # the words, one a row: letter cards, or the word in big letters when it is too long for cards
+    y0 = header_h + 12
     if not words:
         centred_text(draw, (WIDTH / 2, y0 + row_h / 2), lab["no_word"], font(26), fill=MUTED)
-    half = (WIDTH - 48) // 2
-    for w, (r, col, span) in zip(words, slots, strict=True):
-        x = 24 + col * half
-        y = y0 + r * row_h
-        width = half * span if two_cols else WIDTH - 48
-        owner = w["owner"]
-        colour = seat_colour(owner)
-        draw.rounded_rectangle((x, y, x + width - 12, y + row_h - 6), radius=10, fill=PANEL)
-        draw.ellipse((x + 8, y + (row_h - 6) / 2 - 10, x + 28, y + (row_h - 6) / 2 + 10), fill=colour)
+    for r, w in enumerate(words):
+        x, y, width = 24, y0 + r * row_h, WIDTH - 48
+        colour = seat_colour(w["owner"])
+        mid = y + (row_h - 6) / 2
+        draw.rounded_rectangle((x, y, x + width, y + row_h - 6), radius=10, fill=PANEL)
+        draw.ellipse((x + 8, mid - 10, x + 28, mid + 10), fill=colour)
+        value_font = font(26, bold=True)
         value_text = str(w["value"])
-        vw, _ = text_size(draw, value_text, font(24, bold=True))
-        room = width - 12 - 38 - vw - 24
+        room = width - 38 - value_font.getlength(value_text) - 28
         word = w["word"]
-        step = min(tile + 3, room // max(1, len(word)))
-        t = step - 3
-        for k, letter in enumerate(word):
-            _card(draw, x + 38 + k * step, y + (row_h - 6 - t) // 2, t, t, letter, None)
-        draw.text((x + width - 24, y + (row_h - 6) / 2), value_text, font=font(24, bold=True), fill=colour,
-                  anchor="rm")
+        step = min(tile + 3, int(room // max(1, len(word))))
+        if step - 3 >= 44:
+            for k, letter in enumerate(word):
+                _card(draw, x + 38 + k * step, int(mid - (step - 3) / 2), step - 3, step - 3, letter, None)
+        else:
+            word_font = font(30, bold=True)
+            draw.text((x + 40, mid), fit(word, word_font, room), font=word_font, fill=TEXT, anchor="lm")
+        draw.text((x + width - 14, mid), value_text, font=value_font, fill=colour, anchor="rm")
 
-    # scores
+    # scores: name and points on a line, the details under them
     y = y0 + max(1, rows) * row_h + 24
     draw.line((24, y - 10, WIDTH - 24, y - 10), fill=PANEL, width=2)
     abandoned = view.get("abandoned") or []
     for seat in range(players):
-        top = y + seat * 50
+        top = y + seat * 84
         current = view.get("current") == seat and not view.get("finished")
-        draw.rounded_rectangle((24, top, WIDTH - 24, top + 44), radius=10, fill=PANEL,
+        draw.rounded_rectangle((24, top, WIDTH - 24, top + 76), radius=10, fill=PANEL,
                                outline=HIGHLIGHT if current else None, width=3 if current else 1)
-        draw.ellipse((36, top + 12, 56, top + 32), fill=seat_colour(seat))
-        draw.text((68, top + 8), _name(names, seat)[:22], font=font(24, bold=current), fill=TEXT)
+        draw.ellipse((36, top + 14, 58, top + 36), fill=seat_colour(seat))
+        points = _count(lab, "points", view["scores"][seat])
+        points_font = font(28, bold=True)
+        draw.text((WIDTH - 40, top + 25), points, font=points_font, fill=TEXT, anchor="rm")
+        name_font = font(26, bold=current)
+        room = WIDTH - 40 - points_font.getlength(points) - 20 - 70
+        draw.text((70, top + 25), fit(_name(names, seat), name_font, room), font=name_font, fill=TEXT,
+                  anchor="lm")
         counts = view.get("hand_counts") or []
         info = _count(lab, "cards", counts[seat] if seat < len(counts) else 0)
         if seat < len(abandoned) and abandoned[seat]:
@@ -246,7 +256,5 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         if last.get("points"):
             pts = last["points"][seat]
             info += f" · {lab['last_round']} {pts:+d}"
-        draw.text((360, top + 11), info, font=font(20), fill=MUTED)
-        draw.text((WIDTH - 40, top + 22), _count(lab, "points", view["scores"][seat]), font=font(26, bold=True),
-                  fill=TEXT, anchor="rm")
-    return to_png(img)
+        draw.text((70, top + 57), fit(info, small, WIDTH - 48 - 70), font=small, fill=MUTED, anchor="lm")
+    return encode_png(img)

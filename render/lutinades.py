@@ -28,10 +28,11 @@ from render.common import (
     TEXT,
     canvas,
     centred_text,
+    draw_on,
+    encode_png,
     font,
     seat_colour,
     text_size,
-    to_png,
 )
 
 CARD_W, CARD_H = 420, 600
@@ -160,7 +161,7 @@ def draw_card(img: Image.Image, box: tuple[int, int, int, int], card: dict[str, 
     """
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     rad = int(w * 0.07)
     draw.rounded_rectangle(box, radius=rad, fill=FOREST_DARK)
     m = max(4, int(w * 0.03))
@@ -196,14 +197,14 @@ def render_card(card_view: dict[str, Any], labels: dict[str, str] | None = None)
     """
     img, _ = canvas(CARD_W, CARD_H, BACKGROUND)
     draw_card(img, (6, 6, CARD_W - 6, CARD_H - 6), card_view, labels)
-    return to_png(img)
+    return encode_png(img)
 
 
 def draw_card_back(img: Image.Image, box: tuple[int, int, int, int], count: int | None = None) -> None:
     """The back of the deck (the mushroom whose foot points at the picker), with a count."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    draw = ImageDraw.Draw(img)
+    draw = draw_on(img)
     for k in (2, 1):  # a little stack
         off = k * max(2, int(w * 0.025))
         draw.rounded_rectangle((x0 + off, y0 + off, x1 + off, y1 + off), radius=int(w * 0.07),
@@ -215,10 +216,14 @@ def draw_card_back(img: Image.Image, box: tuple[int, int, int, int], count: int 
 
 
 # --- the table -----------------------------------------------------------------
-TABLE_W = 960
+#: Sized for a phone: shown about 360 px wide, the smallest text (22 px) stays 11 px high. The last
+#: revealed card and the deck sit under the players (beside them, the picture was too wide).
+TABLE_W = 720
 HEADER_H = 64
-ROW_H = 74
-PANEL_X = 712
+ROW_H = 80
+PANEL_X = TABLE_W
+SMALL = 22
+PANEL_H = 30 + int(260 * CARD_H / CARD_W) + 24
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, fnt, width: int) -> str:
@@ -235,7 +240,7 @@ def _mushroom_row(draw: ImageDraw.ImageDraw, x: int, cy: int, count: int, max_ic
     for i in range(shown):
         draw_mushroom(draw, x + i * 19 + size / 2, cy + 2, size)
     if count > max_icons:
-        draw.text((x + shown * 19 + 6, cy), f"+{count - max_icons}", font=font(16, bold=True), fill=MUTED,
+        draw.text((x + shown * 19 + 6, cy), f"+{count - max_icons}", font=font(SMALL, bold=True), fill=MUTED,
                   anchor="lm")
 
 
@@ -252,7 +257,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     labels = labels or {}
     n = view["players"]
     rows_h = n * ROW_H
-    height = max(HEADER_H + 16 + rows_h + 16, HEADER_H + 16 + 400)
+    height = HEADER_H + 30 + rows_h + 16 + PANEL_H
     img, draw = canvas(TABLE_W, height)
     # header
     draw.rectangle((0, 0, TABLE_W, HEADER_H), fill=FOREST_DARK)
@@ -267,15 +272,15 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     waiting = set(view.get("waiting") or [])
     ignored = set(view.get("ignored") or [])
     picker = view.get("picker")
-    small_f = font(16)
-    col_now, col_last = 530, 630
+    small_f = font(SMALL)
+    col_now, col_last = 540, 630
     y_hdr = HEADER_H + 4
     # column heads: this turn's number, the previous turn's number
     if not view.get("finished"):
-        centred_text(draw, (col_now, y_hdr + 6), f"#{view['turn']}", font(14, bold=True), fill=MUTED)
+        centred_text(draw, (col_now, y_hdr + 12), f"#{view['turn']}", font(SMALL, bold=True), fill=MUTED)
     if last:
-        centred_text(draw, (col_last, y_hdr + 6), f"#{last['turn']}", font(14, bold=True), fill=MUTED)
-    top = HEADER_H + 16
+        centred_text(draw, (col_last, y_hdr + 12), f"#{last['turn']}", font(SMALL, bold=True), fill=MUTED)
+    top = HEADER_H + 30
     for seat in range(n):
         y = top + seat * ROW_H
         colour = seat_colour(seat)
@@ -285,20 +290,20 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
                                outline=HIGHLIGHT if is_picker else None, width=3 if is_picker else 1)
         draw.rectangle((12, y + 4, 22, y + ROW_H - 4), fill=colour)
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
-        draw.text((34, y + 24), _fit(draw, name, font(24, bold=True), 230), font=font(24, bold=True), fill=TEXT,
+        draw.text((34, y + 25), _fit(draw, name, font(24, bold=True), 212), font=font(24, bold=True), fill=TEXT,
                   anchor="lm")
         if is_picker:
             role = labels.get("picker", "")
-            draw_basket(draw, 44, y + 54, 20)
+            draw_basket(draw, 44, y + 58, 20)
             if role:
-                draw.text((60, y + 54), role, font=small_f, fill=HIGHLIGHT, anchor="lm")
+                draw.text((60, y + 57), _fit(draw, role, small_f, 215), font=small_f, fill=HIGHLIGHT, anchor="lm")
         count = view["mushrooms"][seat]
         draw.text((290, y + ROW_H / 2), str(count), font=font(30, bold=True), fill=TEXT, anchor="rm")
         if view.get("finished") and count == max(view["mushrooms"]):
             centred_text(draw, (col_now, y + ROW_H / 2), "★", font(40, bold=True), fill=HIGHLIGHT)
         _mushroom_row(draw, 300, y + ROW_H / 2 - 2, count)
         if last and last["gains"][seat]:
-            draw.text((col_last + 36, y + ROW_H / 2), f"+{last['gains'][seat]}", font=font(20, bold=True),
+            draw.text((col_last + 36, y + ROW_H / 2), f"+{last['gains'][seat]}", font=font(SMALL, bold=True),
                       fill=GOOD, anchor="lm")
         # current turn
         cy = y + ROW_H / 2
@@ -330,28 +335,27 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
                 draw_gesture(draw, col_last, cy, 36, lg["gesture"], lg["side_for_picker"], fill=fill)
                 if lg["ignored"]:
                     draw.line((col_last - 18, cy - 18, col_last + 18, cy + 18), fill=BAD, width=3)
-    # right panel: last revealed card and the deck
-    px0, px1 = PANEL_X, TABLE_W - 16
-    pw = px1 - px0
+    # under the players: the last revealed card and the deck, side by side
+    py = top + n * ROW_H + 16
+    card_w = 260
+    card_h = int(card_w * CARD_H / CARD_W)
+    back_w = 120
+    back_h = int(back_w * 1.3)
+    gap = 60
+    shown_w = (card_w + gap if last else 0) + back_w
+    x = (TABLE_W - shown_w) // 2
     if last:
-        card_w = 168
-        card_h = int(card_w * CARD_H / CARD_W)
-        cx0 = px0 + (pw - card_w) // 2
         label = labels.get("revealed_card")
-        ty = top
         if label:
-            centred_text(draw, (px0 + pw / 2, ty + 8), label, font(16, bold=True), fill=MUTED)
-            ty += 20
-        draw_card(img, (cx0, ty, cx0 + card_w, ty + card_h), last["card"])
-        deck_y = ty + card_h + 16
-    else:
-        deck_y = top
-    back_w = 96
-    bx0 = px0 + (pw - back_w) // 2
-    draw_card_back(img, (bx0, deck_y, bx0 + back_w, deck_y + int(back_w * 1.3)), view["deck"])
+            centred_text(draw, (x + card_w / 2, py + 12), _fit(draw, label, font(SMALL, bold=True), card_w + gap),
+                         font(SMALL, bold=True), fill=MUTED)
+        draw_card(img, (x, py + 30, x + card_w, py + 30 + card_h), last["card"])
+        x += card_w + gap
+    deck_top = py + 30 + (card_h - back_h) // 2 if last else py + 30
+    draw_card_back(img, (x, deck_top, x + back_w, deck_top + back_h), view["deck"])
     if labels.get("deck"):
-        centred_text(draw, (px0 + pw / 2, deck_y + int(back_w * 1.3) + 18), labels["deck"], font(16), fill=MUTED)
-    return to_png(img)
+        centred_text(draw, (x + back_w / 2, deck_top + back_h + 22), labels["deck"], font(SMALL), fill=MUTED)
+    return encode_png(img)
 
 
 def draw_basket(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, outline=HIGHLIGHT) -> None:

@@ -21,10 +21,11 @@ from render.common import (
     PANEL,
     TEXT,
     canvas,
+    encode_png,
     font,
     seat_colour,
-    to_png,
 )
+from render.common import fit as _fit
 
 CATEGORIES = ("T", "A", "C", "P", "F", "R")
 MECHANICS = ("bluff", "deduction", "deck_building", "programming", "memory", "secret_role")
@@ -153,7 +154,7 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
     lab = lab or _Labels(None)
     cell = k.cell
     draw.rectangle([ox, oy, ox + k.width - 1, oy + k.height - 1], fill=WOOD, outline=WOOD_DARK, width=2)
-    name_font = font(max(10, int(cell * 0.2)))
+    name_font = font(max(10, int(cell * 0.25)))
     filled: set[str] = {n.upper() for it in items for n in it["cells"]}
     for cub in k.cubbies:
         x0, _, _, b = k.rect(ox, oy, cub["x"], cub["y"])
@@ -271,8 +272,9 @@ def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, break
         pts_text = f"{pts:+d}" if pts else "0"
         pts_w = draw.textlength("+00", font=pts_font)
         text = _rule_text(entry, lab)
-        text_font = _fit_font(draw, text, size, int(width - badge - pts_w - 18))
-        draw.text((x + badge + 8, cy), text, font=text_font, fill=TEXT, anchor="lm")
+        text_font = font(size)  # shortened rather than shrunk: it stays readable on a phone
+        draw.text((x + badge + 8, cy), _fit(text, text_font, int(width - badge - pts_w - 18)), font=text_font,
+                  fill=TEXT, anchor="lm")
         draw.text((x + width, cy), pts_text, font=pts_font,
                   fill=(120, 220, 130) if pts > 0 else (240, 120, 110) if pts < 0 else MUTED, anchor="rm")
         y += line
@@ -324,60 +326,67 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
     lab = _Labels(labels)
     sheet_view = view["sheets"][seat]
     k = _Kallax(view["sheet"], cell=88, wall=12)
-    left, top, panel_w = 44, 78, 380
-    width = left + k.width + 24 + panel_w + 14
-    height = top + k.height + 100
-    img, draw = canvas(width, height)
-    # header
+    # phone-sized: the score breakdown and the legend go under the kallax (text ≥ 20 px at ≈ 630 px)
+    left, top = 44, 112
+    width = left + k.width + 24
+    small = font(20)
+    img, draw = canvas(width, top + k.height + 1400)
+    # header: the name, then the mode and the round
     colour = seat_colour(seat)
     draw.rectangle([0, 0, width, 8], fill=colour)
-    title_font = _fit_font(draw, _name(names, seat), 34, left + k.width - 24, True)
-    draw.text((24, 44), _name(names, seat), font=title_font, fill=TEXT, anchor="lm")
+    title_font = font(34, True)
+    draw.text((24, 44), _fit(_name(names, seat), title_font, width - 48), font=title_font, fill=TEXT, anchor="lm")
     mode = view.get("mode", "")
     sub = " \u00b7 ".join(s for s in (lab.get(f"mode.{mode}", mode),
                                        lab.get("label.round", f"{view['round']}/{view['rounds']}",
                                                round=view["round"], rounds=view["rounds"])) if s)
-    draw.text((width - 20, 44), sub, font=font(22), fill=MUTED, anchor="rm")
+    draw.text((24, 84), _fit(sub, font(22), width - 48), font=font(22), fill=MUTED, anchor="lm")
     current = None if view.get("finished") else view.get("round")
     pv = _preview_dict(preview)
     _draw_kallax(img, draw, k, left, top, sheet_view["items"], current, pv, True, lab)
     _draw_axes(draw, k, left, top, 22)
     # a note under the grid: the preview, or the reminder that this round's box is still secret
+    y = top + k.height + 36
     note = None
     if pv and pv.get("cells"):
         note = "\u25a0 " + lab.get("label.preview", " ".join(pv["cells"]))
     elif current is not None and any(it.get("round") == current for it in sheet_view["items"]):
         note = "\u25a1 " + lab.get("label.hidden", str(current))
     if note:
-        note_font = font(18)
-        for i, line in enumerate(_wrap(draw, note, note_font, k.width)[:2]):
-            draw.text((left, top + k.height + 48 + i * 24), line, font=note_font, fill=HIGHLIGHT, anchor="lm")
-    # right panel: breakdown, then the legend
-    px = left + k.width + 24
-    inner = panel_w - 20
-    draw.rounded_rectangle([px - 10, top - 6, width - 10, height - 12], radius=10, fill=PANEL)
-    y = _draw_breakdown(draw, px, top, inner, sheet_view["breakdown"], sheet_view["score"], lab, 19)
+        for line in _wrap(draw, note, small, width - 48)[:3]:
+            draw.text((24, y + 12), line, font=small, fill=HIGHLIGHT, anchor="lm")
+            y += 28
+        y += 8
+    # under it: breakdown, then the legend
+    px = 28
+    inner = width - 2 * px
+    row = 30
+    _, probe = canvas(width, 4000)  # how tall the breakdown is, for the panel behind it
+    end = _draw_breakdown(probe, px, y + 10, inner, sheet_view["breakdown"], sheet_view["score"], lab, 22)
+    panel_bottom = end + 14 + 6 * row + 8 + row + 8
+    draw.rounded_rectangle([10, y, width - 10, panel_bottom], radius=10, fill=PANEL)
+    y = _draw_breakdown(draw, px, y + 10, inner, sheet_view["breakdown"], sheet_view["score"], lab, 22)
     y += 14
-    row = 26
     half = inner // 2
     for i, cat in enumerate(CATEGORIES):
         cy = y + i * row + row / 2
-        draw.rounded_rectangle([px, cy - 10, px + 22, cy + 10], radius=4, fill=CATEGORY_COLOURS[cat])
-        draw.text((px + 11, cy), lab.code(cat), font=font(15, True), fill=INK, anchor="mm")
+        draw.rounded_rectangle([px, cy - 12, px + 26, cy + 12], radius=4, fill=CATEGORY_COLOURS[cat])
+        draw.text((px + 13, cy), lab.code(cat), font=font(20, True), fill=INK, anchor="mm")
         name = lab.get(f"category.{cat}", "")
-        draw.text((px + 30, cy), name, font=_fit_font(draw, name, 17, half - 36), fill=MUTED, anchor="lm")
+        draw.text((px + 34, cy), _fit(name, small, half - 40), font=small, fill=MUTED, anchor="lm")
     mx = px + half
     for i, mech in enumerate(MECHANICS):
         cy = y + i * row + row / 2
-        draw.text((mx + 11, cy), SYMBOLS[mech], font=font(19), fill=TEXT, anchor="mm")
+        draw.text((mx + 13, cy), SYMBOLS[mech], font=font(22), fill=TEXT, anchor="mm")
         name = lab.get(f"mechanic.{mech}", "")
-        draw.text((mx + 30, cy), name, font=_fit_font(draw, name, 17, half - 32), fill=MUTED, anchor="lm")
+        draw.text((mx + 34, cy), _fit(name, small, half - 36), font=small, fill=MUTED, anchor="lm")
     y += 6 * row + 8
-    if y + row < height - 12:
-        cy = y + row / 2
-        img.paste(_hatch(22), (px, int(cy - 11)))
-        draw.text((px + 30, cy), lab.get("label.mat", ""), font=font(17), fill=MUTED, anchor="lm")
-    return to_png(img)
+    cy = y + row / 2
+    img.paste(_hatch(24), (px, int(cy - 12)))
+    draw.text((px + 34, cy), _fit(lab.get("label.mat", ""), small, inner - 34), font=small, fill=MUTED, anchor="lm")
+    y += row + 8
+    img = img.crop((0, 0, width, panel_bottom + 14))
+    return encode_png(img)
 
 
 def _draw_pips(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: int) -> None:
@@ -406,14 +415,14 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
     """The round's three dice, each with what its face means as size, category and mechanic."""
     lab = _Labels(labels)
     dice = view["dice_meaning"]
-    col_w, head = 290, 70
+    col_w, head = 210, 70  # three narrow columns: the picture stays phone-sized (text ≥ 22 px at 670 px)
     width = col_w * len(dice) + 40
     height = 610
     img, draw = canvas(width, height)
     title = lab.get("label.dice", "", round=view["round"], rounds=view["rounds"]) or \
         lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
     draw.text((width / 2, 38), title, font=font(30, True), fill=TEXT, anchor="mm")
-    caption = font(17)
+    caption = font(22)
     for i, d in enumerate(dice):
         x0 = 20 + i * col_w
         cx = x0 + col_w / 2
@@ -422,9 +431,9 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         # size
         y = head + 152
         draw.text((cx, y), lab.get("label.size", "\u2b1a"), font=caption, fill=MUTED, anchor="mm")
-        _draw_shape(draw, cx - 40, y + 60, d["long"], d["short"], 22)
-        _draw_shape(draw, cx + 70, y + 60, d["short"], d["long"], 22)
-        draw.text((cx + 15, y + 60), "/", font=font(22), fill=MUTED, anchor="mm")
+        _draw_shape(draw, cx - 48, y + 60, d["long"], d["short"], 16)
+        _draw_shape(draw, cx + 52, y + 60, d["short"], d["long"], 16)
+        draw.text((cx + 2, y + 60), "/", font=font(24), fill=MUTED, anchor="mm")
         # category
         y = head + 280
         draw.text((cx, y), lab.get("label.category", ""), font=caption, fill=MUTED, anchor="mm")
@@ -432,14 +441,14 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         draw.rounded_rectangle([cx - 24, y + 18, cx + 24, y + 66], radius=6, fill=CATEGORY_COLOURS[cat])
         draw.text((cx, y + 42), cat, font=font(32, True), fill=INK, anchor="mm")
         name = lab.get(f"category.{cat}", "")
-        draw.text((cx, y + 86), name, font=_fit_font(draw, name, 20, col_w - 30), fill=TEXT, anchor="mm")
+        draw.text((cx, y + 86), _fit(name, font(22), col_w - 24), font=font(22), fill=TEXT, anchor="mm")
         # mechanic
         y = head + 405
         draw.text((cx, y), lab.get("label.mechanic", ""), font=caption, fill=MUTED, anchor="mm")
         draw.text((cx, y + 42), d["symbol"], font=font(40), fill=TEXT, anchor="mm")
         name = lab.get(f"mechanic.{d['mechanic']}", "")
-        draw.text((cx, y + 86), name, font=_fit_font(draw, name, 20, col_w - 30), fill=TEXT, anchor="mm")
-    return to_png(img)
+        draw.text((cx, y + 86), _fit(name, font(22), col_w - 24), font=font(22), fill=TEXT, anchor="mm")
+    return encode_png(img)
 
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
@@ -481,4 +490,4 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         _draw_axes(draw, k, gx, gy, 15)
         _draw_breakdown(draw, bx + 18, gy + k.height + 28, block_w - 36, sheet_view["breakdown"],
                         sheet_view["score"], lab, 17)
-    return to_png(img)
+    return encode_png(img)

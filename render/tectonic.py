@@ -20,14 +20,15 @@ from typing import Any
 from PIL import ImageDraw
 
 from render import catalog
-from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, font, to_png
+from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, encode_png, font
 
 S = 2  # supersampling factor
 CELL = 64
-MARGIN = 30
-HEADER = 44
-SIDE = 270
+MARGIN = 36
+HEADER = 48
 GAP = 16
+BOX_H = 292  # a player's box, under the board (two side by side: the picture stays phone-narrow)
+SMALL = 22  # the smallest text: 11 px high once the 712 px picture is shown 360 px wide
 SIZE = 10
 FILES = "ABCDEFGHIJ"
 
@@ -96,9 +97,9 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     if labels:
         lab.update(labels)
     board_px = SIZE * CELL
-    width = MARGIN * 2 + board_px + GAP + SIDE + GAP
-    height = HEADER + MARGIN * 2 + board_px
-    img, draw = canvas(width * S, height * S, BACKGROUND)
+    width = MARGIN * 2 + board_px
+    height = HEADER + MARGIN * 2 + board_px + BOX_H + GAP
+    img, draw = canvas(width * S, height * S, BACKGROUND, scale=S)
 
     region_cells = {c for r in view.get("regions", {}).values() for c in r["cells"]}
     last = view.get("last_move") or {}
@@ -121,7 +122,7 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.line((x, (HEADER + MARGIN) * S, x, (HEADER + MARGIN + board_px) * S), fill=GRID, width=S)
         draw.line((MARGIN * S, y, (MARGIN + board_px) * S, y), fill=GRID, width=S)
     # region outlines and names
-    small = font(10 * S, bold=True)
+    small = font(SMALL * S, bold=True)
     for name, region in view.get("regions", {}).items():
         cells = set(region["cells"])
         for cell in cells:
@@ -167,7 +168,7 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         x, y = _cell_xy(p["cell"])
         _piece(draw, p["piece"], p["owner"], p["red"], (x + CELL / 2) * S, (y + CELL / 2) * S, radius)
     # coordinates
-    coord = font(15 * S, bold=True)
+    coord = font(SMALL * S, bold=True)
     top, bottom = HEADER + MARGIN, HEADER + MARGIN + board_px
     for k in range(SIZE):
         cx = (MARGIN + k * CELL + CELL / 2) * S
@@ -178,7 +179,7 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.text(((MARGIN * 1.5 + board_px) * S, cy), str(k + 1), font=coord, fill=TEXT, anchor="mm")
 
     # header: move number and the last move
-    head = font(20 * S, bold=True)
+    head = font(24 * S, bold=True)
     text = lab.get("ply", "{n}").format(n=view.get("ply", 0))
     if last:
         move = f"{last['from']} → {last['to']}"
@@ -190,55 +191,58 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.text(((MARGIN + board_px) * S, HEADER / 2 * S), lab.get("draw", "="), font=head, fill=HIGHLIGHT,
                   anchor="rm")
 
-    # side panel: Black at the top, White at the bottom
-    px = MARGIN * 2 + board_px + GAP
-    box_h = 250
-    _player_box(draw, view, names, lab, 1, px, HEADER + MARGIN, box_h)
-    _player_box(draw, view, names, lab, 0, px, HEADER + MARGIN + board_px - box_h, box_h)
+    # the players' boxes under the board: White on the left, Black on the right
+    box_w = (width - 3 * 12) // 2
+    box_y = HEADER + MARGIN * 2 + board_px
+    for seat in (0, 1):
+        _player_box(draw, view, names, lab, seat, 12 + seat * (box_w + 12), box_y, box_w, BOX_H)
 
     out = img.reduce(S)
-    return to_png(out)
+    return encode_png(out)
 
 
 def _player_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], lab: dict[str, str],
-                seat: int, x: int, y: int, h: int) -> None:
-    w = SIDE
+                seat: int, x: int, y: int, w: int, h: int) -> None:
     current = view.get("current") == seat
     winner = view.get("finished") and view.get("winner") == seat
     outline = HIGHLIGHT if current or winner else PANEL
     draw.rounded_rectangle((x * S, y * S, (x + w) * S, (y + h) * S), radius=10 * S, fill=PANEL,
                            outline=outline, width=3 * S)
     # name line with a colour token
-    _piece(draw, "colline", seat, False, (x + 22) * S, (y + 24) * S, 12 * S)
+    _piece(draw, "colline", seat, False, (x + 22) * S, (y + 26) * S, 12 * S)
     name = names[seat] if seat < len(names) else lab.get("white" if seat == 0 else "black", str(seat))
-    name_font = font(19 * S, bold=True)
+    name_font = font(24 * S, bold=True)
     while len(name) > 3 and draw.textlength(name, font=name_font) > (w - 52) * S:
         name = name[:-2] + "…"
-    draw.text(((x + 42) * S, (y + 24) * S), name, font=name_font, fill=TEXT, anchor="lm")
+    draw.text(((x + 42) * S, (y + 26) * S), name, font=name_font, fill=TEXT, anchor="lm")
     colour = lab.get("white" if seat == 0 else "black", "")
     status = colour
     if winner:
         status = f"★ {lab.get('winner', '')}  ·  {colour}"
     elif current:
         status = f"▶ {lab.get('turn', '')}  ·  {colour}"
-    draw.text(((x + 42) * S, (y + 50) * S), status, font=font(14 * S, bold=current or bool(winner)),
+    status_font = font(SMALL * S, bold=current or bool(winner))
+    while len(status) > 3 and draw.textlength(status, font=status_font) > (w - 52) * S:
+        status = status[:-2] + "…"
+    draw.text(((x + 42) * S, (y + 58) * S), status, font=status_font,
               fill=HIGHLIGHT if current or winner else MUTED, anchor="lm")
     kinds = ("colline", "pic", "mont")
     rows = ((lab.get("reserve", ""), "reserves", False), (lab.get("on_board", ""), "on_board", False),
             (lab.get("red", ""), "red", True))
-    label_font = font(13 * S)
-    count_font = font(18 * S, bold=True)
-    yy = y + 74
+    label_font = font(SMALL * S)
+    count_font = font(24 * S, bold=True)
+    yy = y + 92
+    step = (w - 28) // 3
     for title, key, red in rows:
         counts = (view.get(key) or [{}, {}])[seat] or {}
         draw.text(((x + 14) * S, yy * S), title, font=label_font, fill=MUTED, anchor="lm")
         for k, kind in enumerate(kinds):
             n = counts.get(kind, 0)
-            cx = x + 30 + k * 82
-            cy = yy + 24
-            _mini(draw, kind, seat, red, cx * S, cy * S, 12 * S, bool(n))
-            draw.text(((cx + 19) * S, cy * S), f"×{n}", font=count_font, fill=TEXT if n else MUTED, anchor="lm")
-        yy += 56
+            cx = x + 30 + k * step
+            cy = yy + 30
+            _mini(draw, kind, seat, red, cx * S, cy * S, 13 * S, bool(n))
+            draw.text(((cx + 20) * S, cy * S), f"×{n}", font=count_font, fill=TEXT if n else MUTED, anchor="lm")
+        yy += 66
 
 
 def _mini(draw: ImageDraw.ImageDraw, kind: str, owner: int, red: bool, cx: float, cy: float, r: float,

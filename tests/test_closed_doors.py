@@ -324,3 +324,47 @@ async def test_a_state_that_fails_to_load_anywhere_is_refused_and_marked(svc):
     await refused("common.error.game_broken", svc.view_for(future, ALICE.user_id))
     assert [x.id for x in await svc.store.broken_games(GUILD_A)] == [g.id]
     await refused("common.error.game_broken", svc.get(g.id))
+
+
+# --- reminders and timeouts outside an interaction ---------------------------------------------
+class _Sink:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def send(self, **kwargs):
+        self.sent.append(kwargs)
+
+
+class _Bot:
+    def __init__(self, store) -> None:
+        self.store = store
+        self.sink = _Sink()
+        self.game_cogs: dict = {}
+
+    def get_partial_messageable(self, channel_id):
+        return self.sink
+
+    def get_guild(self, guild_id):
+        return None
+
+
+async def test_reminders_and_timeouts_ping_exactly_the_players_and_show_names_literally(svc):
+    from bot.community.notifier import DiscordNotifier
+    from bot.publisher import timeout_lines
+
+    nasty = Player(105, "<@103> @everyone [x](https://evil.example)", guild_id=GUILD_A)
+    g = await svc.open_lobby("ludix", guild_id=GUILD_A, channel_id=CHAN_A, player=nasty)
+    g = await svc.join(g.id, BRUNO)
+    g = (await svc.start(g.id, nasty)).game
+    bot = _Bot(svc.store)
+    notifier = DiscordNotifier(bot)
+    await notifier.remind(g, [0, 1], 0.0)
+    (sent,) = bot.sink.sent
+    assert sent["allowed_mentions"].to_dict() == {"parse": [], "users": [105, 101]}
+    out = await svc.act_for(g.id, 0, {"type": "pass"}, actor="timeout")
+    await notifier.timed_out(out, [0], None)
+    text = bot.sink.sent[-1]["content"]
+    assert escape(nasty.name) in text and "<@103>" not in text and "@everyone" not in text
+    assert bot.sink.sent[-1]["allowed_mentions"].to_dict() == {"parse": [], "users": []}
+    lines = timeout_lines(out.game, await svc.store.events(g.id), "fr")
+    assert lines and all("<@103>" not in x and escape(nasty.name) in x for x in lines)

@@ -85,6 +85,14 @@ async def test_channel_post_bucket_headers_and_429(env):
     assert (await c.post(ch))[0] == 200
 
 
+async def test_malformed_ids_are_404_not_500(env):
+    fake, c, _ = env
+    for method, path in (("POST", "/channels/abc/messages"), ("PATCH", "/channels/abc/messages/1"),
+                         ("GET", "/channels/1/messages/x"), ("GET", "/guilds/x")):
+        status, body, _ = await c.req(method, path, {"content": "x"} if method != "GET" else None)
+        assert status == 404 and body["code"] in (10003, 10008, 10004), (path, body)
+
+
 async def test_channel_made_harder_and_global_limit(env):
     fake, c, _ = env
     fake.rate_limit_channel("autre", limit=1, per=60)

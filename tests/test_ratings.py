@@ -176,6 +176,7 @@ async def test_solo_games_make_records_not_ratings(env):
     assert await store.leaderboard(GUILD, "ranta") == []
     recs = await store.solo_records(GUILD, "ranta")
     assert [(r["user_id"], r["score"]) for r in recs] == [(A, 61), (B, 55), (A, 40)]
+    assert all(isinstance(r["options"], dict) for r in recs)  # the records picture names the mode
     assert await store.player_solo_best(GUILD, A) == {"ranta": (61, 2)}
 
 
@@ -227,9 +228,19 @@ def test_the_leaderboard_picture_fits_discord():
              "games": 10_000, "wins": 5000, "best": None if i % 2 else 312} for i in range(20)]
     data = render_leaderboard("Classement — Range ta Ludothèque", "Depuis toujours", labels, rows, highlight=3)
     img = Image.open(io.BytesIO(data))
-    assert data[:4] == b"\x89PNG" and len(data) < 1_000_000 and 640 <= img.width <= 1000
+    assert data[:4] == b"\x89PNG" and len(data) < 1_000_000 and 560 <= img.width <= 720
     empty = Image.open(io.BytesIO(render_leaderboard("T", "S", {**labels, "empty": "Personne"}, [])))
     assert empty.height < img.height
     rec = render_records("Records", "S", labels, [{"rank": 1, "player": "A", "score": 88, "date": "2026-01-02",
                                                    "game": 12}])
     assert rec[:4] == b"\x89PNG"
+
+
+def test_solo_records_name_their_mode():
+    from cogs.community.boards import mode_label
+
+    assert mode_label("ranta", {"mode": "expert"}, "fr") == "Expert"
+    assert mode_label("ranta", {"mode": "classique"}, "en") == "Classic"
+    assert mode_label("ranta", {}, "fr") == "Classique"  # defaults: the first option's name for them
+    assert mode_label("limit", {"plateau": "orchidee", "variante": "standard"}, "fr") == "Orchidée"
+    assert "dechetterie" not in mode_label("limit", {"variante": "sans-dechetterie"}, "fr")  # no internal name

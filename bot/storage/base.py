@@ -343,7 +343,9 @@ class Store(ABC):
         """``kind -> (best solo score, solo games played)``."""
 
     @abstractmethod
-    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]: ...
+    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]:
+        """The best solo scores: dicts with game_id, finished_at, user_id, score, name and the
+        game's options (``{}`` when the game row is gone)."""
 
     @abstractmethod
     async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...

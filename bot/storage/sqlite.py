@@ -760,12 +760,13 @@ class SQLiteStore(Store):
 
     async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
         rows = await self._fetchall(
-            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name FROM rated_games g "
+            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name, gm.options FROM rated_games g "
             "JOIN results r ON r.game_id = g.game_id "
             "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+            "LEFT JOIN games gm ON gm.id = g.game_id "
             "WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL "
             "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, limit))
-        return [dict(r) for r in rows]
+        return [{**dict(r), "options": json.loads(r["options"] or "{}")} for r in rows]
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
         params: tuple = (guild_id,)

@@ -11,7 +11,6 @@ final position of the round is posted before the new round (sides swapped) start
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import io
 from typing import Any
@@ -22,6 +21,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
+from bot.render_pool import Picture, picture
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
@@ -223,7 +223,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
                                  interaction: discord.Interaction | None, lg: str) -> None:
         """The events up to the end of a round, with the picture of that round's final position."""
         content = "\n".join(narrate(self.kind, events, game.names, lg))[:2000] or None
-        image = await asyncio.to_thread(render_board, view, game.names, lg, True)
+        image = await self.render(render_board, view, game.names, lg, True)
         file = discord.File(io.BytesIO(image), filename=f"armada-{game.id}-round-{view['round'] - 1}.png")
         if interaction is not None:
             await send(interaction, content, file=file)
@@ -251,8 +251,8 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         return [i18n.t(HINTS[key], lg)]
 
     # --- rendering hooks -------------------------------------------------------------------
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
-        return render_board(view, game.names, lang)
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        return picture(render_board, view, game.names, lang)
 
     def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
         current = view.get("current")

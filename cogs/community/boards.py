@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -14,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engines
 from bot import i18n
 from bot.community import history
 from bot.community.notifier import jump_link, timestamp
@@ -38,6 +38,23 @@ MAX_LISTED = 20
 
 def _png(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
+
+
+def mode_label(kind: str, options: dict[str, Any], lg: str) -> str:
+    """A solo record's mode, in words: each option's value as the game's catalog names it
+    (``ranta.mode.expert``, ``limit.choice.orchidee``…), the defaults left out."""
+    def word(value: Any) -> str:
+        for key in (f"{kind}.mode.{value}", f"{kind}.board.{value}", f"{kind}.choice.{value}"):
+            if i18n.has(key):
+                return i18n.t(key, lg)
+        return str(value)
+
+    engine = engines.get(kind)
+    defaults = {opt.name: opt.default for opt in engine.options}
+    words = [word(value) for name, value in options.items() if name not in defaults or value != defaults[name]]
+    if not words and engine.options:  # all defaults: the first option's name for them
+        words = [word(options.get(engine.options[0].name, engine.options[0].default))]
+    return " · ".join(words)
 
 
 class BoardsCog(commands.Cog):
@@ -68,7 +85,7 @@ class BoardsCog(commands.Cog):
         table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games, "wins": r.wins,
                   "best": r.best_score} for i, r in enumerate(rows)]
         mine = next((i for i, r in enumerate(rows) if r.user_id == interaction.user.id), None)
-        image = await asyncio.to_thread(
+        image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
             i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(rows)),
             labels, table, mine)
@@ -90,12 +107,13 @@ class BoardsCog(commands.Cog):
         if self.sessions.engine(kind).min_players != 1:
             raise RuleError("community.error.no_solo", game=title(kind, lang(interaction)))
         rows = await self.store.solo_records(guild, kind, RECORDS_SIZE)
-        labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "date", "game",
-                                                                     "empty")}
+        labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "mode", "date",
+                                                                     "game", "empty")}
         table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
+                  "mode": mode_label(kind, r.get("options") or {}, lg),
                   "date": i18n.t("common.format.date", lg, date=datetime.fromtimestamp(r["finished_at"], UTC))}
                  for i, r in enumerate(rows)]
-        image = await asyncio.to_thread(
+        image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_records, i18n.t("community.records.title", lg, game=title(kind, lg)),
             i18n.t("community.records.subtitle", lg, server=server_name(interaction), count=len(rows)), labels, table)
         await send(interaction, i18n.t("community.records.caption", lg, game=title(kind, lg)),
@@ -233,7 +251,7 @@ class BoardsCog(commands.Cog):
             return None
         try:
             view = await self.sessions.public_view(game)
-            data = await asyncio.to_thread(cog.render_public, game, view, lg)
+            data = await cog.render_public_cached(game, view, lg)
         except Exception:  # the log is still worth showing without its picture
             log.exception("could not draw the final picture of game %s", game.id)
             return None

@@ -37,6 +37,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
+from bot.render_pool import Picture, picture
 from bot.safe import escape
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
@@ -137,6 +138,9 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         await super().cog_load()
         # draw every tile once, off the event loop, so the first pictures are as fast as the next ones
         tiles = [t.view() for t in TILES.values()]
+        pool = getattr(self.bot, "render_pool", None)
+        if pool is not None and pool.uses_processes:
+            return  # the boards are drawn in the render workers, which fill their own tile cache as they go
         self._warming = asyncio.create_task(asyncio.to_thread(warm_cache, tiles))
 
     # --- start -----------------------------------------------------------------------------
@@ -176,7 +180,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             raise RuleError("limit.error.stale_game", game=game_no, current=view["game_no"])
 
     async def _board_file(self, game: GameRow, view: dict[str, Any], lg: str) -> discord.File:
-        data = await asyncio.to_thread(render_board, view, view["seat"], game.names, render_labels(lg))
+        data = await self.render(render_board, view, view["seat"], game.names, render_labels(lg))
         return discord.File(io.BytesIO(data), filename=f"limit-{game.id}-plateau.png")
 
     # --- acting -----------------------------------------------------------------------------
@@ -240,7 +244,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
 
     async def _post_boards(self, game: GameRow, view: dict[str, Any], interaction: discord.Interaction | None,
                            lg: str) -> None:
-        data = await asyncio.to_thread(render_final, view, game.names, render_labels(lg))
+        data = await self.render(render_final, view, game.names, render_labels(lg))
         file = discord.File(io.BytesIO(data), filename=f"limit-{game.id}-partie-{view['final']['game']}.png")
         text = i18n.t("limit.prompt.game_boards", lg, game=view["final"]["game"], games=view["games"])
         if interaction is not None:
@@ -248,13 +252,13 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         else:
             await self.post(game.channel_id, text, file=file)
 
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         if view["finished"] or view["phase"] == "relocate":
-            return render_final(view, game.names, render_labels(lang))
-        return render_tile(view["tile"], render_labels(lang)) if view["tile"] else None
+            return picture(render_final, view, game.names, render_labels(lang))
+        return picture(render_tile, view["tile"], render_labels(lang)) if view["tile"] else None
 
-    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
-        return render_board(view, view["seat"], game.names, render_labels(lang))
+    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        return picture(render_board, view, view["seat"], game.names, render_labels(lang))
 
     def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
         items: list[discord.ui.Item] = [button(game.id, "mine", i18n.t("limit.button.my_board", lang),

@@ -11,7 +11,6 @@ in an ephemeral message to its owner.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from dataclasses import replace
@@ -22,6 +21,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.gamecog import GameCog
+from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
@@ -108,7 +108,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             raise SessionError("common.error.not_started", game=game.id)
         lg = await public_lang(interaction)
         view = await self.sessions.public_view(game)
-        image = await asyncio.to_thread(self.render_public, game, view, lg)
+        image = await self.render_public_cached(game, view, lg)
         await send(interaction, views.table_text(game, view, lg),
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-table.png"))
 
@@ -220,7 +220,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         if view.get("seat") is None:
             raise SessionError("common.error.not_a_player", game=game.id)
         lg = lang(interaction)
-        image = await asyncio.to_thread(self.render_private, game, view, lg)
+        image = await self.render(self.render_private(game, view, lg))
         content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game))
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
@@ -234,11 +234,11 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         return await super().publish(outcome, interaction, extra=extra, **kw)
 
     # --- rendering ---------------------------------------------------------------------
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
-        return render_table(view, game.names, views.labels(lang))
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        return picture(render_table, view, game.names, views.labels(lang))
 
-    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
-        return render_hand(view, game.names, views.labels(lang))
+    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        return picture(render_hand, view, game.names, views.labels(lang))
 
     def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
         current = view.get("current")

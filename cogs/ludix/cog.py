@@ -9,11 +9,12 @@ from discord import app_commands
 
 from bot import i18n
 from bot.gamecog import GameCog
+from bot.render_pool import picture
 from bot.translator import L
 from bot.ui import Click, button
 from render.ludix import render_table
 
-LABEL_KEYS = ("turn_total", "target", "bust", "round", "last_round", "others")
+LABEL_KEYS = ("turn_total", "target", "bust", "round", "last_round", "others", "final")
 
 
 class LudixCog(GameCog, group_name="ludix", group_description=L("ludix.cmd.start")):
@@ -40,7 +41,7 @@ class LudixCog(GameCog, group_name="ludix", group_description=L("ludix.cmd.start
     # --- rendering -------------------------------------------------------------------
     def render_public(self, game, view, lang):
         labels = {k: i18n.t(f"ludix.label.{k}", lang) for k in LABEL_KEYS}
-        return render_table(view, game.names, labels)
+        return picture(render_table, view, game.names, labels)
 
     def turn_controls(self, game, view, lang):
         if view.get("current") is None or game.seats[view["current"]].is_ai:

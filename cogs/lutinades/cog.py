@@ -13,7 +13,6 @@ engine's specific refusal, from the public view.
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import Any
 
@@ -23,6 +22,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import event_params, narrate
+from bot.render_pool import picture
 from bot.safe import escape
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
@@ -188,7 +188,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         if view["role"] == "picker":
             raise SessionError("lutinades.label.card_for_picker")
         lg = lang(interaction)
-        image = await asyncio.to_thread(self.render_private, game, view, lg)
+        image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
         await send(interaction, card_text(view, lg), ephemeral=True,
@@ -234,7 +234,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         return labels
 
     def render_public(self, game, view, lang):
-        return render_table(view, game.names, self.table_labels(game, view, lang))
+        return picture(render_table, view, game.names, self.table_labels(game, view, lang))
 
     def publish_image(self, outcome, view):
         """No table picture after a gesture that leaves others to choose: nothing visible changed
@@ -244,7 +244,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     def render_private(self, game, view, lang):
         if not view.get("card"):
             return None
-        return render_card(view["card"], {k: gesture_name(k, lang) for k in KINDS})
+        return picture(render_card, view["card"], {k: gesture_name(k, lang) for k in KINDS})
 
     def turn_controls(self, game, view, lang):
         if view.get("finished"):

@@ -17,7 +17,6 @@ placed yet), ``rules`` and ``cancel`` come from :class:`GameCog`.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from functools import cache
@@ -29,6 +28,7 @@ from discord import app_commands
 from bot import i18n
 from bot.gamecog import GameCog
 from bot.narrate import narrate
+from bot.render_pool import Picture, picture
 from bot.safe import escape
 from bot.sessions import SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
@@ -152,7 +152,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
 
     async def _sheet_file(self, game: GameRow, view: dict[str, Any], seat: int, lg: str,
                           preview: Any = None) -> discord.File:
-        data = await asyncio.to_thread(render_sheet, view, seat, game.names, preview, render_labels(lg))
+        data = await self.render(render_sheet, view, seat, game.names, preview, render_labels(lg))
         return discord.File(io.BytesIO(data), filename=f"ranta-{game.id}-kallax.png")
 
     # --- the selects -----------------------------------------------------------------------
@@ -414,13 +414,13 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         return await self.partie_autocomplete(interaction, current)
 
     # --- rendering hooks ---------------------------------------------------------------
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         if view.get("finished"):
-            return render_final(view, game.names, render_labels(lang))
-        return render_dice(view, render_labels(lang))
+            return picture(render_final, view, game.names, render_labels(lang))
+        return picture(render_dice, view, render_labels(lang))
 
-    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
-        return render_sheet(view, view["seat"], game.names, labels=render_labels(lang))
+    def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        return picture(render_sheet, view, view["seat"], game.names, None, render_labels(lang))
 
     def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
         rnd = str(view["round"])

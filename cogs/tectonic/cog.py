@@ -28,6 +28,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.gamecog import GameCog
+from bot.render_pool import Picture, picture
 from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
@@ -318,5 +319,5 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         return f"{label} : {choice}" if lang == "fr" else f"{label}: {choice}"
 
     # --- rendering hooks -------------------------------------------------------------------
-    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> bytes | None:
-        return render_board(view, game.names, lang=lang)
+    def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        return picture(render_board, view, game.names, lang=lang)

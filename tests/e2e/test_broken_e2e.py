@@ -21,6 +21,8 @@ async def world(tmp_path):
     w = await make_world(tmp_path, nasty=False, guilds=2)
     try:
         yield w
+        # strict: the bot sent nothing that Discord would refuse for its content
+        assert w.fake.validation_errors == [], f"Discord would refuse: {w.fake.validation_errors}"
     except BaseException:
         print(w.bot.log[-5000:])
         raise

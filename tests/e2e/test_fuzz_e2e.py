@@ -176,6 +176,7 @@ def check_case(w, res, before, log_from: int, what) -> None:
     bad = [line for line in log.splitlines() if "Traceback" in line or '"level": "error"' in line]
     assert bad == [], (what, log[-3000:])
     assert w.fake.errors == [], (what, w.fake.errors)
+    assert w.fake.validation_errors == [], (what, w.fake.validation_errors)
 
 
 # the bot's state carries over from one example to the next: a failing example cannot be replayed

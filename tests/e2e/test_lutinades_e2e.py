@@ -20,7 +20,7 @@ import pytest
 from bot import i18n
 from cogs.lutinades.cog import gesture_name, own_gesture_text
 from engines.lutinades import EN_GRAND, ENGINE, KINDS, MALINS, SIDES, card_dict, deck, mirror
-from render.lutinades import CARD_H, CARD_W, render_card
+from render.lutinades import CARD_H, CARD_W, TABLE_W, render_card
 from tests.e2e.harness import last_control, mentioned
 
 pytestmark = pytest.mark.e2e
@@ -149,7 +149,7 @@ async def check_picker_refusals(t: Table, picker_user, msg, extra: bool) -> None
                                                                   t.variant))
     assert res.ephemeral and res.content == i18n.t("lutinades.error.picker_cannot_gesture", lg)
     res = await fake.run_command(picker_user, "jeux", "lutinades status")
-    assert res.ephemeral and res.attachments[0].dimensions[0] == 960
+    assert res.ephemeral and res.attachments[0].dimensions[0] == TABLE_W
     choices = await fake.autocomplete(picker_user, "jeux", "lutinades status", {"partie": ""}, focused="partie")
     assert choices and all("Alice" in c["name"] for c in choices)
 

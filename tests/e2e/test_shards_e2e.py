@@ -10,7 +10,7 @@ import pytest
 
 from bot.storage import SQLiteStore
 from fakediscord import FakeDiscord
-from tests.e2e.harness import BotProcess, wait_control
+from tests.e2e.harness import BotProcess, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -35,6 +35,15 @@ async def start_ludix(fake, guild, alice, bruno):
     await fake.click(bruno, res.message, label="Rejoindre")
     res = await fake.click(alice, res.message, label="Lancer")
     return ch, res
+
+
+async def play(fake, msg, *users):
+    """The expected player rolls the dice."""
+    (uid,) = mentioned(msg)
+    user = next(u for u in users if u.id == uid)
+    roll = next(b["custom_id"] for b in msg.buttons if ":roll:" in b["custom_id"])
+    res = await fake.click(user, msg, custom_id=roll)
+    assert not res.ephemeral, res.content
 
 
 def reminders(fake, ch) -> list:
@@ -94,12 +103,19 @@ async def test_two_processes_split_the_shards_and_each_fires_its_own_deadlines(t
         started = time.monotonic()
         procs[1].kill()  # shard 1's process dies before its server's reminder is due
         await fake.wait_until(lambda: reminders(fake, ch0), timeout=20)  # process 0 fires its own
+        assert len(reminders(fake, ch0)) == 1
+        before = await wait_control(fake, ch0)
+        await play(fake, before, alice, bruno)  # ... and its server's games play on
+        await wait_control(fake, ch0, newer_than=before)
         await asyncio.sleep(max(0.0, started + 7 - time.monotonic()))
         assert reminders(fake, ch1) == []  # ... and never another process's
         procs[1].start()  # restarted, shard 1's process catches up with its server's reminder
         await fake.wait_until(lambda: reminders(fake, ch1), timeout=40)
         await asyncio.sleep(1.0)
-        assert len(reminders(fake, ch0)) == 1 and len(reminders(fake, ch1)) == 1  # each fired once
+        assert len(reminders(fake, ch1)) == 1  # fired once
+        before = await wait_control(fake, ch1)  # its game kept its controls and plays on
+        await play(fake, before, alice, bruno)
+        await wait_control(fake, ch1, newer_than=before)
         assert fake.validation_errors == []
         for p in procs.values():
             assert "Traceback" not in p.log

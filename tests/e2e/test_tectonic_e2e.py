@@ -49,7 +49,7 @@ async def test_a_whole_game_against_the_bot(world):
     assert "La partie commence" in first.content
     assert "⚪ Alice joue les Blancs (en bas, commence) ; ⚫ Bot 1 joue les Noirs (en haut)." in first.content
     assert "/tectonic jouer de: vers:" in first.content and mentioned(first) == [u.alice.id]
-    assert first.attachments[0].bytes[:4] == PNG and first.attachments[0].dimensions == (1002, 744)
+    assert first.attachments[0].bytes[:4] == PNG and first.attachments[0].dimensions == (712, 1068)
     game_id = game_id_of(first)
     users = {0: u.alice}
     deferred = 0

@@ -21,7 +21,7 @@ def _image(data: bytes) -> Image.Image:
     assert len(data) < 1_000_000
     img = Image.open(io.BytesIO(data))
     img.load()
-    assert 800 <= img.width <= 1000 and 200 <= img.height <= 2000
+    assert 600 <= img.width <= 1000 and 200 <= img.height <= 2000
     return img
 
 

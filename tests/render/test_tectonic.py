@@ -23,7 +23,7 @@ def _png(data: bytes) -> Image.Image:
 
 def _check(data: bytes) -> Image.Image:
     img = _png(data)
-    assert img.format == "PNG" and 800 <= img.width <= 1100 and 600 <= img.height <= 1000
+    assert img.format == "PNG" and 600 <= img.width <= 1100 and 600 <= img.height <= 1200
     assert len(data) < 1_000_000
     return img
 

@@ -176,3 +176,6 @@ export-ready = Here is the server's export: { $games } finished { $games ->
         [one] rating
        *[other] ratings
     }.
+
+## merged from main
+records-mode = Mode

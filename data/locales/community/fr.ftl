@@ -191,3 +191,6 @@ export-ready = Voici l'export du serveur : { $games } { $games ->
         [one] cote
        *[other] cotes
     }.
+
+## merged from main
+records-mode = Mode

@@ -48,3 +48,6 @@ rules-summary =
     • If the dice form no Roman numeral (about 28% of rolls), you lose the turn total.
     • The first to reach the target (300) triggers the end: the round is completed so everyone has played as many turns. Highest score wins; ties share the victory.
     Commands: /ludix start, join, leave, status, rules, cancel; Roll / Stop buttons under the game's message.
+
+## merged from main
+label-final = Game over

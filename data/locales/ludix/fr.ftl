@@ -51,3 +51,6 @@ rules-summary =
     • Si les dés ne forment aucun nombre romain (environ 28 % des lancers), vous perdez le total du tour.
     • Le premier à atteindre l'objectif (300) déclenche la fin : on termine le tour de table pour que tous aient joué autant de tours. Le plus haut score gagne ; en cas d'égalité, victoire partagée.
     Commandes : /ludix start, join, leave, status, rules, cancel ; boutons Lancer / Stop sous le message de la partie.
+
+## merged from main
+label-final = Partie terminée

@@ -1,0 +1,227 @@
+"""Throughput of one bot process: 50 concurrent Ludix games, moves offered at rising rates.
+
+Run: ``.venv/bin/python -m bench.bench_throughput [seconds per step] [rates…]``.
+
+Each of the 50 games (its own channel, two players) has a player that clicks as soon as a move
+is offered to it; moves are offered at a fixed rate (a token every 1/rate s, shared by all
+games). Per rate: moves achieved per second, the callback latency (interaction → the bot's
+answer: Discord's 3-second window), the time until the message with the next buttons is posted,
+CPU per move in the bot's main process and in its render workers (/proc), and the bot's
+event-loop lag (sampled by the bot itself, LUDIBOT_LOOP_LAG). Budgets (issue 16): ≥ 140 moves/s
+with p99 ≤ 1 s; p99 ≤ 150 ms at 60 moves/s; CPU per move ≤ 5 ms in the main process and ≤ 10 ms
+in all; loop lag p99 ≤ 5 ms at full load. Every step must measure moves, or the run fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import CpuMeter, percentile, process_cpu
+from fakediscord import FakeDiscord
+from tests.e2e.harness import last_control, mentioned, start_bot
+
+GAMES = 50
+FINAL = "Fin de la partie"
+RATES = (30, 60, 100, 140, 180)
+
+
+def _next_control(fake, channel: str, after_id: int):
+    for msg in reversed(fake.messages(channel)):
+        if msg.id <= after_id:
+            break
+        if msg.visible_to is None and not msg.deleted and (msg.buttons or FINAL in (msg.content or "")):
+            return msg
+    return None
+
+
+class Game:
+    def __init__(self, fake, channel: str, users) -> None:
+        self.fake, self.channel, self.users = fake, channel, users
+        self.by_id = {u.id: u for u in users}
+        self.msg = None
+        self.moves = 0
+
+    async def start(self) -> None:
+        fake, (a, b) = self.fake, self.users
+        res = await fake.run_command(a, self.channel, "ludix start", objectif=1000)
+        await fake.click(b, res.message, label="Rejoindre")
+        lobby = res.message
+        await fake.click(a, lobby, label="Lancer", until=lambda r: _next_control(fake, self.channel, lobby.id))
+        self.msg = _next_control(fake, self.channel, lobby.id)
+        assert self.msg is not None and self.msg.buttons, "a game started without buttons"
+
+    async def move(self) -> tuple[float | None, float]:
+        """One move; (callback latency s, time until the next buttons s)."""
+        if FINAL in (self.msg.content or ""):
+            await self.start()
+        msg = self.msg
+        who = mentioned(msg)
+        labels = [lb for lb in msg.button_labels if lb in ("Lancer les dés", "Relancer", "Stop (marquer)")]
+        if len(who) != 1 or not labels:
+            # not a turn message (a lost move left us on another one): take the newest again
+            await asyncio.sleep(0.05)
+            self.msg = last_control(self.fake, self.channel) or msg
+            return None, 0.0
+        (uid,) = who
+        label = "Stop (marquer)" if "Stop (marquer)" in labels and self.moves % 3 == 2 else \
+            next((lb for lb in labels if lb != "Stop (marquer)"), labels[0])
+        t0 = time.perf_counter()
+        res = await self.fake.click(self.by_id[uid], msg, label=label, timeout=30, check_deadline=False,
+                                    until=lambda r: r.late or _next_control(self.fake, self.channel, msg.id))
+        done = time.perf_counter() - t0
+        nxt = _next_control(self.fake, self.channel, msg.id)
+        if res.late or nxt is None:
+            # Discord refused the late answer (3 s): the move is lost for the player; carry on
+            # from the newest message with buttons
+            self.msg = last_control(self.fake, self.channel) or msg
+            return None, done
+        self.msg = nxt
+        self.moves += 1
+        return res.latency, done
+
+
+def _lag_samples(path: Path, since: float, until: float) -> list[float]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            ts, lag = line.split()
+        except ValueError:
+            continue
+        if since <= float(ts) <= until:
+            out.append(float(lag))
+    return out
+
+
+async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
+    tokens: asyncio.Queue[None] = asyncio.Queue()
+    callbacks: list[float] = []
+    follow: list[float] = []
+    unanswered = 0
+    stop = asyncio.Event()
+
+    async def offer() -> None:
+        start = time.perf_counter()
+        n = 0
+        while not stop.is_set():
+            due = start + n / rate
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tokens.put_nowait(None)
+            n += 1
+
+    async def player(game: Game) -> None:
+        nonlocal unanswered
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(tokens.get(), timeout=0.5)
+            except TimeoutError:
+                continue
+            latency, done = await game.move()
+            if latency is None:
+                unanswered += 1
+            else:
+                callbacks.append(latency * 1000)
+            follow.append(done * 1000)
+
+    offerer = asyncio.create_task(offer())
+    players = [asyncio.create_task(player(g)) for g in games]
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*players)
+    offerer.cancel()
+    elapsed = time.perf_counter() - t0
+    return {"rate": rate, "moves": len(follow), "achieved": len(follow) / elapsed, "callbacks": callbacks,
+            "follow": follow, "unanswered": unanswered}
+
+
+async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="ludibot-throughput-"))
+    channels = [f"t{i}" for i in range(GAMES)]
+    fake = FakeDiscord(guild_name="Bench", channels=channels, settle=0.02, timeout=30)
+    users = [fake.add_user(f"J{i}", locale="fr") for i in range(2 * GAMES)]
+    await fake.start()
+    lag_file = tmp / "lag.txt"
+    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_LOOP_LAG": str(lag_file)})
+    rows, failures = [], []
+    limited: list[dict] = []
+    try:
+        games = [Game(fake, ch, users[2 * i:2 * i + 2]) for i, ch in enumerate(channels)]
+        await asyncio.gather(*(g.start() for g in games))
+        await run_step(games, 30, 2.0)  # warm-up: every worker has drawn a few pictures
+        for rate in rates:
+            meter = CpuMeter(bot.proc.pid)
+            driver0 = process_cpu(os.getpid())
+            since = time.time()
+            step = await run_step(games, rate, seconds)
+            main_cpu, worker_cpu = meter.lap()
+            driver_cpu = process_cpu(os.getpid()) - driver0
+            await asyncio.sleep(1.2)  # the lag file is written once a second
+            lag = _lag_samples(lag_file, since, time.time() - 1.2)
+            if step["moves"] == 0 or not step["callbacks"]:
+                failures.append(f"- MEASURED NOTHING at {rate} moves/s")
+                continue
+            if not lag:
+                failures.append(f"- MEASURED NOTHING: no loop-lag sample at {rate} moves/s")
+            if step["unanswered"]:
+                failures.append(f"- UNANSWERED or past Discord's 3 s: {step['unanswered']} moves at {rate} moves/s")
+            rows.append({**step, "main_ms": 1000 * main_cpu / step["moves"],
+                         "workers_ms": 1000 * worker_cpu / step["moves"],
+                         "driver_ms": 1000 * driver_cpu / step["moves"],
+                         "lag_p99": percentile(lag, 99) if lag else float("nan"), "lag_n": len(lag)})
+        limited = list(fake.rate_limited)
+    finally:
+        bot.kill()
+        await fake.stop()
+    print(f"### Throughput: {GAMES} concurrent Ludix games, one bot process ({seconds:.0f} s per rate)\n")
+    print("| offered moves/s | achieved | n | callback p50 ms | callback p99 ms | next buttons p99 ms "
+          "| CPU/move main ms | CPU/move workers ms | loop lag p99 ms | CPU/move fake + players ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['rate']:.0f} | {r['achieved']:.1f} | {r['moves']} | {statistics.median(r['callbacks']):.1f} "
+              f"| {percentile(r['callbacks'], 99):.1f} | {percentile(r['follow'], 99):.1f} | {r['main_ms']:.1f} "
+              f"| {r['workers_ms']:.1f} | {r['lag_p99']:.1f} | {r['driver_ms']:.1f} |")
+    print(f"\n(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    by_route: dict[str, int] = {}
+    for r in limited:
+        key = f"{r.get('method')} {r.get('bucket') or r.get('path')}{' (global)' if r.get('global') else ''}"
+        by_route[key] = by_route.get(key, 0) + 1
+    print(f"(429 answered by the fake Discord: {len(limited)}"
+          + (": " + ", ".join(f"{k} ×{n}" for k, n in sorted(by_route.items(), key=lambda kv: -kv[1])[:4])
+             if limited else "") + ")\n")
+    verdicts = []
+    ok_rates = [r["achieved"] for r in rows if percentile(r["callbacks"], 99) <= 1000]
+    best = max(ok_rates, default=0.0)
+    verdicts.append((f"moves/s with p99 ≤ 1 s: {best:.0f} (budget ≥ 140)", best >= 140))
+    at60 = next((r for r in rows if r["rate"] == 60), None)
+    if at60:
+        p = percentile(at60["callbacks"], 99)
+        verdicts.append((f"p99 at 60 moves/s: {p:.0f} ms (budget ≤ 150)", p <= 150))
+    if rows:
+        main_ms = statistics.median(r["main_ms"] for r in rows)
+        total_ms = statistics.median(r["main_ms"] + r["workers_ms"] for r in rows)
+        verdicts.append((f"CPU per move, main process: {main_ms:.1f} ms (budget ≤ 5)", main_ms <= 5))
+        verdicts.append((f"CPU per move, main + workers: {total_ms:.1f} ms (budget ≤ 10)", total_ms <= 10))
+        full = rows[-1]
+        verdicts.append((f"loop lag p99 at full load ({full['rate']:.0f} offered): {full['lag_p99']:.1f} ms "
+                         "(budget ≤ 5)", full["lag_p99"] <= 5))
+    for text, ok in verdicts:
+        print(f"- {'ok' if ok else 'OVER BUDGET'}: {text}")
+    print("\n".join(failures))
+    return 1 if failures or not all(ok for _, ok in verdicts) else 0
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    secs = float(args[0]) if args else 8.0
+    chosen = tuple(float(x) for x in args[1:]) or RATES
+    sys.exit(asyncio.run(main(secs, chosen)))

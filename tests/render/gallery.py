@@ -1,0 +1,215 @@
+"""Every kind of picture the bot draws, from real game states, through the cogs' own hooks.
+
+Each game is played by its AI from every option choice, with the fewest and the most players
+and long names; the public picture and every seat's private picture are drawn at the start, in
+the middle and at the end, plus the pictures the cogs draw outside the hooks (Range ta
+Ludothèque's placement preview, Take it to the Limit's board between games, l'Invincible
+Armada's previous round) and the community leaderboards. The picture tests
+(``test_encoding.py``, ``test_phone.py``) walk this gallery.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import engines
+from bot import i18n
+from bot.render_pool import Picture, picture
+from bot.storage import FINISHED, RUNNING, GameRow, Seat
+
+#: Long display names (Discord allows 32 characters), accents included.
+LONG_NAMES = ["Marie-Charlotte de Montmorency", "Jean-Baptiste Éloi Duchâteau", "Anne-Sophie Vanderbruggen",
+              "Bartholomé Übermensch-Leclerc", "Zoé", "Maximilien Robespierre II", "Ève-Angélique Fontaine"]
+
+
+@dataclass
+class Shot:
+    """One picture: a readable name (test ids) and the job that draws it."""
+
+    name: str
+    job: Picture
+
+    def draw(self) -> bytes | None:
+        return self.job()
+
+
+def _cog(kind: str):
+    """The game's cog, built on a stand-in bot: only its rendering hooks are used."""
+    import importlib
+
+    module = importlib.import_module(f"cogs.{kind}.cog")
+    cls = next(v for v in vars(module).values()
+               if isinstance(v, type) and getattr(v, "kind", None) == kind and v.__module__ == module.__name__)
+    return cls(SimpleNamespace(sessions=None))
+
+
+def _row(kind: str, players: int, options: dict[str, Any], state: Any, over: bool) -> GameRow:
+    now = time.time()
+    return GameRow(id=4242, guild_id=1, channel_id=2, kind=kind, options=options,
+                   status=FINISHED if over else RUNNING, state=None, version=7, seed=1,
+                   creator_id=1, created_at=now, updated_at=now,
+                   seats=[Seat(seat=i, user_id=100 + i, name=LONG_NAMES[i % len(LONG_NAMES)]) for i in range(players)])
+
+
+def _play(kind: str, players: int, options: dict[str, Any], seed: int) -> list[Any]:
+    """States from the start to the end of an AI game: first, middle, last (and the one before)."""
+    engine = engines.get(kind)
+    rng = random.Random(seed)
+    state = engine.new_game(players, options, seed)
+    states = [state]
+    for _ in range(3000):
+        if engine.is_over(state):
+            break
+        seat = rng.choice(sorted(engine.expected(state)))
+        state, _ = engine.apply(state, seat, engine.ai_action(state, seat))
+        states.append(state)
+    picks = {0, len(states) // 3, (2 * len(states)) // 3, len(states) - 2, len(states) - 1}
+    return [states[i] for i in sorted(i for i in picks if i >= 0)]
+
+
+def _fewest_players(engine, options: dict[str, Any]) -> int:
+    return _most_players(engine, options, reverse=True)
+
+
+def _most_players(engine, options: dict[str, Any], reverse: bool = False) -> int:
+    """The most (fewest) players the options allow (some variants narrow the game's range)."""
+    from engines.base import RuleError
+
+    counts = range(engine.min_players, engine.max_players + 1)
+    for players in counts if reverse else reversed(counts):
+        try:
+            engine.new_game(players, options, 1)
+            return players
+        except RuleError:
+            continue
+    return engine.min_players
+
+
+def _variants(kind: str) -> list[dict[str, Any]]:
+    """Every combination of the options' choices that some player count allows."""
+    import itertools
+
+    from engines.base import RuleError
+
+    engine = engines.get(kind)
+    named = [(opt.name, list(opt.choices or (opt.default,))) for opt in engine.options]
+    out = []
+    for combo in itertools.product(*(choices for _, choices in named)):
+        options = {name: value for (name, _), value in zip(named, combo, strict=True)}
+        for players in range(engine.min_players, engine.max_players + 1):
+            try:
+                engine.new_game(players, options, 1)
+            except RuleError:
+                continue
+            out.append(options)
+            break
+    return out
+
+
+def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
+    engine = engines.get(kind)
+    cog = _cog(kind)
+    for options in _variants(kind):
+        for players in sorted({_fewest_players(engine, options), _most_players(engine, options)}):
+            for k, state in enumerate(_play(kind, players, options, seed=7 + players)):
+                over = engine.is_over(state)
+                game = _row(kind, players, options, state, over)
+                tag = f"{kind}-{'-'.join(map(str, options.values())) or 'default'}-{players}p-{k}"
+                for lg in langs:
+                    job = cog.render_public(game, engine.view(state, None), lg)
+                    if job is not None:
+                        role = "final" if job.fn.__name__ == "render_final" else "public"
+                        yield Shot(f"{tag}-{role}-{lg}", job)
+                    for seat in sorted({0, players - 1}) if lg == langs[0] else (0,):
+                        job = cog.render_private(game, engine.view(state, seat), lg)
+                        if job is not None:
+                            yield Shot(f"{tag}-private{seat}-{lg}", job)
+                yield from _extra_shots(kind, cog, game, engine, state, tag)
+
+
+def _extra_shots(kind: str, cog, game: GameRow, engine, state, tag: str) -> Iterator[Shot]:
+    """Pictures the cogs draw outside the two hooks."""
+    if kind == "ranta":
+        from cogs.ranta.cog import assignment_of, render_labels
+        from engines.ranta import BOX, MAT
+        from render.ranta import render_sheet
+
+        if engine.is_over(state):
+            return
+        view = engine.view(state, 0)
+        for action in engine.legal_actions(state, 0) or []:
+            cells = engine.action_cells(state, 0, action)
+            if action["type"] == BOX:  # as the cog's preview draws it
+                a = assignment_of(view, action["dice"])
+                preview = {"cells": cells, "category": a["category"], "mechanic": a["mechanic"]}
+            elif action["type"] == MAT:
+                preview = cells
+            else:
+                continue
+            yield Shot(f"{tag}-preview", picture(render_sheet, view, 0, game.names, preview, render_labels("fr")))
+            return
+    elif kind == "limit":
+        from cogs.limit.cog import render_labels
+        from render.limit import render_final
+
+        view = engine.view(state, None)
+        if view.get("final"):
+            yield Shot(f"{tag}-between-games", picture(render_final, view, game.names, render_labels("fr")))
+    elif kind == "armada":
+        from render.armada import render_board
+
+        view = engine.view(state, None)
+        if view.get("previous_round"):
+            yield Shot(f"{tag}-previous-round", picture(render_board, view, game.names, "fr", True))
+
+
+def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
+    from cogs.community.boards import mode_label
+    from cogs.community.common import title
+    from render.leaderboard import render_leaderboard, render_records
+
+    for lg in langs:
+        labels = {k: i18n.t(f"community.board.{k}", lg) for k in ("rank", "player", "rating", "games", "wins",
+                                                                   "best", "empty")}
+        rows = [{"rank": i + 1, "player": LONG_NAMES[i % len(LONG_NAMES)], "rating": 1234 - 37 * i,
+                 "games": 1520 - i, "wins": 733 - i, "best": 99999 - i} for i in range(20)]
+        for kind in engines.available():
+            subtitle = i18n.t("community.board.subtitle", lg, period=i18n.t("community.board.all", lg),
+                              server="Le Grand Serveur des Ludothécaires", count=len(rows))
+            yield Shot(f"leaderboard-{kind}-{lg}", picture(render_leaderboard,
+                                                           i18n.t("community.board.title", lg, game=title(kind, lg)),
+                                                           subtitle, labels, rows, 3))
+        yield Shot(f"leaderboard-empty-{lg}", picture(render_leaderboard, "—", "—", labels, [], None))
+        rlabels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "mode", "date",
+                                                                     "game", "empty")}
+        for kind in engines.available():
+            if engines.get(kind).min_players != 1:
+                continue
+            engine = engines.get(kind)
+            choices = [{}] + [{opt.name: c} for opt in engine.options for c in (opt.choices or ())]
+            records = [{"rank": i + 1, "player": LONG_NAMES[i % len(LONG_NAMES)], "score": 188 - i,
+                        "game": 104242 + i, "date": "24/11/26",
+                        "mode": mode_label(kind, choices[i % len(choices)], lg)} for i in range(10)]
+            subtitle = i18n.t("community.records.subtitle", lg, server="Le Grand Serveur des Ludothécaires",
+                              count=len(records))
+            yield Shot(f"records-{kind}-{lg}", picture(render_records,
+                                                       i18n.t("community.records.title", lg, game=title(kind, lg)),
+                                                       subtitle, rlabels, records))
+
+
+def all_shots() -> Iterator[Shot]:
+    for kind in engines.available():
+        yield from game_shots(kind)
+    yield from community_shots()
+
+
+def first_of_each_kind(shots: list[Shot], key: Callable[[str], str]) -> list[Shot]:
+    seen: dict[str, Shot] = {}
+    for s in shots:
+        seen.setdefault(key(s.name), s)
+    return list(seen.values())

@@ -1,0 +1,143 @@
+"""The render pool: pictures drawn in other processes, a dead worker replaced, a thread fallback, the cache."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from bot.render_pool import Picture, RenderPool, picture, workers_from_env
+from engines.ludix import ENGINE
+from render.ludix import render_table
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _die_once(marker: str) -> int:
+    """Kills the worker that runs it the first time (like an out-of-memory kill), then works."""
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(3)
+    return os.getpid()
+
+
+def _view():
+    state = ENGINE.new_game(2, {}, seed=3)
+    state, _ = ENGINE.apply(state, 0, {"type": "roll"})
+    return ENGINE.view(state, None)
+
+
+def test_workers_from_env():
+    assert workers_from_env({"LUDIBOT_RENDER_WORKERS": "0"}) == 0
+    assert workers_from_env({"LUDIBOT_RENDER_WORKERS": "3"}) == 3
+    assert workers_from_env({}) == max(1, os.cpu_count() or 1)
+    assert workers_from_env({"LUDIBOT_RENDER_WORKERS": "lots"}) >= 1
+
+
+def test_pictures_are_drawn_in_worker_processes_and_a_dead_worker_is_replaced(tmp_path):
+    async def scenario():
+        pool = RenderPool(2)
+        await pool.start()
+        try:
+            assert pool.uses_processes
+            pids = set(await asyncio.gather(*(pool.run(_pid) for _ in range(6))))
+            assert os.getpid() not in pids
+            job = picture(render_table, _view(), ["Alice", "Bruno"], None)
+            assert await pool.run(job) == job()  # same picture as drawn here
+            assert pool.worker_cpu > 0
+            # a worker dies mid-job: the pool is replaced and the next job still works
+            survivor = await pool.run(_die_once, str(tmp_path / "died"))
+            assert pool.restarts == 1 and pool.uses_processes and survivor != os.getpid()
+            assert await pool.run(job) == job()
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_thread_fallback_and_the_cache():
+    async def scenario():
+        pool = RenderPool(0)
+        await pool.start()
+        assert not pool.uses_processes
+        assert await pool.run(_pid) == os.getpid()  # in a thread of this process
+        calls = []
+
+        def draw(n):
+            calls.append(n)
+            return b"png%d" % n
+
+        for _ in range(3):
+            assert await pool.cached((1, 5, "fr", "public"), Picture(draw, (5,))) == b"png5"
+        assert calls == [5] and pool.hits == 2
+        small = RenderPool(0, cache_size=2)
+        for version in range(4):
+            await small.cached((1, version, "fr", "public"), Picture(draw, (version,)))
+        await small.cached((1, 0, "fr", "public"), Picture(draw, (0,)))
+        assert calls == [5, 0, 1, 2, 3, 0]  # version 0 was evicted (bounded LRU) and drawn again
+        assert await pool.run(None) is None
+        await pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_workers_do_not_outlive_a_killed_bot():
+    """The bot killed outright (SIGKILL: no shutdown) leaves no render worker behind."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = ("import asyncio, os, time\n"
+            "from bot.render_pool import RenderPool\n"
+            "async def main():\n"
+            "    pool = RenderPool(1)\n"
+            "    await pool.start()\n"
+            "    print(await pool.run(os.getpid), flush=True)\n"
+            "    time.sleep(60)\n"
+            "asyncio.run(main())\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(proc.stdout.readline())
+        os.kill(worker, 0)  # alive
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        os.kill(worker, signal.SIGKILL)
+        raise AssertionError("the render worker outlived the killed bot")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_a_cog_draws_the_public_picture_of_a_version_once():
+    """status, spectators and republication reuse the picture of the game's version."""
+    from dataclasses import replace
+
+    from tests.render import gallery
+
+    async def scenario():
+        cog = gallery._cog("ludix")
+        pool = RenderPool(0)
+        cog.bot.render_pool = pool
+        state = ENGINE.new_game(2, {}, seed=3)
+        game = gallery._row("ludix", 2, {}, state, False)
+        view = ENGINE.view(state, None)
+        first = await cog.render_public_cached(game, view, "fr")
+        again = await cog.render_public_cached(game, view, "fr")
+        assert first == again and first[:4] == b"\x89PNG" and pool.jobs == 1 and pool.hits == 1
+        english = await cog.render_public_cached(game, view, "en")  # another language: its own picture
+        assert english != first and pool.jobs == 2
+        state, _ = ENGINE.apply(state, 0, {"type": "roll"})
+        newer = await cog.render_public_cached(replace(game, version=game.version + 1), ENGINE.view(state, None), "fr")
+        assert newer != first and pool.jobs == 3
+        assert await cog.render(None) is None
+
+    asyncio.run(scenario())
