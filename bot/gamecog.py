@@ -21,6 +21,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.language import server_lang
 from bot.narrate import narrate
 from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
@@ -242,7 +243,7 @@ class GameCog(commands.GroupCog):
         game = await self.sessions.open_lobby(self.kind, guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id, player=player,
                                               options=options, ai_seats=ai_seats, ai_level=ai_level)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)
             await self.publish(outcome, interaction)
@@ -252,7 +253,7 @@ class GameCog(commands.GroupCog):
             await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
 
     async def _lobby_refresh(self, click: Click, game: GameRow) -> None:
-        lg = public_lang(click.interaction)
+        lg = await public_lang(click.interaction)
         await click.interaction.response.edit_message(content=self.lobby_text(game, lg),
                                                       view=self.lobby_view(game, lg))
 
@@ -271,7 +272,7 @@ class GameCog(commands.GroupCog):
     async def on_start(self, click: Click) -> None:
         async with self.game_lock(click.game.id):
             outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
-            lg = public_lang(click.interaction)
+            lg = await public_lang(click.interaction)
             text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
@@ -280,7 +281,7 @@ class GameCog(commands.GroupCog):
         """« Revanche » under a finished game: a new lobby with the same seats and options; the
         former players are called to confirm by joining."""
         lobby, fresh = await self.sessions.rematch(click.game.id, player_of(click.interaction))
-        lg = public_lang(click.interaction)
+        lg = await self.public_lang_of(click.game)
         if not fresh:
             await send(click.interaction, i18n.t("common.lobby.rematch_exists", lang(click.interaction), id=lobby.id,
                                                  link=jump_link(lobby, lobby.lobby_message_id)), ephemeral=True)
@@ -295,7 +296,7 @@ class GameCog(commands.GroupCog):
 
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
-        lg = public_lang(click.interaction)
+        lg = await public_lang(click.interaction)
         text = i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       by=click.interaction.user.mention)
         if click.game.status == LOBBY:
@@ -369,15 +370,10 @@ class GameCog(commands.GroupCog):
             return None
         return i18n.t("common.event.waiting_for", lg, players=", ".join(escape(game.seats[s].name) for s in expected))
 
-    def publication_lang(self, interaction: discord.Interaction | None, lang: str | None = None) -> str:
-        """The language of a public message: the one given (the publisher's), else the server's."""
-        if lang:
-            return lang
-        return public_lang(interaction) if interaction is not None else i18n.DEFAULT
-
     async def public_lang_of(self, game: GameRow) -> str:
-        """The language of the game's public messages when no interaction is at hand."""
-        return i18n.DEFAULT
+        """The language of the game's public messages: its server's (``/ludibot config langue:``,
+        cached per guild; French in a DM), whether or not an interaction is at hand."""
+        return await server_lang(self.sessions.store, game.guild_id)
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       extra: list[str] | None = None, first: list[str] | None = None,
@@ -392,7 +388,7 @@ class GameCog(commands.GroupCog):
         mentioned, so a simultaneous round does not ping everyone each time one player acts.
         """
         game = outcome.game
-        lg = self.publication_lang(interaction, lang)
+        lg = lang or await self.public_lang_of(game)
         lines = list(first or [])
         lines += narrate(self.kind, outcome.events, game.names, lg)
         lines += extra or []
@@ -537,7 +533,7 @@ class GameCog(commands.GroupCog):
     async def join_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie, (LOBBY,))
         game = await self.sessions.join(game.id, player_of(interaction))
-        lg = lang(interaction)
+        lg = await public_lang(interaction)  # a public message
         await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
                                        count=len(game.seats), max=self.engine.max_players))
 
@@ -546,7 +542,7 @@ class GameCog(commands.GroupCog):
     async def leave_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie, (LOBBY,))
         game = await self.sessions.leave(game.id, player_of(interaction))
-        await send(interaction, i18n.t("common.lobby.left", lang(interaction), player=interaction.user.mention,
+        await send(interaction, i18n.t("common.lobby.left", await public_lang(interaction), player=interaction.user.mention,
                                        id=game.id))
 
     @app_commands.command(name="status", description=L("common.cmd.status"))
@@ -580,7 +576,7 @@ class GameCog(commands.GroupCog):
     async def cancel_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie)
         game = await self.sessions.cancel(game.id, player_of(interaction))
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         await send(interaction, i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg),
                                        id=game.id, by=interaction.user.mention))
 

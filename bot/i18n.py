@@ -1,22 +1,61 @@
-"""Message catalogs: French first (the default), English second.
+"""Message catalogs in Project Fluent: French first (the default), English second.
 
-Catalogs live in ``data/locales/<domain>/<lang>.toml``; a key
-``"ludix.error.not_your_turn"`` is looked up as ``[error] not_your_turn`` in
-``data/locales/ludix/<lang>.toml``. Values are ``str.format`` templates.
+Catalogs live in ``data/locales/<domain>/<lang>.ftl``. The catalog key
+``"ludix.error.not_your_turn"`` is the Fluent message ``error-not_your_turn`` in
+``data/locales/ludix/<lang>.ftl`` (the first ``-`` of an id stands for the dot
+between section and key; section names never contain ``-``). Parameters are
+Fluent variables: ``t("ludix.event.turn", "fr", seat="Alice")`` fills ``$seat``.
+
+Grammar the catalogs rely on:
+
+* **Plurals** use Fluent's CLDR plural categories: ``{ $count -> [one] carte
+  *[other] cartes }``. French puts 0 and 1 in ``one`` ("0 point perdu").
+* **Elision** (French "d'Alice"/"de Bruno", "l'"/"le", "qu'"/"que") uses the
+  custom function ``ELISION($name)``, which answers ``vowel`` or ``consonant``
+  from how the name starts: a vowel (accents included) elides; ``h`` followed by
+  a vowel elides ("d'Hélène", "d'Hugo": first names take the silent h); ``y``
+  elides before a consonant ("d'Yves") and not before a vowel ("de Yann");
+  anything else (digits, emoji, a Discord mention) does not. Any parameter can
+  be passed to it; there is no list of "name" parameters to keep in sync.
+* **Numbers** follow the language: floats are written with the locale's decimal
+  separator ("0,01" in French); integers are written without digit grouping,
+  because many are identifiers (game n°1234). **Dates** (``datetime``/``date``
+  parameters) go through ``DATETIME()`` in the catalog ("24 nov. 2026").
+
 Unknown languages fall back to French; a key missing in English falls back to
-French; a key missing everywhere is returned as is (and tests forbid that).
+French; a key missing everywhere is returned as is (and tests forbid that). A
+parameter the caller forgot is shown as ``{name}``; formatting never raises.
+
+TRANSITION (until every branch has been merged): a ``<lang>.toml`` catalog in
+the old ``str.format`` format (``{name}`` placeholders, ``[section]`` tables) is
+still read, beside or instead of the ``.ftl``; a key in both is taken from the
+``.ftl``. ``scripts/toml_to_ftl.py --merge`` moves such keys into the ``.ftl``.
+Remove the TOML branch of ``_domain`` once no ``.toml`` catalog remains.
 """
 
 from __future__ import annotations
 
+import string
 import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime.types import FluentNumber, fluent_number
+from fluent.syntax import ast as ftl
+from fluent.syntax.serializer import serialize_pattern
+
 LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales"
 LANGS = ("fr", "en")
 DEFAULT = "fr"
+BABEL_LOCALE = {"fr": "fr_FR", "en": "en_US"}
+
+VOWELS = set("aeiouyœæ")
 
 
 def lang_of(locale: Any) -> str:
@@ -27,27 +66,160 @@ def lang_of(locale: Any) -> str:
     return DEFAULT
 
 
-def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
+def _base_letter(ch: str) -> str:
+    return unicodedata.normalize("NFD", ch)[0].lower()
+
+
+def starts_with_vowel_sound(name: Any) -> bool:
+    """Whether French elides before ``name`` ("d'Alice", "d'Hélène", "d'Yves"; "de Bruno", "de Yann")."""
+    text = str(getattr(name, "value", name) or "").lstrip("*_~` ")
+    if not text or not text[0].isalpha():
+        return False
+    first = _base_letter(text[0])
+    second = _base_letter(text[1]) if len(text) > 1 and text[1].isalpha() else ""
+    if first == "h":
+        return second in VOWELS - {"y"} and second != ""
+    if first == "y":
+        return second != "" and second not in VOWELS
+    return first in VOWELS
+
+
+def ELISION(name: Any) -> str:  # noqa: N802 - Fluent functions are upper case
+    """Fluent selector: ``vowel`` when French elides before ``name``, else ``consonant``."""
+    return "vowel" if starts_with_vowel_sound(name) else "consonant"
+
+
+FUNCTIONS = {"ELISION": ELISION}
+
+
+def key_of(domain: str, ident: str) -> str:
+    """The catalog key of Fluent message ``ident`` in ``domain``."""
+    return f"{domain}.{ident.replace('-', '.', 1)}"
+
+
+def _variables(node: Any, out: set[str]) -> set[str]:
+    if isinstance(node, ftl.VariableReference):
+        out.add(node.id.name)
+    elif isinstance(node, ftl.BaseNode):
+        for value in vars(node).values():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, ftl.BaseNode):
+                    _variables(item, out)
+    return out
+
+
+def _toml_flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
     for k, v in table.items():
         key = f"{prefix}.{k}" if prefix else k
         if isinstance(v, dict):
-            _flatten(key, v, out)
+            _toml_flatten(key, v, out)
         else:
             out[key] = str(v)
 
 
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def read_ftl(path: Path, domain: str | None = None) -> dict[str, ftl.Message]:
+    """The messages of one ``.ftl`` file by catalog key; syntax errors raise ``ValueError``."""
+    domain = domain or path.parent.name
+    resource = FluentResource(path.read_text(encoding="utf-8"))
+    junk = [entry for entry in resource.body if isinstance(entry, ftl.Junk)]
+    if junk:
+        raise ValueError(f"{path}: Fluent syntax error near {junk[0].content[:80]!r}")
+    return {key_of(domain, e.id.name): e for e in resource.body if isinstance(e, ftl.Message)}
+
+
+@dataclass
+class _Domain:
+    bundle: FluentBundle
+    messages: dict[str, ftl.Message] = field(default_factory=dict)  # catalog key -> Fluent message
+    templates: dict[str, str] = field(default_factory=dict)  # TRANSITION: TOML str.format templates
+
+
+@cache
+def _domain(domain: str, lang: str) -> _Domain:
+    folder = LOCALES / domain
+    bundle = FluentBundle([BABEL_LOCALE.get(lang, lang)], functions=FUNCTIONS, use_isolating=False)
+    loaded = _Domain(bundle)
+    ftl_path = folder / f"{lang}.ftl"
+    if ftl_path.exists():
+        loaded.messages = read_ftl(ftl_path, domain)
+        bundle.add_resource(FluentResource(ftl_path.read_text(encoding="utf-8")))
+    toml_path = folder / f"{lang}.toml"  # TRANSITION: str.format catalogs not yet converted
+    if toml_path.exists():
+        with toml_path.open("rb") as fh:
+            flat: dict[str, str] = {}
+            _toml_flatten(domain, tomllib.load(fh), flat)
+        loaded.templates = {k: v for k, v in flat.items() if k not in loaded.messages}
+    return loaded
+
+
+@cache
+def _domains_in(root: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in root.iterdir() if p.is_dir())) if root.is_dir() else ()
+
+
+def domains() -> tuple[str, ...]:
+    """The catalog domains (folders of ``data/locales``), listed once."""
+    return _domains_in(LOCALES)
+
+
+def _lookup(key: str, lang: str) -> _Domain | None:
+    domain = key.split(".", 1)[0]
+    if domain not in domains():
+        return None
+    loaded = _domain(domain, lang)
+    if key in loaded.messages or key in loaded.templates:
+        return loaded
+    return None
+
+
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """Every key of every domain for ``lang``, flattened (``domain.section.key``)."""
+    """Every key of every domain for ``lang`` with its source text (Fluent pattern or TOML template)."""
     out: dict[str, str] = {}
-    if not LOCALES.is_dir():
-        return out
-    for domain_dir in sorted(p for p in LOCALES.iterdir() if p.is_dir()):
-        path = domain_dir / f"{lang}.toml"
-        if path.exists():
-            with path.open("rb") as fh:
-                _flatten(domain_dir.name, tomllib.load(fh), out)
+    for domain in domains():
+        loaded = _domain(domain, lang)
+        for key, message in loaded.messages.items():
+            out[key] = serialize_pattern(message.value).strip() if message.value is not None else ""
+        out.update(loaded.templates)
     return out
+
+
+@cache
+def variables(key: str, lang: str = DEFAULT) -> frozenset[str]:
+    """The parameters message ``key`` uses in ``lang`` (empty if the key does not exist)."""
+    loaded = _lookup(key, lang)
+    if loaded is None:
+        return frozenset()
+    if key in loaded.messages:
+        return frozenset(_variables(loaded.messages[key], set()))
+    return frozenset(_fields(loaded.templates[key]))
+
+
+def has(key: str, lang: str = DEFAULT) -> bool:
+    return _lookup(key, lang) is not None
+
+
+def _is_phrase(value: Any) -> bool:
+    """An ``engines.base.Phrase``: a catalog text (a variant's name...) given as a parameter."""
+    return isinstance(getattr(value, "key", None), str) and isinstance(getattr(value, "params", None), tuple)
+
+
+def _argument(value: Any, lang: str) -> Any:
+    if _is_phrase(value):
+        return t(value.key, lang, **dict(value.params))  # written in the reader's language
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return fluent_number(value, useGrouping=False)
+    if isinstance(value, float | Decimal | FluentNumber):
+        return fluent_number(value)
+    if isinstance(value, str | date):  # dates and datetimes: Fluent's DATETIME writes them the language's way
+        return value
+    return str(value)
 
 
 class _SafeDict(dict):
@@ -55,15 +227,26 @@ class _SafeDict(dict):
         return "{" + key + "}"
 
 
-def has(key: str, lang: str = DEFAULT) -> bool:
-    return key in catalog(lang)
-
-
 def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
     """The message ``key`` in ``lang`` with ``params`` filled in."""
-    template = catalog(lang).get(key)
-    if template is None and lang != DEFAULT:
-        template = catalog(DEFAULT).get(key)
-    if template is None:
+    loaded = _lookup(key, lang)
+    if loaded is None and lang != DEFAULT:
+        lang = DEFAULT
+        loaded = _lookup(key, lang)
+    if loaded is None:
         return key
-    return template.format_map(_SafeDict(params))
+    if key in loaded.templates:
+        plain = {name: _argument(v, lang) if _is_phrase(v) else v for name, v in params.items()}
+        return loaded.templates[key].format_map(_SafeDict(plain))
+    message = loaded.messages[key]
+    args = {name: _argument(value, lang) for name, value in params.items()}
+    for name in variables(key, lang):
+        args.setdefault(name, "{" + name + "}")
+    bundle_message = loaded.bundle.get_message(message.id.name)
+    if bundle_message.value is None:
+        return ""
+    text, _errors = loaded.bundle.format_pattern(bundle_message.value, args)
+    return text if isinstance(text, str) else str(getattr(text, "name", "") or key)
+
+
+__all__ = ["DEFAULT", "ELISION", "LANGS", "catalog", "has", "lang_of", "starts_with_vowel_sound", "t", "variables"]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n, metrics
+from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
 
@@ -88,9 +89,9 @@ def lang(interaction: discord.Interaction) -> str:
     return i18n.lang_of(interaction.locale)
 
 
-def public_lang(interaction: discord.Interaction) -> str:
-    """The language of a public message: the server's, French by default."""
-    return i18n.lang_of(interaction.guild_locale) if interaction.guild_locale else i18n.DEFAULT
+async def public_lang(interaction: discord.Interaction) -> str:
+    """The language of a public message: the server's (``/ludibot config langue:``), French by default."""
+    return await server_lang(getattr(interaction.client, "store", None), interaction.guild_id)
 
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
@@ -291,7 +292,7 @@ def label_with_name(key: str, lang: str, name_param: str, name: str, *, emoji: b
     ("Suivre Jean-Christo… (Vers le haut)")."""
     limit = LABEL_MAX_WITH_EMOJI if emoji else LABEL_MAX
     room = limit - len(i18n.t(key, lang, **{name_param: "", **params}))
-    return i18n.t(key, lang, **{name_param: fit(name, max(4, room)), **params})
+    return i18n.t(key, lang, **{name_param: fit(name, max(2, room)), **params})
 
 
 def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | None = None,

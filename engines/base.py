@@ -34,6 +34,22 @@ Event = dict[str, Any]
 View = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Phrase:
+    """A catalog text used as a message parameter: a variant's or a board's display name.
+
+    Engines know ids ("dechetterie-basse"); players must see names ("La plus basse
+    Déchetterie paie"). ``RuleError("...", variante=Phrase("limit.choice.dechetterie-basse"))``
+    is shown with the phrase written in the reader's language (``bot.i18n.t`` renders it).
+    """
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:  # what a log line shows
+        return self.key
+
+
 class RuleError(Exception):
     """An illegal action. ``key`` is a message-catalog key, ``params`` its values.
 

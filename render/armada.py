@@ -10,15 +10,12 @@ and points. Words come from the ``[label]`` table of the game's catalog.
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from render import catalog
 from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, draw_on, encode_png, font
-
-LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales" / "armada"
 
 #: Sized for a phone: shown about 360 px wide, the smallest text (20 px) stays 11 px high.
 WIDTH = 640
@@ -38,13 +35,8 @@ CAPTURED = (255, 220, 60)
 @lru_cache(maxsize=4)
 def labels(lang: str) -> dict[str, str]:
     """The ``[label]`` and ``[side]`` strings of the catalog in ``lang`` (French if unknown)."""
-    path = LOCALES / f"{lang}.toml"
-    if not path.exists():
-        path = LOCALES / "fr.toml"
-    with path.open("rb") as fh:
-        data = tomllib.load(fh)
-    out = dict(data.get("label", {}))
-    out.update({f"side_{k}": v for k, v in data.get("side", {}).items()})
+    out = dict(catalog.section("armada", lang, "label"))
+    out.update({f"side_{k}": v for k, v in catalog.section("armada", lang, "side").items()})
     return out
 
 

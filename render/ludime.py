@@ -39,7 +39,14 @@ DEFAULT_LABELS = {
     "must_use": "À utiliser dans un mot", "drawn": "Piochée", "no_word": "Aucun mot sur la table",
     "last_round": "Manche précédente", "target": "Objectif", "abandoned": "abandon", "die": "Dé",
     "went_out": "Plus de cartes : dernier tour de table", "winner": "Vainqueur", "finished": "Partie terminée",
+    "colon": " : ", "cards_0": "carte", "cards_1": "carte", "cards_2": "cartes", "points_0": "pt", "points_1": "pt",
+    "points_2": "pts",
 }
+
+
+def _count(lab: dict[str, str], word: str, n: int) -> str:
+    """``n`` and its noun, agreeing (``cards_0``/``cards_1``/``cards_2`` come from the catalog's plural rule)."""
+    return f"{n} {lab.get(f'{word}_{min(abs(n), 2)}', lab[word])}"
 VOWELS = set("AEIOUY")
 
 
@@ -87,7 +94,7 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     title = fit(f"{lab['hand']} — {_name(names, seat)}", title_font, WIDTH - 64 - 24)
     draw.text((64, 40), title, font=title_font, fill=TEXT, anchor="lm")
     total = sum(values.get(c, 0) for c in hand)
-    info = f"{len(hand)} {lab['cards']} · {total} {lab['points']}"
+    info = f"{_count(lab, 'cards', len(hand))} · {_count(lab, 'points', total)}"
     draw.text((64, 80), info, font=font(24), fill=MUTED, anchor="lm")
 
     must = view.get("discard_taken") if view.get("must_use") and view.get("current") == seat else None
@@ -120,9 +127,9 @@ def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tu
             and not view.get("exchanged"):
         notes.append((lab["first_turn"], HIGHLIGHT))
     if mine and view.get("must_use") and view.get("discard_taken"):
-        notes.append((f"{view['discard_taken']} : {lab['must_use']}", HIGHLIGHT))
+        notes.append((f"{view['discard_taken']}{lab['colon']}{lab['must_use']}", HIGHLIGHT))
     if mine and view.get("drawn"):
-        notes.append((f"{lab['drawn']} : {view['drawn']}", (120, 200, 255)))
+        notes.append((f"{lab['drawn']}{lab['colon']}{view['drawn']}", (120, 200, 255)))
     return notes
 
 
@@ -171,15 +178,15 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     else:
         head = f"{lab['round']} {view['round']} · {lab['target']} {view.get('target') or 100}"
     draw.text((24, 18), fit(head, font(30, bold=True), left_room), font=font(30, bold=True), fill=TEXT)
-    sub = f"{lab['dealer']} : {_name(names, view.get('dealer'))}"
+    sub = f"{lab['dealer']}{lab['colon']}{_name(names, view.get('dealer'))}"
     if variant == "main-entiere" and view.get("die"):
-        sub = f"{lab['die']} {view['die']} → {view.get('hand_size')} {lab['cards']}"
+        sub = f"{lab['die']} {view['die']} → {_count(lab, 'cards', view.get('hand_size') or 0)}"
     draw.text((24, 60), fit(sub, small, left_room), font=small, fill=MUTED)
     if view.get("finished"):
         winners = ", ".join(_name(names, s) for s in view.get("winners") or [])
-        status, fill = f"{lab['winner']} : {winners}", HIGHLIGHT
+        status, fill = f"{lab['winner']}{lab['colon']}{winners}", HIGHLIGHT
     elif view.get("current") is not None:
-        status, fill = f"{lab['turn']} : {_name(names, view['current'])}", seat_colour(view["current"])
+        status, fill = f"{lab['turn']}{lab['colon']}{_name(names, view['current'])}", seat_colour(view["current"])
     else:
         status, fill = "", TEXT
     draw.text((24, 94), fit(status, font(28, bold=True), left_room), font=font(28, bold=True), fill=fill)
@@ -187,7 +194,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     if view.get("out_seat") is not None and not view.get("finished"):
         draw.text((24, 176), fit(lab["went_out"], small, WIDTH - 48), font=small, fill=HIGHLIGHT)
     elif variant != "main" and last.get("word") and last.get("scorer") is not None:
-        line = f"{lab['last_round']} : {last['word']} +{last['value']} · {_name(names, last['scorer'])}"
+        line = f"{lab['last_round']}{lab['colon']}{last['word']} +{last['value']} · {_name(names, last['scorer'])}"
         draw.text((24, 176), fit(line, small, WIDTH - 48), font=small, fill=HIGHLIGHT)
 
     if variant != "mot-unique":
@@ -235,7 +242,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.rounded_rectangle((24, top, WIDTH - 24, top + 76), radius=10, fill=PANEL,
                                outline=HIGHLIGHT if current else None, width=3 if current else 1)
         draw.ellipse((36, top + 14, 58, top + 36), fill=seat_colour(seat))
-        points = f"{view['scores'][seat]} {lab['points']}"
+        points = _count(lab, "points", view["scores"][seat])
         points_font = font(28, bold=True)
         draw.text((WIDTH - 40, top + 25), points, font=points_font, fill=TEXT, anchor="rm")
         name_font = font(26, bold=current)
@@ -243,7 +250,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         draw.text((70, top + 25), fit(_name(names, seat), name_font, room), font=name_font, fill=TEXT,
                   anchor="lm")
         counts = view.get("hand_counts") or []
-        info = f"{counts[seat] if seat < len(counts) else 0} {lab['cards']}"
+        info = _count(lab, "cards", counts[seat] if seat < len(counts) else 0)
         if seat < len(abandoned) and abandoned[seat]:
             info += f" · {lab['abandoned']}"
         if last.get("points"):

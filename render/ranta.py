@@ -35,6 +35,7 @@ RULES = ("category_group", "mechanic_group", "empty_cells", "full_cubby",
 #: Every catalog key (under ``ranta.``) a renderer may use; pass them translated as ``labels``.
 LABEL_KEYS: tuple[str, ...] = (
     *(f"category.{c}" for c in CATEGORIES),
+    *(f"code.{c}" for c in CATEGORIES),
     *(f"mechanic.{m}" for m in MECHANICS),
     *(f"rule.{r}" for r in RULES),
     "mode.classique", "mode.expert",
@@ -71,6 +72,12 @@ class _Labels:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):
             return template
+
+    def code(self, category: str | None) -> str:
+        """The letter drawn for a category: its initial in the picture's language (T/A/C/P/F/R in French)."""
+        if not category:
+            return ""
+        return self.labels.get(f"code.{category}") or category
 
 
 def _darker(colour: tuple[int, int, int], f: float = 0.55) -> tuple[int, int, int]:
@@ -143,7 +150,8 @@ def _draw_box_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], ca
 
 def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: int, oy: int,
                  items: Sequence[Mapping[str, Any]], current_round: int | None,
-                 preview: Mapping[str, Any] | None, show_names: bool) -> None:
+                 preview: Mapping[str, Any] | None, show_names: bool, lab: _Labels | None = None) -> None:
+    lab = lab or _Labels(None)
     cell = k.cell
     draw.rectangle([ox, oy, ox + k.width - 1, oy + k.height - 1], fill=WOOD, outline=WOOD_DARK, width=2)
     name_font = font(max(10, int(cell * 0.25)))
@@ -182,7 +190,7 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
         draw.rounded_rectangle([x0 + inset, t + inset, r - inset - 1, b - inset - 1], radius=max(3, cell // 12),
                                fill=colour, outline=HIGHLIGHT if fresh else _darker(colour),
                                width=max(3, cell // 22) if fresh else max(2, cell // 30))
-        _draw_box_face(draw, box, it.get("category"), it.get("symbol"), cell)
+        _draw_box_face(draw, box, lab.code(it.get("category")), it.get("symbol"), cell)
     if preview:
         for name in preview.get("cells", ()):
             if name.upper() not in k.names:
@@ -192,7 +200,8 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
         box = k.span(ox, oy, preview.get("cells", ()))
         if box is not None:
             if preview.get("category") or preview.get("symbol"):
-                _draw_box_face(draw, box, preview.get("category"), preview.get("symbol"), cell, ink=HIGHLIGHT)
+                _draw_box_face(draw, box, lab.code(preview.get("category")), preview.get("symbol"), cell,
+                               ink=HIGHLIGHT)
             if k.cell >= 60:
                 for name in preview.get("cells", ()):
                     if name.upper() in k.names:
@@ -334,7 +343,7 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
     draw.text((24, 84), _fit(sub, font(22), width - 48), font=font(22), fill=MUTED, anchor="lm")
     current = None if view.get("finished") else view.get("round")
     pv = _preview_dict(preview)
-    _draw_kallax(img, draw, k, left, top, sheet_view["items"], current, pv, True)
+    _draw_kallax(img, draw, k, left, top, sheet_view["items"], current, pv, True, lab)
     _draw_axes(draw, k, left, top, 22)
     # a note under the grid: the preview, or the reminder that this round's box is still secret
     y = top + k.height + 36
@@ -362,7 +371,7 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
     for i, cat in enumerate(CATEGORIES):
         cy = y + i * row + row / 2
         draw.rounded_rectangle([px, cy - 12, px + 26, cy + 12], radius=4, fill=CATEGORY_COLOURS[cat])
-        draw.text((px + 13, cy), cat, font=font(20, True), fill=INK, anchor="mm")
+        draw.text((px + 13, cy), lab.code(cat), font=font(20, True), fill=INK, anchor="mm")
         name = lab.get(f"category.{cat}", "")
         draw.text((px + 34, cy), _fit(name, small, half - 40), font=small, fill=MUTED, anchor="lm")
     mx = px + half
@@ -477,7 +486,7 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
                   fill=HIGHLIGHT, anchor="rm")
         gx = bx + (block_w - k.width) // 2 + 8
         gy = by + 56
-        _draw_kallax(img, draw, k, gx, gy, sheet_view["items"], None, None, False)
+        _draw_kallax(img, draw, k, gx, gy, sheet_view["items"], None, None, False, lab)
         _draw_axes(draw, k, gx, gy, 15)
         _draw_breakdown(draw, bx + 18, gy + k.height + 28, block_w - 36, sheet_view["breakdown"],
                         sheet_view["score"], lab, 17)

@@ -14,13 +14,12 @@ The picture is drawn at twice its size and reduced, for smooth shapes.
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PIL import ImageDraw
 
+from render import catalog
 from render.common import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, encode_png, font
 
 S = 2  # supersampling factor
@@ -46,16 +45,11 @@ BACK_FRAME = (30, 160, 70)
 OWNER = (WHITE_PIECE, BLACK_PIECE)
 RIM = ((40, 40, 40), (225, 225, 225))
 
-LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales" / "tectonic"
 
 
 @lru_cache(maxsize=4)
 def _labels(lang: str) -> dict[str, str]:
-    path = LOCALES / f"{lang}.toml"
-    if not path.exists():
-        path = LOCALES / "fr.toml"
-    with path.open("rb") as fh:
-        return dict(tomllib.load(fh).get("render", {}))
+    return dict(catalog.section("tectonic", lang, "render"))
 
 
 def _cell_xy(cell: str) -> tuple[int, int]:
@@ -96,7 +90,7 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     """The public board with regions, coordinates, last move and reserves, as PNG bytes.
 
     ``names`` are the players' display names in seat order (White, Black).
-    ``labels`` overrides the ``[render]`` texts of the catalog ``data/locales/tectonic/<lang>.toml``
+    ``labels`` overrides the ``[render]`` texts of the catalog ``data/locales/tectonic/<lang>.ftl``
     (keys: reserve, on_board, red, turn, winner, draw, ply, white, black).
     """
     lab = dict(_labels(lang))

@@ -199,7 +199,7 @@ class Sandbox:
         return web.Response(body=FAVICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     async def api_init(self, request: web.Request) -> web.Response:
-        labels = {k.split(".", 1)[1]: v for k, v in i18n.catalog(self.lang).items() if k.startswith("sandbox.")}
+        labels = {k.split(".", 1)[1]: i18n.t(k, self.lang) for k in i18n.catalog(self.lang) if k.startswith("sandbox.")}
         user = self.fake.users.get(int(request.query["user"])) if request.query.get("user", "").isdigit() else None
         locale = user.locale if user is not None else self.lang
         return web.json_response({

@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-import re
-
 import discord
 import pytest
 
 from bot import i18n
 from bot.ui import LABEL_MAX, LABEL_MAX_WITH_EMOJI, button, fit, label_with_name
 
-FIELD = re.compile(r"{(\w+)}")
 LONG_NAME = "Jean-Christophe de La Fontaine-Saint-Hilaire"  # 44 characters, as Discord allows 32+
 
 
@@ -24,8 +21,9 @@ def button_texts(lang: str):
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_every_catalog_button_label_fits_beside_an_emoji(lang):
     too_long = []
-    for key, text in button_texts(lang):
-        sample = FIELD.sub(lambda m: "Alice" if m[1] in ("player", "name", "lutin") else "9", text)
+    for key, _text in button_texts(lang):
+        sample = i18n.t(key, lang, **{v: "Alice" if v in ("player", "name", "lutin") else 9
+                                      for v in i18n.variables(key, lang)})
         if len(sample) > LABEL_MAX_WITH_EMOJI:
             too_long.append(f"{key}: {sample!r} ({len(sample)})")
     assert not too_long, "\n".join(too_long)

@@ -9,7 +9,7 @@ from bot import i18n
 from bot.community import history
 from bot.community.settings import ALL, DEFAULTS, change, game_kind, resolve
 from bot.sessions import Player, SessionService
-from engines.base import RuleError
+from engines.base import Phrase, RuleError
 
 
 def refused(key: str, fn, *args, **kw) -> RuleError:
@@ -50,12 +50,13 @@ def test_too_long_and_too_many():
 
 def test_a_timeout_not_longer_than_the_reminder_is_refused_even_through_another_scope():
     err = refused("community.error.timeout_before_reminder", change, {}, "ludix", reminder_h=5, timeout_h=5)
-    assert err.params["game"] == "ludix"
+    assert err.params["game"] == Phrase("ludix.name.title")
+    assert i18n.t(err.key, "fr", **err.params).startswith("Pour Ludix, le délai (5 h)")
     s, _ = change({}, None, reminder_h=2)
     s, _ = change(s, "ludix", timeout_h=6)
     # raising the server's reminder above Ludix's own timeout is refused too, naming Ludix
     err = refused("community.error.timeout_before_reminder", change, s, None, reminder_h=8)
-    assert err.params["game"] == "ludix"
+    assert err.params["game"] == Phrase("ludix.name.title")
     # 0 switches one off: no ordering to respect
     change(s, "ludix", reminder_h=0)
     change({}, None, timeout_h=0)

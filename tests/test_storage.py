@@ -315,34 +315,3 @@ async def test_ended_games_of_older_releases_are_archived_once_and_cancelled_one
     assert await store.archive_ended(10) == 0
     c = await store.get_game(c.id)
     assert (c.status, c.state, await store.events(c.id)) == ("cancelled", {"n": 5}, log)
-
-
-async def _raw(store, sql_sqlite, sql_pg, *params):
-    if isinstance(store, SQLiteStore):
-        await store.db.execute(sql_sqlite, params)
-    else:
-        await store.pool.execute(sql_pg, *params)
-
-
-async def test_an_unreadable_state_or_archive_sets_the_game_aside_and_nothing_else(store):
-    ok = await _game(store)
-    bad = await _game(store)
-    await store.start_game(bad.id, 0, bad.seats, {"n": 0})
-    await _raw(store, "UPDATE games SET state = '{not json' WHERE id = ?",
-               "UPDATE games SET state = '{not json' WHERE id = $1", bad.id)
-    listed = {g.id: g for g in await store.games_with_status(("lobby", "running"), guild_id=1)}
-    assert listed[ok.id].broken is None
-    assert listed[bad.id].broken.startswith("unreadable JSON") and listed[bad.id].state is None
-    assert not await store.mark_broken(bad.id, "again")  # stored once, by the listing
-    assert [g.id for g in await store.broken_games(1)] == [bad.id]
-    # an ended game whose archive is damaged: set aside too, and out of the history
-    done = await _game(store)
-    await store.start_game(done.id, 0, done.seats, {"n": 0})
-    await store.commit_action(done.id, 1, state={"n": 1}, seat=0, user_id=100, action={}, events=[],
-                              status=FINISHED, results=[ResultRow(done.id, 0, 100, 1, 1)])
-    assert [g["id"] for g in await store.finished_games(1)] == [done.id]
-    await _raw(store, "UPDATE archives SET state = X'00' WHERE game_id = ?",
-               "UPDATE archives SET state = '\\x00'::bytea WHERE game_id = $1", done.id)
-    g = await store.get_game(done.id)
-    assert g.broken and g.state is None
-    assert await store.finished_games(1) == [] and (await store.export_guild(1))["games"] == []

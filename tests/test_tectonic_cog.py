@@ -101,7 +101,7 @@ def test_the_end_names_the_winner_and_why():
 
     assert end([2, 1], "all_red") == ["**Fin de la partie** : victoire de Bot 1 (toutes les pièces adverses sont "
                                       "rouges)."]
-    assert end([1, 2], "resign") == ["**Fin de la partie** : victoire de Alice (abandon)."]
+    assert end([1, 2], "resign") == ["**Fin de la partie** : victoire d'Alice (abandon)."]
     assert end([1, 1], "repetition") == ["**Fin de la partie** : partie nulle (position répétée trois fois)."]
     assert end([2, 1], "timeout") == ["**Fin de la partie** : victoire de Bot 1 (forfait après des absences répétées)."]
     assert cog().options_text(game, "en") == "pic backward move: straight back"

@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.language import server_lang
 from bot.narrate import narrate
 from bot.safe import allowed_mentions, escape
 from bot.sessions import Outcome
@@ -36,7 +37,7 @@ class DiscordNotifier:
             log.exception("could not post in channel %s", channel_id)
 
     async def remind(self, game: GameRow, seats: list[int], since: float) -> None:
-        lg = i18n.DEFAULT
+        lg = await server_lang(self.bot.store, game.guild_id)
         title = i18n.t(f"{game.kind}.name.title", lg)
         users = [game.seats[s].user_id for s in seats if game.seats[s].user_id is not None]
         if not users:
@@ -66,7 +67,7 @@ class DiscordNotifier:
         if publisher is not None and game.kind in self.bot.game_cogs:
             publisher.wake(game.id, urgent=True)
             return
-        lg = i18n.DEFAULT
+        lg = await server_lang(self.bot.store, game.guild_id)
         names = game.names
         shown = [escape(n) for n in names]
         extra = [i18n.t("community.timeout.played", lg, player=shown[s]) for s in seats if s != forfeit]

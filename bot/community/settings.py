@@ -1,4 +1,4 @@
-"""Reminder and timeout settings per server and per game (``/ludibot config``).
+"""Reminder and timeout settings per server and per game, and the server's language (``/ludibot config``).
 
 Stored in the guild's settings (``guild_settings``) under ``"timers"``::
 
@@ -7,6 +7,9 @@ Stored in the guild's settings (``guild_settings``) under ``"timers"``::
 ``"*"`` is the server's default; a game's own entry overrides it field by field;
 anything unset falls back to :data:`DEFAULTS` (and :data:`FORFEIT_DEFAULTS`).
 A delay of 0 turns that deadline off.
+
+The server's public language is ``"language"`` (``"fr"`` or ``"en"``, French when
+unset); it is read through :mod:`bot.language`, which caches it per guild.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from typing import Any
 
 import engines
 from bot import i18n
-from engines.base import RuleError
+from bot.language import SETTING
+from engines.base import Phrase, RuleError
 
 ALL = "*"
 FIELDS = ("reminder_h", "timeout_h", "forfeit_after")
@@ -81,8 +85,16 @@ def _hours(value: float | None, negative: str, too_long: str) -> float | None:
     return float(value)
 
 
-def _fmt(value: float) -> str:
-    return f"{value:g}"
+def _fmt(value: float) -> float:
+    """A number of hours as a message parameter (the catalog writes it the language's way: "0,5 h")."""
+    return float(value)
+
+
+def set_language(settings: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The settings with the server's public language set to ``lang`` (``fr`` or ``en``)."""
+    if lang not in i18n.LANGS:
+        raise RuleError("community.error.unknown_language", language=str(lang)[:20], allowed=", ".join(i18n.LANGS))
+    return {**settings, SETTING: lang}
 
 
 def change(settings: dict[str, Any], game: str | None, *, reminder_h: float | None = None,
@@ -111,5 +123,5 @@ def change(settings: dict[str, Any], game: str | None, *, reminder_h: float | No
         t = resolve(new, kind)
         if t.reminder_h > 0 and t.timeout_h > 0 and t.timeout_h <= t.reminder_h:
             raise RuleError("community.error.timeout_before_reminder", reminder=_fmt(t.reminder_h),
-                            timeout=_fmt(t.timeout_h), game=kind)
+                            timeout=_fmt(t.timeout_h), game=Phrase(f"{kind}.name.title"))
     return new, scope

@@ -164,12 +164,16 @@ def dump_json(value: Any) -> str:
 
 # --- the archive of an ended game: its final state and its whole log, compressed (lean storage) ---------
 def pack(value: Any) -> bytes:
-    return pack_text(dump_json(value))
+    return zlib.compress(dump_json(value).encode(), 6)
 
 
-def pack_text(text: str) -> bytes:
-    """JSON text as stored, compressed as is (an unreadable state stays unreadable, not lost)."""
-    return zlib.compress(text.encode(), 6)
+def readable_json(text: str | None) -> Any:
+    """The parsed JSON, or None when it does not parse (a broken game is never archived: its row
+    stays as it was, for an admin to see)."""
+    try:
+        return json.loads(text) if text else None
+    except (ValueError, TypeError, RecursionError):
+        return None
 
 
 def unpack(blob: bytes) -> Any:
@@ -198,9 +202,8 @@ def seat_from(r: Any) -> Seat:
 
 
 def game_from(r: Any, seats: list[Seat]) -> GameRow:
-    """A games row (with ``packed``, the archived state of an ended game, when joined) as a GameRow.
-    A row whose JSON or archive does not read comes back ``broken`` (with the reason; the backend
-    stores it, logged once) and its state ``None``."""
+    """A row as a GameRow (either backend); a row whose JSON does not parse comes back ``broken``
+    (with the reason, which the backend's reader stores) and its state ``None``."""
     broken = r["broken"]
     try:
         options = json.loads(r["options"])

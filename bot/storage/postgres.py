@@ -35,12 +35,15 @@ from bot.storage.base import (
     dump_json,
     event_from,
     game_from,
+    pack,
     pack_log,
-    pack_text,
     rating_from,
+    readable_json,
     seat_from,
     unpack_log,
 )
+
+log = logging.getLogger("ludibot.storage")
 
 MIGRATIONS: list[str] = [
     # 1: the foundation
@@ -183,8 +186,6 @@ MIGRATIONS: list[str] = [
 
 LATEST = len(MIGRATIONS)
 
-log = logging.getLogger("ludibot.storage")
-
 #: any number: the advisory lock that lets one process at a time migrate
 _MIGRATION_LOCK = 0x1ad1b07
 
@@ -325,10 +326,14 @@ class PostgresStore(Store):
                 await self.mark_broken(game.id, game.broken)
         return games
 
+    # --- games that cannot be read (issue 13) ------------------------------------------------
     async def mark_broken(self, game_id: int, reason: str) -> bool:
-        status = await self.pool.execute("UPDATE games SET broken = $1 WHERE id = $2 AND broken IS NULL",
-                                         reason[:500], game_id)
-        newly = _count(status) == 1
+        async def work(con):
+            done = await con.execute("UPDATE games SET broken = $2 WHERE id = $1 AND broken IS NULL",
+                                     game_id, reason[:500])
+            return done.endswith(" 1")
+
+        newly = await self._tx(work)
         if newly:
             log.error("game %s cannot be read and is set aside: %s", game_id, reason)
         return newly
@@ -336,6 +341,39 @@ class PostgresStore(Store):
     async def broken_games(self, guild_id: int | None) -> list[GameRow]:
         return await self._games("guild_id IS NOT DISTINCT FROM $1 AND broken IS NOT NULL "
                                  "AND status IN ('lobby', 'running')", guild_id)
+
+    async def export_guild(self, guild_id) -> dict[str, Any]:
+        games = await self._fetch(
+            "SELECT id, kind, channel_id, options, created_at, finished_at FROM games "
+            "WHERE guild_id = $1 AND status = 'finished' AND broken IS NULL ORDER BY id", guild_id)
+        ids = [g["id"] for g in games]
+        seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+        results: dict[int, dict[int, dict[str, Any]]] = {i: {} for i in ids}
+        if ids:
+            for r in await self._fetch("SELECT * FROM results WHERE game_id = ANY($1::bigint[])", ids):
+                results[r["game_id"]][r["seat"]] = {"score": r["score"], "rank": r["rank"]}
+            for r in await self._fetch("SELECT * FROM seats WHERE game_id = ANY($1::bigint[]) "
+                                       "ORDER BY game_id, seat", ids):
+                seats[r["game_id"]].append({"seat": r["seat"], "user_id": r["user_id"], "name": r["name"],
+                                            "ai_level": r["ai_level"]})
+        out_games = []
+        for g in games:
+            try:
+                options = json.loads(g["options"])
+            except ValueError:
+                options = {}
+            out_games.append({
+                "id": g["id"], "game": g["kind"], "channel_id": g["channel_id"], "options": options,
+                "created_at": g["created_at"], "finished_at": g["finished_at"],
+                "players": [{**s, **results[g["id"]].get(s["seat"], {"score": None, "rank": None})}
+                            for s in seats[g["id"]]],
+            })
+        ratings = [{"game": r["kind"], "user_id": r["user_id"], "name": r["name"], "mu": r["mu"],
+                    "sigma": r["sigma"], "ordinal": r["ordinal"], "games": r["games"], "wins": r["wins"],
+                    "best_score": r["best_score"], "last_played": r["last_played"]}
+                   for r in await self._fetch("SELECT * FROM ratings WHERE guild_id = $1 ORDER BY kind, "
+                                              "ordinal DESC, user_id", guild_id)]
+        return {"guild_id": guild_id, "games": out_games, "ratings": ratings}
 
     @staticmethod
     async def _write_seats(con, game_id: int, seats: list[Seat]) -> None:
@@ -413,17 +451,20 @@ class PostgresStore(Store):
             if finished is not None:
                 state = await con.fetchval("SELECT state FROM games WHERE id = $1", game_id)
                 if state:  # a cancelled running game: its log goes to the archive too
-                    await self._archive(con, game_id, dump_json(state))
+                    if (parsed := readable_json(state)) is not None:
+                        await self._archive(con, game_id, parsed)
             return True
 
         return await self._tx(work)
 
     async def archive_ended(self, limit: int = 500) -> int:
         async def work(con):
-            rows = await con.fetch("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') "
+            rows = await con.fetch("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') AND broken IS NULL "
                                    "AND state IS NOT NULL LIMIT $1 FOR UPDATE SKIP LOCKED", limit)
             for r in rows:
-                await self._archive(con, r["id"], r["state"])
+                state = readable_json(r["state"])
+                if state is not None:
+                    await self._archive(con, r["id"], state)
             return len(rows)
 
         return await self._tx(work)
@@ -449,7 +490,7 @@ class PostgresStore(Store):
                     "score = excluded.score, rank = excluded.rank",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results])
             if finished is not None:
-                await self._archive(con, game_id, dump_json(state))
+                await self._archive(con, game_id, state)
             return True
 
         return await self._tx(work)
@@ -465,13 +506,13 @@ class PostgresStore(Store):
         await self._tx(work)
 
     @staticmethod
-    async def _archive(con, game_id: int, state: str) -> None:
+    async def _archive(con, game_id: int, state: Any) -> None:
         """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
         log = [event_from(r) for r in await con.fetch("SELECT * FROM events WHERE game_id = $1 ORDER BY version",
                                                       game_id)]
         await con.execute("INSERT INTO archives (game_id, state, events) VALUES ($1, $2, $3) ON CONFLICT (game_id) "
                           "DO UPDATE SET state = excluded.state, events = excluded.events",
-                          game_id, pack_text(state), pack_log(log))
+                          game_id, pack(state), pack_log(log))
         await con.execute("DELETE FROM events WHERE game_id = $1", game_id)
         await con.execute("UPDATE games SET state = NULL WHERE id = $1", game_id)
 
@@ -714,7 +755,7 @@ class PostgresStore(Store):
 
     async def unrated_games(self) -> list[int]:
         rows = await self._fetch(
-            "SELECT id FROM games g WHERE status = 'finished' AND broken IS NULL AND NOT EXISTS "
+            "SELECT id FROM games g WHERE status = 'finished' AND NOT EXISTS "
             "(SELECT 1 FROM rated_games r WHERE r.game_id = g.id) ORDER BY finished_at, id")
         return [r["id"] for r in rows]
 
@@ -761,22 +802,23 @@ class PostgresStore(Store):
 
     async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
         rows = await self._fetch(
-            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name FROM rated_games g "
+            "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name, gm.options FROM rated_games g "
             "JOIN results r ON r.game_id = g.game_id "
             "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
+            "LEFT JOIN games gm ON gm.id = g.game_id "
             "WHERE g.guild_id = $1 AND g.kind = $2 AND g.solo = 1 AND r.score IS NOT NULL "
             "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT $3", guild_id, kind, limit)
-        return [dict(r) for r in rows]
+        return [{**dict(r), "options": json.loads(r["options"] or "{}")} for r in rows]
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
         if query.isdigit():
             rows = await self._fetch(
                 "SELECT id, kind, finished_at FROM games WHERE guild_id = $1 AND status = 'finished' "
-                "AND broken IS NULL AND id::text LIKE $2 ORDER BY id DESC LIMIT $3", guild_id, f"{query}%", limit)
+                "AND id::text LIKE $2 ORDER BY id DESC LIMIT $3", guild_id, f"{query}%", limit)
         else:
             rows = await self._fetch(
                 "SELECT id, kind, finished_at FROM games WHERE guild_id = $1 AND status = 'finished' "
-                "AND broken IS NULL ORDER BY id DESC LIMIT $2", guild_id, limit)
+                "ORDER BY id DESC LIMIT $2", guild_id, limit)
         if not rows:
             return []
         ids = [r["id"] for r in rows]
@@ -786,35 +828,3 @@ class PostgresStore(Store):
             names[s["game_id"]].append(s["name"])
         return [{"id": r["id"], "kind": r["kind"], "finished_at": r["finished_at"], "names": names[r["id"]]}
                 for r in rows]
-
-    async def export_guild(self, guild_id) -> dict[str, Any]:
-        games = await self._fetch(
-            "SELECT id, kind, channel_id, options, created_at, finished_at FROM games "
-            "WHERE guild_id = $1 AND status = 'finished' AND broken IS NULL ORDER BY id", guild_id)
-        ids = [g["id"] for g in games]
-        seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
-        results: dict[int, dict[int, dict[str, Any]]] = {i: {} for i in ids}
-        for r in await self._fetch("SELECT * FROM results WHERE game_id = ANY($1::bigint[])", ids):
-            results[r["game_id"]][r["seat"]] = {"score": r["score"], "rank": r["rank"]}
-        for r in await self._fetch("SELECT * FROM seats WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat",
-                                   ids):
-            seats[r["game_id"]].append({"seat": r["seat"], "user_id": r["user_id"], "name": r["name"],
-                                        "ai_level": r["ai_level"]})
-        out_games = []
-        for g in games:
-            try:
-                options = json.loads(g["options"])
-            except ValueError:
-                options = {}
-            out_games.append({
-                "id": g["id"], "game": g["kind"], "channel_id": g["channel_id"], "options": options,
-                "created_at": g["created_at"], "finished_at": g["finished_at"],
-                "players": [{**s, **results[g["id"]].get(s["seat"], {"score": None, "rank": None})}
-                            for s in seats[g["id"]]],
-            })
-        ratings = [{"game": r["kind"], "user_id": r["user_id"], "name": r["name"], "mu": r["mu"],
-                    "sigma": r["sigma"], "ordinal": r["ordinal"], "games": r["games"], "wins": r["wins"],
-                    "best_score": r["best_score"], "last_played": r["last_played"]}
-                   for r in await self._fetch("SELECT * FROM ratings WHERE guild_id = $1 ORDER BY kind, "
-                                              "ordinal DESC, user_id", guild_id)]
-        return {"guild_id": guild_id, "games": out_games, "ratings": ratings}

@@ -27,11 +27,11 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
-    dump_json,
     event_from,
     game_from,
+    pack,
     pack_log,
-    pack_text,
+    readable_json,
     unpack_log,
 )
 
@@ -347,8 +347,6 @@ class SQLiteStore(Store):
                     ai_level=row["ai_level"], locale=row["locale"])
 
     def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
-        """A row as a GameRow; a row whose JSON (or archive) does not read comes back ``broken`` (with
-        the reason, not stored here: :meth:`_games` stores it) and its state ``None``."""
         return game_from(row, seats)
 
     async def _games(self, where: str, params: tuple) -> list[GameRow]:
@@ -472,19 +470,22 @@ class SQLiteStore(Store):
             if finished is not None:
                 async with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
                     row = await cur.fetchone()
-                if row["state"]:  # a cancelled running game: its log goes to the archive too
-                    await self._archive(db, game_id, row["state"])
+                state = readable_json(row["state"])
+                if state is not None:  # a cancelled running game: its log goes to the archive too
+                    await self._archive(db, game_id, state)
             return True
 
         return await self._tx(work)
 
     async def archive_ended(self, limit: int = 500) -> int:
         async def work(db):
-            async with db.execute("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') "
+            async with db.execute("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') AND broken IS NULL "
                                   "AND state IS NOT NULL LIMIT ?", (limit,)) as cur:
                 rows = list(await cur.fetchall())
             for r in rows:
-                await self._archive(db, r["id"], r["state"])
+                state = readable_json(r["state"])
+                if state is not None:
+                    await self._archive(db, r["id"], state)
             return len(rows)
 
         return await self._tx(work)
@@ -510,7 +511,7 @@ class SQLiteStore(Store):
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results],
                 )
             if finished is not None:
-                await self._archive(db, game_id, dump_json(state))
+                await self._archive(db, game_id, state)
             return True
 
         return await self._tx(work)
@@ -526,12 +527,12 @@ class SQLiteStore(Store):
         await self._tx(work)
 
     @staticmethod
-    async def _archive(db: aiosqlite.Connection, game_id: int, state: str) -> None:
+    async def _archive(db: aiosqlite.Connection, game_id: int, state: Any) -> None:
         """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
         async with db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
             log = [event_from(r) for r in await cur.fetchall()]
         await db.execute("INSERT OR REPLACE INTO archives (game_id, state, events) VALUES (?, ?, ?)",
-                         (game_id, pack_text(state), pack_log(log)))
+                         (game_id, pack(state), pack_log(log)))
         await db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
         await db.execute("UPDATE games SET state = NULL WHERE id = ?", (game_id,))
 

@@ -189,7 +189,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         message with its final position; who plays which side is told at each round's start;
         the player to move is told which command to use."""
         game = outcome.game
-        lg = self.publication_lang(interaction, kw.get("lang"))
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         view = await self.sessions.public_view(game) if game.state is not None else {}
         events = self._told(outcome.events, view)
         end = next((i for i, e in enumerate(events) if e.get("type") in ("round_over", "round_drawn")), None)

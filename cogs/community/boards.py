@@ -6,6 +6,7 @@ import io
 import json
 import logging
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -77,7 +78,7 @@ class BoardsCog(commands.Cog):
         key, span = PERIODS[periode]
         since = time.time() - span if span else None
         rows = await self.store.leaderboard(guild, kind, since, BOARD_SIZE)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         period = i18n.t(f"community.board.{key}", lg)
         labels = {k: i18n.t(f"community.board.{k}", lg) for k in ("rank", "player", "rating", "games", "wins",
                                                                     "best", "empty")}
@@ -102,7 +103,7 @@ class BoardsCog(commands.Cog):
     async def records(self, interaction: discord.Interaction, jeu: str) -> None:
         guild = guild_of(interaction)
         kind = one_game(jeu)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         if self.sessions.engine(kind).min_players != 1:
             raise RuleError("community.error.no_solo", game=title(kind, lang(interaction)))
         rows = await self.store.solo_records(guild, kind, RECORDS_SIZE)
@@ -110,7 +111,7 @@ class BoardsCog(commands.Cog):
                                                                      "game", "empty")}
         table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
                   "mode": mode_label(kind, r.get("options") or {}, lg),
-                  "date": time.strftime("%d/%m/%y" if lg == "fr" else "%y-%m-%d", time.gmtime(r["finished_at"]))}
+                  "date": i18n.t("common.format.date", lg, date=datetime.fromtimestamp(r["finished_at"], UTC))}
                  for i, r in enumerate(rows)]
         image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_records, i18n.t("community.records.title", lg, game=title(kind, lg)),
@@ -130,7 +131,7 @@ class BoardsCog(commands.Cog):
         guild = guild_of(interaction)
         who = membre or interaction.user
         name = escape(getattr(who, "display_name", None) or who.name)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         ratings = await self.store.player_ratings(guild, who.id)
         solo = await self.store.player_solo_best(guild, who.id)
         recent = await self.store.player_recent(guild, who.id, 5)

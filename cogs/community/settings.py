@@ -13,6 +13,7 @@ from discord.ext import commands
 import engines
 from bot import i18n
 from bot.community import settings as timers
+from bot.language import language_of, languages
 from bot.safe import escape
 from bot.sessions import Player
 from bot.translator import L
@@ -24,7 +25,7 @@ from engines.base import RuleError
 def _hours(value: float, lg: str, zero_key: str) -> str:
     if value <= 0:
         return i18n.t(zero_key, lg)
-    return i18n.t("community.config.hours", lg, value=f"{value:g}")
+    return i18n.t("community.config.hours", lg, value=float(value))
 
 
 class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("community.cmd.ludibot")):
@@ -46,7 +47,9 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     def describe(self, settings: dict, lg: str, only: str | None = None) -> list[str]:
         own = settings.get("timers") or {}
         kinds = engines.available() if only in (None, timers.ALL) else [only]
-        lines = [i18n.t("community.config.head", lg)]
+        lines = [i18n.t("community.config.language", lg,
+                        language=i18n.t(f"community.language.{language_of(settings)}", lg)),
+                 i18n.t("community.config.head", lg)]
         for kind in kinds:
             t = timers.resolve(settings, kind)
             forfeit = (i18n.t("community.config.forfeit_after", lg, value=t.forfeit_after) if t.forfeit_after
@@ -58,25 +61,39 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         return lines
 
     @app_commands.command(name="config", description=L("community.cmd.config"))
-    @app_commands.describe(jeu=L("community.cmd.jeu_config"), rappel=L("community.cmd.rappel"),
-                           delai=L("community.cmd.delai"), forfait=L("community.cmd.forfait"),
-                           reinitialiser=L("community.cmd.reinitialiser"))
+    @app_commands.describe(langue=L("community.cmd.langue"), jeu=L("community.cmd.jeu_config"),
+                           rappel=L("community.cmd.rappel"), delai=L("community.cmd.delai"),
+                           forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"))
+    @app_commands.choices(langue=[app_commands.Choice(name=L("community.language.fr"), value="fr"),
+                                  app_commands.Choice(name=L("community.language.en"), value="en")])
     @app_commands.guild_only()
-    async def config(self, interaction: discord.Interaction, jeu: str | None = None, rappel: float | None = None,
-                     delai: float | None = None, forfait: int | None = None, reinitialiser: bool = False) -> None:
+    async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
+                     rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
+                     reinitialiser: bool = False) -> None:
         guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
-        if rappel is None and delai is None and forfait is None and not reinitialiser:
+        change_timers = rappel is not None or delai is not None or forfait is not None or reinitialiser
+        if langue is None and not change_timers:
             scope = timers.game_kind(jeu)
             await send(interaction, "\n".join(self.describe(current, lg, scope)), ephemeral=True)
             return
-        new, scope = timers.change(current, jeu, reminder_h=rappel, timeout_h=delai, forfeit_after=forfait,
-                                   reset=reinitialiser)
+        new, scope = dict(current), timers.game_kind(jeu)
+        if change_timers:
+            new, scope = timers.change(new, jeu, reminder_h=rappel, timeout_h=delai, forfeit_after=forfait,
+                                       reset=reinitialiser)
+        if langue is not None:
+            new = timers.set_language(new, langue)
         await self.store.set_guild_settings(guild, new)
-        name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
-        lines = [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope),
-                 i18n.t("community.config.note", lg)]
+        languages(self.store).remember(guild, language_of(new))
+        lines = []
+        if langue is not None:
+            lines.append(i18n.t("community.config.language_saved", lg,
+                                language=i18n.t(f"community.language.{language_of(new)}", lg)))
+        if change_timers:
+            name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
+            lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[1:],
+                      i18n.t("community.config.note", lg)]
         await send(interaction, "\n".join(lines), ephemeral=True)
 
     @config.autocomplete("jeu")

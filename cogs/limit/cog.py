@@ -230,7 +230,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         """GameCog's public message, plus the announced tile's line when no event announced it,
         and, between two games of a series, the finished game's boards."""
         game = outcome.game
-        lg = self.publication_lang(interaction, kw.get("lang"))
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         lines = list(extra or [])
         if game.status == RUNNING:
             types = {e.get("type") for e in outcome.events}

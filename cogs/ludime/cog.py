@@ -106,7 +106,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         game = await self._table_game(interaction, partie)
         if game.status == LOBBY:
             raise SessionError("common.error.not_started", game=game.id)
-        lg = public_lang(interaction)
+        lg = await public_lang(interaction)
         view = await self.sessions.public_view(game)
         image = await self.render_public_cached(game, view, lg)
         await send(interaction, views.table_text(game, view, lg),
@@ -221,7 +221,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             raise SessionError("common.error.not_a_player", game=game.id)
         lg = lang(interaction)
         image = await self.render(self.render_private(game, view, lg))
-        content, items = views.hand_message(game, view, lg, events)
+        content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game))
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
                    view=view_of(*items) if items else None)

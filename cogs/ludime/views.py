@@ -29,7 +29,12 @@ COMMANDS = {MAIN: ("poser", "allonger", "echanger"), SINGLE: ("poser", "ajouter"
 
 def labels(lang: str) -> dict[str, str]:
     """The renderer's labels in ``lang`` (the same dict for the bot and for tests comparing pictures)."""
-    return {k: i18n.t(f"ludime.label.{k}", lang) for k in RENDER_LABELS}
+    out = {k: i18n.t(f"ludime.label.{k}", lang) for k in RENDER_LABELS}
+    # counts agree in the picture too: the word for 0, 1 and 2+ as the language's plural rule says
+    for word in ("cards", "points"):
+        out.update({f"{word}_{n}": i18n.t(f"ludime.label.{word}_word", lang, count=n) for n in (0, 1, 2)})
+    out["colon"] = i18n.t("ludime.label.colon", lang)
+    return out
 
 
 def variant_name(variant: str, lang: str) -> str:
@@ -49,8 +54,15 @@ def hand_text(view: dict[str, Any], lang: str) -> str:
                   letters=" ".join(hand))
 
 
-def hint(view: dict[str, Any], lang: str) -> str | None:
-    """What the seat whose turn it is can do now (None when it is not their turn)."""
+def hint(view: dict[str, Any], lang: str, table_lang: str | None = None) -> str | None:
+    """What the seat whose turn it is can do now (None when it is not their turn).
+
+    The hint is in the player's ``lang``; the buttons it names are quoted as the public
+    message shows them, in the table's language ``table_lang``.
+    """
+    table_lang = table_lang or lang
+    buttons = {name: i18n.t(f"ludime.button.{key}", table_lang)
+               for name, key in (("draw", "draw_pile"), ("discard", "draw_discard"), ("put_back", "undo_take"))}
     seat = view.get("seat")
     if seat is None or view.get("current") != seat or view.get("finished"):
         return None
@@ -60,11 +72,15 @@ def hint(view: dict[str, Any], lang: str) -> str | None:
     if variant == WHOLE:
         return i18n.t("ludime.hint.whole_draw" if phase == "draw" else "ludime.hint.whole_play", lang)
     if phase == "draw":
-        return i18n.t("ludime.hint.draw", lang)
+        if view.get("first_turn"):  # the discard may not be taken on the first turn: no such button
+            return i18n.t("ludime.hint.draw_pile_only", lang, draw=buttons["draw"])
+        return i18n.t("ludime.hint.draw", lang, draw=buttons["draw"], discard=buttons["discard"])
     if view.get("must_use") and view.get("discard_taken"):
-        return i18n.t("ludime.hint.must_use", lang, letter=view["discard_taken"])
+        return i18n.t("ludime.hint.must_use", lang, letter=view["discard_taken"], put_back=buttons["put_back"])
     if view.get("first_turn") and not view.get("laid") and not view.get("exchanged"):
         return i18n.t("ludime.hint.first", lang)
+    if view.get("first_turn"):  # one word or one exchange on the first turn, then only the discard is left
+        return i18n.t("ludime.hint.discard_only", lang)
     return i18n.t("ludime.hint.play", lang)
 
 
@@ -90,12 +106,14 @@ def private_lines(game: GameRow, events: list[dict[str, Any]], seat: int, lang: 
 
 
 def hand_message(game: GameRow, view: dict[str, Any], lang: str,
-                 events: list[dict[str, Any]] | None = None) -> tuple[str, list[discord.ui.Item]]:
-    """Text and components of the ephemeral hand message for the seat of ``view``."""
+                 events: list[dict[str, Any]] | None = None,
+                 table_lang: str | None = None) -> tuple[str, list[discord.ui.Item]]:
+    """Text and components of the ephemeral hand message for the seat of ``view`` (in the player's
+    ``lang``; buttons of the public message named in ``table_lang``)."""
     seat = view["seat"]
     lines = private_lines(game, events or [], seat, lang)
     lines.append(hand_text(view, lang))
-    tip = hint(view, lang)
+    tip = hint(view, lang, table_lang)
     if tip:
         lines.append(tip)
     items: list[discord.ui.Item] = []
@@ -124,7 +142,11 @@ def turn_buttons(game: GameRow, view: dict[str, Any], legal: list[dict[str, Any]
     if ("undo_take", None) in kinds:
         items.append(button(game.id, "undo", i18n.t("ludime.button.undo_take", lang), version=v))
     if ("pass", None) in kinds:
-        items.append(button(game.id, "pass", i18n.t("ludime.button.pass", lang), version=v))
+        # variant 2: a pass without any addition abandons the round; after an addition it ends the turn
+        key = "ludime.button.pass"
+        if view.get("variant") == SINGLE and view.get("phase") != "open":
+            key = "ludime.button.end_turn" if view.get("letters_added") else "ludime.button.abandon"
+        items.append(button(game.id, "pass", i18n.t(key, lang), version=v))
     items.append(button(game.id, "mine", i18n.t("ludime.button.hand", lang), style=discord.ButtonStyle.success,
                         emoji="🃏"))
     return items

@@ -98,9 +98,11 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     lines: list[str] = []
     shown = [escape(n) for n in names]  # for the lines told here; narrate escapes its own
     new_turn = False
-    for event in events:
-        lines += narrate("lutinades", [event], names, lg)
+    for index, event in enumerate(events):
         kind = event.get("type")
+        if kind == "gained" and event.get("count") == event.get("wanted"):
+            continue  # the outcome line already said it; the totals follow it
+        lines += narrate("lutinades", [event], names, lg)
         if kind == "started":
             picker = next((e["picker"] for e in events if "picker" in e), view.get("picker"))
             if picker is not None:
@@ -122,6 +124,14 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
             else:
                 lines.append(i18n.t("lutinades.label.card_revealed", lg, kind=gesture_name(card["kind"], lg)))
             lines.append(i18n.t(f"lutinades.outcome.{event['outcome']}", lg, **event_params(event, names)))
+            gains = []
+            for later in events[index + 1:]:
+                if later.get("type") != "gained":
+                    break
+                gains.append(later)
+            if gains:
+                lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
+                    f"{names[g['seat']]} {g['total']}" for g in gains)))
     if new_turn and view.get("phase") == "gestures" and not view.get("finished"):
         lines.append(i18n.t("lutinades.label.how_to", lg))
     return shorten(lines, lg)
@@ -210,7 +220,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       extra: list[str] | None = None, **kw: Any) -> int | None:
         """GameCog.publish, with this game's story (gestures and card revealed in order)."""
-        lg = self.publication_lang(interaction, kw.get("lang"))
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         view = await self.sessions.public_view(outcome.game)
         lines = tell(outcome.events, view, outcome.game.names, lg) + (extra or [])
         told = Outcome(game=outcome.game, events=[], result=outcome.result, newly_expected=outcome.newly_expected)

@@ -271,7 +271,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         the table's language, no "turn" lines (the mention says it), and how to play for the
         first moves."""
         game = outcome.game
-        lg = self.publication_lang(interaction, kw.get("lang"))
+        lg = kw.get("lang") or await self.public_lang_of(outcome.game)
         events = self._told(outcome.events, lg)
         hints = []
         if game.status == RUNNING and game.state is not None:

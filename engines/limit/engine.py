@@ -21,6 +21,7 @@ from engines.base import (
     Action,
     Event,
     Option,
+    Phrase,
     Result,
     RuleError,
     View,
@@ -173,16 +174,18 @@ class LimitEngine:
         opts = check_new_game(self, players, options)
         plateau, variante = opts["plateau"], opts["variante"]
         if variante not in (NEXUS_VARIANTS if plateau == "nexus" else ORCHID_VARIANTS):
-            raise RuleError("limit.error.variant_board", variante=variante, plateau=plateau)
+            raise RuleError("limit.error.variant_board", variante=Phrase(f"limit.choice.{variante}"),
+                            plateau=Phrase(f"limit.board.{plateau}"))
         if opts["tuiles"] != SUNS and not (plateau == "orchidee" and variante == STANDARD):
-            raise RuleError("limit.error.tiles_option", tuiles=opts["tuiles"], variante=variante, plateau=plateau)
+            raise RuleError("limit.error.tiles_option", tuiles=Phrase(f"limit.choice.{opts['tuiles']}"),
+                            variante=Phrase(f"limit.choice.{variante}"), plateau=Phrase(f"limit.board.{plateau}"))
         if opts["paires"] and players % 2:
             raise RuleError("limit.error.pairs_even", count=players)
         boards = players // 2 if opts["paires"] else players
         if boards > MAX_BOARDS:
             raise RuleError("limit.error.too_many_boards", count=boards, max=MAX_BOARDS)
         if variante in (LOWEST, PASS) and boards < 2:
-            raise RuleError("limit.error.variant_needs_boards", variante=variante, min=2)
+            raise RuleError("limit.error.variant_needs_boards", variante=Phrase(f"limit.choice.{variante}"), min=2)
         state = State(seed=seed, players=players, plateau=plateau, variante=variante, tuiles=opts["tuiles"],
                       paires=opts["paires"], serie=opts["serie"], totals=(0,) * boards)
         return self._start_game(state, 0, list(range(boards)))
@@ -344,7 +347,7 @@ class LimitEngine:
             raise RuleError("limit.error.hole_at_end", position=pos)
         elif pos in NEXUS.name_set or pos in ORCHIDEE.name_set or pos in (BIG_ORCHID, *ORCHIDEE.hole_names) \
                 or pos in DECHETTERIE.name_set or pos == PASS_NAME:
-            raise RuleError("limit.error.wrong_board", position=pos, plateau=state.plateau)
+            raise RuleError("limit.error.wrong_board", position=pos, plateau=Phrase(f"limit.board.{state.plateau}"))
         else:
             raise RuleError("limit.error.unknown_position", position=pos)
 
@@ -373,7 +376,7 @@ class LimitEngine:
 
     def _fill(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if not self.passes(state):
-            raise RuleError("limit.error.no_fill", variante=state.variante)
+            raise RuleError("limit.error.no_fill", variante=Phrase(f"limit.choice.{state.variante}"))
         tid = self._checked_tile(state, action)
         owner = action.get("board")
         if isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < self.n_boards(state):

@@ -22,6 +22,8 @@ from tests.e2e.harness import last_control
 
 BUTTONS = {"pile": "Piocher", "discard": "Prendre la défausse", "undo": "Reposer la défausse",
            "pass": "Passer", "menu": "Se défausser", "hand": "Ma main"}
+#: variant 2's pass button says what it does: abandon the round (no letter added yet) or end the turn
+PASS_LABELS = ("Passer", "Passer (abandonner la manche)", "Finir mon tour")
 
 
 HAND_LINE = re.compile(r"(?:Votre main :|Your hand:) ([A-Z](?: [A-Z])*) \(")
@@ -163,7 +165,9 @@ class LudimeTable:
         if kind == "undo_take":
             return await fake.click(user, self.control(), label=BUTTONS["undo"], **kw)
         if kind == "pass":
-            return await fake.click(user, self.control(), label=BUTTONS["pass"], **kw)
+            control = self.control()
+            label = next(lb for lb in PASS_LABELS if lb in control.button_labels)
+            return await fake.click(user, control, label=label, **kw)
         if kind == "discard":
             msg = self._latest_select(user)
             if msg is None or action["letter"] not in [o["value"] for o in msg.selects[0]["options"]]:

@@ -163,7 +163,7 @@ async def test_refusals_capture_choice_and_pivots(world):
                       point="J1")
         await refused(fake, u.alice, "armada pivoter", "Seule l'Angleterre peut pivoter", reader, game_id,
                       de="D5", vers="E6")
-        await refused(fake, u.alice, "armada deplacer", "Il vous reste 20 navire(s) à poser", reader, game_id,
+        await refused(fake, u.alice, "armada deplacer", "Il vous reste 20 navires à poser", reader, game_id,
                       de="D5", vers="E6")
         got = await fake.autocomplete(u.alice, "jeux", "armada placer", {"partie": ""}, focused="partie")
         assert got.values == [game_id] and "Alice, Bruno" in got.names[0]

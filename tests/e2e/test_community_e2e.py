@@ -79,7 +79,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
 
     # /parties: whose turn, since when, with a link to the game's message
     res = await fake.run_command(u.chloe, "jeux", "parties")
-    assert res.ephemeral and f"n°{gid}" in res.content and "au tour de Alice" in res.content
+    assert res.ephemeral and f"n°{gid}" in res.content and "au tour d'Alice" in res.content
     assert f"/{first.id}" in res.content and "<t:" in res.content
 
     # the reminder: one channel message mentioning Alice only, and a DM because she opted in
@@ -109,9 +109,9 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     img = png(res.attachments[0])
     assert img.width >= 640 and img.height > 200
     res = await fake.run_command(u.alice, "jeux", "profil")
-    assert "Profil de Alice" in res.content and "Ludix" in res.content and "place 2/2" in res.content
+    assert "Profil d'Alice" in res.content and "Ludix" in res.content and "place 2/2" in res.content
     res = await fake.run_command(u.chloe, "jeux", "profil", membre=u.bruno)
-    assert "Profil de Bruno" in res.content and "1 victoires" in res.content
+    assert "Profil de Bruno" in res.content and "1 victoire ·" in res.content
     res = await fake.run_command(u.chloe, "jeux", "classement", jeu="ludix", periode="semaine")
     assert res.attachments
 
@@ -158,7 +158,7 @@ async def test_config_refusals_preferences_and_boards_refusals(world):
         assert res.ephemeral and needle in res.content, (options, res.content)
     res = await fake.run_command(u.modo, "jeux", "ludibot config")
     assert res.ephemeral and "rappel après 12 h, délai après 48 h, forfait jamais" in res.content
-    assert "L'Invincible Armada : rappel après 12 h, délai après 48 h, forfait dès 3 délai(s) dépassé(s) d'affilée" in res.content
+    assert "L'Invincible Armada : rappel après 12 h, délai après 48 h, forfait dès 3 délais dépassés d'affilée" in res.content
     choices = await fake.autocomplete(u.modo, "jeux", "ludibot config", {"jeu": "lu"}, focused="jeu")
     assert "ludix" in [c["value"] for c in choices] and len(choices) <= 25
     # preferences

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.e2e
 
 NEXUS_ORDER = [*DECHETTERIE.names, *NEXUS.names]  # the order the positions are offered in
 ORCHID_ORDER = ["O", "O", "O", *ORCHIDEE.names]
-PRIVATE_TEXT = ("Tu as posé", "You placed", "Meilleur déplacement", "C'est noté", "Où la poses-tu")
+PRIVATE_TEXT = ("Vous avez posé", "You placed", "Meilleur déplacement", "C'est noté", "Où la posez-vous")
 
 
 def is_png(res) -> bool:
@@ -43,7 +43,7 @@ async def typed(fake, user, position):
     """``/limit placer position:<name>``: an ephemeral confirmation with the player's board."""
     res = await fake.run_command(user, "jeux", "limit placer", position=position)
     assert res.ephemeral and is_png(res), (position, res.content)
-    assert "Tu as posé" in res.content, (position, res.content)
+    assert "Vous avez posé" in res.content, (position, res.content)
     return res
 
 
@@ -52,18 +52,18 @@ async def by_autocomplete(fake, user):
     choices = await fake.autocomplete(user, "jeux", "limit placer", {"position": ""})
     assert 1 <= len(choices) <= 25
     res = await fake.run_command(user, "jeux", "limit placer", position=choices.values[0])
-    assert res.ephemeral and "Tu as posé" in res.content, res.content
+    assert res.ephemeral and "Vous avez posé" in res.content, res.content
     return res, choices
 
 
 async def by_buttons(fake, user, msg, value=None):
     """Placer -> the ephemeral selects of the legal positions -> ``value`` (default: the first offered)."""
     res = await fake.click(user, msg, label="Placer")
-    assert res.ephemeral and is_png(res) and "Où la poses-tu" in res.content, res.content
+    assert res.ephemeral and is_png(res) and "Où la posez-vous" in res.content, res.content
     value = value or res.message.selects[0]["options"][0]["value"]
     sel = next(s for s in res.message.selects if value in [o["value"] for o in s["options"]])
     done = await fake.select(user, res.message, [value], custom_id=sel["custom_id"])
-    assert done.response_type == 7 and done.ephemeral and "Tu as posé" in done.content, done.content
+    assert done.response_type == 7 and done.ephemeral and "Vous avez posé" in done.content, done.content
     return done, value
 
 
@@ -144,7 +144,7 @@ async def test_two_player_orchidee_with_relocation(world):
             # where the Orchidée does not allow a tile: the reason, nothing changes
             for position, needle in (("O", "La grande orchidée (O) porte déjà 3 tuiles"),
                                      ("B", "La petite orchidée B ne se remplit qu'à la fin"),
-                                     ("D4", "« D4 » n'existe pas sur le plateau orchidee")):
+                                     ("D4", "« D4 » n'existe pas sur le plateau Orchidée")):
                 res = await fake.run_command(u.alice, "jeux", "limit placer", position=position)
                 assert res.ephemeral and needle in res.content, (position, res.content)
             # both at the same moment, through the Placer button's select
@@ -156,7 +156,7 @@ async def test_two_player_orchidee_with_relocation(world):
             clicks = [await fake.select(user, panel.message, [value], wait=False)
                       for user, panel, value in zip((u.alice, u.bruno), panels, chosen, strict=True)]
             await asyncio.gather(*(c.wait() for c in clicks))
-            assert all(c.response_type == 7 and "Tu as posé" in c.content for c in clicks)
+            assert all(c.response_type == 7 and "Vous avez posé" in c.content for c in clicks)
             for user, value in zip((u.alice, u.bruno), chosen, strict=True):
                 used[user.id].append(value)
             await fake.wait_idle(quiet=0.15)
@@ -174,10 +174,10 @@ async def test_two_player_orchidee_with_relocation(world):
             res = await typed(fake, first, position)
             used[first.id].append(position)
         notice = res.public_messages[-1]
-        assert f"{first.name} a posé (1 joueur(s) en attente)" in notice.content, notice.content
+        assert f"{first.name} a posé (1 joueur en attente)" in notice.content, notice.content
         assert waiting(notice) == f"En attente de : {second.name}." and mentioned(notice) == []
         # the first player's position is not shown to the second before the round closes
-        assert [m for m in fake.visible_to(second) if "Tu as posé" in (m.content or "")
+        assert [m for m in fake.visible_to(second) if "Vous avez posé" in (m.content or "")
                 and m.visible_to != second.id] == []
         res = await fake.run_command(second, "jeux", "limit status")
         assert waiting(res) == f"En attente de : {second.name}."
@@ -197,28 +197,29 @@ async def test_two_player_orchidee_with_relocation(world):
     panel = await fake.click(u.alice, msg, label="Déplacer")
     assert panel.ephemeral and is_png(panel) and "Meilleur déplacement" in panel.content, panel.content
     assert panel.message.button_labels[-1] == "Ne rien déplacer"
-    best = re.search(r"Meilleur déplacement : \*\*(.+?)\*\* \((-?\d+) points\)", panel.content)
+    best = re.search(r"Meilleur déplacement : \*\*(.+?)\*\* \((-?\d+) points?\)", panel.content)
     assert best, panel.content
     assert panel.message.button_labels == ["Appliquer la meilleure", "Ne rien déplacer"], panel.content
     assert int(best[2]) > 0 and (" en B" in best[1] or " en C" in best[1]), panel.content
     assert 1 <= len(panel.message.selects[0]["options"]) <= 25  # the other possibilities
     res = await fake.click(u.alice, panel.message, label="Appliquer la meilleure")
-    assert res.response_type == 7 and f"C'est noté : {best[1]} ({best[2]} points)" in res.content, res.content
+    pts = "point" if abs(int(best[2])) <= 1 else "points"
+    assert res.response_type == 7 and f"C'est noté : {best[1]} ({best[2]} {pts})" in res.content, res.content
     public = res.public_messages[-1].content
     moved = best[1].count(" en ")
-    assert f"Alice a déplacé {moved} tuile(s) de la grande orchidée ({best[2]} points)" in public, public
+    assert f"Alice a déplacé {moved} tuile{'s' if moved > 1 else ''} de la grande orchidée ({best[2]} {pts})" in public, public
     assert waiting(res.public_messages[-1]) == "En attente de : Bruno."
     assert panel.message.buttons == []  # the panel became the confirmation
     # a second choice is refused with the reason
     res = await fake.click(u.alice, last_control(fake), label="Déplacer")
-    assert res.ephemeral and "Tu as déjà fait ton choix pour la grande orchidée" in res.content
+    assert res.ephemeral and "Vous avez déjà fait votre choix pour la grande orchidée" in res.content
     # Bruno by the command: the autocomplete offers the tiles of his big orchid for hole A
     choices = await fake.autocomplete(u.bruno, "jeux", "limit deplacer", {"a": ""}, focused="a")
     assert len(choices) == 3 and all(re.fullmatch(r"\d+-\d+-\d+", v) for v in choices.values)
     res = await fake.run_command(u.bruno, "jeux", "limit deplacer", a=choices.values[0])
     assert res.ephemeral and "C'est noté" in res.content and f"{choices.values[0]} en A" in res.content
     final = res.public_messages[-1]
-    assert "Bruno a déplacé 1 tuile(s)" in final.content and "Fin de la partie" in final.content
+    assert "Bruno a déplacé 1 tuile " in final.content and "Fin de la partie" in final.content
     assert all(re.search(rf"\d\. {p} — -?\d+", final.content) for p in ("Alice", "Bruno")), final.content
     assert final.attachments and final.attachments[0].image().size[0] > 600 and final.button_labels == ["Revanche"]
     # nothing private ever reached anybody else
@@ -235,7 +236,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     fake, u = world.fake, world.u
     # a board and a variant that do not go together: refused at once, no lobby
     res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", variante="orchidee-64")
-    assert res.ephemeral and "ne se joue pas sur le plateau nexus" in res.content
+    assert res.ephemeral and "ne se joue pas sur le plateau Nexus" in res.content
     res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", variante="standard")
     await fake.click(u.bruno, res.message, label="Rejoindre")
     await fake.click(u.alice, res.message, label="Lancer")
@@ -264,9 +265,9 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     before = (await fake.click(u.alice, msg, label="Mon plateau")).attachments[0].bytes
     for position, needle in (
         ("Z9", "« Z9 » n'est pas un emplacement"),
-        ("12", "« 12 » n'existe pas sur le plateau nexus"),
-        ("O", "« O » n'existe pas sur le plateau nexus"),
-        ("X", "Choisis une case précise de ta Déchetterie"),
+        ("12", "« 12 » n'existe pas sur le plateau Nexus"),
+        ("O", "« O » n'existe pas sur le plateau Nexus"),
+        ("X", "Choisissez une case précise de votre Déchetterie"),
         ("B2@1.99-99-99", "« 99-99-99 » n'est pas une tuile du jeu"),
         (f"B2@2.{tile1}", "visait la partie 2 de la série"),
         ("B2@n'importe", "Ce choix est illisible"),
@@ -283,13 +284,13 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     # Alice places A1; her panel of round 1 is now out of date: she already placed
     await typed(fake, u.alice, "A1")
     res = await fake.select(u.alice, panel.message, ["B1"], custom_id=panel.message.selects[0]["custom_id"])
-    assert res.ephemeral and f"Tu as déjà posé la tuile {tile1} (en A1)" in res.content, res.content
+    assert res.ephemeral and f"Vous avez déjà posé la tuile {tile1} (en A1)" in res.content, res.content
     assert (await fake.autocomplete(u.alice, "jeux", "limit placer", {"position": ""})).values == []
     old_choice = next(v for v in choices.values if v.startswith("B1@"))
     # Bruno: A1 is free on his board (her tile is hers alone until the round closes)
     mine = await fake.autocomplete(u.bruno, "jeux", "limit placer", {"position": "A"})
     assert mine.values[0].startswith("A1@")
-    assert [m for m in fake.visible_to(u.bruno) if "Tu as posé" in (m.content or "")] == []
+    assert [m for m in fake.visible_to(u.bruno) if "Vous avez posé" in (m.content or "")] == []
     await typed(fake, u.bruno, "X1")
     msg = last_control(fake)
     assert "Tuile 2/44" in msg.content
@@ -313,7 +314,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
                                 custom_id=p.message.selects[0]["custom_id"], wait=False)
               for user, p in zip((u.alice, u.bruno), panels, strict=True)]
     await asyncio.gather(*(c.wait() for c in clicks))
-    assert all(c.response_type == 7 and "Tu as posé" in c.content for c in clicks), [c.content for c in clicks]
+    assert all(c.response_type == 7 and "Vous avez posé" in c.content for c in clicks), [c.content for c in clicks]
     await fake.wait_idle(quiet=0.15)
     closing = [m for m in fake.messages("jeux") if m.visible_to is None and "Tout le monde a posé la tuile 2 " in m.content]
     assert len(closing) == 1 and last_control(fake) is closing[0] and "Tuile 3/44" in closing[0].content
@@ -331,19 +332,19 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     await fake.click(u.bruno, res.message, label="Rejoindre")
     await fake.click(u.alice, res.message, label="Lancer")
     choices = await fake.autocomplete(u.alice, "jeux", "limit placer", {"position": ""})
-    assert choices.names[0] == "X — confier la tuile à Bruno pour ta Déchetterie"
+    assert choices.names[0] == "X — confier la tuile à Bruno pour votre Déchetterie"
     res = await fake.run_command(u.alice, "jeux", "limit placer", position=choices.values[0])
-    assert res.ephemeral and "Tu as posé" in res.content and " en X." in res.content
+    assert res.ephemeral and "Vous avez posé" in res.content and " en X." in res.content
     # Bruno holds Alice's Déchetterie: he places his own tile and fills hers
     choices = await fake.autocomplete(u.bruno, "jeux", "limit placer", {"position": "x"})
-    assert choices.names[0] == "X — confier la tuile à Alice pour ta Déchetterie"
-    assert "X1 — Déchetterie de Alice" in choices.names
+    assert choices.names[0] == "X — confier la tuile à Alice pour votre Déchetterie"
+    assert "X1 — Déchetterie d'Alice" in choices.names
     panel = await fake.click(u.bruno, last_control(fake), label="Placer")
-    assert "Alice t'a confié la tuile" in panel.content and len(panel.message.selects) == 3
+    assert "Alice vous a confié la tuile" in panel.content and len(panel.message.selects) == 3
     fill = panel.message.selects[2]
-    assert fill["placeholder"] == "Déchetterie de Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
+    assert fill["placeholder"] == "Déchetterie d'Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
     res = await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"])
-    assert res.response_type == 7 and "Tu as posé" in res.content and "X4" in res.content, res.content
+    assert res.response_type == 7 and "Vous avez posé" in res.content and "X4" in res.content, res.content
     assert mentioned(res.public_messages[-1]) == [u.bruno.id]  # his own tile is still to place
     assert "X4" not in res.public_messages[-1].content
     res = await typed(fake, u.bruno, "D4")
@@ -379,7 +380,7 @@ async def test_solo_series_against_the_ai_with_all_64_tiles(world):
         panel = await fake.run_command(u.alice, "jeux", "limit deplacer")
         assert panel.ephemeral and is_png(panel) and "Grande orchidée" in panel.content, panel.content
         res = await fake.click(u.alice, panel.message, label="Ne rien déplacer")
-        assert res.response_type == 7 and "tu ne déplaces rien" in res.content
+        assert res.response_type == 7 and "vous ne déplacez rien" in res.content
         texts = [m.content for m in res.public_messages]
         if game == 1:  # the first game's boards, then the second game at once
             boards = next(m for m in res.public_messages if "Partie 1/2 : les plateaux et leurs scores" in m.content)

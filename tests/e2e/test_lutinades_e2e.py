@@ -223,7 +223,11 @@ async def play_turn(t: Table, msg):
         wrong_side = [s for s in followable if t.variant == MALINS
                       and state_now.gestures[s][1] != mirror(deck()[state_now.card].side)]
         chosen = t.rng.choice(wrong_side if wrong_side and t.rng.random() < 0.5 else followable)
-        label = next(lbl for lbl in follow_labels if lbl.startswith(f"Suivre {name_of(t, chosen)} ("))
+        # the button of the chosen lutin (by its custom id: a long gesture may cut the name, "Suivre Chl… (…)")
+        label = next(b["label"] for b in msg.buttons
+                     if b.get("custom_id", "").split(":")[2] == "follow" and b["custom_id"].endswith(f":{chosen}"))
+        name = name_of(t, chosen)
+        assert label.startswith(f"Suivre {name} (") or (label.startswith(f"Suivre {name[:1]}") and "…" in label)
         res = await fake.click(t.seats[picker], msg, label=label)
         assert not res.ephemeral and "La carte est révélée" in res.content
     reveal = next(o.message for o in reversed(fake.all_outputs())
@@ -308,7 +312,7 @@ async def test_whole_four_player_standard_game_the_picker_never_sees_the_card(wo
     msg = await open_table(world, "standard", (u.bruno, u.chloe, u.dave))
     assert msg.button_labels == [*FR_GESTURES, "Voir la carte"]
     assert set(mentioned(msg)) == {u.bruno.id, u.chloe.id, u.dave.id}  # the lutins of turn 1
-    assert "Alice est le premier cueilleur" in msg.content
+    assert "Premier tour : c'est à Alice de cueillir" in msg.content
     t = Table(world, "standard", {0: u.alice, 1: u.bruno, 2: u.chloe, 3: u.dave}, random.Random(8))
     await drive(t, msg)
     check_result(t)
@@ -338,7 +342,7 @@ async def test_whole_four_player_lutins_malins_game(world):
 async def test_whole_en_grand_game_against_three_ais(world):
     fake, u = world.fake, world.u
     msg = await open_table(world, "en-grand", (), ia=3, niveau=2)
-    assert "Alice est le premier cueilleur" in msg.content
+    assert "Premier tour : c'est à Alice de cueillir" in msg.content
     t = Table(world, EN_GRAND, {0: u.alice}, random.Random(5))
     t.checked_turns = 2
     await drive(t, msg)

@@ -18,7 +18,7 @@ from tests.e2e.harness import last_control, mentioned
 pytestmark = pytest.mark.e2e
 
 CELLS = [f"{c}{r}" for r in range(1, 7) for c in "ABCDEF"]
-PRIVATE_TEXT = ("Tu as rangé", "Tu as posé", "Aperçu", "You stored", "You laid", "Preview")
+PRIVATE_TEXT = ("Vous avez rangé", "Vous avez posé", "Aperçu", "You stored", "You laid", "Preview")
 
 
 def is_png(res) -> bool:
@@ -34,7 +34,7 @@ async def confirm(fake, user, preview):
     assert res.response_type == 7 and res.ephemeral, res.content
     mine = res.message
     assert mine.visible_to == user.id and mine.buttons == [] and mine.attachments
-    assert re.search(r"Tu as (rangé un jeu|posé un tapis)|kallax est pleine", mine.content), mine.content
+    assert re.search(r"Vous avez (rangé une? |posé un tapis)|kallax est pleine", mine.content), mine.content
     public = res.public_messages
     assert public and re.search(rf"{re.escape(user.name)} (a fini de ranger|a une kallax pleine)", public[-1].content)
     return res
@@ -65,7 +65,7 @@ async def place_box_by_buttons(fake, user, msg):
     assert verb == "pick" and 1 <= len(sel["options"]) <= 12
     biggest = max(sel["options"], key=lambda o: int(o["label"].split()[0]))  # "6 cases · …": fills fast
     res = await fake.select(user, res.message, [biggest["value"]])
-    assert res.response_type == 7 and "Choisis la case" in res.content
+    assert res.response_type == 7 and "Choisissez la case" in res.content
     cell_select = res.message.selects[1]
     res = await fake.select(user, res.message, [cell_select["options"][0]["value"]],
                             placeholder="Case en bas à gauche")
@@ -155,7 +155,7 @@ async def test_three_player_classic_game_at_different_paces(world):
         else:
             res = await place_mat(fake, first)
         notice = res.public_messages[-1].content
-        assert f"{first.name} a fini de ranger pour la manche {rnd} (2 joueur(s) en attente)" in notice
+        assert f"{first.name} a fini de ranger pour la manche {rnd} (2 joueurs en attente)" in notice
         assert f"En attente de : {', '.join(p.name for p in players if p is not first)}." in notice
         assert mentioned(res.public_messages[-1]) == []  # the others were already notified
         if rnd % 4 == 2:
@@ -239,7 +239,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     assert status_waiting(res) == "En attente de : Bruno."
     # the first preview is now for a round she already placed in
     res = await fake.click(u.alice, stale.message, label="Confirmer")
-    assert res.ephemeral and "déjà rangé ta boîte de la manche 1" in res.content
+    assert res.ephemeral and "déjà rangé votre boîte de la manche 1" in res.content
     res = await fake.click(u.alice, msg, label="Ranger un jeu")
     assert res.ephemeral and "déjà rangé" in res.content
     assert last_control(fake) is msg

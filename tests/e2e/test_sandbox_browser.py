@@ -205,14 +205,14 @@ async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_vi
         await page.locator("#messages .msg button.comp", has_text="Confirmer").last.click()
         for _ in range(300):  # the private message becomes the reply; the next round's public message follows
             texts = await messages(page)
-            if any("Tu as rangé" in t for t in texts) and "Manche 2" in texts[-1]:
+            if any("Vous avez rangé" in t for t in texts) and "Manche 2" in texts[-1]:
                 break
             await asyncio.sleep(0.1)
-        assert any("Tu as rangé" in t for t in texts), texts
+        assert any("Vous avez rangé" in t for t in texts), texts
         reply_box = await page.evaluate("""() => {
             const box = document.getElementById('messages').getBoundingClientRect();
             const reply = Array.from(document.querySelectorAll('#messages .msg.ephemeral'))
-                .filter((m) => m.innerText.includes('Tu as rang')).pop().getBoundingClientRect();
+                .filter((m) => m.innerText.includes('Vous avez rang')).pop().getBoundingClientRect();
             return {reply_bottom: reply.bottom, box_top: box.top, box_bottom: box.bottom};
         }""")
         state = await wait_last(page, lambda s: "Manche 2" in s["text"] and s["loaded"])

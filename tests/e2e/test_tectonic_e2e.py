@@ -79,8 +79,8 @@ async def test_a_whole_game_against_the_bot(world):
         assert "Fin de la partie" in board.content and board.button_labels == ["Revanche"]
         ranks = await results_by_user(reader, game_id)
         assert set(ranks) == {u.alice.id, None} and sorted(ranks.values()) in ([1, 1], [1, 2])
-        winner = "Alice" if ranks[u.alice.id] == 1 else "Bot 1"
-        assert f"**Fin de la partie** : victoire de {winner}" in board.content or sorted(ranks.values()) == [1, 1]
+        winner = "d'Alice" if ranks[u.alice.id] == 1 else "de Bot 1"
+        assert f"**Fin de la partie** : victoire {winner}" in board.content or sorted(ranks.values()) == [1, 1]
     # against the level-2 bot, a move that is not the last is answered with a "thinking" defer
     assert deferred > 0
     # the finished game is still visible to anyone with status

@@ -14,7 +14,7 @@ import pytest
 
 from bot import i18n
 from engines import get
-from engines.base import RuleError
+from engines.base import Phrase, RuleError
 from engines.limit import (
     ALL_TILE_IDS,
     DECHETTERIE,
@@ -464,7 +464,7 @@ def test_refusals_leave_the_state_unchanged():
     refused(s, 0, {**act, "position": "Z9"}, "limit.error.unknown_position", position="Z9")
     refused(s, 0, {**act, "position": "H1"}, "limit.error.unknown_position", position="H1")
     refused(s, 0, {**act, "position": ""}, "limit.error.unknown_position")
-    refused(s, 0, {**act, "position": "12"}, "limit.error.wrong_board", position="12", plateau="nexus")
+    refused(s, 0, {**act, "position": "12"}, "limit.error.wrong_board", position="12", plateau=Phrase("limit.board.nexus"))
     refused(s, 0, {**act, "position": "O"}, "limit.error.wrong_board", position="O")
     refused(s, 0, {**act, "position": "X"}, "limit.error.dechetterie_cell", position="X")
     refused(s, 0, act, "limit.error.missing_field", field="position")
@@ -648,7 +648,7 @@ def test_orchid_game_with_the_relocation_step():
     assert TILES[tile].sun
     assert legal_positions(s, 0)[0] == "O" and legal_positions(s, 0)[1:] == list(ORCHIDEE.names)
     refused(s, 0, {"type": "place", "tile": tile, "position": "B"}, "limit.error.hole_at_end", position="B")
-    refused(s, 0, {"type": "place", "tile": tile, "position": "D4"}, "limit.error.wrong_board", plateau="orchidee")
+    refused(s, 0, {"type": "place", "tile": tile, "position": "D4"}, "limit.error.wrong_board", plateau=Phrase("limit.board.orchidee"))
     refused(s, 0, {"type": "place", "tile": tile, "position": "X1"}, "limit.error.wrong_board")
     s1, _ = place(s, 0, "O")
     assert ENGINE.view(s1, 1)["boards"][0]["orchid"] == [] and ENGINE.view(s1, 0)["boards"][0]["orchid"] == [tile]

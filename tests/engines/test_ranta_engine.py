@@ -433,7 +433,6 @@ def test_every_error_key_and_event_type_is_in_both_catalogs():
 
 
 def test_error_templates_use_only_the_params_the_engine_gives():
-    import string
     s = state_with([[item("A1 B1", "C", "bluff")], []], dice=(1, 3, 5))
     cases = [box_action(s, [0, 1, 2], "horizontal", "F1"), box_action(s, [0, 1, 2], "horizontal", "C1"),
              box_action(s, [0, 1, 2], "horizontal", "A1"), box_action(s, [0, 1, 2], "horizontal", "E2"),
@@ -444,8 +443,7 @@ def test_error_templates_use_only_the_params_the_engine_gives():
         with pytest.raises(RuleError) as err:
             ENGINE.apply(s, 0, action)
         for lang in ("fr", "en"):
-            template = i18n.catalog(lang)[err.value.key]
-            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+            fields = i18n.variables(err.value.key, lang)
             assert fields <= set(err.value.params), (err.value.key, fields, err.value.params)
     s2, _ = ENGINE.apply(s, 0, box_action(s, [0, 1, 2], "horizontal", "A2"))
     with pytest.raises(RuleError) as err:
@@ -454,7 +452,6 @@ def test_error_templates_use_only_the_params_the_engine_gives():
 
 
 def test_event_templates_use_only_event_params_plus_player():
-    import string
     s = ENGINE.new_game(2, None, 2)
     events = []
     while not ENGINE.is_over(s):
@@ -463,8 +460,7 @@ def test_event_templates_use_only_event_params_plus_player():
             events += ev
     for event in events:
         for lang in ("fr", "en"):
-            template = i18n.catalog(lang)[f"ranta.event.{event['type']}"]
-            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+            fields = i18n.variables(f"ranta.event.{event['type']}", lang)
             assert fields <= set(event) | {"player"}, (event, fields)
 
 

@@ -1,0 +1,106 @@
+## error
+error-bad_option = Option “{ $option }” cannot be “{ $value }” (allowed: { $allowed }).
+error-unknown_option = Unknown option “{ $option }” (allowed: { $allowed }).
+error-player_count = This game is for { $min } to { $max } players (you are { $count }).
+error-game_over = This game is over.
+error-not_your_turn = It is not your turn.
+error-unknown_action = Unknown action: “{ $action }”.
+error-no_such_game = Game #{ $game } does not exist.
+error-not_started = Game #{ $game } has not started yet.
+error-already_started = Game #{ $game } has already started.
+error-game_finished = Game #{ $game } is over.
+error-game_cancelled = Game #{ $game } was cancelled.
+error-wrong_game = Game #{ $game } is not a game of this kind.
+error-no_game_here = No game of this kind is running in this channel. Open one with the start command.
+error-ambiguous = Several games are running here: { $games }. Say which one with the “partie” option.
+error-busy = Too many clicks at once: please try again.
+error-not_a_player = You are not playing in game #{ $game }.
+error-already_played = This move was already played: this button is out of date. Look at the game's latest message.
+error-forged_button = This button is not valid.
+error-internal = Oops, an internal error happened. The game did not change; please try again.
+error-no_permission = You do not have permission to do that.
+error-no_private_view = This game has no secret information to show you.
+error-game_unavailable = This game is not available on this bot.
+
+## event
+event-started = The game begins!
+event-final = **Game over.** Ranking:
+event-your_turn = Your turn: { $players } (game #{ $game }).
+event-waiting_for = Waiting for: { $players }.
+event-skipped = … ({ $count } { $count ->
+        [one] more action
+       *[other] more actions
+    }) …
+
+## status
+status-lobby = waiting for players
+status-running = running
+status-finished = over
+status-cancelled = cancelled
+
+## label
+label-ai = AI
+label-game_choice = #{ $id } — { $players } ({ $status })
+label-rank_line = { $rank }. { $player } — { $score }
+label-private_view = Your private view of game #{ $id } (only you can see it).
+label-status_head = **{ $game }** — game #{ $id }, { $status }.
+
+## button
+button-join = Join
+button-leave = Leave
+button-add_ai = Add an AI
+button-start = Start
+button-cancel = Cancel
+
+## lobby
+lobby-text =
+    {"*"}*{ $game }** — game #{ $id }, opened by { $creator }
+    Players ({ $count }, { $min } to { $max }):
+    { $seats }
+    Options: { $options }
+    Click “Join” to take a seat; the creator starts the game.
+lobby-started = **The game has started.**
+lobby-cancelled = { $game } game #{ $id } was cancelled by { $by }.
+lobby-joined = { $player } joins game #{ $id } ({ $count }/{ $max }).
+lobby-left = { $player } leaves game #{ $id }.
+
+## cmd
+cmd-join = Join the game waiting in this channel
+cmd-leave = Leave the game waiting in this channel
+cmd-status = See the game's public state
+cmd-rules = Rules summary
+cmd-cancel = Cancel the game (creator or moderator)
+cmd-partie = Game number (if several games run in this channel)
+
+## format
+# a date as the language writes it (records table)
+format-date = { DATETIME($date, dateStyle: "medium") }
+
+## merged from main
+error-already_played_link = That move was already played: this button is out of date. The game's current message: { $link }
+error-dm_elsewhere = Games in direct messages are handled by another instance of the bot: please try again in a moment.
+error-missing_permissions = Ludibot cannot host a game here: it lacks { $permissions }. Ask a server admin to grant them in this channel, then run the command again.
+error-dm_game = Games are played in a server's channel or thread, not in direct messages: run the command in your server.
+permission-view_channel = “View Channel”
+permission-send_messages = “Send Messages”
+permission-send_messages_in_threads = “Send Messages in Threads”
+permission-attach_files = “Attach Files”
+permission-embed_links = “Embed Links”
+permission-read_message_history = “Read Message History”
+paused-player = ⚠️ Game #{ $id } is paused: Ludibot can no longer post in this channel (it lacks { $permissions }). Your moves count, but no clock runs and the channel no longer shows the game until an admin gives these permissions back.
+paused-creator = ⚠️ Your game of { $game } (#{ $id }) in { $channel } is paused: { $reason } No clock runs against its players. It resumes by itself once Ludibot can post there again.
+paused-missing_access = Ludibot no longer has access to that channel.
+paused-missing_permissions = Ludibot may no longer post, attach a picture or embed a link there.
+paused-unknown_channel = the channel no longer exists.
+paused-thread_locked = the thread was locked.
+
+## merged from main
+error-other_channel = Game #{ $game } is played in { $channel }: type the command there.
+error-game_broken = Game #{ $game } cannot be read (a bot update?) and was set aside: a server admin can cancel it with /ludibot casse.
+error-number_out_of_range = The number given for “{ $option }” is out of range ({ $min } to { $max }).
+error-bad_choice = “{ $value }” is not a choice for “{ $option }” (choices: { $allowed }).
+error-wrong_component = This button or menu is not of the right type: nothing was done.
+error-bad_value = “{ $value }” is not a valid value for “{ $option }”.
+button-rematch = Rematch
+lobby-rematch_exists = The rematch of this game is already open: game #{ $id } ({ $link }). Join it with its “Join” button.
+lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.

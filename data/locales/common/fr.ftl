@@ -1,0 +1,112 @@
+## error
+error-bad_option = L'option « { $option } » ne peut pas valoir « { $value } » (valeurs possibles : { $allowed }).
+error-unknown_option = Option inconnue « { $option } » (options possibles : { $allowed }).
+error-player_count = Cette partie se joue de { $min } à { $max } joueurs (vous êtes { $count }).
+error-game_over = Cette partie est terminée.
+error-not_your_turn = Ce n'est pas votre tour.
+error-unknown_action = Action inconnue : « { $action } ».
+error-no_such_game = La partie n°{ $game } n'existe pas.
+error-not_started = La partie n°{ $game } n'a pas encore commencé.
+error-already_started = La partie n°{ $game } a déjà commencé.
+error-game_finished = La partie n°{ $game } est terminée.
+error-game_cancelled = La partie n°{ $game } a été annulée.
+error-wrong_game = La partie n°{ $game } n'est pas une partie de ce jeu.
+error-no_game_here = Aucune partie de ce jeu n'est en cours dans ce salon. Lancez-en une avec la commande start.
+error-ambiguous = Plusieurs parties sont en cours ici : { $games }. Précisez laquelle avec l'option « partie ».
+error-busy = Trop de monde clique en même temps : réessayez.
+error-not_a_player = Vous ne jouez pas dans la partie n°{ $game }.
+error-already_played = Ce coup a déjà été joué : ce bouton n'est plus à jour. Regardez le dernier message de la partie.
+error-forged_button = Ce bouton n'est pas valide.
+error-internal = Oups, une erreur interne est survenue. La partie n'a pas changé ; réessayez.
+error-no_permission = Vous n'avez pas la permission de faire cela.
+error-no_private_view = Ce jeu n'a pas d'information secrète à vous montrer.
+error-game_unavailable = Ce jeu n'est pas disponible sur ce bot.
+
+## event
+event-started = La partie commence !
+event-final = **Fin de la partie.** Classement :
+event-your_turn = À vous de jouer : { $players } (partie n°{ $game }).
+event-waiting_for = En attente de : { $players }.
+event-skipped = … ({ $count } { $count ->
+        [one] autre action
+       *[other] autres actions
+    }) …
+
+## status
+status-lobby = en attente de joueurs
+status-running = en cours
+status-finished = terminée
+status-cancelled = annulée
+
+## label
+label-ai = IA
+label-game_choice = n°{ $id } — { $players } ({ $status })
+label-rank_line = { $rank }. { $player } — { $score }
+label-private_view = Votre vue privée de la partie n°{ $id } (vous seul la voyez).
+label-status_head = **{ $game }** — partie n°{ $id }, { $status }.
+
+## button
+button-join = Rejoindre
+button-leave = Quitter
+button-add_ai = Ajouter une IA
+button-start = Lancer
+button-cancel = Annuler
+
+## lobby
+lobby-text =
+    {"*"}*{ $game }** — partie n°{ $id }, ouverte par { $creator }
+    Joueurs ({ $count }, de { $min } à { $max }) :
+    { $seats }
+    Options : { $options }
+    Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
+lobby-started = **La partie est lancée.**
+lobby-cancelled = La partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } a été annulée par { $by }.
+lobby-joined = { $player } rejoint la partie n°{ $id } ({ $count }/{ $max }).
+lobby-left = { $player } quitte la partie n°{ $id }.
+
+## cmd
+cmd-join = Rejoindre la partie en attente dans ce salon
+cmd-leave = Quitter la partie en attente dans ce salon
+cmd-status = Voir l'état public de la partie
+cmd-rules = Résumé des règles
+cmd-cancel = Annuler la partie (créateur ou modérateur)
+cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
+
+## format
+# a date as the language writes it (records table)
+format-date = { DATETIME($date, dateStyle: "medium") }
+
+## merged from main
+error-already_played_link = Ce coup a déjà été joué : ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+error-dm_elsewhere = Les parties en message privé sont gérées par une autre instance du bot : réessayez dans un instant.
+error-missing_permissions = Ludibot ne peut pas tenir une partie ici : il lui manque { $permissions }. Demandez à un administrateur du serveur de les lui donner dans ce salon, puis relancez la commande.
+error-dm_game = Les parties se jouent dans un salon ou un fil d'un serveur, pas en message privé : lancez la commande sur votre serveur.
+permission-view_channel = « Voir le salon »
+permission-send_messages = « Envoyer des messages »
+permission-send_messages_in_threads = « Envoyer des messages dans les fils »
+permission-attach_files = « Joindre des fichiers »
+permission-embed_links = « Intégrer des liens »
+permission-read_message_history = « Voir les anciens messages »
+paused-player = ⚠️ La partie n°{ $id } est en pause : Ludibot ne peut plus écrire dans ce salon (il lui manque { $permissions }). Vos coups comptent, mais aucun délai ne court et le salon ne montre plus la partie tant qu'un administrateur n'a pas rendu ces permissions.
+paused-creator = ⚠️ Votre partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } (n°{ $id }) dans { $channel } est en pause : { $reason } Aucun délai ne court contre les joueurs. Elle reprendra d'elle-même quand Ludibot pourra de nouveau y écrire.
+paused-missing_access = Ludibot n'a plus accès à ce salon.
+paused-missing_permissions = Ludibot n'a plus le droit d'y écrire, d'y joindre une image ou d'y intégrer un lien.
+paused-unknown_channel = le salon n'existe plus.
+paused-thread_locked = le fil a été verrouillé.
+
+## merged from main
+error-other_channel = La partie n°{ $game } se joue dans { $channel } : tapez la commande là-bas.
+error-game_broken = La partie n°{ $game } est illisible (mise à jour du bot ?) et a été mise de côté : un administrateur du serveur peut l'annuler avec /ludibot casse.
+error-number_out_of_range = Le nombre donné pour « { $option } » est hors limites (de { $min } à { $max }).
+error-bad_choice = « { $value } » n'est pas un choix possible pour « { $option } » (choix possibles : { $allowed }).
+error-wrong_component = Ce bouton ou ce menu n'est pas du bon type : rien n'a été fait.
+error-bad_value = « { $value } » n'est pas une valeur possible pour « { $option } ».
+button-rematch = Revanche
+lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
+lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.

@@ -1,0 +1,181 @@
+## cmd
+cmd-classement = The server's leaderboard for a game (picture)
+cmd-records = Best solo scores for a game
+cmd-profil = A member's statistics: ratings, records, recent games
+cmd-parties = The running games on this server: whose turn, since when
+cmd-historique = Replay a finished game's log, or export it as JSON
+cmd-ludibot = Ludibot settings
+cmd-config = The server's reminders and timeouts, per game (Manage Server)
+cmd-preferences = Your own preferences (reminders by direct message)
+cmd-jeu = The game
+cmd-jeu_config = The game to set (empty or "all": the server's default)
+cmd-periode = The period
+cmd-membre = The member (you by default)
+cmd-partie = Number of the finished game
+cmd-format = Text (default) or a JSON file
+cmd-rappel = Reminder after this many hours (0: no reminder)
+cmd-delai = Default move after this many hours (0: never)
+cmd-forfait = Forfeit at the N-th timeout in a row (0: never)
+cmd-reinitialiser = First clear this game's own setting (back to the default)
+cmd-rappels_mp = Also get reminders by direct message
+
+## choice
+choice-week = Last 7 days
+choice-month = Last 30 days
+choice-all = All time
+choice-text = Text
+choice-json = JSON
+choice-all_games = All games (the server's default)
+
+## error
+error-guild_only = This command only works on a server.
+error-manage_only = Only members with the Manage Server permission can change Ludibot's settings.
+error-unknown_game = Unknown game: "{ $game }". Games: { $allowed }.
+error-pick_game = Pick one game (for example ludix).
+error-bad_period = Unknown period: "{ $period }". Choose semaine (week), mois (month) or tout (all time).
+error-bad_format = Unknown format: "{ $format }". Choose texte (text) or json.
+error-negative_reminder = The reminder cannot be negative (got { $value } h). Use 0 for no reminder.
+error-negative_timeout = The timeout cannot be negative (got { $value } h). Use 0 to never play for an absent player.
+error-negative_forfeit = The number of timeouts before a forfeit cannot be negative (got { $value }). Use 0 to never forfeit.
+error-reminder_too_long = The reminder cannot be longer than { $max } hours (got { $value } h).
+error-timeout_too_long = The timeout cannot be longer than { $max } hours (got { $value } h).
+error-forfeit_too_big = The forfeit must come at the latest at the { $max }th timeout in a row (got { $value }).
+error-timeout_before_reminder = For { $game }, the timeout ({ $timeout } h) must be longer than the reminder ({ $reminder } h): otherwise the move would be played before the reminder.
+error-no_solo = { $game } has no solo mode, so no solo records. Try /classement instead.
+error-not_finished = Game #{ $game } is not finished: its history will be available at the end.
+
+## board
+board-title = Leaderboard — { $game }
+board-subtitle = { $period } · { $server } · { $count } { $count ->
+        [one] player
+       *[other] players
+    }
+board-week = Last 7 days
+board-month = Last 30 days
+board-all = All time
+board-rank = #
+board-player = Player
+board-rating = Rating
+board-games = Games
+board-wins = Wins
+board-best = Best score
+board-empty = Nobody has finished a game in this period yet.
+board-caption = Leaderboard of **{ $game }** ({ $period }).
+
+## records
+records-title = Solo records — { $game }
+records-subtitle = { $server } · { $count ->
+        [one] the best score
+       *[other] the { $count } best scores
+    }
+records-rank = #
+records-player = Player
+records-score = Score
+records-date = Date
+records-game = Game
+records-empty = No solo game finished yet.
+records-caption = Solo records of **{ $game }**.
+
+## profile
+profile-head = **{ $name }'s profile** on { $server }
+profile-empty = { $name } has not finished any game on this server yet.
+profile-game_line = **{ $game }** — rating { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
+        [one] game
+       *[other] games
+    } · { $wins } { $wins ->
+        [one] win
+       *[other] wins
+    } · best score { $best }
+profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } { $games ->
+        [one] game
+       *[other] games
+    }
+profile-recent_head = Recent games:
+profile-recent_line = • #{ $id } { $game } — place { $rank }/{ $players }{ $score } · { $when }
+profile-recent_solo_line = • #{ $id } { $game } (solo){ $score } · { $when }
+profile-no_score = —
+profile-points = {" "}· { $score } { $score ->
+        [one] pt
+       *[other] pts
+    }
+
+## games
+games-head = **Running games on this server** ({ $count }):
+games-line = • **{ $game }** #{ $id } in <#{ $channel }> — { $players } to play since { $since } — { $link }
+games-nobody = nobody
+games-empty = No game is running on this server. Start one with /ludix start (or another game)!
+games-more = … and { $count } more.
+games-link = open
+
+## history
+history-choice = #{ $id } — { $game } — { $players }
+history-head = **{ $game }** — game #{ $id } ({ $players }), finished { $when }. The log, move by move:
+history-line = `{ $n }` **{ $player }**: { $text }
+history-by_timeout = (timed out: default move)
+history-forfeit = { $player } forfeits (too many timeouts)
+history-hidden = (secret move)
+history-attached = The full log ({ $count } { $count ->
+        [one] move
+       *[other] moves
+    }) is attached.
+history-final = **Final ranking:**
+history-rank_line = { $rank }. { $player } — { $score }
+history-json_ready = JSON export of game #{ $id } (game, players, options, public log, results).
+
+## config
+config-saved = Settings saved for { $scope }.
+config-head = **Reminders and timeouts on this server** (in hours):
+config-line = • { $game }: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }{ $own }
+config-own = {" "}(this game's own setting)
+config-off = none
+config-never = never
+config-hours = after { $value } h
+config-forfeit_after = after { $value } { $value ->
+        [one] timeout in a row
+       *[other] timeouts in a row
+    }
+config-scope_all = all games (the server's default)
+config-note = Deadlines already planned keep their time; new ones follow these settings.
+
+## prefs
+prefs-on = You will also get your reminders by direct message.
+prefs-off = You will not get reminders by direct message (only the mention in the channel).
+prefs-show_on = Reminders by direct message: on.
+prefs-show_off = Reminders by direct message: off. Turn them on with /ludibot preferences rappels_mp:True.
+
+## reminder
+reminder-channel = ⏰ Reminder: { $players }, it is your turn in { $game } game #{ $id } (since { $since }). { $link }
+reminder-dm = ⏰ It is your turn in { $game } game #{ $id } on { $server } (since { $since }): { $link }
+
+## timeout
+timeout-played = ⌛ { $player } did not play in time: the default move was played for them.
+timeout-forfeit = 🏳️ { $player } timed out too many times in a row: forfeit, the game ends.
+
+## language
+language-fr = French (Français)
+language-en = English
+cmd-langue = The language of the server's public messages (French by default)
+config-language = **Language of public messages**: { $language }
+config-language_saved = This server's public messages (games, buttons, pictures, reminders) will now be in: { $language }.
+error-unknown_language = "{ $language }" is not an offered language ({ $allowed }).
+
+## merged from main
+cmd-casse = This server's unreadable games (set aside): list them, cancel one (Manage Server)
+cmd-annuler = Number of the unreadable game to cancel
+cmd-export = Export the server's finished games, results and ratings as JSON (Manage Server)
+error-not_broken = Game #{ $game } is not unreadable: cancel it with its game's cancel command.
+broken-none = No unreadable game on this server.
+broken-head = Unreadable games, set aside ({ $count }):
+broken-line = • #{ $id } — { $game } in { $channel }: { $reason }
+broken-how = Other games are not affected. To cancel one: /ludibot casse annuler:<number>.
+broken-cancelled = Game #{ $id } is cancelled.
+export-ready = Here is the server's export: { $games } finished { $games ->
+        [one] game
+       *[other] games
+    }, { $ratings } { $ratings ->
+        [one] rating
+       *[other] ratings
+    }.
+
+## merged from main
+records-mode = Mode

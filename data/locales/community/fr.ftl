@@ -1,0 +1,196 @@
+## cmd
+cmd-classement = Classement du serveur pour un jeu (image)
+cmd-records = Meilleurs scores en solo pour un jeu
+cmd-profil = Statistiques d'un membre : cotes, records, dernières parties
+cmd-parties = Les parties en cours sur ce serveur : à qui le tour, depuis quand
+cmd-historique = Rejouer le journal d'une partie terminée, ou l'exporter en JSON
+cmd-ludibot = Réglages de Ludibot
+cmd-config = Rappels et délais du serveur, par jeu (gestion du serveur)
+cmd-preferences = Vos préférences personnelles (rappels en message privé)
+cmd-jeu = Le jeu
+cmd-jeu_config = Le jeu à régler (vide ou « tous » : réglage par défaut du serveur)
+cmd-periode = La période
+cmd-membre = Le membre (vous par défaut)
+cmd-partie = Numéro de la partie terminée
+cmd-format = Texte (par défaut) ou fichier JSON
+cmd-rappel = Rappel après ce nombre d'heures (0 : pas de rappel)
+cmd-delai = Coup par défaut après ce nombre d'heures (0 : jamais)
+cmd-forfait = Forfait au N-ième délai dépassé d'affilée (0 : jamais)
+cmd-reinitialiser = Effacer d'abord le réglage de ce jeu (revenir au défaut)
+cmd-rappels_mp = Recevoir aussi les rappels en message privé
+
+## choice
+choice-week = 7 derniers jours
+choice-month = 30 derniers jours
+choice-all = Depuis toujours
+choice-text = Texte
+choice-json = JSON
+choice-all_games = Tous les jeux (défaut du serveur)
+
+## error
+error-guild_only = Cette commande ne s'utilise que sur un serveur.
+error-manage_only = Seuls les membres qui ont la permission « Gérer le serveur » peuvent changer les réglages de Ludibot.
+error-unknown_game = Jeu inconnu : « { $game } ». Jeux possibles : { $allowed }.
+error-pick_game = Choisissez un jeu précis (par exemple ludix).
+error-bad_period = Période inconnue : « { $period } ». Choisissez semaine, mois ou tout.
+error-bad_format = Format inconnu : « { $format } ». Choisissez texte ou json.
+error-negative_reminder = Le rappel ne peut pas être négatif (reçu : { $value } h). Mettez 0 pour ne pas envoyer de rappel.
+error-negative_timeout = Le délai ne peut pas être négatif (reçu : { $value } h). Mettez 0 pour ne jamais jouer à la place d'un absent.
+error-negative_forfeit = Le nombre de délais avant forfait ne peut pas être négatif (reçu : { $value }). Mettez 0 pour ne jamais déclarer forfait.
+error-reminder_too_long = Le rappel ne peut pas dépasser { $max } heures (reçu : { $value } h).
+error-timeout_too_long = Le délai ne peut pas dépasser { $max } heures (reçu : { $value } h).
+error-forfeit_too_big = Le forfait doit venir au plus tard au { $max }e délai dépassé d'affilée (reçu : { $value }).
+error-timeout_before_reminder = Pour { $game }, le délai ({ $timeout } h) doit être plus long que le rappel ({ $reminder } h) : sinon le coup serait joué avant le rappel.
+error-no_solo = { $game } ne se joue pas en solo : pas de records solo. Voyez plutôt /classement.
+error-not_finished = La partie n°{ $game } n'est pas terminée : son historique sera disponible à la fin.
+
+## board
+board-title = Classement — { $game }
+board-subtitle = { $period } · { $server } · { $count } { $count ->
+        [one] joueur
+       *[other] joueurs
+    }
+board-week = 7 derniers jours
+board-month = 30 derniers jours
+board-all = Depuis toujours
+board-rank = #
+board-player = Joueur
+board-rating = Cote
+board-games = Parties
+board-wins = Victoires
+board-best = Meilleur score
+board-empty = Personne n'a encore terminé de partie sur cette période.
+board-caption = Classement de **{ $game }** ({ $period }).
+
+## records
+records-title = Records solo — { $game }
+records-subtitle = { $server } · { $count ->
+        [one] le meilleur score
+       *[other] les { $count } meilleurs scores
+    }
+records-rank = #
+records-player = Joueur
+records-score = Score
+records-date = Date
+records-game = Partie
+records-empty = Aucune partie solo terminée pour l'instant.
+records-caption = Records solo de **{ $game }**.
+
+## profile
+profile-head = **Profil { ELISION($name) ->
+        [vowel] d'{ $name }
+       *[consonant] de { $name }
+    }** sur { $server }
+profile-empty = { $name } n'a encore terminé aucune partie sur ce serveur.
+profile-game_line = **{ $game }** — cote { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
+        [one] partie
+       *[other] parties
+    } · { $wins } { $wins ->
+        [one] victoire
+       *[other] victoires
+    } · meilleur score { $best }
+profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } { $games ->
+        [one] partie
+       *[other] parties
+    }
+profile-recent_head = Dernières parties :
+profile-recent_line = • n°{ $id } { $game } — place { $rank }/{ $players }{ $score } · { $when }
+profile-recent_solo_line = • n°{ $id } { $game } (solo){ $score } · { $when }
+profile-no_score = —
+profile-points = {" "}· { $score } { $score ->
+        [one] pt
+       *[other] pts
+    }
+
+## games
+games-head = **Parties en cours sur ce serveur** ({ $count }) :
+games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour { ELISION($players) ->
+        [vowel] d'{ $players }
+       *[consonant] de { $players }
+    } depuis { $since } — { $link }
+games-nobody = personne
+games-empty = Aucune partie en cours sur ce serveur. Lancez-en une avec /ludix start (ou un autre jeu) !
+games-more = … et { $count } { $count ->
+        [one] autre
+       *[other] autres
+    }.
+games-link = voir
+
+## history
+history-choice = n°{ $id } — { $game } — { $players }
+history-head = **{ $game }** — partie n°{ $id } ({ $players }), terminée { $when }. Journal, coup par coup :
+history-line = `{ $n }` **{ $player }** : { $text }
+history-by_timeout = (délai dépassé : coup par défaut)
+history-forfeit = { $player } déclare forfait (trop de délais dépassés)
+history-hidden = (coup secret)
+history-attached = Le journal complet ({ $count } { $count ->
+        [one] coup
+       *[other] coups
+    }) est en pièce jointe.
+history-final = **Classement final :**
+history-rank_line = { $rank }. { $player } — { $score }
+history-json_ready = Export JSON de la partie n°{ $id } (partie, joueurs, options, journal public, résultats).
+
+## config
+config-saved = Réglages enregistrés pour { $scope }.
+config-head = **Rappels et délais sur ce serveur** (en heures) :
+config-line = • { $game } : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }{ $own }
+config-own = {" "}(réglage propre à ce jeu)
+config-off = aucun
+config-never = jamais
+config-hours = après { $value } h
+config-forfeit_after = dès { $value } { $value ->
+        [one] délai dépassé
+       *[other] délais dépassés
+    } d'affilée
+config-scope_all = tous les jeux (défaut du serveur)
+config-note = Les échéances déjà prévues gardent leur heure ; les nouvelles suivent ces réglages.
+
+## prefs
+prefs-on = Vous recevrez aussi vos rappels en message privé.
+prefs-off = Vous ne recevrez pas de rappel en message privé (seulement la mention dans le salon).
+prefs-show_on = Rappels en message privé : activés.
+prefs-show_off = Rappels en message privé : désactivés. Activez-les avec /ludibot preferences rappels_mp:True.
+
+## reminder
+reminder-channel = ⏰ Rappel : { $players }, c'est à vous de jouer dans la partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } (depuis { $since }). { $link }
+reminder-dm = ⏰ C'est à vous de jouer dans la partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } sur { $server } (depuis { $since }) : { $link }
+
+## timeout
+timeout-played = ⌛ { $player } n'a pas joué à temps : le coup par défaut a été joué à sa place.
+timeout-forfeit = 🏳️ { $player } a dépassé le délai trop de fois d'affilée : forfait, la partie s'arrête.
+
+## language
+language-fr = Français
+language-en = Anglais (English)
+cmd-langue = La langue des messages publics du serveur (français par défaut)
+config-language = **Langue des messages publics** : { $language }
+config-language_saved = Les messages publics de ce serveur (parties, boutons, images, rappels) seront désormais en : { $language }.
+error-unknown_language = « { $language } » n'est pas une langue proposée ({ $allowed }).
+
+## merged from main
+cmd-casse = Parties illisibles de ce serveur (mises de côté) : les lister, en annuler une (gestion du serveur)
+cmd-annuler = Numéro de la partie illisible à annuler
+cmd-export = Exporter les parties terminées, résultats et cotes du serveur en JSON (gestion du serveur)
+error-not_broken = La partie n°{ $game } n'est pas illisible : annulez-la avec la commande cancel de son jeu.
+broken-none = Aucune partie illisible sur ce serveur.
+broken-head = Parties illisibles, mises de côté ({ $count }) :
+broken-line = • n°{ $id } — { $game } dans { $channel } : { $reason }
+broken-how = Les autres parties ne sont pas touchées. Pour en annuler une : /ludibot casse annuler:<numéro>.
+broken-cancelled = La partie n°{ $id } est annulée.
+export-ready = Voici l'export du serveur : { $games } { $games ->
+        [one] partie terminée
+       *[other] parties terminées
+    }, { $ratings } { $ratings ->
+        [one] cote
+       *[other] cotes
+    }.
+
+## merged from main
+records-mode = Mode

@@ -1,0 +1,213 @@
+## name
+name-title = Take it to the Limit
+
+## rules
+rules-summary =
+    {"*"}*Take it to the Limit** — le bot est l'annonceur : il tire les tuiles d'un jeu mélangé et annonce la même à tout le monde. Chacun la pose, en secret, sur son propre plateau ; la tuile suivante vient quand tous ont posé. Une tuile posée ne bouge plus et n'est jamais tournée.
+    Chaque tuile porte trois traits : vertical (1 gris, 4 bleu, 9 jaune, 12 violet), diagonale ↗ (2 rose, 6 rouge, 7 vert, 11 blanc), diagonale ↘ (3 cerise, 5 turquoise, 8 orange, 10 noir).
+    {"*"}*Nexus** (37 cases A1…G4) + **Déchetterie** (7 cases X1…X7) : 44 tuiles. Une fois un plateau plein, le reste va sur l'autre. Un **alignement** complet d'une seule couleur rapporte valeur × tuiles. Tuile **bonus** (or 80, argent 40) : 3 alignements qui la traversent = bonus entier, 2 = moitié. Le plus long **rayon** de soleils ou de lunes : 10 par tuile (un seul). **Déchetterie** : le meilleur de ses 3 meilleurs alignements, de ses 2 meilleurs bonus argent ou de son meilleur bonus or ; moins de 60 → −60 au score.
+    {"*"}*Orchidée** (22 cases 1…22 + grande orchidée O pour 3 tuiles) : 25 tuiles, soleils seuls ou lunes seules. À la fin, vous pouvez déplacer les tuiles de la grande orchidée sur les petites orchidées A, B, C (le bot calcule et propose le meilleur choix). Pas de rayons, pas de Déchetterie.
+    {"*"}*Variantes** : dechetterie-basse (la plus basse paie 60, partagés en cas d'égalité), passe-dechetterie (votre voisin remplit votre Déchetterie ; la plus haute paie), sans-dechetterie (37 tuiles, idéal en solo), orchidee-64 (toutes les tuiles, rayons comptés), paires (deux joueurs, un plateau), serie (plusieurs parties, scores additionnés).
+    Détails : `docs/rules/limit.md`.
+
+## error
+error-missing_field = Il manque « { $field } » dans l'action.
+error-unknown_tile = « { $tile } » n'est pas une tuile du jeu (une tuile s'écrit verticale-diagonale↗-diagonale↘, par exemple 1-11-10).
+error-stale_tile = La tuile annoncée est { $current }, pas { $tile } : ce placement est périmé, rien n'a changé.
+error-already_placed = Vous avez déjà posé la tuile { $tile } (en { $position }) : attendez les autres joueurs.
+error-unknown_position = « { $position } » n'est pas un emplacement : choisissez une des positions écrites sur votre plateau.
+error-wrong_board = « { $position } » n'existe pas sur le plateau { $plateau }.
+error-occupied = L'emplacement { $position } est déjà occupé par la tuile { $tile }.
+error-no_dechetterie = Pas de Déchetterie dans cette partie : « { $position } » n'est pas disponible.
+error-dechetterie_cell = Choisissez une case précise de votre Déchetterie (X1 à X7), pas « { $position } ».
+error-passed_dechetterie = Votre Déchetterie est chez votre voisin ou voisine, pas de « { $position } » : pour vous en défausser, choisissez « { $name } » ; c'est cette personne qui place la tuile.
+error-dechetterie_full = Votre Déchetterie est pleine (« { $position } » impossible) : la tuile doit aller sur le Nexus.
+error-orchid_full = La grande orchidée ({ $position }) porte déjà { $capacity } tuiles : la tuile doit aller sur un hexagone.
+error-hole_at_end = La petite orchidée { $position } ne se remplit qu'à la fin, depuis la grande orchidée.
+error-relocation_phase = Toutes les tuiles sont posées : c'est le moment de déplacer (ou non) les tuiles de la grande orchidée.
+error-not_relocation_phase = On ne déplace les tuiles de la grande orchidée qu'à la fin de la partie.
+error-already_relocated = Vous avez déjà fait votre choix pour la grande orchidée.
+error-bad_moves = Déplacements illisibles : « { $moves } » (il faut associer une petite orchidée A, B ou C à une tuile).
+error-bad_hole = « { $hole } » n'est pas une petite orchidée (A, B ou C).
+error-hole_twice = La petite orchidée { $hole } ne peut recevoir qu'une tuile.
+error-tile_not_on_orchid = La tuile { $tile } n'est pas sur votre grande orchidée.
+error-tile_twice = La tuile { $tile } ne peut pas aller sur deux petites orchidées.
+error-no_fill = Dans la variante « { $variante } », personne ne remplit la Déchetterie d'un autre.
+error-bad_board = Plateau « { $board } » inconnu.
+error-not_holder = Ce n'est pas vous qui tenez cette Déchetterie (plateau { $board }).
+error-no_fill_pending = Aucune tuile n'attend d'être posée sur cette Déchetterie (plateau { $board }).
+error-not_dechetterie_cell = « { $position } » n'est pas une case de Déchetterie (X1 à X7).
+error-variant_board = La variante « { $variante } » ne se joue pas sur le plateau { $plateau }.
+error-pairs_even = En paires, il faut un nombre pair de joueurs (vous êtes { $count }).
+error-too_many_boards = { $count } { $count ->
+        [one] plateau
+       *[other] plateaux
+    }, c'est trop : { $max } au plus.
+error-variant_needs_boards = La variante « { $variante } » se joue à { $min } plateaux au moins.
+error-tiles_option = Le choix « tuiles : { $tuiles } » ne vaut que pour l'Orchidée standard (ici : plateau { $plateau }, variante « { $variante } »).
+error-no_seat = Le siège { $seat } ne joue pas dans cette partie.
+error-bad_choice = Ce choix est illisible : « { $choice } ». Prends une des positions proposées.
+error-stale_game = Ce choix visait la partie { $game } de la série ; on en est à la partie { $current } : rien n'a changé.
+
+## event
+event-announced = Tuile { $round }/{ $rounds } : **{ $tile }**.
+event-placed = Vous avez posé { $tile } en { $position }.
+event-passed = { $seat } vous confie la tuile { $tile } : posez-la sur sa Déchetterie.
+event-filled = Vous avez posé { $tile } en { $position } sur la Déchetterie qui vous est confiée.
+event-waiting = { $seat } a posé ({ $remaining } { $remaining ->
+        [one] joueur en attente
+       *[other] joueurs en attente
+    }).
+event-round_closed = Tout le monde a posé la tuile { $round } ({ $tile }) : les plateaux sont révélés.
+event-relocation = Toutes les tuiles sont posées : chacun peut déplacer les tuiles de sa grande orchidée vers les petites orchidées A, B et C.
+event-relocated = { $seat } a déplacé { $moved } { $moved ->
+        [one] tuile
+       *[other] tuiles
+    } de la grande orchidée ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    }).
+event-game_scored = Partie { $game }/{ $games } terminée : voici les scores.
+event-next_game = Partie { $game }/{ $games } : c'est reparti, nouveau mélange !
+event-game_over = Partie terminée ! Voici tous les plateaux et leurs scores.
+
+## option
+option-plateau = Plateau
+option-variante = Variante
+option-tuiles = Tuiles (Orchidée)
+option-paires = Jeu en paires
+option-serie = Nombre de parties (série)
+
+## choice
+choice-nexus = Nexus (+ Déchetterie)
+choice-orchidee = Orchidée
+choice-standard = Standard
+choice-dechetterie-basse = La plus basse Déchetterie paie
+choice-passe-dechetterie = Passez la Déchetterie
+choice-sans-dechetterie = Sans Déchetterie
+choice-orchidee-64 = Orchidée avec les 64 tuiles
+choice-soleil = Soleils
+choice-lune = Lunes
+
+## colour
+colour-grey = gris
+colour-blue = bleu
+colour-yellow = jaune
+colour-violet = violet
+colour-pink = rose
+colour-red = rouge
+colour-green = vert
+colour-white = blanc
+colour-cherry = cerise
+colour-turquoise = turquoise
+colour-orange = orange
+colour-black = noir
+
+## direction
+direction-vertical = verticale
+direction-sw_ne = diagonale ↗
+direction-nw_se = diagonale ↘
+
+## board
+board-nexus = Nexus
+board-dechetterie = Déchetterie
+board-orchidee = Orchidée
+board-big_orchid = Grande orchidée
+
+## button
+button-my_board = Mon plateau
+button-place = Placer
+button-relocate = Déplacer
+button-keep = Ne rien déplacer
+button-best = Appliquer la meilleure
+
+## label
+label-round = Tuile { $round }/{ $rounds }
+label-game = Partie { $game }/{ $games }
+label-announced = Tuile annoncée
+label-lines = Alignements
+label-bonuses = Bonus
+label-ray = Rayon
+label-penalty = Pénalité
+label-total = Total
+label-dechetterie_value = Valeur de Déchetterie
+label-sun = soleil
+label-moon = lune
+label-gold = or
+label-silver = argent
+label-full = entier
+label-half = moitié
+label-unplaced = Restées sur la grande orchidée
+label-relocation = Déplacement conseillé
+label-gain = { $gain } { $gain ->
+        [one] point
+       *[other] points
+    }
+label-hidden = Cadre bleu : votre tuile de ce tour, visible de vous seulement jusqu'à la fin du tour.
+label-waiting = En attente : { $players }
+label-final = Fin de partie
+label-series_total = Total de la série
+label-pass = X : donner à votre voisin
+label-holder = Déchetterie tenue par { $player }
+
+## cmd
+cmd-start = Lancer une partie de Take it to the Limit
+cmd-plateau = Le plateau : Nexus (+ Déchetterie) ou Orchidée
+cmd-variante = La variante de la règle (standard en cas de doute)
+cmd-tuiles = Orchidée standard : jouer avec les soleils ou avec les lunes
+cmd-paires = Jouer en paires : deux joueurs par plateau
+cmd-serie = Nombre de parties de la série (scores additionnés)
+cmd-solo = Jouer seul : la partie commence tout de suite
+cmd-ia = Nombre de joueurs IA
+cmd-placer = Poser la tuile annoncée sur votre plateau
+cmd-position = Où poser la tuile (seules les positions libres sont proposées)
+cmd-deplacer = Orchidée, à la fin : déplacer les tuiles de la grande orchidée (sans option : le conseil du bot)
+cmd-a = La tuile de votre grande orchidée à mettre sur la petite orchidée A
+cmd-b = La tuile de votre grande orchidée à mettre sur la petite orchidée B
+cmd-c = La tuile de votre grande orchidée à mettre sur la petite orchidée C
+
+## prompt
+prompt-place = Tuile { $round }/{ $rounds } : **{ $tile }**. Où la posez-vous ? Seules les positions libres sont proposées.
+prompt-placeholder = Position ({ $first } … { $last })
+prompt-fill = { $owner } vous a confié la tuile **{ $tile }** : choisissez une case de sa Déchetterie.
+prompt-fill_placeholder = Déchetterie { ELISION($owner) ->
+        [vowel] d'{ $owner }
+       *[consonant] de { $owner }
+    }
+prompt-placed_round_closed = Tout le monde a posé : la tuile suivante est annoncée dans le salon.
+prompt-placed_wait = Les autres joueurs ne verront votre tuile qu'à la fin du tour.
+prompt-relocation =
+    {"*"}*Grande orchidée** : { $tiles }.
+    Meilleur déplacement : **{ $moves }** ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    }).
+prompt-relocation_empty = Votre grande orchidée est vide : il n'y a rien à déplacer.
+prompt-relocation_placeholder = Un autre déplacement…
+prompt-move = { $tile } en { $hole }
+prompt-no_move = rien
+prompt-option = { $moves } ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    })
+prompt-relocated = C'est noté : { $moves } ({ $gain } { $gain ->
+        [one] point
+       *[other] points
+    }).
+prompt-kept = C'est noté : vous ne déplacez rien.
+prompt-game_boards = Partie { $game }/{ $games } : les plateaux et leurs scores.
+prompt-serie = série de { $count } { $count ->
+        [one] partie
+       *[other] parties
+    }
+
+## position
+position-nexus = { $position } — Nexus
+position-orchidee = { $position } — Orchidée
+position-dechetterie = { $position } — Déchetterie
+position-big_orchid = { $position } — grande orchidée (déplaçable à la fin)
+position-pass = { $position } — confier la tuile à { $holder } pour votre Déchetterie
+position-fill = { $position } — Déchetterie { ELISION($owner) ->
+        [vowel] d'{ $owner }
+       *[consonant] de { $owner }
+    }

@@ -1,0 +1,179 @@
+## name
+name-title = Range ta Ludothèque (Shelve your game library)
+
+## rules
+rules-summary =
+    {"*"}*Range ta Ludothèque** — 12 rounds to shelve your game library in your kallax (2 × 2 cubbies of 3 × 3 cells, A1 bottom-left, F6 top-right).
+    Each round the bot rolls 3 dice, the same for everyone. Each player, privately and at their own pace, gives one die to the **size** (1-2: 2 cells, 3-4: 3 cells, 5-6: 6 cells as 2 × 3), one to the **category** (1 T puzzle, 2 A dexterity, 3 C cards, 4 P board, 5 F miniatures, 6 R role-playing) and one to the **mechanic** (1 ☾ bluff, 2 ☆ deduction, 3 ♣ deck building, 4 ⚙ programming, 5 ♥ memory, 6 ☠ secret role), picks the orientation (horizontal or vertical) and the box's bottom-left cell.
+    The box must fit in one cubby, overlap nothing and rest entirely on the cubby's shelf or on boxes/mats. Instead you may always draw a 1-cell **mat** (it fills a cell, scores nothing). The round ends when everyone has placed; what you place stays hidden until then.
+    {"*"}*Classic**: for each category and each mechanic, the largest group of adjacent games sharing it scores 1 point per game if it has at least 2; -1 per empty cell.
+    {"*"}*Expert**: each game scores its category effect and its mechanic effect (expert table), +2 per game in each completely filled cubby, -1 per empty cell.
+    Tie: fewer empty cells wins. Details: `docs/rules/ranta.md`.
+    Commands: `/ranta start` (mode, solo), then each round the **Store a game**, **Lay a mat** and **My kallax** buttons under the dice message, or `/ranta placer` and `/ranta tapis` (only legal choices are offered, with a preview before you confirm); `/ranta kallax`, `/ranta status` (who has not placed yet), `/ranta rules`.
+
+## error
+error-missing_round = This action has no round number: we are in round { $current }.
+error-stale_round = This placement was for round { $round }, but we are in round { $current }: nothing changed, choose again.
+error-already_placed = You already placed your box for round { $round }: wait for the other players.
+error-bad_dice = Invalid dice assignment ({ $dice }): one die for the size, one for the category and one for the mechanic (0, 1 and 2, once each).
+error-bad_orientation = Unknown orientation "{ $orientation }": horizontal or vertical.
+error-bad_cell = "{ $cell }" is not a cell of the kallax (from A1 bottom-left to F6 top-right).
+error-outside = Placed at { $cell }, the box sticks out of the kallax (cell { $over }).
+error-crosses_cubby = Placed at { $cell }, the box goes through the wall of cubby { $cubby } (cell { $over } is in another cubby).
+error-overlap = Placed at { $cell }, the box overlaps cell { $over }, which is already taken.
+error-unsupported = Placed at { $cell }, the box would float: nothing holds cell { $over } (no shelf, no game below).
+error-must_place = There is still room (a mat at { $cell }, for instance): you cannot pass.
+error-bad_choice = This choice is not valid ("{ $choice }"): start again from the round's message or /ranta placer.
+error-not_in_game = { $player } is not playing in game #{ $game }.
+
+## event
+event-placed = { $seat } is done for round { $round } ({ $waiting } { $waiting ->
+        [one] player still to place
+       *[other] players still to place
+    }).
+event-passed = { $seat }'s kallax is full: they pass round { $round }.
+event-box_placed = You stored { $category ->
+        [T] a puzzle
+        [A] a dexterity game
+        [C] a card game
+        [P] a board game
+        [F] a miniatures game
+        [R] a role-playing game
+       *[other] a game
+    } { $symbol } of { $size } { $size ->
+        [one] cell
+       *[other] cells
+    } at { $cell }.
+event-mat_placed = You laid a mat at { $cell }.
+event-round_closed = Round { $round } is over: every kallax is revealed.
+event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
+event-game_over = Game over! Here are the kallaxes and their scores.
+
+## mode
+mode-classique = Classic
+mode-expert = Expert
+
+## orientation
+orientation-horizontal = Horizontal
+orientation-vertical = Vertical
+
+## category
+# The letter drawn on a box and in the legend (the category's initial in each language)
+code-T = P
+code-A = D
+code-C = C
+code-P = B
+code-F = M
+code-R = R
+category-T = Puzzle
+category-A = Dexterity game
+category-C = Card game
+category-P = Board game
+category-F = Miniatures game
+category-R = Role-playing game
+
+## mechanic
+mechanic-bluff = Bluff
+mechanic-deduction = Deduction
+mechanic-deck_building = Deck building
+mechanic-programming = Programming
+mechanic-memory = Memory
+mechanic-secret_role = Secret role
+
+## rule
+rule-category_group = { $name } group: { $games } { $games ->
+        [one] game
+       *[other] games
+    }
+rule-mechanic_group = { $name } group: { $games } { $games ->
+        [one] game
+       *[other] games
+    }
+rule-empty_cells = { $empty } { $empty ->
+        [one] empty cell
+       *[other] empty cells
+    }
+rule-full_cubby = Cubby { $cubby } full: { $games } { $games ->
+        [one] game
+       *[other] games
+    } × 2
+rule-category_T = Puzzle: cubby with nothing in common
+rule-category_A = Dexterity: off the shelf
+rule-category_C = Cards: other card games in the cubby
+rule-category_P = Board: stored horizontally
+rule-category_F = Miniatures: 6-cell box
+rule-category_R = Role-playing: stored vertically
+rule-mechanic_bluff = Bluff: neighbours with something in common
+rule-mechanic_deduction = Deduction: 2-cell box
+rule-mechanic_deck_building = Deck building: other games in the cubby
+rule-mechanic_programming = Programming: programming neighbours
+rule-mechanic_memory = Memory: memory games (max 3)
+rule-mechanic_secret_role = Secret role: the only one in the kallax
+
+## label
+label-round = Round { $round }/{ $rounds }
+label-dice = Round { $round }/{ $rounds }: the dice
+label-total = Total
+label-size = Size
+label-category = Category
+label-mechanic = Mechanic
+label-mat = Mat (1 cell, 0 points)
+label-hidden = Yellow outline: your box of this round, seen only by you until the round ends.
+label-preview = Preview: the box would go here.
+label-final = Game over
+label-cells = { $size } { $size ->
+        [one] cell
+       *[other] cells
+    }
+label-box = Box
+label-mat_choice = Mat
+label-position = Cell (bottom-left)
+label-assignment = { $size } { $size ->
+        [one] cell
+       *[other] cells
+    } · { $category } · { $symbol } { $mechanic }
+label-waiting = Waiting for: { $players }
+label-everyone_placed = Everyone has placed.
+label-box_choice = { $assignment } · { $orientation } ({ $width } × { $height })
+label-cell_choice = { $cell } (cells { $cells })
+
+## cmd
+cmd-start = Open a game of Range ta Ludothèque (simultaneous roll & write)
+cmd-mode = Scoring: classic (groups) or expert (every game's effects)
+cmd-solo = Play alone: the game starts at once
+cmd-ia = Number of AI players to add (0 to 7)
+cmd-placer = Store a game in your kallax (preview before you confirm)
+cmd-des = Dice assignment: size · category · mechanic
+cmd-orientation = Orientation of the box
+cmd-case = Bottom-left cell of the box
+cmd-tapis = Lay a 1-cell mat (preview before you confirm)
+cmd-tapis_case = Cell of the mat
+cmd-kallax = See your kallax, or another player's (without their box of the current round)
+cmd-joueur = The player whose kallax you want to see (you by default)
+
+## option
+option-mode = mode
+
+## button
+button-mine = My kallax
+button-box = Store a game
+button-mat = Lay a mat
+button-confirm = Confirm
+button-discard = Give up
+
+## prompt
+prompt-pick_box = **Round { $round }**: pick the game (dice assignment) and its orientation.
+prompt-pick_cell = **Round { $round }**: { $box }. Pick the box's bottom-left cell.
+prompt-pick_mat = **Round { $round }**: pick the mat's cell.
+prompt-no_box_fits = **Round { $round }**: no game fits in your kallax with these dice. Lay a mat:
+prompt-preview_box = **Preview, round { $round }**: { $box }, at { $cell } (cells { $cells }). Confirm?
+prompt-preview_mat = **Preview, round { $round }**: a mat at { $cell }. Confirm?
+prompt-confirmed = Stored! The other players will only see it when round { $round } is over.
+prompt-full = **Round { $round }**: your kallax is full, you pass this round. Confirm?
+prompt-confirmed_closed = Stored! Everyone has placed: round { $round } is over and every kallax is revealed.
+prompt-confirmed_pass = Your kallax is full: you pass round { $round }.
+prompt-discarded = Nothing was stored: pick again whenever you like.
+prompt-sheet_of = { $player }'s kallax (game #{ $id }); their box of the current round stays hidden until the round is over.
+prompt-placeholder_box = Game and orientation
+prompt-placeholder_cell = Bottom-left cell
+prompt-placeholder_mat = Cell of the mat

@@ -1,0 +1,176 @@
+## name
+name-title = Range ta Ludothèque
+
+## rules
+rules-summary =
+    {"*"}*Range ta Ludothèque** — 12 manches pour ranger votre ludothèque dans votre kallax (2 × 2 casiers de 3 × 3 cases, A1 en bas à gauche, F6 en haut à droite).
+    À chaque manche, le bot lance 3 dés, les mêmes pour tous. Chacun, en secret et à son rythme, attribue un dé à la **taille** (1-2 : 2 cases, 3-4 : 3 cases, 5-6 : 6 cases en 2 × 3), un à la **catégorie** (1 T casse-tête, 2 A adresse, 3 C cartes, 4 P plateau, 5 F figurines, 6 R jeu de rôle) et un à la **mécanique** (1 ☾ bluff, 2 ☆ déduction, 3 ♣ deck building, 4 ⚙ programmation, 5 ♥ mémorisation, 6 ☠ rôle secret), choisit l'orientation (horizontale ou verticale) et la case en bas à gauche de la boîte.
+    La boîte doit tenir dans un seul casier, sans chevaucher, et reposer entièrement sur la tablette du casier ou sur des boîtes/tapis. À la place, on peut toujours dessiner un **tapis** d'une case (il remplit, sans rien rapporter). La manche se termine quand tout le monde a rangé ; ce que vous rangez reste caché jusque-là.
+    {"*"}*Classique** : pour chaque catégorie et chaque mécanique, le plus grand groupe de jeux adjacents qui la partagent rapporte 1 point par jeu s'il en compte au moins 2 ; -1 par case vide.
+    {"*"}*Expert** : chaque jeu marque l'effet de sa catégorie et celui de sa mécanique (tableau expert), +2 par jeu dans chaque casier entièrement rempli, -1 par case vide.
+    Égalité : le moins de cases vides l'emporte. Détails : `docs/rules/ranta.md`.
+    Commandes : `/ranta start` (mode, solo), puis à chaque manche les boutons **Ranger un jeu**, **Poser un tapis** et **Ma kallax** sous le message des dés, ou `/ranta placer` et `/ranta tapis` (seuls les choix permis sont proposés, avec un aperçu avant de confirmer) ; `/ranta kallax`, `/ranta status` (qui n'a pas encore rangé), `/ranta rules`.
+
+## error
+error-missing_round = Action sans numéro de manche : on en est à la manche { $current }.
+error-stale_round = Ce placement visait la manche { $round }, mais on en est à la manche { $current } : rien n'a changé, choisissez à nouveau.
+error-already_placed = Vous avez déjà rangé votre boîte de la manche { $round } : attendez les autres joueurs.
+error-bad_dice = Attribution des dés invalide ({ $dice }) : il faut un dé pour la taille, un pour la catégorie et un pour la mécanique (0, 1 et 2, chacun une fois).
+error-bad_orientation = Orientation inconnue « { $orientation } » : horizontale ou verticale.
+error-bad_cell = « { $cell } » n'est pas une case de la kallax (de A1 en bas à gauche à F6 en haut à droite).
+error-outside = Posée en { $cell }, la boîte dépasse de la kallax (case { $over }).
+error-crosses_cubby = Posée en { $cell }, la boîte traverse la paroi du casier { $cubby } (la case { $over } est dans un autre casier).
+error-overlap = Posée en { $cell }, la boîte chevauche la case { $over }, déjà occupée.
+error-unsupported = Posée en { $cell }, la boîte serait en l'air : rien ne soutient la case { $over } (ni tablette ni jeu en dessous).
+error-must_place = Il reste de la place (par exemple un tapis en { $cell }) : vous ne pouvez pas passer.
+error-bad_choice = Ce choix n'est pas valide (« { $choice } ») : repars du message de la manche ou de /ranta placer.
+error-not_in_game = { $player } ne joue pas dans la partie n°{ $game }.
+
+## event
+event-placed = { $seat } a fini de ranger pour la manche { $round } ({ $waiting } { $waiting ->
+        [one] joueur en attente
+       *[other] joueurs en attente
+    }).
+event-passed = { $seat } a une kallax pleine et passe la manche { $round }.
+event-box_placed = Vous avez rangé { $category ->
+        [T] un casse-tête
+        [A] un jeu d'adresse
+        [C] un jeu de cartes
+        [P] un jeu de plateau
+        [F] un jeu de figurines
+        [R] un jeu de rôle
+       *[other] un jeu
+    } { $symbol } de { $size } { $size ->
+        [one] case
+       *[other] cases
+    } en { $cell }.
+event-mat_placed = Vous avez posé un tapis en { $cell }.
+event-round_closed = Manche { $round } terminée : toutes les kallax sont révélées.
+event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
+event-game_over = Partie terminée ! Voici les kallax et leurs scores.
+
+## mode
+mode-classique = Classique
+mode-expert = Expert
+
+## orientation
+orientation-horizontal = Horizontale
+orientation-vertical = Verticale
+
+## category
+# The letter drawn on a box and in the legend (the category's initial in each language)
+code-T = T
+code-A = A
+code-C = C
+code-P = P
+code-F = F
+code-R = R
+category-T = Casse-tête
+category-A = Jeu d'adresse
+category-C = Jeu de cartes
+category-P = Jeu de plateau
+category-F = Jeu de figurines
+category-R = Jeu de rôle
+
+## mechanic
+mechanic-bluff = Bluff
+mechanic-deduction = Déduction
+mechanic-deck_building = Deck building
+mechanic-programming = Programmation
+mechanic-memory = Mémorisation
+mechanic-secret_role = Rôle secret
+
+## rule
+rule-category_group = Groupe { $name } : { $games } jeux
+rule-mechanic_group = Groupe { $name } : { $games } jeux
+rule-empty_cells = { $empty } { $empty ->
+        [one] case vide
+       *[other] cases vides
+    }
+rule-full_cubby = Casier { $cubby } plein : { $games } { $games ->
+        [one] jeu
+       *[other] jeux
+    } × 2
+rule-category_T = Casse-tête : casier sans point commun
+rule-category_A = Adresse : pas sur la tablette
+rule-category_C = Cartes : autres jeux de cartes du casier
+rule-category_P = Plateau : rangé à l'horizontale
+rule-category_F = Figurines : boîte de 6 cases
+rule-category_R = Jeu de rôle : rangé à la verticale
+rule-mechanic_bluff = Bluff : voisins avec un point commun
+rule-mechanic_deduction = Déduction : boîte de 2 cases
+rule-mechanic_deck_building = Deck building : autres jeux du casier
+rule-mechanic_programming = Programmation : voisins programmation
+rule-mechanic_memory = Mémorisation : jeux de mémoire (max 3)
+rule-mechanic_secret_role = Rôle secret : le seul de la kallax
+
+## label
+label-round = Manche { $round }/{ $rounds }
+label-dice = Manche { $round }/{ $rounds } : les dés
+label-total = Total
+label-size = Taille
+label-category = Catégorie
+label-mechanic = Mécanique
+label-mat = Tapis (1 case, 0 point)
+label-hidden = Encadré jaune : votre boîte de cette manche, visible de vous seulement jusqu'à la fin de la manche.
+label-preview = Aperçu : la boîte irait ici.
+label-final = Fin de partie
+label-cells = { $size } { $size ->
+        [one] case
+       *[other] cases
+    }
+label-box = Boîte
+label-mat_choice = Tapis
+label-position = Case (en bas à gauche)
+label-assignment = { $size } { $size ->
+        [one] case
+       *[other] cases
+    } · { $category } · { $symbol } { $mechanic }
+label-waiting = En attente : { $players }
+label-everyone_placed = Tout le monde a rangé.
+label-box_choice = { $assignment } · { $orientation } ({ $width } × { $height })
+label-cell_choice = { $cell } (cases { $cells })
+
+## cmd
+cmd-start = Ouvrir une partie de Range ta Ludothèque (roll & write simultané)
+cmd-mode = Décompte : classique (groupes) ou expert (effets de chaque jeu)
+cmd-solo = Jouer seul : la partie commence tout de suite
+cmd-ia = Nombre de joueurs IA à ajouter (0 à 7)
+cmd-placer = Ranger un jeu dans votre kallax (aperçu avant de confirmer)
+cmd-des = Attribution des dés : taille · catégorie · mécanique
+cmd-orientation = Orientation de la boîte
+cmd-case = Case en bas à gauche de la boîte
+cmd-tapis = Poser un tapis d'une case (aperçu avant de confirmer)
+cmd-tapis_case = Case du tapis
+cmd-kallax = Voir votre kallax, ou celle d'un autre joueur (sans sa boîte de la manche en cours)
+cmd-joueur = Le joueur ou la joueuse dont vous voulez voir la kallax (vous par défaut)
+
+## option
+option-mode = mode
+
+## button
+button-mine = Ma kallax
+button-box = Ranger un jeu
+button-mat = Poser un tapis
+button-confirm = Confirmer
+button-discard = Renoncer
+
+## prompt
+prompt-pick_box = **Manche { $round }** : choisissez le jeu (attribution des dés) et son orientation.
+prompt-pick_cell = **Manche { $round }** : { $box }. Choisissez la case en bas à gauche de la boîte.
+prompt-pick_mat = **Manche { $round }** : choisissez la case du tapis.
+prompt-no_box_fits = **Manche { $round }** : aucun jeu ne rentre dans votre kallax avec ces dés. Posez un tapis :
+prompt-preview_box = **Aperçu, manche { $round }** : { $box }, en { $cell } (cases { $cells }). Confirmer ?
+prompt-preview_mat = **Aperçu, manche { $round }** : un tapis en { $cell }. Confirmer ?
+prompt-confirmed = C'est rangé ! Les autres joueurs ne le verront qu'à la fin de la manche { $round }.
+prompt-full = **Manche { $round }** : votre kallax est pleine, vous passez cette manche. Confirmer ?
+prompt-confirmed_closed = C'est rangé ! Tout le monde a rangé : la manche { $round } est terminée et les kallax sont révélées.
+prompt-confirmed_pass = Votre kallax est pleine : vous passez la manche { $round }.
+prompt-discarded = Rien n'a été rangé : choisissez à nouveau quand vous voulez.
+prompt-sheet_of = Kallax { ELISION($player) ->
+        [vowel] d'{ $player }
+       *[consonant] de { $player }
+    } (partie n°{ $id }) ; sa boîte de la manche en cours reste cachée jusqu'à la fin de la manche.
+prompt-placeholder_box = Jeu et orientation
+prompt-placeholder_cell = Case en bas à gauche
+prompt-placeholder_mat = Case du tapis

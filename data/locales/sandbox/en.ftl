@@ -1,0 +1,20 @@
+## general
+players = Virtual players
+channels = Channels
+playing_as = you play: { $name }
+only_you = Only you can see this
+send = Send
+command_placeholder = command, e.g. ludix start
+unknown_command = Unknown command: pick one from the list.
+bot_online = Bot connected
+bot_offline = Bot starting…
+error = Error
+yes = yes
+no = no
+
+## console
+console-ready = Ludibot sandbox ready: open { $url } (listening on 127.0.0.1 only). Ctrl+C to stop.
+console-no_token = No Discord token: starting the local sandbox (fake Discord + real bot).
+
+## merged from main
+older_messages = Older messages

@@ -1,0 +1,20 @@
+## general
+players = Joueurs virtuels
+channels = Salons
+playing_as = vous jouez : { $name }
+only_you = Seul·e vous voyez ce message
+send = Envoyer
+command_placeholder = commande, par ex. ludix start
+unknown_command = Commande inconnue : choisissez-en une dans la liste.
+bot_online = Bot connecté
+bot_offline = Bot en cours de démarrage…
+error = Erreur
+yes = oui
+no = non
+
+## console
+console-ready = Bac à sable Ludibot prêt : ouvrez { $url } (écoute sur 127.0.0.1 seulement). Ctrl+C pour arrêter.
+console-no_token = Pas de jeton Discord : démarrage du bac à sable local (faux Discord + vrai bot).
+
+## merged from main
+older_messages = Messages plus anciens
