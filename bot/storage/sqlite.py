@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import os
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -233,7 +234,7 @@ class SQLiteStore(Store):
         self._db.row_factory = aiosqlite.Row
         await self._db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         if self.path != ":memory:":
-            await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._wal()
         await self._db.execute("PRAGMA synchronous = NORMAL")
         await self._db.execute("PRAGMA foreign_keys = ON")
         try:
@@ -241,6 +242,20 @@ class SQLiteStore(Store):
         except BaseException:
             await self.close()
             raise
+
+    async def _wal(self) -> None:
+        """Switch to WAL. Changing the journal mode needs the file to itself and SQLite does not
+        wait for it (no busy handler): another process opening the file at the same moment makes it
+        fail with "database is locked", so it is retried for as long as the busy timeout."""
+        deadline = time.monotonic() + self.busy_timeout_ms / 1000
+        while True:
+            try:
+                await self.db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as err:
+                if "locked" not in str(err) or time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.02)
 
     async def close(self) -> None:
         if self._db is not None:
