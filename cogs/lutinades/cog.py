@@ -131,7 +131,7 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
                 gains.append(later)
             if gains:
                 lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
-                    f"{names[g['seat']]} {g['total']}" for g in gains)))
+                    f"{shown[g['seat']]} {g['total']}" for g in gains)))
     if new_turn and view.get("phase") == "gestures" and not view.get("finished"):
         lines.append(i18n.t("lutinades.label.how_to", lg))
     return shorten(lines, lg)
