@@ -6,6 +6,7 @@ its settings point it at the fake (DISCORD_API_BASE / DISCORD_GATEWAY_URL).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -147,3 +148,19 @@ def read_game_row(db: str, game_id: int):
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, read()).result()
+
+
+@contextlib.asynccontextmanager
+async def strict(world):
+    """A running world (``world.fake``, ``world.bot``) for a test: on the way out, the fake Discord
+    must have collected no validation error (the bot sent nothing Discord would refuse); the bot's
+    log is printed when the test failed; the bot and the fake are stopped either way."""
+    try:
+        yield world
+        assert world.fake.validation_errors == [], f"Discord would refuse: {world.fake.validation_errors}"
+    except BaseException:
+        print(world.bot.log[-5000:])
+        raise
+    finally:
+        world.bot.kill()
+        await world.fake.stop()

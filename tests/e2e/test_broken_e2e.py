@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.closed_doors import make_world
-from tests.e2e.harness import mentioned, wait_control
+from tests.e2e.harness import mentioned, strict, wait_control
 from tests.e2e.test_ludix_e2e import play_turn
 
 pytestmark = pytest.mark.e2e
@@ -18,17 +18,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest_asyncio.fixture
 async def world(tmp_path):
-    w = await make_world(tmp_path, nasty=False, guilds=2)
-    try:
+    async with strict(await make_world(tmp_path, nasty=False, guilds=2)) as w:
         yield w
-        # strict: the bot sent nothing that Discord would refuse for its content
-        assert w.fake.validation_errors == [], f"Discord would refuse: {w.fake.validation_errors}"
-    except BaseException:
-        print(w.bot.log[-5000:])
-        raise
-    finally:
-        w.bot.kill()
-        await w.fake.stop()
 
 
 async def ludix(w, creator, joiner, channel, *, start: bool = True, target: int = 1000):

@@ -14,7 +14,7 @@ import pytest_asyncio
 from PIL import Image
 
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, wait_control
+from tests.e2e.harness import mentioned, start_bot, strict, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -34,15 +34,8 @@ async def world(tmp_path, bot_db):
     )
     await fake.start()
     bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2"}, db=bot_db)
-    try:
-        yield SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)
-        assert fake.validation_errors == [], f"Discord would refuse: {fake.validation_errors}"
-    except BaseException:
-        print(bot.log[-5000:])
-        raise
-    finally:
-        bot.kill()
-        await fake.stop()
+    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+        yield w
 
 
 def png(att) -> Image.Image:

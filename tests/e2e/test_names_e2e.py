@@ -15,24 +15,15 @@ import pytest_asyncio
 
 from bot.storage import FINISHED
 from tests.e2e.closed_doors import Shown, check_sent, make_world
-from tests.e2e.harness import mentioned, wait_control
+from tests.e2e.harness import mentioned, strict, wait_control
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest_asyncio.fixture
 async def world(tmp_path):
-    w = await make_world(tmp_path)
-    try:
+    async with strict(await make_world(tmp_path)) as w:
         yield w
-        # strict: the bot sent nothing that Discord would refuse for its content
-        assert w.fake.validation_errors == [], f"Discord would refuse: {w.fake.validation_errors}"
-    except BaseException:
-        print(w.bot.log[-5000:])
-        raise
-    finally:
-        w.bot.kill()
-        await w.fake.stop()
 
 
 async def community_views(w, game_id: int, kind: str, users) -> None:

@@ -20,7 +20,7 @@ import pytest_asyncio
 from bot.sessions import SessionService
 from bot.storage import RUNNING, open_store
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot
+from tests.e2e.harness import mentioned, start_bot, strict
 
 pytestmark = pytest.mark.e2e
 
@@ -203,16 +203,9 @@ async def field(tmp_path):
                             modo=fake.add_user("Modo", locale="fr", manage_guild=True))
     await fake.start()
     bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.5"})
-    try:
-        yield SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)
-        assert fake.validation_errors == [], f"Discord would refuse: {fake.validation_errors}"
+    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+        yield w
         assert not bot.tracebacks()
-    except BaseException:
-        print(bot.log[-6000:])
-        raise
-    finally:
-        bot.kill()
-        await fake.stop()
 
 
 async def set_timeout(fake, u, hours: float) -> None:

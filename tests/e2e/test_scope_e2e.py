@@ -12,7 +12,7 @@ import pytest_asyncio
 from engines.tectonic import ENGINE as TECTONIC
 from fakediscord import models as fm
 from tests.e2e.closed_doors import make_world
-from tests.e2e.harness import StateReader
+from tests.e2e.harness import StateReader, strict
 from tests.e2e.tectonic_driver import answered, board_messages, game_id_of
 
 pytestmark = pytest.mark.e2e
@@ -20,17 +20,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest_asyncio.fixture
 async def world(tmp_path):
-    w = await make_world(tmp_path, nasty=False, guilds=2, crowd=50)
-    try:
+    async with strict(await make_world(tmp_path, nasty=False, guilds=2, crowd=50)) as w:
         yield w
-        # strict: the bot sent nothing that Discord would refuse for its content
-        assert w.fake.validation_errors == [], f"Discord would refuse: {w.fake.validation_errors}"
-    except BaseException:
-        print(w.bot.log[-5000:])
-        raise
-    finally:
-        w.bot.kill()
-        await w.fake.stop()
 
 
 def game_of(message) -> int:
