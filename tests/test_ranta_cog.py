@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot import i18n
 from bot.ui import custom_id
 from cogs.ranta.cog import box_choices, decode, encode, parse_dice, round_arg
 from engines.base import RuleError
@@ -70,7 +71,13 @@ def test_codes():
     assert decode("3.mb2") == {"type": MAT, "round": 3, "cell": "B2"}
     assert decode("3.p") == {"type": "pass", "round": 3}
     assert parse_dice("201") == [2, 0, 1] and parse_dice(" 012 ") == [0, 1, 2]
-    assert parse_dice("deux") == "deux" and parse_dice(None) == ""
+    for typed in ("deux", None, "999", "001", "0123", "2 0 1"):  # refused in the player's words
+        with pytest.raises(RuleError) as refused:
+            parse_dice(typed)
+        assert refused.value.key == "ranta.error.bad_dice_typed"
+        assert refused.value.params["typed"] == str(typed or "").strip()
+    text = i18n.t("ranta.error.bad_dice_typed", "fr", typed="999")
+    assert "« 999 »" in text and "[" not in text and "0, 1 et 2" not in text
     assert round_arg("7") == 7
     with pytest.raises(RuleError):
         round_arg("7a")

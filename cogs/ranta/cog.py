@@ -78,13 +78,13 @@ def decode(arg: str | None) -> dict[str, Any]:
     return {"type": PASS, "round": rnd}
 
 
-def parse_dice(text: Any) -> list[int] | str:
-    """``"201"`` (what the autocomplete offers) -> ``[2, 0, 1]``; anything else goes to the engine as typed,
-    which refuses it with ``ranta.error.bad_dice``."""
+def parse_dice(text: Any) -> list[int]:
+    """``"201"`` (what the autocomplete offers) -> ``[2, 0, 1]``. Anything else is refused here, in
+    the player's words (``ranta.error.bad_dice_typed``), not with the engine's internal indices."""
     raw = str(text or "").strip()
-    if re.fullmatch(r"[0-9]{3}", raw):
+    if re.fullmatch(r"[0-2]{3}", raw) and sorted(raw) == ["0", "1", "2"]:
         return [int(c) for c in raw]
-    return raw
+    raise RuleError("ranta.error.bad_dice_typed", typed=raw[:40])
 
 
 def round_arg(arg: str | None) -> int:

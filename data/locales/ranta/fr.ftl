@@ -16,6 +16,7 @@ error-missing_round = Action sans numéro de manche : on en est à la manche { $
 error-stale_round = Ce placement visait la manche { $round }, mais on en est à la manche { $current } : rien n'a changé, choisissez à nouveau.
 error-already_placed = Vous avez déjà rangé votre boîte de la manche { $round } : attendez les autres joueurs.
 error-bad_dice = Attribution des dés invalide ({ $dice }) : il faut un dé pour la taille, un pour la catégorie et un pour la mécanique (0, 1 et 2, chacun une fois).
+error-bad_dice_typed = « { $typed } » n'est pas une attribution des dés : choisissez-en une dans la liste que propose l'option « des » (un dé pour la taille, un pour la catégorie, un pour la mécanique).
 error-bad_orientation = Orientation inconnue « { $orientation } » : horizontale ou verticale.
 error-bad_cell = « { $cell } » n'est pas une case de la kallax (de A1 en bas à gauche à F6 en haut à droite).
 error-outside = Posée en { $cell }, la boîte dépasse de la kallax (case { $over }).
