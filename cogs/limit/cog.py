@@ -149,7 +149,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
                            tuiles=L("limit.cmd.tuiles"), paires=L("limit.cmd.paires"), serie=L("limit.cmd.serie"),
                            solo=L("limit.cmd.solo"), ia=L("limit.cmd.ia"))
     @app_commands.choices(plateau=_choices("plateau"), variante=_choices("variante"), tuiles=_choices("tuiles"))
-    async def start(self, interaction: discord.Interaction, plateau: str, variante: str,
+    async def start(self, interaction: discord.Interaction, plateau: str, variante: str = "standard",
                     tuiles: str = OPTIONS["tuiles"].default, paires: bool = False,
                     serie: app_commands.Range[int, 1, 10] = 1, solo: bool = False,
                     ia: app_commands.Range[int, 0, 5] = 0) -> None:
@@ -470,10 +470,13 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if not reloc or reloc["done"]:
             return []
         lg = lang(interaction)
+        # a tile already named for another hole is not offered again
+        taken = {str(getattr(interaction.namespace, other, None) or "").strip().upper()
+                 for other in ("a", "b", "c") if other != hole.lower()} - {""}
         out = []
         for tile in reloc["orchid"]:
             gain = next((o["gain"] for o in reloc["options"] if o["moves"] == {hole: tile}), None)
-            if gain is None or not matches(current, tile):
+            if gain is None or not matches(current, tile) or str(tile).upper() in taken:
                 continue
             out.append(app_commands.Choice(name=i18n.t("limit.prompt.option", lg, moves=tile, gain=gain)[:100],
                                            value=tile))

@@ -69,7 +69,7 @@ async def by_buttons(fake, user, msg, value=None):
 
 async def test_solo_nexus_game_to_the_end(world):
     fake, u = world.fake, world.u
-    res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", variante="standard", solo=True)
+    res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", solo=True)  # standard by default
     # solo: no lobby, the first tile at once: its picture, a mention, the two buttons
     assert not res.ephemeral and is_png(res)
     msg = res.message
@@ -216,6 +216,10 @@ async def test_two_player_orchidee_with_relocation(world):
     # Bruno by the command: the autocomplete offers the tiles of his big orchid for hole A
     choices = await fake.autocomplete(u.bruno, "jeux", "limit deplacer", {"a": ""}, focused="a")
     assert len(choices) == 3 and all(re.fullmatch(r"\d+-\d+-\d+", v) for v in choices.values)
+    # for hole B, the tile already named for A is not offered again
+    for_b = await fake.autocomplete(u.bruno, "jeux", "limit deplacer", {"a": choices.values[0], "b": ""},
+                                    focused="b")
+    assert choices.values[0] not in for_b.values
     res = await fake.run_command(u.bruno, "jeux", "limit deplacer", a=choices.values[0])
     assert res.ephemeral and "C'est noté" in res.content and f"{choices.values[0]} en A" in res.content
     final = res.public_messages[-1]
