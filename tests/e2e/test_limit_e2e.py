@@ -40,8 +40,10 @@ def waiting(res) -> str:
 
 
 async def typed(fake, user, position):
-    """``/limit placer position:<name>``: an ephemeral confirmation with the player's board."""
-    res = await fake.run_command(user, "jeux", "limit placer", position=position)
+    """``/limit placer position:<name>``: an ephemeral confirmation with the player's board, then the
+    public message of the move (waited for: under load it may come after the settle time)."""
+    res = await fake.run_command(user, "jeux", "limit placer", position=position,
+                                 until=lambda r: bool(r.public_messages))
     assert res.ephemeral and is_png(res), (position, res.content)
     assert "Vous avez posé" in res.content, (position, res.content)
     return res
@@ -62,7 +64,8 @@ async def by_buttons(fake, user, msg, value=None):
     assert res.ephemeral and is_png(res) and "Où la posez-vous" in res.content, res.content
     value = value or res.message.selects[0]["options"][0]["value"]
     sel = next(s for s in res.message.selects if value in [o["value"] for o in s["options"]])
-    done = await fake.select(user, res.message, [value], custom_id=sel["custom_id"])
+    done = await fake.select(user, res.message, [value], custom_id=sel["custom_id"],
+                             until=lambda r: bool(r.public_messages))
     assert done.response_type == 7 and done.ephemeral and "Vous avez posé" in done.content, done.content
     return done, value
 
