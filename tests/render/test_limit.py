@@ -108,9 +108,12 @@ def test_relocation_phase_and_final():
 def test_final_pictures(players, options):
     s = advance(players, options, until=lambda st: False)
     assert ENGINE.is_over(s)
+    boards = len(ENGINE.view(s, None)["boards"])
     for lang in ("fr", None):
         img = png(render_final(ENGINE.view(s, None), NAMES, labels(lang) if lang else None))
-        assert img.height < 2400
+        # one board across a phone's width, the boards one under the other
+        assert img.width <= 600
+        assert img.height < 100 + 800 * boards
 
 
 def test_series_between_games_and_at_the_end():
