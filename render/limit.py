@@ -346,8 +346,8 @@ def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[
     return w, h
 
 
-#: Tile sizes the pictures use (board, Déchetterie, announced, big orchid, final boards).
-TILE_SIZES = (44, 36, 40, 50, 30, 24, 18, 20)
+#: Tile sizes the pictures use (a player's boards and the announced tile on them; the final boards).
+TILE_SIZES = (44, 36)
 
 
 def warm_cache(tiles: Sequence[Mapping[str, Any]], sizes: Sequence[int] = TILE_SIZES) -> int:
@@ -439,7 +439,7 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     holder = board.get("holder")
     header = 16 + big + 10 + small + 12
     height = (header + gh + 20 + block_h + 16 + (3 * (small + 8) + 8 if reloc_on else 0)
-              + len(rows) * (small + 10) + 10 + len(hidden) * (small + 6) + 14
+              + len(rows) * (small + 10) + 10 + len(hidden) * (small + 6) + 20
               + (len(passing) * (small + 6) + 6 if passing else 0))
     img, draw = canvas(width, height)
     # header: the name, then the tile / game count
@@ -506,6 +506,7 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         y += 3 * (small + 8) + 8
     # running score
     y = _draw_rows(draw, pad, y + 4, width - 2 * pad, rows, size=small)
+    y += 6 if hidden else 0
     for line in hidden:
         draw.text((pad, y), line, font=font(small), fill=FRAME)
         y += small + 6

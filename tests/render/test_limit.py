@@ -144,3 +144,22 @@ def test_empty_orchid_and_unknown_seat():
     png(render_board(ENGINE.view(s, 0), 7, ["Solo"]))
     s = replace(s, orchids=(("1-2-3",),))
     png(render_board(ENGINE.view(s, 0), 0, ["Solo"], labels("fr")))
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (2, {"plateau": "orchidee", "variante": "orchidee-64"})])
+def test_the_phone_board_names_every_position_a_move_may_name(players, options):
+    """Re-laid out for a phone, a player's board still prints the name of every position the
+    player may place the tile on (main board, Déchetterie, holes), and the tile's values."""
+    from render import common
+    from render import limit as limit_render
+
+    s = advance(players, options, moves=6)
+    view = ENGINE.view(s, 0)
+    assert view["phase"] == "place" and view["legal"]
+    limit_render._tile_image.cache_clear()  # a cached tile would skip drawing (and recording) its values
+    with common.recording_text() as drawn:
+        img = png(render_board(view, 0, NAMES, labels("fr")))
+    texts = {text for _, text in drawn}
+    assert set(view["legal"]) - {"O"} <= texts
+    assert {str(v) for v in view["tile"]["values"]} <= texts
+    assert img.width <= 600  # one board across a phone
