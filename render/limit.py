@@ -25,10 +25,27 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import DATA, HIGHLIGHT, MUTED, PANEL, TEXT, canvas, draw_on, encode_png, font, seat_colour
+from render.common import (
+    DATA,
+    HIGHLIGHT,
+    MUTED,
+    PANEL,
+    TEXT,
+    canvas,
+    draw_on,
+    encode_png,
+    fit,
+    font,
+    seat_colour,
+)
 
 SQRT3 = math.sqrt(3)
 SS = 2  # supersampling factor for cached tile images
+#: Tile values, line marks and cell names: this fraction of the tile's radius, so that a board
+#: picture as wide as its board still shows them 11 px high on a 360 px phone screen.
+NUMBER_RATIO = 0.45
+VALUE_RATIO = 0.42  # the three values inside a tile (they share its width)
+PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 LABEL_KEYS: tuple[str, ...] = (
     "label.round", "label.game", "label.announced", "label.lines", "label.bonuses", "label.ray",
@@ -144,16 +161,16 @@ def _tile_image(values: tuple[int, int, int], colours: tuple[str, str, str], sun
         a, b = ends[k]
         d.line([a, b], fill=STRIPE_EDGE, width=width + 2 * SS)
         d.line([a, b], fill=rgb[colours[k]], width=width)
-    mark_x, mark_r = cx + s * 0.6, s * 0.12
+    mark_x, mark_y, mark_r = cx + s * 0.66, cy + s * 0.1, s * 0.1  # under the upper-right value
     if sun:
-        _draw_sun(d, mark_x, cy, mark_r)
+        _draw_sun(d, mark_x, mark_y, mark_r)
     else:
-        _draw_moon(d, mark_x, cy, mark_r, TILE_BG)
+        _draw_moon(d, mark_x, mark_y, mark_r, TILE_BG)
     if numbers:
-        fnt = font(max(8, int(s * 0.31)), bold=True)
+        fnt = font(max(8, int(s * VALUE_RATIO)), bold=True)
         for k in range(3):
             a, b = ends[k]
-            t = 0.84
+            t = 0.86 if k == 0 else 0.9
             px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
             d.text((px, py), str(values[k]), font=fnt, fill=(255, 255, 255), anchor="mm",
                    stroke_width=max(2, int(s * 0.05)), stroke_fill=(10, 10, 10))
@@ -194,10 +211,10 @@ def _paste_centre(img: Image.Image, tile: Image.Image, cx: float, cy: float) -> 
 
 def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
                cells: Mapping[str, str], size: int, ox: float, oy: float, *, legal: set[str] | None = None,
-               frame: str | None = None, names: bool = True) -> None:
+               frame: str | None = None, names: bool = True, tile_names: bool = False) -> None:
     """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0)."""
-    name_font = font(max(9, int(size * 0.26)), bold=True)
-    empty_font = font(max(9, int(size * 0.42)), bold=True)
+    name_font = font(max(9, int(size * NUMBER_RATIO)), bold=True)
+    empty_font = font(max(9, int(size * NUMBER_RATIO)), bold=True)
     for c in layout:
         cx, cy = ox + _centre(c["q"], c["r"], size)[0], oy + _centre(c["q"], c["r"], size)[1]
         tid = cells.get(c["name"])
@@ -212,7 +229,7 @@ def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, A
                           anchor="mm")
         else:
             _paste_centre(img, _tile_for(view, tid, size), cx, cy)
-            if names and size >= 26:
+            if names and tile_names:
                 draw.text((cx - size * 0.64, cy + 1), c["name"], font=name_font, fill=(200, 204, 214), anchor="mm")
         if frame is not None and c["name"] == frame:
             draw.polygon(_hex_points(cx, cy, size * 0.98), outline=FRAME, width=max(3, size // 9))
@@ -233,7 +250,7 @@ def _draw_line_marks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout:
     if another mark is already there, where it ends)."""
     where = {c["name"]: (c["q"], c["r"]) for c in layout}
     rgb = _rgb()
-    fnt = font(max(10, int(size * 0.34)), bold=True)
+    fnt = font(max(10, int(size * NUMBER_RATIO)), bold=True)
     placed: list[tuple[float, float]] = []
     for ln in lines:
         first, last = ln["span"]
@@ -310,16 +327,18 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, rows, size
 
 
 def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], tiles: Sequence[str],
-                     capacity: int, x: int, y: int, size: int, legal: bool, title: str) -> tuple[int, int]:
+                     capacity: int, x: int, y: int, size: int, legal: bool, title: str,
+                     text_size: int = 15) -> tuple[int, int]:
     """The big orchid ``O``: a panel with its (up to 3) tiles side by side."""
     w = int(capacity * 2 * size + 24)
-    h = int(SQRT3 * size + 46)
+    h = int(SQRT3 * size + 46 + text_size)
     draw.rounded_rectangle([x, y, x + w, y + h], radius=14, fill=(66, 48, 70), outline=ORCHID, width=2)
     _draw_orchid(draw, x + 18, y + 16, 9)
-    draw.text((x + 34, y + 16), f"O  {title}", font=font(15, bold=True), fill=TEXT if legal else ORCHID, anchor="lm")
+    tf = font(text_size, bold=True)
+    draw.text((x + 34, y + 16), fit(f"O  {title}", tf, w - 40), font=tf, fill=TEXT if legal else ORCHID, anchor="lm")
     for k in range(capacity):
         cx = x + 12 + size + k * 2 * size
-        cy = y + 34 + SQRT3 * size / 2
+        cy = y + 34 + text_size + SQRT3 * size / 2
         if k < len(tiles):
             _paste_centre(img, _tile_for(view, tiles[k], size), cx, cy)
         else:
@@ -327,8 +346,8 @@ def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[
     return w, h
 
 
-#: Tile sizes the pictures use (board, Déchetterie, announced, big orchid, final boards).
-TILE_SIZES = (44, 36, 40, 50, 30, 24, 18, 20)
+#: Tile sizes the pictures use (a player's boards and the announced tile on them; the final boards).
+TILE_SIZES = (44, 36)
 
 
 def warm_cache(tiles: Sequence[Mapping[str, Any]], sizes: Sequence[int] = TILE_SIZES) -> int:
@@ -363,99 +382,142 @@ def render_tile(tile_view: Mapping[str, Any] | None, labels: Mapping[str, str] |
     return encode_png(img)
 
 
+def _min_font(width: int) -> int:
+    """The smallest font size (px) that stays 11 px high once a ``width`` px picture is shown 360 px wide."""
+    return math.ceil(PHONE_MIN_PX * width / PHONE_WIDTH)
+
+
+def _wrap(text: str, fnt, width: float) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and fnt.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None,
                  labels: Mapping[str, str] | None = None) -> bytes:
-    """A player's boards: the main board (Nexus or Orchidée) with the Déchetterie or the
-    big orchid beside it, the announced tile, and the running score."""
+    """A player's boards, laid out for a phone (one column as wide as the main board): the title,
+    the main board (Nexus or Orchidée), then the Déchetterie or the big orchid beside the
+    announced tile, the relocation advice and the running score."""
     lab = _Labels(labels)
     board = _board_for(view, seat)
     layout = view["layout"]
-    size = 44 if view["plateau"] == "nexus" else 50
+    size = 44
+    pad = 16
     gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.7)
-    side_w = 300
-    header = 64
-    width = gw + side_w + 48
-    height = max(gh + header + 24, 640)
-    img, draw = canvas(width, height)
+    width = gw + 2 * pad
+    small = _min_font(width)
+    big = small + 4
     me = view.get("board")
     mine = me is not None and me == board["board"]
     legal = set(view.get("legal") or []) if mine else set()
     frame = board.get("this_round") if mine else None
-    # header
+    placing = mine and view["phase"] == "place"
+    # the parts below the board, measured first
+    lower: list[tuple[int, int]] = []  # (width, height) of the left block
+    dech = layout.get("dechetterie")
+    if dech:
+        dw, dh, dox, doy = _grid_size(dech, size)
+        lower.append((dw + 12, dh + 12 + big + 10))
+    orchid = layout.get("big_orchid")
+    if orchid:
+        cap = orchid["capacity"]
+        lower.append((int(cap * 2 * size + 24), int(SQRT3 * size + 46 + big)))
+    tile = view.get("tile")
+    tile_h = int(SQRT3 * size) + 2 * big + small + 40 if tile is not None else 0
+    left_h = sum(h for _, h in lower) + 14 * max(0, len(lower) - 1)
+    block_h = max(left_h, tile_h)
+    reloc = view.get("relocation")
+    reloc_on = bool(reloc and mine and not reloc.get("done"))
+    rows = _summary_rows(board["score"], lab)
+    hidden = _wrap(lab.get("label.hidden", "▢"), font(small), width - 2 * pad) if frame else []
+    passing = _wrap(lab.get("label.pass", "X →"), font(small), width - 2 * pad) if (
+        dech and layout.get("pass_name") and mine and layout["pass_name"] in legal) else []
+    holder = board.get("holder")
+    header = 16 + big + 10 + small + 12
+    height = (header + gh + 20 + block_h + 16 + (3 * (small + 8) + 8 if reloc_on else 0)
+              + len(rows) * (small + 10) + 10 + len(hidden) * (small + 6) + 20
+              + (len(passing) * (small + 6) + 6 if passing else 0))
+    img, draw = canvas(width, height)
+    # header: the name, then the tile / game count
     colour = seat_colour(board["seats"][0])
     draw.rectangle([0, 0, width, 6], fill=colour)
-    title = _board_title(board, names)
-    draw.text((16, 16), title, font=font(24, bold=True), fill=TEXT)
+    title_font = font(big, bold=True)
+    draw.text((pad, 16), fit(_board_title(board, names), title_font, width - 2 * pad), font=title_font, fill=TEXT)
     info = lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
     if view.get("games", 1) > 1:
         info = lab.get("label.game", f"{view['game_no']}/{view['games']}", game=view["game_no"],
                        games=view["games"]) + " · " + info
-    draw.text((width - 16, 22), info, font=font(18), fill=MUTED, anchor="ra")
+    draw.text((pad, 16 + big + 10), info, font=font(small), fill=MUTED)
     # main board
-    bx, by = 16, header
+    bx, by = pad, header
     draw.rounded_rectangle([bx - 6, by - 6, bx + gw + 6, by + gh + 6], radius=16, fill=BOARD_BG)
     _draw_grid(img, draw, view, layout["main"], board["cells"], size, bx + gox, by + goy,
-               legal=legal if mine and view["phase"] == "place" else None, frame=frame)
+               legal=legal if placing else None, frame=frame)
     _draw_line_marks(draw, view, layout["main"], board["score"]["lines"], board["cells"], size, bx + gox, by + goy)
-    # side column
-    sx = bx + gw + 28
-    sy = header
-    if layout.get("dechetterie"):
-        dsize = 36
-        dw, dh, dox, doy = _grid_size(layout["dechetterie"], dsize)
-        draw.text((sx, sy), lab.get("board.dechetterie", "X1–X7"), font=font(17, bold=True), fill=TEXT)
-        holder = board.get("holder")
+    # Déchetterie / big orchid (left), announced tile (right)
+    y = by + gh + 20
+    sx = pad
+    right_x = pad
+    if dech:
+        label = lab.get("board.dechetterie", "X1–X7")
         if holder is not None and view.get("boards"):
-            hb = view["boards"][holder]
-            draw.text((sx, sy + 22), lab.get("label.holder", "→ " + _board_title(hb, names),
-                                             player=_board_title(hb, names)), font=font(14), fill=MUTED)
-            sy += 20
-        dy = sy + 26
-        dx = sx + (side_w - 24 - dw) // 2
-        draw.rounded_rectangle([dx - 6, dy - 6, dx + dw + 6, dy + dh + 6], radius=12, fill=(74, 62, 52))
+            label = lab.get("label.holder", "→ " + _board_title(view["boards"][holder], names),
+                            player=_board_title(view["boards"][holder], names))
+        draw.text((sx, y), fit(label, font(small, bold=True), width - 2 * pad), font=font(small, bold=True), fill=TEXT)
+        dy = y + big + 6
+        draw.rounded_rectangle([sx, dy, sx + dw + 12, dy + dh + 12], radius=12, fill=(74, 62, 52))
         dech_legal = legal if layout.get("pass_name") is None else set()
-        _draw_grid(img, draw, view, layout["dechetterie"], board["cells"], dsize, dx + dox, dy + doy,
-                   legal=dech_legal if mine and view["phase"] == "place" else None, frame=frame)
-        if layout.get("pass_name") and mine and layout["pass_name"] in legal:
-            draw.text((sx, dy + dh + 12), lab.get("label.pass", "X →"), font=font(14), fill=HIGHLIGHT)
-        sy = dy + dh + 40
-    if layout.get("big_orchid"):
-        osize = 30
-        cap = layout["big_orchid"]["capacity"]
-        ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, sy, osize,
-                                  mine and "O" in legal, lab.get("board.big_orchid", ""))
-        sy += oh + 18
-    # announced tile
-    tile = view.get("tile")
+        _draw_grid(img, draw, view, dech, board["cells"], size, sx + 6 + dox, dy + 6 + doy,
+                   legal=dech_legal if placing else None, frame=frame)
+        right_x = max(right_x, sx + dw + 12 + 24)
+        y = dy + dh + 12 + 14
+    if orchid:
+        ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, y, size,
+                                  mine and "O" in legal, lab.get("board.big_orchid", ""), small)
+        right_x = max(right_x, sx + ow + 24) if not dech else right_x
     if tile is not None:
-        draw.text((sx, sy), lab.get("label.announced", "▶"), font=font(16, bold=True), fill=TEXT)
-        t_img = _tile_image(tuple(tile["values"]), tuple(tile["colours"]), bool(tile["sun"]), tile.get("bonus"), 40)
-        _paste_centre(img, t_img, sx + 46, sy + 30 + SQRT3 * 20)
-        draw.text((sx + 100, sy + 30 + SQRT3 * 20), tile["id"], font=font(22, bold=True), fill=TEXT, anchor="lm")
-        sy += int(SQRT3 * 40) + 44
+        tx = right_x if right_x + 2 * size + 8 <= width else pad
+        ty = by + gh + 20 + (big + 6 if dech else 0) if tx != pad else y
+        tf = font(small, bold=True)
+        draw.text((tx, ty), fit(lab.get("label.announced", "▶"), tf, width - pad - tx), font=tf, fill=TEXT)
+        t_img = _tile_image(tuple(tile["values"]), tuple(tile["colours"]), bool(tile["sun"]), tile.get("bonus"), size)
+        _paste_centre(img, t_img, tx + size, ty + small + 8 + SQRT3 * size / 2)
+        draw.text((tx, ty + small + 16 + SQRT3 * size), tile["id"], font=font(big, bold=True), fill=TEXT)
+    y = by + gh + 20 + block_h + 16
+    if dech and layout.get("pass_name") and mine and layout["pass_name"] in legal:
+        for line in _wrap(lab.get("label.pass", "X →"), font(small), width - 2 * pad):
+            draw.text((pad, y), line, font=font(small), fill=HIGHLIGHT)
+            y += small + 6
+        y += 6
     # relocation suggestion
-    reloc = view.get("relocation")
-    if reloc and mine and not reloc.get("done"):
+    if reloc_on:
         best = reloc["best"]
         moves = ", ".join(f"{h} ← {t}" for h, t in best["moves"].items()) or "∅"
-        draw.text((sx, sy), lab.get("label.relocation", "→"), font=font(16, bold=True), fill=ORCHID)
-        draw.text((sx, sy + 22), moves, font=font(15), fill=TEXT)
+        draw.text((pad, y), fit(lab.get("label.relocation", "→"), font(small, bold=True), width - 2 * pad),
+                  font=font(small, bold=True), fill=ORCHID)
+        draw.text((pad, y + small + 8), fit(moves, font(small), width - 2 * pad), font=font(small), fill=TEXT)
         gain = best["gain"]
-        draw.text((sx, sy + 42), lab.get("label.gain", f"+{gain}", gain=f"+{gain}" if gain > 0 else _fmt(gain)),
-                  font=font(15, bold=True), fill=GOOD if gain > 0 else MUTED)
-        sy += 72
+        draw.text((pad, y + 2 * (small + 8)), lab.get("label.gain", f"+{gain}", gain=f"+{gain}" if gain > 0 else _fmt(gain)),
+                  font=font(small, bold=True), fill=GOOD if gain > 0 else MUTED)
+        y += 3 * (small + 8) + 8
     # running score
-    sy = max(sy + 6, height - 24 - 26 * (len(_summary_rows(board["score"], lab)) + 0))
-    _draw_rows(draw, sx, sy, side_w - 24, _summary_rows(board["score"], lab), size=17)
-    if frame:
-        draw.text((16, height - 20), lab.get("label.hidden", "▢"), font=font(13), fill=FRAME)
+    y = _draw_rows(draw, pad, y + 4, width - 2 * pad, rows, size=small)
+    y += 6 if hidden else 0
+    for line in hidden:
+        draw.text((pad, y), line, font=font(small), fill=FRAME)
+        y += small + 6
     return encode_png(img)
 
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
                  labels: Mapping[str, str] | None = None) -> bytes:
-    """Every board of the last finished game with its per-rule breakdown (and the
-    series totals when several games were played)."""
+    """Every board of the last finished game, one under the other (a phone shows one board
+    across its width), each with its Déchetterie, its per-rule breakdown and (several games)
+    the series total."""
     lab = _Labels(labels)
     final = view.get("final")
     layout = view["layout"]
@@ -469,58 +531,71 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         bds = [b["score"] for b in boards]
         scores = [b["score"]["total"] for b in boards]
     n = len(cells_of)
-    size = 24
+    size = 36
+    pad = 14
     gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.75)
-    dsize = 18
+    width = gw + 2 * pad + 12
+    small = _min_font(width)
+    big = small + 4
     dech = layout.get("dechetterie")
     if dech:
-        dw, _dh, dox, doy = _grid_size(dech, dsize)
+        dw, dh, dox, doy = _grid_size(dech, size)
     else:
-        dw = 0
+        dw = dh = 0
         dox = doy = 0
     orchid = layout.get("big_orchid")
-    cell_w = gw + dw + 40
-    extra = 74 if orchid else 0  # the tiles left on the big orchid, under the board
-    rows_h = 18 + 25 * max((len(_summary_rows(bd, lab)) for bd in bds), default=6) + (30 if view.get("games", 1) > 1 else 0)
-    cell_h = 40 + gh + extra + rows_h + 10
-    cols = 1 if n == 1 else 2
-    grid_rows = math.ceil(n / cols)
     series = view.get("games", 1) > 1
-    header = 56 + (30 if series else 0)
-    width = max(cols * cell_w + 20, 480)
-    height = header + grid_rows * cell_h + 10
+    row_h = small + 10
+    rows_max = max((len(_summary_rows(bd, lab)) for bd in bds), default=6)
+    extra = (big + 8 + int(SQRT3 * size) + 10) if orchid else 0  # the tiles left on the big orchid
+    lower = max(dh + 12, rows_max * row_h + 8) if dech and dw + 12 + 16 + 10 * small <= width - 2 * pad else (
+        (dh + 24 if dech else 0) + rows_max * row_h + 8)
+    cell_h = 12 + big + 12 + gh + 12 + extra + lower + (row_h if series else 0) + 16
+    header = 14 + big + 10 + (small + 10 if series and final is not None else 0)
+    height = header + n * (cell_h + 10) + 4
     img, draw = canvas(width, height)
-    draw.text((16, 14), lab.get("label.final", "Σ"), font=font(24, bold=True), fill=TEXT)
+    draw.text((pad, 14), lab.get("label.final", "Σ"), font=font(big, bold=True), fill=TEXT)
     if series and final is not None:
-        draw.text((width - 16, 20), lab.get("label.game", f"{final['game']}/{view['games']}", game=final["game"],
-                                            games=view["games"]), font=font(18), fill=MUTED, anchor="ra")
+        draw.text((pad, 14 + big + 8), lab.get("label.game", f"{final['game']}/{view['games']}", game=final["game"],
+                                               games=view["games"]), font=font(small), fill=MUTED)
     best = max(scores) if scores else 0
     for i in range(n):
-        bx = 10 + (i % cols) * cell_w
-        by = header + (i // cols) * cell_h
+        bx, by = 6, header + i * (cell_h + 10)
         board = boards[i]
         colour = seat_colour(board["seats"][0])
-        draw.rounded_rectangle([bx, by, bx + cell_w - 10, by + cell_h - 10], radius=12, fill=PANEL)
-        draw.rectangle([bx + 10, by + 8, bx + 18, by + 30], fill=colour)
-        title = _board_title(board, names)
-        draw.text((bx + 26, by + 8), title, font=font(19, bold=True), fill=TEXT)
-        draw.text((bx + cell_w - 24, by + 8), _fmt(scores[i]), font=font(21, bold=True),
+        draw.rounded_rectangle([bx, by, width - 6, by + cell_h], radius=12, fill=PANEL)
+        draw.rectangle([bx + 8, by + 12, bx + 14, by + 12 + big], fill=colour)
+        score_font = font(big, bold=True)
+        score = _fmt(scores[i])
+        sw = score_font.getlength(score)
+        draw.text((bx + 22, by + 12), fit(_board_title(board, names), score_font, width - 2 * pad - sw - 30),
+                  font=score_font, fill=TEXT)
+        draw.text((width - pad - 4, by + 12), score, font=score_font,
                   fill=HIGHLIGHT if scores[i] == best else TEXT, anchor="ra")
-        gx, gy = bx + 10, by + 38
+        gx, gy = pad, by + 12 + big + 12
         _draw_grid(img, draw, view, layout["main"], cells_of[i], size, gx + gox, gy + goy, names=False)
         _draw_line_marks(draw, view, layout["main"], bds[i]["lines"], cells_of[i], size, gx + gox, gy + goy)
-        side_x = gx + gw + 10
-        if dech:
-            _draw_grid(img, draw, view, dech, cells_of[i], dsize, side_x + dox, gy + doy, names=False)
+        y = gy + gh + 12
         if orchid:
             left = [t for t in (final["orchids"][i] if final else board.get("orchid", []))
                     if t not in cells_of[i].values()]
-            oy = gy + gh + 4
-            draw.text((bx + 16, oy + 10), lab.get("label.unplaced", "O"), font=font(13), fill=ORCHID, anchor="lm")
+            draw.text((pad, y), fit(lab.get("label.unplaced", "O"), font(small), width - 2 * pad), font=font(small),
+                      fill=ORCHID)
             for k, tid in enumerate(left):
-                _paste_centre(img, _tile_for(view, tid, 20), bx + 40 + k * 44, oy + 42)
-        _draw_rows(draw, bx + 16, gy + gh + 12 + extra, cell_w - 44, _summary_rows(bds[i], lab), size=16)
+                _paste_centre(img, _tile_for(view, tid, size), pad + size + k * (2 * size + 6),
+                              y + big + 8 + SQRT3 * size / 2)
+            y += extra
+        rx = pad
+        if dech:
+            side = dw + 12 + 16 + 10 * small <= width - 2 * pad
+            draw.rounded_rectangle([pad, y, pad + dw + 12, y + dh + 12], radius=10, fill=(74, 62, 52))
+            _draw_grid(img, draw, view, dech, cells_of[i], size, pad + 6 + dox, y + 6 + doy, names=False)
+            if side:
+                rx = pad + dw + 12 + 16
+            else:
+                y += dh + 24
+        y = _draw_rows(draw, rx, y + 4, width - pad - 4 - rx, _summary_rows(bds[i], lab), size=small)
         if series:
-            draw.text((bx + 16, by + cell_h - 34), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",
-                      font=font(15, bold=True), fill=HIGHLIGHT)
+            draw.text((pad, y), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",
+                      font=font(small, bold=True), fill=HIGHLIGHT)
     return encode_png(img)

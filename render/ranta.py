@@ -9,6 +9,7 @@ pictures fall back to language-neutral letters, symbols and numbers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -26,6 +27,8 @@ from render.common import (
     seat_colour,
 )
 from render.common import fit as _fit
+
+PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 CATEGORIES = ("T", "A", "C", "P", "F", "R")
 MECHANICS = ("bluff", "deduction", "deck_building", "programming", "memory", "secret_role")
@@ -82,14 +85,6 @@ class _Labels:
 
 def _darker(colour: tuple[int, int, int], f: float = 0.55) -> tuple[int, int, int]:
     return (int(colour[0] * f), int(colour[1] * f), int(colour[2] * f))
-
-
-def _fit_font(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: bool = False):
-    fnt = font(size, bold)
-    while size > 10 and draw.textlength(text, font=fnt) > width:
-        size -= 1
-        fnt = font(size, bold)
-    return fnt
 
 
 @lru_cache(maxsize=8)
@@ -265,7 +260,7 @@ def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, break
         cy = y + line / 2
         if colour:
             draw.rounded_rectangle([x, cy - badge / 2, x + badge, cy + badge / 2], radius=4, fill=colour)
-            draw.text((x + badge / 2, cy), icon, font=font(int(size * 0.95), True), fill=INK, anchor="mm")
+            draw.text((x + badge / 2, cy), icon, font=font(size, True), fill=INK, anchor="mm")
         else:
             draw.text((x + badge / 2, cy), icon, font=font(size), fill=TEXT, anchor="mm")
         pts = entry["points"]
@@ -453,7 +448,8 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
                  labels: Mapping[str, str] | None = None) -> bytes:
-    """Every sheet with its score breakdown, best rank first (rank, name, total, empty cells)."""
+    """Every sheet with its score breakdown, best rank first (rank, name, total, empty cells),
+    one under the other: a phone shows one sheet across its width."""
     lab = _Labels(labels)
     sheets = view["sheets"]
     n = len(sheets)
@@ -461,33 +457,35 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     ranks = result.get("ranks") or [0] * n
     order = sorted(range(n), key=lambda s: (ranks[s] or 99, s))
     k = _Kallax(view["sheet"], cell=50, wall=8)
-    cols = 1 if n == 1 else 2
-    block_w = 470
+    block_w = max(k.width + 80, 420)
+    width = block_w + 2 * 12
+    small = math.ceil(PHONE_MIN_PX * width / PHONE_WIDTH)  # 11 px high once shown 360 px wide
     lines = max(len(s["breakdown"]) for s in sheets)
-    block_h = 60 + k.height + 30 + int(17 * 1.5) * (lines + 1) + 30
-    head = 70
-    width = cols * block_w + (cols + 1) * 16
-    rows = (n + cols - 1) // cols
-    img, draw = canvas(width, head + rows * (block_h + 16))
+    block_h = 60 + k.height + 2 * small + 10 + int(small * 1.5) * (lines + 1) + 30
     mode = view.get("mode", "")
-    title = " \u00b7 ".join(s for s in (lab.get("label.final", ""), lab.get(f"mode.{mode}", mode)) if s)
-    draw.text((width / 2, head / 2), title, font=font(28, True), fill=TEXT, anchor="mm")
+    head_font = font(small + 8, True)
+    title_lines = [t for t in (lab.get("label.final", ""), lab.get(f"mode.{mode}", mode)) if t]
+    head = 20 + len(title_lines) * (small + 16)
+    img, draw = canvas(width, head + n * (block_h + 12))
+    for i, line in enumerate(title_lines):
+        draw.text((width / 2, 16 + i * (small + 16) + (small + 8) / 2), _fit(line, head_font, width - 24),
+                  font=head_font if i == 0 else font(small + 2), fill=TEXT if i == 0 else MUTED, anchor="mm")
+    score_font, name_font = font(30, True), font(max(small + 4, 22), True)
     for pos, seat in enumerate(order):
         sheet_view = sheets[seat]
-        bx = 16 + (pos % cols) * (block_w + 16)
-        by = head + (pos // cols) * (block_h + 16)
+        bx, by = 12, head + pos * (block_h + 12)
         draw.rounded_rectangle([bx, by, bx + block_w, by + block_h], radius=12, fill=PANEL)
         draw.rectangle([bx + 12, by + 10, bx + 20, by + 46], fill=seat_colour(seat))
         rank = ranks[seat]
         label = f"{rank}. {_name(names, seat)}" if rank else _name(names, seat)
-        draw.text((bx + 30, by + 28), label, font=_fit_font(draw, label, 26, block_w - 150, True),
-                  fill=TEXT, anchor="lm")
-        draw.text((bx + block_w - 16, by + 28), str(sheet_view["score"]), font=font(30, True),
-                  fill=HIGHLIGHT, anchor="rm")
-        gx = bx + (block_w - k.width) // 2 + 8
+        score = str(sheet_view["score"])
+        room = block_w - 30 - 28 - int(score_font.getlength(score))
+        draw.text((bx + 30, by + 28), _fit(label, name_font, room), font=name_font, fill=TEXT, anchor="lm")
+        draw.text((bx + block_w - 16, by + 28), score, font=score_font, fill=HIGHLIGHT, anchor="rm")
+        gx = bx + (block_w - k.width) // 2 + small // 2
         gy = by + 56
         _draw_kallax(img, draw, k, gx, gy, sheet_view["items"], None, None, False, lab)
-        _draw_axes(draw, k, gx, gy, 15)
-        _draw_breakdown(draw, bx + 18, gy + k.height + 28, block_w - 36, sheet_view["breakdown"],
-                        sheet_view["score"], lab, 17)
+        _draw_axes(draw, k, gx, gy, small)
+        _draw_breakdown(draw, bx + 18, gy + k.height + 2 * small + 6, block_w - 36, sheet_view["breakdown"],
+                        sheet_view["score"], lab, small)
     return encode_png(img)

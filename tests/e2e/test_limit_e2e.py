@@ -228,7 +228,9 @@ async def test_two_player_orchidee_with_relocation(world):
     final = res.public_messages[-1]
     assert "Bruno a déplacé 1 tuile " in final.content and "Fin de la partie" in final.content
     assert all(re.search(rf"\d\. {p} — -?\d+", final.content) for p in ("Alice", "Bruno")), final.content
-    assert final.attachments and final.attachments[0].image().size[0] > 600 and final.button_labels == ["Revanche"]
+    assert final.attachments and final.button_labels == ["Revanche"]
+    width, height = final.attachments[0].image().size
+    assert 400 <= width <= 600 and height > 2 * width  # one board across a phone, the two boards stacked
     # nothing private ever reached anybody else
     for out in fake.all_outputs():
         if out.kind == "message" and any(t in (out.message.content or "") for t in PRIVATE_TEXT):
@@ -391,7 +393,9 @@ async def test_solo_series_against_the_ai_with_all_64_tiles(world):
         texts = [m.content for m in res.public_messages]
         if game == 1:  # the first game's boards, then the second game at once
             boards = next(m for m in res.public_messages if "Partie 1/2 : les plateaux et leurs scores" in m.content)
-            assert boards.attachments and boards.attachments[0].image().size[0] > 600
+            assert boards.attachments
+            width, height = boards.attachments[0].image().size
+            assert 400 <= width <= 600 and height > 2 * width  # the boards stacked, each across a phone
             assert "Partie 2/2 : c'est reparti" in texts[-1] and "Tuile 1/25" in texts[-1], texts
             assert mentioned(res.public_messages[-1]) == [u.alice.id]
     final = res.public_messages[-1]

@@ -108,9 +108,12 @@ def test_relocation_phase_and_final():
 def test_final_pictures(players, options):
     s = advance(players, options, until=lambda st: False)
     assert ENGINE.is_over(s)
+    boards = len(ENGINE.view(s, None)["boards"])
     for lang in ("fr", None):
         img = png(render_final(ENGINE.view(s, None), NAMES, labels(lang) if lang else None))
-        assert img.height < 2400
+        # one board across a phone's width, the boards one under the other
+        assert img.width <= 600
+        assert img.height < 100 + 800 * boards
 
 
 def test_series_between_games_and_at_the_end():
@@ -141,3 +144,22 @@ def test_empty_orchid_and_unknown_seat():
     png(render_board(ENGINE.view(s, 0), 7, ["Solo"]))
     s = replace(s, orchids=(("1-2-3",),))
     png(render_board(ENGINE.view(s, 0), 0, ["Solo"], labels("fr")))
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (2, {"plateau": "orchidee", "variante": "orchidee-64"})])
+def test_the_phone_board_names_every_position_a_move_may_name(players, options):
+    """Re-laid out for a phone, a player's board still prints the name of every position the
+    player may place the tile on (main board, Déchetterie, holes), and the tile's values."""
+    from render import common
+    from render import limit as limit_render
+
+    s = advance(players, options, moves=6)
+    view = ENGINE.view(s, 0)
+    assert view["phase"] == "place" and view["legal"]
+    limit_render._tile_image.cache_clear()  # a cached tile would skip drawing (and recording) its values
+    with common.recording_text() as drawn:
+        img = png(render_board(view, 0, NAMES, labels("fr")))
+    texts = {text for _, text in drawn}
+    assert set(view["legal"]) - {"O"} <= texts
+    assert {str(v) for v in view["tile"]["values"]} <= texts
+    assert img.width <= 600  # one board across a phone
