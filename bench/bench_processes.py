@@ -86,6 +86,7 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
             meters = [CpuMeter(b.proc.pid) for b in bots]
             db_meter = CpuMeter(postmaster_pid(pg)) if pg else None
             before = {id(g): g.moves for g in games}
+            limited0 = len(fake.rate_limited)
             step = await run_step(games, rate, seconds)
             per_process = [sum(m.lap()) for m in meters]
             db_cpu = sum(db_meter.lap()) if db_meter else 0.0
@@ -103,7 +104,8 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: no PostgreSQL CPU")
             rows.append({**step, "bot_ms": 1000 * sum(per_process) / step["moves"],
                          "db_ms": 1000 * db_cpu / step["moves"], "p99": percentile(step["callbacks"], 99),
-                         "p50": statistics.median(step["callbacks"])})
+                         "p50": statistics.median(step["callbacks"]),
+                         "429": len(fake.rate_limited) - limited0})
     finally:
         for b in bots:
             b.kill()
@@ -143,12 +145,12 @@ async def main(seconds: float = 6.0, rates: tuple[float, ...] = RATES) -> int:
     print(f"### Throughput by deployment: {GAMES} concurrent Ludix games on two servers (shards 0 and 1), "
           f"{seconds:.0f} s per rate\n")
     print("| deployment | offered moves/s | achieved | n | callback p50 ms | callback p99 ms | unanswered "
-          "| CPU/move bot ms | CPU/move PostgreSQL ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| CPU/move bot ms | CPU/move PostgreSQL ms | 429s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for res in results:
         for r in res["rows"]:
             print(f"| {res['name']} | {r['rate']:.0f} | {r['achieved']:.1f} | {r['moves']} | {r['p50']:.1f} "
-                  f"| {r['p99']:.1f} | {r['unanswered']} | {r['bot_ms']:.1f} | {db_ms(res, r)} |")
+                  f"| {r['p99']:.1f} | {r['unanswered']} | {r['bot_ms']:.1f} | {db_ms(res, r)} | {r['429']} |")
     print("\n| deployment | moves/s at p99 ≤ 1 s | CPU/move bot ms | CPU/move PostgreSQL ms |")
     print("|---|---|---|---|")
     for res in results:
