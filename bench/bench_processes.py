@@ -1,0 +1,176 @@
+"""Throughput by deployment (issue 14): one bot process on SQLite, one on PostgreSQL, two processes
+(shards 0 and 1 of 2) on one PostgreSQL.
+
+Run: ``.venv/bin/python -m bench.bench_processes [seconds per step] [rates…]``.
+
+The same world for the three: a fake Discord with two shards and two servers (one on each shard),
+50 concurrent Ludix games split between them, driven by bench_throughput's players (moves offered at
+rising rates, a token every 1/rate s shared by all games). One process runs both shards
+(``LUDIBOT_SHARD_COUNT=2``); two processes run one each (``LUDIBOT_SHARD_IDS``). Per deployment: the
+highest rate achieved with the callback p99 ≤ 1 s and no move unanswered, and the CPU per move at
+that rate: the bot (every process, main + render workers) and the PostgreSQL server.
+
+The run fails when it did not measure what it claims: a step without moves, a server (shard)
+without moves, a process without CPU, or games missing from the database the bot was given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_throughput import Game, run_step
+from bench.common import CpuMeter, percentile
+from fakediscord import FakeDiscord
+from tests.e2e.harness import BotProcess
+
+GAMES = 50
+RATES = (30, 60, 90, 120)
+P99_MS = 1000.0
+
+
+def world() -> tuple[FakeDiscord, list, list]:
+    fake = FakeDiscord(guild_name="Bench", channels=[f"t{i}" for i in range(GAMES // 2)], settle=0.02,
+                       timeout=30, shards=2)
+    other = fake.add_guild("Bench 2", channels=[f"t{i}" for i in range(GAMES // 2)])
+    guilds = [fake.guild, other]
+    users = [fake.add_user(f"J{i}", locale="fr", guilds=guilds) for i in range(2 * GAMES)]
+    # interleaved: bench_throughput's players serve the first games of the list first at low rates
+    channels = [fake.channel(f"t{i}", guild=g) for i in range(GAMES // 2) for g in guilds]
+    return fake, guilds, [Game(fake, ch, users[2 * i:2 * i + 2]) for i, ch in enumerate(channels)]
+
+
+async def count_games(db: str) -> int:
+    from bot.storage import RUNNING, open_store
+
+    store = open_store(db)
+    await store.open()
+    try:
+        return len(await store.games_with_status((RUNNING,)))
+    finally:
+        await store.close()
+
+
+def postmaster_pid(pg) -> int:
+    return int((pg.data / "postmaster.pid").read_text().split()[0])
+
+
+async def deployment(name: str, db: str, processes: int, rates, seconds: float, pg=None) -> tuple[dict, list[str]]:
+    tmp = Path(tempfile.mkdtemp(prefix="ludibot-processes-"))
+    fake, guilds, games = world()
+    await fake.start()
+    shard_ids = ["0,1"] if processes == 1 else ["0", "1"]
+    bots = []
+    for i, ids in enumerate(shard_ids):
+        (tmp / f"p{i}").mkdir()
+        bots.append(BotProcess(fake, tmp / f"p{i}", db=db, extra_env={
+            "LUDIBOT_DEV_GUILD": "", "LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": ids}))
+    failures: list[str] = []
+    rows = []
+    try:
+        for b in bots:
+            b.start()
+        await fake.wait_ready(timeout=60)
+        await fake.wait_until(lambda: sorted(fake.shard_sessions()) == [0, 1], timeout=60)
+        assert sorted(fake.shard_of(g) for g in guilds) == [0, 1], "one server on each shard"
+        await asyncio.gather(*(g.start() for g in games))
+        if await count_games(db) != GAMES:
+            failures.append(f"- {name}: the database given to the bot does not hold the {GAMES} games")
+        await run_step(games, 30, 2.0)  # warm-up
+        for rate in rates:
+            meters = [CpuMeter(b.proc.pid) for b in bots]
+            db_meter = CpuMeter(postmaster_pid(pg)) if pg else None
+            before = {id(g): g.moves for g in games}
+            limited0 = len(fake.rate_limited)
+            step = await run_step(games, rate, seconds)
+            per_process = [sum(m.lap()) for m in meters]
+            db_cpu = sum(db_meter.lap()) if db_meter else 0.0
+            by_shard = {0: 0, 1: 0}
+            for g in games:
+                by_shard[fake.shard_of(g.channel.guild_id)] += g.moves - before[id(g)]
+            if not step["callbacks"]:
+                failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s")
+                continue
+            if min(by_shard.values()) == 0:
+                failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: a shard without moves {by_shard}")
+            if min(per_process) <= 0:
+                failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: a process without CPU")
+            if pg and db_cpu <= 0:
+                failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: no PostgreSQL CPU")
+            rows.append({**step, "bot_ms": 1000 * sum(per_process) / step["moves"],
+                         "db_ms": 1000 * db_cpu / step["moves"], "p99": percentile(step["callbacks"], 99),
+                         "p50": statistics.median(step["callbacks"]),
+                         "429": len(fake.rate_limited) - limited0})
+    finally:
+        for b in bots:
+            b.kill()
+        await fake.stop()
+    for b in bots:
+        if "Traceback" in b.log:
+            failures.append(f"- {name}: a traceback in the bot's log ({b.log_path})")
+    ok = [r for r in rows if r["p99"] <= P99_MS and not r["unanswered"]]
+    best = max(ok, key=lambda r: r["achieved"], default=None)
+    return {"name": name, "rows": rows, "best": best, "pg": pg is not None}, failures
+
+
+def db_ms(res: dict, row: dict) -> str:
+    return f"{row['db_ms']:.1f}" if res["pg"] else "– (in the bot)"
+
+
+async def main(seconds: float = 6.0, rates: tuple[float, ...] = RATES) -> int:
+    from tests.pg import PgServer, missing_reason
+
+    results, failures = [], []
+    tmp = Path(tempfile.mkdtemp(prefix="ludibot-processes-db-"))
+    r, f = await deployment("1 process, SQLite", str(tmp / "ludibot.db"), 1, rates, seconds)
+    results.append(r)
+    failures += f
+    reason = missing_reason()
+    if reason:
+        failures.append(f"- MEASURED NOTHING on PostgreSQL: {reason}")
+    else:
+        pg = PgServer().start()
+        try:
+            for name, n in (("1 process, PostgreSQL", 1), ("2 processes (shards 0 and 1), PostgreSQL", 2)):
+                r, f = await deployment(name, await pg.new_database("bench"), n, rates, seconds, pg)
+                results.append(r)
+                failures += f
+        finally:
+            pg.stop()
+    print(f"### Throughput by deployment: {GAMES} concurrent Ludix games on two servers (shards 0 and 1), "
+          f"{seconds:.0f} s per rate\n")
+    print("| deployment | offered moves/s | achieved | n | callback p50 ms | callback p99 ms | unanswered "
+          "| CPU/move bot ms | CPU/move PostgreSQL ms | 429s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for res in results:
+        for r in res["rows"]:
+            print(f"| {res['name']} | {r['rate']:.0f} | {r['achieved']:.1f} | {r['moves']} | {r['p50']:.1f} "
+                  f"| {r['p99']:.1f} | {r['unanswered']} | {r['bot_ms']:.1f} | {db_ms(res, r)} | {r['429']} |")
+    print("\n| deployment | moves/s at p99 ≤ 1 s | CPU/move bot ms | CPU/move PostgreSQL ms |")
+    print("|---|---|---|---|")
+    for res in results:
+        b = res["best"]
+        print(f"| {res['name']} | " + (f"{b['achieved']:.0f} | {b['bot_ms']:.1f} | {db_ms(res, b)} |" if b
+                                        else "none | – | – |"))
+    print(f"\n(load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; bot CPU = every bot process, "
+          "main + render workers)")
+    for res in results:
+        if res["best"] is None:
+            failures.append(f"- {res['name']}: no rate with p99 ≤ 1 s")
+    print("\n".join(failures) if failures else "- every deployment measured")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    secs = float(args[0]) if args else 6.0
+    chosen = tuple(float(x) for x in args[1:]) or RATES
+    t0 = time.perf_counter()
+    code = asyncio.run(main(secs, chosen))
+    print(f"({time.perf_counter() - t0:.0f} s)")
+    sys.exit(code)
