@@ -263,7 +263,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
         ("ranta tapis", {"case": "Z9"}, "n'est pas une case"),
         ("ranta placer", {"des": value, "orientation": "vertical", "case": "F6"}, "dépasse de la kallax"),
         ("ranta placer", {"des": "000", "orientation": "vertical", "case": "A1"}, "« 000 » n'est pas une attribution des dés"),
-        ("ranta placer", {"des": "n'importe", "orientation": "horizontal", "case": "A1"}, "Attribution des dés"),
+        ("ranta placer", {"des": "n'importe", "orientation": "horizontal", "case": "A1"}, "n'est pas une attribution des dés"),
     ):
         res = await fake.run_command(u.alice, "jeux", path, options)
         assert res.ephemeral and needle in res.content and not res.message.buttons, (options, res.content)
