@@ -98,6 +98,15 @@ async def test_my_games_across_channels_first_with_links_never_another_server(wo
     assert not any(has_game(res.content, gid) for gid in (*mine, other)) and "Autres parties" not in res.content
     assert f"/{salon.guild_id}/{salon.id}/{elsewhere.id}" in res.content
 
+    # a crash and a restart: the same list, the same links, nothing lost
+    world.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    world.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    await fake.wait_idle(quiet=1.0)
+    res = await fake.run_command(u.alice, "autre", "parties")
+    assert res.content == text
+
     # /profil: one game seen through, then one cancelled (1 of 2); the median time per move of Alice's moves
     res = await fake.run_command(u.alice, "jeux", "profil")
     assert "Parties menées à terme : **100 %** (1 sur 1 ; 0 annulée, 0 par forfait)" in res.content
