@@ -208,8 +208,31 @@ def move_waits(rows: list[EventRow], user_id: int) -> list[tuple[float, float]]:
 
 
 def forfeited(rows: list[EventRow], seat: int) -> bool:
-    """The log ends with the seat's forfeit (repeated timeouts: ``SessionService.forfeit``)."""
+    """The log holds the seat's forfeit (repeated timeouts: ``SessionService.forfeit``)."""
     return any(r.seat == seat and r.action.get("type") == "forfeit" for r in rows)
+
+
+def forfeited_packed(game_id: int, blob: bytes | None, seat: int) -> bool:
+    """:func:`forfeited` on an archived log, parsing it only when the word is in it (most are not)."""
+    if blob is None:
+        return False
+    data = zlib.decompress(blob)
+    return b'"forfeit"' in data and forfeited(unpack_log(game_id, blob), seat)
+
+
+def completion(rows: list[Any]) -> tuple[int, int, int]:
+    """``(finished, cancelled, forfeited)`` from rows of the player's ended games: ``id``, ``status``,
+    ``seat`` and ``log`` (the archived log of a finished game the player ended last without a score,
+    else None)."""
+    finished = cancelled = lost = 0
+    for r in rows:
+        if r["status"] == CANCELLED:
+            cancelled += 1
+        elif forfeited_packed(r["id"], r["log"], r["seat"]):
+            lost += 1
+        else:
+            finished += 1
+    return finished, cancelled, lost
 
 
 def _get(r: Any, key: str) -> Any:

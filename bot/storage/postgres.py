@@ -32,10 +32,10 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
+    completion,
     deadline_from,
     dump_json,
     event_from,
-    forfeited,
     game_from,
     move_waits,
     pack,
@@ -804,24 +804,18 @@ class PostgresStore(Store):
         return {r["kind"]: (r["best"], r["n"]) for r in rows}
 
     async def player_completion(self, guild_id, user_id) -> tuple[int, int, int]:
-        # a running game cancelled has its archive (its log); a lobby cancelled has none
+        # a running game cancelled has its archive (its log); a lobby cancelled has none. A forfeit leaves
+        # no score and the seat last: only those games' archived logs are looked into.
         rows = await self._fetch(
-            "SELECT g.id, g.status, s.seat, r.rank, "
-            "(SELECT COUNT(*) FROM results x WHERE x.game_id = g.id AND x.score IS NOT NULL) AS scored "
+            "SELECT g.id, g.status, s.seat, CASE WHEN g.status = 'finished' AND r.rank > 1 AND NOT EXISTS "
+            "(SELECT 1 FROM results x WHERE x.game_id = g.id AND x.score IS NOT NULL) THEN a.events END AS log "
             "FROM seats s JOIN games g ON g.id = s.game_id "
             "LEFT JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat "
-            "WHERE s.user_id = $1 AND g.guild_id = $2 AND g.broken IS NULL AND (g.status = 'finished' "
-            "OR (g.status = 'cancelled' AND EXISTS (SELECT 1 FROM archives a WHERE a.game_id = g.id)))",
+            "LEFT JOIN archives a ON a.game_id = g.id "
+            "WHERE s.user_id = $1 AND g.guild_id = $2 AND g.broken IS NULL "
+            "AND (g.status = 'finished' OR (g.status = 'cancelled' AND a.game_id IS NOT NULL))",
             user_id, guild_id)
-        finished = cancelled = lost = 0
-        for r in rows:
-            if r["status"] == CANCELLED:
-                cancelled += 1
-            elif r["scored"] == 0 and (r["rank"] or 1) > 1 and forfeited(await self.events(r["id"]), r["seat"]):
-                lost += 1  # a forfeit leaves no score and the seat last: only those games' logs are read
-            else:
-                finished += 1
-        return finished, cancelled, lost
+        return completion(rows)
 
     async def move_times(self, guild_id, user_id, limit=200) -> list[float]:
         live = await self._fetch(
