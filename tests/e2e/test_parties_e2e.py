@@ -34,12 +34,13 @@ def game_id_of(msg) -> int:
     return int(msg.buttons[0]["custom_id"].split(":")[1])
 
 
-async def launch(fake, creator, joiner, channel, newer_than=None):
-    """A two-player Ludix game in ``channel``: the creator plays first. Returns its first control message."""
+async def launch(fake, creator, joiner, channel):
+    """A two-player Ludix game in ``channel``: the creator plays first. Returns its first control message
+    (newer than its lobby: not another game's message, such as a final one with its Revanche button)."""
     lobby = (await fake.run_command(creator, channel, "ludix start", objectif=50)).message
     await fake.click(joiner, lobby, label="Rejoindre")
     await fake.click(creator, lobby, label="Lancer")
-    msg = await wait_control(fake, channel, newer_than=newer_than)
+    msg = await wait_control(fake, channel, newer_than=lobby)
     assert mentioned(msg) == [creator.id]
     return msg
 
@@ -66,12 +67,12 @@ async def test_my_games_across_channels_first_with_links_never_another_server(wo
 
     # a finished game (moves to time), then Alice's turn in jeux and in autre, Bruno's turn in autre,
     # and Alice's turn in the other server
-    first = await launch(fake, u.alice, u.bruno, "jeux")
+    first = await launch(fake, u.bruno, u.alice, "jeux")  # Bruno starts: Alice's first roll is timed from his
     finished = game_id_of(first)
     await play_to_the_end(fake, {u.alice.id: u.alice, u.bruno.id: u.bruno}, first)
     in_jeux = await launch(fake, u.alice, u.bruno, "jeux")
     in_autre = await launch(fake, u.alice, u.bruno, "autre")
-    bruno_turn = await launch(fake, u.bruno, u.alice, "autre", newer_than=in_autre)
+    bruno_turn = await launch(fake, u.bruno, u.alice, "autre")
     elsewhere = await launch(fake, u.alice, u.bruno, salon)
     mine = [game_id_of(in_jeux), game_id_of(in_autre)]
     other, foreign = game_id_of(bruno_turn), game_id_of(elsewhere)
