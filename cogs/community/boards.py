@@ -155,7 +155,8 @@ class BoardsCog(commands.Cog):
         lines = [i18n.t("community.profile.head", lg, name=name, server=server_name(interaction))]
         ended = finished + cancelled + forfeited
         if ended:
-            lines.append(i18n.t("community.profile.completion", lg, percent=round(100 * finished / ended),
+            # floored: 100 % only when every one was seen through
+            lines.append(i18n.t("community.profile.completion", lg, percent=100 * finished // ended,
                                 finished=finished, total=ended, cancelled=cancelled, forfeited=forfeited))
         if waits:
             lines.append(i18n.t("community.profile.median", lg, duration=duration(median(waits), lg),
