@@ -315,3 +315,58 @@ async def test_ended_games_of_older_releases_are_archived_once_and_cancelled_one
     assert await store.archive_ended(10) == 0
     c = await store.get_game(c.id)
     assert (c.status, c.state, await store.events(c.id)) == ("cancelled", {"n": 5}, log)
+
+
+async def test_move_times_and_completion_read_the_live_log_and_the_archives(store):
+    """``/profil``: the time from the game's previous action to each of the player's moves (running games by a
+    window function, ended games from their archived logs), only this server's; and the player's ended games
+    split into finished, cancelled (once running) and forfeited."""
+    now = [1000.0]
+    store.clock = lambda: now[0]
+
+    async def game(guild, seats):
+        g = await store.create_game(kind="tectonic", guild_id=guild, channel_id=10, creator=seats[0], options={},
+                                    seed=1)
+        assert await store.start_game(g.id, 0, seats, {"n": 0})
+        return await store.get_game(g.id)
+
+    async def move(g, seat, user, after, **end):
+        now[0] += after
+        assert await store.commit_action(g.id, (await store.get_game(g.id)).version, state={"n": now[0]}, seat=seat,
+                                         user_id=user, action={"type": end.pop("type", "move")}, events=[], **end)
+
+    alice, bruno = Seat(0, 100, "Alice"), Seat(1, 101, "Bruno")
+    running = await game(1, [alice, bruno])
+    await move(running, 0, 100, 5)      # the game's first action: no previous one, not counted
+    await move(running, 1, 101, 60)
+    await move(running, 0, 100, 30)     # Alice: 30 s
+    await move(running, 1, None, 500)   # a timeout for Bruno: not his move
+    await move(running, 0, 100, 90)     # Alice: 90 s
+    ended = await game(1, [alice, bruno])
+    await move(ended, 1, 101, 5)
+    await move(ended, 0, 100, 600)      # Alice: 600 s, then the game ends and its log is archived
+    await move(ended, 1, 101, 7, status=FINISHED, results=[ResultRow(ended.id, 0, 100, 3, 2),
+                                                           ResultRow(ended.id, 1, 101, 9, 1)])
+    elsewhere = await game(2, [alice, bruno])  # another server's game never counts here
+    await move(elsewhere, 1, 101, 5)
+    await move(elsewhere, 0, 100, 7777)
+    assert sorted(await store.move_times(1, 100)) == [30, 90, 600]
+    assert await store.move_times(1, 100, limit=2) == [600, 90]  # newest first
+    assert await store.move_times(2, 100) == [7777]
+    assert sorted(await store.move_times(1, 101)) == [7, 60]  # Bruno's own moves (the first action is none)
+
+    # Alice forfeits one game (no score, last), one running game is cancelled, a lobby is cancelled unstarted
+    forfeit = await game(1, [alice, bruno])
+    await move(forfeit, 0, None, 5, type="forfeit", status=FINISHED,
+               results=[ResultRow(forfeit.id, 0, 100, None, 2), ResultRow(forfeit.id, 1, 101, None, 1)])
+    cancelled = await game(1, [alice, bruno])
+    await move(cancelled, 0, 100, 5)
+    assert await store.set_status(cancelled.id, (await store.get_game(cancelled.id)).version, "cancelled")
+    lobby = await store.create_game(kind="tectonic", guild_id=1, channel_id=10, creator=alice, options={}, seed=1)
+    assert await store.set_status(lobby.id, 0, "cancelled")
+    lost = await game(1, [alice, bruno])  # a Tectonic game lost by play: no score, last, yet finished
+    await move(lost, 1, 101, 5, status=FINISHED,
+               results=[ResultRow(lost.id, 0, 100, None, 2), ResultRow(lost.id, 1, 101, None, 1)])
+    assert await store.player_completion(1, 100) == (2, 1, 1)  # ended, lost by play; cancelled; forfeited
+    assert await store.player_completion(1, 101) == (3, 1, 0)  # the forfeit is a finished game for Bruno
+    assert await store.player_completion(2, 100) == (0, 0, 0)

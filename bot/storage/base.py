@@ -189,6 +189,52 @@ def unpack_log(game_id: int, blob: bytes) -> list[EventRow]:
                      created_at=at) for i, v, seat, uid, action, events, at in unpack(blob)]
 
 
+# --- "mes parties" (issue 15): how a player plays, read from the log ---------------------------
+#: how many of a player's latest ended games (their compressed logs) the median time per move reads
+MOVE_SAMPLE_GAMES = 10
+
+
+def move_waits(rows: list[EventRow], user_id: int) -> list[tuple[float, float]]:
+    """``(when, seconds)`` of each move of ``user_id`` in one game's log: the time from the game's
+    previous logged action (when the turn came to the seat) to the move. A game's first action has
+    no previous one and is left out; moves made for the player (timeouts, the AI) are not theirs.
+    The same definition as the backends' window function over the live ``events`` table."""
+    out: list[tuple[float, float]] = []
+    ordered = sorted(rows, key=lambda r: r.version)
+    for before, row in zip(ordered, ordered[1:], strict=False):
+        if row.user_id == user_id:
+            out.append((row.created_at, row.created_at - before.created_at))
+    return out
+
+
+def forfeited(rows: list[EventRow], seat: int) -> bool:
+    """The log holds the seat's forfeit (repeated timeouts: ``SessionService.forfeit``)."""
+    return any(r.seat == seat and r.action.get("type") == "forfeit" for r in rows)
+
+
+def forfeited_packed(game_id: int, blob: bytes | None, seat: int) -> bool:
+    """:func:`forfeited` on an archived log, parsing it only when the word is in it (most are not)."""
+    if blob is None:
+        return False
+    data = zlib.decompress(blob)
+    return b'"forfeit"' in data and forfeited(unpack_log(game_id, blob), seat)
+
+
+def completion(rows: list[Any]) -> tuple[int, int, int]:
+    """``(finished, cancelled, forfeited)`` from rows of the player's ended games: ``id``, ``status``,
+    ``seat`` and ``log`` (the archived log of a finished game the player ended last without a score,
+    else None)."""
+    finished = cancelled = lost = 0
+    for r in rows:
+        if r["status"] == CANCELLED:
+            cancelled += 1
+        elif forfeited_packed(r["id"], r["log"], r["seat"]):
+            lost += 1
+        else:
+            finished += 1
+    return finished, cancelled, lost
+
+
 def _get(r: Any, key: str) -> Any:
     try:
         return r[key]
@@ -461,6 +507,18 @@ class Store(ABC):
 
     @abstractmethod
     async def player_recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def player_completion(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
+        """``(finished, cancelled, forfeited)``: the player's ended games on this server (seated;
+        a lobby cancelled before it started is not a game). ``forfeited``: finished games the
+        player lost by forfeit (repeated timeouts), not counted in ``finished``."""
+
+    @abstractmethod
+    async def move_times(self, guild_id: int, user_id: int, limit: int = 200) -> list[float]:
+        """Seconds the player took per move on this server (see :func:`move_waits`), newest first,
+        at most ``limit``: their running games' moves (a window function over ``events``) and
+        those of their ``MOVE_SAMPLE_GAMES`` latest ended games (the archived logs)."""
 
     @abstractmethod
     async def player_solo_best(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:

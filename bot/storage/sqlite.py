@@ -18,6 +18,7 @@ from bot.storage.base import (
     ACTIVE,
     CANCELLED,
     FINISHED,
+    MOVE_SAMPLE_GAMES,
     RUNNING,
     VOID,
     Deadline,
@@ -28,8 +29,10 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
+    completion,
     event_from,
     game_from,
+    move_waits,
     pack,
     pack_log,
     readable_json,
@@ -859,6 +862,35 @@ class SQLiteStore(Store):
             "JOIN rated_games g ON g.game_id = r.game_id "
             "WHERE r.user_id = ? AND g.guild_id = ? AND g.solo = 1 GROUP BY g.kind", (user_id, guild_id))
         return {r["kind"]: (r["best"], r["n"]) for r in rows}
+
+    async def player_completion(self, guild_id, user_id) -> tuple[int, int, int]:
+        # a running game cancelled has its archive (its log); a lobby cancelled has none. A forfeit leaves
+        # no score and the seat last: only those games' archived logs are looked into.
+        rows = await self._fetchall(
+            "SELECT g.id, g.status, s.seat, CASE WHEN g.status = 'finished' AND r.rank > 1 AND NOT EXISTS "
+            "(SELECT 1 FROM results x WHERE x.game_id = g.id AND x.score IS NOT NULL) THEN a.events END AS log "
+            "FROM seats s JOIN games g ON g.id = s.game_id "
+            "LEFT JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat "
+            "LEFT JOIN archives a ON a.game_id = g.id "
+            "WHERE s.user_id = ? AND g.guild_id = ? AND g.broken IS NULL "
+            "AND (g.status = 'finished' OR (g.status = 'cancelled' AND a.game_id IS NOT NULL))",
+            (user_id, guild_id))
+        return completion(rows)
+
+    async def move_times(self, guild_id, user_id, limit=200) -> list[float]:
+        live = await self._fetchall(
+            "SELECT at, w FROM (SELECT e.user_id, e.created_at AS at, e.created_at - LAG(e.created_at) "
+            "OVER (PARTITION BY e.game_id ORDER BY e.version) AS w FROM events e WHERE e.game_id IN "
+            "(SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.guild_id = ?)) t "
+            "WHERE t.user_id = ? AND t.w IS NOT NULL ORDER BY t.at DESC LIMIT ?", (user_id, guild_id, user_id, limit))
+        found = [(r["at"], r["w"]) for r in live]
+        for a in await self._fetchall(
+                "SELECT a.game_id, a.events FROM archives a JOIN seats s ON s.game_id = a.game_id "
+                "JOIN games g ON g.id = a.game_id WHERE s.user_id = ? AND g.guild_id = ? "
+                "ORDER BY a.game_id DESC LIMIT ?", (user_id, guild_id, MOVE_SAMPLE_GAMES)):
+            found += move_waits(unpack_log(a["game_id"], a["events"]), user_id)
+        found.sort(reverse=True)
+        return [w for _, w in found[:limit]]
 
     async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
         rows = await self._fetchall(

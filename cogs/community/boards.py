@@ -7,6 +7,7 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
+from statistics import median
 from typing import Any
 
 import discord
@@ -34,6 +35,16 @@ PERIODS = {"semaine": ("week", 7 * DAY), "mois": ("month", 30 * DAY), "tout": ("
 BOARD_SIZE = 20
 RECORDS_SIZE = 10
 MAX_LISTED = 20
+MOVE_SAMPLE = 200  # the player's latest moves the median time per move reads
+LIST_BUDGET = 2000  # a Discord message
+
+
+def duration(seconds: float, lg: str) -> str:
+    """A time in words, in its largest sensible unit ("45 secondes", "12 minutes", "3 heures", "2 jours")."""
+    for key, size, upto in (("seconds", 1, 90), ("minutes", 60, 90 * 60), ("hours", 3600, 36 * 3600)):
+        if seconds < upto:
+            return i18n.t(f"community.profile.{key}", lg, n=max(0, round(seconds / size)))
+    return i18n.t("community.profile.days", lg, n=round(seconds / DAY))
 
 
 def _png(data: bytes, name: str) -> discord.File:
@@ -135,11 +146,21 @@ class BoardsCog(commands.Cog):
         ratings = await self.store.player_ratings(guild, who.id)
         solo = await self.store.player_solo_best(guild, who.id)
         recent = await self.store.player_recent(guild, who.id, 5)
-        if not (ratings or solo or recent):
+        finished, cancelled, forfeited = await self.store.player_completion(guild, who.id)
+        waits = await self.store.move_times(guild, who.id, MOVE_SAMPLE)
+        if not (ratings or solo or recent or finished or cancelled or forfeited or waits):
             await send(interaction, i18n.t("community.profile.empty", lg, name=name))
             return
         none = i18n.t("community.profile.no_score", lg)
         lines = [i18n.t("community.profile.head", lg, name=name, server=server_name(interaction))]
+        ended = finished + cancelled + forfeited
+        if ended:
+            # floored: 100 % only when every one was seen through
+            lines.append(i18n.t("community.profile.completion", lg, percent=100 * finished // ended,
+                                finished=finished, total=ended, cancelled=cancelled, forfeited=forfeited))
+        if waits:
+            lines.append(i18n.t("community.profile.median", lg, duration=duration(median(waits), lg),
+                                moves=len(waits)))
         for row, position, total in ratings:
             lines.append(i18n.t("community.profile.game_line", lg, game=title(row.kind, lg),
                                 rating=display(row.ordinal), rank=position, total=total, games=row.games,
@@ -160,43 +181,73 @@ class BoardsCog(commands.Cog):
     @app_commands.command(name="parties", description=L("community.cmd.parties"))
     @app_commands.guild_only()
     async def parties(self, interaction: discord.Interaction) -> None:
+        """The caller's games first (where it is their turn, across the server's channels), then the
+        server's other running games; never another server's."""
         guild = guild_of(interaction)
         lg = lang(interaction)
         games = []
         for g in await self.store.games_with_status((RUNNING,), guild):
             g = await self.sessions.readable(g)  # one unreadable game is set aside, not the list
-            if not g.broken:
+            if not g.broken and g.guild_id == guild:
                 games.append(g)
         if not games:
             await send(interaction, i18n.t("community.games.empty", lg), ephemeral=True)
             return
         since = await self.store.turn_since([g.id for g in games])
-        listed: list[tuple[float, str]] = []
+        mine: list[tuple[float, int, str]] = []
+        others: list[tuple[float, int, str]] = []
         for g in games:
             try:
                 expected = sorted(self.sessions.expected_seats(g))
             except Exception:  # readable() vouched for it; still, one game never breaks the list
                 log.exception("game %s left out of /parties", g.id)
                 continue
+            link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"
+            where = g.thread_id or g.channel_id
+            seat = g.seat_of(interaction.user.id)
+            if seat is not None and seat in expected:
+                waiting = since.get((g.id, seat), g.updated_at)
+                mine.append((waiting, g.id, i18n.t("community.games.mine_line", lg, game=title(g.kind, lg), id=g.id,
+                                                    channel=where, since=timestamp(waiting), link=link)))
+                continue
             waiting = min((since.get((g.id, s), g.updated_at) for s in expected), default=g.updated_at)
             players = ", ".join(escape(g.seats[s].name) for s in expected) or i18n.t("community.games.nobody", lg)
-            link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"
-            listed.append((waiting, i18n.t("community.games.line", lg, game=title(g.kind, lg), id=g.id,
-                                           channel=g.channel_id, players=players, since=timestamp(waiting),
-                                           link=link)))
-        listed.sort(key=lambda item: item[0])
-        lines = [i18n.t("community.games.head", lg, count=len(listed))]
-        size = len(lines[0])
+            others.append((waiting, g.id, i18n.t("community.games.line", lg, game=title(g.kind, lg), id=g.id,
+                                                 channel=where, players=players, since=timestamp(waiting),
+                                                 link=link)))
+        mine.sort()
+        others.sort()
+        sections = []
+        if mine:
+            sections.append((i18n.t("community.games.mine_head", lg, count=len(mine)), mine))
+        if others:
+            key = "community.games.others_head" if mine else "community.games.head"
+            sections.append((i18n.t(key, lg, count=len(others)), others))
+        await send(interaction, self._bounded(sections, lg), ephemeral=True)
+
+    @staticmethod
+    def _bounded(sections: list[tuple[str, list[tuple[float, int, str]]]], lg: str) -> str:
+        """The sections' heads and lines within one message (2,000 characters, ``MAX_LISTED`` games),
+        then how many games were left out."""
+        lines: list[str] = []
+        total = sum(len(items) for _, items in sections)
+        room = LIST_BUDGET - len(i18n.t("community.games.more", lg, count=total)) - 1
         shown = 0
-        for _, line in listed[:MAX_LISTED]:
-            if size + len(line) + 1 > 1900:
+        for head, items in sections:
+            if shown >= MAX_LISTED or len(head) + len(items[0][2]) + 2 > room:
                 break
-            lines.append(line)
-            size += len(line) + 1
-            shown += 1
-        if shown < len(listed):
-            lines.append(i18n.t("community.games.more", lg, count=len(listed) - shown))
-        await send(interaction, "\n".join(lines), ephemeral=True)
+            lines.append(head)
+            room -= len(head) + 1
+            for _, _, line in items:
+                if shown >= MAX_LISTED or len(line) + 1 > room:
+                    room = 0  # nothing after a game left out: the list stays in its order
+                    break
+                lines.append(line)
+                room -= len(line) + 1
+                shown += 1
+        if shown < total:
+            lines.append(i18n.t("community.games.more", lg, count=total - shown))
+        return "\n".join(lines)
 
     # --- /historique ---------------------------------------------------------------------
     @app_commands.command(name="historique", description=L("community.cmd.historique"))

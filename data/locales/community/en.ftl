@@ -1,8 +1,8 @@
 ## cmd
 cmd-classement = The server's leaderboard for a game (picture)
 cmd-records = Best solo scores for a game
-cmd-profil = A member's statistics: ratings, records, recent games
-cmd-parties = The running games on this server: whose turn, since when
+cmd-profil = A member's statistics: ratings, records, games seen through, time per move
+cmd-parties = First the games where it is your turn, then the other running games on this server
 cmd-historique = Replay a finished game's log, or export it as JSON
 cmd-ludibot = Ludibot settings
 cmd-config = The server's reminders and timeouts, per game (Manage Server)
@@ -99,6 +99,28 @@ profile-points = {" "}· { $score } { $score ->
        *[other] pts
     }
 
+profile-completion = Games seen through: **{ $percent }%** ({ $finished } of { $total }; { $cancelled } cancelled, { $forfeited } forfeited)
+profile-median = Median time per move: **{ $duration }** (over { $moves } { $moves ->
+        [one] move
+       *[other] moves
+    })
+profile-seconds = { $n } { $n ->
+        [one] second
+       *[other] seconds
+    }
+profile-minutes = { $n } { $n ->
+        [one] minute
+       *[other] minutes
+    }
+profile-hours = { $n } { $n ->
+        [one] hour
+       *[other] hours
+    }
+profile-days = { $n } { $n ->
+        [one] day
+       *[other] days
+    }
+
 ## games
 games-head = **Running games on this server** ({ $count }):
 games-line = • **{ $game }** #{ $id } in <#{ $channel }> — { $players } to play since { $since } — { $link }
@@ -106,6 +128,9 @@ games-nobody = nobody
 games-empty = No game is running on this server. Start one with /ludix start (or another game)!
 games-more = … and { $count } more.
 games-link = open
+games-mine_head = **Your turn** ({ $count }):
+games-others_head = **Other running games on this server** ({ $count }):
+games-mine_line = • **{ $game }** #{ $id } in <#{ $channel }> — your turn since { $since } — { $link }
 
 ## history
 history-choice = #{ $id } — { $game } — { $players }

@@ -1,8 +1,8 @@
 ## cmd
 cmd-classement = Classement du serveur pour un jeu (image)
 cmd-records = Meilleurs scores en solo pour un jeu
-cmd-profil = Statistiques d'un membre : cotes, records, dernières parties
-cmd-parties = Les parties en cours sur ce serveur : à qui le tour, depuis quand
+cmd-profil = Statistiques d'un membre : cotes, records, parties menées à terme, temps par coup
+cmd-parties = D'abord celles où c'est à vous de jouer, puis les autres parties en cours sur ce serveur
 cmd-historique = Rejouer le journal d'une partie terminée, ou l'exporter en JSON
 cmd-ludibot = Réglages de Ludibot
 cmd-config = Rappels et délais du serveur, par jeu (gestion du serveur)
@@ -102,6 +102,31 @@ profile-points = {" "}· { $score } { $score ->
        *[other] pts
     }
 
+profile-completion = Parties menées à terme : **{ $percent } %** ({ $finished } sur { $total } ; { $cancelled } { $cancelled ->
+        [one] annulée
+       *[other] annulées
+    }, { $forfeited } par forfait)
+profile-median = Temps médian par coup : **{ $duration }** (sur { $moves } { $moves ->
+        [one] coup
+       *[other] coups
+    })
+profile-seconds = { $n } { $n ->
+        [one] seconde
+       *[other] secondes
+    }
+profile-minutes = { $n } { $n ->
+        [one] minute
+       *[other] minutes
+    }
+profile-hours = { $n } { $n ->
+        [one] heure
+       *[other] heures
+    }
+profile-days = { $n } { $n ->
+        [one] jour
+       *[other] jours
+    }
+
 ## games
 games-head = **Parties en cours sur ce serveur** ({ $count }) :
 games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour { ELISION($players) ->
@@ -115,6 +140,9 @@ games-more = … et { $count } { $count ->
        *[other] autres
     }.
 games-link = voir
+games-mine_head = **À vous de jouer** ({ $count }) :
+games-others_head = **Autres parties en cours sur ce serveur** ({ $count }) :
+games-mine_line = • **{ $game }** n°{ $id } dans <#{ $channel }> — à vous depuis { $since } — { $link }
 
 ## history
 history-choice = n°{ $id } — { $game } — { $players }
