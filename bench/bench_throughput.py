@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.bench_ludix import _next_control
 from bench.common import CpuMeter, percentile, process_cpu
 from fakediscord import FakeDiscord
 from tests.e2e.harness import last_control, mentioned, start_bot
@@ -29,15 +30,6 @@ from tests.e2e.harness import last_control, mentioned, start_bot
 GAMES = 50
 FINAL = "Fin de la partie"
 RATES = (30, 60, 100, 140, 180)
-
-
-def _next_control(fake, channel: str, after_id: int):
-    for msg in reversed(fake.messages(channel)):
-        if msg.id <= after_id:
-            break
-        if msg.visible_to is None and not msg.deleted and (msg.buttons or FINAL in (msg.content or "")):
-            return msg
-    return None
 
 
 class Game:

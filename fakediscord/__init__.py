@@ -28,3 +28,20 @@ __all__ = [
     "Output",
     "RegisteredCommand",
 ]
+
+
+async def serve_until_signalled(stop) -> None:
+    """Wait for SIGTERM or SIGINT, then ``await stop()`` (a standalone fake, or the sandbox it serves)."""
+    import asyncio
+    import contextlib
+    import signal
+
+    event = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, event.set)
+    try:
+        await event.wait()
+    finally:
+        await stop()

@@ -12,8 +12,8 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import signal
 
+from . import serve_until_signalled
 from .api import FakeDiscord
 
 
@@ -31,15 +31,7 @@ async def _serve(args: argparse.Namespace) -> None:
     print(f"DISCORD_GATEWAY_URL={fake.gateway_url}")
     print(f"DISCORD_TOKEN={fake.token}")
     print(f"FAKE_GUILD_ID={fake.guild_id}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await fake.stop()
+    await serve_until_signalled(fake.stop)
 
 
 def main() -> None:

@@ -8,12 +8,9 @@ choices) on behalf of the virtual player chosen in the page. The bot is the unmo
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from bot import i18n
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, serve_until_signalled
 
 log = logging.getLogger("ludibot.sandbox")
 
@@ -316,12 +313,4 @@ async def serve(data_dir: Path, port: int, lang: str) -> None:
     sandbox = Sandbox(data_dir, port=port, lang=lang)
     url = await sandbox.start()
     print(i18n.t("sandbox.console.ready", lang, url=url), flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await sandbox.stop()
+    await serve_until_signalled(sandbox.stop)
