@@ -18,7 +18,7 @@ from bench import bench_ludime_lexicon
 from bench.common import Timings, bot_world, percentile
 from engines.ludime import ENGINE
 from render.ludime import render_hand, render_table
-from tests.e2e.ludime_driver import BUTTONS, LudimeTable, answered, started
+from tests.e2e.ludime_driver import BUTTONS, PASS_LABELS, LudimeTable, answered, started
 
 BUDGET_MS = 150.0
 
@@ -34,7 +34,9 @@ async def gesture(t: Timings, table: LudimeTable, seat: int, action: dict, *, vi
     elif kind == "undo_take":
         t.record("button Reposer la défausse", await fake.click(user, table.control(), label=BUTTONS["undo"], **kw))
     elif kind == "pass":
-        t.record("button Passer", await fake.click(user, table.control(), label=BUTTONS["pass"], **kw))
+        msg = table.control()
+        label = next(lbl for lbl in msg.button_labels if lbl in PASS_LABELS)  # its label says what it does
+        t.record("button Passer", await fake.click(user, msg, label=label, **kw))
     elif kind == "discard":
         msg = None if via_menu else table._latest_select(user)
         if msg is None or action["letter"] not in [o["value"] for o in msg.selects[0]["options"]]:
@@ -150,7 +152,8 @@ def report(t: Timings) -> tuple[str, bool]:
     ok = worst < BUDGET_MS
     verdict = f"Worst p99 of a Ludime interaction: {worst:.1f} ms (budget {BUDGET_MS:.0f} ms) -> " \
               f"{'OK' if ok else 'OVER BUDGET'}."
-    return t.table("Ludime (3 users, through the fake Discord)") + "\n\n" + verdict, ok
+    return (t.table("Ludime (3 users, through the fake Discord)") + "\n\n" + t.rest_table("Ludime") + "\n\n"
+            + verdict, ok)
 
 
 if __name__ == "__main__":

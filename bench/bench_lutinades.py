@@ -98,6 +98,8 @@ async def main(games: int = 3) -> Timings:
 if __name__ == "__main__":
     timings = asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
     print(timings.table("Lutinades (4 users, through the fake Discord)"))
+    print()
+    print(timings.rest_table("Lutinades"))
     timings.verify()  # fails loudly when a row was not measured
     worst = max(v for k, v in ((k, timings.worst_p99(k)) for k in timings.samples) if not k.startswith("render"))
     print(f"\nworst p99 (commands and buttons): {worst:.1f} ms — budget {BUDGET_MS} ms")

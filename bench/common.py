@@ -52,6 +52,9 @@ class Timings:
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.unanswered: dict[str, int] = defaultdict(int)
         self.expected: dict[str, int] = {}
+        #: REST calls the bot made for each recorded interaction: (interaction endpoints, channel endpoints)
+        self.rest: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self._open: tuple[str, Any, str] | None = None  # the last recorded interaction, its window still open
 
     def add(self, name: str, seconds: float | None) -> None:
         if seconds is None:
@@ -80,7 +83,47 @@ class Timings:
 
     def record(self, name: str, result) -> Any:
         self.add(name, result.latency)
+        self._count_rest(name, result)
         return result
+
+    def _count_rest(self, name: str, result) -> None:
+        """Attribute the fake's request log to interactions: from one recorded interaction's callback
+        to the next one's, the requests carrying its token (callback, follow-ups) and the channel
+        requests (posts, edits: taking the previous buttons off lands after the answer)."""
+        fake = getattr(result, "fake", None)
+        token = (getattr(result, "interaction", None) or {}).get("token")
+        if fake is None or not token or result.kind == "autocomplete":
+            return
+        log = fake.request_log
+        start = next((i for i in range(len(log) - 1, -1, -1) if token in log[i][1]), None)
+        if self._open is not None:
+            prev_name, prev_log, prev_token = self._open
+            if prev_log is log:
+                first = next((i for i, e in enumerate(log) if prev_token in e[1]), None)
+                if first is not None:
+                    end = start if start is not None else len(log)
+                    first_here = next((i for i in range(first, end) if token in log[i][1]), end)
+                    window = log[first:first_here]
+                    inter = sum(1 for e in window if prev_token in e[1])
+                    chan = sum(1 for e in window if "/channels/" in e[1] and e[0] in ("POST", "PATCH"))
+                    self.rest[prev_name].append((inter, chan))
+        self._open = (name, log, token) if start is not None else None
+        self._fake = fake
+
+    def rest_table(self, title: str) -> str:
+        """Mean REST calls per interaction, by row (the last recorded interaction is not counted)."""
+        lines = [f"### {title}: REST calls per interaction", "", "| what | n | interaction | channel |",
+                 "|---|---|---|---|"]
+        for name, calls in self.rest.items():
+            if calls:
+                lines.append(f"| {name} | {len(calls)} | {sum(c[0] for c in calls) / len(calls):.2f} "
+                             f"| {sum(c[1] for c in calls) / len(calls):.2f} |")
+        fake = getattr(self, "_fake", None)
+        if fake is not None:
+            counted = sum(len(c) for c in self.rest.values()) + 1
+            lines += ["", f"Channel posts and edits over the whole run (buttons taken off late included): "
+                          f"{fake.channel_message_writes} for {counted} interactions."]
+        return "\n".join(lines)
 
     def time(self, name: str, fn: Callable[[], Any], repeat: int = 50) -> None:
         for _ in range(repeat):
@@ -124,6 +167,8 @@ async def bot_world(users: list[str], *, channels: tuple[str, ...] = ("jeux",)):
 def report(timings: Timings, title: str, budget_for: Callable[[str], float | None] = default_budget) -> int:
     """Print the table and the budget verdict; the exit status (1 when a budget is missed)."""
     print(timings.table(title))
+    print()
+    print(timings.rest_table(title))
     over = timings.check() + timings.over_budget(budget_for)
     print("\n".join(over) if over else "- every row measured, every budget met")
     return 1 if over else 0

@@ -222,6 +222,7 @@ class FakeDiscordServer:
         self.unhandled: list[str] = []
         #: (method, path, status) of every REST request, for debugging
         self.request_log: list[tuple[str, str, int]] = []
+        self.channel_message_writes = 0
         self.listeners: list[Callable[[str, Any], Any]] = []
         self.sync_count = 0
         self.identify_count = 0
@@ -1143,6 +1144,8 @@ class FakeDiscordServer:
 
     def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
         self.request_log.append((request.method, request.path_qs, resp.status))
+        if request.method in ("POST", "PATCH") and "/channels/" in request.path and "/messages" in request.path:
+            self.channel_message_writes += 1  # posts and edits in channels (the log itself is trimmed)
         if len(self.request_log) > 5000:
             del self.request_log[:2500]
         return resp
