@@ -23,6 +23,7 @@ import engines
 from bot import i18n
 from bot.language import server_lang
 from bot.narrate import narrate
+from bot.pace import PACES
 from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
@@ -47,6 +48,10 @@ log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+
+
+#: the ``rythme`` option of every ``start`` (see bot.pace)
+PACE_CHOICES = [app_commands.Choice(name=L(f"common.pace.{p}"), value=p) for p in PACES]
 
 
 def player_of(interaction: discord.Interaction) -> Player:
@@ -233,16 +238,19 @@ class GameCog(commands.GroupCog):
         return view_of(*items)
 
     async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any], *,
-                         ai_seats: int = 0, ai_level: int = 1, solo: bool = False) -> None:
+                         ai_seats: int = 0, ai_level: int = 1, solo: bool = False,
+                         pace: str | None = None, thread: bool | None = None) -> None:
         """Create a lobby (the creator is seated) and post it with its buttons.
 
-        A game for one player (solo) starts at once.
+        A game for one player (solo) starts at once. ``pace`` (``rythme``) and ``thread`` (``fil``)
+        are the table settings every ``start`` offers (None: the server's default).
         """
         self.require_permissions(interaction)
         player = player_of(interaction)
         game = await self.sessions.open_lobby(self.kind, guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id, player=player,
-                                              options=options, ai_seats=ai_seats, ai_level=ai_level)
+                                              options=options, ai_seats=ai_seats, ai_level=ai_level,
+                                              pace=pace, thread=thread)
         lg = await public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)

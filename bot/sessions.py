@@ -26,6 +26,7 @@ from typing import Any
 
 import engines
 from bot import metrics
+from bot.pace import check_pace
 from bot.safe import Safe, escape
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
 from engines.base import Engine, Result, RuleError, validate_options
@@ -219,9 +220,16 @@ class SessionService:
     # --- lobby ---------------------------------------------------------------------
     async def open_lobby(self, kind: str, *, guild_id: int | None, channel_id: int, player: Player,
                          options: dict[str, Any] | None = None, ai_seats: int = 0,
-                         ai_level: int = 1) -> GameRow:
+                         ai_level: int = 1, pace: str | None = None, thread: bool | None = None) -> GameRow:
+        """A lobby for ``kind`` with ``player`` seated. ``pace`` and ``thread`` are table settings
+        (None: the server's default when the game starts)."""
         engine = self.engine(kind)
         opts = validate_options(kind, engine.options, options)
+        settings: dict[str, Any] = {}
+        if check_pace(pace) is not None:
+            settings["pace"] = pace
+        if thread is not None:
+            settings["thread"] = bool(thread)
         if ai_seats and not engine.has_ai:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:
@@ -229,7 +237,7 @@ class SessionService:
         self.check_ai_level(engine, ai_level)
         creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
         game = await self.store.create_game(kind=kind, guild_id=guild_id, channel_id=channel_id,
-                                            creator=creator, options=opts, seed=self._seed())
+                                            creator=creator, options=opts, seed=self._seed(), settings=settings)
         for _ in range(ai_seats):
             game = await self._add_ai_seat(game, ai_level)
         return game
@@ -251,7 +259,8 @@ class SessionService:
                     return lobby, False
             creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
             lobby = await self.store.create_game(kind=game.kind, guild_id=game.guild_id, channel_id=game.channel_id,
-                                                 creator=creator, options=dict(game.options), seed=self._seed())
+                                                 creator=creator, options=dict(game.options), seed=self._seed(),
+                                                 settings=dict(game.settings))
             for seat in game.seats:
                 if seat.is_ai:
                     lobby = await self._add_ai_seat(lobby, seat.ai_level or 1)

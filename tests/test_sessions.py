@@ -171,3 +171,17 @@ async def test_bad_options_never_create_a_game(svc):
     await refused("common.error.bad_option", svc.open_lobby("ludix", guild_id=1, channel_id=10, player=ALICE,
                                                             options={"target": 5}))
     assert await svc.store.games_in_channel(10) == []
+
+
+async def test_table_settings_are_kept_refused_when_unknown_and_copied_by_a_rematch(svc, store):
+    g = await lobby(svc, BRUNO, pace="lent", thread=True)
+    assert (await store.get_game(g.id)).settings == {"pace": "lent", "thread": True}
+    plain = await svc.open_lobby("ludix", guild_id=1, channel_id=11, player=ALICE)
+    assert plain.settings == {}  # the server's defaults apply when the game starts
+    await refused("common.error.bad_pace", svc.open_lobby("ludix", guild_id=1, channel_id=12, player=ALICE,
+                                                         pace="turbo"))
+    out = await svc.start(g.id, ALICE)
+    while out.game.status == "running":
+        out = await svc.forfeit(g.id, 0, reason="resign", version=out.game.version)
+    again, fresh = await svc.rematch(g.id, BRUNO)
+    assert fresh and again.settings == {"pace": "lent", "thread": True}

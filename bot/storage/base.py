@@ -63,6 +63,9 @@ class GameRow:
     broken: str | None = None
     #: the thread the game's messages go to, when it has its own (None: ``channel_id`` itself)
     thread_id: int | None = None
+    #: table settings chosen at start, not rules: ``pace`` (a profile of bot.pace) and
+    #: ``thread`` (the game's messages go to a thread of its own); ``{}`` for older games
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def due(self) -> bool:
@@ -270,8 +273,17 @@ def game_from(r: Any, seats: list[Seat]) -> GameRow:
         updated_at=r["updated_at"], lobby_message_id=r["lobby_message_id"],
         control_message_id=r["control_message_id"], seats=seats,
         published_version=r["published_version"], paused=r["paused"], broken=broken,
-        thread_id=r["thread_id"],
+        thread_id=r["thread_id"], settings=_settings(r),
     )
+
+
+def _settings(r: Any) -> dict[str, Any]:
+    """A game's table settings; unreadable ones fall back to the defaults (they are not rules)."""
+    try:
+        value = json.loads(_get(r, "settings") or "{}")
+    except (ValueError, TypeError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def event_from(r: Any) -> EventRow:
@@ -345,7 +357,7 @@ class Store(ABC):
     # games
     @abstractmethod
     async def create_game(self, *, kind: str, guild_id: int | None, channel_id: int, creator: Seat,
-                          options: dict[str, Any], seed: int) -> GameRow: ...
+                          options: dict[str, Any], seed: int, settings: dict[str, Any] | None = None) -> GameRow: ...
 
     @abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None: ...

@@ -185,6 +185,10 @@ MIGRATIONS: list[str] = [
         events BYTEA NOT NULL
     );
     """,
+    # 5: table settings chosen at start (issue 15): the pace and whether the game has its own thread
+    """
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
@@ -394,14 +398,14 @@ class PostgresStore(Store):
         return _count(status) == 1
 
     # --- games -------------------------------------------------------------------
-    async def create_game(self, *, kind, guild_id, channel_id, creator, options, seed) -> GameRow:
+    async def create_game(self, *, kind, guild_id, channel_id, creator, options, seed, settings=None) -> GameRow:
         now = self.clock()
 
         async def work(con):
             game_id = await con.fetchval(
                 "INSERT INTO games (guild_id, channel_id, kind, options, status, seed, creator_id, created_at, "
-                "updated_at) VALUES ($1, $2, $3, $4, 'lobby', $5, $6, $7, $7) RETURNING id",
-                guild_id, channel_id, kind, dump_json(options), seed, creator.user_id, now)
+                "updated_at, settings) VALUES ($1, $2, $3, $4, 'lobby', $5, $6, $7, $7, $8) RETURNING id",
+                guild_id, channel_id, kind, dump_json(options), seed, creator.user_id, now, dump_json(settings or {}))
             await self._write_seats(con, game_id, [creator])
             return game_id
 

@@ -182,6 +182,10 @@ MIGRATIONS: list[str] = [
         events BLOB NOT NULL
     );
     """,
+    # 5: table settings chosen at start (issue 15): the pace and whether the game has its own thread
+    """
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 #: the newest schema number this release knows
@@ -417,14 +421,14 @@ class SQLiteStore(Store):
         return cur.rowcount == 1
 
     # --- games -------------------------------------------------------------------
-    async def create_game(self, *, kind, guild_id, channel_id, creator, options, seed) -> GameRow:
+    async def create_game(self, *, kind, guild_id, channel_id, creator, options, seed, settings=None) -> GameRow:
         now = self.clock()
 
         async def work(db):
             cur = await db.execute(
                 "INSERT INTO games (guild_id, channel_id, kind, options, status, seed, creator_id, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (guild_id, channel_id, kind, _dump(options), seed, creator.user_id, now, now),
+                "created_at, updated_at, settings) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, kind, _dump(options), seed, creator.user_id, now, now, _dump(settings or {})),
             )
             game_id = cur.lastrowid
             await self._write_seats(db, game_id, [creator])

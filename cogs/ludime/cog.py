@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import GameCog
+from bot.gamecog import PACE_CHOICES, GameCog
 from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
@@ -39,13 +39,15 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     # --- start -----------------------------------------------------------------------
     @app_commands.command(name="start", description=L("ludime.cmd.start"))
     @app_commands.rename(variant=L("ludime.cmd.variant_name"))
-    @app_commands.describe(variant=L("ludime.cmd.variant"), ia=L("ludime.cmd.ia"))
-    @app_commands.choices(variant=[app_commands.Choice(name=L("ludime.variant.main"), value=MAIN),
+    @app_commands.describe(variant=L("ludime.cmd.variant"), ia=L("ludime.cmd.ia"),
+                           rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
+    @app_commands.choices(rythme=PACE_CHOICES, variant=[app_commands.Choice(name=L("ludime.variant.main"), value=MAIN),
                                    app_commands.Choice(name=L("ludime.variant.mot-unique"), value=SINGLE),
                                    app_commands.Choice(name=L("ludime.variant.main-entiere"), value=WHOLE)])
     async def start(self, interaction: discord.Interaction, variant: str = MAIN,
-                    ia: app_commands.Range[int, 0, 3] = 0) -> None:
-        await self.open_lobby(interaction, {"variant": variant}, ai_seats=ia)
+                    ia: app_commands.Range[int, 0, 3] = 0,
+                    rythme: str | None = None, fil: bool | None = None) -> None:
+        await self.open_lobby(interaction, {"variant": variant}, ai_seats=ia, pace=rythme, thread=fil)
 
     def options_text(self, game: GameRow, lang: str) -> str:
         label = i18n.t("ludime.option.variant", lang)

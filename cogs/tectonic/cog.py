@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import GameCog
+from bot.gamecog import PACE_CHOICES, GameCog
 from bot.render_pool import Picture, picture
 from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
@@ -84,14 +84,16 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
     # --- start -------------------------------------------------------------------------
     @app_commands.command(name="start", description=L("tectonic.cmd.start"))
     @app_commands.describe(adversaire=L("tectonic.cmd.adversaire"), niveau=L("tectonic.cmd.niveau"),
-                           recul_pic=L("tectonic.cmd.recul_pic"))
-    @app_commands.choices(adversaire=OPPONENTS, niveau=LEVELS, recul_pic=PIC_BACK)
+                           recul_pic=L("tectonic.cmd.recul_pic"),
+                           rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
+    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, niveau=LEVELS, recul_pic=PIC_BACK)
     async def start(self, interaction: discord.Interaction, adversaire: str = "joueur", niveau: int = 1,
-                    recul_pic: str = "droit") -> None:
+                    recul_pic: str = "droit",
+                    rythme: str | None = None, fil: bool | None = None) -> None:
         """Against the bot the game starts at once (the user plays White and moves first)."""
         against_bot = adversaire == "bot"
         await self.open_lobby(interaction, {"pic_backward": recul_pic}, ai_seats=1 if against_bot else 0,
-                              ai_level=niveau, solo=against_bot)
+                              ai_level=niveau, solo=against_bot, pace=rythme, thread=fil)
 
     # --- moves -------------------------------------------------------------------------
     @app_commands.command(name="jouer", description=L("tectonic.cmd.jouer"))

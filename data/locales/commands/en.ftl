@@ -83,3 +83,5 @@ option-variant = variant
 option-variante = variant
 option-vers = to
 option-annuler = cancel
+option-fil = thread
+option-rythme = pace

@@ -83,3 +83,5 @@ option-variant = variant
 option-variante = variante
 option-vers = vers
 option-annuler = annuler
+option-fil = fil
+option-rythme = rythme

@@ -1,6 +1,7 @@
 ## error
 error-bad_option = Option “{ $option }” cannot be “{ $value }” (allowed: { $allowed }).
 error-unknown_option = Unknown option “{ $option }” (allowed: { $allowed }).
+error-bad_pace = Unknown pace “{ $pace }” (allowed: { $allowed }).
 error-player_count = This game is for { $min } to { $max } players (you are { $count }).
 error-game_over = This game is over.
 error-not_your_turn = It is not your turn.
@@ -70,6 +71,8 @@ cmd-leave = Leave the game waiting in this channel
 cmd-status = See the game's public state
 cmd-rules = Rules summary
 cmd-cancel = Cancel the game (creator or moderator)
+cmd-rythme = How fast the game is played (default: the server's pace)
+cmd-fil = Play in a thread of its own (default: the server's setting)
 cmd-partie = Game number (if several games run in this channel)
 
 ## format
@@ -104,3 +107,9 @@ error-bad_value = “{ $value }” is not a valid value for “{ $option }”.
 button-rematch = Rematch
 lobby-rematch_exists = The rematch of this game is already open: game #{ $id } ({ $link }). Join it with its “Join” button.
 lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.
+
+## pace
+pace-direct = Live (a few minutes a move)
+pace-rapide = Fast (about an hour a move)
+pace-normal = Normal (about a day a move)
+pace-lent = Slow (several days a move)

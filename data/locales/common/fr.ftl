@@ -1,6 +1,7 @@
 ## error
 error-bad_option = L'option « { $option } » ne peut pas valoir « { $value } » (valeurs possibles : { $allowed }).
 error-unknown_option = Option inconnue « { $option } » (options possibles : { $allowed }).
+error-bad_pace = Rythme inconnu « { $pace } » (rythmes possibles : { $allowed }).
 error-player_count = Cette partie se joue de { $min } à { $max } joueurs (vous êtes { $count }).
 error-game_over = Cette partie est terminée.
 error-not_your_turn = Ce n'est pas votre tour.
@@ -73,6 +74,8 @@ cmd-leave = Quitter la partie en attente dans ce salon
 cmd-status = Voir l'état public de la partie
 cmd-rules = Résumé des règles
 cmd-cancel = Annuler la partie (créateur ou modérateur)
+cmd-rythme = Rythme de la partie (par défaut : celui du serveur)
+cmd-fil = Jouer dans un fil à part (par défaut : le réglage du serveur)
 cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
 
 ## format
@@ -110,3 +113,9 @@ error-bad_value = « { $value } » n'est pas une valeur possible pour « { $opti
 button-rematch = Revanche
 lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
+
+## pace
+pace-direct = En direct (quelques minutes par coup)
+pace-rapide = Rapide (environ une heure par coup)
+pace-normal = Normal (environ un jour par coup)
+pace-lent = Lent (plusieurs jours par coup)
