@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n, looplag, metrics
+from bot.clock import bot_clock
 from bot.community import Community
 from bot.config import Settings
 from bot.gamecog import register_lobby
@@ -131,8 +132,10 @@ class Ludibot(commands.AutoShardedBot):
         self.metrics_server: metrics.MetricsServer | None = None
         self.metrics = metrics.BotMetrics()
         self.identify_gate: IdentifyGate | None = None
-        self.store: Store = store or open_store(settings.db_path)
-        self.sessions = SessionService(self.store)
+        #: wall time, or (tests) wall time moved forward by ``LUDIBOT_CLOCK_FILE`` (bot.clock)
+        self.clock = bot_clock()
+        self.store: Store = store or open_store(settings.db_path, clock=self.clock)
+        self.sessions = SessionService(self.store, clock=self.clock)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None

@@ -139,7 +139,7 @@ class Publisher:
             poll = float(os.environ.get(POLL_ENV) or 10)
         except ValueError:
             poll = 10.0
-        return cls(bot, poll=max(0.05, poll))
+        return cls(bot, poll=max(0.05, poll), clock=getattr(bot, "clock", time.time))
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self) -> None:

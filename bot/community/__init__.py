@@ -50,7 +50,7 @@ class Community:
             poll = float(os.environ.get(POLL_ENV) or 30)
         except ValueError:
             poll = 30.0
-        return cls(bot.store, bot.sessions, DiscordNotifier(bot), poll=max(0.05, poll),
+        return cls(bot.store, bot.sessions, DiscordNotifier(bot), poll=max(0.05, poll), clock=bot.clock,
                    shards=process_shards(getattr(bot, "settings", None)))
 
     async def on_change(self, outcome: Outcome) -> None:

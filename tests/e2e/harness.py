@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,17 +32,34 @@ class BotProcess:
         self.log_path = workdir / "bot.log"
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
+        #: the bot's clock runs ``offset`` seconds ahead of the wall clock (bot.clock); see advance()
+        self.clock_file = workdir / "clock-offset"
+        self.offset = 0.0
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
         env.update(self.fake.bot_env)
         env.update({"LUDIBOT_DB": str(self.db), "LUDIBOT_DEV_GUILD": str(self.fake.guild_id),
-                    "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
+                    "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
+                    "LUDIBOT_CLOCK_FILE": str(self.clock_file)})
         env.update(self.extra_env)
         log = open(self.log_path, "a")  # noqa: SIM115 - handed to the child
         self.proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.workdir, env=env, stdout=log,
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
+
+    def advance(self, seconds: float) -> float:
+        """Move the bot's clock ``seconds`` forward (it survives a restart: same file); returns the
+        offset. Its deadlines fall due at its next poll (``LUDIBOT_SCHEDULER_POLL``)."""
+        self.offset += seconds
+        tmp = self.clock_file.with_suffix(".tmp")
+        tmp.write_text(repr(self.offset))
+        os.replace(tmp, self.clock_file)
+        return self.offset
+
+    def now(self) -> float:
+        """The bot's time now."""
+        return time.time() + self.offset
 
     def kill(self) -> None:
         """SIGKILL: no clean shutdown, like a crash or an OOM kill."""

@@ -4,6 +4,7 @@ channel and by DM, timeouts and a forfeit, then /classement, /profil, /parties, 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import time
@@ -174,3 +175,25 @@ async def test_config_refusals_preferences_and_boards_refusals(world):
     assert res.ephemeral and "Aucune partie en cours" in res.content
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+
+
+async def test_the_bot_clock_moved_by_the_test_plays_days_in_seconds_and_survives_a_restart(world):
+    """bot.clock: the default timers (a reminder after 12 h, the turn played after 48 h) fire when the
+    test moves the bot's clock, not before; the moved clock holds across a restart."""
+    fake, u = world.fake, world.u
+    lobby = (await fake.run_command(u.alice, "jeux", "ludix start", objectif=300)).message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    await wait_control(fake)
+    await asyncio.sleep(1.0)  # several polls: nothing is due at the real time
+    assert not [m for m in fake.messages("jeux") if is_reminder(m)]
+    world.bot.advance(12 * 3600 + 5)
+    reminder = await fake.wait_for_message(is_reminder, timeout=15)
+    assert mentioned(reminder) == [u.alice.id]
+    world.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    world.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    world.bot.advance(36 * 3600)
+    played = await fake.wait_for_message(lambda m: public(m) and "pas joué à temps" in m.content, timeout=20)
+    assert "Alice" in played.content
