@@ -370,3 +370,20 @@ async def test_move_times_and_completion_read_the_live_log_and_the_archives(stor
     assert await store.player_completion(1, 100) == (2, 1, 1)  # ended, lost by play; cancelled; forfeited
     assert await store.player_completion(1, 101) == (3, 1, 0)  # the forfeit is a finished game for Bruno
     assert await store.player_completion(2, 100) == (0, 0, 0)
+
+
+async def test_a_game_records_its_own_thread_once_and_is_found_from_it(store):
+    g = await _game(store)
+    other = await store.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 101, "Bruno"),
+                                    options={}, seed=8)
+    assert (await store.get_game(g.id)).thread_id is None
+    assert await store.set_thread(g.id, 555) == 555
+    # a second creation (a restart, two processes) does not replace the first thread: the caller learns it
+    assert await store.set_thread(g.id, 666) == 555
+    assert (await store.get_game(g.id)).thread_id == 555
+    assert await store.set_thread(999_999, 1) is None
+    # commands typed in the thread find the game; those typed in its channel find both games
+    assert [x.id for x in await store.games_in_channel(555)] == [g.id]
+    assert [x.id for x in await store.games_in_channel(555, kind="ranta")] == []
+    assert sorted(x.id for x in await store.games_in_channel(10)) == [g.id, other.id]
+    assert await store.games_in_channel(666) == []

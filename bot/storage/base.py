@@ -390,6 +390,11 @@ class Store(ABC):
                               control: int | None = None) -> None: ...
 
     @abstractmethod
+    async def set_thread(self, game_id: int, thread_id: int) -> int | None:
+        """Record the game's own thread, once: set only while none is recorded (compare-and-set).
+        Returns the thread the game has now (the one recorded first), None for an unknown game."""
+
+    @abstractmethod
     async def events(self, game_id: int) -> list[EventRow]: ...
 
     # --- publication (the outbox): what each channel owes ----------------------------------

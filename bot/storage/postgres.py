@@ -189,6 +189,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     """,
+    # a game in its own thread (issue 15): commands typed in the thread find the game
+    """
+    CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
@@ -418,9 +422,10 @@ class PostgresStore(Store):
         return games[0] if games else None
 
     async def games_in_channel(self, channel_id, statuses=ACTIVE, kind=None) -> list[GameRow]:
+        here = "(channel_id = $1 OR thread_id = $1)"
         if kind is None:
-            return await self._games("channel_id = $1 AND status = ANY($2::text[])", channel_id, list(statuses))
-        return await self._games("channel_id = $1 AND status = ANY($2::text[]) AND kind = $3", channel_id,
+            return await self._games(f"{here} AND status = ANY($2::text[])", channel_id, list(statuses))
+        return await self._games(f"{here} AND status = ANY($2::text[]) AND kind = $3", channel_id,
                                  list(statuses), kind)
 
     async def games_with_status(self, statuses, guild_id=None) -> list[GameRow]:
@@ -511,6 +516,13 @@ class PostgresStore(Store):
             return True
 
         await self._tx(work)
+
+    async def set_thread(self, game_id, thread_id) -> int | None:
+        async def work(con):
+            await con.execute("UPDATE games SET thread_id = $2 WHERE id = $1 AND thread_id IS NULL", game_id, thread_id)
+            return await con.fetchval("SELECT thread_id FROM games WHERE id = $1", game_id)
+
+        return await self._tx(work)
 
     @staticmethod
     async def _archive(con, game_id: int, state: Any) -> None:

@@ -186,6 +186,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     """,
+    # a game in its own thread (issue 15): commands typed in the thread find the game
+    """
+    CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
+    """,
 ]
 
 #: the newest schema number this release knows
@@ -445,8 +449,8 @@ class SQLiteStore(Store):
 
     async def games_in_channel(self, channel_id, statuses=ACTIVE, kind=None) -> list[GameRow]:
         marks = ",".join("?" * len(statuses))
-        where = f"channel_id = ? AND status IN ({marks})"
-        params: tuple = (channel_id, *statuses)
+        where = f"(channel_id = ? OR thread_id = ?) AND status IN ({marks})"
+        params: tuple = (channel_id, channel_id, *statuses)
         if kind is not None:
             where += " AND kind = ?"
             params += (kind,)
@@ -547,6 +551,15 @@ class SQLiteStore(Store):
             return True
 
         await self._tx(work)
+
+    async def set_thread(self, game_id, thread_id) -> int | None:
+        async def work(db):
+            await db.execute("UPDATE games SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, game_id))
+            async with db.execute("SELECT thread_id FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            return row["thread_id"] if row else None
+
+        return await self._tx(work)
 
     @staticmethod
     async def _archive(db: aiosqlite.Connection, game_id: int, state: Any) -> None:
