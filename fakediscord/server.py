@@ -1848,6 +1848,7 @@ class FakeDiscordServer:
             raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
                 {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {11, 12}."}]}})
         self._check_thread_name(body)
+        self._check_archive_duration(body)
         self._require(parent, m.P_CREATE_PRIVATE_THREADS if ttype == m.CH_PRIVATE_THREAD
                       else m.P_CREATE_PUBLIC_THREADS)
         t = self.create_thread(parent, body["name"], private=ttype == m.CH_PRIVATE_THREAD)
@@ -1861,6 +1862,7 @@ class FakeDiscordServer:
         if parent.is_dm or parent.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         self._check_thread_name(body)
+        self._check_archive_duration(body)
         self._require(parent, m.P_CREATE_PUBLIC_THREADS | m.P_READ_MESSAGE_HISTORY)
         msg = self._get_message(parent.id, _int(message_id, 10008, "Unknown Message"))
         if msg.id in self.channels:
@@ -1868,6 +1870,13 @@ class FakeDiscordServer:
         t = self.create_thread(parent, body["name"], message=msg)
         t.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         return json_response(self._channel_payload(t), status=201)
+
+    @staticmethod
+    def _check_archive_duration(body: dict[str, Any]) -> None:
+        """Channel.md: auto_archive_duration (minutes) can be set to 60, 1440, 4320 or 10080."""
+        if "auto_archive_duration" in body and body["auto_archive_duration"] not in (60, 1440, 4320, 10080):
+            raise ApiError(400, 50035, "Invalid Form Body", {"auto_archive_duration": {"_errors": [
+                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {60, 1440, 4320, 10080}."}]}})
 
     @staticmethod
     def _check_thread_name(body: dict[str, Any]) -> None:
@@ -1890,6 +1899,13 @@ class FakeDiscordServer:
             return json_response(self._channel_payload(ch))
         manage = bool(perms & m.P_MANAGE_THREADS)
         creator = ch.owner_id == self.bot_user.id
+        self._check_archive_duration(body)
+        # Channel.md (Modify Channel, thread): the thread must be unarchived or unarchived by this request
+        if ch.archived and body.get("archived", True) is not False:
+            raise ApiError(400, 50083, "Thread is archived")
+        # Threads.md: changing name, archived or auto_archive_duration needs Manage Threads or being its creator
+        if body.get("archived") and not ch.archived and not (manage or creator):
+            raise ApiError(403, 50013, "Missing Permissions")
         if "locked" in body and bool(body["locked"]) != ch.locked and not manage:
             raise ApiError(403, 50013, "Missing Permissions")
         if ("name" in body or "auto_archive_duration" in body) and not (manage or creator):

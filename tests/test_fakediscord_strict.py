@@ -242,6 +242,29 @@ async def test_threads_archive_lock_and_private(env):
     assert status == 400 and body["code"] == 50035
 
 
+async def test_thread_archiving_follows_discord_rules(env):
+    fake, c, alice = env
+    jeux = fake.channel("jeux")
+    msg_id = (await c.post(jeux.id, "salon d'attente"))[1]["id"]
+    status, body, _ = await c.req("POST", f"/channels/{jeux.id}/messages/{msg_id}/threads",
+                                  {"name": "partie", "auto_archive_duration": 90})
+    assert status == 400 and body["code"] == 50035  # 60, 1440, 4320 or 10080 only
+    status, t, _ = await c.req("POST", f"/channels/{jeux.id}/messages/{msg_id}/threads",
+                               {"name": "partie", "auto_archive_duration": 10080})
+    assert status == 201
+    status, body, _ = await c.req("POST", f"/channels/{jeux.id}/messages/{msg_id}/threads", {"name": "encore"})
+    assert status == 400 and body["code"] == 160004  # one thread per message
+    mine = fake.channel(int(t["id"]))
+    # the bot archives a thread it created; another's needs Manage Threads
+    assert (await c.req("PATCH", f"/channels/{mine.id}", {"archived": True}))[0] == 200 and mine.archived
+    # an archived thread refuses changes unless they unarchive it
+    status, body, _ = await c.req("PATCH", f"/channels/{mine.id}", {"name": "renommé"})
+    assert status == 400 and body["code"] == 50083 and mine.name == "partie"
+    assert (await c.req("PATCH", f"/channels/{mine.id}", {"archived": False}))[0] == 200 and not mine.archived
+    theirs = fake.create_thread(jeux, "à Alice", by=alice)
+    status, body, _ = await c.req("PATCH", f"/channels/{theirs.id}", {"archived": True})
+    assert status == 403 and body["code"] == 50013 and not theirs.archived
+
 async def test_dm_channels_and_closed_dms(env):
     fake, c, alice = env
     bob = fake.add_user("Bob", dms_open=False)
