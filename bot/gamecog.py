@@ -24,14 +24,17 @@ from bot import i18n
 from bot.language import server_lang
 from bot.narrate import narrate
 from bot.pace import PACES
+from bot.publisher import pause_reason
 from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
+from bot.threads import archive, ensure_thread, server_default, thread_link, wants_thread
 from bot.translator import L
 from bot.ui import (
     Click,
     button,
+    in_thread,
     jump_link,
     lang,
     missing_permissions,
@@ -243,9 +246,15 @@ class GameCog(commands.GroupCog):
         """Create a lobby (the creator is seated) and post it with its buttons.
 
         A game for one player (solo) starts at once. ``pace`` (``rythme``) and ``thread`` (``fil``)
-        are the table settings every ``start`` offers (None: the server's default).
+        are the table settings every ``start`` offers (None: the server's default). Whether the
+        game gets a thread of its own is decided here (see bot.threads): a lobby opened in a thread
+        plays in it.
         """
-        self.require_permissions(interaction)
+        if in_thread(interaction):
+            thread = False
+        elif thread is None and interaction.guild_id is not None:
+            thread = server_default(await self.sessions.store.guild_settings(interaction.guild_id))
+        self.require_permissions(interaction, thread=bool(thread))
         player = player_of(interaction)
         game = await self.sessions.open_lobby(self.kind, guild_id=interaction.guild_id,
                                               channel_id=interaction.channel_id, player=player,
@@ -254,6 +263,12 @@ class GameCog(commands.GroupCog):
         lg = await public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)
+            if wants_thread(outcome.game):  # the answer is the message its thread starts from
+                text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+                msg_id = await send(interaction, text)
+                if msg_id:
+                    await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
+                    outcome.game.lobby_message_id = msg_id
             await self.publish(outcome, interaction)
             return
         msg_id = await send(interaction, self.lobby_text(game, lg), view=self.lobby_view(game, lg))
@@ -278,10 +293,18 @@ class GameCog(commands.GroupCog):
         await self._lobby_refresh(click, game)
 
     async def on_start(self, click: Click) -> None:
+        if wants_thread(click.game):
+            self.require_permissions(click.interaction, thread=True)
         async with self.game_lock(click.game.id):
             outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
             lg = await public_lang(click.interaction)
             text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+            if wants_thread(outcome.game):
+                try:
+                    thread_id = await ensure_thread(self.bot, outcome.game, lg)
+                    text += "\n" + i18n.t("common.thread.started", lg, thread=f"<#{thread_id}>")
+                except discord.HTTPException:
+                    log.info("game %s: its thread could not be created at start", outcome.game.id)
             await click.interaction.response.edit_message(content=text, view=None)
             await self.publish(outcome, click.interaction)
 
@@ -400,8 +423,9 @@ class GameCog(commands.GroupCog):
         lines = list(first or [])
         lines += narrate(self.kind, outcome.events, game.names, lg)
         lines += extra or []
+        ranking = self.ranking_lines(outcome, lg) if game.status == FINISHED else []
         if game.status == FINISHED:
-            lines += self.ranking_lines(outcome, lg)
+            lines += ranking
         elif game.status == RUNNING:
             turn = self.turn_line(game, lg, outcome.newly_expected)
             if turn:
@@ -420,9 +444,70 @@ class GameCog(commands.GroupCog):
             controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
                                style=discord.ButtonStyle.primary, emoji="🔁")]
         content = "\n".join(lines)[:2000] or None
+        if wants_thread(game):
+            return await self._publish_in_thread(interaction, game, lg, content, file, controls, ranking)
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, file, controls)
         return await self._post_publication(game, content, file, controls)
+
+    async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
+                                 content: str | None, file: discord.File | None, controls: list[discord.ui.Item],
+                                 ranking: list[str]) -> int | None:
+        """A game in its own thread (bot.threads): the message goes there (created on the first one),
+        as the interaction's answer when the player acted in the thread, else as a post. At the end
+        the final message stays in the thread; the result, with « Revanche », goes back to the
+        channel with a link, and the thread is archived. Refusals: see :meth:`_thread_refused`."""
+        finished = game.status == FINISHED
+        here = controls if not finished else []
+        try:
+            thread_id = await ensure_thread(self.bot, game, lg)
+            if interaction is not None and interaction.channel_id == thread_id:
+                msg_id = await send(interaction, content, file=file, view=view_of(*here) if here else None)
+                if msg_id is None:
+                    return await self._thread_refused(interaction, game, None)
+            else:
+                msg_id = await self.post(thread_id, content, file=file, controls=here)
+                if interaction is not None and not interaction.response.is_done():
+                    await send(interaction, i18n.t("common.thread.elsewhere", lang(interaction), id=game.id,
+                                                   thread=f"<#{thread_id}>"), ephemeral=True)
+        except discord.HTTPException as err:
+            if interaction is None:
+                raise
+            return await self._thread_refused(interaction, game, err)
+        if not finished:
+            await self._published(game, msg_id, bool(here), thread_id)
+            if interaction is not None and game.paused:
+                await self.check_permissions_back(interaction, game)
+            return msg_id
+        old = game.control_message_id
+        if old and old != msg_id:
+            await self._strip_controls(thread_id, old)  # before the archive, which freezes the thread
+        head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+                      link=thread_link(game, thread_id, msg_id))
+        try:
+            result_id = await self.post(game.channel_id, "\n".join([head, *ranking])[:2000], controls=controls)
+        except discord.HTTPException as err:
+            if interaction is None:
+                raise
+            return await self._thread_refused(interaction, game, err)
+        if await self.sessions.store.mark_published(game.id, game.version, result_id):
+            await archive(self.bot, thread_id)
+        return result_id
+
+    async def _thread_refused(self, interaction: discord.Interaction, game: GameRow,
+                              err: discord.HTTPException | None) -> None:
+        """Discord refused the thread or a post in it during a player's interaction: the outbox still
+        owes this version; a refusal that will not pass by itself pauses the game (its creator is
+        told, as for a channel), anything else is retried by the publisher."""
+        publisher = getattr(self.bot, "publisher", None)
+        if publisher is None:
+            return None
+        reason = pause_reason(err) if err is not None else None
+        if reason is not None:
+            await publisher.pause(game, reason)
+        else:
+            publisher.wake(game.id, urgent=True)
+        return None
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
                                   file: discord.File | None, controls: list[discord.ui.Item]) -> int | None:
@@ -482,11 +567,12 @@ class GameCog(commands.GroupCog):
             pass  # deleted or not ours any more: nothing to strip
 
     # --- permissions -------------------------------------------------------------------
-    def require_permissions(self, interaction: discord.Interaction) -> None:
-        """Refuse to open a game where the bot could not show it, naming what is missing."""
+    def require_permissions(self, interaction: discord.Interaction, *, thread: bool = False) -> None:
+        """Refuse to open (or start) a game where the bot could not show it, naming what is missing
+        (``thread``: also what a thread of its own needs)."""
         if interaction.guild_id is None:
             return
-        missing = missing_permissions(interaction)
+        missing = missing_permissions(interaction, thread=thread)
         if missing:
             raise SessionError("common.error.missing_permissions",
                                permissions=permission_names(missing, lang(interaction)))

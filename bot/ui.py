@@ -239,14 +239,22 @@ async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
     await send(interaction, text + (f"\n{note}" if note else ""), ephemeral=True)
 
 
-def missing_permissions(interaction: discord.Interaction) -> list[str]:
-    """The permissions a game needs in this channel (or thread) that the bot lacks."""
-    perms = interaction.app_permissions
+def in_thread(interaction: discord.Interaction) -> bool:
+    """The interaction comes from a thread (a game opened there plays there)."""
     channel = interaction.channel
-    in_thread = isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
+    return isinstance(channel, discord.Thread) or getattr(channel, "type", None) in (
         discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-    needed = ["view_channel", "send_messages_in_threads" if in_thread else "send_messages", "attach_files",
+
+
+def missing_permissions(interaction: discord.Interaction, *, thread: bool = False) -> list[str]:
+    """The permissions a game needs in this channel (or thread) that the bot lacks; ``thread``: the
+    game will have a thread of its own, started here (see bot.threads)."""
+    perms = interaction.app_permissions
+    threaded = in_thread(interaction)
+    needed = ["view_channel", "send_messages_in_threads" if threaded else "send_messages", "attach_files",
               "embed_links", "read_message_history"]
+    if thread and not threaded:
+        needed += ["create_public_threads", "send_messages_in_threads"]
     return [name for name in needed if not getattr(perms, name, False)]
 
 

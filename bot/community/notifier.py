@@ -42,7 +42,7 @@ class DiscordNotifier:
         users = [game.seats[s].user_id for s in seats if game.seats[s].user_id is not None]
         if not users:
             return
-        await self._post(game.channel_id, i18n.t("community.reminder.channel", lg,
+        await self._post(game.thread_id or game.channel_id, i18n.t("community.reminder.channel", lg,
                                                   players=", ".join(f"<@{u}>" for u in users), game=title,
                                                   id=game.id, since=timestamp(since), link=jump_link(game)))
         for seat in seats:
@@ -75,4 +75,4 @@ class DiscordNotifier:
             extra.append(i18n.t("community.timeout.forfeit", lg, player=shown[forfeit]))
         # no cog loaded for this game: the plain story, still in the channel
         lines = narrate(game.kind, outcome.events, names, lg) + extra
-        await self._post(game.channel_id, "\n".join(lines) or extra[0])
+        await self._post(game.thread_id or game.channel_id, "\n".join(lines) or extra[0])

@@ -16,6 +16,8 @@ from bot.community import settings as timers
 from bot.language import language_of, languages
 from bot.safe import escape
 from bot.sessions import Player
+from bot.threads import SETTING as THREAD_SETTING
+from bot.threads import server_default
 from bot.translator import L
 from bot.ui import lang, send
 from cogs.community.common import game_choices, guild_of, title
@@ -49,6 +51,7 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         kinds = engines.available() if only in (None, timers.ALL) else [only]
         lines = [i18n.t("community.config.language", lg,
                         language=i18n.t(f"community.language.{language_of(settings)}", lg)),
+                 i18n.t("community.config.thread", lg, value="on" if server_default(settings) else "off"),
                  i18n.t("community.config.head", lg)]
         for kind in kinds:
             t = timers.resolve(settings, kind)
@@ -63,18 +66,19 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     @app_commands.command(name="config", description=L("community.cmd.config"))
     @app_commands.describe(langue=L("community.cmd.langue"), jeu=L("community.cmd.jeu_config"),
                            rappel=L("community.cmd.rappel"), delai=L("community.cmd.delai"),
-                           forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"))
+                           forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"),
+                           fil=L("community.cmd.fil"))
     @app_commands.choices(langue=[app_commands.Choice(name=L("community.language.fr"), value="fr"),
                                   app_commands.Choice(name=L("community.language.en"), value="en")])
     @app_commands.guild_only()
     async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
                      rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
-                     reinitialiser: bool = False) -> None:
+                     reinitialiser: bool = False, fil: bool | None = None) -> None:
         guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
         change_timers = rappel is not None or delai is not None or forfait is not None or reinitialiser
-        if langue is None and not change_timers:
+        if langue is None and fil is None and not change_timers:
             scope = timers.game_kind(jeu)
             await send(interaction, "\n".join(self.describe(current, lg, scope)), ephemeral=True)
             return
@@ -84,15 +88,19 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
                                        reset=reinitialiser)
         if langue is not None:
             new = timers.set_language(new, langue)
+        if fil is not None:
+            new[THREAD_SETTING] = bool(fil)
         await self.store.set_guild_settings(guild, new)
         languages(self.store).remember(guild, language_of(new))
         lines = []
         if langue is not None:
             lines.append(i18n.t("community.config.language_saved", lg,
                                 language=i18n.t(f"community.language.{language_of(new)}", lg)))
+        if fil is not None:
+            lines.append(i18n.t("community.config.thread_saved", lg, value="on" if fil else "off"))
         if change_timers:
             name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
-            lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[1:],
+            lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[2:],
                       i18n.t("community.config.note", lg)]
         await send(interaction, "\n".join(lines), ephemeral=True)
 

@@ -90,6 +90,7 @@ permission-send_messages_in_threads = “Send Messages in Threads”
 permission-attach_files = “Attach Files”
 permission-embed_links = “Embed Links”
 permission-read_message_history = “Read Message History”
+permission-create_public_threads = “Create Public Threads”
 paused-player = ⚠️ Game #{ $id } is paused: Ludibot can no longer post in this channel (it lacks { $permissions }). Your moves count, but no clock runs and the channel no longer shows the game until an admin gives these permissions back.
 paused-creator = ⚠️ Your game of { $game } (#{ $id }) in { $channel } is paused: { $reason } No clock runs against its players. It resumes by itself once Ludibot can post there again.
 paused-missing_access = Ludibot no longer has access to that channel.
@@ -113,3 +114,9 @@ pace-direct = Live (a few minutes a move)
 pace-rapide = Fast (about an hour a move)
 pace-normal = Normal (about a day a move)
 pace-lent = Slow (several days a move)
+
+## thread
+thread-name = { $game } #{ $id } — { $players }
+thread-started = The game is played in its own thread: { $thread }
+thread-elsewhere = Game #{ $id } is played in its own thread: { $thread }. Your move is posted there.
+thread-result = **{ $game } #{ $id }: game over.** The game's thread: { $link }

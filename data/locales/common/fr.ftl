@@ -93,6 +93,7 @@ permission-send_messages_in_threads = « Envoyer des messages dans les fils »
 permission-attach_files = « Joindre des fichiers »
 permission-embed_links = « Intégrer des liens »
 permission-read_message_history = « Voir les anciens messages »
+permission-create_public_threads = « Créer des fils publics »
 paused-player = ⚠️ La partie n°{ $id } est en pause : Ludibot ne peut plus écrire dans ce salon (il lui manque { $permissions }). Vos coups comptent, mais aucun délai ne court et le salon ne montre plus la partie tant qu'un administrateur n'a pas rendu ces permissions.
 paused-creator = ⚠️ Votre partie { ELISION($game) ->
         [vowel] d'{ $game }
@@ -119,3 +120,9 @@ pace-direct = En direct (quelques minutes par coup)
 pace-rapide = Rapide (environ une heure par coup)
 pace-normal = Normal (environ un jour par coup)
 pace-lent = Lent (plusieurs jours par coup)
+
+## thread
+thread-name = { $game } n°{ $id } — { $players }
+thread-started = La partie se joue dans son fil : { $thread }
+thread-elsewhere = La partie n°{ $id } se joue dans son fil : { $thread }. Votre coup y est publié.
+thread-result = **{ $game } n°{ $id } : partie terminée.** Le fil de la partie : { $link }

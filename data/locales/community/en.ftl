@@ -182,6 +182,15 @@ language-en = English
 cmd-langue = The language of the server's public messages (French by default)
 config-language = **Language of public messages**: { $language }
 config-language_saved = This server's public messages (games, buttons, pictures, reminders) will now be in: { $language }.
+cmd-fil = By default, play each game in a thread of its own (the channel keeps lobby and result)
+config-thread = **A thread per game**: { $value ->
+    [on] yes, games started without the “fil” option are played in a thread of their own
+   *[off] no, games are played in the channel (unless started with the “fil” option)
+}
+config-thread_saved = From now on, by default: { $value ->
+    [on] each new game will be played in a thread of its own.
+   *[off] new games will be played in the channel.
+} Lobbies already open keep their choice.
 error-unknown_language = "{ $language }" is not an offered language ({ $allowed }).
 
 ## merged from main

@@ -200,6 +200,15 @@ language-en = Anglais (English)
 cmd-langue = La langue des messages publics du serveur (français par défaut)
 config-language = **Langue des messages publics** : { $language }
 config-language_saved = Les messages publics de ce serveur (parties, boutons, images, rappels) seront désormais en : { $language }.
+cmd-fil = Par défaut, jouer chaque partie dans un fil à part (le salon garde l'attente et le résultat)
+config-thread = **Un fil par partie** : { $value ->
+    [on] oui, les parties lancées sans l'option « fil » se jouent dans un fil à part
+   *[off] non, les parties se jouent dans le salon (sauf avec l'option « fil »)
+}
+config-thread_saved = Désormais, par défaut : { $value ->
+    [on] chaque nouvelle partie se jouera dans un fil à part.
+   *[off] les nouvelles parties se joueront dans le salon.
+} Les salons d'attente déjà ouverts gardent leur choix.
 error-unknown_language = « { $language } » n'est pas une langue proposée ({ $allowed }).
 
 ## merged from main

@@ -1,0 +1,224 @@
+"""A game in its own thread (issue 15): the real bot process against the fake Discord, which is as
+strict as Discord about threads (a thread per message, 50083 in archived threads, who may archive).
+
+The lobby stays in the channel, every game message goes to the thread named after the game, the
+result comes back to the channel with a link and the thread is archived; the server's default from
+``/ludibot config fil:``; a publication into a thread someone archived; a kill between the thread's
+creation and its recording (no second thread); the permission refused at start.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+import pytest_asyncio
+
+from bot.sessions import Player, SessionService
+from bot.storage import open_store
+from fakediscord import FakeDiscord
+from tests.e2e.harness import mentioned, read_game_row, start_bot, strict
+
+pytestmark = pytest.mark.e2e
+
+CID = re.compile(r"^ludibot:(\d+):([a-z_]+):(\d+)")
+
+
+@pytest_asyncio.fixture
+async def tw(tmp_path, bot_db):
+    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
+    users = SimpleNamespace(alice=fake.add_user("Alice", locale="fr"), bruno=fake.add_user("  Bruno  ", locale="fr"),
+                            modo=fake.add_user("Modo", locale="fr", manage_guild=True))
+    await fake.start()
+    bot = await start_bot(fake, tmp_path, db=bot_db,
+                          extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.5"})
+    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+        yield w
+        assert not bot.tracebacks()
+
+
+def game_of(msg) -> int:
+    return int(CID.match(msg.revisions[0].components[0]["components"][0]["custom_id"])[1])
+
+
+def threads_of(fake, channel="jeux"):
+    parent = fake.channel(channel)
+    return [c for c in fake.channels.values() if c.is_thread and c.parent_id == parent.id]
+
+
+def newest_control(fake, channel):
+    for msg in reversed(fake.messages(channel)):
+        if msg.visible_to is None and not msg.deleted and msg.buttons:
+            return msg
+    return None
+
+
+async def open_lobby(fake, u, **options):
+    res = await fake.run_command(u.alice, "jeux", "ludix start", **options)
+    assert not res.ephemeral, res.content
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    return lobby
+
+
+async def launch(fake, u, **options):
+    """A Ludix game opened in #jeux and started; returns (lobby, thread, first turn message)."""
+    lobby = await open_lobby(fake, u, **options)
+    await fake.click(u.alice, lobby, label="Lancer")
+    await fake.wait_until(lambda: lobby.id in fake.channels, timeout=20)
+    thread = fake.channel(lobby.id)  # a thread started from a message has the message's id
+    await fake.wait_until(lambda: newest_control(fake, thread) is not None, timeout=20)
+    return lobby, thread, newest_control(fake, thread)
+
+
+async def play_turn(fake, by_id, msg):
+    """The expected player rolls, then stops unless the roll busted; the newest message of the game."""
+    (uid,) = mentioned(msg)
+    res = await fake.click(by_id[uid], msg, label="Lancer les dés")
+    assert not res.ephemeral, res.content
+    new = res.message
+    if "Stop (marquer)" in new.button_labels and mentioned(new) == [uid]:
+        new = (await fake.click(by_id[uid], new, label="Stop (marquer)")).message
+    return new
+
+
+async def test_a_whole_ludix_game_in_its_own_thread(tw):
+    fake, u = tw.fake, tw.u
+    lobby, thread, msg = await launch(fake, u, objectif=50, fil=True)
+    gid = game_of(lobby)
+    # the lobby stays in the channel and points to the thread, named after the game and its players
+    assert "La partie est lancée" in lobby.content and f"<#{thread.id}>" in lobby.content and lobby.buttons == []
+    assert thread.type == 11 and thread.name == f"Ludix n°{gid} — Alice, Bruno"
+    assert read_game_row(tw.bot.db, gid).thread_id == thread.id
+    assert mentioned(msg) == [u.alice.id] and msg.button_labels == ["Lancer les dés"]
+    # commands find the game from the thread and from its channel
+    for where in (thread, "jeux"):
+        res = await fake.run_command(u.bruno, where, "ludix status")
+        assert res.ephemeral and f"n°{gid}" in res.content and "en cours" in res.content, res.content
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    for _ in range(200):
+        if "Fin de la partie" in (msg.content or ""):
+            break
+        msg = await play_turn(fake, by_id, msg)
+    else:
+        pytest.fail("the game did not end")
+    # the final message is in the thread, without buttons; the result is in the channel, with the
+    # link to it and « Revanche »; the thread is archived
+    assert msg.channel_id == thread.id and "Classement" in msg.content and msg.buttons == []
+
+    def result():
+        return next((m for m in fake.messages("jeux") if m.id != lobby.id and m.visible_to is None), None)
+
+    await fake.wait_until(lambda: result() is not None and fake.channel(thread).archived, timeout=20)
+    res_msg = result()
+    assert f"Ludix n°{gid} : partie terminée" in res_msg.content and "Classement" in res_msg.content
+    assert f"https://discord.com/channels/{fake.guild_id}/{thread.id}/{msg.id}" in res_msg.content
+    assert res_msg.button_labels == ["Revanche"]
+    # every game message went to the thread: the channel has the lobby and the result only
+    assert [m.id for m in fake.messages("jeux") if m.visible_to is None] == [lobby.id, res_msg.id]
+    assert all(not m.buttons for m in fake.messages(thread))  # no live control left behind
+    assert len(threads_of(fake)) == 1
+    # the rematch opens its lobby in the channel
+    res = await fake.click(u.bruno, res_msg, label="Revanche")
+    assert not res.ephemeral and res.message.channel_id == fake.channel("jeux").id and "Rejoindre" in \
+        res.message.button_labels
+    assert fake.errors == []
+
+
+async def test_the_server_default_from_config_gives_each_game_a_thread(tw):
+    fake, u = tw.fake, tw.u
+    res = await fake.run_command(u.modo, "jeux", "ludibot config", fil=True)
+    assert res.ephemeral and "fil à part" in res.content
+    res = await fake.run_command(u.modo, "jeux", "ludibot config")
+    assert "Un fil par partie** : oui" in res.content
+    lobby, thread, msg = await launch(fake, u, objectif=1000)  # no « fil »: the server's default
+    assert thread.name.startswith(f"Ludix n°{game_of(lobby)} —")
+    # « fil:False » still plays in the channel
+    lobby2 = await open_lobby(fake, u, objectif=1000, fil=False)
+    await fake.click(u.alice, lobby2, label="Lancer")
+    gid2 = game_of(lobby2)
+    await fake.wait_until(lambda: any(b.get("custom_id", "").startswith(f"ludibot:{gid2}:")
+                                      for m in fake.messages("jeux") if m.id != lobby2.id for b in m.buttons),
+                          timeout=20)
+    assert read_game_row(tw.bot.db, gid2).thread_id is None and len(threads_of(fake)) == 1
+
+
+async def test_a_publication_into_a_thread_someone_archived_unarchives_it(tw):
+    fake, u = tw.fake, tw.u
+    res = await fake.run_command(u.modo, "jeux", "ludibot config", jeu="ludix", rappel=0, delai=10.0, forfait=0)
+    assert res.ephemeral
+    lobby, thread, msg = await launch(fake, u, objectif=1000, fil=True)
+    fake.archive_thread(thread)  # a moderator tidies the channel list
+    before = len(fake.messages(thread))
+    # the timeout plays for Alice: the publisher posts into the archived thread, which unarchives it
+    tw.bot.advance(10 * 3600 + 5)
+    await fake.wait_until(lambda: len(fake.messages(thread)) > before and newest_control(fake, thread) is not msg,
+                          timeout=30)
+    assert not fake.channel(thread).archived
+    new = newest_control(fake, thread)
+    assert "n'a pas joué à temps" in new.content and mentioned(new) == [u.bruno.id]
+    # the old controls are taken off once the thread is open again (an edit there would be 50083)
+    await fake.wait_until(lambda: msg.buttons == [], timeout=10)
+    assert [m.id for m in fake.messages("jeux") if m.visible_to is None] == [lobby.id]
+    assert read_game_row(tw.bot.db, game_of(lobby)).paused is None
+
+
+async def test_a_kill_between_the_thread_and_its_record_makes_no_second_thread(tw):
+    fake, u = tw.fake, tw.u
+    lobby = await open_lobby(fake, u, objectif=1000, fil=True)
+    gid = game_of(lobby)
+    tw.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    # what the bot had done when it died: the game started, its thread created from the lobby
+    # message, the thread's id not yet recorded, nothing published
+    store = open_store(str(tw.bot.db))
+    await store.open()
+    try:
+        outcome = await SessionService(store).start(gid, Player(user_id=u.alice.id, name="Alice", locale="fr",
+                                                                guild_id=fake.guild_id))
+        assert outcome.game.thread_id is None and outcome.game.published_version < outcome.game.version
+    finally:
+        await store.close()
+    thread = fake.create_thread("jeux", f"Ludix n°{gid} — Alice, Bruno", message=lobby)
+    tw.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    # the publisher adopts that thread (Discord refuses a second one from the same message)
+    await fake.wait_until(lambda: newest_control(fake, thread) is not None, timeout=30)
+    assert len(threads_of(fake)) == 1 and read_game_row(tw.bot.db, gid).thread_id == thread.id
+    msg = newest_control(fake, thread)
+    assert mentioned(msg) == [u.alice.id]
+    # a plain kill mid-game: the game goes on in the same thread after the restart
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    msg = await play_turn(fake, by_id, msg)
+    version = read_game_row(tw.bot.db, gid).version
+    tw.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    tw.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    assert read_game_row(tw.bot.db, gid).version == version  # nothing lost
+    msg = await play_turn(fake, by_id, msg)
+    assert msg.channel_id == thread.id and len(threads_of(fake)) == 1
+    assert [m.id for m in fake.messages("jeux") if m.visible_to is None] == [lobby.id]
+
+
+@pytest.mark.parametrize("config", [False, True])
+async def test_start_is_refused_where_the_bot_may_not_create_threads(tw, config):
+    fake, u = tw.fake, tw.u
+    fake.deny_bot("jeux", "create_public_threads")
+    if config:
+        await fake.run_command(u.modo, "jeux", "ludibot config", fil=True)
+        res = await fake.run_command(u.alice, "jeux", "ludix start")
+    else:
+        res = await fake.run_command(u.alice, "jeux", "ludix start", fil=True)
+    assert res.ephemeral and "« Créer des fils publics »" in res.content, res.content
+    store = open_store(str(tw.bot.db))
+    await store.open()
+    try:
+        assert await store.games_with_status(("lobby", "running")) == []  # nothing was created
+    finally:
+        await store.close()
+    # without a thread the game opens as usual
+    res = await fake.run_command(u.alice, "jeux", "ludix start", fil=False)
+    assert not res.ephemeral and res.message.button_labels[0] == "Rejoindre"
+    assert threads_of(fake) == []
