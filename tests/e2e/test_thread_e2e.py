@@ -222,3 +222,69 @@ async def test_start_is_refused_where_the_bot_may_not_create_threads(tw, config)
     res = await fake.run_command(u.alice, "jeux", "ludix start", fil=False)
     assert not res.ephemeral and res.message.button_labels[0] == "Rejoindre"
     assert threads_of(fake) == []
+
+
+async def test_a_solo_game_starts_its_thread_from_its_first_answer(tw):
+    fake, u = tw.fake, tw.u
+    res = await fake.run_command(u.alice, "jeux", "ranta start", mode="classique", solo=True, fil=True)
+    start = res.message
+    assert not res.ephemeral and start.channel_id == fake.channel("jeux").id and start.buttons == []
+    await fake.wait_until(lambda: start.id in fake.channels and newest_control(fake, start.id) is not None,
+                          timeout=20)
+    thread = fake.channel(start.id)
+    msg = newest_control(fake, thread)
+    assert mentioned(msg) == [u.alice.id] and msg.attachments
+    gid = int(CID.match(msg.buttons[0]["custom_id"])[1])
+    assert thread.name == f"Range ta Ludothèque n°{gid} — Alice"
+    assert read_game_row(tw.bot.db, gid).thread_id == thread.id
+    # a command typed in the channel finds the game played in the thread
+    res = await fake.run_command(u.alice, "jeux", "ranta status")
+    assert res.ephemeral and f"n°{gid}" in res.content
+    assert [m.id for m in fake.messages("jeux") if m.visible_to is None] == [start.id]
+
+
+async def test_a_game_whose_lobby_message_is_gone_adopts_the_thread_it_made_by_its_name(tw):
+    fake, u = tw.fake, tw.u
+    lobby = await open_lobby(fake, u, objectif=1000, fil=True)
+    gid = game_of(lobby)
+    tw.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    store = open_store(str(tw.bot.db))
+    await store.open()
+    try:
+        await SessionService(store).start(gid, Player(user_id=u.alice.id, name="Alice", locale="fr",
+                                                      guild_id=fake.guild_id))
+    finally:
+        await store.close()
+    # someone deleted the lobby message; the bot had created the game's thread in the channel
+    # before it died, without recording it
+    fake._delete_message(lobby)  # (the bot is down: no gateway event to send)
+    thread = fake.create_thread("jeux", f"Ludix n°{gid} — Alice, Bruno")
+    fake.create_thread("jeux", f"Ludix n°{gid + 1} — Alice, Bruno")  # another game's: not this one
+    tw.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    await fake.wait_until(lambda: newest_control(fake, thread) is not None, timeout=30)
+    assert read_game_row(tw.bot.db, gid).thread_id == thread.id and len(threads_of(fake)) == 2
+
+
+async def test_moves_typed_in_the_channel_or_the_thread_both_play_and_publish_in_the_thread(tw):
+    fake, u = tw.fake, tw.u
+    res = await fake.run_command(u.alice, "jeux", "armada start", plateau="9x9", fil=True)
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    await fake.wait_until(lambda: lobby.id in fake.channels and fake.messages(lobby.id), timeout=20)
+    thread = fake.channel(lobby.id)
+    before = len(fake.messages(thread))
+    # typed in the channel: the move is played, its board goes to the thread, the player is told where
+    (point, *_) = await fake.autocomplete(u.alice, "jeux", "armada placer", {"point": ""}, focused="point")
+    res = await fake.run_command(u.alice, "jeux", "armada placer", point=point["value"])
+    assert res.ephemeral and f"<#{thread.id}>" in res.content and "se joue dans son fil" in res.content
+    await fake.wait_until(lambda: len(fake.messages(thread)) > before, timeout=10)
+    assert mentioned(fake.messages(thread)[-1]) == [u.bruno.id]
+    # typed in the thread: the answer is the public message there
+    (point, *_) = await fake.autocomplete(u.bruno, thread, "armada placer", {"point": ""}, focused="point")
+    res = await fake.run_command(u.bruno, thread, "armada placer", point=point["value"])
+    assert not res.ephemeral and res.message.channel_id == thread.id and res.message.attachments
+    assert mentioned(res.message) == [u.alice.id]
+    assert [m.id for m in fake.messages("jeux") if m.visible_to is None] == [lobby.id]
