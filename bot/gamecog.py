@@ -499,6 +499,8 @@ class GameCog(commands.GroupCog):
         """Discord refused the thread or a post in it during a player's interaction: the outbox still
         owes this version; a refusal that will not pass by itself pauses the game (its creator is
         told, as for a channel), anything else is retried by the publisher."""
+        if not interaction.response.is_done():
+            await send(interaction, i18n.t("common.thread.pending", lang(interaction), id=game.id), ephemeral=True)
         publisher = getattr(self.bot, "publisher", None)
         if publisher is None:
             return None
@@ -673,6 +675,8 @@ class GameCog(commands.GroupCog):
         lg = await public_lang(interaction)
         await send(interaction, i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg),
                                        id=game.id, by=interaction.user.mention))
+        if game.thread_id:  # the game's own thread ends with it
+            await archive(self.bot, game.thread_id)
 
     @join_cmd.autocomplete("partie")
     @leave_cmd.autocomplete("partie")

@@ -288,3 +288,20 @@ async def test_moves_typed_in_the_channel_or_the_thread_both_play_and_publish_in
     assert not res.ephemeral and res.message.channel_id == thread.id and res.message.attachments
     assert mentioned(res.message) == [u.alice.id]
     assert [m.id for m in fake.messages("jeux") if m.visible_to is None] == [lobby.id]
+    # cancelled from the thread: the thread ends with the game
+    res = await fake.run_command(u.alice, thread, "armada cancel")
+    assert not res.ephemeral and "annulée" in res.content and res.message.channel_id == thread.id
+    await fake.wait_until(lambda: fake.channel(thread).archived, timeout=10)
+
+
+async def test_start_is_refused_when_the_permission_went_away_after_the_lobby(tw):
+    fake, u = tw.fake, tw.u
+    lobby = await open_lobby(fake, u, objectif=1000, fil=True)
+    fake.deny_bot("jeux", "create_public_threads")
+    res = await fake.click(u.alice, lobby, label="Lancer")
+    assert res.ephemeral and "« Créer des fils publics »" in res.content, res.content
+    assert read_game_row(tw.bot.db, game_of(lobby)).status == "lobby" and threads_of(fake) == []
+    fake.allow_bot("jeux")
+    res = await fake.click(u.alice, lobby, label="Lancer")
+    await fake.wait_until(lambda: lobby.id in fake.channels and newest_control(fake, lobby.id) is not None,
+                          timeout=20)

@@ -120,3 +120,4 @@ thread-name = { $game } #{ $id } — { $players }
 thread-started = The game is played in its own thread: { $thread }
 thread-elsewhere = Game #{ $id } is played in its own thread: { $thread }. Your move is posted there.
 thread-result = **{ $game } #{ $id }: game over.** The game's thread: { $link }
+thread-pending = Your move is recorded; it will be posted in the thread of game #{ $id } as soon as Ludibot can write there.

@@ -126,3 +126,4 @@ thread-name = { $game } n°{ $id } — { $players }
 thread-started = La partie se joue dans son fil : { $thread }
 thread-elsewhere = La partie n°{ $id } se joue dans son fil : { $thread }. Votre coup y est publié.
 thread-result = **{ $game } n°{ $id } : partie terminée.** Le fil de la partie : { $link }
+thread-pending = Votre coup est enregistré ; il sera publié dans le fil de la partie n°{ $id } dès que Ludibot pourra y écrire.
