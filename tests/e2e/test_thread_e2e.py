@@ -146,13 +146,18 @@ async def test_the_server_default_from_config_gives_each_game_a_thread(tw):
 
 async def test_a_publication_into_a_thread_someone_archived_unarchives_it(tw):
     fake, u = tw.fake, tw.u
-    res = await fake.run_command(u.modo, "jeux", "ludibot config", jeu="ludix", rappel=0, delai=10.0, forfait=0)
+    res = await fake.run_command(u.modo, "jeux", "ludibot config", jeu="ludix", rappel=1.0, delai=10.0, forfait=0)
     assert res.ephemeral
     lobby, thread, msg = await launch(fake, u, objectif=1000, fil=True)
     fake.archive_thread(thread)  # a moderator tidies the channel list
+    # the reminder goes to the thread too (and unarchives it)
+    tw.bot.advance(3600 + 5)
+    await fake.wait_until(lambda: "Rappel" in (fake.messages(thread)[-1].content or ""), timeout=30)
+    assert mentioned(fake.messages(thread)[-1]) == [u.alice.id] and not fake.channel(thread).archived
+    fake.archive_thread(thread)
     before = len(fake.messages(thread))
     # the timeout plays for Alice: the publisher posts into the archived thread, which unarchives it
-    tw.bot.advance(10 * 3600 + 5)
+    tw.bot.advance(9 * 3600)
     await fake.wait_until(lambda: len(fake.messages(thread)) > before and newest_control(fake, thread) is not msg,
                           timeout=30)
     assert not fake.channel(thread).archived
