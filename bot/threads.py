@@ -81,19 +81,26 @@ async def ensure_thread(bot: Any, game: GameRow, lg: str) -> int | None:
     if game.thread_id or not wants_thread(game):
         return game.thread_id
     lock = _locks.setdefault(game.id, asyncio.Lock())
-    async with lock:
-        current = await bot.store.get_game(game.id)
-        if current is None:
-            return None
-        if current.thread_id:
-            game.thread_id = current.thread_id
-            return current.thread_id
-        name = thread_name(current, lg)
-        thread_id = await _create(bot, current, name)
-        recorded = await bot.store.set_thread(game.id, thread_id)
-        game.thread_id = recorded or thread_id
-        log.info("game %s plays in thread %s", game.id, game.thread_id)
-        return game.thread_id
+    try:
+        async with lock:
+            return await _ensure_locked(bot, game, lg)
+    finally:
+        if not lock.locked():
+            _locks.pop(game.id, None)  # a later caller re-reads the recorded thread anyway
+
+
+async def _ensure_locked(bot: Any, game: GameRow, lg: str) -> int | None:
+    current = await bot.store.get_game(game.id)
+    if current is None:
+        return None
+    if current.thread_id:
+        game.thread_id = current.thread_id
+        return current.thread_id
+    thread_id = await _create(bot, current, thread_name(current, lg))
+    recorded = await bot.store.set_thread(game.id, thread_id)
+    game.thread_id = recorded or thread_id
+    log.info("game %s plays in thread %s", game.id, game.thread_id)
+    return game.thread_id
 
 
 async def _create(bot: Any, game: GameRow, name: str) -> int:
