@@ -60,6 +60,8 @@ async def place(t: Timings, fake, user, path: str) -> None:
     if "Confirmer" in res.message.button_labels:  # full kallax: pass
         await confirm(t, fake, user, res)
         return
+    if not res.message.selects:  # "déjà rangé": a full kallax passes its rounds by itself
+        return
     (sel,) = res.message.selects
     verb = sel["custom_id"].split(":")[2]
     res = t.record(f"select {verb}", await fake.select(user, res.message, [sel["options"][0]["value"]]))

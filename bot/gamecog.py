@@ -127,6 +127,26 @@ class GameCog(commands.GroupCog):
             return await self.render(job) if job is not None else None
         return await pool.cached((game.id, game.version, lang, "public"), job)
 
+    def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
+        """Several public pictures instead of :meth:`render_public`'s one — the final boards, one
+        attachment each, so that a phone shows every board across its width. Empty: the one picture."""
+        return []
+
+    async def public_files(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.File]:
+        """The public message's attachments: the gallery if the game draws one, else the one picture."""
+        jobs = self.render_public_gallery(game, view, lang)
+        if not jobs:
+            image = await self.render_public_cached(game, view, lang)
+            return [discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png")] if image else []
+        pool: RenderPool | None = getattr(self.bot, "render_pool", None)
+        if pool is None:
+            images = [await self.render(job) for job in jobs]
+        else:
+            images = await asyncio.gather(*(pool.cached((game.id, game.version, lang, "public", i), job)
+                                            for i, job in enumerate(jobs)))
+        return [discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-{i + 1}.png")
+                for i, image in enumerate(images) if image][:10]
+
     def publish_image(self, outcome: Outcome, view: dict[str, Any]) -> bool:
         """Whether this public message carries the table image (a game may skip it for small steps)."""
         return True
@@ -435,10 +455,7 @@ class GameCog(commands.GroupCog):
                 if waiting:
                     lines.append(waiting)
         view = await self.sessions.public_view(game)
-        image = None
-        if self.publish_image(outcome, view):
-            image = await self.render_public_cached(game, view, lg)
-        file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
+        files = await self.public_files(game, view, lg) if self.publish_image(outcome, view) else []
         controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
         if game.status == FINISHED and any(not s.is_ai for s in game.seats):
             controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
@@ -447,8 +464,8 @@ class GameCog(commands.GroupCog):
         if wants_thread(game):
             return await self._publish_in_thread(interaction, game, lg, content, file, controls, ranking)
         if interaction is not None:
-            return await self._answer_publication(interaction, game, content, file, controls)
-        return await self._post_publication(game, content, file, controls)
+            return await self._answer_publication(interaction, game, content, files, controls)
+        return await self._post_publication(game, content, files, controls)
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
                                  content: str | None, file: discord.File | None, controls: list[discord.ui.Item],
@@ -512,8 +529,8 @@ class GameCog(commands.GroupCog):
         return None
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
-                                  file: discord.File | None, controls: list[discord.ui.Item]) -> int | None:
-        msg_id = await send(interaction, content, file=file, view=view_of(*controls) if controls else None)
+                                  files: list[discord.File], controls: list[discord.ui.Item]) -> int | None:
+        msg_id = await send(interaction, content, files=files, view=view_of(*controls) if controls else None)
         publisher = getattr(self.bot, "publisher", None)
         if msg_id is None:
             # Discord refused the answer or the interaction expired: the outbox still owes this
@@ -526,10 +543,10 @@ class GameCog(commands.GroupCog):
             await self.check_permissions_back(interaction, game)
         return msg_id
 
-    async def _post_publication(self, game: GameRow, content: str | None, file: discord.File | None,
+    async def _post_publication(self, game: GameRow, content: str | None, files: list[discord.File],
                                 controls: list[discord.ui.Item]) -> int:
         channel_id = game.thread_id or game.channel_id
-        msg_id = await self.post(channel_id, content, file=file, controls=controls)
+        msg_id = await self.post(channel_id, content, files=files, controls=controls)
         await self._published(game, msg_id, bool(controls), channel_id)
         return msg_id
 
@@ -544,7 +561,7 @@ class GameCog(commands.GroupCog):
             asyncio.create_task(self._strip_controls(channel_id, msg_id))
 
     async def post(self, channel_id: int, content: str | None, *, file: discord.File | None = None,
-                   controls: list[discord.ui.Item] | None = None) -> int:
+                   controls: list[discord.ui.Item] | None = None, files: list[discord.File] | None = None) -> int:
         """A message in a channel, outside any interaction (the publisher's repairs). Raises
         ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause)."""
         kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(content)}
@@ -552,6 +569,8 @@ class GameCog(commands.GroupCog):
             kwargs["content"] = content
         if file is not None:
             kwargs["file"] = file
+        if files:
+            kwargs["files"] = files[:10]
         if controls:
             kwargs["view"] = view_of(*controls)
         msg = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
@@ -650,7 +669,7 @@ class GameCog(commands.GroupCog):
             await send(interaction, self.lobby_text(game, lg), ephemeral=True)
             return
         view = await self.sessions.public_view(game)
-        image = await self.render_public_cached(game, view, lg)
+        files = await self.public_files(game, view, lg)
         lines = [i18n.t("common.label.status_head", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                         status=i18n.t(f"common.status.{game.status}", lg))]
         if game.status == RUNNING:
@@ -660,8 +679,7 @@ class GameCog(commands.GroupCog):
         note = await pause_note(interaction, game)
         if note:
             lines.append(note)
-        file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
-        await send(interaction, "\n".join(lines), ephemeral=True, file=file)
+        await send(interaction, "\n".join(lines), ephemeral=True, files=files)
 
     @app_commands.command(name="rules", description=L("common.cmd.rules"))
     async def rules_cmd(self, interaction: discord.Interaction) -> None:

@@ -442,13 +442,20 @@ class SessionService:
                 break
             engine = self.engine(game.kind)
             state = await self.load(game, engine)
-            ai = [s for s in game.seats if s.is_ai and s.seat in engine.expected(state)]
-            if not ai:
+            expected = engine.expected(state)
+            forced = getattr(engine, "forced_action", None)  # a move without a choice, played by itself
+            auto = next(((s, a) for s in sorted(expected) if (a := forced(state, s)) is not None),
+                        None) if forced is not None else None
+            ai = [s for s in game.seats if s.is_ai and s.seat in expected]
+            if auto is not None:
+                (seat_no, action), by = auto, "auto"
+            elif ai:
+                seat_no, by = ai[0].seat, "ai"
+                # off the event loop: a strong AI thinks for up to a second, and other games must not wait
+                action = await asyncio.to_thread(engine.ai_action, state, seat_no, ai[0].ai_level or 1)
+            else:
                 break
-            seat = ai[0]
-            # off the event loop: a strong AI thinks for up to a second, and other games must not wait
-            action = await asyncio.to_thread(engine.ai_action, state, seat.seat, seat.ai_level or 1)
-            step = await self._commit(game, engine, state, seat.seat, None, {**action, "_by": "ai"})
+            step = await self._commit(game, engine, state, seat_no, None, {**action, "_by": by})
             game, result = step.game, step.result or result
             events.extend(step.events)
         return Outcome(game=game, events=events, result=result)

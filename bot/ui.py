@@ -96,13 +96,15 @@ async def public_lang(interaction: discord.Interaction) -> str:
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
                file: discord.File | None = None, view: discord.ui.View | None = None,
-               embed: discord.Embed | None = None) -> int | None:
+               embed: discord.Embed | None = None, files: list[discord.File] | None = None) -> int | None:
     """Answer an interaction (response, or follow-up if already answered); the message id if known."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed_mentions(content)}
     if content is not None:
         kwargs["content"] = content[:2000]
     if file is not None:
         kwargs["file"] = file
+    if files:  # several attachments (a gallery: at most 10)
+        kwargs["files"] = files[:10]
     if view is not None:
         kwargs["view"] = view
     if embed is not None:

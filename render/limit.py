@@ -52,6 +52,7 @@ LABEL_KEYS: tuple[str, ...] = (
     "label.penalty", "label.total", "label.dechetterie_value", "label.sun", "label.moon", "label.gold",
     "label.silver", "label.full", "label.half", "label.unplaced", "label.relocation", "label.gain",
     "label.hidden", "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
+    "label.relocation_title", "label.penalty_threshold", "label.penalty_lowest", "label.penalty_highest",
     "board.nexus", "board.dechetterie", "board.orchidee", "board.big_orchid",
 )
 
@@ -314,6 +315,24 @@ def _summary_rows(bd: Mapping[str, Any], lab: _Labels) -> list[tuple[str, str, t
     return rows
 
 
+def penalty_note(bd: Mapping[str, Any], lab: _Labels) -> str | None:
+    """Why a board paid the Déchetterie penalty (its value, under the threshold or the lowest /
+    highest of the table), or None when it paid nothing."""
+    why = bd.get("penalty_reason")
+    if not why:
+        return None
+    penalty = _fmt(bd["items"].get("penalty", 0))
+    return lab.get(f"label.penalty_{why['rule']}", f"{penalty} : X {why['value']}", penalty=penalty,
+                   value=why["value"], threshold=why["threshold"], shared=why.get("shared", 1))
+
+
+def final_order(view: Mapping[str, Any]) -> list[int]:
+    """The boards of the final pictures, best score first (board order on ties)."""
+    final = view.get("final")
+    scores = final["scores"] if final is not None else [b["score"]["total"] for b in view["boards"]]
+    return sorted(range(len(scores)), key=lambda b: (-scores[b], b))
+
+
 def _draw_rows(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, rows, size: int = 18) -> int:
     fnt, bold = font(size), font(size, bold=True)
     for i, (label, value, colour) in enumerate(rows):
@@ -514,10 +533,12 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
 
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
-                 labels: Mapping[str, str] | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, only: int | None = None) -> bytes:
     """Every board of the last finished game, one under the other (a phone shows one board
-    across its width), each with its Déchetterie, its per-rule breakdown and (several games)
-    the series total."""
+    across its width), each with its Déchetterie, its per-rule breakdown, why it paid a
+    penalty and (several games) the series total. ``only``: that board alone (the final
+    message attaches one picture per board). During the Orchidée relocation (the game is not
+    over yet) the running boards, under the relocation's title."""
     lab = _Labels(labels)
     final = view.get("final")
     layout = view["layout"]
@@ -530,7 +551,7 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         cells_of = [b["cells"] for b in boards]
         bds = [b["score"] for b in boards]
         scores = [b["score"]["total"] for b in boards]
-    n = len(cells_of)
+    shown = list(range(len(cells_of))) if only is None else [only]
     size = 36
     pad = 14
     gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.75)
@@ -546,21 +567,25 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     orchid = layout.get("big_orchid")
     series = view.get("games", 1) > 1
     row_h = small + 10
-    rows_max = max((len(_summary_rows(bd, lab)) for bd in bds), default=6)
+    rows_max = max((len(_summary_rows(bds[i], lab)) for i in shown), default=6)
+    notes = {i: _wrap(note, font(small), width - 2 * pad - 8) for i in shown if (note := penalty_note(bds[i], lab))}
+    note_h = max((len(lines) * (small + 6) + 4 for lines in notes.values()), default=0)
     extra = (big + 8 + int(SQRT3 * size) + 10) if orchid else 0  # the tiles left on the big orchid
     lower = max(dh + 12, rows_max * row_h + 8) if dech and dw + 12 + 16 + 10 * small <= width - 2 * pad else (
         (dh + 24 if dech else 0) + rows_max * row_h + 8)
-    cell_h = 12 + big + 12 + gh + 12 + extra + lower + (row_h if series else 0) + 16
+    cell_h = 12 + big + 12 + gh + 12 + extra + lower + note_h + (row_h if series else 0) + 16
     header = 14 + big + 10 + (small + 10 if series and final is not None else 0)
-    height = header + n * (cell_h + 10) + 4
+    height = header + len(shown) * (cell_h + 10) + 4
     img, draw = canvas(width, height)
-    draw.text((pad, 14), lab.get("label.final", "Σ"), font=font(big, bold=True), fill=TEXT)
+    relocating = final is None and view.get("phase") == "relocate"
+    title = lab.get("label.relocation_title", "O →") if relocating else lab.get("label.final", "Σ")
+    draw.text((pad, 14), fit(title, font(big, bold=True), width - 2 * pad), font=font(big, bold=True), fill=TEXT)
     if series and final is not None:
         draw.text((pad, 14 + big + 8), lab.get("label.game", f"{final['game']}/{view['games']}", game=final["game"],
                                                games=view["games"]), font=font(small), fill=MUTED)
     best = max(scores) if scores else 0
-    for i in range(n):
-        bx, by = 6, header + i * (cell_h + 10)
+    for k, i in enumerate(shown):
+        bx, by = 6, header + k * (cell_h + 10)
         board = boards[i]
         colour = seat_colour(board["seats"][0])
         draw.rounded_rectangle([bx, by, width - 6, by + cell_h], radius=12, fill=PANEL)
@@ -585,7 +610,7 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
                 _paste_centre(img, _tile_for(view, tid, size), pad + size + k * (2 * size + 6),
                               y + big + 8 + SQRT3 * size / 2)
             y += extra
-        rx = pad
+        rx, y0 = pad, y
         if dech:
             side = dw + 12 + 16 + 10 * small <= width - 2 * pad
             draw.rounded_rectangle([pad, y, pad + dw + 12, y + dh + 12], radius=10, fill=(74, 62, 52))
@@ -595,6 +620,11 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
             else:
                 y += dh + 24
         y = _draw_rows(draw, rx, y + 4, width - pad - 4 - rx, _summary_rows(bds[i], lab), size=small)
+        if rx != pad:  # the rows beside the Déchetterie: what follows goes under both
+            y = max(y, y0 + dh + 12)
+        for line in notes.get(i, []):
+            draw.text((pad, y), line, font=font(small), fill=BAD)
+            y += small + 6
         if series:
             draw.text((pad, y), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",
                       font=font(small, bold=True), fill=HIGHLIGHT)

@@ -446,27 +446,35 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
     return encode_png(img)
 
 
+def final_order(view: Mapping[str, Any]) -> list[int]:
+    """The seats of the final pictures, best rank first."""
+    n = len(view["sheets"])
+    ranks = (view.get("result") or {}).get("ranks") or [0] * n
+    return sorted(range(n), key=lambda s: (ranks[s] or 99, s))
+
+
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
-                 labels: Mapping[str, str] | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, only: int | None = None) -> bytes:
     """Every sheet with its score breakdown, best rank first (rank, name, total, empty cells),
-    one under the other: a phone shows one sheet across its width."""
+    one under the other: a phone shows one sheet across its width. ``only``: that seat's sheet
+    alone (the final message attaches one picture per sheet)."""
     lab = _Labels(labels)
     sheets = view["sheets"]
     n = len(sheets)
     result = view.get("result") or {}
     ranks = result.get("ranks") or [0] * n
-    order = sorted(range(n), key=lambda s: (ranks[s] or 99, s))
+    order = final_order(view) if only is None else [only]
     k = _Kallax(view["sheet"], cell=50, wall=8)
     block_w = max(k.width + 80, 420)
     width = block_w + 2 * 12
     small = math.ceil(PHONE_MIN_PX * width / PHONE_WIDTH)  # 11 px high once shown 360 px wide
-    lines = max(len(s["breakdown"]) for s in sheets)
+    lines = max(len(sheets[s]["breakdown"]) for s in order)
     block_h = 60 + k.height + 2 * small + 10 + int(small * 1.5) * (lines + 1) + 30
     mode = view.get("mode", "")
     head_font = font(small + 8, True)
     title_lines = [t for t in (lab.get("label.final", ""), lab.get(f"mode.{mode}", mode)) if t]
     head = 20 + len(title_lines) * (small + 16)
-    img, draw = canvas(width, head + n * (block_h + 12))
+    img, draw = canvas(width, head + len(order) * (block_h + 12))
     for i, line in enumerate(title_lines):
         draw.text((width / 2, 16 + i * (small + 16) + (small + 8) / 2), _fit(line, head_font, width - 24),
                   font=head_font if i == 0 else font(small + 2), fill=TEXT if i == 0 else MUTED, anchor="mm")

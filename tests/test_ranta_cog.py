@@ -8,7 +8,7 @@ import pytest
 
 from bot import i18n
 from bot.ui import custom_id
-from cogs.ranta.cog import box_choices, decode, encode, parse_dice, round_arg
+from cogs.ranta.cog import box_choices, decode, encode, parse_dice, round_arg, score_change, score_change_text
 from engines.base import RuleError
 from engines.ranta import BOX, ENGINE, MAT
 
@@ -81,3 +81,16 @@ def test_codes():
     assert round_arg("7") == 7
     with pytest.raises(RuleError):
         round_arg("7a")
+
+
+def test_the_preview_states_the_score_change_of_the_placement():
+    state = ENGINE.new_game(1, {"mode": "classique"}, 5)  # dice 5, 2, 1: a 6-cell box fits on the empty kallax
+    assert score_change(ENGINE, state, 0, {"type": MAT, "round": 1, "cell": "A1"}) == (-36, -35)  # one empty cell less
+    box = {"type": BOX, "round": 1, "dice": [0, 1, 2], "orientation": "horizontal", "cell": "A1"}
+    assert score_change(ENGINE, state, 0, box) == (-36, -30)
+    assert ENGINE.view(state, 0)["sheets"][0]["items"] == []  # a preview, nothing applied
+    assert score_change_text(-36, -30, "fr") == "Score : -36 → -30 (+6 points)."
+    assert score_change_text(12, 11, "fr") == "Score : 12 → 11 (−1 point)."
+    assert score_change_text(5, 12, "en") == "Score: 5 → 12 (+7 points)."
+    with pytest.raises(RuleError):  # a placement that does not fit has no score change
+        score_change(ENGINE, state, 0, {"type": MAT, "round": 1, "cell": "A2"})

@@ -185,3 +185,36 @@ async def test_table_settings_are_kept_refused_when_unknown_and_copied_by_a_rema
         out = await svc.forfeit(g.id, 0, reason="resign", version=out.game.version)
     again, fresh = await svc.rematch(g.id, BRUNO)
     assert fresh and again.settings == {"pace": "lent", "thread": True}
+
+
+def biggest_first(engine, state, seat):
+    """The legal move covering the most cells (the lowest first): a kallax full in 8 rounds with seed 3."""
+    def key(action):
+        size = len(engine.action_cells(state, seat, action)) if action["type"] != "pass" else 0
+        return size, -int(action.get("cell", "A9")[1:])
+    return max(engine.legal_actions(state, seat), key=key)
+
+
+async def test_a_full_kallax_passes_its_rounds_by_itself(store):
+    svc = SessionService(store, seed_source=lambda: 3)
+    g = await svc.open_lobby("ranta", guild_id=1, channel_id=10, player=ALICE, options={"mode": "classique"})
+    g = await svc.join(g.id, BRUNO)
+    out = await svc.start(g.id, ALICE)
+    engine = svc.engine("ranta")
+    full_in = None  # the round Alice's last cell was filled in
+    while out.game.status == "running":
+        state = engine.from_dict(out.game.state)
+        if full_in is not None:
+            assert 0 not in engine.expected(state)  # Alice is never waited for once full...
+            assert 0 not in out.newly_expected  # ...nor pinged
+        if 0 in engine.expected(state):
+            out = await svc.act(g.id, ALICE.user_id, biggest_first(engine, state, 0))
+            if sum(len(it.cells) for it in engine.from_dict(out.game.state).sheets[0]) == 36:
+                full_in = state.round_no
+        else:
+            out = await svc.act(g.id, BRUNO.user_id, engine.default_action(state, 1))
+    assert full_in is not None and full_in < 12
+    passes = [e for e in await svc.store.events(g.id) if e.seat == 0 and e.action.get("type") == "pass"]
+    assert len(passes) == 12 - full_in  # every later round passes by itself, once
+    assert all(e.action.get("_by") == "auto" and e.user_id is None for e in passes)
+    assert out.game.status == "finished"

@@ -15,8 +15,9 @@ announced now.
 Pass variant: the holder of a passed Déchetterie gets a select (and autocomplete
 choices) of that Déchetterie's free cells. Orchidée: at the end **Déplacer** (or
 ``/limit deplacer`` without options) shows the exact best relocation ephemerally
-with « Appliquer la meilleure » / « Ne rien déplacer » and a select of the other
-possibilities; ``/limit deplacer a: b: c:`` names the moves directly.
+with « Appliquer la meilleure » / « Ne rien déplacer » and every other possibility in
+selects, one per number of tiles moved (:func:`relocation_pages`: 25 options a select);
+``/limit deplacer a: b: c:`` names the moves directly.
 
 Confirmations are ephemeral (with the player's board); the public message only says
 who has placed and who is still awaited. ``join``, ``leave``, ``status`` (who has not
@@ -45,12 +46,13 @@ from bot.translator import L
 from bot.ui import Click, button, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
-from render.limit import LABEL_KEYS, render_board, render_final, render_tile, warm_cache
+from render.limit import LABEL_KEYS, final_order, render_board, render_final, render_tile, warm_cache
 
 log = logging.getLogger("ludibot.cogs.limit")
 
 OPTIONS = {o.name: o for o in ENGINE.options}
 MAX_OPTIONS = 25  # Discord: choices per select / autocomplete
+MAX_RELOCATION_SELECTS = 4  # Discord: 5 rows per message, the relocation buttons take the first
 HOLES = ("A", "B", "C")
 
 
@@ -96,6 +98,20 @@ def decode_moves(raw: str) -> dict[str, str]:
             raise RuleError("limit.error.hole_twice", hole=hole)
         moves[hole] = tile
     return moves
+
+
+def relocation_pages(options: list[dict[str, Any]], best: dict[str, str]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Every relocation but the best one and "move nothing" (those are buttons), as ``(tiles moved,
+    options)`` selects: one per number of tiles moved, best gain first, each within Discord's 25
+    options, at most :data:`MAX_RELOCATION_SELECTS` (the message has 5 rows; the buttons take one).
+    Three tiles and three holes: 9 + 18 + 6 = 33 others, every one offered."""
+    by_count: dict[int, list[dict[str, Any]]] = {}
+    for o in options:
+        if o["moves"] and o["moves"] != best:
+            by_count.setdefault(len(o["moves"]), []).append(o)
+    pages = [(count, group[start:start + MAX_OPTIONS]) for count, group in sorted(by_count.items())
+             for start in range(0, len(group), MAX_OPTIONS)]
+    return pages[:MAX_RELOCATION_SELECTS]
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -247,18 +263,28 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
 
     async def _post_boards(self, game: GameRow, view: dict[str, Any], interaction: discord.Interaction | None,
                            lg: str) -> None:
-        data = await self.render(render_final, view, game.names, render_labels(lg))
-        file = discord.File(io.BytesIO(data), filename=f"limit-{game.id}-partie-{view['final']['game']}.png")
+        """Between two games of a series: the finished game's boards, one picture each."""
+        images = [await self.render(job) for job in self._final_pictures(game, view, lg)]
+        files = [discord.File(io.BytesIO(data), filename=f"limit-{game.id}-partie-{view['final']['game']}-{i + 1}.png")
+                 for i, data in enumerate(images) if data]
         text = i18n.t("limit.prompt.game_boards", lg, game=view["final"]["game"], games=view["games"])
         if interaction is not None:
-            await send(interaction, text, file=file)
+            await send(interaction, text, files=files)
         else:
-            await self.post(game.channel_id, text, file=file)
+            await self.post(game.channel_id, text, files=files)
+
+    @staticmethod
+    def _final_pictures(game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
+        return [picture(render_final, view, game.names, render_labels(lang), b) for b in final_order(view)]
 
     def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         if view["finished"] or view["phase"] == "relocate":
             return picture(render_final, view, game.names, render_labels(lang))
         return picture(render_tile, view["tile"], render_labels(lang)) if view["tile"] else None
+
+    def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
+        """The end of the game: every board, one attachment each (a phone shows each across its width)."""
+        return self._final_pictures(game, view, lang) if view["finished"] else []
 
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         return picture(render_board, view, view["seat"], game.names, render_labels(lang))
@@ -359,12 +385,11 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             items.append(button(game.id, "reloc", i18n.t("limit.button.best", lg),
                                 arg=f"{gno}.{encode_moves(best['moves'])}", style=discord.ButtonStyle.success))
         items.append(button(game.id, "reloc", i18n.t("limit.button.keep", lg), arg=f"{gno}.-"))
-        others = [o for o in reloc["options"] if o["moves"] and o["moves"] != best["moves"]][:MAX_OPTIONS]
-        if others:
+        for k, (count, chunk) in enumerate(relocation_pages(reloc["options"], best["moves"])):
             options = [(encode_moves(o["moves"]), i18n.t("limit.prompt.option", lg, moves=moves_text(o["moves"], lg),
-                                                         gain=o["gain"])) for o in others]
-            items.append(select(game.id, "relocsel", i18n.t("limit.prompt.relocation_placeholder", lg), options,
-                                arg=str(gno)))
+                                                         gain=o["gain"])) for o in chunk]
+            items.append(select(game.id, "relocsel", i18n.t("limit.prompt.relocation_placeholder", lg, count=count),
+                                options, arg=f"{gno}.{k}"))
         file = await self._board_file(game, view, lg)
         await send(interaction, text, ephemeral=True, file=file, view=view_of(*items))
 
@@ -381,11 +406,12 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
                         edit=True, game_no=int(game_no))
 
     async def on_reloc_select(self, click: Click) -> None:
-        if not (click.arg or "").isdigit():
+        game_no = (click.arg or "").partition(".")[0]  # "<game>.<select>" (or "<game>" from older messages)
+        if not game_no.isdigit():
             raise RuleError("limit.error.bad_choice", choice=str(click.arg))
         code = click.values[0] if click.values else ""
         await self._act(click.interaction, click.game.id, {"type": "relocate", "moves": decode_moves(code)},
-                        edit=True, game_no=int(click.arg))
+                        edit=True, game_no=int(game_no))
 
     # --- slash commands: placer, deplacer -------------------------------------------------------
     def _typed_action(self, state: Any, seat: int, raw: str) -> tuple[dict[str, Any], int | None]:

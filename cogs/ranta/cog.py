@@ -36,7 +36,7 @@ from bot.translator import L
 from bot.ui import Click, button, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.ranta import BOX, HORIZONTAL, MAT, ORIENTATIONS, PASS, VERTICAL
-from render.ranta import LABEL_KEYS, render_dice, render_final, render_sheet
+from render.ranta import LABEL_KEYS, final_order, render_dice, render_final, render_sheet
 
 ORIENTATION_CODES = {"h": HORIZONTAL, "v": VERTICAL}
 CODE_OF = {name: code for code, name in ORIENTATION_CODES.items()}
@@ -110,6 +110,19 @@ def assignment_of(view: dict[str, Any], dice: list[int]) -> dict[str, Any]:
     size, cat, mech = meaning[dice[0]], meaning[dice[1]], meaning[dice[2]]
     return {"dice": list(dice), "size": size["size"], "long": size["long"], "short": size["short"],
             "category": cat["category"], "mechanic": mech["mechanic"], "symbol": mech["symbol"]}
+
+
+def score_change(engine: Any, state: Any, seat: int, action: dict[str, Any]) -> tuple[int, int]:
+    """The seat's score before and after ``action`` (as the engine would apply it: pure, nothing stored)."""
+    before = engine.view(state, seat)["sheets"][seat]["score"]
+    after_state, _ = engine.apply(state, seat, action)
+    return before, engine.view(after_state, seat)["sheets"][seat]["score"]
+
+
+def score_change_text(before: int, after: int, lg: str) -> str:
+    delta = after - before
+    return i18n.t("ranta.prompt.preview_score", lg, before=before, after=after,
+                  sign="−" if delta < 0 else "+", delta=abs(delta))
 
 
 # --- labels --------------------------------------------------------------------------
@@ -197,6 +210,8 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         else:
             preview = None
             text = i18n.t("ranta.prompt.full", lg, round=rnd)
+        if action["type"] != PASS:
+            text += "\n" + score_change_text(*score_change(self.engine, state, seat, action), lg)
         file = await self._sheet_file(game, view, seat, lg, preview)
         controls = view_of(
             button(game.id, "confirm", i18n.t("ranta.button.confirm", lg), arg=encode(action),
@@ -420,6 +435,11 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         if view.get("finished"):
             return picture(render_final, view, game.names, render_labels(lang))
         return picture(render_dice, view, render_labels(lang))
+
+    def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
+        if not view.get("finished"):
+            return []
+        return [picture(render_final, view, game.names, render_labels(lang), seat) for seat in final_order(view)]
 
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         return picture(render_sheet, view, view["seat"], game.names, None, render_labels(lang))

@@ -39,6 +39,7 @@ from engines.limit.boards import (
     NEXUS,
     ORCHIDEE,
     PASS_NAME,
+    PENALTY_THRESHOLD,
     SPEC,
     Board,
 )
@@ -502,10 +503,15 @@ class LimitEngine:
         """Every board's complete breakdown including the Déchetterie penalty."""
         outs = [self.breakdown(state, cells, orchid) for cells, orchid in zip(state.boards, state.orchids, strict=True)]
         if self.has_dechetterie(state):
-            pens = self._penalties(state, [o["dechetterie"]["value"] for o in outs])
+            values = [o["dechetterie"]["value"] for o in outs]
+            pens = self._penalties(state, values)
+            rule = {LOWEST: "lowest", PASS: "highest"}.get(state.variante, "threshold")
             for o, p in zip(outs, pens, strict=True):
                 o["items"]["penalty"] = -p
                 o["total"] = sum(o["items"].values())
+                # why it was paid, for the players: the value, and the threshold or the value it matched
+                o["penalty_reason"] = {"rule": rule, "value": o["dechetterie"]["value"], "threshold": PENALTY_THRESHOLD,
+                                       "shared": sum(1 for q in pens if q)} if p else None
         return outs
 
     def _score_game(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:

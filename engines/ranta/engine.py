@@ -424,6 +424,13 @@ class RantaEngine:
                 best, best_key = action, key
         return best
 
+    def forced_action(self, state: State, seat: int) -> Action | None:
+        """The move ``seat`` has no choice about, which the session plays by itself: the pass of a
+        player whose kallax is full (no cell left for a mat, so none for a box); None otherwise."""
+        if seat not in self.expected(state) or self._anchors(state.sheets[seat], 1, 1):
+            return None
+        return {"type": PASS, "round": state.round_no}
+
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: a mat on the first supported empty cell in reading order from the bottom
         (A1, B1 ... F1, A2 ...); a pass when the kallax is full (no cell left at all)."""

@@ -53,7 +53,8 @@ async def by_autocomplete(fake, user):
     """The autocomplete's first choice, then the command with it."""
     choices = await fake.autocomplete(user, "jeux", "limit placer", {"position": ""})
     assert 1 <= len(choices) <= 25
-    res = await fake.run_command(user, "jeux", "limit placer", position=choices.values[0])
+    res = await fake.run_command(user, "jeux", "limit placer", position=choices.values[0],
+                                 until=lambda r: bool(r.public_messages))
     assert res.ephemeral and "Vous avez posé" in res.content, res.content
     return res, choices
 
@@ -205,7 +206,8 @@ async def test_two_player_orchidee_with_relocation(world):
     assert panel.message.button_labels == ["Appliquer la meilleure", "Ne rien déplacer"], panel.content
     assert int(best[2]) > 0 and (" en B" in best[1] or " en C" in best[1]), panel.content
     assert 1 <= len(panel.message.selects[0]["options"]) <= 25  # the other possibilities
-    res = await fake.click(u.alice, panel.message, label="Appliquer la meilleure")
+    res = await fake.click(u.alice, panel.message, label="Appliquer la meilleure",
+                           until=lambda r: bool(r.public_messages))
     pts = "point" if abs(int(best[2])) <= 1 else "points"
     assert res.response_type == 7 and f"C'est noté : {best[1]} ({best[2]} {pts})" in res.content, res.content
     public = res.public_messages[-1].content
@@ -223,14 +225,17 @@ async def test_two_player_orchidee_with_relocation(world):
     for_b = await fake.autocomplete(u.bruno, "jeux", "limit deplacer", {"a": choices.values[0], "b": ""},
                                     focused="b")
     assert choices.values[0] not in for_b.values
-    res = await fake.run_command(u.bruno, "jeux", "limit deplacer", a=choices.values[0])
+    res = await fake.run_command(u.bruno, "jeux", "limit deplacer", a=choices.values[0],
+                                 until=lambda r: bool(r.public_messages))
     assert res.ephemeral and "C'est noté" in res.content and f"{choices.values[0]} en A" in res.content
     final = res.public_messages[-1]
     assert "Bruno a déplacé 1 tuile " in final.content and "Fin de la partie" in final.content
     assert all(re.search(rf"\d\. {p} — -?\d+", final.content) for p in ("Alice", "Bruno")), final.content
-    assert final.attachments and final.button_labels == ["Revanche"]
-    width, height = final.attachments[0].image().size
-    assert 400 <= width <= 600 and height > 2 * width  # one board across a phone, the two boards stacked
+    assert final.button_labels == ["Revanche"]
+    assert len(final.attachments) == 2  # every board revealed, one picture each across a phone
+    for attachment in final.attachments:
+        width, height = attachment.image().size
+        assert 400 <= width <= 600 and height < 2 * width
     # nothing private ever reached anybody else
     for out in fake.all_outputs():
         if out.kind == "message" and any(t in (out.message.content or "") for t in PRIVATE_TEXT):
@@ -384,23 +389,42 @@ async def test_solo_series_against_the_ai_with_all_64_tiles(world):
         for rnd in range(1, 26):
             res = await typed(fake, u.alice, ORCHID_ORDER[rnd - 1])
             assert f"Tout le monde a posé la tuile {rnd} " in res.public_messages[-1].content
-        # the relocation: the AI has chosen; Alice asks for the advice by the command, then moves nothing
+        # the relocation: the AI has chosen
         assert "Bot 1 a déplacé" in res.public_messages[-1].content
-        panel = await fake.run_command(u.alice, "jeux", "limit deplacer")
-        assert panel.ephemeral and is_png(panel) and "Grande orchidée" in panel.content, panel.content
-        res = await fake.click(u.alice, panel.message, label="Ne rien déplacer")
-        assert res.response_type == 7 and "vous ne déplacez rien" in res.content
-        texts = [m.content for m in res.public_messages]
-        if game == 1:  # the first game's boards, then the second game at once
+        if game == 1:  # Alice asks for the advice by the command, then moves nothing
+            panel = await fake.run_command(u.alice, "jeux", "limit deplacer")
+            assert panel.ephemeral and is_png(panel) and "Grande orchidée" in panel.content, panel.content
+            res = await fake.click(u.alice, panel.message, label="Ne rien déplacer",
+                                   until=lambda r: any("Partie 2/2" in (m.content or "") for m in r.public_messages))
+            assert res.response_type == 7 and "vous ne déplacez rien" in res.content
+            texts = [m.content for m in res.public_messages]
+            # the first game's boards, one picture each, then the second game at once
             boards = next(m for m in res.public_messages if "Partie 1/2 : les plateaux et leurs scores" in m.content)
-            assert boards.attachments
-            width, height = boards.attachments[0].image().size
-            assert 400 <= width <= 600 and height > 2 * width  # the boards stacked, each across a phone
+            assert len(boards.attachments) == 2
+            for attachment in boards.attachments:
+                width, height = attachment.image().size
+                assert 400 <= width <= 600 and height < 2 * width
             assert "Partie 2/2 : c'est reparti" in texts[-1] and "Tuile 1/25" in texts[-1], texts
             assert mentioned(res.public_messages[-1]) == [u.alice.id]
+            continue
+        # three tiles and three empty holes: 34 possibilities, every one reachable, a select per
+        # number of tiles moved (the fake refuses a select of more than 25 options)
+        panel = await fake.click(u.alice, last_control(fake), label="Déplacer")
+        assert panel.ephemeral and "Meilleur déplacement" in panel.content, panel.content
+        selects = panel.message.selects
+        assert [s["placeholder"] for s in selects] == ["Déplacer une tuile…", "Déplacer 2 tuiles…",
+                                                       "Déplacer 3 tuiles…"]
+        offered = [o["value"] for s in selects for o in s["options"]]
+        assert len(offered) == len(set(offered)) and len(offered) in (32, 33)  # all but the two buttons
+        three = selects[2]["options"][-1]
+        assert three["value"].count("=") == 3
+        res = await fake.select(u.alice, panel.message, [three["value"]], custom_id=selects[2]["custom_id"],
+                                until=lambda r: bool(r.public_messages))
+        assert res.response_type == 7 and "C'est noté" in res.content and res.content.count(" en ") == 3, res.content
+        assert "Alice a déplacé 3 tuiles de la grande orchidée" in res.public_messages[-1].content
     final = res.public_messages[-1]
     assert "Partie 2/2 terminée" in final.content and "Fin de la partie" in final.content
     assert re.search(r"\d\. Alice — -?\d+", final.content) and re.search(r"\d\. Bot 1 — -?\d+", final.content)
-    assert final.attachments and final.button_labels == ["Revanche"]
+    assert final.button_labels == ["Revanche"] and len(final.attachments) == 2
     assert fake.errors == []
     assert world.bot.tracebacks() == []

@@ -120,13 +120,14 @@ async def test_solo_expert_game_to_the_end(world):
             res = await place_box_by_buttons(fake, u.alice, msg)
         public = res.public_messages[-1].content
         assert f"manche {rnd}" in public and f"Manche {rnd} terminée" in public
-        if rnd < 12:
-            assert f"Manche {rnd + 1} : les dés" in public and mentioned(res.public_messages[-1]) == [u.alice.id]
+        if "Partie terminée" in public:  # a full kallax passes the last rounds by itself
+            break
+        assert f"Manche {rnd + 1} : les dés" in public and mentioned(res.public_messages[-1]) == [u.alice.id]
     final = res.public_messages[-1]
     assert "Partie terminée" in final.content and "Fin de la partie" in final.content
     assert re.search(r"1\. Alice — -?\d+", final.content), final.content
-    assert final.attachments and final.button_labels == ["Revanche"]
-    assert final.attachments[0].image().size[1] > 400  # every sheet with its breakdown
+    assert len(final.attachments) == 1 and final.button_labels == ["Revanche"]
+    assert final.attachments[0].image().size[1] > 400  # the sheet with its breakdown
     res = await fake.run_command(u.alice, "jeux", "ranta status")
     assert res.ephemeral and "terminée" in res.content and is_png(res)
     res = await fake.run_command(u.alice, "jeux", "ranta kallax")
@@ -181,9 +182,10 @@ async def test_three_player_classic_game_at_different_paces(world):
             assert last_control(fake) is closing[0]
     final = next(m for m in fake.messages("jeux") if m.visible_to is None and "Fin de la partie" in m.content)
     assert all(re.search(rf"\d\. {p.name} — -?\d+", final.content) for p in players), final.content
-    assert final.attachments
-    width, height = final.attachments[0].image().size
-    assert width <= 500 and height > 400 * len(players)  # the sheets one under the other, each across a phone
+    assert len(final.attachments) == len(players)  # every kallax, one picture each across a phone
+    for attachment in final.attachments:
+        width, height = attachment.image().size
+        assert width <= 500 and 400 < height < 2 * width
     assert final.button_labels == ["Revanche"]
     # nothing private ever reached anybody else
     for out in fake.all_outputs():
@@ -289,5 +291,66 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     await confirm(fake, u.alice, preview)
     res = await fake.run_command(u.alice, "jeux", "ranta status")
     assert status_waiting(res) == "En attente de : Bruno."
+    assert fake.errors == []
+    assert bot_errors(world.bot) == []
+
+
+SCORE = re.compile(r"Score : (-?\d+) → (-?\d+) \(([+−])(\d+) points?\)")
+
+
+async def store_biggest(fake, user, msg, score: int) -> tuple[object, int]:
+    """Ranger un jeu -> the biggest box at the first cell offered (a mat when none fits) -> confirm.
+    The preview states the score change: from the score so far to the new one. Returns the
+    confirmation and the new score."""
+    res = await fake.click(user, msg, label="Ranger un jeu")
+    (sel,) = res.message.selects
+    if sel["custom_id"].split(":")[2] == "matcell":
+        res = await fake.select(user, res.message, [sel["options"][0]["value"]])
+    else:
+        biggest = max(sel["options"], key=lambda o: int(o["label"].split()[0]))
+        res = await fake.select(user, res.message, [biggest["value"]])
+        res = await fake.select(user, res.message, [res.message.selects[1]["options"][0]["value"]],
+                                placeholder="Case en bas à gauche")
+    m = SCORE.search(res.content)
+    assert "Aperçu" in res.content and m, res.content
+    before, after, sign, delta = int(m[1]), int(m[2]), m[3], int(m[4])
+    assert before == score and after - before == (-delta if sign == "−" else delta), res.content
+    return await confirm(fake, user, res), after
+
+
+async def test_a_full_kallax_passes_by_itself_and_the_end_shows_every_kallax(world):
+    fake, u = world.fake, world.u
+    # The dice are random: the biggest boxes fill the kallax before round 12 in about 97 % of games,
+    # so a game where they do not is followed by another one.
+    for _attempt in range(3):
+        res = await fake.run_command(u.alice, "jeux", "ranta start", mode="classique", solo=True, ia=1)
+        assert not res.ephemeral and is_png(res)
+        score, rnd = -36, 0
+        while True:
+            msg = last_control(fake)
+            rnd += 1
+            assert mentioned(msg) == [u.alice.id], (rnd, msg.content)
+            assert rnd == 1 or f"Manche {rnd} : les dés" in msg.content, (rnd, msg.content)
+            res, score = await store_biggest(fake, u.alice, msg, score)
+            final = res.public_messages[-1]
+            if "Partie terminée" in final.content:
+                break
+        passes = [int(n) for n in re.findall(r"Alice a une kallax pleine et passe la manche (\d+)", final.content)]
+        if rnd < 12:
+            break
+        assert passes == []
+    assert rnd < 12, "three games without a full kallax"
+    # once full, every later round passed by itself, in the same message: no button, no ping
+    assert passes == list(range(rnd + 1, 13)), final.content
+    assert all(f"Manche {n} terminée" in final.content for n in range(rnd, 13))
+    assert mentioned(final) == [] and final.button_labels == ["Revanche"]
+    assert "Fin de la partie" in final.content and re.search(r"\d\. Alice — -?\d+", final.content)
+    # every kallax is shown: one picture per player, each one sheet across a phone
+    assert len(final.attachments) == 2
+    for attachment in final.attachments:
+        width, height = attachment.image().size
+        assert width <= 500 and height < 2 * width
+    res = await fake.run_command(u.alice, "jeux", "ranta status")
+    assert res.ephemeral and "terminée" in res.content and len(res.attachments) == 2
     assert fake.errors == []
     assert bot_errors(world.bot) == []

@@ -270,6 +270,17 @@ def test_pass_only_when_the_kallax_is_full():
     assert s2.sheets == s.sheets and ENGINE.expected(s2) == {1}
 
 
+def test_the_forced_move_is_the_pass_of_a_full_kallax_only():
+    full = [item(c) for c in ALL_CELLS]
+    almost = full[:-1]  # one cell left: a mat still fits, the player chooses
+    s = state_with([full, almost, []])
+    assert ENGINE.forced_action(s, 0) == {"type": "pass", "round": 2}
+    assert ENGINE.forced_action(s, 1) is None and ENGINE.forced_action(s, 2) is None
+    s2, _ = ENGINE.apply(s, 0, ENGINE.forced_action(s, 0))
+    assert ENGINE.forced_action(s2, 0) is None  # already passed this round
+    assert ENGINE.forced_action(state_with([full], round_no=12, placed=(True,)), 0) is None
+
+
 def test_legal_actions_apply_and_anything_else_is_refused():
     rng = random.Random(4)
     s = ENGINE.new_game(1, None, 21)

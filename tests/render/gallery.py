@@ -125,6 +125,9 @@ def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Sho
                     if job is not None:
                         role = "final" if job.fn.__name__ == "render_final" else "public"
                         yield Shot(f"{tag}-{role}-{lg}", job)
+                    # the final message's attachments, one per board
+                    for i, job in enumerate(cog.render_public_gallery(game, engine.view(state, None), lg)):
+                        yield Shot(f"{tag}-final-{i}-{lg}", job)
                     for seat in sorted({0, players - 1}) if lg == langs[0] else (0,):
                         job = cog.render_private(game, engine.view(state, seat), lg)
                         if job is not None:
@@ -160,6 +163,8 @@ def _extra_shots(kind: str, cog, game: GameRow, engine, state, tag: str) -> Iter
         view = engine.view(state, None)
         if view.get("final"):
             yield Shot(f"{tag}-between-games", picture(render_final, view, game.names, render_labels("fr")))
+            for b in range(len(view["boards"])):
+                yield Shot(f"{tag}-{b}-between-games", picture(render_final, view, game.names, render_labels("fr"), b))
     elif kind == "armada":
         from render.armada import render_board
 

@@ -163,3 +163,89 @@ def test_the_phone_board_names_every_position_a_move_may_name(players, options):
     assert set(view["legal"]) - {"O"} <= texts
     assert {str(v) for v in view["tile"]["values"]} <= texts
     assert img.width <= 600  # one board across a phone
+
+
+def drawn_texts(fn, *args) -> list[str]:
+    from render import common
+
+    _tile_cache_clear()
+    with common.recording_text() as drawn:
+        fn(*args)
+    return [text for _, text in drawn]
+
+
+def _tile_cache_clear():
+    import render.limit as module
+
+    for value in vars(module).values():
+        if hasattr(value, "cache_clear") and value.__module__ == module.__name__:
+            value.cache_clear()
+
+
+def test_the_relocation_picture_is_not_titled_game_over():
+    s = advance(2, {"plateau": "orchidee"}, until=lambda st: st.phase == RELOCATE)
+    texts = drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("fr"))
+    assert "Avant le décompte : les déplacements" in texts and "Fin de partie" not in texts
+    assert "Before scoring: moving tiles" in drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("en"))
+    for seat in (0, 1):
+        s, _ = ENGINE.apply(s, seat, {"type": "relocate", "moves": {}})
+    texts = drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("fr"))
+    assert "Fin de partie" in texts and "Avant le décompte : les déplacements" not in texts
+
+
+def final_state(players, options, seed=5):
+    s = advance(players, options, seed=seed, until=lambda st: False)
+    assert ENGINE.is_over(s)
+    return s
+
+
+@pytest.mark.parametrize(("options", "rule", "words"), [
+    ({}, "threshold", "sous le seuil de 60"),
+    ({"variante": "dechetterie-basse"}, "lowest", "la Déchetterie la plus basse de la table"),
+    ({"variante": "passe-dechetterie"}, "highest", "la Déchetterie la plus haute de la table"),
+])
+def test_a_penalty_says_why(options, rule, words):
+    for seed in range(5, 40):  # a game where some board pays
+        s = final_state(2, options, seed)
+        bds = ENGINE.final_breakdowns(s)
+        payers = [b for b, bd in enumerate(bds) if bd["items"]["penalty"]]
+        if payers:
+            break
+    assert payers
+    for b, bd in enumerate(bds):
+        why = bd["penalty_reason"]
+        if b not in payers:
+            assert why is None
+            continue
+        value = bd["dechetterie"]["value"]
+        assert why == {"rule": rule, "value": value, "threshold": 60, "shared": len(payers)}
+        if rule == "threshold":
+            assert value < 60
+        else:
+            values = [o["dechetterie"]["value"] for o in bds]
+            assert value == (min(values) if rule == "lowest" else max(values))
+    texts = " ".join(drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("fr")))
+    b = payers[0]
+    penalty = bds[b]["items"]["penalty"]
+    assert f"Pénalité −{-penalty} :" in texts and words in texts, texts
+    assert f"({bds[b]['dechetterie']['value']})" in texts or f"à {bds[b]['dechetterie']['value']}," in texts
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (2, {"plateau": "orchidee"}), (4, {"paires": True})])
+def test_one_final_picture_per_board(players, options):
+    from render.limit import final_order
+
+    s = final_state(players, options)
+    view = ENGINE.view(s, None)
+    order = final_order(view)
+    assert sorted(order) == list(range(len(view["boards"])))
+    scores = view["final"]["scores"]
+    assert [scores[b] for b in order] == sorted(scores, reverse=True)
+    together = png(render_final(view, NAMES, labels("fr")))
+    for b in order:
+        img = png(render_final(view, NAMES, labels("fr"), b))
+        assert img.width == together.width and img.height < together.height / len(order) + 100
+        assert img.height < 2 * img.width  # one board: about one phone screen, no long scroll
+        names = " & ".join(NAMES[s] for s in view["boards"][b]["seats"])
+        texts = drawn_texts(render_final, view, NAMES, labels("fr"), b)
+        assert names in texts and all(n not in texts for n in NAMES if n not in names)

@@ -126,3 +126,23 @@ def _timed(fn) -> float:
     t = time.perf_counter()
     fn()
     return time.perf_counter() - t
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_one_final_picture_per_sheet_best_rank_first(players):
+    from render import common
+    from render.ranta import final_order
+
+    s = finish(game(players=players, mode="classique", moves=players * 3), players)
+    view = ENGINE.view(s, None)
+    order = final_order(view)
+    ranks = view["result"]["ranks"]
+    assert sorted(order) == list(range(players)) and [ranks[seat] for seat in order] == sorted(ranks)
+    together = png(render_final(view, NAMES[:players], labels("fr")))
+    for seat in order:
+        with common.recording_text() as drawn:
+            img = png(render_final(view, NAMES[:players], labels("fr"), seat))
+        texts = [t for _, t in drawn]
+        assert img.width == together.width and img.height < 2 * img.width  # about one phone screen
+        assert f"{ranks[seat]}. {NAMES[seat]}" in texts and str(view["sheets"][seat]["score"]) in texts
+        assert not any(f". {NAMES[other]}" in t for t in texts for other in range(players) if other != seat)

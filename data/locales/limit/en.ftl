@@ -146,6 +146,10 @@ label-gain = { $gain } { $gain ->
 label-hidden = Blue frame: your tile this round, seen only by you until the round closes.
 label-waiting = Waiting for: { $players }
 label-final = Game over
+label-relocation_title = Before scoring: moving tiles
+label-penalty_threshold = Penalty { $penalty }: Déchetterie worth { $value }, below { $threshold }.
+label-penalty_lowest = Penalty { $penalty }: the lowest Déchetterie at the table ({ $value }).
+label-penalty_highest = Penalty { $penalty }: the highest Déchetterie at the table ({ $value }).
 label-series_total = Series total
 label-pass = X: hand it to your neighbour
 label-holder = Déchetterie held by { $player }
@@ -180,7 +184,10 @@ prompt-relocation =
        *[other] points
     }).
 prompt-relocation_empty = Your big orchid is empty: there is nothing to move.
-prompt-relocation_placeholder = Another move…
+prompt-relocation_placeholder = { $count ->
+        [one] Move one tile…
+       *[other] Move { $count } tiles…
+    }
 prompt-move = { $tile } on { $hole }
 prompt-no_move = nothing
 prompt-option = { $moves } ({ $gain } { $gain ->

@@ -146,6 +146,10 @@ label-gain = { $gain } { $gain ->
 label-hidden = Cadre bleu : votre tuile de ce tour, visible de vous seulement jusqu'à la fin du tour.
 label-waiting = En attente : { $players }
 label-final = Fin de partie
+label-relocation_title = Avant le décompte : les déplacements
+label-penalty_threshold = Pénalité { $penalty } : Déchetterie à { $value }, sous le seuil de { $threshold }.
+label-penalty_lowest = Pénalité { $penalty } : la Déchetterie la plus basse de la table ({ $value }).
+label-penalty_highest = Pénalité { $penalty } : la Déchetterie la plus haute de la table ({ $value }).
 label-series_total = Total de la série
 label-pass = X : donner à votre voisin
 label-holder = Déchetterie tenue par { $player }
@@ -183,7 +187,10 @@ prompt-relocation =
        *[other] points
     }).
 prompt-relocation_empty = Votre grande orchidée est vide : il n'y a rien à déplacer.
-prompt-relocation_placeholder = Un autre déplacement…
+prompt-relocation_placeholder = { $count ->
+        [one] Déplacer une tuile…
+       *[other] Déplacer { $count } tuiles…
+    }
 prompt-move = { $tile } en { $hole }
 prompt-no_move = rien
 prompt-option = { $moves } ({ $gain } { $gain ->

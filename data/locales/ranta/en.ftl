@@ -169,6 +169,10 @@ prompt-pick_mat = **Round { $round }**: pick the mat's cell.
 prompt-no_box_fits = **Round { $round }**: no game fits in your kallax with these dice. Lay a mat:
 prompt-preview_box = **Preview, round { $round }**: { $box }, at { $cell } (cells { $cells }). Confirm?
 prompt-preview_mat = **Preview, round { $round }**: a mat at { $cell }. Confirm?
+prompt-preview_score = Score: { $before } → { $after } ({ $sign }{ $delta } { $delta ->
+        [one] point
+       *[other] points
+    }).
 prompt-confirmed = Stored! The other players will only see it when round { $round } is over.
 prompt-full = **Round { $round }**: your kallax is full, you pass this round. Confirm?
 prompt-confirmed_closed = Stored! Everyone has placed: round { $round } is over and every kallax is revealed.

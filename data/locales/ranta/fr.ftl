@@ -163,6 +163,10 @@ prompt-pick_mat = **Manche { $round }** : choisissez la case du tapis.
 prompt-no_box_fits = **Manche { $round }** : aucun jeu ne rentre dans votre kallax avec ces dés. Posez un tapis :
 prompt-preview_box = **Aperçu, manche { $round }** : { $box }, en { $cell } (cases { $cells }). Confirmer ?
 prompt-preview_mat = **Aperçu, manche { $round }** : un tapis en { $cell }. Confirmer ?
+prompt-preview_score = Score : { $before } → { $after } ({ $sign }{ $delta } { $delta ->
+        [one] point
+       *[other] points
+    }).
 prompt-confirmed = C'est rangé ! Les autres joueurs ne le verront qu'à la fin de la manche { $round }.
 prompt-full = **Manche { $round }** : votre kallax est pleine, vous passez cette manche. Confirmer ?
 prompt-confirmed_closed = C'est rangé ! Tout le monde a rangé : la manche { $round } est terminée et les kallax sont révélées.
