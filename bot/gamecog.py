@@ -21,6 +21,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community.clocks import line_for as clock_line_for
 from bot.language import server_lang
 from bot.narrate import narrate
 from bot.pace import PACES
@@ -410,6 +411,9 @@ class GameCog(commands.GroupCog):
                 waiting = self.waiting_line(game, lg)
                 if waiting:
                     lines.append(waiting)
+            clocks = await clock_line_for(self.bot, game, lg, always=False)
+            if clocks:
+                lines.append(clocks)
         view = await self.sessions.public_view(game)
         image = None
         if self.publish_image(outcome, view):
@@ -569,6 +573,9 @@ class GameCog(commands.GroupCog):
             waiting = self.waiting_line(game, lg)
             if waiting:
                 lines.append(waiting)
+            clocks = await clock_line_for(self.bot, game, lg)
+            if clocks:
+                lines.append(clocks)
         note = await pause_note(interaction, game)
         if note:
             lines.append(note)

@@ -115,7 +115,19 @@ lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
 
 ## pace
-pace-direct = En direct (quelques minutes par coup)
-pace-rapide = Rapide (environ une heure par coup)
-pace-normal = Normal (environ un jour par coup)
-pace-lent = Lent (plusieurs jours par coup)
+pace-direct = En direct (5 min par joueur, +1 min par coup)
+pace-rapide = Rapide (2 h par joueur, +30 min par coup)
+pace-normal = Normal (le délai du serveur, 2 jours par défaut, +1 jour par coup)
+pace-lent = Lent (7 jours par joueur, +3 jours par coup)
+
+## clock
+clock-line = ⏳ Temps restant : { $clocks }
+clock-seat = { $name } { $time }
+clock-away = { $name } en vacances jusqu'au { $until }
+clock-days = { $n } { $n ->
+        [one] jour
+       *[other] jours
+    }
+clock-hours = { $n } h
+clock-minutes = { $n } min
+clock-seconds = { $n } s
