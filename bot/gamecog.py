@@ -404,6 +404,9 @@ class GameCog(commands.GroupCog):
         if game.status == FINISHED:
             lines += self.ranking_lines(outcome, lg)
         elif game.status == RUNNING:
+            clocks = await clock_line_for(self.bot, game, lg, always=False)
+            if clocks:  # above the turn notice, which stays the last line
+                lines.append(clocks)
             turn = self.turn_line(game, lg, outcome.newly_expected)
             if turn:
                 lines.append(turn)
@@ -411,9 +414,6 @@ class GameCog(commands.GroupCog):
                 waiting = self.waiting_line(game, lg)
                 if waiting:
                     lines.append(waiting)
-            clocks = await clock_line_for(self.bot, game, lg, always=False)
-            if clocks:
-                lines.append(clocks)
         view = await self.sessions.public_view(game)
         image = None
         if self.publish_image(outcome, view):

@@ -106,15 +106,22 @@ async def test_a_move_adds_the_increment_capped_and_running_out_fires_on_time(db
     rec = Recorder(clock)
     w = await World(db_url, clock, rec).open()
     svc, sched = w.svc, w.com.scheduler
+    svc._seed = lambda: 1  # a seed whose first roll does not bust
     g = await svc.open_lobby("ludix", guild_id=GUILD, channel_id=10, player=PLAYERS[0], pace="rapide")
     g = await svc.join(g.id, PLAYERS[1])
     g = (await svc.start(g.id, PLAYERS[0])).game
     t0 = clock()
     (dl,) = [d for d in await pending(w.store, g.id) if d.kind == TIMEOUT]
     assert (dl.seat, dl.due) == (0, t0 + 2 * HOUR)
-    # seat 0 passes after 100 min: 20 min left + 30 min
-    clock.now += 100 * MINUTE
-    out = await svc.act(g.id, PLAYERS[0].user_id, {"type": "pass"})
+    # seat 0 rolls after 10 min: the turn goes on, no increment, the same timeout
+    clock.now += 10 * MINUTE
+    out = await svc.act(g.id, PLAYERS[0].user_id, {"type": "roll"})
+    assert 0 in svc.expected_seats(out.game)
+    assert (await w.store.seat_actions(g.id, 0, 1))[0].action["_bank"] == 110 * MINUTE
+    assert [d.due for d in await pending(w.store, g.id) if d.kind == TIMEOUT] == [t0 + 2 * HOUR]
+    # and stops 100 min after the start: 20 min left + 30 min
+    clock.now += 90 * MINUTE
+    out = await svc.act(g.id, PLAYERS[0].user_id, {"type": "stop"})
     assert (await w.store.seat_actions(g.id, 0, 1))[0].action["_bank"] == 50 * MINUTE
     # seat 1 passes at once: capped at 2 h
     clock.now += 10

@@ -144,9 +144,10 @@ class Scheduler:
             return 0.0, True
         return max(0.0, d.due - max(now, away or now)), True
 
-    async def bank_after_move(self, game: GameRow, seat: int) -> float | None:
+    async def bank_after_move(self, game: GameRow, seat: int, turn_over: bool = True) -> float | None:
         """The bank ``seat`` keeps after the move it is making on ``game`` (the session service stores it
-        with the move, in the same transaction: ``_bank``); None when the game has no clock."""
+        with the move, in the same transaction: ``_bank``): what was left, plus the increment when the
+        move ends its turn or the time had run out (capped); None when the game has no clock."""
         if not 0 <= seat < len(game.seats) or game.seats[seat].is_ai:
             return None
         p = await self.profile_of(game)
@@ -156,7 +157,9 @@ class Scheduler:
         user = game.seats[seat].user_id
         away = (await self.store.vacation_ends([user], now)).get(user) if user is not None else None
         left, running = await self._running_bank(game, seat, p, now, away)
-        return round(bank_after_move(left, p) if running else left, 3)
+        # a turn that goes on keeps what is left, unless it ran out (a timeout mid-turn: the next
+        # default action comes after the increment, not at once)
+        return round(bank_after_move(left, p) if running and (turn_over or left <= 0) else left, 3)
 
     async def clocks(self, game: GameRow) -> dict[int, tuple[float | None, float | None]]:
         """``seat -> (seconds left or None when the game has no clock, end of a running vacation or None)``
