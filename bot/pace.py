@@ -29,8 +29,9 @@ MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 @dataclass(frozen=True)
 class Profile:
     """A speed profile's clock: each player starts with ``bank_s`` seconds; each of their moves
-    adds ``increment_s``, capped at ``bank_s``; a reminder comes once they waited ``reminder_s``
-    (or halfway through what is left of their bank, if that comes first). 0 turns a part off."""
+    adds ``increment_s``, capped at ``bank_s``; a reminder comes once they waited ``reminder_s``, or
+    halfway through their bank when ``reminder_s`` would leave them less than a quarter of it. 0 turns
+    a part off."""
 
     bank_s: float
     increment_s: float
@@ -73,7 +74,7 @@ def reminder_at(start: float, bank: float, p: Profile) -> float | None:
     """When a seat expected from ``start`` (its clock running) with ``bank`` seconds is reminded."""
     if p.reminder_s <= 0:
         return None
-    if p.bank_s <= 0 or p.reminder_s < bank:
+    if p.bank_s <= 0 or p.reminder_s <= 0.75 * bank:  # it leaves them a quarter of their time at least
         return start + p.reminder_s
     return start + bank / 2
 

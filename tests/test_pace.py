@@ -44,6 +44,8 @@ def test_bank_arithmetic():
     assert bank_after_move(-5, p) == 30 * MINUTE  # a timeout leaves the increment
     assert reminder_at(100.0, 2 * HOUR, p) == 100 + 30 * MINUTE
     assert reminder_at(100.0, 20 * MINUTE, p) == 100 + 10 * MINUTE  # halfway when the bank is shorter
+    assert reminder_at(100.0, 40 * MINUTE, p) == 100 + 30 * MINUTE  # a quarter of it left: still on time
+    assert reminder_at(100.0, 30 * MINUTE + 1, p) == 100 + 15 * MINUTE + 0.5  # less: halfway
 
 
 def test_vacation_allowance():
