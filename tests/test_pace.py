@@ -176,3 +176,19 @@ async def test_a_vacation_stops_the_clocks_and_an_early_end_restarts_them(db_url
     dues = {(d.seat, d.kind): d.due for d in await pending(w.store, g.id) if d.seat == 1}
     assert dues[(1, TIMEOUT)] == back + 48 * HOUR and dues[(1, "reminder")] == back + 12 * HOUR
     await w.close()
+
+
+async def test_a_paused_games_clocks_stand_still(db_url):
+    import json
+
+    clock = FakeClock()
+    rec = Recorder(clock)
+    w = await World(db_url, clock, rec).open()
+    g = await start_game(w.svc, "ludix", 2)
+    clock.now += HOUR
+    await w.store.set_paused(g.id, json.dumps({"reason": "missing_permissions", "since": clock()}), clock())
+    clock.now += 5 * HOUR
+    g = await w.svc.get(g.id)
+    assert (await w.com.scheduler.clocks(g))[0] == (47 * HOUR, None)
+    assert await w.com.scheduler.bank_after_move(g, 0, turn_over=False) == 47 * HOUR
+    await w.close()

@@ -26,6 +26,7 @@ At start, a sweep schedules any expected seat that has no deadline for its epoch
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -61,6 +62,17 @@ class Notifier(Protocol):
 
     async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None: ...
 
+
+
+def _paused_since(paused: str | None) -> float | None:
+    """When a paused game stopped (``set_paused``'s ``since``), if it is paused."""
+    if not paused:
+        return None
+    try:
+        since = json.loads(paused).get("since")
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return float(since) if isinstance(since, int | float) and not isinstance(since, bool) else None
 
 
 class Scheduler:
@@ -142,7 +154,9 @@ class Scheduler:
             return stored, False
         if d.state != PENDING:  # its time already ran out
             return 0.0, True
-        return max(0.0, d.due - max(now, away or now)), True
+        stopped = _paused_since(game.paused)  # a paused game's clocks stand still (resuming moves them)
+        ref = min(now, stopped) if stopped is not None else now
+        return max(0.0, d.due - max(ref, away or ref)), True
 
     async def bank_after_move(self, game: GameRow, seat: int, turn_over: bool = True) -> float | None:
         """The bank ``seat`` keeps after the move it is making on ``game`` (the session service stores it
