@@ -430,7 +430,11 @@ class SessionService:
         tagged = [{**e, "_seat": seat} for e in events]
         if self.clock_bank is not None and action.get("_by") != "ai":
             # the increment comes once a turn: when the move ends the seat's turn (or the game)
-            bank = await self.clock_bank(game, seat, result is not None or seat not in engine.expected(new_state))
+            try:
+                bank = await self.clock_bank(game, seat, result is not None or seat not in engine.expected(new_state))
+            except Exception:  # a clock must never cost a move: the seat keeps its previous bank
+                log.exception("time bank of game %s seat %s", game.id, seat)
+                bank = None
             if bank is not None:
                 action = {**action, "_bank": bank}
         ok = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,

@@ -1,9 +1,10 @@
 """Reminders and timeouts, kept in the database.
 
 When a seat becomes expected (the session service's ``on_change`` hook, with
-``Outcome.newly_expected``), two deadlines are written for it: a reminder at
-``now + reminder delay`` and a timeout at ``now + timeout delay`` (per server and per
-game, see :mod:`bot.community.settings`). Their key is ``(game, seat, kind, version)``
+``Outcome.newly_expected``), two deadlines are written for it: a reminder and a timeout at
+``now + the seat's time bank`` (issue 15: the game's speed profile, :mod:`bot.pace`, on the
+server's and the game's timers, :mod:`bot.community.settings`; the bank a seat keeps is stored
+with each of its moves, and a player's vacation moves their deadlines). Their key is ``(game, seat, kind, version)``
 where ``version`` is the game's version at that moment (the *epoch*). A deadline is
 void once the game is over, the seat is no longer expected, or the seat acted after
 that version (or a newer epoch was scheduled for it).
@@ -34,7 +35,7 @@ from typing import Any, Protocol
 
 from bot import metrics
 from bot.community.settings import TimerSettings, resolve
-from bot.pace import Profile, bank_after_move, profile, reminder_at
+from bot.pace import DAY, VACATION_WINDOW, Profile, bank_after_move, check_vacation, profile, reminder_at
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.storage import (
     CANCELLED,
@@ -194,8 +195,6 @@ class Scheduler:
     async def set_vacation(self, user_id: int, days: int) -> tuple[float, float]:
         """Start (``days`` > 0) or end (0) the player's vacation; refused beyond the yearly allowance.
         Returns ``(end, shift)``: when it ends and how far their deadlines moved."""
-        from bot.pace import DAY, VACATION_WINDOW, check_vacation
-
         now = self.clock()
         check_vacation(days, await self.store.vacations(user_id, now - VACATION_WINDOW), now)
         until = now + days * DAY

@@ -6,7 +6,8 @@ Stored in the guild's settings (``guild_settings``) under ``"timers"``::
 
 ``"*"`` is the server's default; a game's own entry overrides it field by field;
 anything unset falls back to :data:`DEFAULTS` (and :data:`FORFEIT_DEFAULTS`).
-A delay of 0 turns that deadline off.
+A delay of 0 turns that deadline off. ``"pace"`` (a profile of :mod:`bot.pace`) is the speed of the
+games started without ``rythme``; the ``normal`` profile is these reminder and timeout delays.
 
 The server's public language is ``"language"`` (``"fr"`` or ``"en"``, French when
 unset); it is read through :mod:`bot.language`, which caches it per guild.
