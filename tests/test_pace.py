@@ -192,3 +192,18 @@ async def test_a_paused_games_clocks_stand_still(db_url):
     assert (await w.com.scheduler.clocks(g))[0] == (47 * HOUR, None)
     assert await w.com.scheduler.bank_after_move(g, 0, turn_over=False) == 47 * HOUR
     await w.close()
+
+
+def test_the_clock_line_in_both_languages():
+    from bot.community.clocks import clock_line
+    from bot.storage import GameRow, Seat
+
+    game = GameRow(id=1, guild_id=1, channel_id=1, kind="ludix", options={}, status="running", state=None,
+                   version=1, seed=1, creator_id=1, created_at=0, updated_at=0,
+                   seats=[Seat(0, 1, "**Alice**"), Seat(1, 2, "Bruno"), Seat(2, None, "Bot 1", ai_level=1)])
+    clocks = {0: (DAY + 4 * HOUR, None), 1: (2 * HOUR, 1_800_000_000.0)}
+    assert clock_line(game, clocks, "fr") == ("⏳ Temps restant : \\*\\*Alice\\*\\* 1 jour 4 h · "
+                                              "Bruno en vacances jusqu'au <t:1800000000:D>")
+    assert clock_line(game, clocks, "en") == ("⏳ Time left: \\*\\*Alice\\*\\* 1 day 4 h · "
+                                              "Bruno on vacation until <t:1800000000:D>")
+    assert clock_line(game, {0: (None, None)}, "fr") is None  # no clock, nobody away: no line

@@ -55,9 +55,7 @@ async def line_for(bot: Any, game: GameRow, lg: str, *, always: bool = True) -> 
     if community is None:
         return None
     try:
-        clocks = await community.scheduler.clocks(game)
-        if not always and "pace" not in game.settings:
-            clocks = {seat: (None, away) for seat, (_, away) in clocks.items()}
+        clocks = await community.scheduler.clocks(game, banks=always or "pace" in game.settings)
         return clock_line(game, clocks, lg)
     except Exception:
         log.exception("clocks of game %s", game.id)

@@ -176,19 +176,19 @@ class Scheduler:
         # default action comes after the increment, not at once)
         return round(bank_after_move(left, p) if running and (turn_over or left <= 0) else left, 3)
 
-    async def clocks(self, game: GameRow) -> dict[int, tuple[float | None, float | None]]:
+    async def clocks(self, game: GameRow, *, banks: bool = True) -> dict[int, tuple[float | None, float | None]]:
         """``seat -> (seconds left or None when the game has no clock, end of a running vacation or None)``
-        for every human seat of a running game."""
+        for every human seat of a running game (``banks=False``: only the vacations, one query)."""
         if game.status != RUNNING:
             return {}
-        p = await self.profile_of(game)
         now = self.clock()
         humans = [s for s in game.seats if not s.is_ai]
         away = await self.store.vacation_ends([s.user_id for s in humans], now)
+        p = await self.profile_of(game) if banks else None
         out: dict[int, tuple[float | None, float | None]] = {}
         for s in humans:
             end = away.get(s.user_id)
-            left = (await self._running_bank(game, s.seat, p, now, end))[0] if p.timed else None
+            left = (await self._running_bank(game, s.seat, p, now, end))[0] if p is not None and p.timed else None
             out[s.seat] = (left, end)
         return out
 
