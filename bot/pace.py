@@ -99,6 +99,8 @@ def check_vacation(days: int, periods: list[tuple[float, float]], now: float) ->
         raise RuleError("community.error.vacation_days", days=str(days)[:20], max=VACATION_DAYS)
     if days > VACATION_DAYS:
         raise RuleError("community.error.vacation_days", days=days, max=VACATION_DAYS)
+    if days == 0:  # coming back is always allowed
+        return
     used = vacation_used(periods, now)
     left = max(0, int((VACATION_DAYS * DAY - used) // DAY))
     if days * DAY + used > VACATION_DAYS * DAY + 1e-6:

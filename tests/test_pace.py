@@ -61,6 +61,7 @@ def test_vacation_allowance():
         check_vacation(18, periods, now)
     assert err.value.key == "community.error.vacation_allowance" and err.value.params["left"] == 17
     assert "il vous reste 17 jours" in i18n.t(err.value.key, "fr", **err.value.params)
+    check_vacation(0, [(now - 40 * DAY, now + DAY)], now)  # coming back is never refused
     # a running vacation counts up to now (asking again replaces it: the rest is given back)
     assert vacation_used([(now - 3 * DAY, now + 20 * DAY)], now) == 3 * DAY
     for bad in (-1, 31):
