@@ -21,6 +21,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community.clocks import line_for as clock_line_for
 from bot.language import server_lang
 from bot.narrate import narrate
 from bot.pace import PACES
@@ -447,6 +448,9 @@ class GameCog(commands.GroupCog):
         if game.status == FINISHED:
             lines += ranking
         elif game.status == RUNNING:
+            clocks = await clock_line_for(self.bot, game, lg, always=False)
+            if clocks:  # above the turn notice, which stays the last line
+                lines.append(clocks)
             turn = self.turn_line(game, lg, outcome.newly_expected)
             if turn:
                 lines.append(turn)
@@ -676,6 +680,9 @@ class GameCog(commands.GroupCog):
             waiting = self.waiting_line(game, lg)
             if waiting:
                 lines.append(waiting)
+            clocks = await clock_line_for(self.bot, game, lg)
+            if clocks:
+                lines.append(clocks)
         note = await pause_note(interaction, game)
         if note:
             lines.append(note)

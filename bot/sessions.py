@@ -80,6 +80,9 @@ class SessionService:
         self._readable_ok: set[tuple[int, int]] = set()  # (game, version) whose state loads
         #: called after every committed change (turn notices, schedules); may be a coroutine.
         self.on_change = on_change
+        #: ``(game, seat, turn over) -> bank`` kept by a human seat after its move (issue 15, the
+        #: scheduler's ``bank_after_move``): stored with the move (``_bank``), in the same transaction
+        self.clock_bank: Callable[[GameRow, int, bool], Any] | None = None
 
     # --- helpers -------------------------------------------------------------------
     @staticmethod
@@ -425,6 +428,15 @@ class SessionService:
             results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id,
                                  score=result.scores[s.seat], rank=result.ranks[s.seat]) for s in game.seats]
         tagged = [{**e, "_seat": seat} for e in events]
+        if self.clock_bank is not None and action.get("_by") != "ai":
+            # the increment comes once a turn: when the move ends the seat's turn (or the game)
+            try:
+                bank = await self.clock_bank(game, seat, result is not None or seat not in engine.expected(new_state))
+            except Exception:  # a clock must never cost a move: the seat keeps its previous bank
+                log.exception("time bank of game %s seat %s", game.id, seat)
+                bank = None
+            if bank is not None:
+                action = {**action, "_bank": bank}
         ok = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
                                             user_id=user_id, action=action, events=tagged, status=status,
                                             results=results)

@@ -200,7 +200,8 @@ async def test_after_a_long_stop_the_timeout_fires_without_a_stale_reminder(db_u
     await w.com.scheduler.tick()
     assert [c[0] for c in rec.calls] == [TIMEOUT]
     log = await w.store.events(game.id)
-    assert [(r.seat, r.action) for r in log] == [(0, {"type": "pass", "_by": "timeout"})]
+    # the time bank ran out: the seat keeps the increment for its next turn (normal: half of 48 h)
+    assert [(r.seat, r.action) for r in log] == [(0, {"type": "pass", "_by": "timeout", "_bank": 24 * HOUR})]
     await w.close()
 
 

@@ -41,6 +41,7 @@ class Community:
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
         sessions.on_change = self.on_change
+        sessions.clock_bank = self.scheduler.bank_after_move
 
     @classmethod
     def for_bot(cls, bot) -> Community:

@@ -1,9 +1,10 @@
 """Reminders and timeouts, kept in the database.
 
 When a seat becomes expected (the session service's ``on_change`` hook, with
-``Outcome.newly_expected``), two deadlines are written for it: a reminder at
-``now + reminder delay`` and a timeout at ``now + timeout delay`` (per server and per
-game, see :mod:`bot.community.settings`). Their key is ``(game, seat, kind, version)``
+``Outcome.newly_expected``), two deadlines are written for it: a reminder and a timeout at
+``now + the seat's time bank`` (issue 15: the game's speed profile, :mod:`bot.pace`, on the
+server's and the game's timers, :mod:`bot.community.settings`; the bank a seat keeps is stored
+with each of its moves, and a player's vacation moves their deadlines). Their key is ``(game, seat, kind, version)``
 where ``version`` is the game's version at that moment (the *epoch*). A deadline is
 void once the game is over, the seat is no longer expected, or the seat acted after
 that version (or a newer epoch was scheduled for it).
@@ -26,6 +27,7 @@ At start, a sweep schedules any expected seat that has no deadline for its epoch
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -33,12 +35,14 @@ from typing import Any, Protocol
 
 from bot import metrics
 from bot.community.settings import TimerSettings, resolve
+from bot.pace import DAY, VACATION_WINDOW, Profile, bank_after_move, check_vacation, profile, reminder_at
 from bot.sessions import Outcome, SessionError, SessionService
 from bot.storage import (
     CANCELLED,
     DONE,
     FAILED,
     FINISHED,
+    PENDING,
     REMINDER,
     RUNNING,
     TIMEOUT,
@@ -59,6 +63,17 @@ class Notifier(Protocol):
 
     async def timed_out(self, outcome: Outcome, seats: list[int], forfeit: int | None) -> None: ...
 
+
+
+def _paused_since(paused: str | None) -> float | None:
+    """When a paused game stopped (``set_paused``'s ``since``), if it is paused."""
+    if not paused:
+        return None
+    try:
+        since = json.loads(paused).get("since")
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return float(since) if isinstance(since, int | float) and not isinstance(since, bool) else None
 
 
 class Scheduler:
@@ -91,14 +106,100 @@ class Scheduler:
             await self.store.void_game_deadlines(game.id, self.clock())
 
     async def schedule(self, game: GameRow, seats: list[int], since: float) -> None:
-        t = await self.timers(game.guild_id, game.kind)
+        """The seats' reminder and timeout from ``since``: the timeout when their time bank runs out
+        (``since + bank``), the clock starting only after a running vacation."""
+        p = await self.profile_of(game)
+        away = await self.store.vacation_ends([game.seats[s].user_id for s in seats], self.clock())
         entries: list[tuple[int, str, float]] = []
         for seat in seats:
-            if t.reminder_s > 0:
-                entries.append((seat, REMINDER, since + t.reminder_s))
-            if t.timeout_s > 0:
-                entries.append((seat, TIMEOUT, since + t.timeout_s))
+            start = max(since, away.get(game.seats[seat].user_id, since))
+            bank = await self.stored_bank(game, seat, p)
+            remind = reminder_at(start, bank, p)
+            if remind is not None:
+                entries.append((seat, REMINDER, remind))
+            if p.timed:
+                entries.append((seat, TIMEOUT, start + bank))
         await self.store.schedule_deadlines(game.id, game.version, since, entries)
+
+    # --- time banks (issue 15) -------------------------------------------------------
+    async def profile_of(self, game: GameRow) -> Profile:
+        """The game's clock: its ``rythme`` (else the server's default one) on the server's timers."""
+        t = await self.timers(game.guild_id, game.kind)
+        return profile(game.settings.get("pace") or t.pace, t.reminder_s, t.timeout_s)
+
+    @staticmethod
+    def _stored(rows: list[Any], p: Profile) -> float:
+        """The bank kept with the seat's latest move (``_bank`` in its logged action), else the full one."""
+        for row in rows:
+            bank = row.action.get("_bank")
+            if isinstance(bank, int | float) and not isinstance(bank, bool):
+                return min(max(0.0, float(bank)), p.bank_s)
+        return p.bank_s
+
+    async def stored_bank(self, game: GameRow, seat: int, p: Profile) -> float:
+        return self._stored(await self.store.seat_actions(game.id, seat, 5), p)
+
+    async def _running_bank(self, game: GameRow, seat: int, p: Profile, now: float,
+                            away: float | None) -> tuple[float, bool]:
+        """``(seconds left, running)``: a seat expected with a pending timeout has ``due - now`` left
+        (its clock stopped until the end of a vacation), any other seat the bank of its last move."""
+        rows = await self.store.seat_actions(game.id, seat, 5)
+        stored = self._stored(rows, p)
+        if seat not in self.sessions.expected_seats(game):
+            return stored, False
+        timeouts = [d for d in await self.store.deadlines_of(game.id) if d.seat == seat and d.kind == TIMEOUT]
+        if not timeouts:
+            return stored, False
+        d = max(timeouts, key=lambda d: d.version)
+        if rows and rows[0].version > d.version:  # an older epoch's: the seat has acted since
+            return stored, False
+        if d.state != PENDING:  # its time already ran out
+            return 0.0, True
+        stopped = _paused_since(game.paused)  # a paused game's clocks stand still (resuming moves them)
+        ref = min(now, stopped) if stopped is not None else now
+        return max(0.0, d.due - max(ref, away or ref)), True
+
+    async def bank_after_move(self, game: GameRow, seat: int, turn_over: bool = True) -> float | None:
+        """The bank ``seat`` keeps after the move it is making on ``game`` (the session service stores it
+        with the move, in the same transaction: ``_bank``): what was left, plus the increment when the
+        move ends its turn or the time had run out (capped); None when the game has no clock."""
+        if not 0 <= seat < len(game.seats) or game.seats[seat].is_ai:
+            return None
+        p = await self.profile_of(game)
+        if not p.timed:
+            return None
+        now = self.clock()
+        user = game.seats[seat].user_id
+        away = (await self.store.vacation_ends([user], now)).get(user) if user is not None else None
+        left, running = await self._running_bank(game, seat, p, now, away)
+        # a turn that goes on keeps what is left, unless it ran out (a timeout mid-turn: the next
+        # default action comes after the increment, not at once)
+        return round(bank_after_move(left, p) if running and (turn_over or left <= 0) else left, 3)
+
+    async def clocks(self, game: GameRow, *, banks: bool = True) -> dict[int, tuple[float | None, float | None]]:
+        """``seat -> (seconds left or None when the game has no clock, end of a running vacation or None)``
+        for every human seat of a running game (``banks=False``: only the vacations, one query)."""
+        if game.status != RUNNING:
+            return {}
+        now = self.clock()
+        humans = [s for s in game.seats if not s.is_ai]
+        away = await self.store.vacation_ends([s.user_id for s in humans], now)
+        p = await self.profile_of(game) if banks else None
+        out: dict[int, tuple[float | None, float | None]] = {}
+        for s in humans:
+            end = away.get(s.user_id)
+            left = (await self._running_bank(game, s.seat, p, now, end))[0] if p is not None and p.timed else None
+            out[s.seat] = (left, end)
+        return out
+
+    async def set_vacation(self, user_id: int, days: int) -> tuple[float, float]:
+        """Start (``days`` > 0) or end (0) the player's vacation; refused beyond the yearly allowance.
+        Returns ``(end, shift)``: when it ends and how far their deadlines moved."""
+        now = self.clock()
+        check_vacation(days, await self.store.vacations(user_id, now - VACATION_WINDOW), now)
+        until = now + days * DAY
+        shift = await self.store.set_vacation(user_id, now, until)
+        return until, shift
 
     async def sweep(self) -> int:
         """Schedule expected seats left without a deadline for their epoch (after a crash)."""

@@ -6,7 +6,8 @@ Stored in the guild's settings (``guild_settings``) under ``"timers"``::
 
 ``"*"`` is the server's default; a game's own entry overrides it field by field;
 anything unset falls back to :data:`DEFAULTS` (and :data:`FORFEIT_DEFAULTS`).
-A delay of 0 turns that deadline off.
+A delay of 0 turns that deadline off. ``"pace"`` (a profile of :mod:`bot.pace`) is the speed of the
+games started without ``rythme``; the ``normal`` profile is these reminder and timeout delays.
 
 The server's public language is ``"language"`` (``"fr"`` or ``"en"``, French when
 unset); it is read through :mod:`bot.language`, which caches it per guild.
@@ -21,10 +22,11 @@ from typing import Any
 import engines
 from bot import i18n
 from bot.language import SETTING
+from bot.pace import DEFAULT_PACE, PACES, check_pace
 from engines.base import Phrase, RuleError
 
 ALL = "*"
-FIELDS = ("reminder_h", "timeout_h", "forfeit_after")
+FIELDS = ("reminder_h", "timeout_h", "forfeit_after", "pace")
 MAX_HOURS = 720.0  # 30 days
 MAX_FORFEIT = 20
 
@@ -34,6 +36,8 @@ class TimerSettings:
     reminder_h: float  # hours after a seat becomes expected: reminder (0 = none)
     timeout_h: float  # hours after a seat becomes expected: default action (0 = never)
     forfeit_after: int  # the N-th consecutive timeout of a seat forfeits the game (0 = never)
+    #: the speed profile of a game started without ``rythme`` (bot.pace; ``normal`` is these timers)
+    pace: str = DEFAULT_PACE
 
     @property
     def reminder_s(self) -> float:
@@ -53,13 +57,14 @@ def resolve(settings: dict[str, Any], kind: str) -> TimerSettings:
     """The effective timers of game ``kind`` from a guild's settings dict."""
     timers = settings.get("timers") or {}
     base = {"reminder_h": DEFAULTS.reminder_h, "timeout_h": DEFAULTS.timeout_h,
-            "forfeit_after": FORFEIT_DEFAULTS.get(kind, DEFAULTS.forfeit_after)}
+            "forfeit_after": FORFEIT_DEFAULTS.get(kind, DEFAULTS.forfeit_after), "pace": DEFAULT_PACE}
     for scope in (ALL, kind):
         for name, value in (timers.get(scope) or {}).items():
             if name in base and value is not None:
                 base[name] = value
     return TimerSettings(reminder_h=float(base["reminder_h"]), timeout_h=float(base["timeout_h"]),
-                         forfeit_after=int(base["forfeit_after"]))
+                         forfeit_after=int(base["forfeit_after"]),
+                         pace=base["pace"] if base["pace"] in PACES else DEFAULT_PACE)
 
 
 def game_kind(value: str | None) -> str:
@@ -99,7 +104,7 @@ def set_language(settings: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def change(settings: dict[str, Any], game: str | None, *, reminder_h: float | None = None,
            timeout_h: float | None = None, forfeit_after: int | None = None,
-           reset: bool = False) -> tuple[dict[str, Any], str]:
+           reset: bool = False, pace: str | None = None) -> tuple[dict[str, Any], str]:
     """The new settings after a ``/ludibot config`` (refusals are RuleErrors); returns (settings, scope)."""
     scope = game_kind(game)
     reminder = _hours(reminder_h, "community.error.negative_reminder", "community.error.reminder_too_long")
@@ -108,10 +113,12 @@ def change(settings: dict[str, Any], game: str | None, *, reminder_h: float | No
         raise RuleError("community.error.negative_forfeit", value=forfeit_after)
     if forfeit_after is not None and forfeit_after > MAX_FORFEIT:
         raise RuleError("community.error.forfeit_too_big", value=forfeit_after, max=MAX_FORFEIT)
+    check_pace(pace)
     new = dict(settings)
     timers = {k: dict(v) for k, v in (settings.get("timers") or {}).items()}
     entry = {} if reset else timers.get(scope, {})
-    for name, value in (("reminder_h", reminder), ("timeout_h", timeout), ("forfeit_after", forfeit_after)):
+    for name, value in (("reminder_h", reminder), ("timeout_h", timeout), ("forfeit_after", forfeit_after),
+                        ("pace", pace)):
         if value is not None:
             entry[name] = value
     if entry:

@@ -304,7 +304,7 @@ def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
 
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
-          "rated_games", "ratings", "archives")
+          "rated_games", "ratings", "archives", "vacations")
 
 
 class Store(ABC):
@@ -499,6 +499,22 @@ class Store(ABC):
 
     @abstractmethod
     async def set_user_prefs(self, user_id: int, prefs: dict[str, Any]) -> None: ...
+
+    # vacations (issue 15): a player's clocks stop in every game
+    @abstractmethod
+    async def vacations(self, user_id: int, since: float) -> list[tuple[float, float]]:
+        """``(start, end)`` of the player's vacations ending after ``since`` (a running one included),
+        oldest first."""
+
+    @abstractmethod
+    async def vacation_ends(self, user_ids: list[int], now: float) -> dict[int, float]:
+        """``user id -> end`` of the players on vacation at ``now``."""
+
+    @abstractmethod
+    async def set_vacation(self, user_id: int, now: float, until: float) -> float:
+        """In one transaction: end the player's running vacation now, start one until ``until`` (none
+        if ``until <= now``), and move the pending deadlines of their seats in running games by the
+        change of the vacation's end (later for a new one, back for an early end). Returns that shift."""
 
     # ratings
     @abstractmethod

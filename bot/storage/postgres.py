@@ -193,6 +193,16 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
     """,
+    # vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
+    """
+    CREATE TABLE vacations (
+        user_id BIGINT NOT NULL,
+        starts_at DOUBLE PRECISION NOT NULL,
+        ends_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, starts_at)
+    );
+    CREATE INDEX vacations_end ON vacations (user_id, ends_at);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
@@ -723,6 +733,48 @@ class PostgresStore(Store):
             return True
 
         await self._tx(work)
+
+    # --- vacations (issue 15) ---------------------------------------------------------------
+    async def vacations(self, user_id, since) -> list[tuple[float, float]]:
+        rows = await self._fetch("SELECT starts_at, ends_at FROM vacations WHERE user_id = $1 AND ends_at > $2 "
+                                 "ORDER BY starts_at", user_id, since)
+        return [(r["starts_at"], r["ends_at"]) for r in rows]
+
+    async def vacation_ends(self, user_ids, now) -> dict[int, float]:
+        ids = sorted({int(u) for u in user_ids if u is not None})
+        if not ids:
+            return {}
+        rows = await self._fetch("SELECT user_id, MAX(ends_at) AS e FROM vacations WHERE user_id = ANY($1::bigint[]) "
+                                 "AND starts_at <= $2 AND ends_at > $2 GROUP BY user_id", ids, now)
+        return {r["user_id"]: r["e"] for r in rows}
+
+    async def set_vacation(self, user_id, now, until) -> float:
+        async def work(con):
+            # one player's vacation changes one at a time (two clicks at once would shift twice)
+            await con.execute("SELECT pg_advisory_xact_lock($1)", user_id % (2**62))
+            running = await con.fetch("SELECT starts_at, ends_at FROM vacations WHERE user_id = $1 AND starts_at <= $2 "
+                                      "AND ends_at > $2", user_id, now)
+            old_end = max([now, *(r["ends_at"] for r in running)])
+            for r in running:  # the running vacation ends now (a new one replaces it)
+                if r["starts_at"] >= now:
+                    await con.execute("DELETE FROM vacations WHERE user_id = $1 AND starts_at = $2",
+                                      user_id, r["starts_at"])
+                else:
+                    await con.execute("UPDATE vacations SET ends_at = $1 WHERE user_id = $2 AND starts_at = $3",
+                                      now, user_id, r["starts_at"])
+            new_end = max(now, until)
+            if new_end > now:
+                await con.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES ($1, $2, $3)",
+                                  user_id, now, new_end)
+            shift = new_end - old_end
+            if shift:
+                await con.execute(
+                    "UPDATE deadlines SET due = due + $1 WHERE state = 'pending' AND EXISTS (SELECT 1 FROM seats s "
+                    "JOIN games g ON g.id = s.game_id WHERE s.game_id = deadlines.game_id AND s.seat = deadlines.seat "
+                    "AND s.user_id = $2 AND g.status = 'running')", shift, user_id)
+            return shift
+
+        return await self._tx(work)
 
     async def rate_game(self, game_id, compute) -> bool:
         async def work(con):

@@ -190,6 +190,16 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
     """,
+    # vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
+    """
+    CREATE TABLE vacations (
+        user_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        PRIMARY KEY (user_id, starts_at)
+    );
+    CREATE INDEX vacations_end ON vacations (user_id, ends_at);
+    """,
 ]
 
 #: the newest schema number this release knows
@@ -772,6 +782,48 @@ class SQLiteStore(Store):
             return True
 
         await self._tx(work)
+
+    # --- vacations (issue 15) ---------------------------------------------------------------
+    async def vacations(self, user_id, since) -> list[tuple[float, float]]:
+        rows = await self._fetchall("SELECT starts_at, ends_at FROM vacations WHERE user_id = ? AND ends_at > ? "
+                                    "ORDER BY starts_at", (user_id, since))
+        return [(r["starts_at"], r["ends_at"]) for r in rows]
+
+    async def vacation_ends(self, user_ids, now) -> dict[int, float]:
+        ids = sorted({int(u) for u in user_ids if u is not None})
+        if not ids:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT user_id, MAX(ends_at) AS e FROM vacations WHERE user_id IN ({','.join('?' * len(ids))}) "
+            "AND starts_at <= ? AND ends_at > ? GROUP BY user_id", (*ids, now, now))
+        return {r["user_id"]: r["e"] for r in rows}
+
+    async def set_vacation(self, user_id, now, until) -> float:
+        async def work(db):
+            async with db.execute("SELECT starts_at, ends_at FROM vacations WHERE user_id = ? AND starts_at <= ? "
+                                  "AND ends_at > ?", (user_id, now, now)) as cur:
+                running = list(await cur.fetchall())
+            old_end = max([now, *(r["ends_at"] for r in running)])
+            for r in running:  # the running vacation ends now (a new one replaces it)
+                if r["starts_at"] >= now:
+                    await db.execute("DELETE FROM vacations WHERE user_id = ? AND starts_at = ?",
+                                     (user_id, r["starts_at"]))
+                else:
+                    await db.execute("UPDATE vacations SET ends_at = ? WHERE user_id = ? AND starts_at = ?",
+                                     (now, user_id, r["starts_at"]))
+            new_end = max(now, until)
+            if new_end > now:
+                await db.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+                                 (user_id, now, new_end))
+            shift = new_end - old_end
+            if shift:
+                await db.execute(
+                    "UPDATE deadlines SET due = due + ? WHERE state = 'pending' AND EXISTS (SELECT 1 FROM seats s "
+                    "JOIN games g ON g.id = s.game_id WHERE s.game_id = deadlines.game_id AND s.seat = deadlines.seat "
+                    "AND s.user_id = ? AND g.status = 'running')", (shift, user_id))
+            return shift
+
+        return await self._tx(work)
 
     async def rate_game(self, game_id, compute) -> bool:
         async def work(db):

@@ -13,6 +13,7 @@ from discord.ext import commands
 import engines
 from bot import i18n
 from bot.community import settings as timers
+from bot.gamecog import PACE_CHOICES
 from bot.language import language_of, languages
 from bot.safe import escape
 from bot.sessions import Player
@@ -60,6 +61,7 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
             lines.append(i18n.t("community.config.line", lg, game=title(kind, lg),
                                 reminder=_hours(t.reminder_h, lg, "community.config.off"),
                                 timeout=_hours(t.timeout_h, lg, "community.config.never"), forfeit=forfeit,
+                                pace=i18n.t(f"common.pace.{t.pace}", lg),
                                 own=i18n.t("community.config.own", lg) if own.get(kind) else ""))
         return lines
 
@@ -67,17 +69,19 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     @app_commands.describe(langue=L("community.cmd.langue"), jeu=L("community.cmd.jeu_config"),
                            rappel=L("community.cmd.rappel"), delai=L("community.cmd.delai"),
                            forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"),
-                           fil=L("community.cmd.fil"))
+                           fil=L("community.cmd.fil"), rythme=L("community.cmd.rythme_config"))
     @app_commands.choices(langue=[app_commands.Choice(name=L("community.language.fr"), value="fr"),
-                                  app_commands.Choice(name=L("community.language.en"), value="en")])
+                                  app_commands.Choice(name=L("community.language.en"), value="en")],
+                          rythme=PACE_CHOICES)
     @app_commands.guild_only()
     async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
                      rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
-                     reinitialiser: bool = False, fil: bool | None = None) -> None:
+                     reinitialiser: bool = False, fil: bool | None = None, rythme: str | None = None) -> None:
         guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
-        change_timers = rappel is not None or delai is not None or forfait is not None or reinitialiser
+        change_timers = (rappel is not None or delai is not None or forfait is not None or reinitialiser
+                         or rythme is not None)
         if langue is None and fil is None and not change_timers:
             scope = timers.game_kind(jeu)
             await send(interaction, "\n".join(self.describe(current, lg, scope)), ephemeral=True)
@@ -85,7 +89,7 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         new, scope = dict(current), timers.game_kind(jeu)
         if change_timers:
             new, scope = timers.change(new, jeu, reminder_h=rappel, timeout_h=delai, forfeit_after=forfait,
-                                       reset=reinitialiser)
+                                       reset=reinitialiser, pace=rythme)
         if langue is not None:
             new = timers.set_language(new, langue)
         if fil is not None:
@@ -149,6 +153,20 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         await send(interaction, i18n.t("community.export.ready", lang(interaction), games=len(doc["games"]),
                                        ratings=len(doc["ratings"])), ephemeral=True,
                    file=discord.File(io.BytesIO(data), filename=f"ludibot-export-{guild}.json"))
+
+    @app_commands.command(name="vacances", description=L("community.cmd.vacances"))
+    @app_commands.describe(jours=L("community.cmd.jours"))
+    async def vacances(self, interaction: discord.Interaction, jours: app_commands.Range[int, 0, 365]) -> None:
+        """Stop (``jours`` > 0) or restart (0) the caller's clocks in every game (docs/playing-over-days.md)."""
+        lg = lang(interaction)
+        scheduler = self.bot.community.scheduler  # type: ignore[attr-defined]
+        until, shift = await scheduler.set_vacation(interaction.user.id, int(jours))
+        if jours > 0:
+            text = i18n.t("community.vacation.started", lg, until=f"<t:{int(until)}:D>",
+                          relative=f"<t:{int(until)}:R>")
+        else:
+            text = i18n.t("community.vacation.ended" if shift else "community.vacation.none", lg)
+        await send(interaction, text, ephemeral=True)
 
     @app_commands.command(name="preferences", description=L("community.cmd.preferences"))
     @app_commands.describe(rappels_mp=L("community.cmd.rappels_mp"))

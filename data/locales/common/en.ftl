@@ -110,10 +110,10 @@ lobby-rematch_exists = The rematch of this game is already open: game #{ $id } (
 lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.
 
 ## pace
-pace-direct = Live (a few minutes a move)
-pace-rapide = Fast (about an hour a move)
-pace-normal = Normal (about a day a move)
-pace-lent = Slow (several days a move)
+pace-direct = Live (5 min a player, +1 min a move)
+pace-rapide = Fast (2 h a player, +30 min a move)
+pace-normal = Normal (the server's timeout, 2 days by default, +1 day a move)
+pace-lent = Slow (7 days a player, +3 days a move)
 
 ## thread
 thread-name = { $game } #{ $id } — { $players }
@@ -121,3 +121,15 @@ thread-started = The game is played in its own thread: { $thread }
 thread-elsewhere = Game #{ $id } is played in its own thread: { $thread }. Your move is posted there.
 thread-result = **{ $game } #{ $id }: game over.** The game's thread: { $link }
 thread-pending = Your move is recorded; it will be posted in the thread of game #{ $id } as soon as Ludibot can write there.
+
+## clock
+clock-line = ⏳ Time left: { $clocks }
+clock-seat = { $name } { $time }
+clock-away = { $name } on vacation until { $until }
+clock-days = { $n } { $n ->
+        [one] day
+       *[other] days
+    }
+clock-hours = { $n } h
+clock-minutes = { $n } min
+clock-seconds = { $n } s

@@ -116,10 +116,10 @@ lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
 
 ## pace
-pace-direct = En direct (quelques minutes par coup)
-pace-rapide = Rapide (environ une heure par coup)
-pace-normal = Normal (environ un jour par coup)
-pace-lent = Lent (plusieurs jours par coup)
+pace-direct = En direct (5 min par joueur, +1 min par coup)
+pace-rapide = Rapide (2 h par joueur, +30 min par coup)
+pace-normal = Normal (le délai du serveur, 2 jours par défaut, +1 jour par coup)
+pace-lent = Lent (7 jours par joueur, +3 jours par coup)
 
 ## thread
 thread-name = { $game } n°{ $id } — { $players }
@@ -127,3 +127,15 @@ thread-started = La partie se joue dans son fil : { $thread }
 thread-elsewhere = La partie n°{ $id } se joue dans son fil : { $thread }. Votre coup y est publié.
 thread-result = **{ $game } n°{ $id } : partie terminée.** Le fil de la partie : { $link }
 thread-pending = Votre coup est enregistré ; il sera publié dans le fil de la partie n°{ $id } dès que Ludibot pourra y écrire.
+
+## clock
+clock-line = ⏳ Temps restant : { $clocks }
+clock-seat = { $name } { $time }
+clock-away = { $name } en vacances jusqu'au { $until }
+clock-days = { $n } { $n ->
+        [one] jour
+       *[other] jours
+    }
+clock-hours = { $n } h
+clock-minutes = { $n } min
+clock-seconds = { $n } s

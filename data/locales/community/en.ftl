@@ -8,6 +8,9 @@ cmd-ludibot = Ludibot settings
 cmd-config = The server's reminders and timeouts, per game (Manage Server)
 cmd-preferences = Your own preferences (reminders by direct message)
 cmd-jeu = The game
+cmd-rythme_config = Pace of games started without “pace” (normal: the reminder and timeout above)
+cmd-vacances = Vacation: your clocks stop in all your games (days:0 to come back)
+cmd-jours = Days of vacation from now (0: the vacation ends)
 cmd-jeu_config = The game to set (empty or "all": the server's default)
 cmd-periode = The period
 cmd-membre = The member (you by default)
@@ -42,6 +45,14 @@ error-timeout_too_long = The timeout cannot be longer than { $max } hours (got {
 error-forfeit_too_big = The forfeit must come at the latest at the { $max }th timeout in a row (got { $value }).
 error-timeout_before_reminder = For { $game }, the timeout ({ $timeout } h) must be longer than the reminder ({ $reminder } h): otherwise the move would be played before the reminder.
 error-no_solo = { $game } has no solo mode, so no solo records. Try /classement instead.
+error-vacation_days = A vacation lasts 0 to { $max } days (got: { $days }).
+error-vacation_allowance = You cannot go away for { $days } { $days ->
+        [one] day
+       *[other] days
+    }: you have { $left } { $left ->
+        [one] day
+       *[other] days
+    } of vacation left in the last 365 days ({ $allowance } days a year at most).
 error-not_finished = Game #{ $game } is not finished: its history will be available at the end.
 
 ## board
@@ -150,7 +161,7 @@ history-json_ready = JSON export of game #{ $id } (game, players, options, publi
 ## config
 config-saved = Settings saved for { $scope }.
 config-head = **Reminders and timeouts on this server** (in hours):
-config-line = • { $game }: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }{ $own }
+config-line = • { $game }: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }, default pace: { $pace }{ $own }
 config-own = {" "}(this game's own setting)
 config-off = none
 config-never = never
@@ -213,3 +224,8 @@ export-ready = Here is the server's export: { $games } finished { $games ->
 
 ## merged from main
 records-mode = Mode
+
+## vacation
+vacation-started = Enjoy your vacation! Your clocks are stopped in all your games until { $until } ({ $relative }). Come back earlier with /ludibot vacation days:0.
+vacation-ended = Welcome back! Your clocks run again in all your games.
+vacation-none = You are not on vacation: your clocks run as usual.

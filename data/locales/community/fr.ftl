@@ -16,6 +16,9 @@ cmd-format = Texte (par défaut) ou fichier JSON
 cmd-rappel = Rappel après ce nombre d'heures (0 : pas de rappel)
 cmd-delai = Coup par défaut après ce nombre d'heures (0 : jamais)
 cmd-forfait = Forfait au N-ième délai dépassé d'affilée (0 : jamais)
+cmd-rythme_config = Rythme des parties lancées sans « rythme » (normal : rappel et délai ci-dessus)
+cmd-vacances = Vacances : vos horloges s'arrêtent dans toutes vos parties (jours:0 pour revenir)
+cmd-jours = Nombre de jours de vacances à partir de maintenant (0 : fin des vacances)
 cmd-reinitialiser = Effacer d'abord le réglage de ce jeu (revenir au défaut)
 cmd-rappels_mp = Recevoir aussi les rappels en message privé
 
@@ -42,6 +45,14 @@ error-timeout_too_long = Le délai ne peut pas dépasser { $max } heures (reçu 
 error-forfeit_too_big = Le forfait doit venir au plus tard au { $max }e délai dépassé d'affilée (reçu : { $value }).
 error-timeout_before_reminder = Pour { $game }, le délai ({ $timeout } h) doit être plus long que le rappel ({ $reminder } h) : sinon le coup serait joué avant le rappel.
 error-no_solo = { $game } ne se joue pas en solo : pas de records solo. Voyez plutôt /classement.
+error-vacation_days = Le nombre de jours de vacances va de 0 à { $max } (reçu : { $days }).
+error-vacation_allowance = Impossible de partir { $days } { $days ->
+        [one] jour
+       *[other] jours
+    } : il vous reste { $left } { $left ->
+        [one] jour
+       *[other] jours
+    } de vacances sur les 365 derniers jours ({ $allowance } jours par an au plus).
 error-not_finished = La partie n°{ $game } n'est pas terminée : son historique sera disponible à la fin.
 
 ## board
@@ -162,7 +173,7 @@ history-json_ready = Export JSON de la partie n°{ $id } (partie, joueurs, optio
 ## config
 config-saved = Réglages enregistrés pour { $scope }.
 config-head = **Rappels et délais sur ce serveur** (en heures) :
-config-line = • { $game } : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }{ $own }
+config-line = • { $game } : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }, rythme par défaut : { $pace }{ $own }
 config-own = {" "}(réglage propre à ce jeu)
 config-off = aucun
 config-never = jamais
@@ -231,3 +242,8 @@ export-ready = Voici l'export du serveur : { $games } { $games ->
 
 ## merged from main
 records-mode = Mode
+
+## vacation
+vacation-started = Bonnes vacances ! Vos horloges sont arrêtées dans toutes vos parties jusqu'au { $until } ({ $relative }). Revenez plus tôt avec /ludibot vacances jours:0.
+vacation-ended = Bon retour ! Vos horloges repartent dans toutes vos parties.
+vacation-none = Vous n'êtes pas en vacances : vos horloges tournent normalement.
