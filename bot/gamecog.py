@@ -426,6 +426,7 @@ class GameCog(commands.GroupCog):
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
                                   file: discord.File | None, controls: list[discord.ui.Item]) -> int | None:
+        stripped = await self._strip_clicked(interaction, game)
         msg_id = await send(interaction, content, file=file, view=view_of(*controls) if controls else None)
         publisher = getattr(self.bot, "publisher", None)
         if msg_id is None:
@@ -434,7 +435,8 @@ class GameCog(commands.GroupCog):
             if publisher is not None:
                 publisher.wake(game.id, urgent=True)
             return None
-        await self._published(game, msg_id, bool(controls), interaction.channel_id or game.channel_id)
+        await self._published(game, msg_id, bool(controls), interaction.channel_id or game.channel_id,
+                              stripped=stripped)
         if game.paused:
             await self.check_permissions_back(interaction, game)
         return msg_id
@@ -446,12 +448,31 @@ class GameCog(commands.GroupCog):
         await self._published(game, msg_id, bool(controls), channel_id)
         return msg_id
 
-    async def _published(self, game: GameRow, msg_id: int, has_controls: bool, channel_id: int) -> None:
+    async def _strip_clicked(self, interaction: discord.Interaction, game: GameRow) -> bool:
+        """A click on the game's current turn message: take its buttons off through the interaction
+        itself (an UPDATE_MESSAGE answer; the new turn follows as a follow-up). Interaction answers
+        are not bound to Discord's global rate limit (50 requests/s), a channel edit is: past 50
+        moves/s the edits were the bottleneck (issue 16). True when done."""
+        message = interaction.message
+        if (interaction.type != discord.InteractionType.component or message is None
+                or interaction.response.is_done() or message.id != game.control_message_id
+                or message.flags.ephemeral
+                or time.time() - message.created_at.timestamp() > STRIP_MAX_AGE):
+            return False
+        try:
+            await interaction.response.edit_message(view=None)
+        except discord.HTTPException:
+            return False  # expired or refused: the answer goes as usual, the edit as before
+        return True
+
+    async def _published(self, game: GameRow, msg_id: int, has_controls: bool, channel_id: int, *,
+                         stripped: bool = False) -> None:
         """The message for ``game.version`` exists: mark it (compare-and-set), then take the controls
-        off the previous one — or off this one if a newer version was published meanwhile."""
+        off the previous one (unless the click already did) — or off this one if a newer version was
+        published meanwhile."""
         old = game.control_message_id
         if await self.sessions.store.mark_published(game.id, game.version, msg_id):
-            if old and old != msg_id:
+            if old and old != msg_id and not stripped:
                 asyncio.create_task(self._strip_controls(channel_id, old))
         elif has_controls:
             asyncio.create_task(self._strip_controls(channel_id, msg_id))
