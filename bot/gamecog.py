@@ -466,13 +466,13 @@ class GameCog(commands.GroupCog):
                                style=discord.ButtonStyle.primary, emoji="🔁")]
         content = "\n".join(lines)[:2000] or None
         if wants_thread(game):
-            return await self._publish_in_thread(interaction, game, lg, content, file, controls, ranking)
+            return await self._publish_in_thread(interaction, game, lg, content, files, controls, ranking)
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, files, controls)
         return await self._post_publication(game, content, files, controls)
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
-                                 content: str | None, file: discord.File | None, controls: list[discord.ui.Item],
+                                 content: str | None, files: list[discord.File], controls: list[discord.ui.Item],
                                  ranking: list[str]) -> int | None:
         """A game in its own thread (bot.threads): the message goes there (created on the first one),
         as the interaction's answer when the player acted in the thread, else as a post. At the end
@@ -483,11 +483,11 @@ class GameCog(commands.GroupCog):
         try:
             thread_id = await ensure_thread(self.bot, game, lg)
             if interaction is not None and interaction.channel_id == thread_id:
-                msg_id = await send(interaction, content, file=file, view=view_of(*here) if here else None)
+                msg_id = await send(interaction, content, files=files, view=view_of(*here) if here else None)
                 if msg_id is None:
                     return await self._thread_refused(interaction, game, None)
             else:
-                msg_id = await self.post(thread_id, content, file=file, controls=here)
+                msg_id = await self.post(thread_id, content, files=files, controls=here)
                 if interaction is not None and not interaction.response.is_done():
                     await send(interaction, i18n.t("common.thread.elsewhere", lang(interaction), id=game.id,
                                                    thread=f"<#{thread_id}>"), ephemeral=True)
@@ -534,6 +534,7 @@ class GameCog(commands.GroupCog):
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
                                   files: list[discord.File], controls: list[discord.ui.Item]) -> int | None:
+        stripped = await self._strip_clicked(interaction, game)
         msg_id = await send(interaction, content, files=files, view=view_of(*controls) if controls else None)
         publisher = getattr(self.bot, "publisher", None)
         if msg_id is None:
@@ -542,7 +543,8 @@ class GameCog(commands.GroupCog):
             if publisher is not None:
                 publisher.wake(game.id, urgent=True)
             return None
-        await self._published(game, msg_id, bool(controls), interaction.channel_id or game.channel_id)
+        await self._published(game, msg_id, bool(controls), interaction.channel_id or game.channel_id,
+                              stripped=stripped)
         if game.paused:
             await self.check_permissions_back(interaction, game)
         return msg_id
@@ -554,12 +556,31 @@ class GameCog(commands.GroupCog):
         await self._published(game, msg_id, bool(controls), channel_id)
         return msg_id
 
-    async def _published(self, game: GameRow, msg_id: int, has_controls: bool, channel_id: int) -> None:
+    async def _strip_clicked(self, interaction: discord.Interaction, game: GameRow) -> bool:
+        """A click on the game's current turn message: take its buttons off through the interaction
+        itself (an UPDATE_MESSAGE answer; the new turn follows as a follow-up). Interaction answers
+        are not bound to Discord's global rate limit (50 requests/s), a channel edit is: past 50
+        moves/s the edits were the bottleneck (issue 16). True when done."""
+        message = interaction.message
+        if (interaction.type != discord.InteractionType.component or message is None
+                or interaction.response.is_done() or message.id != game.control_message_id
+                or message.flags.ephemeral
+                or time.time() - message.created_at.timestamp() > STRIP_MAX_AGE):
+            return False
+        try:
+            await interaction.response.edit_message(view=None)
+        except discord.HTTPException:
+            return False  # expired or refused: the answer goes as usual, the edit as before
+        return True
+
+    async def _published(self, game: GameRow, msg_id: int, has_controls: bool, channel_id: int, *,
+                         stripped: bool = False) -> None:
         """The message for ``game.version`` exists: mark it (compare-and-set), then take the controls
-        off the previous one — or off this one if a newer version was published meanwhile."""
+        off the previous one (unless the click already did) — or off this one if a newer version was
+        published meanwhile."""
         old = game.control_message_id
         if await self.sessions.store.mark_published(game.id, game.version, msg_id):
-            if old and old != msg_id:
+            if old and old != msg_id and not stripped:
                 asyncio.create_task(self._strip_controls(channel_id, old))
         elif has_controls:
             asyncio.create_task(self._strip_controls(channel_id, msg_id))

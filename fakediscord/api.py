@@ -150,7 +150,15 @@ class InteractionResult:
 
     @property
     def message(self) -> FakeMessage | None:
-        """The primary message: the interaction's original response (or the updated component message)."""
+        """The primary message: the interaction's original response (or the updated component message).
+
+        A click answered by updating its own message (7, or 6 then an edit) that also posted a new
+        public message (a follow-up: the next turn) has that new message as its primary one."""
+        clicked = self.fake.message_by_id.get(self.record.component_message_id or 0)
+        if self.response_type in (6, 7) and clicked is not None and clicked.visible_to is None:
+            fresh = [x for x in self.created if x.visible_to is None and not x.is_dm]
+            if fresh:
+                return fresh[0]
         oid = self.record.original_message_id
         if oid is not None and oid in self.fake.message_by_id:
             return self.fake.message_by_id[oid]

@@ -147,3 +147,24 @@ async def test_the_game_survives_sigkill_and_old_buttons_still_work(world):
     res = await fake.run_command(u.bruno, "jeux", "ludix status")
     assert res.ephemeral and res.attachments and "en cours" in res.content
     assert fake.errors == []
+
+
+async def test_a_click_takes_its_own_buttons_off_without_a_channel_edit(world):
+    """Issue 16: the turn message a player clicks loses its buttons in the interaction's own answer
+    (UPDATE_MESSAGE), the next turn follows as a follow-up: no channel edit, which Discord's global
+    rate limit (50 requests/s) would count, so throughput is not capped by it."""
+    fake, u = world.fake, world.u
+    lobby = await open_game(world, u.bruno, target=1000)
+    await fake.click(u.alice, lobby, label="Lancer")
+    msg = await wait_control(fake)
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    before = len(fake.request_log)
+    seen = [msg]
+    for _ in range(6):
+        msg = await play_turn(fake, by_id, msg)
+        seen.append(msg)
+    await fake.wait_idle(quiet=0.5)
+    edits = [(m, p) for m, p, _ in fake.request_log[before:] if m == "PATCH" and p.startswith("/api/v10/channels/")]
+    assert edits == []
+    # every older turn message has lost its buttons, the newest has them
+    assert all(m.buttons == [] for m in seen[:-1] if m.id != msg.id) and msg.buttons
