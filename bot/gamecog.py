@@ -21,6 +21,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
 from bot.pace import PACES
@@ -415,14 +416,25 @@ class GameCog(commands.GroupCog):
         if self.publish_image(outcome, view):
             image = await self.render_public_cached(game, view, lg)
         file = discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}.png") if image else None
-        controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
-        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
-            controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
-                               style=discord.ButtonStyle.primary, emoji="🔁")]
+        controls = await self.controls_of(game, view, lg)
         content = "\n".join(lines)[:2000] or None
         if interaction is not None:
             return await self._answer_publication(interaction, game, content, file, controls)
         return await self._post_publication(game, content, file, controls)
+
+    async def controls_of(self, game: GameRow, view: dict[str, Any], lg: str) -> list[discord.ui.Item]:
+        """The buttons under the game's newest message: the open votes about stalled players and
+        "take my seat back" (issue 15), the turn's controls; Rematch once it is over."""
+        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
+            return [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                           style=discord.ButtonStyle.primary, emoji="🔁")]
+        if game.status != RUNNING:
+            return []
+        controls = self.turn_controls(game, view, lg)
+        if game.settings.get("votes") or game.settings.get("ai_for"):
+            votes = await vote_controls(self.sessions.store, game, lg, self.engine.has_ai)
+            controls = [*votes, *controls][:25]  # Discord: 5 rows of 5
+        return controls
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
                                   file: discord.File | None, controls: list[discord.ui.Item]) -> int | None:
@@ -612,3 +624,4 @@ def register_lobby(router) -> None:
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
                          ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
+    register_votes(router)

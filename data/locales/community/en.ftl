@@ -204,3 +204,20 @@ export-ready = Here is the server's export: { $games } finished { $games ->
 
 ## merged from main
 records-mode = Mode
+
+## a stalled player: the others vote (issue 15)
+vote-button_wait = Wait for { $player } ({ $count })
+vote-button_ai = Bot for { $player } ({ $count })
+vote-button_remove = Remove { $player } ({ $count })
+vote-button_reclaim = Take my seat back
+vote-cast = 🗳️ Your vote is recorded: { $choice ->
+        [wait] wait
+        [ai] let the bot play
+       *[remove] remove the player
+    }. You may change it until the decision ({ $due }).
+vote-closed = This vote of game #{ $game } is over: the decision is made (or the player came back).
+vote-not_voter = Only the other players of game #{ $game } vote about this player.
+vote-own_seat = You do not vote about your own seat: play your move in game #{ $game } to take it back.
+vote-taken_over = The bot plays for you in game #{ $game }: click “Take my seat back” to play yourself again.
+vote-not_taken_over = The bot is not playing for you in game #{ $game }.
+vote-no_removal = This game's rules cannot go on without this player.
