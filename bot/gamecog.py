@@ -433,7 +433,12 @@ class GameCog(commands.GroupCog):
         controls = self.turn_controls(game, view, lg)
         if game.settings.get("votes") or game.settings.get("ai_for"):
             votes = await vote_controls(self.sessions.store, game, lg, self.engine.has_ai)
-            controls = [*votes, *controls][:25]  # Discord: 5 rows of 5
+            try:  # in the rows the game's own controls leave free (Discord: 5 rows of 5)
+                view_of(*controls, *votes)
+            except ValueError:
+                log.warning("game %s: no room for the vote buttons under its controls", game.id)
+            else:
+                controls = [*controls, *votes]
         return controls
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,

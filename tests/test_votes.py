@@ -15,6 +15,8 @@ from bot.sessions import SessionError, ai_played, open_votes
 from bot.storage import DONE, FINISHED, PENDING, RUNNING, TIMEOUT, VOTE
 from engines.base import RuleError
 from engines.ludix import ENGINE as LUDIX
+from engines.lutinades import CHOICE, GESTURES
+from engines.lutinades import ENGINE as LUT
 from tests.test_scheduler import GUILD, HOUR, PLAYERS, FakeClock, Recorder, World, start_game
 
 A, B, C, D = (p.user_id for p in PLAYERS[:4])
@@ -279,6 +281,70 @@ async def test_a_restart_in_the_middle_of_a_vote_loses_nothing_and_decides_once(
 @pytest.mark.parametrize("kind", sorted(k for k in engines.GAMES if hasattr(engines.get(k), "remove_seat")))
 def test_every_removal_keeps_the_state_loadable(kind):
     e = engines.get(kind)
-    s = e.new_game(max(3, e.min_players), None, 3)
+    s = e.new_game(e.min_players + 1, None, 3)
     s2, _ = e.remove_seat(s, 1)
     assert e.from_dict(e.to_dict(s2)) == s2 and 1 not in e.expected(s2)
+
+
+# --- Lutinades: going on without a seat (3 players at least, the rules' minimum) ---------------------------
+
+
+def gesture(state, seat, kind="up"):
+    return LUT.apply(state, seat, {"type": "gesture", "gesture": kind, "side": None})[0]
+
+
+def test_lutinades_with_three_players_cannot_go_on_without_one():
+    s = LUT.new_game(3, None, 5)
+    with pytest.raises(RuleError) as err:
+        LUT.remove_seat(s, 1)
+    assert err.value.key == "lutinades.error.too_few_left"
+
+
+def test_lutinades_a_removed_lutin_is_no_longer_waited_for_and_may_not_play():
+    s = gesture(gesture(LUT.new_game(5, None, 5), 1), 2, "down")
+    assert LUT.expected(s) == {3, 4}
+    s2, events = LUT.remove_seat(s, 3)
+    assert events == [{"type": "seat_removed", "seat": 3}] and LUT.expected(s2) == {4}
+    assert LUT.legal_actions(s2, 3) == [] and LUT.view(s2, 3)["card"] is None  # a spectator now
+    with pytest.raises(RuleError) as err:
+        LUT.apply(s2, 3, {"type": "gesture", "gesture": "up", "side": None})
+    assert err.value.key == "lutinades.error.removed"
+    # the last lutin waited for is removed: the gestures are revealed at once
+    s3 = gesture(gesture(LUT.new_game(4, None, 5), 1), 2, "down")  # lutins 1 and 2 chose, 3 did not
+    s4, events = LUT.remove_seat(s3, 3)
+    assert [e["type"] for e in events][:2] == ["seat_removed", "gestures_revealed"]
+    assert s4.phase == CHOICE and LUT.followable(s4) == [1, 2]
+
+
+def test_lutinades_removing_the_picker_abandons_the_turn_and_the_next_seat_in_picks():
+    s = gesture(gesture(gesture(LUT.new_game(4, None, 5), 1), 2, "down"), 3, "small")
+    assert s.phase == CHOICE and LUT.expected(s) == {0}
+    card = s.card
+    s2, events = LUT.remove_seat(s, 0)
+    assert [e["type"] for e in events] == ["seat_removed", "turn_abandoned", "turn"]
+    assert s2.discard[-1] == card and s2.picker == 1 and s2.phase == GESTURES
+    assert LUT.expected(s2) == {2, 3} and sum(len(m) for m in s2.mushrooms) == 0  # unscored
+    # the removed seat is skipped when the picker passes on: 1, 2, 3, 1 ...
+    pickers = []
+    for _ in range(4):
+        pickers.append(s2.picker)
+        turn = s2.turn
+        while s2.turn == turn:
+            seat = min(LUT.expected(s2))
+            assert seat != 0
+            s2 = LUT.apply(s2, seat, LUT.default_action(s2, seat))[0]
+    assert pickers == [1, 2, 3, 1]
+
+
+def test_lutinades_removing_a_lutin_at_the_choice_leaves_the_picker_the_others():
+    s = gesture(gesture(gesture(gesture(LUT.new_game(5, None, 5), 1), 2, "down"), 3, "small"), 4, "up")
+    assert s.phase == CHOICE
+    s2, events = LUT.remove_seat(s, 2)
+    assert s2.phase == CHOICE and [e["type"] for e in events] == ["seat_removed", "choose"]
+    assert LUT.followable(s2) == [1, 3, 4] and LUT.view(s2, None)["gestures"][2] is None
+
+
+def test_lutinades_a_removed_seat_ranks_last_whatever_its_mushrooms():
+    s = LUT.from_dict({**LUT.to_dict(LUT.new_game(4, None, 5)), "out": [2], "phase": "over",
+                       "mushrooms": [[1], [2, 3], [4, 5, 6, 7], []]})
+    assert LUT.result(s).ranks == [2, 1, 4, 3]

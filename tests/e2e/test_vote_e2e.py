@@ -14,8 +14,9 @@ from types import SimpleNamespace
 import pytest
 import pytest_asyncio
 
+from cogs.lutinades.cog import own_gesture_text
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, strict, wait_control
+from tests.e2e.harness import last_control, mentioned, start_bot, strict, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -230,4 +231,30 @@ async def test_a_kill_in_the_middle_of_a_vote_loses_no_ballot_and_decides_once(w
     assert mentioned(ctrl) == [u.bruno.id] or "Bruno" in ctrl.content
     assert vote_msg.buttons == []
     assert len(decisions(fake)) == 1
+    assert world.bot.tracebacks() == []
+
+
+async def test_lutinades_with_three_players_ends_without_the_removed_lutin_ranked_last(world):
+    """Lutinades needs three players: removing one of three ends the game, that seat last."""
+    fake, u = world.fake, world.u
+    lobby = (await fake.run_command(u.alice, "jeux", "lutinades start")).message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.chloe, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer",
+                     until=lambda r: any(m.visible_to is None and m.buttons for m in r.created))
+    table = last_control(fake)
+    # Alice picks; Bruno gestures; Chloé, the other lutin, does not
+    await fake.click(u.bruno, table, label=own_gesture_text("up", None, "fr"))
+    world.bot.advance(TIMEOUT + 5)
+    vote_msg = await fake.wait_for_message(lambda m: is_vote(m) and m.buttons and "Chloé" in m.content, timeout=20)
+    assert "Retirer Chloé (0)" in labels(vote_msg)
+    res = await vote(fake, u.chloe, vote_msg, "remove")
+    assert res.ephemeral and "propre place" in res.content
+    await vote(fake, u.alice, vote_msg, "remove")  # the picker votes too: she is another player
+    await vote(fake, u.bruno, vote_msg, "remove")
+    await fake.wait_until(lambda: decisions(fake), timeout=10)
+    (decided,) = decisions(fake)
+    assert "ne peut pas continuer sans Chloé" in decided.content and "Fin de la partie" in decided.content
+    lines = decided.content.splitlines()
+    assert any(line.startswith("3") and "Chloé" in line for line in lines)  # ranked last
     assert world.bot.tracebacks() == []
