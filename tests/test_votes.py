@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 import engines
+from bot.community.history import replay_lines
 from bot.community.votes import AI, REMOVE, WAIT, counts, eligible, majority, voters, winner
 from bot.sessions import SessionError, ai_played, open_votes
 from bot.storage import DONE, FINISHED, PENDING, RUNNING, TIMEOUT, VOTE
@@ -222,6 +223,10 @@ async def test_removal_goes_on_without_the_seat_where_the_rules_allow(db_url):
     log = await w.store.events(game.id)
     assert sum(1 for r in log if r.action.get("type") == "vote_decided") == 1
     assert log[-1].action == {"type": "pass", "_by": "timeout"} and log[-1].seat == 1
+    # the game's history tells the vote and its decision
+    text = "\n".join(replay_lines(await w.svc.get(game.id), log, "fr"))
+    assert "P0 n'a pas joué à temps" in text and "Les joueurs ont décidé : P0 est retiré de la partie" in text
+    assert "La partie continue sans P0" in text
     await w.close()
 
 
@@ -242,6 +247,23 @@ async def test_removal_ends_the_game_with_the_seat_last_where_the_rules_cannot_g
     assert game.status == FINISHED
     ranks = {r.seat: r.rank for r in await w.store.results(game.id)}
     assert ranks[seat] == 3 and all(r == 1 for s, r in ranks.items() if s != seat)
+    # /profil counts it as a game the removed player did not finish (like a forfeit), the others' as finished
+    assert await w.store.player_completion(GUILD, game.seats[seat].user_id) == (0, 0, 1)
+    assert await w.store.player_completion(GUILD, others[0]) == (1, 0, 0)
+    await w.close()
+
+
+async def test_a_rematch_copies_the_table_settings_not_the_votes(db_url):
+    w, clock, game = await three_humans(db_url)
+    game, epoch = await stall_first_player(w, clock, game)
+    await w.store.cast_ballot(game.id, 0, epoch, B, AI, clock())
+    await w.store.cast_ballot(game.id, 0, epoch, C, AI, clock())
+    await run_until(w, clock, clock.now + 3 * HOUR)
+    game = await w.svc.get(game.id)
+    assert game.settings["ai_for"] == [0]
+    await w.svc.forfeit(game.id, 1, reason="test")
+    lobby, _ = await w.svc.rematch(game.id, PLAYERS[1])
+    assert "ai_for" not in lobby.settings and "votes" not in lobby.settings
     await w.close()
 
 

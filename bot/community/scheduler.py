@@ -17,7 +17,9 @@ The loop polls the table (every ``poll`` seconds, no sleeping per deadline):
   on the game's version), then marked done. A crash in between leaves it pending; once
   the lease runs out it is checked again, and since the seat has then acted, it is void:
   the default action is applied exactly once.
-* the N-th consecutive timeout of a seat (``forfeit_after``, 0 = never) forfeits the game.
+* the N-th consecutive timeout of a seat (``forfeit_after``, 0 = never) forfeits the game;
+* with at least two other human players, a timeout opens the others' vote instead
+  (:mod:`bot.community.votes`), decided at its own ``vote`` deadline unless a majority came first.
 
 At start, a sweep schedules any expected seat that has no deadline for its epoch
 (a change committed just before a crash) from the game's last change.

@@ -213,8 +213,10 @@ def move_waits(rows: list[EventRow], user_id: int) -> list[tuple[float, float]]:
 
 
 def forfeited(rows: list[EventRow], seat: int) -> bool:
-    """The log holds the seat's forfeit (repeated timeouts: ``SessionService.forfeit``)."""
-    return any(r.seat == seat and r.action.get("type") == "forfeit" for r in rows)
+    """The log holds the seat's forfeit (repeated timeouts: ``SessionService.forfeit``), or the other
+    players' vote removing it (``SessionService.decide_vote``: the game ended without it)."""
+    return any(r.seat == seat and (r.action.get("type") == "forfeit" or (
+        r.action.get("type") == "vote_decided" and r.action.get("choice") == "remove")) for r in rows)
 
 
 def forfeited_packed(game_id: int, blob: bytes | None, seat: int) -> bool:
@@ -222,7 +224,7 @@ def forfeited_packed(game_id: int, blob: bytes | None, seat: int) -> bool:
     if blob is None:
         return False
     data = zlib.decompress(blob)
-    return b'"forfeit"' in data and forfeited(unpack_log(game_id, blob), seat)
+    return (b'"forfeit"' in data or b'"vote_decided"' in data) and forfeited(unpack_log(game_id, blob), seat)
 
 
 def completion(rows: list[Any]) -> tuple[int, int, int]:
