@@ -90,9 +90,10 @@ async def on_vote(click: Click) -> None:
         return
     async with cog.game_lock(game.id):
         outcome = await votes.decide(game, seat, click.version, decided)
-        if outcome is not None:
-            await store.close_deadline((game.id, seat, VOTE, click.version), DONE, bot.clock())
-            await cog.publish(outcome, inter)
+        if outcome is None:  # decided meanwhile (another voter, the deadline, another process)
+            raise SessionError("community.vote.closed", game=game.id)
+        await store.close_deadline((game.id, seat, VOTE, click.version), DONE, bot.clock())
+        await cog.publish(outcome, inter)
     await send(inter, cast, ephemeral=True)
 
 

@@ -125,7 +125,7 @@ async def test_only_the_other_players_vote_a_vote_changes_and_wait_gives_a_new_t
     world.bot.advance(TIMEOUT + 5)
     await fake.wait_until(lambda: decisions(fake), timeout=20)
     (decided,) = decisions(fake)
-    assert "on attend encore Alice" in decided.content and "1 pour attendre" in decided.content
+    assert "décidé : attendre encore Alice" in decided.content and "1 pour attendre" in decided.content
     assert mentioned(decided) == [u.alice.id]
     await fake.wait_until(lambda: vote_msg.buttons == [], timeout=5)  # the vote's buttons are gone
     # the same delay again: another vote 48 h later, not before
@@ -146,7 +146,7 @@ async def test_the_ai_plays_for_a_stalled_player_until_they_take_their_seat_back
     res = await vote(fake, u.chloe, vote_msg, "ai")  # two of two: decided at once
     await fake.wait_until(lambda: decisions(fake), timeout=10)
     (decided,) = decisions(fake)
-    assert "le bot joue pour Alice" in decided.content and "2 pour le bot" in decided.content
+    assert "décidé : laisser le bot jouer pour Alice" in decided.content and "2 pour le bot" in decided.content
     assert mentioned(decided) == [u.bruno.id]  # the AI played Alice's turn: Bruno's turn
     assert res.ephemeral_messages and "Votre vote est enregistré" in res.ephemeral_messages[-1].content
     ctrl = await wait_control(fake)
@@ -188,7 +188,7 @@ async def test_removal_goes_on_without_the_player_then_two_players_keep_the_forf
     await vote(fake, u.chloe, vote_msg, "remove")
     await fake.wait_until(lambda: decisions(fake), timeout=10)
     (decided,) = decisions(fake)
-    assert "Alice est retiré de la partie" in decided.content and "La partie continue sans Alice" in decided.content
+    assert "décidé : retirer Alice de la partie" in decided.content and "La partie continue sans Alice" in decided.content
     assert mentioned(decided) == [u.bruno.id]
     # Alice has no turn any more: Bruno, Chloé, Bruno...
     await play_turn(fake, u.bruno)

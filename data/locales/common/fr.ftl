@@ -37,9 +37,9 @@ event-vote_open = 🗳️ { $seat } n'a pas joué à temps. Les { $voters } autr
        *[no] attendre encore ou retirer { $seat } de la partie
     }. Une majorité décide tout de suite ; vous pouvez changer votre vote jusque-là.
 event-vote_decided = 🗳️ Les joueurs ont décidé : { $choice ->
-        [wait] on attend encore { $seat }, avec un nouveau délai.
-        [ai] le bot joue pour { $seat } jusqu'à son retour (bouton « Reprendre ma place »).
-       *[remove] { $seat } est retiré de la partie.
+        [wait] attendre encore { $seat }, avec un nouveau délai.
+        [ai] laisser le bot jouer pour { $seat } jusqu'à son retour (bouton « Reprendre ma place »).
+       *[remove] retirer { $seat } de la partie.
     } ({ $wait } pour attendre, { $ai } pour le bot, { $remove } pour retirer)
 event-seat_back = 🙋 { $seat } reprend sa place : le bot ne joue plus pour { $seat }.
 event-seat_removed = 🚪 La partie continue sans { $seat }.
