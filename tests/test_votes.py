@@ -370,3 +370,27 @@ def test_lutinades_a_removed_seat_ranks_last_whatever_its_mushrooms():
     s = LUT.from_dict({**LUT.to_dict(LUT.new_game(4, None, 5)), "out": [2], "phase": "over",
                        "mushrooms": [[1], [2, 3], [4, 5, 6, 7], []]})
     assert LUT.result(s).ranks == [2, 1, 4, 3]
+
+
+# --- Range ta Ludothèque: every kallax is its own, the others go on --------------------------------------
+def test_ranta_a_removed_seat_draws_no_more_and_a_round_waiting_only_for_it_closes():
+    from engines.ranta.engine import ENGINE as RANTA
+
+    s = RANTA.new_game(3, None, 9)
+    for seat in (0, 1):
+        s = RANTA.apply(s, seat, RANTA.default_action(s, seat))[0]
+    assert RANTA.expected(s) == {2} and s.round_no == 1
+    s2, events = RANTA.remove_seat(s, 2)
+    assert [e["type"] for e in events] == ["seat_removed", "round_closed", "rolled"]
+    assert s2.round_no == 2 and RANTA.expected(s2) == {0, 1}  # the removed seat is never waited for
+    with pytest.raises(RuleError) as err:
+        RANTA.apply(s2, 2, {"type": "mat", "round": 2, "cell": "A1"})
+    assert err.value.key == "ranta.error.removed"
+    while not RANTA.is_over(s2):
+        seat = min(RANTA.expected(s2))
+        s2 = RANTA.apply(s2, seat, RANTA.default_action(s2, seat))[0]
+    assert RANTA.result(s2).ranks[2] == 3 and RANTA.from_dict(RANTA.to_dict(s2)) == s2
+    with pytest.raises(RuleError) as err:
+        RANTA.remove_seat(RANTA.remove_seat(RANTA.new_game(2, None, 1), 0)[0], 1)
+    assert err.value.key == "ranta.error.too_few_left"
+    assert "out" not in RANTA.to_dict(RANTA.new_game(2, None, 1))
