@@ -18,9 +18,17 @@ from engines.base import RuleError
 from engines.ludix import ENGINE as LUDIX
 from engines.lutinades import CHOICE, GESTURES
 from engines.lutinades import ENGINE as LUT
-from tests.test_scheduler import GUILD, HOUR, PLAYERS, FakeClock, Recorder, World, start_game
+from tests.test_scheduler import GUILD, HOUR, OPEN, PLAYERS, FakeClock, Recorder, World, start_game
 
 A, B, C, D = (p.user_id for p in PLAYERS[:4])
+
+
+@pytest.fixture(autouse=True)
+async def _close_worlds():
+    """Close every store a test opened, even when it fails (in this test's own event loop)."""
+    yield
+    while OPEN:
+        await OPEN.pop().close()
 
 
 # --- counting ------------------------------------------------------------------------------------------
@@ -297,6 +305,7 @@ async def test_a_restart_in_the_middle_of_a_vote_loses_nothing_and_decides_once(
     await other.com.catch_up()
     assert await other.com.scheduler.tick() == 0
     assert len([r for r in await w.store.events(game.id) if r.action.get("type") == "vote_decided"]) == 1
+    await other.close()
     await w.close()
 
 

@@ -231,6 +231,7 @@ async def test_a_kill_in_the_middle_of_a_vote_loses_no_ballot_and_decides_once(w
     assert mentioned(ctrl) == [u.bruno.id] or "Bruno" in ctrl.content
     assert vote_msg.buttons == []
     assert len(decisions(fake)) == 1
+    assert sum(is_vote(m) for m in fake.messages("jeux")) == 1  # the vote was never posted twice
     assert world.bot.tracebacks() == []
 
 
