@@ -22,6 +22,7 @@ from discord.ext import commands
 import engines
 from bot import i18n
 from bot.community.clocks import line_for as clock_line_for
+from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
 from bot.pace import PACES
@@ -460,10 +461,7 @@ class GameCog(commands.GroupCog):
                     lines.append(waiting)
         view = await self.sessions.public_view(game)
         files = await self.public_files(game, view, lg) if self.publish_image(outcome, view) else []
-        controls = self.turn_controls(game, view, lg) if game.status == RUNNING else []
-        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
-            controls = [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
-                               style=discord.ButtonStyle.primary, emoji="🔁")]
+        controls = await self.controls_of(game, view, lg)
         content = "\n".join(lines)[:2000] or None
         if wants_thread(game):
             return await self._publish_in_thread(interaction, game, lg, content, files, controls, ranking)
@@ -531,6 +529,25 @@ class GameCog(commands.GroupCog):
         else:
             publisher.wake(game.id, urgent=True)
         return None
+
+    async def controls_of(self, game: GameRow, view: dict[str, Any], lg: str) -> list[discord.ui.Item]:
+        """The buttons under the game's newest message: the open votes about stalled players and
+        "take my seat back" (issue 15), the turn's controls; Rematch once it is over."""
+        if game.status == FINISHED and any(not s.is_ai for s in game.seats):
+            return [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                           style=discord.ButtonStyle.primary, emoji="🔁")]
+        if game.status != RUNNING:
+            return []
+        controls = self.turn_controls(game, view, lg)
+        if game.settings.get("votes") or game.settings.get("ai_for"):
+            votes = await vote_controls(self.sessions.store, game, lg, self.engine.has_ai)
+            try:  # in the rows the game's own controls leave free (Discord: 5 rows of 5)
+                view_of(*controls, *votes)
+            except ValueError:
+                log.warning("game %s: no room for the vote buttons under its controls", game.id)
+            else:
+                controls = [*controls, *votes]
+        return controls
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
                                   files: list[discord.File], controls: list[discord.ui.Item]) -> int | None:
@@ -748,3 +765,4 @@ def register_lobby(router) -> None:
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
                          ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
+    register_votes(router)

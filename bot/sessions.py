@@ -41,6 +41,39 @@ MAX_ID = 2**53 - 1
 LOBBY_RETRIES = 500
 
 
+#: the table settings a rematch copies (the rest of ``GameRow.settings`` is this game's own: votes...)
+TABLE_SETTINGS = ("pace", "thread")
+#: a stalled player's vote (issue 15): its choices
+WAIT, AI, REMOVE = "wait", "ai", "remove"
+CHOICES = (WAIT, AI, REMOVE)
+
+
+def table_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in settings.items() if k in TABLE_SETTINGS}
+
+
+def ai_played(game: GameRow) -> set[int]:
+    """The seats the AI plays: AI seats, and human seats taken over after a vote (``ai_for``)."""
+    taken = {s for s in game.settings.get("ai_for", ()) if isinstance(s, int)}
+    return {s.seat for s in game.seats if s.is_ai} | taken
+
+
+def removed_seats(game: GameRow) -> set[int]:
+    """Seats the other players voted out (the game goes on without them)."""
+    return {s for s in game.settings.get("removed", ()) if isinstance(s, int)}
+
+
+def open_votes(game: GameRow) -> dict[str, dict[str, Any]]:
+    """``str(seat) -> {"epoch", "due"}``: the votes about stalled seats not decided yet."""
+    votes = game.settings.get("votes")
+    return votes if isinstance(votes, dict) else {}
+
+
+def without_vote(settings: dict[str, Any], seat: int) -> dict[str, Any]:
+    votes = {k: v for k, v in (settings.get("votes") or {}).items() if k != str(seat)}
+    return {**settings, "votes": votes}
+
+
 class SessionError(RuleError):
     """A refusal by the session service (not a game rule): same shape as RuleError."""
 
@@ -263,7 +296,7 @@ class SessionService:
             creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
             lobby = await self.store.create_game(kind=game.kind, guild_id=game.guild_id, channel_id=game.channel_id,
                                                  creator=creator, options=dict(game.options), seed=self._seed(),
-                                                 settings=dict(game.settings))
+                                                 settings=table_settings(game.settings))
             for seat in game.seats:
                 if seat.is_ai:
                     lobby = await self._add_ai_seat(lobby, seat.ai_level or 1)
@@ -376,6 +409,8 @@ class SessionService:
             seat = game.seat_of(user_id)
             if seat is None:
                 raise SessionError("common.error.not_a_player", game=game.id)
+            if seat in ai_played(game) - {s.seat for s in game.seats if s.is_ai}:
+                raise SessionError("community.vote.taken_over", game=game.id)
             if version is not None and version != game.version:
                 raise SessionError("common.error.already_played")
             engine = self.engine(game.kind)
@@ -385,7 +420,9 @@ class SessionService:
                 # "you have already chosen"): apply is pure, so asking it changes nothing.
                 self.refuse_out_of_turn(engine, state, seat, action)
             before = engine.expected(state)
-            outcome = await self._commit(game, engine, state, seat, user_id, action)
+            # the stalled player is back before the others decided: their vote is closed
+            settings = without_vote(game.settings, seat) if str(seat) in open_votes(game) else None
+            outcome = await self._commit(game, engine, state, seat, user_id, action, settings=settings)
             outcome = await self._play_ai(outcome)
             outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})
         await self._notify(outcome)
@@ -417,9 +454,14 @@ class SessionService:
         raise SessionError("common.error.not_your_turn")
 
     async def _commit(self, game: GameRow, engine: Engine, state: Any, seat: int, user_id: int | None,
-                      action: dict[str, Any]) -> Outcome:
+                      action: dict[str, Any], *, settings: dict[str, Any] | None = None) -> Outcome:
         engine_action = {k: v for k, v in action.items() if not k.startswith("_")}
         new_state, events = engine.apply(state, seat, engine_action)
+        return await self._commit_state(game, engine, new_state, seat, user_id, action, events, settings=settings)
+
+    async def _commit_state(self, game: GameRow, engine: Engine, new_state: Any, seat: int, user_id: int | None,
+                            action: dict[str, Any], events: list[dict[str, Any]], *,
+                            settings: dict[str, Any] | None = None) -> Outcome:
         result = engine.result(new_state) if engine.is_over(new_state) else None
         results = None
         status = RUNNING
@@ -439,7 +481,7 @@ class SessionService:
                 action = {**action, "_bank": bank}
         ok = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
                                             user_id=user_id, action=action, events=tagged, status=status,
-                                            results=results)
+                                            results=results, settings=settings)
         if not ok:
             raise SessionError("common.error.already_played")
         metrics.count_move(game.kind, action.get("_by"))
@@ -458,7 +500,9 @@ class SessionService:
             forced = getattr(engine, "forced_action", None)  # a move without a choice, played by itself
             auto = next(((s, a) for s in sorted(expected) if (a := forced(state, s)) is not None),
                         None) if forced is not None else None
-            ai = [s for s in game.seats if s.is_ai and s.seat in expected]
+            # AI seats, and human seats the others voted to let the bot play (until they are back)
+            played = ai_played(game)
+            ai = [s for s in game.seats if s.seat in played and s.seat in expected]
             if auto is not None:
                 (seat_no, action), by = auto, "auto"
             elif ai:
@@ -518,5 +562,118 @@ class SessionService:
             if not ok:
                 raise SessionError("common.error.already_played")
             outcome = Outcome(game=await self.get(game_id), events=events, result=result)
+        await self._notify(outcome)
+        return outcome
+
+    # --- a stalled player: the others vote (issue 15) ---------------------------------------
+    async def _commit_note(self, game: GameRow, seat: int, action: dict[str, Any], events: list[dict[str, Any]],
+                           settings: dict[str, Any], user_id: int | None = None) -> Outcome:
+        """A log entry that leaves the engine state as it is (a vote opened or decided, a seat back)."""
+        tagged = [{**e, "_seat": seat} for e in events]
+        ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
+                                            user_id=user_id, action=action, events=tagged, settings=settings)
+        if not ok:
+            raise SessionError("common.error.already_played")
+        return Outcome(game=await self.get(game.id), events=tagged)
+
+    async def open_vote(self, game_id: int, seat: int, *, version: int, due: float, voters: int) -> Outcome:
+        """``seat``'s time is out: open the others' vote (until ``due``). The log gets a ``vote_open``
+        entry; the vote's epoch is the version it makes (its deadline's and its buttons' key)."""
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self.require_status(game, RUNNING)
+            if version != game.version:
+                raise SessionError("common.error.already_played")
+            votes = {**open_votes(game), str(seat): {"epoch": game.version + 1, "due": due}}
+            has_ai = self.engine(game.kind).has_ai
+            event = {"type": "vote_open", "seat": seat, "due": int(due), "voters": voters,
+                     "ai": "yes" if has_ai else "no"}
+            outcome = await self._commit_note(game, seat, {"type": "vote_open", "_by": "vote"}, [event],
+                                              {**game.settings, "votes": votes})
+        await self._notify(outcome)
+        return outcome
+
+    async def decide_vote(self, game_id: int, seat: int, epoch: int, choice: str,
+                          tally: dict[str, int]) -> Outcome:
+        """Apply the others' decision about ``seat`` (once: the vote must still be open).
+
+        ``wait``: the seat is expected again, with a new timeout (``newly_expected``); ``ai``: the
+        AI plays the seat until its player takes it back (:meth:`reclaim`); ``remove``: the engine
+        goes on without the seat where its rules allow (``remove_seat``), else the game ends with
+        the seat ranked last, like a forfeit of that seat only."""
+        if choice not in CHOICES:
+            raise SessionError("common.error.internal")
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self.require_status(game, RUNNING)
+            vote = open_votes(game).get(str(seat))
+            if not vote or vote.get("epoch") != epoch:
+                raise SessionError("community.vote.closed", game=game.id)
+            engine = self.engine(game.kind)
+            if choice == AI and not engine.has_ai:
+                choice = WAIT
+            settings = without_vote(game.settings, seat)
+            event = {"type": "vote_decided", "seat": seat, "choice": choice,
+                     **{c: int(tally.get(c, 0)) for c in CHOICES}}
+            action = {"type": "vote_decided", "choice": choice, "_by": "vote"}
+            state = await self.load(game, engine)
+            before = engine.expected(state)
+            if choice == WAIT:
+                outcome = await self._commit_note(game, seat, action, [event], settings)
+                outcome.newly_expected = self.expected_seats(outcome.game) & {seat}
+            elif choice == AI:
+                settings["ai_for"] = sorted(set(settings.get("ai_for", [])) | {seat})
+                outcome = await self._commit_note(game, seat, action, [event], settings)
+                outcome = await self._play_ai(outcome)
+                outcome.newly_expected = self.expected_seats(outcome.game) - before
+            else:
+                settings["removed"] = sorted(set(settings.get("removed", [])) | {seat})
+                remove = getattr(engine, "remove_seat", None)
+                try:
+                    if remove is None:
+                        raise RuleError("community.vote.no_removal")
+                    new_state, events = remove(state, seat)
+                except RuleError:
+                    outcome = await self._end_without(game, seat, action, event, settings)
+                else:
+                    outcome = await self._commit_state(game, engine, new_state, seat, None, action,
+                                                       [event, *events], settings=settings)
+                    outcome = await self._play_ai(outcome)
+                    outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})
+        await self._notify(outcome)
+        return outcome
+
+    async def _end_without(self, game: GameRow, seat: int, action: dict[str, Any], event: dict[str, Any],
+                           settings: dict[str, Any]) -> Outcome:
+        """Removal where the rules cannot go on without the seat: the game ends, that seat ranked
+        last and the others sharing first place, no scores (as a forfeit of that seat)."""
+        n = len(game.seats)
+        ranks = [n if s.seat == seat else 1 for s in game.seats]
+        result = Result(scores=[None] * n, ranks=ranks, details={"removed": seat, "reason": "vote"})
+        results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id, score=None, rank=ranks[s.seat])
+                   for s in game.seats]
+        events = [{**event, "_seat": seat}, {"type": "removed_end", "seat": seat, "_seat": seat}]
+        ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat, user_id=None,
+                                            action=action, events=events, status=FINISHED, results=results,
+                                            settings=settings)
+        if not ok:
+            raise SessionError("common.error.already_played")
+        return Outcome(game=await self.get(game.id), events=events, result=result)
+
+    async def reclaim(self, game_id: int, user_id: int) -> Outcome:
+        """A player the AI stood in for takes their seat back (it is theirs from their next turn)."""
+        async with self._lock(game_id):
+            game = await self.get(game_id)
+            self.require_status(game, RUNNING)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise SessionError("common.error.not_a_player", game=game.id)
+            taken = [s for s in game.settings.get("ai_for", []) if s != seat]
+            if len(taken) == len(game.settings.get("ai_for", [])):
+                raise SessionError("community.vote.not_taken_over", game=game.id)
+            outcome = await self._commit_note(game, seat, {"type": "seat_back", "_by": "player"},
+                                              [{"type": "seat_back", "seat": seat}],
+                                              {**game.settings, "ai_for": taken}, user_id=user_id)
+            outcome.newly_expected = self.expected_seats(outcome.game) & {seat}
         await self._notify(outcome)
         return outcome

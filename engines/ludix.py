@@ -94,6 +94,7 @@ class State:
     last_bust: bool = False
     banked: tuple[tuple[int, ...], ...] = ()  # per seat, each banked turn total
     finished: bool = False
+    out: tuple[int, ...] = ()  # seats the other players voted out (they play no more turns)
 
 
 class LudixEngine:
@@ -165,9 +166,10 @@ class LudixEngine:
             scores[seat] += points
             banked[seat].append(points)
             events.append({"type": "banked", "seat": seat, "points": points, "score": scores[seat]})
-        nxt = (seat + 1) % state.players
-        round_no = state.round_no + (1 if nxt == 0 else 0)
-        finished = nxt == 0 and max(scores) >= state.target
+        nxt = self._next(state, seat)
+        wrapped = nxt <= seat  # the round is complete (nxt == 0 when nobody was voted out)
+        round_no = state.round_no + (1 if wrapped else 0)
+        finished = wrapped and max(scores) >= state.target
         new = replace(state, scores=tuple(scores), banked=tuple(tuple(b) for b in banked),
                       current=nxt, turn_total=0, rolls_this_turn=0, turn_no=state.turn_no + 1,
                       round_no=round_no, finished=finished)
@@ -179,6 +181,33 @@ class LudixEngine:
             events.append({"type": "turn", "seat": nxt,
                            "last_round": max(scores) >= state.target})
         return new, events
+
+    @staticmethod
+    def _next(state: State, seat: int) -> int:
+        """The next seat in turn order still in the game."""
+        for step in range(1, state.players + 1):
+            nxt = (seat + step) % state.players
+            if nxt not in state.out:
+                return nxt
+        return seat
+
+    # --- a stalled player voted out (issue 15) ----------------------------------
+    def remove_seat(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """The other players voted ``seat`` out: it plays no more turns, keeps its banked score and
+        is ranked after every player still in. On its turn, its turn total is lost and the turn
+        passes on (the round ends as usual when it comes back to the first seat). Refused when
+        fewer than two players would be left (``ludix.error.too_few_left``): the game then ends."""
+        if state.finished:
+            raise RuleError("common.error.game_over")
+        if not 0 <= seat < state.players or seat in state.out:
+            raise RuleError("common.error.not_a_player", game="-")
+        if state.players - len(state.out) - 1 < self.min_players:
+            raise RuleError("ludix.error.too_few_left", min=self.min_players)
+        out = replace(state, out=tuple(sorted((*state.out, seat))))
+        events: list[Event] = [{"type": "seat_removed", "seat": seat}]
+        if seat != state.current:
+            return out, events
+        return self._end_turn(out, seat, 0, events, busted=True)
 
     # --- information -----------------------------------------------------------
     def view(self, state: State, seat: int | None) -> View:
@@ -210,18 +239,23 @@ class LudixEngine:
     def result(self, state: State) -> Result | None:
         if not state.finished:
             return None
-        return Result(scores=list(state.scores), ranks=rank_by([(s,) for s in state.scores]),
+        # a seat voted out ranks after every player still in (then by score)
+        keys = [(seat not in state.out, s) for seat, s in enumerate(state.scores)]
+        return Result(scores=list(state.scores), ranks=rank_by(keys),
                       details={"banked": [list(b) for b in state.banked]})
 
     # --- persistence -----------------------------------------------------------
     def to_dict(self, state: State) -> dict[str, Any]:
         d = asdict(state)
+        if not d["out"]:  # the stored form of a game nobody left stays what it was
+            del d["out"]
         return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
         d = unstamp_schema(self.name, data, self.SCHEMA)
         d["scores"] = tuple(d["scores"])
         d["banked"] = tuple(tuple(b) for b in d["banked"])
+        d["out"] = tuple(d.get("out", ()))
         return State(**d)
 
     # --- AI and defaults -------------------------------------------------------

@@ -142,6 +142,7 @@ class State:
     discard: tuple[int, ...] = ()  # revealed cards, in order (public)
     last_turn: dict[str, Any] | None = None  # public summary of the previous turn
     history: tuple[dict[str, Any], ...] = ()  # every turn summary (for result details)
+    out: tuple[int, ...] = ()  # seats the other players voted out (neither picker nor lutin any more)
 
 
 class LutinadesEngine:
@@ -169,7 +170,16 @@ class LutinadesEngine:
 
     # --- turn structure --------------------------------------------------------
     def lutins(self, state: State) -> list[int]:
-        return [s for s in range(state.players) if s != state.picker]
+        return [s for s in range(state.players) if s != state.picker and s not in state.out]
+
+    @staticmethod
+    def _next_picker(state: State, picker: int) -> int:
+        """The next seat in turn order still in the game."""
+        for step in range(1, state.players + 1):
+            nxt = (picker + step) % state.players
+            if nxt not in state.out:
+                return nxt
+        return picker
 
     def expected(self, state: State) -> set[int]:
         if state.phase == GESTURES:
@@ -194,7 +204,7 @@ class LutinadesEngine:
         and penalised (the lutin is ignored and returns a mushroom), not refused.
         """
         if state.phase == GESTURES and seat != state.picker and 0 <= seat < state.players \
-                and state.gestures[seat] is None:
+                and seat not in state.out and state.gestures[seat] is None:
             sides: tuple[str | None, ...] = SIDES if state.variant == MALINS else (None,)
             return [{"type": "gesture", "gesture": k, "side": s} for k in KINDS for s in sides]
         if state.phase == CHOICE and seat == state.picker:
@@ -208,6 +218,8 @@ class LutinadesEngine:
             raise RuleError("common.error.not_your_turn")
         kind = action.get("type") if isinstance(action, dict) else None
         turn = action.get("turn") if isinstance(action, dict) else None
+        if seat in state.out:
+            raise RuleError("lutinades.error.removed")
         if turn is not None and turn != state.turn:  # a button drawn for another turn (stale)
             raise RuleError("lutinades.error.stale_turn", turn=str(turn), current=state.turn)
         if kind == "gesture":
@@ -338,14 +350,59 @@ class LutinadesEngine:
         new = replace(state, deck=tuple(pile), card=None, discard=state.discard + (card.id,),
                       mushrooms=tuple(tuple(m) for m in mushrooms), last_turn=summary,
                       history=state.history + (summary,))
-        if len(pile) < 2:  # empty (a lone card could pay nobody once turned up)
-            new = replace(new, phase=OVER, gestures=(None,) * state.players, ignored=())
+        return self._next_turn(new, state.picker, events)
+
+    def _next_turn(self, new: State, picker: int, events: list[Event]) -> tuple[State, list[Event]]:
+        """After a turn: the game ends when fewer than 2 cards are left, else the next picker starts."""
+        if len(new.deck) < 2:  # empty (a lone card could pay nobody once turned up)
+            new = replace(new, phase=OVER, gestures=(None,) * new.players, ignored=())
             res = self.result(new)
             events.append({"type": "game_over", "winners": res.winners, "scores": res.scores})
             return new, events
-        new = self._start_turn(new, (state.picker + 1) % state.players)
+        new = self._start_turn(new, self._next_picker(new, picker))
         events.append({"type": "turn", "turn": new.turn, "picker": new.picker, "deck": len(new.deck)})
         return new, events
+
+    # --- a stalled player voted out (issue 15) ----------------------------------
+    def remove_seat(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """The other players voted ``seat`` out: it is neither picker nor lutin any more, keeps its
+        mushrooms and is ranked after every player still in. Refused when fewer than 3 players would
+        be left (the rules' minimum; ``lutinades.error.too_few_left``): the game then ends instead.
+
+        * a lutin: their gesture (if any) is dropped; if every other lutin has chosen, the gestures
+          are revealed; in the choice phase the picker chooses among the others (followed
+          automatically when one is left, unanimous when none is);
+        * the picker: the turn is abandoned — its card, already seen by the lutins, is discarded
+          unscored (shown in the event) — and the next seat still in picks a new card.
+        """
+        if state.phase == OVER:
+            raise RuleError("common.error.game_over")
+        if not 0 <= seat < state.players or seat in state.out:
+            raise RuleError("common.error.not_a_player", game="-")
+        if state.players - len(state.out) - 1 < self.min_players:
+            raise RuleError("lutinades.error.too_few_left", min=self.min_players)
+        gestures = list(state.gestures)
+        gestures[seat] = None
+        new = replace(state, out=tuple(sorted((*state.out, seat))), gestures=tuple(gestures))
+        events: list[Event] = [{"type": "seat_removed", "seat": seat}]
+        if seat == state.picker:
+            card = deck()[state.card]
+            events.append({"type": "turn_abandoned", "turn": state.turn, "card": card_dict(card, state.variant),
+                           "big": card.big, "small": card.small})
+            new = replace(new, card=None, discard=state.discard + (card.id,))
+            return self._next_turn(new, seat, events)
+        if state.phase == GESTURES:
+            if self.expected(new):
+                return new, events
+            return self._reveal_gestures(new, events)
+        considered = self.followable(new)
+        if len(considered) >= 2:
+            events.append({"type": "choose", "picker": new.picker, "lutins": considered})
+            return new, events
+        if len(considered) == 1:
+            events.append({"type": "followed", "picker": new.picker, "lutin": considered[0], "auto": True})
+            return self._resolve(new, considered[0], None, events)
+        return self._resolve(new, None, UNANIMOUS, events)
 
     @staticmethod
     def _public_gesture(state: State, seat: int) -> dict[str, Any] | None:
@@ -364,7 +421,7 @@ class LutinadesEngine:
         sees their own in ``my_gesture``); ``last_turn`` is the public summary of
         the previous turn, card included. Nothing else depends on the hidden card.
         """
-        seated = seat is not None and 0 <= seat < state.players
+        seated = seat is not None and 0 <= seat < state.players and seat not in state.out
         is_lutin = seated and seat != state.picker
         over = state.phase == OVER
         role = None if not seated else ("picker" if seat == state.picker else "lutin")
@@ -405,7 +462,9 @@ class LutinadesEngine:
         if state.phase != OVER:
             return None
         scores = [len(m) for m in state.mushrooms]
-        return Result(scores=list(scores), ranks=rank_by([(s,) for s in scores]),
+        # a seat voted out ranks after every player still in (then by mushrooms)
+        keys = [(seat not in state.out, s) for seat, s in enumerate(scores)]
+        return Result(scores=list(scores), ranks=rank_by(keys),
                       details={"turns": len(state.history), "deck_left": len(state.deck),
                                "history": [dict(h) for h in state.history]})
 
@@ -413,6 +472,8 @@ class LutinadesEngine:
     def to_dict(self, state: State) -> dict[str, Any]:
         d = asdict(state)
         d["gestures"] = [None if g is None else list(g) for g in state.gestures]
+        if not d["out"]:  # the stored form of a game nobody left stays what it was
+            del d["out"]
         return stamp_schema(json.loads(json.dumps(d)), self.SCHEMA)  # plain lists/dicts only
 
     def from_dict(self, data: dict[str, Any]) -> State:
@@ -423,6 +484,7 @@ class LutinadesEngine:
         d["mushrooms"] = tuple(tuple(m) for m in d["mushrooms"])
         d["discard"] = tuple(d["discard"])
         d["history"] = tuple(d["history"])
+        d["out"] = tuple(d.get("out", ()))
         return State(**d)
 
     # --- AI and defaults -------------------------------------------------------

@@ -18,7 +18,9 @@ The loop polls the table (every ``poll`` seconds, no sleeping per deadline):
   on the game's version), then marked done. A crash in between leaves it pending; once
   the lease runs out it is checked again, and since the seat has then acted, it is void:
   the default action is applied exactly once.
-* the N-th consecutive timeout of a seat (``forfeit_after``, 0 = never) forfeits the game.
+* the N-th consecutive timeout of a seat (``forfeit_after``, 0 = never) forfeits the game;
+* with at least two other human players, a timeout opens the others' vote instead
+  (:mod:`bot.community.votes`), decided at its own ``vote`` deadline unless a majority came first.
 
 At start, a sweep schedules any expected seat that has no deadline for its epoch
 (a change committed just before a crash) from the game's last change.
@@ -35,8 +37,9 @@ from typing import Any, Protocol
 
 from bot import metrics
 from bot.community.settings import TimerSettings, resolve
+from bot.community.votes import Votes
 from bot.pace import DAY, VACATION_WINDOW, Profile, bank_after_move, check_vacation, profile, reminder_at
-from bot.sessions import Outcome, SessionError, SessionService
+from bot.sessions import Outcome, SessionError, SessionService, ai_played, open_votes
 from bot.storage import (
     CANCELLED,
     DONE,
@@ -47,6 +50,7 @@ from bot.storage import (
     RUNNING,
     TIMEOUT,
     VOID,
+    VOTE,
     Deadline,
     GameRow,
     Store,
@@ -89,6 +93,8 @@ class Scheduler:
         self.poll = poll
         self.lease = lease
         self.batch = batch
+        #: a stalled player in a game of three humans or more: the others vote (bot.community.votes)
+        self.votes = Votes(store, sessions)
 
     async def timers(self, guild_id: int | None, kind: str) -> TimerSettings:
         settings = await self.store.guild_settings(guild_id) if guild_id is not None else {}
@@ -99,7 +105,7 @@ class Scheduler:
         game = outcome.game
         if game.status == RUNNING:
             expected = self.sessions.expected_seats(game)
-            seats = sorted(s for s in outcome.newly_expected & expected if not game.seats[s].is_ai)
+            seats = sorted(s for s in outcome.newly_expected & expected if s not in ai_played(game))
             if seats:
                 await self.schedule(game, seats, self.clock())
         elif game.status in (FINISHED, CANCELLED):
@@ -217,7 +223,7 @@ class Scheduler:
             return 0
         missing = []
         for seat in sorted(self.sessions.expected_seats(game)):
-            if game.seats[seat].is_ai:
+            if seat in ai_played(game):
                 continue
             latest = await self.store.latest_deadline_version(game.id, seat)
             last = await self.store.seat_actions(game.id, seat, 1)
@@ -259,7 +265,9 @@ class Scheduler:
         return True
 
     async def _valid(self, game: GameRow, d: Deadline) -> bool:
-        if game.status != RUNNING or d.seat >= len(game.seats) or game.seats[d.seat].is_ai:
+        if game.status != RUNNING or d.seat >= len(game.seats) or d.seat in ai_played(game):
+            return False
+        if str(d.seat) in open_votes(game):  # the others are deciding about this seat
             return False
         if d.seat not in self.sessions.expected_seats(game):
             return False
@@ -296,6 +304,18 @@ class Scheduler:
                 log.exception("reminder for game %s failed", game_id)
         elif seats:
             fired += len(seats)
+        votes = [d for d in items if d.kind == VOTE]
+        if votes:
+            decided = await self.votes.fire(game, votes, now, self.lease)
+            fired += len(decided)
+            game = await self.store.get_game(game_id) or game
+            if decided and self.notifier is not None:
+                try:  # the decision is published from the outbox, like a timeout's move
+                    await self.notifier.timed_out(decided[-1], [], None)
+                except Exception:
+                    log.exception("vote notice for game %s failed", game_id)
+            if game.status != RUNNING:
+                return fired
         if timeouts:
             # no lock is held: the move is committed (compare-and-swap on the version), and its
             # public message comes from the outbox (bot.publisher), never blocking a click
@@ -355,6 +375,10 @@ class Scheduler:
 
     async def _apply(self, game: GameRow, seat: int) -> tuple[Outcome, bool]:
         t = await self.timers(game.guild_id, game.kind)
+        # three human players or more: the others vote (wait / AI / remove) instead
+        opened = await self.votes.open(game, seat, self.clock(), t.timeout_s)
+        if opened is not None:
+            return opened, False
         if t.forfeit_after > 0:
             prior = await self.consecutive_timeouts(game.id, seat, t.forfeit_after)
             if prior + 1 >= t.forfeit_after:

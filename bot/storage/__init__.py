@@ -19,6 +19,7 @@ from bot.storage.base import (  # noqa: F401
     RUNNING,
     TIMEOUT,
     VOID,
+    VOTE,
     Deadline,
     EventRow,
     GameRow,

@@ -106,6 +106,8 @@ class ResultRow:
 
 # --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
 REMINDER, TIMEOUT = "reminder", "timeout"
+#: a stalled player's vote (issue 15): the other players decide by this deadline
+VOTE = "vote"
 PENDING, DONE, VOID, FAILED = "pending", "done", "void", "failed"
 
 
@@ -119,7 +121,7 @@ class Deadline:
 
     game_id: int
     seat: int
-    kind: str  # REMINDER | TIMEOUT
+    kind: str  # REMINDER | TIMEOUT | VOTE
     version: int
     due: float
     since: float
@@ -211,8 +213,10 @@ def move_waits(rows: list[EventRow], user_id: int) -> list[tuple[float, float]]:
 
 
 def forfeited(rows: list[EventRow], seat: int) -> bool:
-    """The log holds the seat's forfeit (repeated timeouts: ``SessionService.forfeit``)."""
-    return any(r.seat == seat and r.action.get("type") == "forfeit" for r in rows)
+    """The log holds the seat's forfeit (repeated timeouts: ``SessionService.forfeit``), or the other
+    players' vote removing it (``SessionService.decide_vote``: the game ended without it)."""
+    return any(r.seat == seat and (r.action.get("type") == "forfeit" or (
+        r.action.get("type") == "vote_decided" and r.action.get("choice") == "remove")) for r in rows)
 
 
 def forfeited_packed(game_id: int, blob: bytes | None, seat: int) -> bool:
@@ -220,7 +224,7 @@ def forfeited_packed(game_id: int, blob: bytes | None, seat: int) -> bool:
     if blob is None:
         return False
     data = zlib.decompress(blob)
-    return b'"forfeit"' in data and forfeited(unpack_log(game_id, blob), seat)
+    return (b'"forfeit"' in data or b'"vote_decided"' in data) and forfeited(unpack_log(game_id, blob), seat)
 
 
 def completion(rows: list[Any]) -> tuple[int, int, int]:
@@ -304,7 +308,7 @@ def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
 
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
-          "rated_games", "ratings", "archives", "vacations")
+          "ballots", "rated_games", "ratings", "archives", "vacations")
 
 
 class Store(ABC):
@@ -383,7 +387,10 @@ class Store(ABC):
     async def commit_action(self, game_id: int, old_version: int, *, state: dict[str, Any],
                             seat: int | None, user_id: int | None, action: dict[str, Any],
                             events: list[dict[str, Any]], status: str = RUNNING,
-                            results: list[ResultRow] | None = None) -> bool: ...
+                            results: list[ResultRow] | None = None,
+                            settings: dict[str, Any] | None = None) -> bool:
+        """Apply one action: the new state, one log entry, results at the end (and the table
+        ``settings`` when given), all in one transaction guarded by ``old_version``."""
 
     @abstractmethod
     async def set_message_ids(self, game_id: int, *, lobby: int | None = None,
@@ -488,6 +495,14 @@ class Store(ABC):
     @abstractmethod
     async def seat_actions(self, game_id: int, seat: int, limit: int = 10) -> list[EventRow]:
         """The seat's latest actions, newest first."""
+
+    @abstractmethod
+    async def cast_ballot(self, game_id: int, seat: int, epoch: int, voter: int, choice: str, now: float) -> None:
+        """Record (or change) ``voter``'s ballot in the vote about ``seat`` opened at version ``epoch``."""
+
+    @abstractmethod
+    async def ballots(self, game_id: int, seat: int, epoch: int) -> dict[int, str]:
+        """``voter user id -> choice`` of the vote about ``seat`` opened at version ``epoch``."""
 
     @abstractmethod
     async def turn_since(self, game_ids: list[int]) -> dict[tuple[int, int], float]:

@@ -203,6 +203,21 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_end ON vacations (user_id, ends_at);
     """,
+    # a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
+    # a 'vote' deadline of the stalled seat; its decision goes in the event log)
+    """
+    CREATE TABLE ballots (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        epoch INTEGER NOT NULL,
+        voter BIGINT NOT NULL,
+        choice TEXT NOT NULL,
+        cast_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat, epoch, voter)
+    );
+    ALTER TABLE deadlines DROP CONSTRAINT IF EXISTS deadlines_kind_check;
+    ALTER TABLE deadlines ADD CONSTRAINT deadlines_kind_check CHECK (kind IN ('reminder', 'timeout', 'vote'));
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
@@ -492,13 +507,15 @@ class PostgresStore(Store):
         return await self._tx(work)
 
     async def commit_action(self, game_id, old_version, *, state, seat, user_id, action, events,
-                            status=RUNNING, results=None) -> bool:
+                            status=RUNNING, results=None, settings=None) -> bool:
         now = self.clock()
 
         async def work(con):
             finished = now if status in (FINISHED, CANCELLED) else None
-            ok = await self._bump(con, game_id, old_version, ", state = $4, status = $5, finished_at = $6",
-                                  (dump_json(state), status, finished))
+            sets, params = ", state = $4, status = $5, finished_at = $6", (dump_json(state), status, finished)
+            if settings is not None:
+                sets, params = sets + ", settings = $7", (*params, dump_json(settings))
+            ok = await self._bump(con, game_id, old_version, sets, params)
             if not ok:
                 return False
             await con.execute(
@@ -713,6 +730,21 @@ class PostgresStore(Store):
         if not rows and (log := await self._archived_log(game_id)) is not None:
             return [e for e in reversed(log) if e.seat == seat][:limit]
         return [event_from(r) for r in rows]
+
+    async def cast_ballot(self, game_id, seat, epoch, voter, choice, now) -> None:
+        async def work(con):
+            await con.execute("INSERT INTO ballots (game_id, seat, epoch, voter, choice, cast_at) "
+                              "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, seat, epoch, voter) "
+                              "DO UPDATE SET choice = excluded.choice, cast_at = excluded.cast_at",
+                              game_id, seat, epoch, voter, choice, now)
+            return True
+
+        await self._tx(work)
+
+    async def ballots(self, game_id, seat, epoch) -> dict[int, str]:
+        rows = await self._fetch("SELECT voter, choice FROM ballots WHERE game_id = $1 AND seat = $2 AND epoch = $3 "
+                                 "ORDER BY voter", game_id, seat, epoch)
+        return {r["voter"]: r["choice"] for r in rows}
 
     async def turn_since(self, game_ids) -> dict[tuple[int, int], float]:
         if not game_ids:

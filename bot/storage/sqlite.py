@@ -200,6 +200,37 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_end ON vacations (user_id, ends_at);
     """,
+    # a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
+    # a 'vote' deadline of the stalled seat; its decision goes in the event log)
+    """
+    CREATE TABLE ballots (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        epoch INTEGER NOT NULL,
+        voter INTEGER NOT NULL,
+        choice TEXT NOT NULL,
+        cast_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat, epoch, voter)
+    );
+    CREATE TABLE deadlines_new (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'timeout', 'vote')),
+        version INTEGER NOT NULL,
+        due REAL NOT NULL,
+        since REAL NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'void', 'failed')),
+        lease_until REAL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        fired_at REAL,
+        PRIMARY KEY (game_id, seat, kind, version)
+    );
+    INSERT INTO deadlines_new (game_id, seat, kind, version, due, since, state, lease_until, attempts, fired_at)
+        SELECT game_id, seat, kind, version, due, since, state, lease_until, attempts, fired_at FROM deadlines;
+    DROP TABLE deadlines;
+    ALTER TABLE deadlines_new RENAME TO deadlines;
+    CREATE INDEX deadlines_due ON deadlines (due) WHERE state = 'pending';
+    """,
 ]
 
 #: the newest schema number this release knows
@@ -527,13 +558,15 @@ class SQLiteStore(Store):
         return await self._tx(work)
 
     async def commit_action(self, game_id, old_version, *, state, seat, user_id, action, events,
-                            status=RUNNING, results=None) -> bool:
+                            status=RUNNING, results=None, settings=None) -> bool:
         now = self.clock()
 
         async def work(db):
             finished = now if status in (FINISHED, CANCELLED) else None
-            ok = await self._bump(db, game_id, old_version, ", state = ?, status = ?, finished_at = ?",
-                                  (_dump(state), status, finished))
+            sets, params = ", state = ?, status = ?, finished_at = ?", (_dump(state), status, finished)
+            if settings is not None:
+                sets, params = sets + ", settings = ?", (*params, _dump(settings))
+            ok = await self._bump(db, game_id, old_version, sets, params)
             if not ok:
                 return False
             await db.execute(
@@ -761,6 +794,20 @@ class SQLiteStore(Store):
         if not rows and (log := await self._archived_log(game_id)) is not None:
             return [e for e in reversed(log) if e.seat == seat][:limit]
         return [event_from(r) for r in rows]
+
+    async def cast_ballot(self, game_id, seat, epoch, voter, choice, now) -> None:
+        async def work(db):
+            await db.execute("INSERT INTO ballots (game_id, seat, epoch, voter, choice, cast_at) VALUES (?, ?, ?, ?, ?, ?) "
+                             "ON CONFLICT (game_id, seat, epoch, voter) DO UPDATE SET choice = excluded.choice, "
+                             "cast_at = excluded.cast_at", (game_id, seat, epoch, voter, choice, now))
+            return True
+
+        await self._tx(work)
+
+    async def ballots(self, game_id, seat, epoch) -> dict[int, str]:
+        rows = await self._fetchall("SELECT voter, choice FROM ballots WHERE game_id = ? AND seat = ? AND epoch = ? "
+                                    "ORDER BY voter", (game_id, seat, epoch))
+        return {r["voter"]: r["choice"] for r in rows}
 
     async def turn_since(self, game_ids) -> dict[tuple[int, int], float]:
         if not game_ids:

@@ -74,6 +74,7 @@ class State:
     sheets: tuple[tuple[Item, ...], ...]  # per seat, in drawing order
     placed: tuple[bool, ...]  # per seat: has placed (or passed) this round
     finished: bool = False
+    out: tuple[int, ...] = ()  # seats the other players voted out (they draw no more; always "placed")
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -262,6 +263,8 @@ class RantaEngine:
             raise RuleError("common.error.game_over")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             raise RuleError("common.error.not_your_turn")
+        if seat in state.out:
+            raise RuleError("ranta.error.removed")
         kind = action.get("type") if isinstance(action, dict) else None
         if kind not in (BOX, MAT, PASS):
             raise RuleError("common.error.unknown_action", action=str(kind))
@@ -325,6 +328,11 @@ class RantaEngine:
                                "cell": item.anchor})
         if waiting:
             return new, events
+        return self._close_round(new, events)
+
+    def _close_round(self, new: State, events: list[Event]) -> tuple[State, list[Event]]:
+        """Everyone still in has placed: the next round's dice, or the end after the last round."""
+        state, r = new, new.round_no
         events.append({"type": "round_closed", "round": r})
         if r >= self.rounds:
             new = replace(new, finished=True)
@@ -333,9 +341,29 @@ class RantaEngine:
             events.append({"type": "game_over", "winners": res.winners, "scores": res.scores})
             return new, events
         dice = roll(state.seed, r + 1)
-        new = replace(new, round_no=r + 1, rolls=state.rolls + (dice,), placed=(False,) * state.players)
+        new = replace(new, round_no=r + 1, rolls=state.rolls + (dice,),
+                      placed=tuple(s in state.out for s in range(state.players)))
         events.append({"type": "rolled", "round": r + 1, "dice": list(dice),
                        "d1": dice[0], "d2": dice[1], "d3": dice[2]})
+        return new, events
+
+    # --- a stalled player voted out (issue 15) ----------------------------------
+    def remove_seat(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """The other players voted ``seat`` out: each kallax is filled on its own, so the others go
+        on. The seat draws no more (its kallax is scored as it stands) and is ranked after every
+        player still in; if it was the last one the round waited for, the round closes."""
+        if state.finished:
+            raise RuleError("common.error.game_over")
+        if not 0 <= seat < state.players or seat in state.out:
+            raise RuleError("common.error.not_a_player", game="-")
+        if state.players - len(state.out) - 1 < 1:
+            raise RuleError("ranta.error.too_few_left", min=1)
+        placed = list(state.placed)
+        placed[seat] = True
+        new = replace(state, placed=tuple(placed), out=tuple(sorted((*state.out, seat))))
+        events: list[Event] = [{"type": "seat_removed", "seat": seat}]
+        if all(placed):
+            return self._close_round(new, events)
         return new, events
 
     # --- information -----------------------------------------------------------
@@ -379,7 +407,8 @@ class RantaEngine:
         if not state.finished:
             return None
         scored = [score(_items_data(items), state.mode) for items in state.sheets]
-        ranks = rank_by([(s["total"], -s["empty"]) for s in scored])
+        # a seat voted out ranks after every player still in (then by score, fewer empty cells)
+        ranks = rank_by([(seat not in state.out, s["total"], -s["empty"]) for seat, s in enumerate(scored)])
         return Result(scores=[s["total"] for s in scored], ranks=ranks,
                       details={"mode": state.mode, "empty": [s["empty"] for s in scored],
                                "breakdowns": [s["breakdown"] for s in scored],
@@ -390,14 +419,15 @@ class RantaEngine:
         return {"schema": self.SCHEMA, "seed": state.seed, "players": state.players, "mode": state.mode,
                 "round_no": state.round_no, "rolls": [list(r) for r in state.rolls],
                 "sheets": [[it.to_dict() for it in items] for items in state.sheets],
-                "placed": list(state.placed), "finished": state.finished}
+                "placed": list(state.placed), "finished": state.finished,
+                **({"out": list(state.out)} if state.out else {})}
 
     def from_dict(self, data: dict[str, Any]) -> State:
         data = unstamp_schema(self.name, data, self.SCHEMA)
         return State(seed=data["seed"], players=data["players"], mode=data["mode"], round_no=data["round_no"],
                      rolls=tuple(tuple(r) for r in data["rolls"]),
                      sheets=tuple(tuple(Item.from_dict(it) for it in items) for items in data["sheets"]),
-                     placed=tuple(data["placed"]), finished=data["finished"])
+                     placed=tuple(data["placed"]), finished=data["finished"], out=tuple(data.get("out", ())))
 
     # --- AI and defaults -------------------------------------------------------
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:

@@ -32,6 +32,18 @@ event-skipped = … ({ $count } { $count ->
         [one] more action
        *[other] more actions
     }) …
+event-vote_open = 🗳️ { $seat } did not play in time. The { $voters } other players vote until <t:{ $due }:R>: { $ai ->
+        [yes] wait longer, let the bot play for them or remove { $seat } from the game
+       *[no] wait longer or remove { $seat } from the game
+    }. A majority decides at once; you may change your vote until then.
+event-vote_decided = 🗳️ The players decided: { $choice ->
+        [wait] wait longer for { $seat }, with a new time limit.
+        [ai] the bot plays for { $seat } until they are back (the “Take my seat back” button).
+       *[remove] { $seat } is removed from the game.
+    } ({ $wait } to wait, { $ai } for the bot, { $remove } to remove)
+event-seat_back = 🙋 { $seat } takes their seat back: the bot no longer plays for { $seat }.
+event-seat_removed = 🚪 The game goes on without { $seat }.
+event-removed_end = 🚪 The game cannot go on without { $seat }: it ends, { $seat } ranked last.
 
 ## status
 status-lobby = waiting for players

@@ -32,6 +32,18 @@ event-skipped = … ({ $count } { $count ->
         [one] autre action
        *[other] autres actions
     }) …
+event-vote_open = 🗳️ { $seat } n'a pas joué à temps. Les { $voters } autres joueurs votent jusqu'à <t:{ $due }:R> : { $ai ->
+        [yes] attendre encore, laisser le bot jouer à sa place ou retirer { $seat } de la partie
+       *[no] attendre encore ou retirer { $seat } de la partie
+    }. Une majorité décide tout de suite ; vous pouvez changer votre vote jusque-là.
+event-vote_decided = 🗳️ Les joueurs ont décidé : { $choice ->
+        [wait] attendre encore { $seat }, avec un nouveau délai.
+        [ai] laisser le bot jouer pour { $seat } jusqu'à son retour (bouton « Reprendre ma place »).
+       *[remove] retirer { $seat } de la partie.
+    } ({ $wait } pour attendre, { $ai } pour le bot, { $remove } pour retirer)
+event-seat_back = 🙋 { $seat } reprend sa place : le bot ne joue plus pour { $seat }.
+event-seat_removed = 🚪 La partie continue sans { $seat }.
+event-removed_end = 🚪 La partie ne peut pas continuer sans { $seat } : elle s'arrête, { $seat } au dernier rang.
 
 ## status
 status-lobby = en attente de joueurs

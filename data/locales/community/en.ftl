@@ -229,3 +229,20 @@ records-mode = Mode
 vacation-started = Enjoy your vacation! Your clocks are stopped in all your games until { $until } ({ $relative }). Come back earlier with /ludibot vacation days:0.
 vacation-ended = Welcome back! Your clocks run again in all your games.
 vacation-none = You are not on vacation: your clocks run as usual.
+
+## a stalled player: the others vote (issue 15)
+vote-button_wait = Wait for { $player } ({ $count })
+vote-button_ai = Bot for { $player } ({ $count })
+vote-button_remove = Remove { $player } ({ $count })
+vote-button_reclaim = Take my seat back
+vote-cast = 🗳️ Your vote is recorded: { $choice ->
+        [wait] wait
+        [ai] let the bot play
+       *[remove] remove the player
+    }. You may change it until the decision ({ $due }).
+vote-closed = This vote of game #{ $game } is over: the decision is made (or the player came back).
+vote-not_voter = Only the other players of game #{ $game } vote about this player.
+vote-own_seat = You do not vote about your own seat: play your move in game #{ $game } to take it back.
+vote-taken_over = The bot plays for you in game #{ $game }: click “Take my seat back” to play yourself again.
+vote-not_taken_over = The bot is not playing for you in game #{ $game }.
+vote-no_removal = This game's rules cannot go on without this player.

@@ -247,3 +247,20 @@ records-mode = Mode
 vacation-started = Bonnes vacances ! Vos horloges sont arrêtées dans toutes vos parties jusqu'au { $until } ({ $relative }). Revenez plus tôt avec /ludibot vacances jours:0.
 vacation-ended = Bon retour ! Vos horloges repartent dans toutes vos parties.
 vacation-none = Vous n'êtes pas en vacances : vos horloges tournent normalement.
+
+## a stalled player: the others vote (issue 15)
+vote-button_wait = Attendre { $player } ({ $count })
+vote-button_ai = Bot pour { $player } ({ $count })
+vote-button_remove = Retirer { $player } ({ $count })
+vote-button_reclaim = Reprendre ma place
+vote-cast = 🗳️ Votre vote est enregistré : { $choice ->
+        [wait] attendre
+        [ai] laisser le bot jouer
+       *[remove] retirer le joueur
+    }. Vous pouvez en changer jusqu'à la décision ({ $due }).
+vote-closed = Ce vote de la partie n°{ $game } est terminé : la décision est prise (ou le joueur est revenu).
+vote-not_voter = Seuls les autres joueurs de la partie n°{ $game } votent sur ce joueur.
+vote-own_seat = Vous ne votez pas sur votre propre place : jouez votre coup dans la partie n°{ $game } pour la reprendre.
+vote-taken_over = Le bot joue pour vous dans la partie n°{ $game } : cliquez sur « Reprendre ma place » pour jouer de nouveau vous-même.
+vote-not_taken_over = Le bot ne joue pas à votre place dans la partie n°{ $game }.
+vote-no_removal = Les règles de ce jeu ne permettent pas de continuer sans ce joueur.

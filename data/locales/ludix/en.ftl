@@ -4,6 +4,7 @@ name-title = Ludix
 ## error
 error-roll_first = Roll the dice first: you cannot stop before rolling.
 error-pass_after_roll = You have already rolled: stop or roll again.
+error-too_few_left = Fewer than { $min } players would be left: the game cannot go on without this player.
 
 ## event
 event-rolled = 🎲 { $seat } rolls { $faces } → **{ $numeral }** = { $value } (turn total: { $turn_total }).

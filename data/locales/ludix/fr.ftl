@@ -4,6 +4,7 @@ name-title = Ludix
 ## error
 error-roll_first = Lancez d'abord les dés : on ne peut pas s'arrêter avant d'avoir lancé.
 error-pass_after_roll = Vous avez déjà lancé : arrêtez-vous ou relancez.
+error-too_few_left = Il resterait moins de { $min } joueurs : la partie ne peut pas continuer sans ce joueur.
 
 ## event
 event-rolled = 🎲 { $seat } lance { $faces } → **{ $numeral }** = { $value } (total du tour : { $turn_total }).

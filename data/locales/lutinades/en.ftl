@@ -103,6 +103,8 @@ error-not_a_lutin = "{ $lutin }" is not a lutin in this game.
 error-follow_self = You are the picker: follow one of the lutins, not yourself.
 error-follow_ignored = { $lutin } made the forbidden "small" gesture: they are ignored, you cannot follow them.
 error-stale_turn = This button is from turn { $turn }; the game is at turn { $current }. Use the game's latest message.
+error-too_few_left = Fewer than { $min } players would be left: the game cannot go on without this player.
+error-removed = The other players removed you from this game: you no longer play in it.
 
 ## button
 button-follow = Follow { $lutin } ({ $gesture })
@@ -149,6 +151,7 @@ event-gained = { $seat } picks { $count } { $count ->
        *[other] mushrooms
     } (total: { $total }).
 event-game_over = The deck is empty: the game is over!
+event-turn_abandoned = Turn { $turn } is abandoned without its picker: its card is discarded unscored (big number { $big }, small number { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)
 label-totals = 🍄 Mushrooms: { $totals }

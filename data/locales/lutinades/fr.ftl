@@ -103,6 +103,8 @@ error-not_a_lutin = « { $lutin } » n'est pas un lutin de cette partie.
 error-follow_self = Vous êtes le cueilleur : suivez l'un des lutins, pas vous-même.
 error-follow_ignored = { $lutin } a fait le geste interdit « de petite taille » : ce geste est ignoré, vous ne pouvez pas suivre ce lutin.
 error-stale_turn = Ce bouton date du tour { $turn } ; la partie en est au tour { $current }. Utilisez le dernier message de la partie.
+error-too_few_left = Il resterait moins de { $min } joueurs : la partie ne peut pas continuer sans ce joueur.
+error-removed = Vous avez été retiré de cette partie par les autres joueurs : vous n'y jouez plus.
 
 ## button
 button-follow = Suivre { $lutin } ({ $gesture })
@@ -152,6 +154,7 @@ event-gained = { $seat } cueille { $count } { $count ->
        *[other] champignons
     } (total : { $total }).
 event-game_over = La pioche est vide : la partie est terminée !
+event-turn_abandoned = Le tour { $turn } est abandonné sans cueilleur : sa carte est défaussée sans compter (gros chiffre { $big }, petit chiffre { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)
 label-totals = 🍄 Champignons : { $totals }

@@ -26,6 +26,8 @@ error-unsupported = Placed at { $cell }, the box would float: nothing holds cell
 error-must_place = There is still room (a mat at { $cell }, for instance): you cannot pass.
 error-bad_choice = This choice is not valid ("{ $choice }"): start again from the round's message or /ranta placer.
 error-not_in_game = { $player } is not playing in game #{ $game }.
+error-too_few_left = Fewer than { $min } player would be left: the game cannot go on without this player.
+error-removed = The other players removed you from this game: you no longer play in it.
 
 ## event
 event-placed = { $seat } is done for round { $round } ({ $waiting } { $waiting ->
@@ -49,6 +51,7 @@ event-mat_placed = You laid a mat at { $cell }.
 event-round_closed = Round { $round } is over: every kallax is revealed.
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
 event-game_over = Game over! Here are the kallaxes and their scores.
+event-seat_removed = 🚪 The game goes on without { $seat }: their kallax stays as it is.
 
 ## mode
 mode-classique = Classic

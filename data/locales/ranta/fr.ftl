@@ -26,6 +26,8 @@ error-unsupported = Posée en { $cell }, la boîte serait en l'air : rien ne sou
 error-must_place = Il reste de la place (par exemple un tapis en { $cell }) : vous ne pouvez pas passer.
 error-bad_choice = Ce choix n'est pas valide (« { $choice } ») : repars du message de la manche ou de /ranta placer.
 error-not_in_game = { $player } ne joue pas dans la partie n°{ $game }.
+error-too_few_left = Il resterait moins de { $min } joueur : la partie ne peut pas continuer sans ce joueur.
+error-removed = Vous avez été retiré de cette partie par les autres joueurs : vous n'y jouez plus.
 
 ## event
 event-placed = { $seat } a fini de ranger pour la manche { $round } ({ $waiting } { $waiting ->
@@ -49,6 +51,7 @@ event-mat_placed = Vous avez posé un tapis en { $cell }.
 event-round_closed = Manche { $round } terminée : toutes les kallax sont révélées.
 event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
 event-game_over = Partie terminée ! Voici les kallax et leurs scores.
+event-seat_removed = 🚪 La partie continue sans { $seat } : son kallax reste tel quel.
 
 ## mode
 mode-classique = Classique
