@@ -100,3 +100,17 @@ def _named(game: GameRow, names: list[str]) -> GameRow:
     from bot.storage import Seat
 
     return replace(game, seats=[Seat(seat=i, user_id=100 + i, name=n) for i, n in enumerate(names)])
+
+
+# --- Lutinades ------------------------------------------------------------------------------
+def test_lutinades_an_automatic_follow_says_it_is_automatic():
+    from cogs.lutinades.cog import tell
+
+    names = ["Alice", "Bruno", "Chloé"]
+    auto = tell([{"type": "followed", "picker": 0, "lutin": 2, "auto": True}], {}, names, "fr")
+    assert auto == ["🤖 Suivi automatique : Alice suit Chloé, le seul lutin qui peut être suivi "
+                    "(les autres ont fait le geste interdit)."]
+    chosen = tell([{"type": "followed", "picker": 0, "lutin": 2, "auto": False}], {}, names, "fr")
+    assert chosen == ["Alice suit Chloé."]
+    english = tell([{"type": "followed", "picker": 0, "lutin": 2, "auto": True}], {}, names, "en")
+    assert english[0].startswith("🤖 Automatic follow: Alice follows Chloé")
