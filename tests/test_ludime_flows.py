@@ -86,9 +86,12 @@ def test_an_addition_within_a_turn_is_told_privately_and_posts_nothing():
     assert LudimeCog.within_turn(within)
     # the hand message tells the addition (it has no public message of its own)
     names = ["Alice", "Bruno", "Chloé"]
-    text, _ = views.hand_message(_named(game, names), ENGINE.view(after, 1), "fr", events, "fr",
-                                 legal=ENGINE.legal_actions(after, 1), told=True)
+    text, items = views.hand_message(_named(game, names), ENGINE.view(after, 1), "fr", events, "fr",
+                                     legal=ENGINE.legal_actions(after, 1), told=True)
     assert "Bruno ajoute E : **VUES**" in text and "Votre main :" in text
+    # « Finir mon tour » right there, for this version (the public message's button is edited later)
+    (end,) = [i for i in items if getattr(i, "label", None) == "Finir mon tour"]
+    assert end.custom_id == f"ludibot:{game.id}:pass:{game.version}"
     # ending the turn (a pass, or the last card) is published as usual
     done, events = ENGINE.apply(after, 1, {"type": "pass"})
     assert not LudimeCog.within_turn(Outcome(game=game, events=events, result=None, newly_expected={2}))

@@ -102,6 +102,13 @@ def may_discard(view: dict[str, Any]) -> bool:
             and view.get("variant") in (MAIN, WHOLE) and view.get("phase") == "play" and bool(view.get("hand")))
 
 
+def may_end_turn(view: dict[str, Any]) -> bool:
+    """Whether the seat's own view shows a variant-2 turn with letters added (« Finir mon tour »)."""
+    seat = view.get("seat")
+    return (seat is not None and view.get("current") == seat and not view.get("finished")
+            and view.get("variant") == SINGLE and view.get("phase") == "add" and bool(view.get("letters_added")))
+
+
 def discard_select(game: GameRow, view: dict[str, Any], lang: str) -> discord.ui.Select:
     """The letters of the seat's own hand (ephemeral only: the options list the hand)."""
     letters = sorted(set(view.get("hand") or []))
@@ -138,6 +145,8 @@ def hand_message(game: GameRow, view: dict[str, Any], lang: str,
     items: list[discord.ui.Item] = []
     if may_discard(view):
         items.append(discard_select(game, view, lang))
+    if may_end_turn(view):  # variant 2, letters added: end the turn from here (the public button may lag)
+        items.append(button(game.id, "pass", i18n.t("ludime.button.end_turn", lang), version=game.version))
     return "\n".join(lines), items
 
 

@@ -167,6 +167,9 @@ class LudimeTable:
         if kind == "undo_take":
             return await fake.click(user, self.control(), label=BUTTONS["undo"], **kw)
         if kind == "pass":
+            private = await self.private_end_turn(user)
+            if private is not None:  # variant 2, letters added: « Finir mon tour » of the private answer
+                return await fake.click(user, private, label=PASS_LABELS[2], **kw)
             control = self.control()
             label = next(lb for lb in PASS_LABELS if lb in control.button_labels)
             return await fake.click(user, control, label=label, **kw)
@@ -255,6 +258,18 @@ class LudimeTable:
         self.moves += 1
         await self.remember_hands()
         return res
+
+    async def private_end_turn(self, user):
+        """The user's newest private message with « Finir mon tour » for the game's current version."""
+        version = (await self.game()).version
+        for msg in reversed(self.fake.messages("jeux", visible_to=user)):
+            if msg.visible_to != user.id or msg.deleted:
+                continue
+            for b in msg.buttons:
+                parts = b.get("custom_id", "").split(":")
+                if len(parts) > 3 and parts[2] == "pass" and parts[3] == str(version):
+                    return msg
+        return None
 
     async def step(self):
         """The expected seat plays the engine AI's move."""
