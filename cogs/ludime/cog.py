@@ -46,6 +46,9 @@ TURN_ENDS = {"turn", "round_end", "passed", "abandoned", "game_over"}
 #: how far back the log is read to find the move that began the current turn (additions in a turn
 #: are bounded by the hand: 15 cards)
 TURN_LOOKBACK = 40
+#: seconds an in-place edit may wait on Discord's rate limits before it is given up (the player
+#: acting has their buttons privately; the turn's next message shows everything)
+EDIT_WAIT = 30.0
 
 
 class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.start")):
@@ -317,15 +320,27 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         def picture() -> list[discord.File]:
             return [discord.File(io.BytesIO(image), filename=f"ludime-{game.id}.png")] if image else []
 
+        edit = self.bot.get_partial_messageable(channel_id).get_partial_message(msg_id).edit(
+            content=content, attachments=picture(), view=view_of(*controls) if controls else None,
+            allowed_mentions=discord.AllowedMentions.none())
         try:
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(msg_id).edit(
-                content=content, attachments=picture(), view=view_of(*controls) if controls else None,
-                allowed_mentions=discord.AllowedMentions.none())
+            await asyncio.wait_for(edit, EDIT_WAIT)
+        except TimeoutError:  # rate-limited for long: the turn's next message will show it all
+            log.info("game %s: the turn message edit for version %s gave up after %s s", game.id, game.version,
+                     EDIT_WAIT)
         except discord.HTTPException as err:  # too old to edit, deleted…: a new message instead
             log.info("game %s: the turn message could not be edited (%s); posting instead", game.id, err)
+            latest = await self.sessions.store.get_game(game.id)
+            if latest is None or latest.version != game.version or latest.control_message_id != msg_id:
+                return  # a newer message shows the game meanwhile
             files = picture()
-            new_id = await self.post(channel_id, content, file=files[0] if files else None, controls=controls)
-            await self.sessions.store.set_message_ids(game.id, control=new_id)
+            kwargs: dict[str, Any] = {"content": content, "allowed_mentions": discord.AllowedMentions.none()}
+            if files:
+                kwargs["file"] = files[0]
+            if controls:
+                kwargs["view"] = view_of(*controls)
+            posted = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+            await self.sessions.store.set_message_ids(game.id, control=posted.id)
             asyncio.create_task(self._strip_controls(channel_id, msg_id))
 
     async def turn_story(self, game: GameRow, view: dict[str, Any], lg: str) -> str:

@@ -72,6 +72,46 @@ async def test_variant_two_turn_is_one_public_message_and_pings_once(world):
     assert world.bot.tracebacks() == []
 
 
+async def test_variant_two_a_turn_message_that_cannot_be_edited_is_posted_again_without_ping(world):
+    fake, u = world.fake, world.u
+    table = LudimeTable(world, [u.alice, u.bruno])
+    await table.open("mot-unique")
+    try:
+        for _ in range(MAX_MOVES):  # up to an addition that leaves its player acting
+            state, game = await table.state()
+            assert game.status == "running"
+            seat = state.current
+            action = LUDIME.ai_action(state, seat)
+            if action["type"] == "add":
+                after, events = LUDIME.apply(state, seat, action)
+                if after.current == seat and not {"passed", "turn"} & {e["type"] for e in events}:
+                    break
+            await table.play(seat, action)
+        else:
+            pytest.fail("no addition within a turn")
+        game = await table.game()
+        table.control().deleted = True  # a moderator deleted the turn message: Discord refuses its edit
+        newest = max(m.id for m in fake.messages("jeux", include_deleted=True))
+        res = await fake.run_command(table.players[seat], "jeux", "ludime ajouter", mot=action["word"],
+                                     until=lambda r: r.ephemeral and r.attachments)
+        assert res.ephemeral and res.public_messages == [], res.content
+        await fake.wait_until(lambda: created_public(fake, newest), timeout=20)
+        (new,) = created_public(fake, newest)
+        word = after.words[0][1]
+        assert f"**{word}**" in new.content and new.attachments, new.content
+        assert new.allowed_mentions is not None and "users" not in new.allowed_mentions.get("parse", []) \
+            and not new.allowed_mentions.get("users"), "the player still acting is pinged again"
+        assert any(b["custom_id"].endswith(f":pass:{game.version + 1}") for b in new.buttons), new.buttons
+        await fake.wait_until(lambda: read_game_row(world.bot.db, game.id).control_message_id == new.id)
+    finally:
+        await table.close()
+    # Discord refused only what it had to: edits of the deleted message (the in-place edit, taking its
+    # buttons off)
+    assert fake.errors and all(e["status"] == 404 and e["code"] == 10008 and e["method"] == "PATCH"
+                               for e in fake.errors), fake.errors
+    assert world.bot.tracebacks() == []
+
+
 async def test_the_hand_command_in_english_and_for_a_lobby(world):
     fake, u = world.fake, world.u
     res = await fake.run_command(u.dave, "jeux", "ludime start")
