@@ -146,22 +146,25 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         await self.show_private(interaction, game)
 
     async def _hand_game(self, interaction: discord.Interaction, partie: int | None) -> GameRow:
-        """The game whose hand ``/ludime main`` shows: ``partie``, else the user's own game here
-        (refused with ``ludime.error.no_hand_here`` when they sit at none)."""
+        """The game whose hand ``/ludime main`` shows: ``partie``, else the user's own game here (the
+        only one, or the only one they sit at); ``ludime.error.no_hand_here`` when they sit at none."""
         if partie is not None:
             return await self.resolve(interaction, partie, (LOBBY, RUNNING))
         user_id = interaction.user.id
-        here = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING), kind=self.kind)
-        mine = [g for g in here if g.guild_id == interaction.guild_id and not g.broken
-                and g.seat_of(user_id) is not None]
-        running = [g for g in mine if g.status == RUNNING]
-        if len(running) == 1:
-            return running[0]
-        if running:  # several tables: the same refusal as any command, naming them
-            return await self.resolve(interaction, None, (RUNNING,))
-        if mine:  # seated in a lobby only: not started yet
-            raise SessionError("common.error.not_started", game=max(g.id for g in mine))
-        raise SessionError("ludime.error.no_hand_here")
+        try:
+            game = await self.resolve(interaction, None, (LOBBY, RUNNING))
+        except SessionError as err:
+            if err.key == "common.error.ambiguous":  # several here: refuse as any command only if they sit at several
+                here = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING),
+                                                                  kind=self.kind)
+                if sum(1 for g in here if g.seat_of(user_id) is not None) > 1:
+                    raise
+            elif err.key != "common.error.no_game_here":
+                raise
+            raise SessionError("ludime.error.no_hand_here") from None
+        if game.seat_of(user_id) is None:
+            raise SessionError("ludime.error.no_hand_here")
+        return game
 
     async def _table_game(self, interaction: discord.Interaction, partie: int | None) -> GameRow:
         """The game meant, or else the channel's latest finished one (its final table)."""

@@ -125,6 +125,15 @@ async def test_the_hand_command_in_english_and_for_a_lobby(world):
                                                                                 for m in r.messages))
     res = await fake.run_command(u.dave, "jeux", "ludime main")
     assert res.ephemeral and "Your hand:" in res.content and res.attachments, res.content
+    # a second table here: each player's own game is meant; a player of neither is refused precisely
+    res = await fake.run_command(u.bruno, "jeux", "ludime start")
+    second = int(res.message.buttons[0]["custom_id"].split(":")[1])
+    res = await fake.run_command(u.alice, "jeux", "ludime main")
+    assert res.ephemeral and "Votre main :" in res.content and res.attachments, res.content
+    res = await fake.run_command(u.bruno, "jeux", "ludime main")
+    assert res.ephemeral and res.content == i18n.t("common.error.not_started", "fr", game=second), res.content
+    res = await fake.run_command(u.chloe, "jeux", "ludime main")
+    assert res.ephemeral and res.content == i18n.t("ludime.error.no_hand_here", "fr") and not res.attachments
     assert fake.errors == []
     assert world.bot.tracebacks() == []
 
