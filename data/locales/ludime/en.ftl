@@ -166,15 +166,15 @@ button-end_turn = End my turn
 
 ## hint
 hint-draw = Your turn: draw (“{ $draw }”, or “{ $discard }” to use it in a word this turn).
-hint-first = First turn: lay one word of at least 6 letters (/ludime poser) or exchange cards (/ludime echanger), then discard.
-hint-play = Lay words (/ludime poser), lengthen or take some (/ludime allonger), then discard below to end your turn.
-hint-play_own = Lay words (/ludime poser) or lengthen yours (/ludime allonger), then discard below to end your turn. You may take other players' words from your next turn.
-hint-play_new = Lay words (/ludime poser), then discard below to end your turn. To lengthen or take a word, you first need a word of your own on the table.
+hint-first = First turn: lay one word of at least 6 letters (/ludime lay) or exchange cards (/ludime exchange), then discard.
+hint-play = Lay words (/ludime lay), lengthen or take some (/ludime lengthen), then discard below to end your turn.
+hint-play_own = Lay words (/ludime lay) or lengthen yours (/ludime lengthen), then discard below to end your turn. You may take other players' words from your next turn.
+hint-play_new = Lay words (/ludime lay), then discard below to end your turn. To lengthen or take a word, you first need a word of your own on the table.
 hint-must_use = Use the { $letter } taken from the discard in a word, or put it back (“{ $put_back }”).
-hint-single_open = Open with a 3-letter word (/ludime poser) or pass.
-hint-single_add = Add a letter to the word (/ludime ajouter), as many times as you can, then end your turn; passing without adding anything gives up the round.
-hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declarer).
-hint-whole_play = Lay down your hand (/ludime declarer) or discard below.
+hint-single_open = Open with a 3-letter word (/ludime lay) or pass.
+hint-single_add = Add a letter to the word (/ludime add), as many times as you can, then end your turn; passing without adding anything gives up the round.
+hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declare).
+hint-whole_play = Lay down your hand (/ludime declare) or discard below.
 
 ## cmd
 cmd-start = Open a game of Ludime (French word game)
