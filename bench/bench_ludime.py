@@ -34,6 +34,10 @@ async def gesture(t: Timings, table: LudimeTable, seat: int, action: dict, *, vi
     elif kind == "undo_take":
         t.record("button Reposer la défausse", await fake.click(user, table.control(), label=BUTTONS["undo"], **kw))
     elif kind == "pass":
+        private = await table.private_end_turn(user)  # variant 2 after additions: in the private answer
+        if private is not None:
+            t.record("button Finir mon tour (private)", await fake.click(user, private, label=PASS_LABELS[2], **kw))
+            return
         msg = table.control()
         label = next(lbl for lbl in msg.button_labels if lbl in PASS_LABELS)  # its label says what it does
         t.record("button Passer", await fake.click(user, msg, label=label, **kw))

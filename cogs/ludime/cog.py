@@ -6,12 +6,19 @@ Reposer la défausse, Passer (variant 2), and « Ma main » for everyone. Words 
 ``/ludime poser``, ``allonger``, ``echanger``, ``ajouter`` (variant 2), ``declarer`` (variant 3).
 After each accepted move the player who made it gets their hand privately (picture + letters),
 with the discard select when the turn can end: the select lists the hand, so it is only ever
-in an ephemeral message to its owner.
+in an ephemeral message to its owner. ``/ludime main`` shows the same hand at any time.
+
+Variant 2 (mot unique): a player may add several letters in one turn. An addition that leaves
+them acting posts nothing new: their feedback is private, and the turn's public message is
+edited in place (new picture, the addition told, the buttons of the new version; an edit pings
+nobody). The next public message is posted when the turn ends.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
 import re
 from dataclasses import replace
 from typing import Any
@@ -21,6 +28,8 @@ from discord import app_commands
 
 from bot import i18n
 from bot.gamecog import PACE_CHOICES, GameCog
+from bot.narrate import narrate
+from bot.publisher import timeout_lines
 from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
@@ -31,10 +40,25 @@ from engines.ludime import MAIN, SINGLE, WHOLE, normalize
 from render.ludime import render_hand, render_table
 
 WORD_SPLIT = re.compile(r"[\s,;]+")
+log = logging.getLogger("ludibot.cogs.ludime")
+#: events after which another player acts (or a new round begins): the end of a variant-2 turn
+TURN_ENDS = {"turn", "round_end", "passed", "abandoned", "game_over"}
+#: how far back the log is read to find the move that began the current turn (additions in a turn
+#: are bounded by the hand: 15 cards)
+TURN_LOOKBACK = 40
+#: seconds an in-place edit may wait on Discord's rate limits before it is given up (the player
+#: acting has their buttons privately; the turn's next message shows everything)
+EDIT_WAIT = 30.0
 
 
 class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.start")):
     kind = "ludime"
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        #: variant 2: the newest version owed to each game's turn message, and the task editing it
+        self._edit_due: dict[int, Outcome] = {}
+        self._edit_tasks: dict[int, asyncio.Task] = {}
 
     # --- start -----------------------------------------------------------------------
     @app_commands.command(name="start", description=L("ludime.cmd.start"))
@@ -114,6 +138,34 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         await send(interaction, views.table_text(game, view, lg),
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-table.png"))
 
+    @app_commands.command(name="main", description=L("ludime.cmd.main"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def hand_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        """Your hand, privately, at any time (the same message as « Ma main »)."""
+        game = await self._hand_game(interaction, partie)
+        await self.show_private(interaction, game)
+
+    async def _hand_game(self, interaction: discord.Interaction, partie: int | None) -> GameRow:
+        """The game whose hand ``/ludime main`` shows: ``partie``, else the user's own game here (the
+        only one, or the only one they sit at); ``ludime.error.no_hand_here`` when they sit at none."""
+        if partie is not None:
+            return await self.resolve(interaction, partie, (LOBBY, RUNNING))
+        user_id = interaction.user.id
+        try:
+            game = await self.resolve(interaction, None, (LOBBY, RUNNING))
+        except SessionError as err:
+            if err.key == "common.error.ambiguous":  # several here: refuse as any command only if they sit at several
+                here = await self.sessions.store.games_in_channel(interaction.channel_id, (LOBBY, RUNNING),
+                                                                  kind=self.kind)
+                if sum(1 for g in here if g.seat_of(user_id) is not None) > 1:
+                    raise
+            elif err.key != "common.error.no_game_here":
+                raise
+            raise SessionError("ludime.error.no_hand_here") from None
+        if game.seat_of(user_id) is None:
+            raise SessionError("ludime.error.no_hand_here")
+        return game
+
     async def _table_game(self, interaction: discord.Interaction, partie: int | None) -> GameRow:
         """The game meant, or else the channel's latest finished one (its final table)."""
         if partie is not None:
@@ -163,6 +215,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     @ajouter.autocomplete("partie")
     @declarer.autocomplete("partie")
     @table.autocomplete("partie")
+    @hand_cmd.autocomplete("partie")
     async def _ludime_partie_ac(self, interaction: discord.Interaction, current: str):
         return await self.partie_autocomplete(interaction, current)
 
@@ -201,11 +254,115 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     # --- applying a move ---------------------------------------------------------------
     async def move(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,
                    version: int | None = None) -> Outcome:
-        """Apply the move and post the public message (GameCog.play), then show the mover their hand."""
+        """Apply the move and post the public message (:meth:`play`), then show the mover their hand
+        (already shown, with the move told, for a variant-2 addition within a turn)."""
         outcome = await self.play(interaction, game, action, version=version)
-        if outcome.game.status == RUNNING:
+        if outcome.game.status == RUNNING and not self.within_turn(outcome):
             await self.send_hand(interaction, outcome.game, outcome.events)
         return outcome
+
+    @staticmethod
+    def within_turn(outcome: Outcome) -> bool:
+        """Variant 2: an addition after which the same player is still acting (no new public message)."""
+        game = outcome.game
+        if game.status != RUNNING or game.options.get("variant", MAIN) != SINGLE:
+            return False
+        types = {e.get("type") for e in outcome.events}
+        return "added" in types and not types & TURN_ENDS
+
+    async def play(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,
+                   version: int | None = None) -> Outcome:
+        """As GameCog's; a variant-2 addition within a turn is answered privately (the move told,
+        the hand, the hint) and the turn's public message is edited in place, pinging nobody."""
+        async with self.game_lock(game.id):
+            outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version)
+            if self.within_turn(outcome):
+                await self.send_hand(interaction, outcome.game, outcome.events, told=True)
+                await self.publish_in_place(outcome)
+            else:
+                await self.publish(outcome, interaction)
+        return outcome
+
+    async def publish_in_place(self, outcome: Outcome) -> None:
+        """Show ``outcome``'s version on the turn's public message: the version is marked published
+        on that message (it exists: no repair post, no ping), and the edit runs outside the game
+        lock (a rate-limited edit must not hold the next move), the newest version only."""
+        game = outcome.game
+        if game.control_message_id and await self.sessions.store.mark_published(game.id, game.version,
+                                                                                game.control_message_id):
+            self._edit_due[game.id] = outcome
+            task = self._edit_tasks.get(game.id)
+            if task is None or task.done():
+                self._edit_tasks[game.id] = asyncio.create_task(self._edit_turn_messages(game.id))
+            return
+        publisher = getattr(self.bot, "publisher", None)
+        if publisher is not None:  # no message to edit: the publisher posts the version
+            publisher.wake(game.id, urgent=True)
+
+    async def _edit_turn_messages(self, game_id: int) -> None:
+        while (outcome := self._edit_due.pop(game_id, None)) is not None:
+            try:
+                await self._edit_turn_message(outcome)
+            except Exception:  # noqa: BLE001 - a failed edit must not kill the loop; the log says why
+                log.exception("game %s: could not show version %s in place", game_id, outcome.game.version)
+        self._edit_tasks.pop(game_id, None)
+
+    async def _edit_turn_message(self, outcome: Outcome) -> None:
+        """Edit the turn's message to show ``outcome``'s version, unless a newer version has come
+        (its own publication shows it). If Discord refuses the edit, post the version instead."""
+        game = await self.sessions.store.get_game(outcome.game.id)
+        if game is None or game.version != outcome.game.version or game.status != RUNNING:
+            return
+        msg_id, channel_id = game.control_message_id, game.thread_id or game.channel_id
+        lg = await self.public_lang_of(game)
+        view = await self.sessions.public_view(game)
+        content = await self.turn_story(game, view, lg)
+        image = await self.render_public_cached(game, view, lg)
+        controls = self.turn_controls(game, view, lg)
+
+        def picture() -> list[discord.File]:
+            return [discord.File(io.BytesIO(image), filename=f"ludime-{game.id}.png")] if image else []
+
+        edit = self.bot.get_partial_messageable(channel_id).get_partial_message(msg_id).edit(
+            content=content, attachments=picture(), view=view_of(*controls) if controls else None,
+            allowed_mentions=discord.AllowedMentions.none())
+        try:
+            await asyncio.wait_for(edit, EDIT_WAIT)
+        except TimeoutError:  # rate-limited for long: the turn's next message will show it all
+            log.info("game %s: the turn message edit for version %s gave up after %s s", game.id, game.version,
+                     EDIT_WAIT)
+        except discord.HTTPException as err:  # too old to edit, deleted…: a new message instead
+            log.info("game %s: the turn message could not be edited (%s); posting instead", game.id, err)
+            latest = await self.sessions.store.get_game(game.id)
+            if latest is None or latest.version != game.version or latest.control_message_id != msg_id:
+                return  # a newer message shows the game meanwhile
+            files = picture()
+            kwargs: dict[str, Any] = {"content": content, "allowed_mentions": discord.AllowedMentions.none()}
+            if files:
+                kwargs["file"] = files[0]
+            if controls:
+                kwargs["view"] = view_of(*controls)
+            posted = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+            await self.sessions.store.set_message_ids(game.id, control=posted.id)
+            asyncio.create_task(self._strip_controls(channel_id, msg_id))
+
+    async def turn_story(self, game: GameRow, view: dict[str, Any], lg: str) -> str:
+        """The text of the current turn's public message: what began the turn (the move logged with
+        the ``turn`` event), this turn's additions since, and whose turn it is."""
+        rows = await self.sessions.store.events_after(game.id, max(0, game.version - TURN_LOOKBACK))
+        start = 0
+        for i in range(len(rows) - 1, -1, -1):
+            if any(e.get("type") == "turn" for e in rows[i].events):
+                start = i
+                break
+        rows = rows[start:]
+        events = [e for row in rows for e in row.events]
+        lines = timeout_lines(game, rows, lg)
+        lines += narrate(self.kind, views.told_events(game, events, view), game.names, lg)
+        turn = self.turn_line(game, lg)
+        if turn:
+            lines.append(turn)
+        return "\n".join(lines)[:2000]
 
     async def show_private(self, interaction: discord.Interaction, game: GameRow) -> None:
         """« Ma main » (GameCog's "mine" verb): the same private hand message as after a move."""
@@ -216,14 +373,20 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         await self.send_hand(interaction, game)
 
     async def send_hand(self, interaction: discord.Interaction, game: GameRow,
-                        events: list[dict[str, Any]] | None = None) -> None:
-        """The interacting player's hand: picture, letters, what to do now, the discard select if due."""
+                        events: list[dict[str, Any]] | None = None, *, told: bool = False) -> None:
+        """The interacting player's hand: picture, letters, what to do now (from the legal moves), the
+        discard select if due. ``told``: the move is told here (see ``views.hand_message``)."""
         view = await self.sessions.view_for(game, interaction.user.id)
-        if view.get("seat") is None:
+        seat = view.get("seat")
+        if seat is None:
             raise SessionError("common.error.not_a_player", game=game.id)
         lg = lang(interaction)
         image = await self.render(self.render_private(game, view, lg))
-        content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game))
+        legal = None
+        if game.status == RUNNING and game.state is not None:
+            legal = self.engine.legal_actions(self.engine.from_dict(game.state), seat)
+        content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game),
+                                            legal=legal, told=told)
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
                    view=view_of(*items) if items else None)

@@ -54,11 +54,14 @@ def hand_text(view: dict[str, Any], lang: str) -> str:
                   letters=" ".join(hand))
 
 
-def hint(view: dict[str, Any], lang: str, table_lang: str | None = None) -> str | None:
+def hint(view: dict[str, Any], lang: str, table_lang: str | None = None,
+         legal: list[dict[str, Any]] | None = None) -> str | None:
     """What the seat whose turn it is can do now (None when it is not their turn).
 
     The hint is in the player's ``lang``; the buttons it names are quoted as the public
-    message shows them, in the table's language ``table_lang``.
+    message shows them, in the table's language ``table_lang``. It offers only what the engine
+    accepts now: ``legal`` (``engine.legal_actions`` of the seat) decides whether the discard may
+    be taken; the seat's own view whether it may lengthen (it owns a word) or take (``can_take``).
     """
     table_lang = table_lang or lang
     buttons = {name: i18n.t(f"ludime.button.{key}", table_lang)
@@ -72,7 +75,11 @@ def hint(view: dict[str, Any], lang: str, table_lang: str | None = None) -> str 
     if variant == WHOLE:
         return i18n.t("ludime.hint.whole_draw" if phase == "draw" else "ludime.hint.whole_play", lang)
     if phase == "draw":
-        if view.get("first_turn"):  # the discard may not be taken on the first turn: no such button
+        if legal is not None:
+            may_take = any(a.get("type") == "draw" and a.get("source") == "discard" for a in legal)
+        else:
+            may_take = not view.get("first_turn")
+        if not may_take:  # first turn, the discard put back this turn, or no discard: no such button
             return i18n.t("ludime.hint.draw_pile_only", lang, draw=buttons["draw"])
         return i18n.t("ludime.hint.draw", lang, draw=buttons["draw"], discard=buttons["discard"])
     if view.get("must_use") and view.get("discard_taken"):
@@ -81,7 +88,11 @@ def hint(view: dict[str, Any], lang: str, table_lang: str | None = None) -> str 
         return i18n.t("ludime.hint.first", lang)
     if view.get("first_turn"):  # one word or one exchange on the first turn, then only the discard is left
         return i18n.t("ludime.hint.discard_only", lang)
-    return i18n.t("ludime.hint.play", lang)
+    if view.get("can_take"):  # owns a word laid before this turn: lay, lengthen and take
+        return i18n.t("ludime.hint.play", lang)
+    if any(w.get("owner") == seat for w in view.get("words") or []):  # its first word is this turn's
+        return i18n.t("ludime.hint.play_own", lang)
+    return i18n.t("ludime.hint.play_new", lang)  # no word of its own yet: nothing to lengthen or take
 
 
 def may_discard(view: dict[str, Any]) -> bool:
@@ -89,6 +100,13 @@ def may_discard(view: dict[str, Any]) -> bool:
     seat = view.get("seat")
     return (seat is not None and view.get("current") == seat and not view.get("finished")
             and view.get("variant") in (MAIN, WHOLE) and view.get("phase") == "play" and bool(view.get("hand")))
+
+
+def may_end_turn(view: dict[str, Any]) -> bool:
+    """Whether the seat's own view shows a variant-2 turn with letters added (« Finir mon tour »)."""
+    seat = view.get("seat")
+    return (seat is not None and view.get("current") == seat and not view.get("finished")
+            and view.get("variant") == SINGLE and view.get("phase") == "add" and bool(view.get("letters_added")))
 
 
 def discard_select(game: GameRow, view: dict[str, Any], lang: str) -> discord.ui.Select:
@@ -107,18 +125,28 @@ def private_lines(game: GameRow, events: list[dict[str, Any]], seat: int, lang: 
 
 def hand_message(game: GameRow, view: dict[str, Any], lang: str,
                  events: list[dict[str, Any]] | None = None,
-                 table_lang: str | None = None) -> tuple[str, list[discord.ui.Item]]:
+                 table_lang: str | None = None, legal: list[dict[str, Any]] | None = None,
+                 told: bool = False) -> tuple[str, list[discord.ui.Item]]:
     """Text and components of the ephemeral hand message for the seat of ``view`` (in the player's
-    ``lang``; buttons of the public message named in ``table_lang``)."""
+    ``lang``; buttons of the public message named in ``table_lang``; the hint from ``legal``).
+
+    ``told``: the move is told here and nowhere else (variant 2's additions within a turn,
+    which post no public message): the whole narration of ``events``, not only the private part.
+    """
     seat = view["seat"]
-    lines = private_lines(game, events or [], seat, lang)
+    if told:
+        lines = narrate("ludime", events or [], game.names, lang, viewer=seat)
+    else:
+        lines = private_lines(game, events or [], seat, lang)
     lines.append(hand_text(view, lang))
-    tip = hint(view, lang, table_lang)
+    tip = hint(view, lang, table_lang, legal)
     if tip:
         lines.append(tip)
     items: list[discord.ui.Item] = []
     if may_discard(view):
         items.append(discard_select(game, view, lang))
+    if may_end_turn(view):  # variant 2, letters added: end the turn from here (the public button may lag)
+        items.append(button(game.id, "pass", i18n.t("ludime.button.end_turn", lang), version=game.version))
     return "\n".join(lines), items
 
 

@@ -4,7 +4,10 @@ Public (through :meth:`GameCog.publish`): the turn message (table image, who has
 chosen, the lutins' gesture buttons), the reveal of the gestures (follow buttons
 for the picker), the reveal of the card and of who picks how many mushrooms.
 Private (ephemeral, to one lutin): the turned-up card ("Voir la carte", verb
-``card``; the generic ``mine`` does the same) and the gesture they just made.
+``card``; the generic ``mine`` does the same) with the gesture buttons under it while the
+lutin has not chosen (no need to scroll back to the turn message), and the gesture they just
+made. In "en grand" the forbidden gesture is not recorded at the first click: the lutin is
+warned privately of what it costs and confirms (verb ``confirm``) or simply picks another.
 The picker is refused the card: the card only ever leaves the engine in a
 lutin's own view. No game rule lives here: the engine judges every move; the
 pre-checks below only turn the session's generic "not your turn" into the
@@ -27,7 +30,7 @@ from bot.safe import escape
 from bot.sessions import Outcome, SessionError
 from bot.storage import GameRow
 from bot.translator import L
-from bot.ui import Click, button, label_with_name, lang, send
+from bot.ui import Click, button, label_with_name, lang, send, view_of
 from engines.lutinades import (
     EN_GRAND,
     FORBIDDEN_IN_EN_GRAND,
@@ -102,6 +105,9 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
         kind = event.get("type")
         if kind == "gained" and event.get("count") == event.get("wanted"):
             continue  # the outcome line already said it; the totals follow it
+        if kind == "followed" and event.get("auto"):  # nobody chose: say the bot did, and why
+            lines.append(i18n.t("lutinades.label.followed_auto", lg, **event_params(event, names)))
+            continue
         lines += narrate("lutinades", [event], names, lg)
         if kind == "started":
             picker = next((e["picker"] for e in events if "picker" in e), view.get("picker"))
@@ -178,7 +184,8 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
 
     # --- components ------------------------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
-        return {"card": self.on_card, "gesture": self.on_gesture, "follow": self.on_follow}
+        return {"card": self.on_card, "gesture": self.on_gesture, "confirm": self.on_confirm_gesture,
+                "follow": self.on_follow}
 
     async def on_card(self, click: Click) -> None:
         await self.show_private(click.interaction, click.game)
@@ -193,11 +200,39 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
+        # the lutin who has not chosen yet gets the gesture buttons right under the card
+        items: list[discord.ui.Item] = []
+        if view.get("phase") == "gestures" and view.get("role") == "lutin" and not view.get("my_gesture"):
+            for r, row in enumerate(self.gesture_buttons(game, view, lg)):
+                for item in row:
+                    item.row = r
+                    items.append(item)
         await send(interaction, card_text(view, lg), ephemeral=True,
-                   file=discord.File(io.BytesIO(image), filename=f"lutinades-{game.id}-card.png"))
+                   file=discord.File(io.BytesIO(image), filename=f"lutinades-{game.id}-card.png"),
+                   view=view_of(*items) if items else None)
 
     async def on_gesture(self, click: Click) -> None:
         turn, kind, side = parse_gesture_arg(click.arg)
+        state, seat = self.player_state(click.interaction, click.game)
+        if state.variant == EN_GRAND and kind == FORBIDDEN_IN_EN_GRAND:
+            # warn before it counts: the engine's refusals first (the picker, a stale turn, already
+            # chosen…: apply is pure), then what the forbidden gesture costs, and a button to confirm
+            self.engine.apply(state, seat, {"type": "gesture", "gesture": kind, "side": side, "turn": turn})
+            lg = lang(click.interaction)
+            confirm = button(click.game.id, "confirm", i18n.t("lutinades.button.confirm_forbidden", lg),
+                             arg=click.arg, emoji=GESTURE_EMOJI[kind], style=discord.ButtonStyle.danger)
+            await send(click.interaction, i18n.t("lutinades.label.forbidden_warning", lg, turn=turn,
+                                                 gesture=gesture_name(kind, lg)),
+                       ephemeral=True, view=view_of(confirm))
+            return
+        await self.record_gesture(click, turn, kind, side)
+
+    async def on_confirm_gesture(self, click: Click) -> None:
+        """« Confirmer » under the warning: the forbidden gesture is made, and penalised as the rules say."""
+        turn, kind, side = parse_gesture_arg(click.arg)
+        await self.record_gesture(click, turn, kind, side)
+
+    async def record_gesture(self, click: Click, turn: int, kind: str, side: str | None) -> None:
         game, user_id = click.game, click.interaction.user.id
         # The engine gives the precise refusals (stale turn, the picker, gestures closed, already
         # chosen) through the session service. No version check: the lutins act at once, and the

@@ -16,6 +16,8 @@ from pathlib import Path
 import marisa_trie
 
 LEXICON_PATH = Path(__file__).resolve().parents[2] / "data" / "ludime" / "lexicon.marisa"
+#: abbreviations the dictionary lists as words (FIG, IBID…): refused, see the file
+EXCLUDED_PATH = LEXICON_PATH.with_name("excluded.txt")
 _KEY = re.compile(r"[A-Z]+")
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"})
 
@@ -44,10 +46,17 @@ def trie() -> marisa_trie.Trie:
     return t
 
 
+@lru_cache(maxsize=1)
+def excluded() -> frozenset[str]:
+    """Keys of the lexicon that are not playable: abbreviations (``data/ludime/excluded.txt``)."""
+    lines = EXCLUDED_PATH.read_text(encoding="utf-8").splitlines()
+    return frozenset(normalize(x) for x in lines if x.strip() and not x.lstrip().startswith("#"))
+
+
 def is_word(text: str) -> bool:
     """Whether ``text`` is a playable French word (accents and case ignored)."""
     key = normalize(text)
-    return is_key(key) and key in trie()
+    return is_key(key) and key in trie() and key not in excluded()
 
 
 def find_words(letters: str | Counter, min_len: int = 3, max_len: int | None = None,
@@ -62,6 +71,7 @@ def find_words(letters: str | Counter, min_len: int = 3, max_len: int | None = N
     total = sum(pool.values())
     max_len = total if max_len is None else min(max_len, total)
     t = trie()
+    skip = excluded()
     found: set[str] = set()
     budget = [max_nodes]
     prefix: list[str] = []
@@ -76,7 +86,7 @@ def find_words(letters: str | Counter, min_len: int = 3, max_len: int | None = N
             if next(t.iterkeys(word), None) is not None:  # some key starts with this prefix
                 pool[letter] -= 1
                 used = len(prefix)
-                if used >= min_len and word in t and (not need or not need - Counter(word)):
+                if used >= min_len and word in t and word not in skip and (not need or not need - Counter(word)):
                     found.add(word)
                 if used < max_len:
                     walk()

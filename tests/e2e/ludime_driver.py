@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.storage import Store, open_store
 from cogs.ludime.views import labels
-from engines.ludime import ENGINE
+from engines.ludime import ENGINE, normalize
 from render.ludime import render_hand
 from tests.e2e.harness import last_control
 
@@ -70,6 +70,8 @@ class LudimeTable:
         self.all_hands: dict[int, set[str]] = {}
         self.table_words: set[str] = set()
         self.moves = 0
+        #: variant 2: letters added by one player in one turn without a public message of their own
+        self.within_turn_adds: list[int] = []
 
     # --- setup / reading the game ------------------------------------------------------
     async def open(self, variant: str = "main") -> None:
@@ -165,6 +167,9 @@ class LudimeTable:
         if kind == "undo_take":
             return await fake.click(user, self.control(), label=BUTTONS["undo"], **kw)
         if kind == "pass":
+            private = await self.private_end_turn(user)
+            if private is not None:  # variant 2, letters added: « Finir mon tour » of the private answer
+                return await fake.click(user, private, label=PASS_LABELS[2], **kw)
             control = self.control()
             label = next(lb for lb in PASS_LABELS if lb in control.button_labels)
             return await fake.click(user, control, label=label, **kw)
@@ -192,6 +197,11 @@ class LudimeTable:
 
     async def play(self, seat: int, action: dict[str, Any]):
         """Play an action that must be accepted, and check what the players were shown."""
+        state, game = await self.state()
+        if action["type"] == "add":
+            after, events = ENGINE.apply(state, seat, action)
+            if after.current == seat and not {"passed", "turn", "round_end"} & {e["type"] for e in events}:
+                return await self.add_within_turn(seat, action)
         version, _, _ = await self.snapshot()
         res = await self.send(seat, action)
         assert not res.ephemeral, (action, res.content)
@@ -209,6 +219,57 @@ class LudimeTable:
             await self.check_hand_message(mine[0], seat)
         await self.remember_hands()
         return res
+
+    async def add_within_turn(self, seat: int, action: dict[str, Any]):
+        """Variant 2: a letter added by a player who keeps playing. The answer is private (the
+        addition told, the hand); nothing new is posted publicly (no ping): the turn's public message
+        is edited in place — the word added, the new picture, the buttons of the new version."""
+        fake, user = self.fake, self.players[seat]
+        control = self.control()
+        revisions = len(control.revisions)
+        publics = self.public_count()
+        version, _, _ = await self.snapshot()
+        res = await fake.run_command(user, "jeux", "ludime ajouter", mot=action["word"],
+                                     until=lambda r: r.ephemeral and r.attachments)
+        assert res.ephemeral and res.public_messages == [], (action, res.content)
+        game = await self.game()
+        assert game.version == version + 1, (action, res.content)
+        word = normalize(action["word"])
+        assert f"**{word}**" in res.content and user.name in res.content, res.content  # the move, told privately
+        mine = [m for m in res.ephemeral_messages if m.attachments]
+        assert len(mine) == 1, res.content
+        await self.check_hand_message(mine[0], seat)
+
+        def edited() -> bool:
+            ids = [b.get("custom_id", "").split(":") for b in control.buttons]
+            return any(len(i) > 3 and i[2] == "pass" and i[3] == str(version + 1) for i in ids)
+
+        await fake.wait_until(edited, timeout=20)
+        assert self.control() is control and self.public_count() == publics, "an addition posted a message"
+        assert len(control.revisions) > revisions and f"**{word}**" in control.content
+        assert control.allowed_mentions is not None and not control.allowed_mentions.get("users") \
+            and "users" not in control.allowed_mentions.get("parse", []), control.allowed_mentions
+        assert control.attachments and control.attachments[0].bytes[:4] == b"\x89PNG"
+        if self.within_turn_adds and getattr(self, "_chain_version", None) == version:
+            self.within_turn_adds[-1] += 1
+        else:
+            self.within_turn_adds.append(1)
+        self._chain_version = version + 1
+        self.moves += 1
+        await self.remember_hands()
+        return res
+
+    async def private_end_turn(self, user):
+        """The user's newest private message with « Finir mon tour » for the game's current version."""
+        version = (await self.game()).version
+        for msg in reversed(self.fake.messages("jeux", visible_to=user)):
+            if msg.visible_to != user.id or msg.deleted:
+                continue
+            for b in msg.buttons:
+                parts = b.get("custom_id", "").split(":")
+                if len(parts) > 3 and parts[2] == "pass" and parts[3] == str(version):
+                    return msg
+        return None
 
     async def step(self):
         """The expected seat plays the engine AI's move."""

@@ -192,7 +192,7 @@ async def play_turn(t: Table, msg):
     for i, s in enumerate(pending):
         user = t.seats[s]
         kind, side = gestures[s]
-        res = await fake.click(user, msg, label=gesture_label(kind, side, t.variant), until=published)
+        res = await click_gesture(t, user, msg, kind, side)
         ack = res.message
         assert res.ephemeral and ack.visible_to == user.id
         assert own_gesture_text(kind, side, lang_of(user)) in ack.content
@@ -248,6 +248,21 @@ async def play_turn(t: Table, msg):
     if final.turn == turn + 1:  # the new turn pings its human lutins (or the picker if the AIs are done)
         assert set(mentioned(nxt)) == {t.seats[s].id for s in ENGINE.expected(final) if s in t.seats}
     return nxt
+
+
+async def click_gesture(t: Table, user, msg, kind: str, side: str | None):
+    """A lutin's gesture button; in "en grand" the forbidden one is warned about first (privately,
+    nothing recorded) and made by « Confirmer » under the warning."""
+    label = gesture_label(kind, side, t.variant)
+    if t.variant == EN_GRAND and kind == "small":
+        warn = await t.fake.click(user, msg, label=label)
+        assert warn.ephemeral and warn.public_messages == [] and warn.message.visible_to == user.id, warn.content
+        assert i18n.t("lutinades.label.forbidden_warning", lang_of(user), turn=int(
+            msg.buttons[0]["custom_id"].split(":")[4].split(".")[0]), gesture=gesture_name(kind, lang_of(user))) \
+            == warn.content
+        confirm = i18n.t("lutinades.button.confirm_forbidden", lang_of(user))
+        return await t.fake.click(user, warn.message, label=confirm, until=published)
+    return await t.fake.click(user, msg, label=label, until=published)
 
 
 def name_of(t: Table, seat: int) -> str:

@@ -442,6 +442,16 @@ def test_single_refusals():
     refused(s, 1, "ludime.error.not_a_word", type="add", word="VUSK")
 
 
+def test_abbreviations_fig_and_ibid_are_refused_as_words():
+    # issue 18: FIG and IBID are abbreviations (fig., ibid.), not words — in every variant
+    s = single(hands=["FIGXXXXXXXXXXXX", "UEKKKKKKKKKK", "AKKKKKKKKKKK"])
+    assert refused(s, 0, "ludime.error.not_a_word", type="play", words=["FIG"]) == {"word": "FIG"}
+    main = replace(first_turn_state(), turns=(1, 1, 1), hands=(tuple(sorted("IBIDEMXXXXXXXXX")),) * 3)
+    assert refused(main, main.current, "ludime.error.not_a_word", type="play", words=["IBID"]) == {"word": "IBID"}
+    s, _ = act(main, main.current, type="play", words=["IBIDEM"])  # the full word stays
+    assert any(w == "IBIDEM" for _, w, _ in s.words)
+
+
 def test_single_opening_passes_and_void_round():
     s = single(hands=["KKKKKKKKKKKKKKK", "KKKKKKKKKKKK", "KKKKKKKKKKKK"])
     s, ev = act(s, 0, type="pass")

@@ -18,6 +18,7 @@ command-historique = history
 command-join = join
 command-jouer = play
 command-kallax = kallax
+command-main = hand
 command-leave = leave
 command-ludibot = ludibot
 command-parties = games

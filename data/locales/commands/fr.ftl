@@ -18,6 +18,7 @@ command-historique = historique
 command-join = rejoindre
 command-jouer = jouer
 command-kallax = kallax
+command-main = main
 command-leave = quitter
 command-ludibot = ludibot
 command-parties = parties

@@ -37,6 +37,7 @@ error-no_word_yet = There is no word on the table yet.
 error-must_add_one = Add one letter at a time: { $word } is not { $old } plus one letter.
 error-declare_length = Your word must use your whole hand: { $length } letters ({ $word } does not).
 error-wrong_command = /ludime { $command } is not used in this variant ({ $variant }). Use: { $use }.
+error-no_hand_here = You are not playing in any Ludime game running in this channel: there is no hand to show you here.
 
 ## event
 event-die_rolled = 🎲 { $seat } rolls the die: { $die } → { $cards } { $cards ->
@@ -165,13 +166,15 @@ button-end_turn = End my turn
 
 ## hint
 hint-draw = Your turn: draw (“{ $draw }”, or “{ $discard }” to use it in a word this turn).
-hint-first = First turn: lay one word of at least 6 letters (/ludime poser) or exchange cards (/ludime echanger), then discard.
-hint-play = Lay words (/ludime poser), lengthen or take some (/ludime allonger), then discard below to end your turn.
+hint-first = First turn: lay one word of at least 6 letters (/ludime lay) or exchange cards (/ludime exchange), then discard.
+hint-play = Lay words (/ludime lay), lengthen or take some (/ludime lengthen), then discard below to end your turn.
+hint-play_own = Lay words (/ludime lay) or lengthen yours (/ludime lengthen), then discard below to end your turn. You may take other players' words from your next turn.
+hint-play_new = Lay words (/ludime lay), then discard below to end your turn. To lengthen or take a word, you first need a word of your own on the table.
 hint-must_use = Use the { $letter } taken from the discard in a word, or put it back (“{ $put_back }”).
-hint-single_open = Open with a 3-letter word (/ludime poser) or pass.
-hint-single_add = Add a letter to the word (/ludime ajouter), as many times as you can, then end your turn; passing without adding anything gives up the round.
-hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declarer).
-hint-whole_play = Lay down your hand (/ludime declarer) or discard below.
+hint-single_open = Open with a 3-letter word (/ludime lay) or pass.
+hint-single_add = Add a letter to the word (/ludime add), as many times as you can, then end your turn; passing without adding anything gives up the round.
+hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declare).
+hint-whole_play = Lay down your hand (/ludime declare) or discard below.
 
 ## cmd
 cmd-start = Open a game of Ludime (French word game)
@@ -190,6 +193,7 @@ cmd-ajouter_mot = The new word (the old one plus one letter, in any order)
 cmd-declarer = One hand, one word: lay down your whole hand as one word
 cmd-declarer_mot = The word made of all your cards
 cmd-table = Show the table: every word, its owner and its value
+cmd-main = See your hand (privately), at any time
 
 ## rules
 rules-summary =

@@ -37,6 +37,7 @@ error-no_word_yet = Aucun mot sur la table pour l'instant.
 error-must_add_one = Ajoutez une seule lettre à la fois : { $word } n'est pas { $old } plus une lettre.
 error-declare_length = Votre mot doit utiliser toute votre main : { $length } lettres ({ $word } ne convient pas).
 error-wrong_command = /ludime { $command } ne sert pas dans cette variante ({ $variant }). Utilisez : { $use }.
+error-no_hand_here = Vous ne jouez dans aucune partie de Ludime en cours dans ce salon : il n'y a pas de main à vous montrer ici.
 
 ## event
 event-die_rolled = 🎲 { $seat } lance le dé : { $die } → { $cards } { $cards ->
@@ -170,6 +171,8 @@ button-end_turn = Finir mon tour
 hint-draw = À vous : piochez (« { $draw } », ou « { $discard } » pour l'utiliser dans un mot ce tour-ci).
 hint-first = Premier tour : posez un mot d'au moins 6 lettres (/ludime poser) ou échangez des cartes (/ludime echanger), puis défaussez-vous.
 hint-play = Posez des mots (/ludime poser), allongez ou prenez-en (/ludime allonger), puis défaussez-vous ci-dessous pour finir le tour.
+hint-play_own = Posez des mots (/ludime poser) ou allongez les vôtres (/ludime allonger), puis défaussez-vous ci-dessous pour finir le tour. Vous pourrez prendre les mots des autres à partir de votre prochain tour.
+hint-play_new = Posez des mots (/ludime poser), puis défaussez-vous ci-dessous pour finir le tour. Pour allonger ou prendre un mot, il vous faut d'abord un mot à vous sur la table.
 hint-must_use = Utilisez le { $letter } pris à la défausse dans un mot, ou reposez-le (« { $put_back } »).
 hint-single_open = Ouvrez avec un mot de 3 lettres (/ludime poser) ou passez.
 hint-single_add = Ajoutez une lettre au mot (/ludime ajouter), autant de fois que vous le pouvez, puis finissez votre tour ; passer sans rien ajouter abandonne la manche.
@@ -193,6 +196,7 @@ cmd-ajouter_mot = Le nouveau mot (l'ancien plus une lettre, dans l'ordre voulu)
 cmd-declarer = Une main, un mot : abattre toute votre main en un seul mot
 cmd-declarer_mot = Le mot formé avec toutes vos cartes
 cmd-table = Montrer la table : chaque mot, son propriétaire et sa valeur
+cmd-main = Voir votre main (en privé), à tout moment
 
 ## rules
 rules-summary =

@@ -70,6 +70,8 @@ label-gesture_with_side = { $gesture }, { $side }
 label-card_revealed = The signpost: **{ $kind }**.
 label-card_revealed_side = The signpost: **{ $kind }**, { $side }.
 label-options = Variant: { $variant }
+label-followed_auto = 🤖 Automatic follow: { $picker } follows { $lutin }, the only lutin who can be followed (the others made the forbidden gesture).
+label-forbidden_warning = ⚠️ Turn { $turn }: the “{ $gesture }” gesture is forbidden in “Think big”. If you confirm it, your gesture will be ignored (the picker cannot follow you) and you will return your last mushroom won to the deck (if you have one). Confirm it below, or choose another gesture.
 
 ## outcome
 outcome-unanimous = Every lutin made the same gesture: { $picker } picks { $big } { $big ->
@@ -110,6 +112,7 @@ error-removed = The other players removed you from this game: you no longer play
 button-follow = Follow { $lutin } ({ $gesture })
 button-gesture_side = { $gesture } · { $side }
 button-forbidden = { $gesture } (forbidden)
+button-confirm_forbidden = Confirm this forbidden gesture
 
 ## side_seen
 side_seen-left = to the picker's left

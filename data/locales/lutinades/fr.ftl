@@ -70,6 +70,8 @@ label-gesture_with_side = { $gesture }, { $side }
 label-card_revealed = Le panneau : **{ $kind }**.
 label-card_revealed_side = Le panneau : **{ $kind }**, { $side }.
 label-options = Variante : { $variant }
+label-followed_auto = 🤖 Suivi automatique : { $picker } suit { $lutin }, le seul lutin qui peut être suivi (les autres ont fait le geste interdit).
+label-forbidden_warning = ⚠️ Tour { $turn } : le geste « { $gesture } » est interdit dans « Voir les choses en grand ». Si vous le confirmez, votre geste sera ignoré (le cueilleur ne pourra pas vous suivre) et vous rendrez à la pioche votre dernier champignon gagné (si vous en avez un). Confirmez-le ci-dessous, ou choisissez un autre geste.
 
 ## outcome
 outcome-unanimous = Tous les lutins ont fait le même geste : { $picker } cueille { $big } { $big ->
@@ -110,6 +112,7 @@ error-removed = Vous avez été retiré de cette partie par les autres joueurs :
 button-follow = Suivre { $lutin } ({ $gesture })
 button-gesture_side = { $gesture } · { $side }
 button-forbidden = { $gesture } (interdit)
+button-confirm_forbidden = Confirmer ce geste interdit
 
 ## side_seen
 side_seen-left = vers la gauche du cueilleur
