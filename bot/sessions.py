@@ -339,7 +339,8 @@ class SessionService:
             if len(game.seats) < engine.min_players:
                 raise SessionError("lobby.error.not_enough", min=engine.min_players, count=len(game.seats))
             state = engine.new_game(len(game.seats), game.options, game.seed)
-            if not await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state)):
+            if not await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state),
+                                               expected=engine.expected(state)):
                 raise SessionError("common.error.already_played")
             game = await self.get(game_id)
             outcome = Outcome(game=game, events=[{"type": "started"}])
@@ -425,13 +426,22 @@ class SessionService:
             results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id,
                                  score=result.scores[s.seat], rank=result.ranks[s.seat]) for s in game.seats]
         tagged = [{**e, "_seat": seat} for e in events]
-        ok = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
-                                            user_id=user_id, action=action, events=tagged, status=status,
-                                            results=results)
-        if not ok:
+        expected = engine.expected(new_state) if status == RUNNING else set()
+        row = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
+                                             user_id=user_id, action=action, events=tagged, status=status,
+                                             results=results, expected=expected)
+        if row is None:
             raise SessionError("common.error.already_played")
         metrics.count_move(game.kind, action.get("_by"))
-        return Outcome(game=await self.get(game.id), events=tagged, result=result)
+        # the committed row comes back from the commit (no second read); its state is the engine's own
+        self._vouch(row)
+        return Outcome(game=row, events=tagged, result=result)
+
+    def _vouch(self, game: GameRow) -> None:
+        """``game``'s state was just written from the engine's own ``to_dict``: it loads."""
+        if len(self._readable_ok) > 10_000:
+            self._readable_ok.clear()
+        self._readable_ok.add((game.id, game.version))
 
     async def _play_ai(self, outcome: Outcome) -> Outcome:
         game = outcome.game
@@ -471,6 +481,31 @@ class SessionService:
         engine = self.engine(game.kind)
         return engine.expected(engine.from_dict(game.state))
 
+    # --- whose turn, since when (issue 16) -------------------------------------------------
+    async def refresh_turns(self, batch: int = 200) -> int:
+        """Write the turn columns of running games whose columns are stale (a database from before
+        schema 6, a change written without ``expected``), ``batch`` games at a time, yielding between
+        batches. Since when a seat waits: its latest deadline's ``since``, else the game's last change.
+        Returns how many games were refreshed; an unreadable game is set aside (broken), not retried."""
+        done = 0
+        while games := await self.store.stale_turns(batch):
+            since = await self.store.turn_since([g.id for g in games])
+            progress = False
+            for game in games:
+                game = await self.readable(game)
+                if game.broken:  # marked now: no longer stale
+                    progress = True
+                    continue
+                seats = self.expected_seats(game)
+                times = {s: since.get((game.id, s), game.updated_at) for s in seats}
+                if await self.store.set_turns(game.id, game.version, times):
+                    done += 1
+                    progress = True
+            if not progress:  # each moved on meanwhile (and its commit wrote the columns), or cannot be
+                break
+            await asyncio.sleep(0)  # players' commands go first
+        return done
+
     # --- playing over days (issue 9) ------------------------------------------------------
     async def forfeit(self, game_id: int, seat: int, *, reason: str = "timeout",
                       version: int | None = None) -> Outcome:
@@ -493,11 +528,11 @@ class SessionService:
             results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id, score=None, rank=ranks[s.seat])
                        for s in game.seats]
             events = [{"type": "forfeit", "seat": seat, "reason": reason, "_seat": seat}]
-            ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
-                                                user_id=None, action={"type": "forfeit", "_by": reason},
-                                                events=events, status=FINISHED, results=results)
-            if not ok:
+            row = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
+                                                 user_id=None, action={"type": "forfeit", "_by": reason},
+                                                 events=events, status=FINISHED, results=results)
+            if row is None:
                 raise SessionError("common.error.already_played")
-            outcome = Outcome(game=await self.get(game_id), events=events, result=result)
+            outcome = Outcome(game=row, events=events, result=result)
         await self._notify(outcome)
         return outcome

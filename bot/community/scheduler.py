@@ -101,30 +101,28 @@ class Scheduler:
         await self.store.schedule_deadlines(game.id, game.version, since, entries)
 
     async def sweep(self) -> int:
-        """Schedule expected seats left without a deadline for their epoch (after a crash)."""
+        """Schedule expected seats left without a deadline for their epoch (after a crash): one
+        set-based query over the turn columns (refreshed first where stale), not a loop over every
+        running game. A missed seat is scheduled from the game's last change, as before."""
+        await self.sessions.refresh_turns()
+        rows = await self.store.seats_without_deadline()
+        by_game: dict[int, list[dict[str, Any]]] = {}
+        for r in rows:
+            by_game.setdefault(r["game_id"], []).append(r)
         added = 0
-        for game in await self.store.games_with_status((RUNNING,)):
-            try:  # one game that cannot be read must not stop the others being scheduled
-                added += await self._sweep_game(game)
+        for n, (game_id, seats) in enumerate(by_game.items()):
+            try:  # one game that cannot be scheduled must not stop the others
+                # only the games found (few: changes a crash cut off) are read, at the epoch found
+                game = await self.store.get_game(game_id)
+                if game is None or game.version != seats[0]["version"]:
+                    continue  # it moved on meanwhile: that change scheduled its seats
+                await self.schedule(game, [r["seat"] for r in seats], game.updated_at)
+                added += len(seats)
             except Exception:
-                log.exception("sweep of game %s failed", game.id)
+                log.exception("sweep of game %s failed", game_id)
+            if n % 50 == 49:
+                await asyncio.sleep(0)  # players' commands go first
         return added
-
-    async def _sweep_game(self, game: GameRow) -> int:
-        game = await self.sessions.readable(game)
-        if game.broken:  # set aside (logged once when marked); an admin may cancel it
-            return 0
-        missing = []
-        for seat in sorted(self.sessions.expected_seats(game)):
-            if game.seats[seat].is_ai:
-                continue
-            latest = await self.store.latest_deadline_version(game.id, seat)
-            last = await self.store.seat_actions(game.id, seat, 1)
-            if latest is None or (last and latest < last[0].version):
-                missing.append(seat)
-        if missing:
-            await self.schedule(game, missing, game.updated_at)
-        return len(missing)
 
     # --- firing ----------------------------------------------------------------------
     async def tick(self) -> int:

@@ -96,6 +96,33 @@ class EventRow:
 
 
 @dataclass
+class TurnRow:
+    """A running game as ``/parties`` lists it, read from the turn columns (not from its state):
+    ``waiting`` the names of the seats expected now, ``since`` since when (for the caller's own
+    games: since when *their* seat is expected; otherwise the longest-waiting seat's)."""
+
+    game_id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    control_message_id: int | None
+    since: float
+    waiting: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TurnLists:
+    """``/parties``: the caller's games where it is their turn and the server's other running
+    games, each bounded by the limit asked for, with the full counts."""
+
+    mine: list[TurnRow]
+    mine_total: int
+    others: list[TurnRow]
+    others_total: int
+
+
+@dataclass
 class ResultRow:
     game_id: int
     seat: int
@@ -286,6 +313,28 @@ def _settings(r: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def turn_from(r: Any) -> TurnRow:
+    """A row of the ``/parties`` queries (``waiting``: a JSON array of names, seat order)."""
+    try:
+        waiting = json.loads(r["waiting"] or "[]")
+    except (ValueError, TypeError):
+        waiting = []
+    return TurnRow(game_id=r["id"], kind=r["kind"], guild_id=r["guild_id"], channel_id=r["channel_id"],
+                   thread_id=r["thread_id"], control_message_id=r["control_message_id"],
+                   since=r["since"] if r["since"] is not None else r["updated_at"],
+                   waiting=[str(n) for n in waiting] if isinstance(waiting, list) else [])
+
+
+def turn_times(old: dict[int, float | None], expected: Any, actor: int | None, now: float) -> dict[int, float]:
+    """Since when each seat expected after a change is expected: a seat that was already expected
+    (and is not the one that just acted) keeps its time, any other starts waiting ``now``."""
+    out: dict[int, float] = {}
+    for seat in sorted(set(expected or ())):
+        kept = old.get(seat)
+        out[seat] = kept if kept is not None and seat != actor else now
+    return out
+
+
 def event_from(r: Any) -> EventRow:
     return EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"], user_id=r["user_id"],
                     action=json.loads(r["action"]), events=json.loads(r["events"]), created_at=r["created_at"])
@@ -374,7 +423,8 @@ class Store(ABC):
 
     @abstractmethod
     async def start_game(self, game_id: int, old_version: int, seats: list[Seat],
-                         state: dict[str, Any]) -> bool: ...
+                         state: dict[str, Any], expected: Any = None) -> bool:
+        """Lobby -> running (compare-and-swap); ``expected``: the seats expected first (turn columns)."""
 
     @abstractmethod
     async def set_status(self, game_id: int, old_version: int, status: str) -> bool: ...
@@ -383,7 +433,38 @@ class Store(ABC):
     async def commit_action(self, game_id: int, old_version: int, *, state: dict[str, Any],
                             seat: int | None, user_id: int | None, action: dict[str, Any],
                             events: list[dict[str, Any]], status: str = RUNNING,
-                            results: list[ResultRow] | None = None) -> bool: ...
+                            results: list[ResultRow] | None = None,
+                            expected: Any = None) -> GameRow | None:
+        """One action, in one transaction guarded by the version (compare-and-swap): the new row
+        (what ``get_game`` would now return) or None if ``old_version`` is no longer the game's.
+        ``expected``: the seats expected after it (turn columns; None leaves them stale)."""
+
+    # --- whose turn, since when (issue 16): the turn columns ------------------------------------
+    # ``seats.turn_since`` (since when the seat is expected; NULL: it is not), ``games.turn_since``
+    # (the earliest of them) and ``games.turn_version`` (the version they describe: a running game
+    # whose ``turn_version`` is not its ``version`` is *stale*, e.g. written before schema 6 or by a
+    # caller that did not say who is expected). ``commit_action``/``start_game`` keep them in the
+    # same transaction when given ``expected``.
+    @abstractmethod
+    async def turn_lists(self, guild_id: int, user_id: int, limit: int) -> TurnLists:
+        """``/parties`` from the turn columns: at most ``limit`` of each list, oldest wait first;
+        running games only, broken ones left out, nothing of another server."""
+
+    @abstractmethod
+    async def stale_turns(self, limit: int = 200) -> list[GameRow]:
+        """Running, unbroken games whose turn columns do not describe their version (to refresh)."""
+
+    @abstractmethod
+    async def set_turns(self, game_id: int, version: int, since: dict[int, float]) -> bool:
+        """Write a game's turn columns for ``version`` (``since``: seat -> since when it is expected;
+        the other seats are not); False if the game has moved on (compare-and-swap on the version)."""
+
+    @abstractmethod
+    async def seats_without_deadline(self) -> list[dict[str, Any]]:
+        """The scheduler's start-up sweep in one set-based query: every expected human seat of a
+        running, unbroken game with fresh turn columns that has no deadline for its epoch (no
+        deadline at all, or only ones older than the seat's last action). Dicts with ``game_id``,
+        ``guild_id``, ``kind``, ``version``, ``updated_at``, ``seat``, ordered by game and seat."""
 
     @abstractmethod
     async def set_message_ids(self, game_id: int, *, lobby: int | None = None,
