@@ -257,3 +257,23 @@ async def test_a_database_from_before_the_turn_columns_is_refreshed_at_start(tmp
         assert {(d.seat, d.kind) for d in await store.deadlines_of(1)} == {(0, "reminder"), (0, "timeout")}
     finally:
         await store.close()
+
+
+async def test_server_settings_are_cached_and_a_write_invalidates_them(db_url):
+    """Per process: a write through the store is seen at once; another process's write within the TTL."""
+    a, b = open_store(db_url), open_store(db_url)
+    await a.open()
+    await b.open()
+    try:
+        assert await a.guild_settings(GUILD) == {}
+        await b.set_guild_settings(GUILD, {"timers": {"*": {"reminder_h": 2}}})
+        assert await b.guild_settings(GUILD) == {"timers": {"*": {"reminder_h": 2}}}  # its own write: at once
+        assert await a.guild_settings(GUILD) == {}  # the other process: cached, for up to settings_ttl
+        got = await a.guild_settings(GUILD)
+        got["language"] = "en"  # a caller changing what it got does not change the cache
+        assert await a.guild_settings(GUILD) == {}
+        a.settings_ttl = 0.0  # the TTL ran out
+        assert await a.guild_settings(GUILD) == {"timers": {"*": {"reminder_h": 2}}}
+    finally:
+        await a.close()
+        await b.close()

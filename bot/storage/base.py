@@ -14,7 +14,9 @@ order at start; the applied number is kept in ``PRAGMA user_version`` (SQLite) o
 
 from __future__ import annotations
 
+import copy
 import json
+import time
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -362,6 +364,45 @@ class Store(ABC):
     #: the newest schema number this release knows
     latest_schema: int = 0
 
+    #: how long a server's settings are kept in memory (seconds). Written through this store, they
+    #: are forgotten at once; written by another process (another shard), they are seen within this
+    #: time. A TTL rather than a version check on each read: a check is itself the round trip the
+    #: cache saves, and settings change by hand a few times in a server's life; what a stale read
+    #: can do is schedule a turn that starts in those seconds with the previous delays, which is what
+    #: a turn that started just before the change gets anyway.
+    settings_ttl: float = 30.0
+
+    def _settings_cache(self) -> dict[int, tuple[float, dict[str, Any]]]:
+        return self.__dict__.setdefault("_guild_settings_cache", {})
+
+    def cached_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """A server's settings if read less than ``settings_ttl`` ago (a copy: callers may change it)."""
+        found = self._settings_cache().get(guild_id)
+        if found is None or time.monotonic() - found[0] > self.settings_ttl:
+            return None
+        return copy.deepcopy(found[1])
+
+    def settings_generation(self) -> int:
+        """Taken before a read: a write through this store in between keeps that read out of the cache."""
+        return self.__dict__.get("_guild_settings_gen", 0)
+
+    def remember_settings(self, guild_id: int, settings: dict[str, Any], generation: int) -> dict[str, Any]:
+        cache = self._settings_cache()
+        if generation != self.settings_generation():
+            return settings  # a write happened while this was read: it may be the older value
+        if len(cache) > 50_000:  # servers come and go: never grows without bound
+            cache.clear()
+        cache[guild_id] = (time.monotonic(), copy.deepcopy(settings))
+        return settings
+
+    def forget_settings(self, guild_id: int | None = None) -> None:
+        """Drop one server's cached settings (all with None); reads under way are not cached."""
+        self.__dict__["_guild_settings_gen"] = self.settings_generation() + 1
+        if guild_id is None:
+            self._settings_cache().clear()
+        else:
+            self._settings_cache().pop(guild_id, None)
+
     async def schema_version(self) -> int:
         """The schema number applied to the open database."""
         raise NotImplementedError
@@ -518,12 +559,14 @@ class Store(ABC):
     @abstractmethod
     async def set_meta(self, key: str, value: str) -> None: ...
 
-    # guild settings
+    # guild settings (cached: see ``settings_ttl``)
     @abstractmethod
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings: from the cache when fresh, else read (and cached)."""
 
     @abstractmethod
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """Save a server's settings; this store's cache is updated at once."""
 
     # --- playing over days (issue 9) ------------------------------------------------------
     # deadlines (reminders and timeouts), stored so that a restart loses none and fires none twice

@@ -672,8 +672,11 @@ class PostgresStore(Store):
                           rank=r["rank"]) for r in rows]
 
     async def guild_settings(self, guild_id) -> dict[str, Any]:
+        if (cached := self.cached_settings(guild_id)) is not None:
+            return cached
+        generation = self.settings_generation()
         rows = await self._fetch("SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
-        return json.loads(rows[0]["settings"]) if rows else {}
+        return self.remember_settings(guild_id, json.loads(rows[0]["settings"]) if rows else {}, generation)
 
     async def set_guild_settings(self, guild_id, settings) -> None:
         async def work(con):
@@ -682,7 +685,9 @@ class PostgresStore(Store):
                               guild_id, dump_json(settings))
             return True
 
+        self.forget_settings(guild_id)
         await self._tx(work)
+        self.forget_settings(guild_id)
 
     async def get_meta(self, key) -> str | None:
         rows = await self._fetch("SELECT value FROM meta WHERE key = $1", key)

@@ -710,8 +710,11 @@ class SQLiteStore(Store):
                           rank=r["rank"]) for r in rows]
 
     async def guild_settings(self, guild_id) -> dict[str, Any]:
+        if (cached := self.cached_settings(guild_id)) is not None:
+            return cached
+        generation = self.settings_generation()
         rows = await self._fetchall("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return json.loads(rows[0]["settings"]) if rows else {}
+        return self.remember_settings(guild_id, json.loads(rows[0]["settings"]) if rows else {}, generation)
 
     async def set_guild_settings(self, guild_id, settings) -> None:
         async def work(db):
@@ -722,7 +725,9 @@ class SQLiteStore(Store):
             )
             return True
 
+        self.forget_settings(guild_id)
         await self._tx(work)
+        self.forget_settings(guild_id)
 
     async def get_meta(self, key) -> str | None:
         rows = await self._fetchall("SELECT value FROM meta WHERE key = ?", (key,))
