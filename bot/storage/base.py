@@ -154,6 +154,9 @@ class Deadline:
     since: float
     state: str = PENDING
     attempts: int = 0
+    #: where the game's messages go (its thread, else its channel), as ``due_deadlines`` reads it
+    #: (None elsewhere): the catch-up paces each channel by it
+    channel_id: int | None = field(default=None, compare=False)
 
     @property
     def key(self) -> tuple[int, int, str, int]:
@@ -344,7 +347,7 @@ def event_from(r: Any) -> EventRow:
 
 def deadline_from(r: Any) -> Deadline:
     return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
-                    since=r["since"], state=r["state"], attempts=r["attempts"])
+                    since=r["since"], state=r["state"], attempts=r["attempts"], channel_id=_get(r, "channel"))
 
 
 def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:

@@ -729,8 +729,8 @@ class PostgresStore(Store):
                      "= ANY($4::bigint[]) ")
             params = (int(count), ids)
         rows = await self._fetch(
-            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
-            "WHERE d.state = 'pending' AND d.due <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1) "
+            "SELECT d.*, COALESCE(g.thread_id, g.channel_id) AS channel FROM deadlines d JOIN games g "
+            "ON g.id = d.game_id WHERE d.state = 'pending' AND d.due <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1) "
             f"AND g.paused IS NULL {where}"
             "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT $2", now, limit, *params)
         return [deadline_from(r) for r in rows]

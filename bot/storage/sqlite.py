@@ -31,6 +31,7 @@ from bot.storage.base import (
     Store,
     TurnLists,
     completion,
+    deadline_from,
     event_from,
     game_from,
     move_waits,
@@ -744,8 +745,7 @@ class SQLiteStore(Store):
     # --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
     @staticmethod
     def _deadline(r: aiosqlite.Row) -> Deadline:
-        return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
-                        since=r["since"], state=r["state"], attempts=r["attempts"])
+        return deadline_from(r)
 
     async def schedule_deadlines(self, game_id, version, since, entries) -> None:
         async def work(db):
@@ -774,8 +774,8 @@ class SQLiteStore(Store):
                      f"IN ({', '.join('?' * len(ids))}) ")
             params = (int(count), *ids)
         rows = await self._fetchall(
-            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
-            "WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) "
+            "SELECT d.*, COALESCE(g.thread_id, g.channel_id) AS channel FROM deadlines d JOIN games g "
+            "ON g.id = d.game_id WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) "
             f"AND g.paused IS NULL {where}"
             "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT ?",
             (now, now, *params, limit))
