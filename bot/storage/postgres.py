@@ -200,7 +200,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN turn_version INTEGER;
     ALTER TABLE seats ADD COLUMN turn_since DOUBLE PRECISION;
     UPDATE games SET turn_version = version WHERE status <> 'running';
-    CREATE INDEX games_turns ON games (guild_id, turn_since, id) WHERE status = 'running' AND broken IS NULL;
+    CREATE INDEX games_turns ON games (guild_id, turn_since NULLS FIRST, id) WHERE status = 'running'
+        AND broken IS NULL;
     CREATE INDEX games_turn_stale ON games (id) WHERE status = 'running' AND broken IS NULL
         AND turn_version IS DISTINCT FROM version;
     CREATE INDEX seats_turns ON seats (user_id, turn_since) WHERE turn_since IS NOT NULL;

@@ -590,8 +590,8 @@ class SQLiteStore(Store):
 
     async def turn_lists(self, guild_id, user_id, limit) -> TurnLists:
         mine = await self._fetchall(
-            f"SELECT {self._TURN_COLUMNS}, s.turn_since AS since FROM seats s JOIN games g ON g.id = s.game_id "
-            "WHERE s.user_id = ? AND s.turn_since IS NOT NULL AND g.guild_id = ? AND g.status = 'running' "
+            f"SELECT {self._TURN_COLUMNS}, s.turn_since AS since FROM seats s INDEXED BY seats_turns CROSS JOIN "
+            "games g ON g.id = s.game_id WHERE s.user_id = ? AND s.turn_since IS NOT NULL AND g.guild_id = ? AND g.status = 'running' "
             "AND g.broken IS NULL ORDER BY s.turn_since, g.id LIMIT ?", (user_id, guild_id, limit))
         others = await self._fetchall(
             f"SELECT {self._TURN_COLUMNS}, g.turn_since AS since FROM games g INDEXED BY games_turns "
@@ -600,9 +600,9 @@ class SQLiteStore(Store):
             "ORDER BY g.turn_since, g.id LIMIT ?", (guild_id, user_id, limit))
         counts = await self._fetchall(
             "SELECT (SELECT COUNT(*) FROM games INDEXED BY games_turns WHERE guild_id = ? AND status = 'running' "
-            "AND broken IS NULL) AS total, (SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
-            "WHERE s.user_id = ? AND s.turn_since IS NOT NULL AND g.guild_id = ? AND g.status = 'running' "
-            "AND g.broken IS NULL) AS mine", (guild_id, user_id, guild_id))
+            "AND broken IS NULL) AS total, (SELECT COUNT(*) FROM seats s INDEXED BY seats_turns CROSS JOIN games g "
+            "ON g.id = s.game_id WHERE s.user_id = ? AND s.turn_since IS NOT NULL AND g.guild_id = ? "
+            "AND g.status = 'running' AND g.broken IS NULL) AS mine", (guild_id, user_id, guild_id))
         total, mine_total = counts[0]["total"], counts[0]["mine"]
         return TurnLists(mine=[turn_from(r) for r in mine], mine_total=mine_total,
                          others=[turn_from(r) for r in others], others_total=total - mine_total)
