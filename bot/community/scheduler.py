@@ -54,6 +54,8 @@ from engines.base import RuleError
 log = logging.getLogger("ludibot.scheduler")
 
 MAX_ATTEMPTS = 3
+#: firings of a paced catch-up running at once (across all channels' lanes)
+IN_FLIGHT = 2
 
 
 class Notifier(Protocol):
@@ -116,6 +118,7 @@ class Scheduler:
         #: backlog is read ``page`` deadlines at a time and each channel fires in its own lane
         self.pacer = pacer
         self.page = page
+        self._in_flight = asyncio.Semaphore(IN_FLIGHT)
         #: (shard ids, shard count) of this process: it fires only its servers' deadlines (None = all)
         self.shards = shards
         self.sessions = sessions
@@ -213,7 +216,11 @@ class Scheduler:
         fired = 0
         for game_id, items in games:
             await pacer.take(channel)
-            fired += await self._fire_safely(game_id, items, now)
+            # few firings in flight at once, whatever the number of lanes: a player's command never
+            # queues behind a crowd of them (at the database, on the loop); the pace has the margin for
+            # the short wait between a granted slot and its firing
+            async with self._in_flight:
+                fired += await self._fire_safely(game_id, items, now)
             await asyncio.sleep(0)  # players' commands go first
         return fired
 
