@@ -362,14 +362,21 @@ class SessionService:
 
     # --- playing -------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
-                  version: int | None = None, any_turn: bool = False) -> Outcome:
+                  version: int | None = None, any_turn: bool = False, row: GameRow | None = None) -> Outcome:
         """Apply ``action`` for the seat of ``user_id``. ``version``: the button's, if any.
 
         ``any_turn``: for an action the engine accepts from a seat that is not expected
         (resigning): skip the turn check; the engine still validates the action.
+        ``row``: the game as the caller just read it (a button's game, read to check its scope): used
+        instead of reading it again when it is the button's version. Were it outdated meanwhile, the
+        commit's compare-and-swap refuses (``already_played``), as the version check would have.
         """
         async with self._lock(game_id):
-            game = await self.get(game_id)
+            if row is not None and row.id == game_id and version is not None and row.version == version \
+                    and not row.broken:
+                game = row
+            else:
+                game = await self.get(game_id)
             self.require_status(game, RUNNING)
             seat = game.seat_of(user_id)
             if seat is None:
