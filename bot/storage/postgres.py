@@ -563,9 +563,9 @@ class PostgresStore(Store):
                 "ORDER BY g.turn_since NULLS FIRST, g.id LIMIT $3", guild_id, user_id, limit)
             counts = await con.fetchrow(
                 "SELECT (SELECT COUNT(*) FROM games WHERE guild_id = $1 AND status = 'running' "
-                "AND broken IS NULL) AS total, (SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
-                "WHERE s.user_id = $2 AND s.turn_since IS NOT NULL AND g.guild_id = $1 AND g.status = 'running' "
-                "AND g.broken IS NULL) AS mine", guild_id, user_id)
+                "AND broken IS NULL) AS total, (SELECT COUNT(*) FROM seats s WHERE s.user_id = $2 "
+                "AND s.turn_since IS NOT NULL AND EXISTS (SELECT 1 FROM games g WHERE g.id = s.game_id "
+                "AND g.guild_id = $1 AND g.status = 'running' AND g.broken IS NULL)) AS mine", guild_id, user_id)
         total, mine_total = int(counts["total"]), int(counts["mine"])
         return TurnLists(mine=[turn_from(r) for r in mine], mine_total=mine_total,
                          others=[turn_from(r) for r in others], others_total=total - mine_total)
