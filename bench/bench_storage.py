@@ -216,6 +216,7 @@ async def timed(fns: list, n: int = SAMPLES) -> list[tuple[float, float]]:
             values[i].append((time.perf_counter() - t0) * 1000)
     out = []
     for v in values:
+        assert len(v) == n, (len(v), n)  # it measured what it claims: n calls of each
         v.sort()
         out.append((v[len(v) // 2], v[min(len(v) - 1, int(round(0.99 * (len(v) - 1))))]))
     return out

@@ -277,3 +277,26 @@ async def test_server_settings_are_cached_and_a_write_invalidates_them(db_url):
     finally:
         await a.close()
         await b.close()
+
+
+async def test_the_scheduler_loop_refreshes_columns_a_change_left_stale(world):
+    """A path that commits without saying who is expected leaves stale columns; the next poll fixes them."""
+    import asyncio
+
+    store, svc, clock = world
+    game = await started(svc, "ludix")
+    engine = svc.engine("ludix")
+    new, events = engine.apply(engine.from_dict(game.state), 0, {"type": "pass"})
+    await store.commit_action(game.id, game.version, state=engine.to_dict(new), seat=0, user_id=100,
+                              action={"type": "pass"}, events=events)
+    assert [g.id for g in await store.stale_turns()] == [game.id]
+    com = Community(store, svc, None, clock=clock, poll=0.05)
+    stop = asyncio.Event()
+    task = asyncio.create_task(com.scheduler.run(stop))
+    for _ in range(100):
+        if not await store.stale_turns():
+            break
+        await asyncio.sleep(0.02)
+    stop.set()
+    await task
+    assert set(await assert_fresh(store, svc, game.id)) == {1}

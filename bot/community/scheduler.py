@@ -359,6 +359,12 @@ class Scheduler:
                 log.exception("scheduler start-up sweep failed")
         while not stop.is_set():
             try:
+                # a change committed without its turn columns (a path that did not say who is expected)
+                # is caught up at the next poll: one indexed look when there is none
+                await self.sessions.refresh_turns()
+            except Exception:
+                log.exception("turn columns refresh failed")
+            try:
                 await self.tick()
             except Exception:
                 log.exception("scheduler tick failed")
