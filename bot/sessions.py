@@ -513,6 +513,22 @@ class SessionService:
             await asyncio.sleep(0)  # players' commands go first
         return done
 
+    async def check_running(self, page: int = 50, pause: float = 0.005) -> int:
+        """Set aside (broken, logged once) every running game whose state no longer loads (a database
+        changed under the bot, an engine upgrade): a background pass after start, a page at a time,
+        yielding after each game and pausing between pages so that players' commands never wait
+        behind it. Nothing else depends on it: a game that does not load is refused when touched
+        anyway. Returns how many were set aside."""
+        after, found = 0, 0
+        while games := await self.store.running_after(after, page):
+            for game in games:
+                if (await self.readable(game)).broken:
+                    found += 1
+                await asyncio.sleep(0)
+            after = games[-1].id
+            await asyncio.sleep(pause)
+        return found
+
     # --- playing over days (issue 9) ------------------------------------------------------
     async def forfeit(self, game_id: int, seat: int, *, reason: str = "timeout",
                       version: int | None = None) -> Outcome:

@@ -300,3 +300,18 @@ async def test_the_scheduler_loop_refreshes_columns_a_change_left_stale(world):
     stop.set()
     await task
     assert set(await assert_fresh(store, svc, game.id)) == {1}
+
+
+async def test_the_background_check_sets_aside_running_games_that_no_longer_load(world):
+    store, svc, clock = world
+    games = [await started(svc, "ludix") for _ in range(5)]
+    bad = games[2].id
+    sql = "UPDATE games SET state = '{\"seed\": 1, \"play' WHERE id = "
+    if hasattr(store, "pool"):
+        await store.pool.execute(sql + "$1", bad)
+    else:
+        await store.db.execute(sql + "?", (bad,))
+    fresh = SessionService(store, clock=clock)  # a process just started: nothing vouched for yet
+    assert await fresh.check_running(page=2, pause=0) == 1
+    assert [g.id for g in await store.broken_games(GUILD)] == [bad]
+    assert await fresh.check_running(page=2, pause=0) == 0  # set aside once

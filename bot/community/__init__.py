@@ -43,6 +43,7 @@ class Community:
         self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll, shards=shards, pacer=pacer)
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
 
     @classmethod
@@ -78,8 +79,24 @@ class Community:
         if self._task is None:
             self._stop.clear()
             self._task = asyncio.create_task(self.scheduler.run(self._stop, before=self.catch_up))
+            self._check = asyncio.create_task(self._check_running())
+
+    async def _check_running(self) -> None:
+        """After start, in the background: running games whose state no longer loads are set aside
+        (for the admins' list), without holding up the sweep or anyone's command."""
+        try:
+            found = await self.sessions.check_running()
+        except Exception:
+            log.exception("the check of running games failed")
+            return
+        if found:
+            log.warning("%s running game(s) found unreadable after start (each logged above)", found)
 
     async def stop(self) -> None:
+        if self._check is not None and not self._check.done():
+            self._check.cancel()
+            await asyncio.gather(self._check, return_exceptions=True)
+        self._check = None
         self._stop.set()
         if self._task is not None:
             try:

@@ -495,6 +495,10 @@ class Store(ABC):
         running games only, broken ones left out, nothing of another server."""
 
     @abstractmethod
+    async def running_after(self, after_id: int, limit: int = 50) -> list[GameRow]:
+        """Running, unbroken games with an id above ``after_id``, by id (a page of a background pass)."""
+
+    @abstractmethod
     async def stale_turns(self, limit: int = 200) -> list[GameRow]:
         """Running, unbroken games whose turn columns do not describe their version (to refresh)."""
 

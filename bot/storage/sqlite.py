@@ -607,6 +607,10 @@ class SQLiteStore(Store):
         return TurnLists(mine=[turn_from(r) for r in mine], mine_total=mine_total,
                          others=[turn_from(r) for r in others], others_total=total - mine_total)
 
+    async def running_after(self, after_id, limit=50) -> list[GameRow]:
+        return await self._games("games.id IN (SELECT id FROM games WHERE status = 'running' AND broken IS NULL "
+                                 "AND id > ? ORDER BY id LIMIT ?)", (after_id, limit))
+
     async def stale_turns(self, limit=200) -> list[GameRow]:
         return await self._games(
             "games.id IN (SELECT id FROM games WHERE status = 'running' AND broken IS NULL "
