@@ -662,7 +662,8 @@ class GameCog(commands.GroupCog):
                    version: int | None = None) -> Outcome:
         """Apply a move for the interacting user and publish the result (refusals propagate)."""
         async with self.game_lock(game.id):
-            outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version)
+            # a button's game, read by the dispatcher a moment ago: not read again (issue 16)
+            outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version, row=game)
             await self.publish(outcome, interaction)
         return outcome
 

@@ -375,7 +375,8 @@ class SessionService:
             if len(game.seats) < engine.min_players:
                 raise SessionError("lobby.error.not_enough", min=engine.min_players, count=len(game.seats))
             state = engine.new_game(len(game.seats), game.options, game.seed)
-            if not await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state)):
+            if not await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state),
+                                               expected=engine.expected(state)):
                 raise SessionError("common.error.already_played")
             game = await self.get(game_id)
             outcome = Outcome(game=game, events=[{"type": "started"}])
@@ -397,14 +398,21 @@ class SessionService:
 
     # --- playing -------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: dict[str, Any], *,
-                  version: int | None = None, any_turn: bool = False) -> Outcome:
+                  version: int | None = None, any_turn: bool = False, row: GameRow | None = None) -> Outcome:
         """Apply ``action`` for the seat of ``user_id``. ``version``: the button's, if any.
 
         ``any_turn``: for an action the engine accepts from a seat that is not expected
         (resigning): skip the turn check; the engine still validates the action.
+        ``row``: the game as the caller just read it (a button's game, read to check its scope): used
+        instead of reading it again when it is the button's version. Were it outdated meanwhile, the
+        commit's compare-and-swap refuses (``already_played``), as the version check would have.
         """
         async with self._lock(game_id):
-            game = await self.get(game_id)
+            if row is not None and row.id == game_id and version is not None and row.version == version \
+                    and not row.broken:
+                game = row
+            else:
+                game = await self.get(game_id)
             self.require_status(game, RUNNING)
             seat = game.seat_of(user_id)
             if seat is None:
@@ -479,13 +487,22 @@ class SessionService:
                 bank = None
             if bank is not None:
                 action = {**action, "_bank": bank}
-        ok = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
-                                            user_id=user_id, action=action, events=tagged, status=status,
-                                            results=results, settings=settings)
-        if not ok:
+        expected = engine.expected(new_state) if status == RUNNING else set()
+        row = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
+                                             user_id=user_id, action=action, events=tagged, status=status,
+                                             results=results, settings=settings, expected=expected)
+        if row is None:
             raise SessionError("common.error.already_played")
         metrics.count_move(game.kind, action.get("_by"))
-        return Outcome(game=await self.get(game.id), events=tagged, result=result)
+        # the committed row comes back from the commit (no second read); its state is the engine's own
+        self._vouch(row)
+        return Outcome(game=row, events=tagged, result=result)
+
+    def _vouch(self, game: GameRow) -> None:
+        """``game``'s state was just written from the engine's own ``to_dict``: it loads."""
+        if len(self._readable_ok) > 10_000:
+            self._readable_ok.clear()
+        self._readable_ok.add((game.id, game.version))
 
     async def _play_ai(self, outcome: Outcome) -> Outcome:
         game = outcome.game
@@ -534,6 +551,47 @@ class SessionService:
         engine = self.engine(game.kind)
         return engine.expected(engine.from_dict(game.state))
 
+    # --- whose turn, since when (issue 16) -------------------------------------------------
+    async def refresh_turns(self, batch: int = 200) -> int:
+        """Write the turn columns of running games whose columns are stale (a database from before
+        schema 9, a change written without ``expected``), ``batch`` games at a time, yielding between
+        batches. Since when a seat waits: its latest deadline's ``since``, else the game's last change.
+        Returns how many games were refreshed; an unreadable game is set aside (broken), not retried."""
+        done = 0
+        while games := await self.store.stale_turns(batch):
+            since = await self.store.turn_since([g.id for g in games])
+            progress = False
+            for game in games:
+                game = await self.readable(game)
+                if game.broken:  # marked now: no longer stale
+                    progress = True
+                    continue
+                seats = self.expected_seats(game)
+                times = {s: since.get((game.id, s), game.updated_at) for s in seats}
+                if await self.store.set_turns(game.id, game.version, times):
+                    done += 1
+                    progress = True
+            if not progress:  # each moved on meanwhile (and its commit wrote the columns), or cannot be
+                break
+            await asyncio.sleep(0)  # players' commands go first
+        return done
+
+    async def check_running(self, page: int = 50, pause: float = 0.005) -> int:
+        """Set aside (broken, logged once) every running game whose state no longer loads (a database
+        changed under the bot, an engine upgrade): a background pass after start, a page at a time,
+        yielding after each game and pausing between pages so that players' commands never wait
+        behind it. Nothing else depends on it: a game that does not load is refused when touched
+        anyway. Returns how many were set aside."""
+        after, found = 0, 0
+        while games := await self.store.running_after(after, page):
+            for game in games:
+                if (await self.readable(game)).broken:
+                    found += 1
+                await asyncio.sleep(0)
+            after = games[-1].id
+            await asyncio.sleep(pause)
+        return found
+
     # --- playing over days (issue 9) ------------------------------------------------------
     async def forfeit(self, game_id: int, seat: int, *, reason: str = "timeout",
                       version: int | None = None) -> Outcome:
@@ -556,12 +614,12 @@ class SessionService:
             results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id, score=None, rank=ranks[s.seat])
                        for s in game.seats]
             events = [{"type": "forfeit", "seat": seat, "reason": reason, "_seat": seat}]
-            ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
-                                                user_id=None, action={"type": "forfeit", "_by": reason},
-                                                events=events, status=FINISHED, results=results)
-            if not ok:
+            row = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
+                                                 user_id=None, action={"type": "forfeit", "_by": reason},
+                                                 events=events, status=FINISHED, results=results)
+            if row is None:
                 raise SessionError("common.error.already_played")
-            outcome = Outcome(game=await self.get(game_id), events=events, result=result)
+            outcome = Outcome(game=row, events=events, result=result)
         await self._notify(outcome)
         return outcome
 
@@ -570,11 +628,12 @@ class SessionService:
                            settings: dict[str, Any], user_id: int | None = None) -> Outcome:
         """A log entry that leaves the engine state as it is (a vote opened or decided, a seat back)."""
         tagged = [{**e, "_seat": seat} for e in events]
-        ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
-                                            user_id=user_id, action=action, events=tagged, settings=settings)
-        if not ok:
+        row = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat,
+                                             user_id=user_id, action=action, events=tagged, settings=settings,
+                                             expected=self.expected_seats(game))
+        if row is None:
             raise SessionError("common.error.already_played")
-        return Outcome(game=await self.get(game.id), events=tagged)
+        return Outcome(game=row, events=tagged)
 
     async def open_vote(self, game_id: int, seat: int, *, version: int, due: float, voters: int) -> Outcome:
         """``seat``'s time is out: open the others' vote (until ``due``). The log gets a ``vote_open``
@@ -653,12 +712,12 @@ class SessionService:
         results = [ResultRow(game_id=game.id, seat=s.seat, user_id=s.user_id, score=None, rank=ranks[s.seat])
                    for s in game.seats]
         events = [{**event, "_seat": seat}, {"type": "removed_end", "seat": seat, "_seat": seat}]
-        ok = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat, user_id=None,
-                                            action=action, events=events, status=FINISHED, results=results,
-                                            settings=settings)
-        if not ok:
+        row = await self.store.commit_action(game.id, game.version, state=game.state or {}, seat=seat, user_id=None,
+                                             action=action, events=events, status=FINISHED, results=results,
+                                             settings=settings)
+        if row is None:
             raise SessionError("common.error.already_played")
-        return Outcome(game=await self.get(game.id), events=events, result=result)
+        return Outcome(game=row, events=events, result=result)
 
     async def reclaim(self, game_id: int, user_id: int) -> Outcome:
         """A player the AI stood in for takes their seat back (it is theirs from their next turn)."""

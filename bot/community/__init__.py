@@ -14,13 +14,16 @@ import time
 from collections.abc import Callable
 
 from bot.community import ratings
-from bot.community.scheduler import Notifier, Scheduler
+from bot.community.scheduler import Notifier, Pacer, Scheduler
 from bot.sessions import Outcome, SessionService
 from bot.storage import FINISHED, Store
 
 log = logging.getLogger("ludibot.community")
 
 POLL_ENV = "LUDIBOT_SCHEDULER_POLL"  # seconds between two looks at the deadlines (default 30)
+#: the catch-up's pace (bot.community.scheduler.Pacer): firings per second in all (default 20), and
+#: firings per channel per seconds (default "2/5"), under Discord's 50 requests/s and 5 posts/5 s
+RATE_ENV, CHANNEL_ENV = "LUDIBOT_CATCHUP_RATE", "LUDIBOT_CATCHUP_CHANNEL"
 
 
 def process_shards(settings) -> tuple[tuple[int, ...], int] | None:
@@ -34,12 +37,13 @@ def process_shards(settings) -> tuple[tuple[int, ...], int] | None:
 class Community:
     def __init__(self, store: Store, sessions: SessionService, notifier: Notifier | None = None, *,
                  clock: Callable[[], float] = time.time, poll: float = 30.0,
-                 shards: tuple[tuple[int, ...], int] | None = None) -> None:
+                 shards: tuple[tuple[int, ...], int] | None = None, pacer: Pacer | None = None) -> None:
         self.store = store
         self.sessions = sessions
-        self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll, shards=shards)
+        self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll, shards=shards, pacer=pacer)
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
         sessions.clock_bank = self.scheduler.bank_after_move
 
@@ -51,8 +55,13 @@ class Community:
             poll = float(os.environ.get(POLL_ENV) or 30)
         except ValueError:
             poll = 30.0
+        try:
+            pacer = Pacer.parse(os.environ.get(RATE_ENV), os.environ.get(CHANNEL_ENV))
+        except ValueError:
+            log.warning("%s / %s not understood: the default pace", RATE_ENV, CHANNEL_ENV)
+            pacer = Pacer()
         return cls(bot.store, bot.sessions, DiscordNotifier(bot), poll=max(0.05, poll), clock=bot.clock,
-                   shards=process_shards(getattr(bot, "settings", None)))
+                   shards=process_shards(getattr(bot, "settings", None)), pacer=pacer)
 
     async def on_change(self, outcome: Outcome) -> None:
         await self.scheduler.on_change(outcome)
@@ -71,8 +80,24 @@ class Community:
         if self._task is None:
             self._stop.clear()
             self._task = asyncio.create_task(self.scheduler.run(self._stop, before=self.catch_up))
+            self._check = asyncio.create_task(self._check_running())
+
+    async def _check_running(self) -> None:
+        """After start, in the background: running games whose state no longer loads are set aside
+        (for the admins' list), without holding up the sweep or anyone's command."""
+        try:
+            found = await self.sessions.check_running()
+        except Exception:
+            log.exception("the check of running games failed")
+            return
+        if found:
+            log.warning("%s running game(s) found unreadable after start (each logged above)", found)
 
     async def stop(self) -> None:
+        if self._check is not None and not self._check.done():
+            self._check.cancel()
+            await asyncio.gather(self._check, return_exceptions=True)
+        self._check = None
         self._stop.set()
         if self._task is not None:
             try:

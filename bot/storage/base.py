@@ -14,7 +14,9 @@ order at start; the applied number is kept in ``PRAGMA user_version`` (SQLite) o
 
 from __future__ import annotations
 
+import copy
 import json
+import time
 import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -96,6 +98,33 @@ class EventRow:
 
 
 @dataclass
+class TurnRow:
+    """A running game as ``/parties`` lists it, read from the turn columns (not from its state):
+    ``waiting`` the names of the seats expected now, ``since`` since when (for the caller's own
+    games: since when *their* seat is expected; otherwise the longest-waiting seat's)."""
+
+    game_id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    control_message_id: int | None
+    since: float
+    waiting: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TurnLists:
+    """``/parties``: the caller's games where it is their turn and the server's other running
+    games, each bounded by the limit asked for, with the full counts."""
+
+    mine: list[TurnRow]
+    mine_total: int
+    others: list[TurnRow]
+    others_total: int
+
+
+@dataclass
 class ResultRow:
     game_id: int
     seat: int
@@ -127,6 +156,9 @@ class Deadline:
     since: float
     state: str = PENDING
     attempts: int = 0
+    #: where the game's messages go (its thread, else its channel), as ``due_deadlines`` reads it
+    #: (None elsewhere): the catch-up paces each channel by it
+    channel_id: int | None = field(default=None, compare=False)
 
     @property
     def key(self) -> tuple[int, int, str, int]:
@@ -290,6 +322,28 @@ def _settings(r: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def turn_from(r: Any) -> TurnRow:
+    """A row of the ``/parties`` queries (``waiting``: a JSON array of names, seat order)."""
+    try:
+        waiting = json.loads(r["waiting"] or "[]")
+    except (ValueError, TypeError):
+        waiting = []
+    return TurnRow(game_id=r["id"], kind=r["kind"], guild_id=r["guild_id"], channel_id=r["channel_id"],
+                   thread_id=r["thread_id"], control_message_id=r["control_message_id"],
+                   since=r["since"] if r["since"] is not None else r["updated_at"],
+                   waiting=[str(n) for n in waiting] if isinstance(waiting, list) else [])
+
+
+def turn_times(old: dict[int, float | None], expected: Any, actor: int | None, now: float) -> dict[int, float]:
+    """Since when each seat expected after a change is expected: a seat that was already expected
+    (and is not the one that just acted) keeps its time, any other starts waiting ``now``."""
+    out: dict[int, float] = {}
+    for seat in sorted(set(expected or ())):
+        kept = old.get(seat)
+        out[seat] = kept if kept is not None and seat != actor else now
+    return out
+
+
 def event_from(r: Any) -> EventRow:
     return EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"], user_id=r["user_id"],
                     action=json.loads(r["action"]), events=json.loads(r["events"]), created_at=r["created_at"])
@@ -297,7 +351,7 @@ def event_from(r: Any) -> EventRow:
 
 def deadline_from(r: Any) -> Deadline:
     return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
-                    since=r["since"], state=r["state"], attempts=r["attempts"])
+                    since=r["since"], state=r["state"], attempts=r["attempts"], channel_id=_get(r, "channel"))
 
 
 def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
@@ -316,6 +370,45 @@ class Store(ABC):
 
     #: the newest schema number this release knows
     latest_schema: int = 0
+
+    #: how long a server's settings are kept in memory (seconds). Written through this store, they
+    #: are forgotten at once; written by another process (another shard), they are seen within this
+    #: time. A TTL rather than a version check on each read: a check is itself the round trip the
+    #: cache saves, and settings change by hand a few times in a server's life; what a stale read
+    #: can do is schedule a turn that starts in those seconds with the previous delays, which is what
+    #: a turn that started just before the change gets anyway.
+    settings_ttl: float = 30.0
+
+    def _settings_cache(self) -> dict[int, tuple[float, dict[str, Any]]]:
+        return self.__dict__.setdefault("_guild_settings_cache", {})
+
+    def cached_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """A server's settings if read less than ``settings_ttl`` ago (a copy: callers may change it)."""
+        found = self._settings_cache().get(guild_id)
+        if found is None or time.monotonic() - found[0] > self.settings_ttl:
+            return None
+        return copy.deepcopy(found[1])
+
+    def settings_generation(self) -> int:
+        """Taken before a read: a write through this store in between keeps that read out of the cache."""
+        return self.__dict__.get("_guild_settings_gen", 0)
+
+    def remember_settings(self, guild_id: int, settings: dict[str, Any], generation: int) -> dict[str, Any]:
+        cache = self._settings_cache()
+        if generation != self.settings_generation():
+            return settings  # a write happened while this was read: it may be the older value
+        if len(cache) > 50_000:  # servers come and go: never grows without bound
+            cache.clear()
+        cache[guild_id] = (time.monotonic(), copy.deepcopy(settings))
+        return settings
+
+    def forget_settings(self, guild_id: int | None = None) -> None:
+        """Drop one server's cached settings (all with None); reads under way are not cached."""
+        self.__dict__["_guild_settings_gen"] = self.settings_generation() + 1
+        if guild_id is None:
+            self._settings_cache().clear()
+        else:
+            self._settings_cache().pop(guild_id, None)
 
     async def schema_version(self) -> int:
         """The schema number applied to the open database."""
@@ -378,7 +471,8 @@ class Store(ABC):
 
     @abstractmethod
     async def start_game(self, game_id: int, old_version: int, seats: list[Seat],
-                         state: dict[str, Any]) -> bool: ...
+                         state: dict[str, Any], expected: Any = None) -> bool:
+        """Lobby -> running (compare-and-swap); ``expected``: the seats expected first (turn columns)."""
 
     @abstractmethod
     async def set_status(self, game_id: int, old_version: int, status: str) -> bool: ...
@@ -388,9 +482,42 @@ class Store(ABC):
                             seat: int | None, user_id: int | None, action: dict[str, Any],
                             events: list[dict[str, Any]], status: str = RUNNING,
                             results: list[ResultRow] | None = None,
-                            settings: dict[str, Any] | None = None) -> bool:
-        """Apply one action: the new state, one log entry, results at the end (and the table
-        ``settings`` when given), all in one transaction guarded by ``old_version``."""
+                            settings: dict[str, Any] | None = None, expected: Any = None) -> GameRow | None:
+        """One action, in one transaction guarded by the version (compare-and-swap): the new row
+        (what ``get_game`` would now return) or None if ``old_version`` is no longer the game's.
+        ``settings``: the game's new table settings, when the action changes them (a vote).
+        ``expected``: the seats expected after it (turn columns; None leaves them stale)."""
+
+    # --- whose turn, since when (issue 16): the turn columns ------------------------------------
+    # ``seats.turn_since`` (since when the seat is expected; NULL: it is not), ``games.turn_since``
+    # (the earliest of them) and ``games.turn_version`` (the version they describe: a running game
+    # whose ``turn_version`` is not its ``version`` is *stale*, e.g. written before schema 9 or by a
+    # caller that did not say who is expected). ``commit_action``/``start_game`` keep them in the
+    # same transaction when given ``expected``.
+    @abstractmethod
+    async def turn_lists(self, guild_id: int, user_id: int, limit: int) -> TurnLists:
+        """``/parties`` from the turn columns: at most ``limit`` of each list, oldest wait first;
+        running games only, broken ones left out, nothing of another server."""
+
+    @abstractmethod
+    async def running_after(self, after_id: int, limit: int = 50) -> list[GameRow]:
+        """Running, unbroken games with an id above ``after_id``, by id (a page of a background pass)."""
+
+    @abstractmethod
+    async def stale_turns(self, limit: int = 200) -> list[GameRow]:
+        """Running, unbroken games whose turn columns do not describe their version (to refresh)."""
+
+    @abstractmethod
+    async def set_turns(self, game_id: int, version: int, since: dict[int, float]) -> bool:
+        """Write a game's turn columns for ``version`` (``since``: seat -> since when it is expected;
+        the other seats are not); False if the game has moved on (compare-and-swap on the version)."""
+
+    @abstractmethod
+    async def seats_without_deadline(self) -> list[dict[str, Any]]:
+        """The scheduler's start-up sweep in one set-based query: every expected human seat of a
+        running, unbroken game with fresh turn columns that has no deadline for its epoch (no
+        deadline at all, or only ones older than the seat's last action). Dicts with ``game_id``,
+        ``guild_id``, ``kind``, ``version``, ``updated_at``, ``seat``, ordered by game and seat."""
 
     @abstractmethod
     async def set_message_ids(self, game_id: int, *, lobby: int | None = None,
@@ -449,12 +576,14 @@ class Store(ABC):
     @abstractmethod
     async def set_meta(self, key: str, value: str) -> None: ...
 
-    # guild settings
+    # guild settings (cached: see ``settings_ttl``)
     @abstractmethod
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]: ...
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """A server's settings: from the cache when fresh, else read (and cached)."""
 
     @abstractmethod
-    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None: ...
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """Save a server's settings; this store's cache is updated at once."""
 
     # --- playing over days (issue 9) ------------------------------------------------------
     # deadlines (reminders and timeouts), stored so that a restart loses none and fires none twice

@@ -32,6 +32,7 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
+    TurnLists,
     completion,
     deadline_from,
     dump_json,
@@ -43,6 +44,8 @@ from bot.storage.base import (
     rating_from,
     readable_json,
     seat_from,
+    turn_from,
+    turn_times,
     unpack_log,
 )
 
@@ -189,11 +192,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     """,
-    # a game in its own thread (issue 15): commands typed in the thread find the game
+    # 6: a game in its own thread (issue 15): commands typed in the thread find the game
     """
     CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
     """,
-    # vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
+    # 7: vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
     """
     CREATE TABLE vacations (
         user_id BIGINT NOT NULL,
@@ -203,7 +206,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_end ON vacations (user_id, ends_at);
     """,
-    # a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
+    # 8: a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
     # a 'vote' deadline of the stalled seat; its decision goes in the event log)
     """
     CREATE TABLE ballots (
@@ -217,6 +220,21 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE deadlines DROP CONSTRAINT IF EXISTS deadlines_kind_check;
     ALTER TABLE deadlines ADD CONSTRAINT deadlines_kind_check CHECK (kind IN ('reminder', 'timeout', 'vote'));
+    """,
+    # 9: whose turn, since when (issue 16): kept with every commit so that /parties and the scheduler's
+    # sweep read indexes, not every running game's state. Running games start stale (turn_version
+    # NULL): the bot refreshes them at start (SessionService.refresh_turns), in batches.
+    """
+    ALTER TABLE games ADD COLUMN turn_since DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN turn_version INTEGER;
+    ALTER TABLE seats ADD COLUMN turn_since DOUBLE PRECISION;
+    UPDATE games SET turn_version = version WHERE status <> 'running';
+    CREATE INDEX games_turns ON games (guild_id, turn_since NULLS FIRST, id) WHERE status = 'running'
+        AND broken IS NULL;
+    CREATE INDEX games_turn_stale ON games (id) WHERE status = 'running' AND broken IS NULL
+        AND turn_version IS DISTINCT FROM version;
+    CREATE INDEX seats_turns ON seats (user_id, turn_since) WHERE turn_since IS NOT NULL;
+    CREATE INDEX seats_expected ON seats (game_id, seat) WHERE turn_since IS NOT NULL AND ai_level IS NULL;
     """,
 ]
 
@@ -467,18 +485,33 @@ class PostgresStore(Store):
 
         return await self._tx(work)
 
-    async def start_game(self, game_id, old_version, seats, state) -> bool:
+    async def start_game(self, game_id, old_version, seats, state, expected=None) -> bool:
         async def work(con):
+            now = self.clock()
             status = await con.execute(
                 "UPDATE games SET version = version + 1, updated_at = $1, status = 'running', state = $2 "
                 "WHERE id = $3 AND version = $4 AND status = 'lobby'",
-                self.clock(), dump_json(state), game_id, old_version)
+                now, dump_json(state), game_id, old_version)
             if _count(status) != 1:
                 return False
             await self._write_seats(con, game_id, seats)
+            if expected is not None:
+                await self._write_turns(con, game_id, old_version + 1, turn_times({}, expected, None, now))
             return True
 
         return await self._tx(work)
+
+    @staticmethod
+    async def _write_turns(con, game_id: int, version: int, since: dict[int, float]) -> None:
+        """The turn columns of ``game_id`` at ``version`` (``since``: the expected seats)."""
+        seats = list(since)
+        await con.execute(
+            "UPDATE seats SET turn_since = t.at FROM (SELECT s.seat, a.at FROM seats s LEFT JOIN "
+            "unnest($2::int[], $3::float8[]) AS a(seat, at) ON a.seat = s.seat WHERE s.game_id = $1) t "
+            "WHERE seats.game_id = $1 AND seats.seat = t.seat AND seats.turn_since IS DISTINCT FROM t.at",
+            game_id, seats, [since[s] for s in seats])
+        await con.execute("UPDATE games SET turn_since = $2, turn_version = $3 WHERE id = $1",
+                          game_id, min(since.values()) if since else None, version)
 
     async def set_status(self, game_id, old_version, status) -> bool:
         async def work(con):
@@ -486,6 +519,7 @@ class PostgresStore(Store):
             if not await self._bump(con, game_id, old_version, ", status = $4, finished_at = $5", (status, finished)):
                 return False
             if finished is not None:
+                await self._write_turns(con, game_id, old_version + 1, {})  # an ended game: nobody's turn
                 state = await con.fetchval("SELECT state FROM games WHERE id = $1", game_id)
                 if state:  # a cancelled running game: its log goes to the archive too
                     if (parsed := readable_json(state)) is not None:
@@ -507,16 +541,20 @@ class PostgresStore(Store):
         return await self._tx(work)
 
     async def commit_action(self, game_id, old_version, *, state, seat, user_id, action, events,
-                            status=RUNNING, results=None, settings=None) -> bool:
+                            status=RUNNING, results=None, settings=None, expected=None) -> GameRow | None:
         now = self.clock()
+        text = dump_json(state)
 
         async def work(con):
             finished = now if status in (FINISHED, CANCELLED) else None
-            sets, params = ", state = $4, status = $5, finished_at = $6", (dump_json(state), status, finished)
+            extra, params = "", [now, game_id, old_version, text, status, finished]
             if settings is not None:
-                sets, params = sets + ", settings = $7", (*params, dump_json(settings))
-            ok = await self._bump(con, game_id, old_version, sets, params)
-            if not ok:
+                extra = ", settings = $7"
+                params.append(dump_json(settings))
+            row = await con.fetchrow(
+                "UPDATE games SET version = version + 1, updated_at = $1, state = $4, status = $5, finished_at = $6"
+                f"{extra} WHERE id = $2 AND version = $3 RETURNING *", *params)
+            if row is None:
                 return False
             await con.execute(
                 "INSERT INTO events (game_id, version, seat, user_id, action, events, created_at) "
@@ -528,11 +566,78 @@ class PostgresStore(Store):
                     "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
                     "score = excluded.score, rank = excluded.rank",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results])
+            seat_rows = await con.fetch("SELECT * FROM seats WHERE game_id = $1 ORDER BY seat", game_id)
+            if expected is not None or finished is not None:
+                old = {r["seat"]: r["turn_since"] for r in seat_rows}
+                now_expected = expected if finished is None else ()
+                await self._write_turns(con, game_id, old_version + 1, turn_times(old, now_expected, seat, now))
             if finished is not None:
                 await self._archive(con, game_id, state)
+            # the row as it now is (what get_game would read back), without reading it again
+            return game_from(row, [seat_from(r) for r in seat_rows])
+
+        result = await self._tx(work)
+        return None if result is False else result
+
+    # --- whose turn, since when (issue 16) ------------------------------------------------------
+    _TURN_COLUMNS = ("g.id, g.kind, g.guild_id, g.channel_id, g.thread_id, g.control_message_id, g.updated_at, "
+                     "(SELECT json_agg(x.name ORDER BY x.seat)::text FROM seats x WHERE x.game_id = g.id "
+                     "AND x.turn_since IS NOT NULL) AS waiting")
+
+    async def turn_lists(self, guild_id, user_id, limit) -> TurnLists:
+        async with self.pool.acquire() as con:
+            mine = await con.fetch(
+                f"SELECT {self._TURN_COLUMNS}, s.turn_since AS since FROM seats s JOIN games g ON g.id = s.game_id "
+                "WHERE s.user_id = $1 AND s.turn_since IS NOT NULL AND g.guild_id = $2 AND g.status = 'running' "
+                "AND g.broken IS NULL ORDER BY s.turn_since, g.id LIMIT $3", user_id, guild_id, limit)
+            others = await con.fetch(
+                f"SELECT {self._TURN_COLUMNS}, g.turn_since AS since FROM games g "
+                "WHERE g.guild_id = $1 AND g.status = 'running' AND g.broken IS NULL AND NOT EXISTS "
+                "(SELECT 1 FROM seats m WHERE m.game_id = g.id AND m.user_id = $2 AND m.turn_since IS NOT NULL) "
+                "ORDER BY g.turn_since NULLS FIRST, g.id LIMIT $3", guild_id, user_id, limit)
+            # planned for these values: a server's size varies by orders of magnitude, and the generic
+            # plan a prepared statement switches to after five calls counts a busy server 7x slower
+            async with con.transaction():
+                await con.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+                counts = await con.fetchrow(
+                    "SELECT (SELECT COUNT(*) FROM games WHERE guild_id = $1 AND status = 'running' "
+                    "AND broken IS NULL) AS total, (SELECT COUNT(*) FROM seats s WHERE s.user_id = $2 "
+                    "AND s.turn_since IS NOT NULL AND EXISTS (SELECT 1 FROM games g WHERE g.id = s.game_id "
+                    "AND g.guild_id = $1 AND g.status = 'running' AND g.broken IS NULL)) AS mine",
+                    guild_id, user_id)
+        total, mine_total = int(counts["total"]), int(counts["mine"])
+        return TurnLists(mine=[turn_from(r) for r in mine], mine_total=mine_total,
+                         others=[turn_from(r) for r in others], others_total=total - mine_total)
+
+    async def running_after(self, after_id, limit=50) -> list[GameRow]:
+        return await self._games("games.id IN (SELECT id FROM games WHERE status = 'running' AND broken IS NULL "
+                                 "AND id > $1 ORDER BY id LIMIT $2)", after_id, limit)
+
+    async def stale_turns(self, limit=200) -> list[GameRow]:
+        return await self._games(
+            "games.id IN (SELECT id FROM games WHERE status = 'running' AND broken IS NULL "
+            "AND turn_version IS DISTINCT FROM version ORDER BY id LIMIT $1)", limit)
+
+    async def set_turns(self, game_id, version, since) -> bool:
+        async def work(con):
+            found = await con.fetchval("SELECT 1 FROM games WHERE id = $1 AND version = $2 AND status = 'running' "
+                                       "FOR UPDATE", game_id, version)
+            if found is None:
+                return False
+            await self._write_turns(con, game_id, version, dict(since))
             return True
 
         return await self._tx(work)
+
+    async def seats_without_deadline(self) -> list[dict[str, Any]]:
+        rows = await self._fetch(
+            "SELECT g.id AS game_id, g.guild_id, g.kind, g.version, g.updated_at, s.seat "
+            "FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE s.turn_since IS NOT NULL AND s.ai_level IS NULL AND g.status = 'running' AND g.broken IS NULL "
+            "AND g.turn_version = g.version AND NOT EXISTS (SELECT 1 FROM deadlines d WHERE d.game_id = s.game_id "
+            "AND d.seat = s.seat AND d.version >= COALESCE((SELECT MAX(e.version) FROM events e "
+            "WHERE e.game_id = s.game_id AND e.seat = s.seat), -1)) ORDER BY g.id, s.seat")
+        return [dict(r) for r in rows]
 
     async def set_message_ids(self, game_id, *, lobby=None, control=None) -> None:
         async def work(con):
@@ -618,8 +723,11 @@ class PostgresStore(Store):
                           rank=r["rank"]) for r in rows]
 
     async def guild_settings(self, guild_id) -> dict[str, Any]:
+        if (cached := self.cached_settings(guild_id)) is not None:
+            return cached
+        generation = self.settings_generation()
         rows = await self._fetch("SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
-        return json.loads(rows[0]["settings"]) if rows else {}
+        return self.remember_settings(guild_id, json.loads(rows[0]["settings"]) if rows else {}, generation)
 
     async def set_guild_settings(self, guild_id, settings) -> None:
         async def work(con):
@@ -628,7 +736,9 @@ class PostgresStore(Store):
                               guild_id, dump_json(settings))
             return True
 
+        self.forget_settings(guild_id)
         await self._tx(work)
+        self.forget_settings(guild_id)
 
     async def get_meta(self, key) -> str | None:
         rows = await self._fetch("SELECT value FROM meta WHERE key = $1", key)
@@ -670,8 +780,8 @@ class PostgresStore(Store):
                      "= ANY($4::bigint[]) ")
             params = (int(count), ids)
         rows = await self._fetch(
-            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
-            "WHERE d.state = 'pending' AND d.due <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1) "
+            "SELECT d.*, COALESCE(g.thread_id, g.channel_id) AS channel FROM deadlines d JOIN games g "
+            "ON g.id = d.game_id WHERE d.state = 'pending' AND d.due <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1) "
             f"AND g.paused IS NULL {where}"
             "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT $2", now, limit, *params)
         return [deadline_from(r) for r in rows]

@@ -29,13 +29,17 @@ from bot.storage.base import (
     SchemaTooNew,
     Seat,
     Store,
+    TurnLists,
     completion,
+    deadline_from,
     event_from,
     game_from,
     move_waits,
     pack,
     pack_log,
     readable_json,
+    turn_from,
+    turn_times,
     unpack_log,
 )
 
@@ -186,11 +190,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     """,
-    # a game in its own thread (issue 15): commands typed in the thread find the game
+    # 6: a game in its own thread (issue 15): commands typed in the thread find the game
     """
     CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
     """,
-    # vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
+    # 7: vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
     """
     CREATE TABLE vacations (
         user_id INTEGER NOT NULL,
@@ -200,7 +204,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX vacations_end ON vacations (user_id, ends_at);
     """,
-    # a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
+    # 8: a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
     # a 'vote' deadline of the stalled seat; its decision goes in the event log)
     """
     CREATE TABLE ballots (
@@ -230,6 +234,20 @@ MIGRATIONS: list[str] = [
     DROP TABLE deadlines;
     ALTER TABLE deadlines_new RENAME TO deadlines;
     CREATE INDEX deadlines_due ON deadlines (due) WHERE state = 'pending';
+    """,
+    # 9: whose turn, since when (issue 16): kept with every commit so that /parties and the scheduler's
+    # sweep read indexes, not every running game's state. Running games start stale (turn_version
+    # NULL): the bot refreshes them at start (SessionService.refresh_turns), in batches.
+    """
+    ALTER TABLE games ADD COLUMN turn_since REAL;
+    ALTER TABLE games ADD COLUMN turn_version INTEGER;
+    ALTER TABLE seats ADD COLUMN turn_since REAL;
+    UPDATE games SET turn_version = version WHERE status <> 'running';
+    CREATE INDEX games_turns ON games (guild_id, turn_since, id) WHERE status = 'running' AND broken IS NULL;
+    CREATE INDEX games_turn_stale ON games (id) WHERE status = 'running' AND broken IS NULL
+        AND turn_version IS NOT version;
+    CREATE INDEX seats_turns ON seats (user_id, turn_since) WHERE turn_since IS NOT NULL;
+    CREATE INDEX seats_expected ON seats (game_id, seat) WHERE turn_since IS NOT NULL AND ai_level IS NULL;
     """,
 ]
 
@@ -515,19 +533,33 @@ class SQLiteStore(Store):
 
         return await self._tx(work)
 
-    async def start_game(self, game_id, old_version, seats, state) -> bool:
+    async def start_game(self, game_id, old_version, seats, state, expected=None) -> bool:
         async def work(db):
+            now = self.clock()
             cur = await db.execute(
                 "UPDATE games SET version = version + 1, updated_at = ?, status = 'running', state = ? "
                 "WHERE id = ? AND version = ? AND status = 'lobby'",
-                (self.clock(), _dump(state), game_id, old_version),
+                (now, _dump(state), game_id, old_version),
             )
             if cur.rowcount != 1:
                 return False
             await self._write_seats(db, game_id, seats)
+            if expected is not None:
+                await self._write_turns(db, game_id, old_version + 1, turn_times({}, expected, None, now))
             return True
 
         return await self._tx(work)
+
+    @staticmethod
+    async def _write_turns(db: aiosqlite.Connection, game_id: int, version: int, since: dict[int, float]) -> None:
+        """The turn columns of ``game_id`` at ``version`` (``since``: the expected seats)."""
+        await db.execute("UPDATE seats SET turn_since = NULL WHERE game_id = ? AND turn_since IS NOT NULL",
+                         (game_id,))
+        if since:
+            await db.executemany("UPDATE seats SET turn_since = ? WHERE game_id = ? AND seat = ?",
+                                 [(at, game_id, seat) for seat, at in since.items()])
+        await db.execute("UPDATE games SET turn_since = ?, turn_version = ? WHERE id = ?",
+                         (min(since.values()) if since else None, version, game_id))
 
     async def set_status(self, game_id, old_version, status) -> bool:
         async def work(db):
@@ -535,6 +567,7 @@ class SQLiteStore(Store):
             if not await self._bump(db, game_id, old_version, ", status = ?, finished_at = ?", (status, finished)):
                 return False
             if finished is not None:
+                await self._write_turns(db, game_id, old_version + 1, {})  # an ended game: nobody's turn
                 async with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
                     row = await cur.fetchone()
                 state = readable_json(row["state"])
@@ -558,16 +591,22 @@ class SQLiteStore(Store):
         return await self._tx(work)
 
     async def commit_action(self, game_id, old_version, *, state, seat, user_id, action, events,
-                            status=RUNNING, results=None, settings=None) -> bool:
+                            status=RUNNING, results=None, settings=None, expected=None) -> GameRow | None:
         now = self.clock()
+        text = _dump(state)
 
         async def work(db):
             finished = now if status in (FINISHED, CANCELLED) else None
-            sets, params = ", state = ?, status = ?, finished_at = ?", (_dump(state), status, finished)
+            sets, params = "state = ?, status = ?, finished_at = ?", [text, status, finished]
             if settings is not None:
-                sets, params = sets + ", settings = ?", (*params, _dump(settings))
-            ok = await self._bump(db, game_id, old_version, sets, params)
-            if not ok:
+                sets += ", settings = ?"
+                params.append(_dump(settings))
+            async with db.execute(
+                    f"UPDATE games SET version = version + 1, updated_at = ?, {sets} "
+                    "WHERE id = ? AND version = ? RETURNING *",
+                    (now, *params, game_id, old_version)) as cur:
+                row = await cur.fetchone()
+            if row is None:
                 return False
             await db.execute(
                 "INSERT INTO events (game_id, version, seat, user_id, action, events, created_at) "
@@ -579,11 +618,73 @@ class SQLiteStore(Store):
                     "INSERT OR REPLACE INTO results (game_id, seat, user_id, score, rank) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results],
                 )
+            async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                seat_rows = list(await cur.fetchall())
+            if expected is not None or finished is not None:
+                old = {r["seat"]: r["turn_since"] for r in seat_rows}
+                now_expected = expected if finished is None else ()
+                await self._write_turns(db, game_id, old_version + 1, turn_times(old, now_expected, seat, now))
             if finished is not None:
                 await self._archive(db, game_id, state)
+            # the row as it now is (what get_game would read back), without reading it again
+            return self._game(row, [self._seat(r) for r in seat_rows])
+
+        result = await self._tx(work)
+        return None if result is False else result
+
+    # --- whose turn, since when (issue 16) ------------------------------------------------------
+    _TURN_COLUMNS = ("g.id, g.kind, g.guild_id, g.channel_id, g.thread_id, g.control_message_id, g.updated_at, "
+                     "(SELECT json_group_array(x.name) FROM (SELECT name FROM seats x WHERE x.game_id = g.id "
+                     "AND x.turn_since IS NOT NULL ORDER BY x.seat) x) AS waiting")
+
+    async def turn_lists(self, guild_id, user_id, limit) -> TurnLists:
+        mine = await self._fetchall(
+            f"SELECT {self._TURN_COLUMNS}, s.turn_since AS since FROM seats s INDEXED BY seats_turns CROSS JOIN "
+            "games g ON g.id = s.game_id WHERE s.user_id = ? AND s.turn_since IS NOT NULL AND g.guild_id = ? AND g.status = 'running' "
+            "AND g.broken IS NULL ORDER BY s.turn_since, g.id LIMIT ?", (user_id, guild_id, limit))
+        others = await self._fetchall(
+            f"SELECT {self._TURN_COLUMNS}, g.turn_since AS since FROM games g INDEXED BY games_turns "
+            "WHERE g.guild_id = ? AND g.status = 'running' AND g.broken IS NULL AND NOT EXISTS "
+            "(SELECT 1 FROM seats m WHERE m.game_id = g.id AND m.user_id = ? AND m.turn_since IS NOT NULL) "
+            "ORDER BY g.turn_since, g.id LIMIT ?", (guild_id, user_id, limit))
+        counts = await self._fetchall(
+            "SELECT (SELECT COUNT(*) FROM games INDEXED BY games_turns WHERE guild_id = ? AND status = 'running' "
+            "AND broken IS NULL) AS total, (SELECT COUNT(*) FROM seats s INDEXED BY seats_turns CROSS JOIN games g "
+            "ON g.id = s.game_id WHERE s.user_id = ? AND s.turn_since IS NOT NULL AND g.guild_id = ? "
+            "AND g.status = 'running' AND g.broken IS NULL) AS mine", (guild_id, user_id, guild_id))
+        total, mine_total = counts[0]["total"], counts[0]["mine"]
+        return TurnLists(mine=[turn_from(r) for r in mine], mine_total=mine_total,
+                         others=[turn_from(r) for r in others], others_total=total - mine_total)
+
+    async def running_after(self, after_id, limit=50) -> list[GameRow]:
+        return await self._games("games.id IN (SELECT id FROM games WHERE status = 'running' AND broken IS NULL "
+                                 "AND id > ? ORDER BY id LIMIT ?)", (after_id, limit))
+
+    async def stale_turns(self, limit=200) -> list[GameRow]:
+        return await self._games(
+            "games.id IN (SELECT id FROM games WHERE status = 'running' AND broken IS NULL "
+            "AND turn_version IS NOT version ORDER BY id LIMIT ?)", (limit,))
+
+    async def set_turns(self, game_id, version, since) -> bool:
+        async def work(db):
+            async with db.execute("SELECT 1 FROM games WHERE id = ? AND version = ? AND status = 'running'",
+                                  (game_id, version)) as cur:
+                if await cur.fetchone() is None:
+                    return False
+            await self._write_turns(db, game_id, version, dict(since))
             return True
 
         return await self._tx(work)
+
+    async def seats_without_deadline(self) -> list[dict[str, Any]]:
+        rows = await self._fetchall(
+            "SELECT g.id AS game_id, g.guild_id, g.kind, g.version, g.updated_at, s.seat "
+            "FROM seats s INDEXED BY seats_expected JOIN games g ON g.id = s.game_id "
+            "WHERE s.turn_since IS NOT NULL AND s.ai_level IS NULL AND g.status = 'running' AND g.broken IS NULL "
+            "AND g.turn_version = g.version AND NOT EXISTS (SELECT 1 FROM deadlines d WHERE d.game_id = s.game_id "
+            "AND d.seat = s.seat AND d.version >= COALESCE((SELECT MAX(e.version) FROM events e "
+            "WHERE e.game_id = s.game_id AND e.seat = s.seat), -1)) ORDER BY g.id, s.seat")
+        return [dict(r) for r in rows]
 
     async def set_message_ids(self, game_id, *, lobby=None, control=None) -> None:
         async def work(db):
@@ -672,8 +773,11 @@ class SQLiteStore(Store):
                           rank=r["rank"]) for r in rows]
 
     async def guild_settings(self, guild_id) -> dict[str, Any]:
+        if (cached := self.cached_settings(guild_id)) is not None:
+            return cached
+        generation = self.settings_generation()
         rows = await self._fetchall("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return json.loads(rows[0]["settings"]) if rows else {}
+        return self.remember_settings(guild_id, json.loads(rows[0]["settings"]) if rows else {}, generation)
 
     async def set_guild_settings(self, guild_id, settings) -> None:
         async def work(db):
@@ -684,7 +788,9 @@ class SQLiteStore(Store):
             )
             return True
 
+        self.forget_settings(guild_id)
         await self._tx(work)
+        self.forget_settings(guild_id)
 
     async def get_meta(self, key) -> str | None:
         rows = await self._fetchall("SELECT value FROM meta WHERE key = ?", (key,))
@@ -701,8 +807,7 @@ class SQLiteStore(Store):
     # --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
     @staticmethod
     def _deadline(r: aiosqlite.Row) -> Deadline:
-        return Deadline(game_id=r["game_id"], seat=r["seat"], kind=r["kind"], version=r["version"], due=r["due"],
-                        since=r["since"], state=r["state"], attempts=r["attempts"])
+        return deadline_from(r)
 
     async def schedule_deadlines(self, game_id, version, since, entries) -> None:
         async def work(db):
@@ -731,8 +836,8 @@ class SQLiteStore(Store):
                      f"IN ({', '.join('?' * len(ids))}) ")
             params = (int(count), *ids)
         rows = await self._fetchall(
-            "SELECT d.* FROM deadlines d JOIN games g ON g.id = d.game_id "
-            "WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) "
+            "SELECT d.*, COALESCE(g.thread_id, g.channel_id) AS channel FROM deadlines d JOIN games g "
+            "ON g.id = d.game_id WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) "
             f"AND g.paused IS NULL {where}"
             "ORDER BY d.due, d.game_id, d.kind, d.seat LIMIT ?",
             (now, now, *params, limit))

@@ -21,7 +21,7 @@ from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
 from bot.safe import escape
 from bot.sessions import SessionError
-from bot.storage import CANCELLED, FINISHED, RUNNING
+from bot.storage import CANCELLED, FINISHED
 from bot.translator import L
 from bot.ui import lang, public_lang, send
 from cogs.community.common import game_choices, guild_of, one_game, server_name, title
@@ -185,52 +185,40 @@ class BoardsCog(commands.Cog):
         server's other running games; never another server's."""
         guild = guild_of(interaction)
         lg = lang(interaction)
-        games = []
-        for g in await self.store.games_with_status((RUNNING,), guild):
-            g = await self.sessions.readable(g)  # one unreadable game is set aside, not the list
-            if not g.broken and g.guild_id == guild:
-                games.append(g)
-        if not games:
+        # the turn columns, two indexed queries with a limit: never every running game's state
+        turns = await self.store.turn_lists(guild, interaction.user.id, MAX_LISTED)
+        if not turns.mine_total and not turns.others_total:
             await send(interaction, i18n.t("community.games.empty", lg), ephemeral=True)
             return
-        since = await self.store.turn_since([g.id for g in games])
         mine: list[tuple[float, int, str]] = []
         others: list[tuple[float, int, str]] = []
-        for g in games:
-            try:
-                expected = sorted(self.sessions.expected_seats(g))
-            except Exception:  # readable() vouched for it; still, one game never breaks the list
-                log.exception("game %s left out of /parties", g.id)
-                continue
-            link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"
-            where = g.thread_id or g.channel_id
-            seat = g.seat_of(interaction.user.id)
-            if seat is not None and seat in expected:
-                waiting = since.get((g.id, seat), g.updated_at)
-                mine.append((waiting, g.id, i18n.t("community.games.mine_line", lg, game=title(g.kind, lg), id=g.id,
-                                                    channel=where, since=timestamp(waiting), link=link)))
-                continue
-            waiting = min((since.get((g.id, s), g.updated_at) for s in expected), default=g.updated_at)
-            players = ", ".join(escape(g.seats[s].name) for s in expected) or i18n.t("community.games.nobody", lg)
-            others.append((waiting, g.id, i18n.t("community.games.line", lg, game=title(g.kind, lg), id=g.id,
-                                                 channel=where, players=players, since=timestamp(waiting),
-                                                 link=link)))
-        mine.sort()
-        others.sort()
+        for g in turns.mine:
+            link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"  # type: ignore[arg-type]
+            mine.append((g.since, g.game_id, i18n.t("community.games.mine_line", lg, game=title(g.kind, lg),
+                                                     id=g.game_id, channel=g.thread_id or g.channel_id,
+                                                     since=timestamp(g.since), link=link)))
+        for g in turns.others:
+            link = f"[{i18n.t('community.games.link', lg)}](<{jump_link(g)}>)"  # type: ignore[arg-type]
+            players = ", ".join(escape(n) for n in g.waiting) or i18n.t("community.games.nobody", lg)
+            others.append((g.since, g.game_id, i18n.t("community.games.line", lg, game=title(g.kind, lg),
+                                                       id=g.game_id, channel=g.thread_id or g.channel_id,
+                                                       players=players, since=timestamp(g.since), link=link)))
         sections = []
         if mine:
-            sections.append((i18n.t("community.games.mine_head", lg, count=len(mine)), mine))
+            sections.append((i18n.t("community.games.mine_head", lg, count=turns.mine_total), mine))
         if others:
             key = "community.games.others_head" if mine else "community.games.head"
-            sections.append((i18n.t(key, lg, count=len(others)), others))
-        await send(interaction, self._bounded(sections, lg), ephemeral=True)
+            sections.append((i18n.t(key, lg, count=turns.others_total), others))
+        total = turns.mine_total + turns.others_total
+        await send(interaction, self._bounded(sections, lg, total), ephemeral=True)
 
     @staticmethod
-    def _bounded(sections: list[tuple[str, list[tuple[float, int, str]]]], lg: str) -> str:
+    def _bounded(sections: list[tuple[str, list[tuple[float, int, str]]]], lg: str, total: int | None = None) -> str:
         """The sections' heads and lines within one message (2,000 characters, ``MAX_LISTED`` games),
-        then how many games were left out."""
+        then how many games were left out (of ``total``, by default the lines given)."""
         lines: list[str] = []
-        total = sum(len(items) for _, items in sections)
+        if total is None:
+            total = sum(len(items) for _, items in sections)
         room = LIST_BUDGET - len(i18n.t("community.games.more", lg, count=total)) - 1
         shown = 0
         for head, items in sections:

@@ -1,0 +1,85 @@
+"""Fewer round trips per move (issue 16): the committed row comes back from the commit, a button's
+game is not read again, the server settings come from the cache; an outdated row is still refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.community import Community
+from bot.sessions import Player, SessionError, SessionService
+from bot.storage import open_store
+
+GUILD, CHANNEL = 1, 10
+ALICE, BRUNO = Player(100, "Alice"), Player(101, "Bruno")
+
+
+class Counting:
+    """The store, counting the calls that reach the database (settings: only real reads)."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.calls: dict[str, int] = {}
+        for name in ("get_game", "commit_action", "schedule_deadlines", "games_in_channel"):
+            setattr(self, name, self._counted(name))
+        fetch = store._fetchall if hasattr(store, "_fetchall") else store._fetch
+        attr = "_fetchall" if hasattr(store, "_fetchall") else "_fetch"
+
+        async def counted_fetch(sql, *args):
+            if "FROM guild_settings" in sql:
+                self.calls["guild_settings (read)"] = self.calls.get("guild_settings (read)", 0) + 1
+            return await fetch(sql, *args)
+
+        setattr(store, attr, counted_fetch)
+
+    def _counted(self, name):
+        method = getattr(self.store, name)
+
+        async def call(*args, **kw):
+            self.calls[name] = self.calls.get(name, 0) + 1
+            return await method(*args, **kw)
+
+        return call
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+@pytest.fixture
+async def world(db_url):
+    store = open_store(db_url)
+    await store.open()
+    counting = Counting(store)
+    svc = SessionService(counting, seed_source=lambda: 4242)  # type: ignore[arg-type]
+    Community(counting, svc, None)  # type: ignore[arg-type]
+    yield counting, svc
+    await store.close()
+
+
+async def test_a_button_move_reads_the_game_once_and_the_settings_not_at_all(world):
+    store, svc = world
+    g = await svc.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=ALICE)
+    g = await svc.join(g.id, BRUNO)
+    g = (await svc.start(g.id, ALICE)).game  # settings read here once (Alice's deadlines), then cached
+    for _ in range(3):
+        row = await svc.get_in(g.id, GUILD, CHANNEL)  # the dispatcher's read (scope, version)
+        seat = min(svc.expected_seats(row))
+        store.calls.clear()
+        user = row.seats[seat].user_id
+        out = await svc.act(g.id, user, {"type": "pass"}, version=row.version, row=row)
+        assert out.game.version == row.version + 1 and out.game == await store.store.get_game(g.id)
+        # one commit (the row comes back from it), the deadlines of the seat now expected, nothing else
+        assert store.calls == {"commit_action": 1, "schedule_deadlines": 1}, store.calls
+        g = out.game
+
+
+async def test_an_outdated_row_is_refused_by_the_commit_as_before(world):
+    store, svc = world
+    g = await svc.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=ALICE)
+    g = await svc.join(g.id, BRUNO)
+    g = (await svc.start(g.id, ALICE)).game
+    stale = await svc.get_in(g.id, GUILD, CHANNEL)
+    await svc.act(g.id, ALICE.user_id, {"type": "pass"}, version=stale.version)  # another click won
+    with pytest.raises(SessionError) as err:
+        await svc.act(g.id, ALICE.user_id, {"type": "pass"}, version=stale.version, row=stale)
+    assert err.value.key == "common.error.already_played"
+    assert len(await store.store.events(g.id)) == 1
