@@ -156,7 +156,7 @@ class InteractionResult:
         public message (a follow-up: the next turn) has that new message as its primary one."""
         clicked = self.fake.message_by_id.get(self.record.component_message_id or 0)
         if self.response_type in (6, 7) and clicked is not None and clicked.visible_to is None:
-            fresh = [x for x in self.created if x.visible_to is None and not x.is_dm]
+            fresh = [x for x in self.created if x.visible_to is None and x.interaction_id == self.record.id]
             if fresh:
                 return fresh[0]
         oid = self.record.original_message_id

@@ -211,8 +211,8 @@ async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_vi
         assert any("Vous avez rangé" in t for t in texts), texts
         state = await wait_last(page, lambda s: "Manche 2" in s["text"] and s["loaded"] and s["bottom_visible"])
         assert state["bottom_visible"], state  # the newest message, picture loaded, is in view
+        await page.screenshot(path=f"/tmp/ludibot-sandbox-ranta-{width}.png", full_page=True)
         if width < 500:  # the phone layout: nothing wider than the screen, pictures use the width
             assert state["page_width"] <= width + 1, state
             assert state["img_width"] >= width * 0.8, state
-        await page.screenshot(path=f"/tmp/ludibot-sandbox-ranta-{width}.png")
         await browser.close()
