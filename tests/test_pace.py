@@ -208,3 +208,28 @@ def test_the_clock_line_in_both_languages():
     assert clock_line(game, clocks, "en") == ("⏳ Time left: \\*\\*Alice\\*\\* 1 day 4 h · "
                                               "Bruno on vacation until <t:1800000000:D>")
     assert clock_line(game, {0: (None, None)}, "fr") is None  # no clock, nobody away: no line
+
+
+async def test_running_vacations_are_cached_and_a_change_elsewhere_is_seen_within_the_ttl(db_url):
+    """Each move asks whether its players are away: one cached read of the running vacations, not a
+    query per move. A change through this store is seen at once; one by another process (a second
+    store on the same database) once ``vacations_ttl`` has passed."""
+    from bot.storage import open_store
+
+    here, there = open_store(db_url), open_store(db_url)
+    await here.open()
+    await there.open()
+    try:
+        assert await here.vacation_ends([7], 100.0) == {}  # nobody away: remembered
+        assert await there.set_vacation(7, 100.0, 500.0) == 400.0  # another process
+        assert await there.vacation_ends([7], 101.0) == {7: 500.0}  # its own change: at once
+        assert await here.vacation_ends([7], 101.0) == {}  # within the ttl: not seen yet
+        here.vacations_ttl = 0.0
+        assert await here.vacation_ends([7, 8], 101.0) == {7: 500.0}
+        here.vacations_ttl = 30.0
+        assert await here.set_vacation(7, 102.0, 102.0) == -398.0  # back early, through this store
+        assert await here.vacation_ends([7], 103.0) == {}  # seen at once
+        assert await there.vacation_ends([7], 103.0) == {7: 500.0}  # the other one: until its ttl
+    finally:
+        await here.close()
+        await there.close()

@@ -650,9 +650,38 @@ class Store(ABC):
         """``(start, end)`` of the player's vacations ending after ``since`` (a running one included),
         oldest first."""
 
-    @abstractmethod
+    #: how long the running vacations are kept in memory (seconds). Each move asks whether its players
+    #: are away (their clocks stop): one query for every running vacation, kept this long, instead of
+    #: a query per move. A vacation changed through this store is seen at once; one started in another
+    #: process (another shard) within this time — that process moves the deadlines itself, in its
+    #: transaction, so what is late here is only whether a move made in those seconds counts from now.
+    vacations_ttl: float = 30.0
+
     async def vacation_ends(self, user_ids: list[int], now: float) -> dict[int, float]:
-        """``user id -> end`` of the players on vacation at ``now``."""
+        """``user id -> end`` of the players on vacation at ``now`` (from the cache of the running
+        vacations, see ``vacations_ttl``)."""
+        ids = {int(u) for u in user_ids if u is not None}
+        if not ids:
+            return {}
+        cached = self.__dict__.get("_running_vacations")
+        mono = time.monotonic()
+        if cached is None or mono - cached[0] > self.vacations_ttl or now < cached[1]:
+            generation = self.__dict__.get("_vacations_gen", 0)
+            table = await self.running_vacations(now)
+            if generation == self.__dict__.get("_vacations_gen", 0):  # no change through this store meanwhile
+                self.__dict__["_running_vacations"] = (mono, now, table)
+        else:
+            table = cached[2]
+        return {u: end for u in ids if (end := table.get(u)) is not None and end > now}
+
+    def forget_vacations(self) -> None:
+        """A vacation changed through this store: the next question reads them again."""
+        self.__dict__["_vacations_gen"] = self.__dict__.get("_vacations_gen", 0) + 1
+        self.__dict__.pop("_running_vacations", None)
+
+    @abstractmethod
+    async def running_vacations(self, now: float) -> dict[int, float]:
+        """``user id -> end`` of every vacation running at ``now`` (few: one query)."""
 
     @abstractmethod
     async def set_vacation(self, user_id: int, now: float, until: float) -> float:

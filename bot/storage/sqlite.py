@@ -941,13 +941,9 @@ class SQLiteStore(Store):
                                     "ORDER BY starts_at", (user_id, since))
         return [(r["starts_at"], r["ends_at"]) for r in rows]
 
-    async def vacation_ends(self, user_ids, now) -> dict[int, float]:
-        ids = sorted({int(u) for u in user_ids if u is not None})
-        if not ids:
-            return {}
-        rows = await self._fetchall(
-            f"SELECT user_id, MAX(ends_at) AS e FROM vacations WHERE user_id IN ({','.join('?' * len(ids))}) "
-            "AND starts_at <= ? AND ends_at > ? GROUP BY user_id", (*ids, now, now))
+    async def running_vacations(self, now) -> dict[int, float]:
+        rows = await self._fetchall("SELECT user_id, MAX(ends_at) AS e FROM vacations WHERE starts_at <= ? "
+                                    "AND ends_at > ? GROUP BY user_id", (now, now))
         return {r["user_id"]: r["e"] for r in rows}
 
     async def set_vacation(self, user_id, now, until) -> float:
@@ -975,7 +971,10 @@ class SQLiteStore(Store):
                     "AND s.user_id = ? AND g.status = 'running')", (shift, user_id))
             return shift
 
-        return await self._tx(work)
+        try:
+            return await self._tx(work)
+        finally:
+            self.forget_vacations()
 
     async def rate_game(self, game_id, compute) -> bool:
         async def work(db):
