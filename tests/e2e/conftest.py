@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-from types import SimpleNamespace
 
 import pytest
 import pytest_asyncio
 
-from fakediscord import FakeDiscord
-from tests.e2e.harness import start_bot, strict
+from tests.e2e.harness import usual_world
 
 
 @pytest.fixture
@@ -24,16 +22,5 @@ def bot_db(request, tmp_path) -> str:
 
 @pytest_asyncio.fixture
 async def world(tmp_path, bot_db):
-    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
-    users = SimpleNamespace(
-        alice=fake.add_user("Alice", locale="fr"),
-        bruno=fake.add_user("Bruno", locale="fr"),
-        chloe=fake.add_user("Chloé", locale="fr"),
-        dave=fake.add_user("Dave", locale="en-US"),
-        modo=fake.add_user("Modo", locale="fr", manage_guild=True),
-    )
-    await fake.start()
-    bot = await start_bot(fake, tmp_path, db=bot_db)
-    # strict by default: the bot may send nothing that Discord would refuse for its content
-    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+    async with usual_world(tmp_path, bot_db) as w:
         yield w

@@ -182,3 +182,25 @@ async def strict(world):
     finally:
         world.bot.kill()
         await world.fake.stop()
+
+
+@contextlib.asynccontextmanager
+async def usual_world(tmp_path: Path, bot_db: str, *, env: dict[str, str] | None = None):
+    """The usual world: the Ludothèque server (channels jeux and autre), Alice, Bruno and Chloé
+    (French), Dave (English), Modo (Manage Server), the real bot (with ``env``) on ``bot_db``; strict
+    at the end (see :func:`strict`)."""
+    from types import SimpleNamespace
+
+    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
+    users = SimpleNamespace(
+        alice=fake.add_user("Alice", locale="fr"),
+        bruno=fake.add_user("Bruno", locale="fr"),
+        chloe=fake.add_user("Chloé", locale="fr"),
+        dave=fake.add_user("Dave", locale="en-US"),
+        modo=fake.add_user("Modo", locale="fr", manage_guild=True),
+    )
+    await fake.start()
+    bot = await start_bot(fake, tmp_path, extra_env=env, db=bot_db)
+    # strict by default: the bot may send nothing that Discord would refuse for its content
+    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+        yield w

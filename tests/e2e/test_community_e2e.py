@@ -8,14 +8,12 @@ import asyncio
 import io
 import json
 import time
-from types import SimpleNamespace
 
 import pytest
 import pytest_asyncio
 from PIL import Image
 
-from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, strict, wait_control
+from tests.e2e.harness import mentioned, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -25,17 +23,7 @@ REMINDER_H, TIMEOUT_H = 0.0006, 0.0012  # 2.2 s and 4.3 s
 @pytest_asyncio.fixture
 async def world(tmp_path, bot_db):
     """The usual world, with the scheduler polling every 0.2 s instead of 30 s."""
-    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
-    users = SimpleNamespace(
-        alice=fake.add_user("Alice", locale="fr"),
-        bruno=fake.add_user("Bruno", locale="fr"),
-        chloe=fake.add_user("Chloé", locale="fr"),
-        dave=fake.add_user("Dave", locale="en-US"),
-        modo=fake.add_user("Modo", locale="fr", manage_guild=True),
-    )
-    await fake.start()
-    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2"}, db=bot_db)
-    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+    async with usual_world(tmp_path, bot_db, env={"LUDIBOT_SCHEDULER_POLL": "0.2"}) as w:
         yield w
 
 

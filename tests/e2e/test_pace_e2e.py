@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from types import SimpleNamespace
 
 import pytest
 import pytest_asyncio
 
 from bot.pace import DAY, FIXED, HOUR
 from bot.storage import PENDING, TIMEOUT, open_store
-from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, strict, wait_control
+from tests.e2e.harness import mentioned, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -32,16 +30,7 @@ BANKS = {"direct": FIXED["direct"], "rapide": FIXED["rapide"], "lent": FIXED["le
 @pytest_asyncio.fixture
 async def world(tmp_path, bot_db):
     """The usual world, with the scheduler polling every 0.2 s."""
-    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
-    users = SimpleNamespace(
-        alice=fake.add_user("Alice", locale="fr"),
-        bruno=fake.add_user("Bruno", locale="fr"),
-        chloe=fake.add_user("Chloé", locale="fr"),
-        modo=fake.add_user("Modo", locale="fr", manage_guild=True),
-    )
-    await fake.start()
-    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2"}, db=bot_db)
-    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+    async with usual_world(tmp_path, bot_db, env={"LUDIBOT_SCHEDULER_POLL": "0.2"}) as w:
         w.store = open_store(bot_db)
         await w.store.open()
         try:

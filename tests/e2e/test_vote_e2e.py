@@ -9,14 +9,12 @@ the refusals of the players who may not vote, and a kill in the middle of a vote
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 
 import pytest
 import pytest_asyncio
 
 from cogs.lutinades.cog import own_gesture_text
-from fakediscord import FakeDiscord
-from tests.e2e.harness import last_control, mentioned, start_bot, strict, wait_control
+from tests.e2e.harness import last_control, mentioned, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -25,18 +23,8 @@ TIMEOUT = 48 * 3600  # the default timeout; the vote lasts as long
 
 @pytest_asyncio.fixture
 async def world(tmp_path, bot_db):
-    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux"], settle=0.12, timeout=20)
-    users = SimpleNamespace(
-        alice=fake.add_user("Alice", locale="fr"),
-        bruno=fake.add_user("Bruno", locale="fr"),
-        chloe=fake.add_user("Chloé", locale="fr"),
-        dave=fake.add_user("Dave", locale="en-US"),
-        modo=fake.add_user("Modo", locale="fr", manage_guild=True),
-    )
-    await fake.start()
-    bot = await start_bot(fake, tmp_path, extra_env={"LUDIBOT_SCHEDULER_POLL": "0.2",
-                                                     "LUDIBOT_PUBLISH_POLL": "0.3"}, db=bot_db)
-    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+    env = {"LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.3"}
+    async with usual_world(tmp_path, bot_db, env=env) as w:
         yield w
 
 
