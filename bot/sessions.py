@@ -367,16 +367,21 @@ class SessionService:
 
     async def start(self, game_id: int, player: Player) -> Outcome:
         async with self._lock(game_id):
-            game = await self.get(game_id)
-            self.require_status(game, LOBBY)
-            if not self._may_manage(game, player):
-                raise SessionError("lobby.error.only_creator")
-            engine = self.engine(game.kind)
-            if len(game.seats) < engine.min_players:
-                raise SessionError("lobby.error.not_enough", min=engine.min_players, count=len(game.seats))
-            state = engine.new_game(len(game.seats), game.options, game.seed)
-            if not await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state),
+            # joins and leaves change a lobby without this lock (a compare-and-swap each): a start
+            # that lost to one reads the lobby again and starts it with the seats it now has
+            for _ in range(LOBBY_RETRIES):
+                game = await self.get(game_id)
+                self.require_status(game, LOBBY)
+                if not self._may_manage(game, player):
+                    raise SessionError("lobby.error.only_creator")
+                engine = self.engine(game.kind)
+                if len(game.seats) < engine.min_players:
+                    raise SessionError("lobby.error.not_enough", min=engine.min_players, count=len(game.seats))
+                state = engine.new_game(len(game.seats), game.options, game.seed)
+                if await self.store.start_game(game.id, game.version, game.seats, engine.to_dict(state),
                                                expected=engine.expected(state)):
+                    break
+            else:
                 raise SessionError("common.error.already_played")
             game = await self.get(game_id)
             outcome = Outcome(game=game, events=[{"type": "started"}])

@@ -18,7 +18,7 @@ from engines.base import RuleError
 from engines.ludix import ENGINE as LUDIX
 from engines.lutinades import CHOICE, GESTURES
 from engines.lutinades import ENGINE as LUT
-from tests.test_scheduler import GUILD, HOUR, OPEN, PLAYERS, FakeClock, Recorder, World, start_game
+from tests.test_scheduler import CHANNEL, GUILD, HOUR, OPEN, PLAYERS, FakeClock, Recorder, World, start_game
 
 A, B, C, D = (p.user_id for p in PLAYERS[:4])
 
@@ -405,3 +405,17 @@ def test_ranta_a_removed_seat_draws_no_more_and_a_round_waiting_only_for_it_clos
         RANTA.remove_seat(RANTA.remove_seat(RANTA.new_game(2, None, 1), 0)[0], 1)
     assert err.value.key == "ranta.error.too_few_left"
     assert "out" not in RANTA.to_dict(RANTA.new_game(2, None, 1))
+
+
+async def test_a_vote_lasts_a_turn_of_the_games_pace(db_url):
+    """A live game does not wait two days: its vote lasts as long as its pace's bank (direct: 5 min)."""
+    clock = FakeClock()
+    w = await World(db_url, clock, Recorder(clock)).open()
+    g = await w.svc.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=PLAYERS[0], pace="direct")
+    for p in PLAYERS[1:3]:
+        g = await w.svc.join(g.id, p)
+    game = (await w.svc.start(g.id, PLAYERS[0])).game
+    await run_until(w, clock, clock.now + 5 * 60)
+    vote = open_votes(await w.svc.get(game.id))["0"]
+    assert vote["due"] == clock.now + 5 * 60
+    await w.close()

@@ -461,8 +461,10 @@ class Scheduler:
 
     async def _apply(self, game: GameRow, seat: int) -> tuple[Outcome, bool]:
         t = await self.timers(game.guild_id, game.kind)
-        # three human players or more: the others vote (wait / AI / remove) instead
-        opened = await self.votes.open(game, seat, self.clock(), t.timeout_s)
+        # three human players or more: the others vote (wait / AI / remove) instead, for as long as
+        # a turn of the game's pace (a live game does not wait two days; normal: the server's delay)
+        p = await self.profile_of(game)
+        opened = await self.votes.open(game, seat, self.clock(), p.bank_s if p.timed else t.timeout_s)
         if opened is not None:
             return opened, False
         if t.forfeit_after > 0:
