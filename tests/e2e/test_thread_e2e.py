@@ -169,22 +169,28 @@ async def test_a_publication_into_a_thread_someone_archived_unarchives_it(tw):
     assert read_game_row(tw.bot.db, game_of(lobby)).paused is None
 
 
+async def killed_after_starting(tw, gid: int):
+    """The bot is killed, having started game ``gid`` (committed) and published nothing: the start's
+    outcome, made through the session service on the bot's database while the bot is down."""
+    tw.bot.kill()
+    await tw.fake.wait_disconnected(timeout=10)
+    store = open_store(str(tw.bot.db))
+    await store.open()
+    try:
+        return await SessionService(store).start(gid, Player(user_id=tw.u.alice.id, name="Alice", locale="fr",
+                                                             guild_id=tw.fake.guild_id))
+    finally:
+        await store.close()
+
+
 async def test_a_kill_between_the_thread_and_its_record_makes_no_second_thread(tw):
     fake, u = tw.fake, tw.u
     lobby = await open_lobby(fake, u, objectif=1000, fil=True)
     gid = game_of(lobby)
-    tw.bot.kill()
-    await fake.wait_disconnected(timeout=10)
     # what the bot had done when it died: the game started, its thread created from the lobby
     # message, the thread's id not yet recorded, nothing published
-    store = open_store(str(tw.bot.db))
-    await store.open()
-    try:
-        outcome = await SessionService(store).start(gid, Player(user_id=u.alice.id, name="Alice", locale="fr",
-                                                                guild_id=fake.guild_id))
-        assert outcome.game.thread_id is None and outcome.game.published_version < outcome.game.version
-    finally:
-        await store.close()
+    outcome = await killed_after_starting(tw, gid)
+    assert outcome.game.thread_id is None and outcome.game.published_version < outcome.game.version
     thread = fake.create_thread("jeux", f"Ludix n°{gid} — Alice, Bruno", message=lobby)
     tw.bot.start()
     await fake.wait_ready(timeout=60, fresh=True)
@@ -252,15 +258,7 @@ async def test_a_game_whose_lobby_message_is_gone_adopts_the_thread_it_made_by_i
     fake, u = tw.fake, tw.u
     lobby = await open_lobby(fake, u, objectif=1000, fil=True)
     gid = game_of(lobby)
-    tw.bot.kill()
-    await fake.wait_disconnected(timeout=10)
-    store = open_store(str(tw.bot.db))
-    await store.open()
-    try:
-        await SessionService(store).start(gid, Player(user_id=u.alice.id, name="Alice", locale="fr",
-                                                      guild_id=fake.guild_id))
-    finally:
-        await store.close()
+    await killed_after_starting(tw, gid)
     # someone deleted the lobby message; the bot had created the game's thread in the channel
     # before it died, without recording it
     fake._delete_message(lobby)  # (the bot is down: no gateway event to send)
