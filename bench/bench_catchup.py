@@ -50,7 +50,7 @@ async def seed(path: Path, fake: FakeDiscord, channels: list[int], members: list
     await store.open()
     await fill_plan(store, [(fake.guild_id, channels[i % len(channels)], members, ludix, now - 13 * HOUR - i * 0.01)
                             for i in range(n)], seed=3)
-    await store.db.execute("UPDATE games SET published_version = version")  # their messages exist
+    await store.execute("UPDATE games SET published_version = version")  # their messages exist
     await store.close()
 
 

@@ -139,11 +139,11 @@ async def fill_plan(store: Store, plan: list[tuple], seed: int) -> None:
     data = {"games": games, "seats": seats, "events": events, "results": results, "rated_games": rated,
             "archives": archives, "deadlines": deadlines}
     if isinstance(store, SQLiteStore):
-        await store.db.execute("BEGIN")
+        await store.execute("BEGIN")
         for table, rows in data.items():
             marks = ",".join("?" * len(cols[table]))
-            await store.db.executemany(f"INSERT INTO {table} ({','.join(cols[table])}) VALUES ({marks})", rows)
-        await store.db.execute("COMMIT")
+            await store.executemany(f"INSERT INTO {table} ({','.join(cols[table])}) VALUES ({marks})", rows)
+        await store.execute("COMMIT")
     else:
         async with store.pool.acquire() as con:  # type: ignore[attr-defined]
             async with con.transaction():
@@ -173,15 +173,14 @@ async def fill_busy(store: Store, tpl: dict[str, list[dict]], guild: int, runnin
 
 async def _max_id(store: Store) -> int:
     if isinstance(store, SQLiteStore):
-        async with store.db.execute("SELECT COALESCE(MAX(id), 0) FROM games") as cur:
-            return (await cur.fetchone())[0]
+        return (await store.execute("SELECT COALESCE(MAX(id), 0) FROM games"))[0][0]
     return await store.pool.fetchval("SELECT COALESCE(MAX(id), 0) FROM games")  # type: ignore[attr-defined]
 
 
 async def rate_guild(store: Store, guild: int) -> None:
     """The measured server's ratings, folded by the bot's code (its rated_games rows are redone)."""
     if isinstance(store, SQLiteStore):
-        await store.db.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild,))
+        await store.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild,))
     else:
         await store.pool.execute("DELETE FROM rated_games WHERE guild_id = $1", guild)  # type: ignore[attr-defined]
     for gid in await store.unrated_games():
@@ -190,13 +189,10 @@ async def rate_guild(store: Store, guild: int) -> None:
 
 async def size_bytes(store: Store, empty: int) -> int:
     if isinstance(store, SQLiteStore):
-        await store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        async with store.db.execute("PRAGMA page_count") as cur:
-            pages = (await cur.fetchone())[0]
-        async with store.db.execute("PRAGMA freelist_count") as cur:
-            free = (await cur.fetchone())[0]
-        async with store.db.execute("PRAGMA page_size") as cur:
-            size = (await cur.fetchone())[0]
+        await store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages = (await store.execute("PRAGMA page_count"))[0][0]
+        free = (await store.execute("PRAGMA freelist_count"))[0][0]
+        size = (await store.execute("PRAGMA page_size"))[0][0]
         return (pages - free) * size - empty
     await store.pool.execute("VACUUM ANALYZE")  # type: ignore[attr-defined]
     return await store.pool.fetchval("SELECT pg_database_size(current_database())") - empty  # type: ignore
@@ -370,7 +366,7 @@ async def run_backend(backend: str, sizes: list[int], tpl, pg=None, busy: dict |
             if backend == "sqlite":
                 # the timed moves left their versions unpublished (in channels the fake does not have):
                 # a bot that was running had published them
-                await stores[-1].db.execute("UPDATE games SET published_version = version")
+                await stores[-1].execute("UPDATE games SET published_version = version")
                 await stores[-1].close()
                 stores.pop()
                 up = busy["startup"] = await startup(str(tmp / f"bench-{sizes[-1]}.db"), tmp)
@@ -389,8 +385,7 @@ async def run_backend(backend: str, sizes: list[int], tpl, pg=None, busy: dict |
 
 async def count_finished(store: Store) -> int:
     if isinstance(store, SQLiteStore):
-        async with store.db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'") as cur:
-            return (await cur.fetchone())[0]
+        return (await store.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'"))[0][0]
     return await store.pool.fetchval("SELECT COUNT(*) FROM games WHERE status = 'finished'")  # type: ignore
 
 

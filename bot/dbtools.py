@@ -109,7 +109,6 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
     dest = open_store(dest_url)
     await dest.open()
     try:
-        db = src.db
         con: asyncpg.Connection
         async with dest.pool.acquire() as con:  # type: ignore[attr-defined]
             if await con.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
@@ -117,16 +116,14 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
             counts: dict[str, int] = {}
             async with con.transaction():
                 for table in TABLES:
-                    async with db.execute(f"PRAGMA table_info({table})") as cur:
-                        src_cols = [r[1] for r in await cur.fetchall()]
+                    src_cols = [r[1] for r in await src.execute(f"PRAGMA table_info({table})")]
                     types = {r["column_name"]: r["data_type"] for r in await con.fetch(
                         "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1",
                         table)}
                     cols = [c for c in src_cols if c in types]
                     floats = [types[c] == "double precision" for c in cols]
-                    async with db.execute(f"SELECT {', '.join(cols)} FROM {table}") as cur:
-                        rows = [tuple(float(v) if f and v is not None else v for v, f in zip(r, floats, strict=True))
-                                for r in await cur.fetchall()]
+                    rows = [tuple(float(v) if f and v is not None else v for v, f in zip(r, floats, strict=True))
+                            for r in await src.execute(f"SELECT {', '.join(cols)} FROM {table}")]
                     await con.execute(f"DELETE FROM {table}")  # meta rows a fresh database may hold
                     if rows:
                         await con.copy_records_to_table(table, records=rows, columns=cols)
@@ -141,8 +138,7 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
                         raise MigrationError("storage.migrate.count_mismatch", table=table, source=n, copied=got)
                 sql = ("SELECT g.id, g.version, g.state, a.state AS packed FROM games g "
                        "LEFT JOIN archives a ON a.game_id = g.id")
-                async with db.execute(sql) as cur:
-                    want = {r[0]: (r[1], _checksum(r[2], r[3])) for r in await cur.fetchall()}
+                want = {r[0]: (r[1], _checksum(r[2], r[3])) for r in await src.execute(sql)}
                 got_sums = {r["id"]: (r["version"], _checksum(r["state"], r["packed"])) for r in await con.fetch(sql)}
                 bad = sorted(i for i in want if got_sums.get(i) != want[i])
                 if bad or len(got_sums) != len(want):

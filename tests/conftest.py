@@ -68,8 +68,8 @@ async def store(db_url):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """A test that fails with a store still open leaves aiosqlite's worker thread (not a daemon)
-    alive, and the interpreter would wait for it for ever after the summary: a CI run must end.
+    """A test that fails with something still open (a pool, an executor) leaves a worker thread
+    (not a daemon) alive, and the interpreter would wait for it for ever after the summary: a CI run must end.
     Once pytest has reported, the process exits with the run's status if it is still there."""
     import os
     import threading

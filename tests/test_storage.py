@@ -42,14 +42,13 @@ async def test_migrations_are_numbered_and_idempotent(db_url, backend):
     await s.open()  # applying again changes nothing
     assert await s.schema_version() == len(MIGRATIONS)
     if backend == "sqlite":
-        async with s.db.execute("PRAGMA journal_mode") as cur:
-            assert (await cur.fetchone())[0] == "wal"
+        assert (await s.execute("PRAGMA journal_mode"))[0][0] == "wal"
     await s.close()
 
 
 async def _set_schema(store, backend, number):
     if backend == "sqlite":
-        await store.db.execute(f"PRAGMA user_version = {number}")
+        await store.execute(f"PRAGMA user_version = {number}")
     else:
         await store.pool.execute("UPDATE ludibot_schema SET version = $1", number)
 
@@ -153,17 +152,16 @@ async def test_a_failed_transaction_leaves_nothing(store):
     class Boom(Exception):
         pass
 
-    async def work(db):
-        if isinstance(store, SQLiteStore):
-            await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = ?", (g.id,))
-        else:
-            await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = $1", g.id)
+    def sqlite_work(db):  # SQLite: a plain function run whole in the database thread
+        db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = ?", (g.id,))
         raise Boom
 
-    try:
-        await store._tx(work)
-    except Boom:
-        pass
+    async def pg_work(db):
+        await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = $1", g.id)
+        raise Boom
+
+    with pytest.raises(Boom):
+        await store._tx(sqlite_work if isinstance(store, SQLiteStore) else pg_work)
     assert (await store.get_game(g.id)).state == {}
 
 
@@ -299,7 +297,7 @@ async def test_ended_games_of_older_releases_are_archived_once_and_cancelled_one
     await store.start_game(g.id, 0, g.seats, {"n": 0})
     await store.commit_action(g.id, 1, state={"n": 1}, seat=0, user_id=100, action={"v": 1}, events=[])
     if isinstance(store, SQLiteStore):
-        await store.db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (g.id,))
+        await store.execute("UPDATE games SET status = 'finished' WHERE id = ?", (g.id,))
     else:
         await store.pool.execute("UPDATE games SET status = 'finished' WHERE id = $1", g.id)
     log = await store.events(g.id)

@@ -310,7 +310,7 @@ async def test_the_background_check_sets_aside_running_games_that_no_longer_load
     if hasattr(store, "pool"):
         await store.pool.execute(sql + "$1", bad)
     else:
-        await store.db.execute(sql + "?", (bad,))
+        await store.execute(sql + "?", (bad,))
     fresh = SessionService(store, clock=clock)  # a process just started: nothing vouched for yet
     assert await fresh.check_running(page=2, pause=0) == 1
     assert [g.id for g in await store.broken_games(GUILD)] == [bad]

@@ -281,7 +281,7 @@ def _get(r: Any, key: str) -> Any:
         return None
 
 
-# --- rows from a mapping (an ``aiosqlite.Row`` or an ``asyncpg.Record``) -------------------------
+# --- rows from a mapping (a ``sqlite3.Row`` or an ``asyncpg.Record``) ---------------------------
 def seat_from(r: Any) -> Seat:
     return Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"], ai_level=r["ai_level"], locale=r["locale"])
 

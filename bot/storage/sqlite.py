@@ -1,4 +1,4 @@
-"""The SQLite backend (aiosqlite, WAL): the default, one file, nothing to install."""
+"""The SQLite backend (WAL, one connection in its own thread): the default, one file, nothing to install."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import asyncio
 import json
 import logging
 import os
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import aiosqlite
 
 from bot.storage.base import (
     ACTIVE,
@@ -273,64 +273,162 @@ def _dump(value: Any) -> str:
 log = logging.getLogger("ludibot.storage")
 
 
-class SQLiteStore(Store):
-    """SQLite through aiosqlite: WAL mode, busy timeout, numbered migrations.
+class _Cursor(sqlite3.Cursor):
+    """``with db.execute(...) as cur:`` closes the cursor at the end of the block."""
 
-    One connection per process; an asyncio lock keeps each transaction whole
-    (coroutines sharing the connection must not interleave inside one).
-    Several processes may share the file: WAL + busy timeout + the version
-    compare-and-swap keep them honest.
+    def __enter__(self) -> _Cursor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Connection(sqlite3.Connection):
+    """The store's connection: rows by column name, cursors usable in ``with``."""
+
+    def execute(self, sql: str, params: Any = ()) -> _Cursor:  # type: ignore[override]
+        return self.cursor(_Cursor).execute(sql, params)
+
+
+def _settle(fut: asyncio.Future, ok: bool, value: Any) -> None:
+    if fut.cancelled():
+        return
+    if ok:
+        fut.set_result(value)
+    else:
+        fut.set_exception(value)
+
+
+class DatabaseThread:
+    """One SQLite connection owned by one thread; a call runs a whole function there.
+
+    A store method is one plain function of the connection (its transaction included), run in
+    this thread: the event loop pays one wake-up per store call, however many statements the
+    transaction holds (aiosqlite paid two or three per statement: 40 per Ludix move), and the
+    calls are serialised, so a transaction is never interleaved with another coroutine's
+    statements. A call cancelled before it starts never runs; once started it completes (a
+    transaction commits or rolls back whole). The thread is a daemon: a store left open by a
+    crashed test never keeps the interpreter alive.
+    """
+
+    def __init__(self, path: str, busy_timeout_ms: int) -> None:
+        self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    async def start(self) -> None:
+        self._thread = threading.Thread(target=self._serve, name="ludibot-sqlite", daemon=True)
+        self._thread.start()
+        await self.call(self._connect)
+
+    def _connect(self, _db: None) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, factory=_Connection)
+        db.row_factory = sqlite3.Row
+        db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        self._db = db
+
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(connection, *args)`` in the database thread; its result (or its exception)."""
+        if self._thread is None:
+            raise RuntimeError("store is not open")
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._jobs.put((loop, fut, fn, args))
+        return await fut
+
+    def _serve(self) -> None:
+        self._db: _Connection | None = None
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                break
+            loop, fut, fn, args = job
+            if fut.cancelled():  # its caller gave up before it started: it never runs
+                continue
+            try:
+                value, ok = fn(self._db, *args), True
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+                value, ok = exc, False
+            try:
+                loop.call_soon_threadsafe(_settle, fut, ok, value)
+            except RuntimeError:  # that loop is closed: nobody waits for the answer
+                pass
+        if self._db is not None:
+            self._db.close()
+
+    async def close(self) -> None:
+        if self._thread is None:
+            return
+        thread, self._thread = self._thread, None
+        self._jobs.put(None)
+        await asyncio.to_thread(thread.join, 10)
+
+
+class SQLiteStore(Store):
+    """SQLite: WAL mode, busy timeout, numbered migrations.
+
+    One connection per process, in its own thread (:class:`DatabaseThread`): each method runs as
+    one function there, its transaction whole. Several processes may share the file: WAL + busy
+    timeout + the version compare-and-swap keep them honest.
     """
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time, busy_timeout_ms: int = 5000):
         self.path = path
         self.clock = clock
         self.busy_timeout_ms = busy_timeout_ms
-        self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._thread: DatabaseThread | None = None
         #: the automatic backup made before the last migration (None: nothing to migrate)
         self.last_backup: str | None = None
 
     latest_schema = LATEST
 
-    @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if self._thread is None:
             raise RuntimeError("store is not open")
-        return self._db
+        return await self._thread.call(fn, *args)
+
+    async def execute(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        """One statement outside the store's interface (tools, tests, benchmarks); its rows."""
+        return await self._call(lambda db: db.execute(sql, params).fetchall())
+
+    async def executemany(self, sql: str, rows: list[tuple]) -> None:
+        await self._call(lambda db: db.executemany(sql, rows))
 
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-        if self.path != ":memory:":
-            await self._wal()
-        await self._db.execute("PRAGMA synchronous = NORMAL")
-        await self._db.execute("PRAGMA foreign_keys = ON")
+        self._thread = DatabaseThread(self.path, self.busy_timeout_ms)
         try:
+            await self._thread.start()
+            await self._call(self._setup)
             await self.migrate()
         except BaseException:
             await self.close()
             raise
 
-    async def _wal(self) -> None:
+    def _setup(self, db: _Connection) -> None:
+        if self.path != ":memory:":
+            self._wal(db)
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+
+    def _wal(self, db: _Connection) -> None:
         """Switch to WAL. Changing the journal mode needs the file to itself and SQLite does not
         wait for it (no busy handler): another process opening the file at the same moment makes it
         fail with "database is locked", so it is retried for as long as the busy timeout."""
         deadline = time.monotonic() + self.busy_timeout_ms / 1000
         while True:
             try:
-                await self.db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA journal_mode = WAL")
                 return
             except sqlite3.OperationalError as err:
                 if "locked" not in str(err) or time.monotonic() > deadline:
                     raise
-                await asyncio.sleep(0.02)
+                time.sleep(0.02)
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        if self._thread is not None:
+            thread, self._thread = self._thread, None
+            await thread.close()
 
     async def healthy(self) -> bool:
         """The file is still there (not deleted or unmounted under the open connection) and answers."""
@@ -343,12 +441,12 @@ class SQLiteStore(Store):
         return True
 
     async def reserve_slot(self, key: str, now: float, window: float) -> float:
-        async def work(db):  # IMMEDIATE: one process at a time reads and books
-            async with db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
-                row = await cur.fetchone()
+        def work(db):  # IMMEDIATE: one process at a time reads and books
+            with db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+                row = cur.fetchone()
             at = max(now, float(row["value"]) if row else now)
-            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
-                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, repr(at + window)))
+            db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                       "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, repr(at + window)))
             return at
 
         return await self._tx(work)
@@ -357,93 +455,106 @@ class SQLiteStore(Store):
         rows = await self._fetchall("SELECT kind, COUNT(*) AS n FROM games WHERE status = 'running' GROUP BY kind")
         return {r["kind"]: r["n"] for r in rows}
 
+    @staticmethod
+    def _version(db: _Connection) -> int:
+        with db.execute("PRAGMA user_version") as cur:
+            return int(cur.fetchone()[0])
+
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0])
+        return await self._call(self._version)
 
     async def migrate(self) -> None:
-        async with self._lock:
-            current = await self.schema_version()
-            if current > LATEST:
-                raise SchemaTooNew(current, LATEST)
-            if 0 < current < LATEST and self.path != ":memory:":
-                # an existing database about to change: a copy first, named after its schema number
-                self.last_backup = await self._backup_to(backup_name(self.path, current))
-            for number, script in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    # re-read under the write lock: another process may have just applied it
-                    if await self.schema_version() >= number:
-                        await self.db.execute("COMMIT")
-                        continue
-                    for statement in script.split(";"):
-                        if statement.strip():
-                            await self.db.execute(statement)
-                    await self.db.execute(f"PRAGMA user_version = {number}")
-                    await self.db.execute("COMMIT")
-                except BaseException:
-                    await self.db.execute("ROLLBACK")
-                    raise
+        current = await self.schema_version()
+        if current > LATEST:
+            raise SchemaTooNew(current, LATEST)
+        if 0 < current < LATEST and self.path != ":memory:":
+            # an existing database about to change: a copy first, named after its schema number
+            self.last_backup = await self._call(self._backup_to, backup_name(self.path, current))
+        await self._call(self._migrate)
 
-    async def _backup_to(self, target: str) -> str:
+    def _migrate(self, db: _Connection) -> None:
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= self._version(db):
+                continue
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                # re-read under the write lock: another process may have just applied it
+                if self._version(db) >= number:
+                    db.execute("COMMIT")
+                    continue
+                for statement in script.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    def _backup_to(db: _Connection, target: str) -> str:
         """A consistent copy of the open database (SQLite's online backup API), safe while in use."""
         tmp = f"{target}.part"
         Path(tmp).unlink(missing_ok=True)
-        dest = await aiosqlite.connect(tmp)
+        dest = sqlite3.connect(tmp)
         try:
-            await self.db.backup(dest)
+            db.backup(dest)
         finally:
-            await dest.close()
+            dest.close()
         os.replace(tmp, target)
         return target
 
     async def backup(self, target: str) -> str:
         """``python -m bot backup``: copy the database to ``target`` while the bot may run."""
-        async with self._lock:
-            return await self._backup_to(target)
+        return await self._call(self._backup_to, target)
 
     # --- helpers -----------------------------------------------------------------
-    async def _tx(self, work):
-        """Run ``work(db)`` in one IMMEDIATE transaction; roll back on any error."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                result = await work(self.db)
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            if result is False:
-                await self.db.execute("ROLLBACK")
-            else:
-                await self.db.execute("COMMIT")
-            return result
-
-    async def _fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
-        async with self._lock:
-            async with self.db.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+    async def _tx(self, work: Callable[[_Connection], Any]) -> Any:
+        """Run ``work(db)`` in one IMMEDIATE transaction, in the database thread; roll back on any
+        error or when it returns False."""
+        return await self._call(self._transaction, work)
 
     @staticmethod
-    def _seat(row: aiosqlite.Row) -> Seat:
+    def _transaction(db: _Connection, work: Callable[[_Connection], Any]) -> Any:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("ROLLBACK" if result is False else "COMMIT")
+        return result
+
+    async def _fetchall(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+        return await self._call(lambda db: db.execute(sql, params).fetchall())
+
+    @staticmethod
+    def _seat(row: sqlite3.Row) -> Seat:
         return Seat(seat=row["seat"], user_id=row["user_id"], name=row["name"],
                     ai_level=row["ai_level"], locale=row["locale"])
 
-    def _game(self, row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
+    def _game(self, row: sqlite3.Row, seats: list[Seat]) -> GameRow:
         return game_from(row, seats)
 
     async def _games(self, where: str, params: tuple) -> list[GameRow]:
-        rows = await self._fetchall(f"SELECT games.*, archives.state AS packed FROM games LEFT JOIN archives "
-                                    f"ON archives.game_id = games.id WHERE {where} ORDER BY games.id", params)
+        def read(db):  # the games and their seats from one snapshot
+            db.execute("BEGIN")
+            try:
+                rows = db.execute(f"SELECT games.*, archives.state AS packed FROM games LEFT JOIN archives "
+                                  f"ON archives.game_id = games.id WHERE {where} ORDER BY games.id", params).fetchall()
+                if not rows:
+                    return [], []
+                ids = [r["id"] for r in rows]
+                marks = ",".join("?" * len(ids))
+                return rows, db.execute(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                                        tuple(ids)).fetchall()
+            finally:
+                db.execute("COMMIT")
+
+        rows, seat_rows = await self._call(read)
         if not rows:
             return []
-        ids = [r["id"] for r in rows]
-        marks = ",".join("?" * len(ids))
-        seat_rows = await self._fetchall(
-            f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(ids))
-        by_game: dict[int, list[Seat]] = {i: [] for i in ids}
+        by_game: dict[int, list[Seat]] = {r["id"]: [] for r in rows}
         for s in seat_rows:
             by_game[s["game_id"]].append(self._seat(s))
         games = [self._game(r, by_game[r["id"]]) for r in rows]
@@ -453,8 +564,8 @@ class SQLiteStore(Store):
         return games
 
     async def mark_broken(self, game_id: int, reason: str) -> bool:
-        async def work(db):
-            cur = await db.execute("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
+        def work(db):
+            cur = db.execute("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
                                    (reason[:500], game_id))
             return cur.rowcount == 1
 
@@ -468,16 +579,16 @@ class SQLiteStore(Store):
                                  (guild_id,))
 
     @staticmethod
-    async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[Seat]) -> None:
-        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await db.executemany(
+    def _write_seats(db: sqlite3.Connection, game_id: int, seats: list[Seat]) -> None:
+        db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, name, ai_level, locale) VALUES (?, ?, ?, ?, ?, ?)",
             [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.locale) for s in seats],
         )
 
-    async def _bump(self, db: aiosqlite.Connection, game_id: int, old_version: int, sets: str = "",
+    def _bump(self, db: sqlite3.Connection, game_id: int, old_version: int, sets: str = "",
                     params: tuple = ()) -> bool:
-        cur = await db.execute(
+        cur = db.execute(
             f"UPDATE games SET version = version + 1, updated_at = ?{sets} WHERE id = ? AND version = ?",
             (self.clock(), *params, game_id, old_version),
         )
@@ -487,14 +598,14 @@ class SQLiteStore(Store):
     async def create_game(self, *, kind, guild_id, channel_id, creator, options, seed, settings=None) -> GameRow:
         now = self.clock()
 
-        async def work(db):
-            cur = await db.execute(
+        def work(db):
+            cur = db.execute(
                 "INSERT INTO games (guild_id, channel_id, kind, options, status, seed, creator_id, "
                 "created_at, updated_at, settings) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, kind, _dump(options), seed, creator.user_id, now, now, _dump(settings or {})),
             )
             game_id = cur.lastrowid
-            await self._write_seats(db, game_id, [creator])
+            self._write_seats(db, game_id, [creator])
             return game_id
 
         game_id = await self._tx(work)
@@ -525,67 +636,67 @@ class SQLiteStore(Store):
         return await self._games(where, params)
 
     async def update_lobby(self, game_id, old_version, seats) -> bool:
-        async def work(db):
-            if not await self._bump(db, game_id, old_version):
+        def work(db):
+            if not self._bump(db, game_id, old_version):
                 return False
-            await self._write_seats(db, game_id, seats)
+            self._write_seats(db, game_id, seats)
             return True
 
         return await self._tx(work)
 
     async def start_game(self, game_id, old_version, seats, state, expected=None) -> bool:
-        async def work(db):
+        def work(db):
             now = self.clock()
-            cur = await db.execute(
+            cur = db.execute(
                 "UPDATE games SET version = version + 1, updated_at = ?, status = 'running', state = ? "
                 "WHERE id = ? AND version = ? AND status = 'lobby'",
                 (now, _dump(state), game_id, old_version),
             )
             if cur.rowcount != 1:
                 return False
-            await self._write_seats(db, game_id, seats)
+            self._write_seats(db, game_id, seats)
             if expected is not None:
-                await self._write_turns(db, game_id, old_version + 1, turn_times({}, expected, None, now))
+                self._write_turns(db, game_id, old_version + 1, turn_times({}, expected, None, now))
             return True
 
         return await self._tx(work)
 
     @staticmethod
-    async def _write_turns(db: aiosqlite.Connection, game_id: int, version: int, since: dict[int, float]) -> None:
+    def _write_turns(db: sqlite3.Connection, game_id: int, version: int, since: dict[int, float]) -> None:
         """The turn columns of ``game_id`` at ``version`` (``since``: the expected seats)."""
-        await db.execute("UPDATE seats SET turn_since = NULL WHERE game_id = ? AND turn_since IS NOT NULL",
+        db.execute("UPDATE seats SET turn_since = NULL WHERE game_id = ? AND turn_since IS NOT NULL",
                          (game_id,))
         if since:
-            await db.executemany("UPDATE seats SET turn_since = ? WHERE game_id = ? AND seat = ?",
+            db.executemany("UPDATE seats SET turn_since = ? WHERE game_id = ? AND seat = ?",
                                  [(at, game_id, seat) for seat, at in since.items()])
-        await db.execute("UPDATE games SET turn_since = ?, turn_version = ? WHERE id = ?",
+        db.execute("UPDATE games SET turn_since = ?, turn_version = ? WHERE id = ?",
                          (min(since.values()) if since else None, version, game_id))
 
     async def set_status(self, game_id, old_version, status) -> bool:
-        async def work(db):
+        def work(db):
             finished = self.clock() if status in (FINISHED, CANCELLED) else None
-            if not await self._bump(db, game_id, old_version, ", status = ?, finished_at = ?", (status, finished)):
+            if not self._bump(db, game_id, old_version, ", status = ?, finished_at = ?", (status, finished)):
                 return False
             if finished is not None:
-                await self._write_turns(db, game_id, old_version + 1, {})  # an ended game: nobody's turn
-                async with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
-                    row = await cur.fetchone()
+                self._write_turns(db, game_id, old_version + 1, {})  # an ended game: nobody's turn
+                with db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as cur:
+                    row = cur.fetchone()
                 state = readable_json(row["state"])
                 if state is not None:  # a cancelled running game: its log goes to the archive too
-                    await self._archive(db, game_id, state)
+                    self._archive(db, game_id, state)
             return True
 
         return await self._tx(work)
 
     async def archive_ended(self, limit: int = 500) -> int:
-        async def work(db):
-            async with db.execute("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') AND broken IS NULL "
+        def work(db):
+            with db.execute("SELECT id, state FROM games WHERE status IN ('finished', 'cancelled') AND broken IS NULL "
                                   "AND state IS NOT NULL LIMIT ?", (limit,)) as cur:
-                rows = list(await cur.fetchall())
+                rows = list(cur.fetchall())
             for r in rows:
                 state = readable_json(r["state"])
                 if state is not None:
-                    await self._archive(db, r["id"], state)
+                    self._archive(db, r["id"], state)
             return len(rows)
 
         return await self._tx(work)
@@ -595,37 +706,37 @@ class SQLiteStore(Store):
         now = self.clock()
         text = _dump(state)
 
-        async def work(db):
+        def work(db):
             finished = now if status in (FINISHED, CANCELLED) else None
             sets, params = "state = ?, status = ?, finished_at = ?", [text, status, finished]
             if settings is not None:
                 sets += ", settings = ?"
                 params.append(_dump(settings))
-            async with db.execute(
+            with db.execute(
                     f"UPDATE games SET version = version + 1, updated_at = ?, {sets} "
                     "WHERE id = ? AND version = ? RETURNING *",
                     (now, *params, game_id, old_version)) as cur:
-                row = await cur.fetchone()
+                row = cur.fetchone()
             if row is None:
                 return False
-            await db.execute(
+            db.execute(
                 "INSERT INTO events (game_id, version, seat, user_id, action, events, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, old_version + 1, seat, user_id, _dump(action), _dump(events), now),
             )
             if results:
-                await db.executemany(
+                db.executemany(
                     "INSERT OR REPLACE INTO results (game_id, seat, user_id, score, rank) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, r.seat, r.user_id, r.score, r.rank) for r in results],
                 )
-            async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-                seat_rows = list(await cur.fetchall())
+            with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                seat_rows = list(cur.fetchall())
             if expected is not None or finished is not None:
                 old = {r["seat"]: r["turn_since"] for r in seat_rows}
                 now_expected = expected if finished is None else ()
-                await self._write_turns(db, game_id, old_version + 1, turn_times(old, now_expected, seat, now))
+                self._write_turns(db, game_id, old_version + 1, turn_times(old, now_expected, seat, now))
             if finished is not None:
-                await self._archive(db, game_id, state)
+                self._archive(db, game_id, state)
             # the row as it now is (what get_game would read back), without reading it again
             return self._game(row, [self._seat(r) for r in seat_rows])
 
@@ -666,12 +777,12 @@ class SQLiteStore(Store):
             "AND turn_version IS NOT version ORDER BY id LIMIT ?)", (limit,))
 
     async def set_turns(self, game_id, version, since) -> bool:
-        async def work(db):
-            async with db.execute("SELECT 1 FROM games WHERE id = ? AND version = ? AND status = 'running'",
+        def work(db):
+            with db.execute("SELECT 1 FROM games WHERE id = ? AND version = ? AND status = 'running'",
                                   (game_id, version)) as cur:
-                if await cur.fetchone() is None:
+                if cur.fetchone() is None:
                     return False
-            await self._write_turns(db, game_id, version, dict(since))
+            self._write_turns(db, game_id, version, dict(since))
             return True
 
         return await self._tx(work)
@@ -687,33 +798,33 @@ class SQLiteStore(Store):
         return [dict(r) for r in rows]
 
     async def set_message_ids(self, game_id, *, lobby=None, control=None) -> None:
-        async def work(db):
+        def work(db):
             if lobby is not None:
-                await db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?", (lobby, game_id))
+                db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?", (lobby, game_id))
             if control is not None:
-                await db.execute("UPDATE games SET control_message_id = ? WHERE id = ?", (control, game_id))
+                db.execute("UPDATE games SET control_message_id = ? WHERE id = ?", (control, game_id))
             return True
 
         await self._tx(work)
 
     async def set_thread(self, game_id, thread_id) -> int | None:
-        async def work(db):
-            await db.execute("UPDATE games SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, game_id))
-            async with db.execute("SELECT thread_id FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
+        def work(db):
+            db.execute("UPDATE games SET thread_id = ? WHERE id = ? AND thread_id IS NULL", (thread_id, game_id))
+            with db.execute("SELECT thread_id FROM games WHERE id = ?", (game_id,)) as cur:
+                row = cur.fetchone()
             return row["thread_id"] if row else None
 
         return await self._tx(work)
 
     @staticmethod
-    async def _archive(db: aiosqlite.Connection, game_id: int, state: Any) -> None:
+    def _archive(db: sqlite3.Connection, game_id: int, state: Any) -> None:
         """An ended game: its state and log become one compressed row (lean storage; read back alike)."""
-        async with db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
-            log = [event_from(r) for r in await cur.fetchall()]
-        await db.execute("INSERT OR REPLACE INTO archives (game_id, state, events) VALUES (?, ?, ?)",
+        with db.execute("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
+            log = [event_from(r) for r in cur.fetchall()]
+        db.execute("INSERT OR REPLACE INTO archives (game_id, state, events) VALUES (?, ?, ?)",
                          (game_id, pack(state), pack_log(log)))
-        await db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
-        await db.execute("UPDATE games SET state = NULL WHERE id = ?", (game_id,))
+        db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        db.execute("UPDATE games SET state = NULL WHERE id = ?", (game_id,))
 
     async def _archived_log(self, game_id: int) -> list[EventRow] | None:
         rows = await self._fetchall("SELECT events FROM archives WHERE game_id = ?", (game_id,))
@@ -733,8 +844,8 @@ class SQLiteStore(Store):
         return [event_from(r) for r in rows]
 
     async def mark_published(self, game_id, version, message_id) -> bool:
-        async def work(db):
-            cur = await db.execute(
+        def work(db):
+            cur = db.execute(
                 "UPDATE games SET published_version = ?, control_message_id = COALESCE(?, control_message_id) "
                 "WHERE id = ? AND published_version < ?", (version, message_id, game_id, version))
             return cur.rowcount == 1
@@ -747,15 +858,15 @@ class SQLiteStore(Store):
             "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT ?)", (limit,))
 
     async def set_paused(self, game_id, reason, now) -> None:
-        async def work(db):
+        def work(db):
             if reason is None:
-                async with db.execute("SELECT paused FROM games WHERE id = ?", (game_id,)) as cur:
-                    row = await cur.fetchone()
+                with db.execute("SELECT paused FROM games WHERE id = ?", (game_id,)) as cur:
+                    row = cur.fetchone()
                 since = _paused_since(row["paused"] if row else None)
                 if since is not None and now > since:
-                    await db.execute("UPDATE deadlines SET due = due + ? WHERE game_id = ? AND state = 'pending'",
+                    db.execute("UPDATE deadlines SET due = due + ? WHERE game_id = ? AND state = 'pending'",
                                      (now - since, game_id))
-            await db.execute("UPDATE games SET paused = ? WHERE id = ?", (reason, game_id))
+            db.execute("UPDATE games SET paused = ? WHERE id = ?", (reason, game_id))
             return True
 
         await self._tx(work)
@@ -780,8 +891,8 @@ class SQLiteStore(Store):
         return self.remember_settings(guild_id, json.loads(rows[0]["settings"]) if rows else {}, generation)
 
     async def set_guild_settings(self, guild_id, settings) -> None:
-        async def work(db):
-            await db.execute(
+        def work(db):
+            db.execute(
                 "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
                 (guild_id, _dump(settings)),
@@ -797,8 +908,8 @@ class SQLiteStore(Store):
         return rows[0]["value"] if rows else None
 
     async def set_meta(self, key, value) -> None:
-        async def work(db):
-            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+        def work(db):
+            db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
                              "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
             return True
 
@@ -806,17 +917,17 @@ class SQLiteStore(Store):
 
     # --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
     @staticmethod
-    def _deadline(r: aiosqlite.Row) -> Deadline:
+    def _deadline(r: sqlite3.Row) -> Deadline:
         return deadline_from(r)
 
     async def schedule_deadlines(self, game_id, version, since, entries) -> None:
-        async def work(db):
+        def work(db):
             for seat in sorted({seat for seat, _, _ in entries}):
                 # older epochs go (lean storage); a leased one is being fired: its owner closes it
-                await db.execute(
+                db.execute(
                     "DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND version < ? AND (state <> 'pending' "
                     "OR lease_until IS NULL OR lease_until <= ?)", (game_id, seat, version, since))
-            await db.executemany(
+            db.executemany(
                 "INSERT OR IGNORE INTO deadlines (game_id, seat, kind, version, due, since) VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, seat, kind, version, due, since) for seat, kind, due in entries])
             return True
@@ -844,8 +955,8 @@ class SQLiteStore(Store):
         return [self._deadline(r) for r in rows]
 
     async def claim_deadline(self, key, now, lease) -> bool:
-        async def work(db):
-            cur = await db.execute(
+        def work(db):
+            cur = db.execute(
                 "UPDATE deadlines SET lease_until = ?, attempts = attempts + 1 WHERE game_id = ? AND seat = ? "
                 "AND kind = ? AND version = ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
                 (now + lease, *key, now))
@@ -854,12 +965,12 @@ class SQLiteStore(Store):
         return await self._tx(work)
 
     async def close_deadline(self, key, state, now) -> bool:
-        async def work(db):
+        def work(db):
             if state == VOID:  # a void deadline is not history: it goes
-                cur = await db.execute("DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND kind = ? "
+                cur = db.execute("DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND kind = ? "
                                        "AND version = ? AND state = 'pending'", key)
                 return cur.rowcount == 1
-            cur = await db.execute(
+            cur = db.execute(
                 "UPDATE deadlines SET state = ?, fired_at = ?, lease_until = NULL WHERE game_id = ? AND seat = ? "
                 "AND kind = ? AND version = ? AND state = 'pending'", (state, now, *key))
             return cur.rowcount == 1
@@ -867,17 +978,17 @@ class SQLiteStore(Store):
         return await self._tx(work)
 
     async def release_deadline(self, key) -> None:
-        async def work(db):
-            await db.execute("UPDATE deadlines SET lease_until = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
+        def work(db):
+            db.execute("UPDATE deadlines SET lease_until = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
                              "AND version = ? AND state = 'pending'", key)
             return True
 
         await self._tx(work)
 
     async def void_game_deadlines(self, game_id, now) -> None:
-        async def work(db):
+        def work(db):
             # a deadline leased right now is being fired (e.g. the timeout that forfeits): its owner closes it
-            await db.execute("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
+            db.execute("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
                              "OR lease_until IS NULL OR lease_until <= ?)", (game_id, now))
             return True
 
@@ -901,8 +1012,8 @@ class SQLiteStore(Store):
         return [event_from(r) for r in rows]
 
     async def cast_ballot(self, game_id, seat, epoch, voter, choice, now) -> None:
-        async def work(db):
-            await db.execute("INSERT INTO ballots (game_id, seat, epoch, voter, choice, cast_at) VALUES (?, ?, ?, ?, ?, ?) "
+        def work(db):
+            db.execute("INSERT INTO ballots (game_id, seat, epoch, voter, choice, cast_at) VALUES (?, ?, ?, ?, ?, ?) "
                              "ON CONFLICT (game_id, seat, epoch, voter) DO UPDATE SET choice = excluded.choice, "
                              "cast_at = excluded.cast_at", (game_id, seat, epoch, voter, choice, now))
             return True
@@ -928,8 +1039,8 @@ class SQLiteStore(Store):
         return json.loads(rows[0]["prefs"]) if rows else {}
 
     async def set_user_prefs(self, user_id, prefs) -> None:
-        async def work(db):
-            await db.execute("INSERT INTO user_prefs (user_id, prefs) VALUES (?, ?) "
+        def work(db):
+            db.execute("INSERT INTO user_prefs (user_id, prefs) VALUES (?, ?) "
                              "ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs", (user_id, _dump(prefs)))
             return True
 
@@ -947,25 +1058,25 @@ class SQLiteStore(Store):
         return {r["user_id"]: r["e"] for r in rows}
 
     async def set_vacation(self, user_id, now, until) -> float:
-        async def work(db):
-            async with db.execute("SELECT starts_at, ends_at FROM vacations WHERE user_id = ? AND starts_at <= ? "
+        def work(db):
+            with db.execute("SELECT starts_at, ends_at FROM vacations WHERE user_id = ? AND starts_at <= ? "
                                   "AND ends_at > ?", (user_id, now, now)) as cur:
-                running = list(await cur.fetchall())
+                running = list(cur.fetchall())
             old_end = max([now, *(r["ends_at"] for r in running)])
             for r in running:  # the running vacation ends now (a new one replaces it)
                 if r["starts_at"] >= now:
-                    await db.execute("DELETE FROM vacations WHERE user_id = ? AND starts_at = ?",
+                    db.execute("DELETE FROM vacations WHERE user_id = ? AND starts_at = ?",
                                      (user_id, r["starts_at"]))
                 else:
-                    await db.execute("UPDATE vacations SET ends_at = ? WHERE user_id = ? AND starts_at = ?",
+                    db.execute("UPDATE vacations SET ends_at = ? WHERE user_id = ? AND starts_at = ?",
                                      (now, user_id, r["starts_at"]))
             new_end = max(now, until)
             if new_end > now:
-                await db.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+                db.execute("INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
                                  (user_id, now, new_end))
             shift = new_end - old_end
             if shift:
-                await db.execute(
+                db.execute(
                     "UPDATE deadlines SET due = due + ? WHERE state = 'pending' AND EXISTS (SELECT 1 FROM seats s "
                     "JOIN games g ON g.id = s.game_id WHERE s.game_id = deadlines.game_id AND s.seat = deadlines.seat "
                     "AND s.user_id = ? AND g.status = 'running')", (shift, user_id))
@@ -977,33 +1088,33 @@ class SQLiteStore(Store):
             self.forget_vacations()
 
     async def rate_game(self, game_id, compute) -> bool:
-        async def work(db):
-            async with db.execute("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)) as cur:
-                if await cur.fetchone():
+        def work(db):
+            with db.execute("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)) as cur:
+                if cur.fetchone():
                     return False
-            async with db.execute("SELECT guild_id, kind, status, finished_at, updated_at FROM games WHERE id = ?",
+            with db.execute("SELECT guild_id, kind, status, finished_at, updated_at FROM games WHERE id = ?",
                                   (game_id,)) as cur:
-                game = await cur.fetchone()
+                game = cur.fetchone()
             if game is None or game["status"] != FINISHED:
                 return False
-            async with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-                seats = {r["seat"]: self._seat(r) for r in await cur.fetchall()}
-            async with db.execute("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            with db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                seats = {r["seat"]: self._seat(r) for r in cur.fetchall()}
+            with db.execute("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
                 results = [ResultRow(game_id=r["game_id"], seat=r["seat"], user_id=r["user_id"], score=r["score"],
-                                     rank=r["rank"]) for r in await cur.fetchall()]
+                                     rank=r["rank"]) for r in cur.fetchall()]
             humans = [r for r in results if r.user_id is not None]
             solo = len(seats) == 1
             finished_at = game["finished_at"] or game["updated_at"]
             guild_id, kind = game["guild_id"], game["kind"]
-            await db.execute("INSERT INTO rated_games (game_id, guild_id, kind, finished_at, solo, humans) "
+            db.execute("INSERT INTO rated_games (game_id, guild_id, kind, finished_at, solo, humans) "
                              "VALUES (?, ?, ?, ?, ?, ?)", (game_id, guild_id, kind, finished_at, int(solo),
                                                            len(humans)))
             if guild_id is None or solo or not humans:
                 return True
             marks = ",".join("?" * len(humans))
-            async with db.execute(f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? "
+            with db.execute(f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? "
                                   f"AND user_id IN ({marks})", (guild_id, kind, *[r.user_id for r in humans])) as cur:
-                current = {r["user_id"]: (r["mu"], r["sigma"]) for r in await cur.fetchall()}
+                current = {r["user_id"]: (r["mu"], r["sigma"]) for r in cur.fetchall()}
             info = {"id": game_id, "guild_id": guild_id, "kind": kind, "finished_at": finished_at}
             new = compute(info, results, current)
             rows = []
@@ -1012,7 +1123,7 @@ class SQLiteStore(Store):
                 name = seats[r.seat].name if r.seat in seats else str(r.user_id)
                 rows.append((guild_id, kind, r.user_id, name, mu, sigma, mu - 3 * sigma, int(r.rank == 1), r.score,
                              finished_at))
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO ratings (guild_id, kind, user_id, name, mu, sigma, ordinal, games, wins, best_score, "
                 "last_played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) "
                 "ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
@@ -1033,7 +1144,7 @@ class SQLiteStore(Store):
         return [r["id"] for r in rows]
 
     @staticmethod
-    def _rating(r: aiosqlite.Row, guild_id: int, kind: str) -> RatingRow:
+    def _rating(r: sqlite3.Row, guild_id: int, kind: str) -> RatingRow:
         return RatingRow(guild_id=guild_id, kind=kind, user_id=r["user_id"], name=r["name"], mu=r["mu"],
                          sigma=r["sigma"], ordinal=r["ordinal"], games=r["games"], wins=r["wins"] or 0,
                          best_score=r["best_score"], last_played=r["last_played"])
