@@ -3,11 +3,14 @@
 Renderers (``render/``) are pure top-level functions of plain data (engine views are JSON-safe
 dicts, names and labels are strings), so a drawing job pickles as ``(function, arguments)`` and
 runs in another process: the bot's event loop keeps its core while the second core draws and
-encodes. :class:`RenderPool` owns a ``ProcessPoolExecutor`` (``spawn`` context: workers do not
-inherit the event loop, the database connection or the gateway socket), restarts it when a worker
-dies (the job is retried once), and falls back to a thread when processes cannot start or when
-``LUDIBOT_RENDER_WORKERS=0`` asks for it. The public picture of a game's version is kept in a
-small LRU, so ``status``, spectators and republication reuse it.
+encodes. :class:`RenderPool` starts its workers as fresh processes (``python -m bot.render_worker``:
+they inherit neither the event loop, the database connection nor the gateway socket) and talks to
+each through its standard input and output, read and written by the event loop itself: no thread
+in the bot's process and one wake-up per picture (a ``ProcessPoolExecutor`` took two threads and
+three hand-overs per job). A dead worker is replaced and its job tried once more; the pool draws in
+a thread when processes cannot start or when ``LUDIBOT_RENDER_WORKERS=0`` asks for it. A worker
+ends with its input, so none outlives the bot, even killed outright. The public picture of a
+game's version is kept in a small LRU, so ``status``, spectators and republication reuse it.
 """
 
 from __future__ import annotations
@@ -15,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
+import pickle
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
+
+from bot.render_worker import READY
 
 log = logging.getLogger("ludibot.render")
 
@@ -47,40 +50,69 @@ def picture(fn: Callable[..., bytes | None], *args: Any, **kwargs: Any) -> Pictu
     return Picture(fn, args, kwargs)
 
 
-def _run(job: Picture) -> tuple[bytes | None, float]:
-    """In a worker: draw, and say how much CPU it took (for the benchmarks)."""
-    t0 = time.process_time()
-    data = job()
-    return data, time.process_time() - t0
+#: how long a worker may take to start (Python, PIL and the fonts) before the pool gives up on it
+START_TIMEOUT = 60.0
 
 
-def _watch_parent(parent: int) -> None:
-    """In each worker: exit when the bot's process is gone (even killed outright, when the pool
-    cannot shut its workers down), so no orphan worker outlives it."""
-    import threading
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+class WorkerGone(Exception):
+    """A render worker died (killed, out of memory) or could not start."""
 
 
-def _warm(delay: float) -> int:
-    """Import the renderers (fonts, PIL) in a fresh worker, then hold it so that each warm-up
-    call lands on its own worker."""
-    import render.armada  # noqa: F401
-    import render.leaderboard  # noqa: F401
-    import render.limit  # noqa: F401
-    import render.ludime  # noqa: F401
-    import render.ludix  # noqa: F401
-    import render.lutinades  # noqa: F401
-    import render.ranta  # noqa: F401
-    import render.tectonic  # noqa: F401
+class _Worker:
+    """One ``python -m bot.render_worker`` process and its two pipes, read and written by the
+    event loop itself: no thread in the bot's process, one job at a time."""
 
-    time.sleep(delay)
-    return os.getpid()
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def spawn(cls) -> _Worker:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.render_worker", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=None, limit=1 << 16)
+        worker = cls(proc)
+        try:
+            ready = await asyncio.wait_for(proc.stdout.readexactly(1), START_TIMEOUT)  # type: ignore[union-attr]
+        except (TimeoutError, asyncio.IncompleteReadError) as exc:
+            worker.kill()
+            raise WorkerGone("a render worker did not start") from exc
+        if ready != READY:
+            worker.kill()
+            raise WorkerGone("a render worker answered garbage at start")
+        return worker
+
+    async def call(self, payload: bytes) -> tuple[bool, Any, float]:
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            stdin.write(len(payload).to_bytes(4, "big") + payload)
+            await stdin.drain()
+            size = int.from_bytes(await stdout.readexactly(4), "big")
+            return pickle.loads(await stdout.readexactly(size))
+        except (asyncio.IncompleteReadError, ConnectionError, BrokenPipeError, OSError) as exc:
+            self.kill()
+            raise WorkerGone(str(exc)) from exc
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.returncode is None
+
+    def kill(self) -> None:
+        if self.proc.returncode is None:
+            try:
+                self.proc.kill()
+            except ProcessLookupError:
+                pass
+
+    async def stop(self) -> None:
+        """End of input: the worker finishes its job and exits; killed if it does not."""
+        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 5)
+        except TimeoutError:
+            self.kill()
+            await self.proc.wait()
 
 
 def workers_from_env(env: dict[str, str] | None = None) -> int:
@@ -99,7 +131,9 @@ class RenderPool:
 
     def __init__(self, workers: int | None = None, *, cache_size: int = CACHE_SIZE) -> None:
         self.workers = workers_from_env() if workers is None else max(0, workers)
-        self._executor: Executor | None = None
+        self._idle: asyncio.Queue[_Worker | None] | None = None
+        self._all: list[_Worker] = []
+        self._spawning = 0  # workers being started to replace dead ones
         self._cache: OrderedDict[Hashable, bytes | None] = OrderedDict()
         self._cache_size = cache_size
         self.restarts = 0
@@ -109,37 +143,32 @@ class RenderPool:
 
     @property
     def uses_processes(self) -> bool:
-        return isinstance(self._executor, ProcessPoolExecutor)
+        return bool(self._all)
 
     # --- life cycle -------------------------------------------------------------------
     async def start(self) -> None:
-        """Start the workers and load the renderers in each; on failure, draw in a thread."""
+        """Start the workers (each loads the renderers); on failure, draw in a thread."""
         if self.workers <= 0:
             log.info("rendering in a thread (LUDIBOT_RENDER_WORKERS=0)")
             return
-        try:
-            self._executor = self._new_executor()
-            loop = asyncio.get_running_loop()
-            pids = await asyncio.gather(*(loop.run_in_executor(self._executor, _warm, 0.2)
-                                          for _ in range(self.workers)))
-            log.info("render pool: %d worker processes (%s)", len(set(pids)), ", ".join(map(str, sorted(set(pids)))))
-        except (OSError, BrokenExecutor, RuntimeError):
-            log.exception("render processes could not start: rendering in a thread")
-            self._shutdown()
-
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
-                                   initializer=_watch_parent, initargs=(os.getpid(),))
-
-    def _shutdown(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        self._idle = asyncio.Queue()
+        started = await asyncio.gather(*(_Worker.spawn() for _ in range(self.workers)), return_exceptions=True)
+        for w in started:
+            if isinstance(w, _Worker):
+                self._all.append(w)
+                self._idle.put_nowait(w)
+            else:
+                log.error("a render worker could not start: %r", w)
+        if self._all:
+            log.info("render pool: %d worker processes (%s)", len(self._all),
+                     ", ".join(str(w.proc.pid) for w in self._all))
+        else:
+            log.error("render processes could not start: rendering in a thread")
 
     async def close(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
+        workers, self._all = self._all, []
+        self._idle = None
+        await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
 
     # --- drawing ----------------------------------------------------------------------
     async def run(self, job: Picture | Callable[..., bytes | None] | None, *args: Any) -> bytes | None:
@@ -149,33 +178,67 @@ class RenderPool:
         if not isinstance(job, Picture):
             job = Picture(job, args)
         self.jobs += 1
-        executor = self._executor
-        if executor is None:
+        if not self._all and not self._spawning:
             return await asyncio.to_thread(job)
-        loop = asyncio.get_running_loop()
+        payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
         for attempt in (1, 2):
+            worker = await self._take()
+            if worker is None:
+                break
+            # shielded: a caller that gives up (a cancelled interaction) must not leave an answer
+            # unread in the pipe; the worker goes back to the pool once its answer is in
+            task = asyncio.ensure_future(worker.call(payload))
+            task.add_done_callback(lambda t, w=worker: self._back(w, t))
             try:
-                data, cpu = await loop.run_in_executor(executor, _run, job)
-                self.worker_cpu += cpu
-                return data
-            except BrokenProcessPool:
-                # a worker died (killed, out of memory): replace the pool, try once more
-                log.warning("a render worker died: restarting the pool (attempt %d)", attempt)
-                executor = self._restart(executor)
-                if executor is None:
-                    break
+                ok, value, cpu = await asyncio.shield(task)
+            except WorkerGone:
+                # a worker died (killed, out of memory): a new one replaces it, the job is tried once more
+                log.warning("a render worker died: starting another (attempt %d)", attempt)
+                continue
+            self.worker_cpu += cpu
+            if not ok:
+                raise value
+            return value
         return await asyncio.to_thread(job)
 
-    def _restart(self, broken: Executor) -> Executor | None:
-        if self._executor is broken:
-            broken.shutdown(wait=False, cancel_futures=True)
-            self.restarts += 1
-            try:
-                self._executor = self._new_executor()
-            except (OSError, RuntimeError):
-                log.exception("render processes could not restart: rendering in a thread")
-                self._executor = None
-        return self._executor
+    async def _take(self) -> _Worker | None:
+        """An idle worker (waiting for one), or None when there is none left to wait for."""
+        if self._idle is None or (not self._all and not self._spawning):
+            return None
+        worker = await self._idle.get()
+        if worker is None:  # the last worker could not be replaced: wake the next waiter too
+            self._idle.put_nowait(None)
+        return worker
+
+    def _back(self, worker: _Worker, task: asyncio.Future) -> None:
+        if task.cancelled() or task.exception() is not None or not worker.alive:
+            if worker in self._all:
+                self._all.remove(worker)
+                self.restarts += 1
+                self._spawning += 1
+                asyncio.ensure_future(self._replace())
+            return
+        if self._idle is not None and worker in self._all:
+            self._idle.put_nowait(worker)
+
+    async def _replace(self) -> None:
+        try:
+            worker: _Worker | None = await _Worker.spawn()
+        except (OSError, WorkerGone):
+            log.exception("a render worker could not be replaced (%d left)", len(self._all))
+            worker = None
+        finally:
+            self._spawning -= 1
+        if self._idle is None:  # closed meanwhile
+            if worker is not None:
+                await worker.stop()
+            return
+        if worker is not None:
+            self._all.append(worker)
+            self._idle.put_nowait(worker)
+        elif not self._all and not self._spawning:
+            log.error("no render worker left: rendering in a thread")
+            self._idle.put_nowait(None)
 
     async def cached(self, key: Hashable, job: Picture | None) -> bytes | None:
         """The picture stored under ``key``, drawing ``job`` the first time (LRU, bounded)."""

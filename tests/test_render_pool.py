@@ -22,6 +22,17 @@ def _die_once(marker: str) -> int:
     return os.getpid()
 
 
+def _slow(seconds: float, answer: bytes) -> bytes:
+    import time
+
+    time.sleep(seconds)
+    return answer
+
+
+def _fail(text: str) -> bytes:
+    raise ValueError(text)
+
+
 def _view():
     state = ENGINE.new_game(2, {}, seed=3)
     state, _ = ENGINE.apply(state, 0, {"type": "roll"})
@@ -50,6 +61,54 @@ def test_pictures_are_drawn_in_worker_processes_and_a_dead_worker_is_replaced(tm
             survivor = await pool.run(_die_once, str(tmp_path / "died"))
             assert pool.restarts == 1 and pool.uses_processes and survivor != os.getpid()
             assert await pool.run(job) == job()
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_caller_that_gives_up_leaves_the_worker_in_step():
+    """An interaction cancelled while its picture is drawn: the answer is still read off the pipe,
+    so the next picture gets its own answer, not the abandoned one; an error raised by a renderer
+    reaches its caller and the worker goes on."""
+    async def scenario():
+        pool = RenderPool(1)
+        await pool.start()
+        try:
+            slow = asyncio.create_task(pool.run(_slow, 0.3, b"abandoned"))
+            await asyncio.sleep(0.1)
+            slow.cancel()
+            assert await pool.run(_slow, 0, b"mine") == b"mine"
+            try:
+                await pool.run(_fail, "no such tile")
+            except ValueError as exc:
+                assert str(exc) == "no such tile"
+            else:
+                raise AssertionError("the renderer's error was lost")
+            assert await pool.run(_slow, 0, b"next") == b"next"
+            assert pool.restarts == 0 and pool.uses_processes
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_last_worker_gone_for_good_falls_back_to_a_thread(tmp_path, monkeypatch):
+    import bot.render_pool as rp
+
+    async def scenario():
+        pool = RenderPool(1)
+        await pool.start()
+
+        async def cannot_start():
+            raise rp.WorkerGone("no more processes")
+
+        monkeypatch.setattr(rp._Worker, "spawn", staticmethod(cannot_start))
+        try:
+            # the job kills its worker, no other can start: it is drawn here, and so are the next ones
+            assert await pool.run(_die_once, str(tmp_path / "died")) == os.getpid()
+            assert not pool.uses_processes and pool.restarts == 1
+            assert await pool.run(_pid) == os.getpid()
         finally:
             await pool.close()
 

@@ -1,0 +1,76 @@
+"""``python -m bot.render_worker``: one render worker of the bot (see :mod:`bot.render_pool`).
+
+It reads jobs on its standard input and answers on its standard output, one at a time, each
+message a 4-byte big-endian length then a pickle: a job is a :class:`bot.render_pool.Picture`,
+an answer ``(ok, PNG bytes or None or the exception, CPU seconds)``. The end of its input (the
+bot stopped, or was killed outright) ends it, so no worker outlives the bot. Anything a
+renderer prints goes to standard error, never into the answers.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import time
+from typing import BinaryIO
+
+READY = b"R"
+
+
+def _warm() -> None:
+    """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones."""
+    import render.armada  # noqa: F401
+    import render.leaderboard  # noqa: F401
+    import render.limit  # noqa: F401
+    import render.ludime  # noqa: F401
+    import render.ludix  # noqa: F401
+    import render.lutinades  # noqa: F401
+    import render.ranta  # noqa: F401
+    import render.tectonic  # noqa: F401
+
+
+def _read(inp: BinaryIO) -> bytes | None:
+    head = inp.read(4)
+    if len(head) < 4:
+        return None
+    size = int.from_bytes(head, "big")
+    body = inp.read(size)
+    return body if len(body) == size else None
+
+
+def _answer(job_bytes: bytes) -> bytes:
+    t0 = time.process_time()
+    try:
+        job = pickle.loads(job_bytes)
+        answer = (True, job(), time.process_time() - t0)
+    except Exception as exc:  # noqa: BLE001 - the bot raises it where the picture was asked for
+        answer = (False, exc, time.process_time() - t0)
+    try:
+        return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exception that does not pickle: its text, at least
+        return pickle.dumps((False, RuntimeError(repr(answer[1])), answer[2]))
+
+
+def serve(inp: BinaryIO, out: BinaryIO) -> None:
+    _warm()
+    out.write(READY)
+    out.flush()
+    while (job := _read(inp)) is not None:
+        reply = _answer(job)
+        out.write(len(reply).to_bytes(4, "big") + reply)
+        out.flush()
+
+
+def main() -> None:
+    out = os.fdopen(os.dup(1), "wb")  # the answers' channel, kept apart from anything printed
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        serve(sys.stdin.buffer, out)
+    except (BrokenPipeError, KeyboardInterrupt):  # the bot is gone
+        pass
+
+
+if __name__ == "__main__":
+    main()
