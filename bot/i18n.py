@@ -41,12 +41,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from fluent.runtime import FluentBundle, FluentResource
-from fluent.runtime.types import FluentNumber, fluent_number
+from fluent.runtime.types import FluentInt, FluentNumber, fluent_number
 from fluent.syntax import ast as ftl
 from fluent.syntax.serializer import serialize_pattern
 
@@ -208,13 +208,22 @@ def _is_phrase(value: Any) -> bool:
     return isinstance(getattr(value, "key", None), str) and isinstance(getattr(value, "params", None), tuple)
 
 
+class _Whole(FluentInt):
+    """An integer parameter: written as its digits without asking Babel (what ``NUMBER($n,
+    useGrouping: 0)`` writes for a whole number that is not negative, in French and English alike).
+    Plural selection and an explicit ``NUMBER()`` in a message work as for any Fluent number."""
+
+    def format(self, locale: Any) -> str:
+        return str(int(self)) if self >= 0 else super().format(locale)
+
+
 def _argument(value: Any, lang: str) -> Any:
     if _is_phrase(value):
         return t(value.key, lang, **dict(value.params))  # written in the reader's language
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
-        return fluent_number(value, useGrouping=False)
+        return _Whole(value, useGrouping=False)
     if isinstance(value, float | Decimal | FluentNumber):
         return fluent_number(value)
     if isinstance(value, str | date):  # dates and datetimes: Fluent's DATETIME writes them the language's way
@@ -228,7 +237,30 @@ class _SafeDict(dict):
 
 
 def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
-    """The message ``key`` in ``lang`` with ``params`` filled in."""
+    """The message ``key`` in ``lang`` with ``params`` filled in.
+
+    Messages are pure functions of their key, language and parameters, and most are asked again
+    and again (button labels, turn lines, the same numbers): the last results are kept (bounded),
+    so a move does not pay Fluent and Babel for texts it already wrote."""
+    if all(value is None or isinstance(value, _PLAIN) or _is_phrase(value) for value in params.values()):
+        try:
+            return _formatted(key, lang, tuple((name, type(value), value) for name, value in sorted(params.items())))
+        except TypeError:  # a phrase whose parameters cannot be a cache key
+            pass
+    return _format(key, lang, params)  # other objects (their text may change): formatted each time
+
+
+#: immutable parameter types (escaped text is a ``str`` too): their value says all of their text,
+#: so a kept message stays right
+_PLAIN = (str, int, float, Decimal, date)
+
+
+@lru_cache(maxsize=8192)
+def _formatted(key: str, lang: str, items: tuple[tuple[str, type, Any], ...]) -> str:
+    return _format(key, lang, {name: value for name, _, value in items})
+
+
+def _format(key: str, lang: str, params: dict[str, Any]) -> str:
     loaded = _lookup(key, lang)
     if loaded is None and lang != DEFAULT:
         lang = DEFAULT

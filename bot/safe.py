@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import discord
 
@@ -44,7 +45,12 @@ def escape(text: object, *, limit: int | None = None) -> Safe:
     """
     if isinstance(text, Safe):
         return text
-    s = "" if text is None else str(text)
+    return _escape("" if text is None else str(text), limit)
+
+
+@lru_cache(maxsize=4096)
+def _escape(s: str, limit: int | None) -> Safe:
+    """:func:`escape` of a string (kept: the same names are escaped again and again)."""
     s = "".join(" " if ch in "\r\n\t\v\f\x85\u2028\u2029" else ch for ch in s)
     s = "".join(ch for ch in s if _visible(ch))
     if limit is not None and len(s) > limit:

@@ -157,6 +157,7 @@ def test_transitional_toml_catalog_is_still_read(tmp_path, monkeypatch):
     i18n._domain.cache_clear()
     i18n.catalog.cache_clear()
     i18n.variables.cache_clear()
+    i18n._formatted.cache_clear()
     try:
         assert i18n.t("demo.event.two", "fr", thing="choses") == "Deux choses"
         assert i18n.t("demo.event.one", "fr", count=1) == "Une fois"  # the .ftl wins
@@ -166,6 +167,7 @@ def test_transitional_toml_catalog_is_still_read(tmp_path, monkeypatch):
         i18n._domain.cache_clear()
         i18n.catalog.cache_clear()
         i18n.variables.cache_clear()
+        i18n._formatted.cache_clear()
 
 
 def test_converter_merges_new_toml_keys_into_the_ftl(tmp_path):
@@ -267,3 +269,38 @@ def test_dates_follow_the_language():
     day = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
     assert i18n.t("common.format.date", "fr", date=day) == "24 nov. 2026"
     assert i18n.t("common.format.date", "en", date=day) == "Nov 24, 2026"
+
+
+def test_kept_messages_stay_right():
+    """Formatted messages are kept (bounded): asked again, the same text; a parameter of another
+    type or value is another message; an object parameter is written afresh each time."""
+    first = i18n.t("common.lobby.joined", "fr", player="Alice", id=3, count=2, max=4)
+    assert first == i18n.t("common.lobby.joined", "fr", player="Alice", id=3, count=2, max=4)
+    assert i18n.t("common.lobby.joined", "en", player="Alice", id=3, count=2, max=4) != first
+    assert "3/4" in i18n.t("common.lobby.joined", "fr", player="Alice", id=3, count=3, max=4)
+    assert "True" in i18n.t("common.lobby.joined", "fr", player=True, id=3, count=2, max=4)
+
+    class Renamed:
+        name = "Bruno"
+
+        def __str__(self) -> str:
+            return self.name
+
+    who = Renamed()
+    assert "Bruno" in i18n.t("common.lobby.joined", "fr", player=who, id=3, count=2, max=4)
+    who.name = "Chloé"
+    assert "Chloé" in i18n.t("common.lobby.joined", "fr", player=who, id=3, count=2, max=4)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_whole_numbers_are_written_as_babel_would(lang):
+    """Integers skip Babel's number formatting: same digits, same plural forms, no grouping."""
+    from fluent.runtime.types import fluent_number
+
+    locale = i18n._domain("common", lang).bundle._babel_locale
+    for n in (0, 1, 2, 7, 21, 999, 1000, 12345, 10**9, -1, -1500):
+        assert i18n._Whole(n, useGrouping=False).format(locale) == \
+            fluent_number(n, useGrouping=False).format(locale)
+    assert i18n.t("common.clock.days", lang, n=1) == ("1 jour" if lang == "fr" else "1 day")
+    assert i18n.t("common.clock.days", lang, n=1000).startswith("1000 ")
+    assert i18n.t("common.clock.days", lang, n=2).endswith("jours" if lang == "fr" else "days")
