@@ -77,8 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     app_id = application_id_from_token(settings.token)
     if app_id and settings.uses_real_discord:
         log.info("invite url %s", invite_url(app_id))
+    from bot import loop
     from bot.gateway import EXIT_FATAL, fatal_message
 
+    log.info("event loop %s", loop.install())
     bot = Ludibot(settings)
     try:
         bot.run(settings.token, log_handler=None)

@@ -15,14 +15,15 @@ INTERVAL = 0.010
 
 
 async def monitor(path: str) -> None:
-    loop = asyncio.get_running_loop()
     buffer: list[str] = []
     flushed = time.monotonic()
     with open(path, "a", buffering=1 << 16) as out:
         while True:
-            start = loop.time()
+            # the process's own clock, not the loop's: uvloop's loop.time() is libuv's cached
+            # millisecond clock (its timers fire on whole milliseconds, a lag of < 1 ms by design)
+            start = time.perf_counter()
             await asyncio.sleep(INTERVAL)
-            lag = (loop.time() - start - INTERVAL) * 1000
+            lag = (time.perf_counter() - start - INTERVAL) * 1000
             buffer.append(f"{time.time():.3f} {max(0.0, lag):.3f}\n")
             if time.monotonic() - flushed >= 1.0:
                 out.writelines(buffer)
