@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from fluent.runtime import FluentBundle, FluentResource
-from fluent.runtime.types import FluentInt, FluentNumber, fluent_number
+from fluent.runtime.types import FluentNumber, fluent_number
 from fluent.syntax import ast as ftl
 from fluent.syntax.serializer import serialize_pattern
 
@@ -208,22 +208,13 @@ def _is_phrase(value: Any) -> bool:
     return isinstance(getattr(value, "key", None), str) and isinstance(getattr(value, "params", None), tuple)
 
 
-class _Whole(FluentInt):
-    """An integer parameter: written as its digits without asking Babel (what ``NUMBER($n,
-    useGrouping: 0)`` writes for a whole number that is not negative, in French and English alike).
-    Plural selection and an explicit ``NUMBER()`` in a message work as for any Fluent number."""
-
-    def format(self, locale: Any) -> str:
-        return str(int(self)) if self >= 0 else super().format(locale)
-
-
 def _argument(value: Any, lang: str) -> Any:
     if _is_phrase(value):
         return t(value.key, lang, **dict(value.params))  # written in the reader's language
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
-        return _Whole(value, useGrouping=False)
+        return fluent_number(value, useGrouping=False)
     if isinstance(value, float | Decimal | FluentNumber):
         return fluent_number(value)
     if isinstance(value, str | date):  # dates and datetimes: Fluent's DATETIME writes them the language's way
