@@ -7,8 +7,10 @@ phone screen (about 800-1000 px wide) and kept well under Discord's limits.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+import math
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -62,13 +64,39 @@ class Draw(ImageDraw.ImageDraw):
 
     def __init__(self, im: Image.Image, mode: str | None = None, scale: int = 1) -> None:
         super().__init__(im, mode)
+        self.image = im
         self.scale = scale
 
-    def text(self, xy, text, fill=None, font=None, *args, **kwargs):
+    def _record(self, text, font) -> None:
         if _recorded is not None and text and str(text).strip():
             size = getattr(font, "size", None) or 10
             _recorded.append((size / self.scale, str(text)))
+
+    def text(self, xy, text, fill=None, font=None, *args, **kwargs):
+        self._record(text, font)
         return super().text(xy, text, fill, font, *args, **kwargs)
+
+    def stamp_text(self, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fill,
+                   anchor: str | None = None) -> None:
+        """``text(xy, text, fill, font, anchor)``, the same pixels, from a cache of rendered masks.
+
+        Rendering a line through FreeType and the text layout costs 0.1-0.2 ms; pictures redrawn
+        at every move repeat most of their lines (names, dice faces, headers), so the mask of each
+        (text, font, anchor, sub-pixel start) is kept and pasted with the fill colour, the same
+        blend as ``text``. Only single-line text without stroke or embedded colours; a start off
+        the 1/64 px grid (FreeType's), at negative coordinates or not on an RGB or L picture is
+        drawn by ``text``.
+        """
+        fx, ix = math.modf(xy[0])
+        fy, iy = math.modf(xy[1])
+        if (min(xy) < 0 or (fx * 64) % 1 or (fy * 64) % 1 or "\n" in text
+                or self.image.mode not in ("RGB", "L") or self.mode != self.image.mode):
+            self.text(xy, text, fill=fill, font=font, anchor=anchor)
+            return
+        self._record(text, font)
+        mask, dx, dy = _text_mask(text, font, anchor, fx, fy)
+        if mask is not None:
+            self.image.paste(fill, (int(ix) + dx, int(iy) + dy), mask)
 
 
 def draw_on(img: Image.Image, mode: str | None = None, scale: int = 1) -> Draw:
@@ -84,6 +112,21 @@ def recording_text() -> Iterator[list[tuple[float, str]]]:
         yield _recorded
     finally:
         _recorded = previous
+
+
+@lru_cache(maxsize=1024)
+def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None, fx: float,
+               fy: float) -> tuple[Image.Image | None, int, int]:
+    """The coverage of ``text`` drawn at ``(fx, fy)`` (a sub-pixel start) and where it lies from
+    the integer origin: ``ImageDraw.text`` onto a blank ``L`` image (ink 255: the mask itself)."""
+    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+    ox, oy = 2 - min(left, 0), 2 - min(top, 0)
+    layer = Image.new("L", (ox + max(right, 0) + 2, oy + max(bottom, 0) + 2), 0)
+    ImageDraw.Draw(layer).text((ox + fx, oy + fy), text, fill=255, font=fnt, anchor=anchor)
+    box = layer.getbbox()
+    if box is None:
+        return None, 0, 0
+    return layer.crop(box), box[0] - ox, box[1] - oy
 
 
 def canvas(width: int, height: int, colour=BACKGROUND, scale: int = 1) -> tuple[Image.Image, Draw]:
@@ -111,7 +154,49 @@ def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: s
     draw.text(centre, text, font=fnt, fill=fill, anchor="mm")
 
 
-def encode_png(img: Image.Image, palette: bool = True) -> bytes:
+@dataclass(frozen=True)
+class KnownPalette:
+    """A palette known in advance (:func:`ramp_palette`) for :func:`encode_png`.
+
+    ``colours`` are the 256 entries (flat RGB). Pillow maps a pixel to a palette through a cache
+    of 4×4×4 colour cells, each holding the entry nearest to the cell's lowest corner: a flat
+    colour can then go to a neighbouring entry (the panels' grey to a point of a text ramp).
+    ``search`` holds every entry moved to the corner of its cell (no two entries share a cell),
+    so a pixel of an entry's exact colour always finds that entry; the picture is then given
+    ``colours``.
+    """
+
+    search: Image.Image
+    colours: tuple[int, ...]
+
+
+def ramp_palette(flat: Sequence[tuple[int, int, int]],
+                 ramps: Sequence[tuple[tuple[int, int, int], tuple[int, int, int]]]) -> KnownPalette:
+    """A palette known in advance for a picture drawn in ``flat`` colours only, whose antialiased
+    edges (text) blend a colour ``fg`` over ``bg`` for each ``(fg, bg)`` of ``ramps``: the flat
+    colours, then the entries left shared among the ramps (more steps for a longer ramp).
+    Hand it to :func:`encode_png` for such a picture: no palette to compute per picture."""
+    entries: dict[tuple[int, ...], tuple[int, ...]] = {}  # cell corner -> colour, first one wins
+
+    def add(colour: tuple[int, ...]) -> None:
+        entries.setdefault(tuple(v & ~3 for v in colour), tuple(colour))
+
+    for colour in flat:
+        add(tuple(colour))
+    room = 256 - len(entries)
+    lengths = [max(abs(a - b) for a, b in zip(fg, bg, strict=True)) or 1 for fg, bg in ramps]
+    for (fg, bg), length in zip(ramps, lengths, strict=True):
+        steps = max(1, room * length // sum(lengths))
+        for k in range(1, steps + 1):
+            add(tuple(round(b + (f - b) * k / (steps + 1)) for f, b in zip(fg, bg, strict=True)))
+    cells = list(entries)[:256]
+    cells += [cells[0]] * (256 - len(cells))  # a repeated entry never wins: the first one does
+    search = Image.new("P", (1, 1))
+    search.putpalette([v for cell in cells for v in cell])
+    return KnownPalette(search, tuple(v for cell in cells for v in entries[cell]))
+
+
+def encode_png(img: Image.Image, palette: bool | KnownPalette = True) -> bytes:
     """The one PNG encoder of every picture: a 256-colour adaptive palette at zlib level 1.
 
     These pictures are flat colours plus antialiased text and a few soft shades: a palette keeps
@@ -119,11 +204,16 @@ def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     the bytes. The palette is chosen on the picture at half size (a quarter of the pixels: the
     same colours, twice as fast), then every pixel takes its nearest entry. No dithering (it
     would speckle the antialiased edges), no ``optimize`` (slow for a few percent). A picture
-    with wide smooth gradients (more shades than a palette holds) passes ``palette=False``.
+    with wide smooth gradients (more shades than a palette holds) passes ``palette=False``; a
+    picture whose colours are known in advance passes its palette (:func:`ramp_palette`), and
+    only the mapping of every pixel to it remains.
     """
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
-    if img.mode == "RGB" and palette:
+    if img.mode == "RGB" and isinstance(palette, KnownPalette):
+        img = img.quantize(palette=palette.search, dither=Image.Dither.NONE)
+        img.putpalette(palette.colours)
+    elif img.mode == "RGB" and palette:
         sample = img.reduce(2) if img.width >= 64 and img.height >= 64 else img
         colours = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         img = img.quantize(palette=colours, dither=Image.Dither.NONE)

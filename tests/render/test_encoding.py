@@ -28,9 +28,9 @@ def captured():
     seen: list[Image.Image] = []
     real = common.encode_png
 
-    def spy(img):
+    def spy(img, *args, **kwargs):
         seen.append(img.copy())
-        return real(img)
+        return real(img, *args, **kwargs)  # the renderer's own options (a known palette)
 
     mp = pytest.MonkeyPatch()
     for name in RENDER_MODULES:
