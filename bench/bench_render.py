@@ -6,8 +6,8 @@ worker draws at each move, in the order of the game) measures the process CPU of
 
 - before: the table drawn in full (``tests/render/test_ludix_cache._reference``, the renderer as it
   was) and encoded with the adaptive palette (``encode_png(img)``);
-- after: ``render.ludix.draw_table`` (cached sprites, rows and text masks) and ``encode_png`` with
-  the table's known palette, as ``render_table`` does.
+- after: ``render.ludix.draw_table`` (cached sprites, rows and text tiles pasted in the table's
+  palette known in advance) and ``encode_png`` of that palette picture, as ``render_table`` does.
 
 Both run on the same view one after the other, in one process whose caches start cold (like a fresh
 worker). The run fails when a row has fewer samples than the views played.
@@ -51,7 +51,6 @@ def cpu_ms(fn):
 
 def measure(views: list[dict], names: list[str]) -> dict[str, list[float]]:
     rows: dict[str, list[float]] = {k: [] for k in ("before draw", "before encode", "after draw", "after encode")}
-    palette = ludix._palette(views[0]["players"])
     for view in views:
         img, ms = cpu_ms(lambda v=view: _reference(v, names))
         rows["before draw"].append(ms)
@@ -59,7 +58,7 @@ def measure(views: list[dict], names: list[str]) -> dict[str, list[float]]:
         rows["before encode"].append(ms)
         img, ms = cpu_ms(lambda v=view: ludix.draw_table(v, names))
         rows["after draw"].append(ms)
-        _, ms = cpu_ms(lambda i=img: common.encode_png(i, palette=palette))
+        _, ms = cpu_ms(lambda i=img: common.encode_png(i))
         rows["after encode"].append(ms)
     for name, values in rows.items():
         if len(values) != len(views) or not values:

@@ -7,7 +7,6 @@ phone screen (about 800-1000 px wide) and kept well under Discord's limits.
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -64,39 +63,17 @@ class Draw(ImageDraw.ImageDraw):
 
     def __init__(self, im: Image.Image, mode: str | None = None, scale: int = 1) -> None:
         super().__init__(im, mode)
-        self.image = im
         self.scale = scale
 
-    def _record(self, text, font) -> None:
+    def record_text(self, text, font) -> None:
+        """Report ``text`` in ``font`` to :func:`recording_text` (a text drawn other than by ``text``)."""
         if _recorded is not None and text and str(text).strip():
             size = getattr(font, "size", None) or 10
             _recorded.append((size / self.scale, str(text)))
 
     def text(self, xy, text, fill=None, font=None, *args, **kwargs):
-        self._record(text, font)
+        self.record_text(text, font)
         return super().text(xy, text, fill, font, *args, **kwargs)
-
-    def stamp_text(self, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fill,
-                   anchor: str | None = None) -> None:
-        """``text(xy, text, fill, font, anchor)``, the same pixels, from a cache of rendered masks.
-
-        Rendering a line through FreeType and the text layout costs 0.1-0.2 ms; pictures redrawn
-        at every move repeat most of their lines (names, dice faces, headers), so the mask of each
-        (text, font, anchor, sub-pixel start) is kept and pasted with the fill colour, the same
-        blend as ``text``. Only single-line text without stroke or embedded colours; a start off
-        the 1/64 px grid (FreeType's), at negative coordinates or not on an RGB or L picture is
-        drawn by ``text``.
-        """
-        fx, ix = math.modf(xy[0])
-        fy, iy = math.modf(xy[1])
-        if (min(xy) < 0 or (fx * 64) % 1 or (fy * 64) % 1 or "\n" in text
-                or self.image.mode not in ("RGB", "L") or self.mode != self.image.mode):
-            self.text(xy, text, fill=fill, font=font, anchor=anchor)
-            return
-        self._record(text, font)
-        mask, dx, dy = _text_mask(text, font, anchor, fx, fy)
-        if mask is not None:
-            self.image.paste(fill, (int(ix) + dx, int(iy) + dy), mask)
 
 
 def draw_on(img: Image.Image, mode: str | None = None, scale: int = 1) -> Draw:
@@ -115,14 +92,18 @@ def recording_text() -> Iterator[list[tuple[float, str]]]:
 
 
 @lru_cache(maxsize=1024)
-def _text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None, fx: float,
-               fy: float) -> tuple[Image.Image | None, int, int]:
-    """The coverage of ``text`` drawn at ``(fx, fy)`` (a sub-pixel start) and where it lies from
-    the integer origin: ``ImageDraw.text`` onto a blank ``L`` image (ink 255: the mask itself)."""
+def text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None = None) -> tuple[Image.Image | None, int, int]:
+    """The coverage of ``text`` (one line) as ``Draw.text`` renders it at an integer point, as an
+    ``L`` image, and its offset from that point: ``(mask, dx, dy)`` (``None`` for blank text).
+
+    Rendering a line through the text layout and FreeType costs 0.1-0.2 ms; a picture redrawn at
+    every move repeats most of its lines, so a renderer can keep the mask and paste it: drawn on a
+    blank ``L`` image with ink 255, the picture's pixels are the coverage itself.
+    """
     left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
     ox, oy = 2 - min(left, 0), 2 - min(top, 0)
     layer = Image.new("L", (ox + max(right, 0) + 2, oy + max(bottom, 0) + 2), 0)
-    ImageDraw.Draw(layer).text((ox + fx, oy + fy), text, fill=255, font=fnt, anchor=anchor)
+    ImageDraw.Draw(layer).text((ox, oy), text, fill=255, font=fnt, anchor=anchor)
     box = layer.getbbox()
     if box is None:
         return None, 0, 0
@@ -156,7 +137,9 @@ def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: s
 
 @dataclass(frozen=True)
 class KnownPalette:
-    """A palette known in advance (:func:`ramp_palette`) for :func:`encode_png`.
+    """A palette known in advance (:func:`ramp_palette`): a picture drawn in it (mode ``P``, its
+    pieces mapped once with :meth:`map` and cached) needs no palette computed nor pixel mapped
+    when it is encoded.
 
     ``colours`` are the 256 entries (flat RGB). Pillow maps a pixel to a palette through a cache
     of 4×4×4 colour cells, each holding the entry nearest to the cell's lowest corner: a flat
@@ -169,13 +152,26 @@ class KnownPalette:
     search: Image.Image
     colours: tuple[int, ...]
 
+    def map(self, img: Image.Image) -> Image.Image:
+        """``img`` (RGB) in this palette: every pixel to its entry (its own colour when it is one)."""
+        out = img.quantize(palette=self.search, dither=Image.Dither.NONE)
+        out.putpalette(self.colours)
+        return out
+
+    def index(self, colour: tuple[int, int, int]) -> int:
+        """The entry of ``colour`` (to draw in it on a picture already in this palette)."""
+        for i in range(256):
+            if self.colours[3 * i:3 * i + 3] == tuple(colour):
+                return i
+        raise ValueError(f"{colour} is not in the palette")
+
 
 def ramp_palette(flat: Sequence[tuple[int, int, int]],
                  ramps: Sequence[tuple[tuple[int, int, int], tuple[int, int, int]]]) -> KnownPalette:
     """A palette known in advance for a picture drawn in ``flat`` colours only, whose antialiased
     edges (text) blend a colour ``fg`` over ``bg`` for each ``(fg, bg)`` of ``ramps``: the flat
     colours, then the entries left shared among the ramps (more steps for a longer ramp).
-    Hand it to :func:`encode_png` for such a picture: no palette to compute per picture."""
+    Each text must lie on one flat colour (its ramp's ``bg``): only then are its edges in it."""
     entries: dict[tuple[int, ...], tuple[int, ...]] = {}  # cell corner -> colour, first one wins
 
     def add(colour: tuple[int, ...]) -> None:
@@ -196,7 +192,7 @@ def ramp_palette(flat: Sequence[tuple[int, int, int]],
     return KnownPalette(search, tuple(v for cell in cells for v in entries[cell]))
 
 
-def encode_png(img: Image.Image, palette: bool | KnownPalette = True) -> bytes:
+def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     """The one PNG encoder of every picture: a 256-colour adaptive palette at zlib level 1.
 
     These pictures are flat colours plus antialiased text and a few soft shades: a palette keeps
@@ -204,16 +200,13 @@ def encode_png(img: Image.Image, palette: bool | KnownPalette = True) -> bytes:
     the bytes. The palette is chosen on the picture at half size (a quarter of the pixels: the
     same colours, twice as fast), then every pixel takes its nearest entry. No dithering (it
     would speckle the antialiased edges), no ``optimize`` (slow for a few percent). A picture
-    with wide smooth gradients (more shades than a palette holds) passes ``palette=False``; a
-    picture whose colours are known in advance passes its palette (:func:`ramp_palette`), and
-    only the mapping of every pixel to it remains.
+    with wide smooth gradients (more shades than a palette holds) passes ``palette=False``. A
+    picture drawn in a palette known in advance (mode ``P``, see :class:`KnownPalette`) is saved
+    as it is.
     """
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
-    if img.mode == "RGB" and isinstance(palette, KnownPalette):
-        img = img.quantize(palette=palette.search, dither=Image.Dither.NONE)
-        img.putpalette(palette.colours)
-    elif img.mode == "RGB" and palette:
+    if img.mode == "RGB" and palette:
         sample = img.reduce(2) if img.width >= 64 and img.height >= 64 else img
         colours = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         img = img.quantize(palette=colours, dither=Image.Dither.NONE)
