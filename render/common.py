@@ -91,14 +91,13 @@ def recording_text() -> Iterator[list[tuple[float, str]]]:
         _recorded = previous
 
 
-@lru_cache(maxsize=1024)
 def text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None = None) -> tuple[Image.Image | None, int, int]:
     """The coverage of ``text`` (one line) as ``Draw.text`` renders it at an integer point, as an
     ``L`` image, and its offset from that point: ``(mask, dx, dy)`` (``None`` for blank text).
 
     Rendering a line through the text layout and FreeType costs 0.1-0.2 ms; a picture redrawn at
-    every move repeats most of its lines, so a renderer can keep the mask and paste it: drawn on a
-    blank ``L`` image with ink 255, the picture's pixels are the coverage itself.
+    every move repeats most of its lines, so a renderer can keep the mask (in a bounded cache of
+    its own) and paste it: drawn on a blank ``L`` image with ink 255, the pixels are the coverage.
     """
     left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
     ox, oy = 2 - min(left, 0), 2 - min(top, 0)

@@ -81,7 +81,7 @@ def _die_sprite(face: str, colour: tuple[int, int, int]) -> Image.Image:
     return PALETTE.map(img)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)  # (players, current): 25 pictures of 0.35-0.6 MB at most
 def _rows(players: int, current: int | None) -> Image.Image:
     """What does not change between moves: the background, one panel per player (the current
     one outlined), its seat dot and its empty progress bar."""
@@ -96,7 +96,10 @@ def _rows(players: int, current: int | None) -> Image.Image:
     return PALETTE.map(img)
 
 
-@lru_cache(maxsize=1024)
+_COVERED = [0] + [255] * 255  # a pixel the text touches at all
+
+
+@lru_cache(maxsize=512)  # a line is 10-20 KB: at most a few MB per render worker
 def _text_tile(text: str, fnt: FreeTypeFont, anchor: str, fill: tuple[int, int, int],
                over: tuple[int, int, int]) -> tuple[Image.Image, Image.Image, int, int] | None:
     """``text`` in ``fill`` on the flat colour ``over``, in the palette, with the mask of the
@@ -107,7 +110,7 @@ def _text_tile(text: str, fnt: FreeTypeFont, anchor: str, fill: tuple[int, int, 
         return None
     tile = Image.new("RGB", mask.size, over)
     tile.paste(fill, (0, 0), mask)
-    return PALETTE.map(tile), mask.point(lambda a: 255 if a else 0, "1"), dx, dy
+    return PALETTE.map(tile), mask.point(_COVERED, "1"), dx, dy
 
 
 def _text(draw: Draw, img: Image.Image, xy: tuple[int, int], text: str, fnt: FreeTypeFont,

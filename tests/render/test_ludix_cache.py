@@ -27,7 +27,6 @@ from render.common import (
     font,
     recording_text,
     seat_colour,
-    text_mask,
 )
 from tests.render.gallery import LONG_NAMES
 
@@ -162,7 +161,7 @@ def test_the_cases_cover_bust_no_roll_finished_and_others():
 
 
 def _clear() -> None:
-    for cached in (ludix._die_sprite, ludix._rows, ludix._text_tile, ludix._fit, ludix._length, text_mask):
+    for cached in (ludix._die_sprite, ludix._rows, ludix._text_tile, ludix._fit, ludix._length):
         cached.cache_clear()
 
 
