@@ -7,8 +7,9 @@ phone screen (about 800-1000 px wide) and kept well under Discord's limits.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -64,10 +65,14 @@ class Draw(ImageDraw.ImageDraw):
         super().__init__(im, mode)
         self.scale = scale
 
-    def text(self, xy, text, fill=None, font=None, *args, **kwargs):
+    def record_text(self, text, font) -> None:
+        """Report ``text`` in ``font`` to :func:`recording_text` (a text drawn other than by ``text``)."""
         if _recorded is not None and text and str(text).strip():
             size = getattr(font, "size", None) or 10
             _recorded.append((size / self.scale, str(text)))
+
+    def text(self, xy, text, fill=None, font=None, *args, **kwargs):
+        self.record_text(text, font)
         return super().text(xy, text, fill, font, *args, **kwargs)
 
 
@@ -84,6 +89,24 @@ def recording_text() -> Iterator[list[tuple[float, str]]]:
         yield _recorded
     finally:
         _recorded = previous
+
+
+def text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None = None) -> tuple[Image.Image | None, int, int]:
+    """The coverage of ``text`` (one line) as ``Draw.text`` renders it at an integer point, as an
+    ``L`` image, and its offset from that point: ``(mask, dx, dy)`` (``None`` for blank text).
+
+    Rendering a line through the text layout and FreeType costs 0.1-0.2 ms; a picture redrawn at
+    every move repeats most of its lines, so a renderer can keep the mask (in a bounded cache of
+    its own) and paste it: drawn on a blank ``L`` image with ink 255, the pixels are the coverage.
+    """
+    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+    ox, oy = 2 - min(left, 0), 2 - min(top, 0)
+    layer = Image.new("L", (ox + max(right, 0) + 2, oy + max(bottom, 0) + 2), 0)
+    ImageDraw.Draw(layer).text((ox, oy), text, fill=255, font=fnt, anchor=anchor)
+    box = layer.getbbox()
+    if box is None:
+        return None, 0, 0
+    return layer.crop(box), box[0] - ox, box[1] - oy
 
 
 def canvas(width: int, height: int, colour=BACKGROUND, scale: int = 1) -> tuple[Image.Image, Draw]:
@@ -111,6 +134,63 @@ def centred_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: s
     draw.text(centre, text, font=fnt, fill=fill, anchor="mm")
 
 
+@dataclass(frozen=True)
+class KnownPalette:
+    """A palette known in advance (:func:`ramp_palette`): a picture drawn in it (mode ``P``, its
+    pieces mapped once with :meth:`map` and cached) needs no palette computed nor pixel mapped
+    when it is encoded.
+
+    ``colours`` are the 256 entries (flat RGB). Pillow maps a pixel to a palette through a cache
+    of 4×4×4 colour cells, each holding the entry nearest to the cell's lowest corner: a flat
+    colour can then go to a neighbouring entry (the panels' grey to a point of a text ramp).
+    ``search`` holds every entry moved to the corner of its cell (no two entries share a cell),
+    so a pixel of an entry's exact colour always finds that entry; the picture is then given
+    ``colours``.
+    """
+
+    search: Image.Image
+    colours: tuple[int, ...]
+
+    def map(self, img: Image.Image) -> Image.Image:
+        """``img`` (RGB) in this palette: every pixel to its entry (its own colour when it is one)."""
+        out = img.quantize(palette=self.search, dither=Image.Dither.NONE)
+        out.putpalette(self.colours)
+        return out
+
+    def index(self, colour: tuple[int, int, int]) -> int:
+        """The entry of ``colour`` (to draw in it on a picture already in this palette)."""
+        for i in range(256):
+            if self.colours[3 * i:3 * i + 3] == tuple(colour):
+                return i
+        raise ValueError(f"{colour} is not in the palette")
+
+
+def ramp_palette(flat: Sequence[tuple[int, int, int]],
+                 ramps: Sequence[tuple[tuple[int, int, int], tuple[int, int, int]]]) -> KnownPalette:
+    """A palette known in advance for a picture drawn in ``flat`` colours only, whose antialiased
+    edges (text) blend a colour ``fg`` over ``bg`` for each ``(fg, bg)`` of ``ramps``: the flat
+    colours, then the entries left shared among the ramps (more steps for a longer ramp).
+    Each text must lie on one flat colour (its ramp's ``bg``): only then are its edges in it."""
+    entries: dict[tuple[int, ...], tuple[int, ...]] = {}  # cell corner -> colour, first one wins
+
+    def add(colour: tuple[int, ...]) -> None:
+        entries.setdefault(tuple(v & ~3 for v in colour), tuple(colour))
+
+    for colour in flat:
+        add(tuple(colour))
+    room = 256 - len(entries)
+    lengths = [max(abs(a - b) for a, b in zip(fg, bg, strict=True)) or 1 for fg, bg in ramps]
+    for (fg, bg), length in zip(ramps, lengths, strict=True):
+        steps = max(1, room * length // sum(lengths))
+        for k in range(1, steps + 1):
+            add(tuple(round(b + (f - b) * k / (steps + 1)) for f, b in zip(fg, bg, strict=True)))
+    cells = list(entries)[:256]
+    cells += [cells[0]] * (256 - len(cells))  # a repeated entry never wins: the first one does
+    search = Image.new("P", (1, 1))
+    search.putpalette([v for cell in cells for v in cell])
+    return KnownPalette(search, tuple(v for cell in cells for v in entries[cell]))
+
+
 def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     """The one PNG encoder of every picture: a 256-colour adaptive palette at zlib level 1.
 
@@ -119,7 +199,9 @@ def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     the bytes. The palette is chosen on the picture at half size (a quarter of the pixels: the
     same colours, twice as fast), then every pixel takes its nearest entry. No dithering (it
     would speckle the antialiased edges), no ``optimize`` (slow for a few percent). A picture
-    with wide smooth gradients (more shades than a palette holds) passes ``palette=False``.
+    with wide smooth gradients (more shades than a palette holds) passes ``palette=False``. A
+    picture drawn in a palette known in advance (mode ``P``, see :class:`KnownPalette`) is saved
+    as it is.
     """
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")

@@ -50,8 +50,10 @@ def captured():
 
 
 def _old_png(img: Image.Image) -> bytes:
+    """The PNG the encoder made before the palette: RGB at zlib level 3 (a picture drawn in a
+    palette of its own, like Ludix's table, is compared with its RGB rendition too)."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=3)
+    img.convert("RGB").save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
 
 
