@@ -42,6 +42,8 @@ def check_option(command: Any, option: dict[str, Any]) -> None:
     """Raise :class:`Refused` when one raw option (``{"name", "type", "value"}``) does not fit."""
     name = str(option.get("name", ""))[:32]
     kind, value = option.get("type"), option.get("value")
+    if kind == INTEGER and isinstance(value, float) and value.is_integer() and abs(value) >= 2**63:
+        value = int(value)  # a whole number past 64 bits reaches us as a float (orjson reads it so)
     if kind in (INTEGER, NUMBER):
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not number or (isinstance(value, float) and not math.isfinite(value)) or (

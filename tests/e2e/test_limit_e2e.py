@@ -18,7 +18,7 @@ import re
 import pytest
 
 from engines.limit import DECHETTERIE, NEXUS, ORCHIDEE
-from tests.e2e.harness import last_control, mentioned
+from tests.e2e.harness import last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -254,7 +254,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", variante="standard")
     await fake.click(u.bruno, res.message, label="Rejoindre")
     await fake.click(u.alice, res.message, label="Lancer")
-    msg = last_control(fake)
+    msg = await wait_control(fake, newer_than=res.message)  # the first turn may follow the click's answer
     game = game_id(msg)
     tile1 = re.search(r"Tuile 1/44 : \*\*(\S+)\*\*", msg.content)[1]
 
