@@ -9,9 +9,9 @@ import subprocess
 import sys
 import time
 
-QUICK = ["bench_ludix", "bench_render", "bench_publication", "bench_ludime_lexicon", "bench_ludime", "bench_ranta", "bench_limit",
-         "bench_lutinades", "bench_armada", "bench_tectonic", "bench_community", "bench_throughput", "bench_processes",
-         "bench_storage"]
+QUICK = ["bench_ludix", "bench_render", "bench_publication", "bench_ludime_lexicon", "bench_ludime", "bench_ranta",
+         "bench_limit", "bench_lutinades", "bench_armada", "bench_tectonic", "bench_community", "bench_catchup",
+         "bench_throughput", "bench_processes", "bench_storage"]
 FULL = ["bench_armada_ai", "bench_tectonic_ai"]
 
 

@@ -14,7 +14,7 @@ import asyncio
 import sys
 import time
 
-from bench.common import Timings, bot_world, report
+from bench.common import Timings, bot_world, measure_floor, report
 from engines.armada import ENGINE
 from render.armada import render_board
 from tests.e2e.armada_driver import Reader, answered, game_id_of, quiet, step
@@ -118,6 +118,7 @@ async def main(games: int = 3) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     offline(t)
     print(f"(through the fake Discord in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return t

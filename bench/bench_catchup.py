@@ -10,6 +10,9 @@ requests per second, 5 posts per 5 s per channel) runs ``SPEED`` times faster, a
 set ``SPEED`` times faster too (``LUDIBOT_CATCHUP_RATE``, ``LUDIBOT_CATCHUP_CHANNEL``), so the ratio
 between the two is the production one.
 
+The floor bot (``bench/floor_bot.py``) is measured in the same run, after the catch-up, on its own
+fake Discord: the players' clicks are printed as a ratio to its clicks.
+
 Run: ``.venv/bin/python -m bench.bench_catchup [deadlines] [speed]``. It asserts what it measured
 (every reminder posted once, the players' clicks counted) and exits non-zero past a budget: no 429
 from the fake, the players' clicks p99 ≤ 150 ms meanwhile.
@@ -25,7 +28,7 @@ import time
 from pathlib import Path
 
 from bench.bench_storage import fill_plan, templates
-from bench.common import BUDGET_MS, Timings, percentile
+from bench.common import BUDGET_MS, Timings, measure_floor, percentile
 from bot.storage import SQLiteStore
 from fakediscord import FakeDiscord
 from tests.e2e.harness import BotProcess, mentioned, wait_control
@@ -123,10 +126,16 @@ async def main(n: int = 5_000, speed: float = 5.0) -> int:
         done.set()
         bot.stop()
         await fake.stop()
+    floor = await measure_floor(t)  # the floor bot, same run, its own fake Discord (no catch-up there)
     print()
     print(t.table(f"Players during a catch-up of {n} reminders (time ×{speed:g})"))
     print(f"\n- busiest channel: {per_channel} messages; 429 answered by the fake: {len(fake.rate_limited)}")
     p99 = percentile(t.samples.get(ROW, []), 99)
+    p50 = percentile(t.samples.get(ROW, []), 50)
+    if floor.clicks:
+        print(f"- players' clicks during the catch-up: p50 {p50:.1f} ms, p99 {p99:.1f} ms; the floor bot's clicks "
+              f"(same run, idle): p50 {floor.p50:.1f} ms, p99 {floor.p99:.1f} ms; ratio p50 "
+              f"{p50 / floor.p50:.1f}×, p99 {p99 / floor.p99:.1f}×")
     problems += t.check()
     if p99 >= BUDGET_MS:
         problems.append(f"- OVER BUDGET: {ROW}: p99 {p99:.1f} ms ≥ {BUDGET_MS:.0f} ms")

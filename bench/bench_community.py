@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import Timings
+from bench.common import Timings, measure_floor
 from bot.community import ratings
 from bot.storage import FINISHED, ResultRow, Seat, SQLiteStore
 from fakediscord import FakeDiscord
@@ -115,6 +115,7 @@ async def main(games: int = 10_000, repeat: int = 60) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     labels = {k: k for k in ("rank", "player", "rating", "games", "wins", "best", "empty")}
     rows = [{"rank": i + 1, "player": f"Joueur {i:02d}", "rating": 1200 - 7 * i, "games": 500 - i, "wins": 90,
              "best": 300} for i in range(20)]

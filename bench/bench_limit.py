@@ -17,7 +17,7 @@ import asyncio
 import random
 import sys
 
-from bench.common import Timings, bot_world, report
+from bench.common import Timings, bot_world, measure_floor, report
 from engines.limit import ENGINE, TILES
 from render.limit import LABEL_KEYS, render_board, render_final, render_tile, warm_cache
 from tests.e2e.harness import last_control
@@ -89,7 +89,8 @@ async def play_game(t: Timings, fake, players, options: dict, rounds: int, rng: 
                                                                    label="Appliquer la meilleure"))
     elif panel.message.selects:
         sel = panel.message.selects[0]
-        t.record("select relocsel", await fake.select(alice, panel.message, [sel["options"][0]["value"]]))
+        t.record("select relocsel", await fake.select(alice, panel.message, [sel["options"][0]["value"]],
+                                                      custom_id=sel["custom_id"]))
     else:
         t.record("button Ne rien déplacer", await fake.click(alice, panel.message, label="Ne rien déplacer"))
     if best:
@@ -142,6 +143,7 @@ async def main(rounds: int = 0) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     render_times(t)
     return t
 

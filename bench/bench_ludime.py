@@ -15,7 +15,7 @@ import sys
 from types import SimpleNamespace
 
 from bench import bench_ludime_lexicon
-from bench.common import Timings, bot_world, percentile
+from bench.common import Timings, bot_world, measure_floor, percentile
 from engines.ludime import ENGINE
 from render.ludime import render_hand, render_table
 from tests.e2e.ludime_driver import BUTTONS, PASS_LABELS, LudimeTable, answered, started
@@ -140,6 +140,7 @@ async def main(games: int = 3) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     state = ENGINE.new_game(4, {}, seed=1)
     for _ in range(40):
         state, _ = ENGINE.apply(state, state.current, ENGINE.ai_action(state, state.current))

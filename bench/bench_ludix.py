@@ -13,12 +13,18 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
-import tempfile
-from pathlib import Path
 
-from bench.common import CpuMeter, Timings, bot_world, percentile, report, start_floor_bot
+from bench.common import (
+    CpuMeter,
+    FloorFigures,
+    Timings,
+    bot_world,
+    measure_floor,
+    next_control,
+    percentile,
+    report,
+)
 from engines.ludix import ENGINE
-from fakediscord import FakeDiscord
 from render.ludix import render_table
 from tests.e2e.harness import mentioned
 
@@ -28,12 +34,7 @@ MOVES = ("button Lancer les dés", "button Stop")
 
 def _next_control(fake, channel: str, after_id: int):
     """The newest public message with buttons posted after ``after_id``, or the final message."""
-    for msg in reversed(fake.messages(channel)):
-        if msg.id <= after_id:
-            break
-        if msg.visible_to is None and not msg.deleted and (msg.buttons or FINAL in (msg.content or "")):
-            return msg
-    return None
+    return next_control(fake, channel, after_id, FINAL)
 
 
 async def ludix_moves(games: int, t: Timings) -> tuple[int, float, float]:
@@ -81,42 +82,13 @@ async def ludix_moves(games: int, t: Timings) -> tuple[int, float, float]:
     return moves, cpu_main, cpu_workers
 
 
-async def floor_moves(moves: int, t: Timings) -> tuple[int, float]:
-    """The floor bot answering ``moves`` clicks; returns (moves, its CPU s)."""
-    tmp = Path(tempfile.mkdtemp(prefix="ludibot-floor-"))
-    fake = FakeDiscord(guild_name="Floor", channels=["jeux"], settle=0.02, timeout=30)
-    alice = fake.add_user("Alice", locale="fr")
-    await fake.start()
-    proc = await start_floor_bot(fake, tmp)
-    try:
-        res = await fake.run_command(alice, "jeux", "floor")
-        msg = res.message
-        meter = CpuMeter(proc.pid)
-        for _ in range(moves):
-            after = msg.id
-            t.record("floor: button (new message + button)",
-                     await fake.click(alice, msg, label="Encore",
-                                      until=lambda r, a=after: _next_control(fake, "jeux", a)))
-            msg = _next_control(fake, "jeux", after)
-            if msg is None:
-                raise AssertionError("the floor bot did not answer")
-        cpu, _ = meter.lap()
-    finally:
-        proc.kill()
-        proc.wait(timeout=10)
-        await fake.stop()
-    return moves, cpu
-
-
-def comparison(t: Timings, moves: int, cpu_main: float, cpu_workers: float, floor_n: int, floor_cpu: float) -> str:
+def comparison(t: Timings, moves: int, cpu_main: float, cpu_workers: float, floor: FloorFigures) -> str:
     ours = [v for name in MOVES for v in t.samples[name]]
-    floor = t.samples["floor: button (new message + button)"]
-    rows = [("move latency p50 (ms)", statistics.median(ours), statistics.median(floor)),
-            ("move latency p99 (ms)", percentile(ours, 99), percentile(floor, 99)),
-            ("CPU per move, main process (ms)", 1000 * cpu_main / moves, 1000 * floor_cpu / floor_n),
-            ("CPU per move, main + render workers (ms)", 1000 * (cpu_main + cpu_workers) / moves,
-             1000 * floor_cpu / floor_n)]
-    lines = [f"### Ludix moves beside the floor bot ({moves} moves, {floor_n} floor clicks, same run)", "",
+    rows = [("move latency p50 (ms)", statistics.median(ours), floor.p50),
+            ("move latency p99 (ms)", percentile(ours, 99), floor.p99),
+            ("CPU per move, main process (ms)", 1000 * cpu_main / moves, floor.cpu_ms),
+            ("CPU per move, main + render workers (ms)", 1000 * (cpu_main + cpu_workers) / moves, floor.cpu_ms)]
+    lines = [f"### Ludix moves beside the floor bot ({moves} moves, {floor.clicks} floor clicks, same run)", "",
              "| what | Ludibot | floor | ratio |", "|---|---|---|---|"]
     lines += [f"| {what} | {a:.1f} | {b:.1f} | {a / b:.1f}× |" for what, a, b in rows]
     return "\n".join(lines)
@@ -129,16 +101,15 @@ async def main(games: int = 5) -> int:
                     ("/ludix status", games),
                     ("button Lancer les dés", games * 4), ("button Stop", games * 2)):
         t.expect(name, n)
-    floor_n, floor_cpu = await floor_moves(min(moves, 200), t)
-    t.expect("floor: button (new message + button)", floor_n)
+    floor = await measure_floor(t, max(1, min(moves, 200)))
     state = ENGINE.new_game(6, {}, seed=1)
     state, _ = ENGINE.apply(state, 0, {"type": "roll"})
     view = ENGINE.view(state, None)
     t.time("render: table (6 players)", lambda: render_table(view, [f"P{i}" for i in range(6)]))
     status = report(t, "Ludix (2 users, through the fake Discord)")
-    if moves and floor_n:
+    if moves and floor.clicks:
         print()
-        print(comparison(t, moves, cpu_main, cpu_workers, floor_n, floor_cpu))
+        print(comparison(t, moves, cpu_main, cpu_workers, floor))
     return status
 
 

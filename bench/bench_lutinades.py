@@ -10,7 +10,7 @@ import asyncio
 import random
 import sys
 
-from bench.common import Timings, bot_world
+from bench.common import Timings, bot_world, measure_floor
 from cogs.lutinades.cog import own_gesture_text
 from engines.lutinades import ENGINE, KINDS, MALINS, SIDES, VARIANTS, card_dict, deck
 from render.lutinades import render_card, render_table
@@ -83,6 +83,7 @@ async def main(games: int = 3) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     names = [f"Joueur {i + 1}" for i in range(7)]
     for variant in VARIANTS:
         state = ENGINE.new_game(7, {"variante": variant}, seed=1)

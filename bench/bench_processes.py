@@ -8,7 +8,9 @@ The same world for the three: a fake Discord with two shards and two servers (on
 rising rates, a token every 1/rate s shared by all games). One process runs both shards
 (``LUDIBOT_SHARD_COUNT=2``); two processes run one each (``LUDIBOT_SHARD_IDS``). Per deployment: the
 highest rate achieved with the callback p99 ≤ 1 s and no move unanswered, and the CPU per move at
-that rate: the bot (every process, main + render workers) and the PostgreSQL server.
+that rate: the bot (every process, main + render workers) and the PostgreSQL server. The floor bot
+(``bench/floor_bot.py``) is offered the same rates in the same run, on its own fake Discord: each
+deployment's figures are printed as a ratio to its.
 
 The run fails when it did not measure what it claims: a step without moves, a server (shard)
 without moves, a process without CPU, or games missing from the database the bot was given.
@@ -24,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_throughput import Game, run_step
+from bench.bench_throughput import FLOOR_SECONDS, Game, floor_steps, run_step
 from bench.common import CpuMeter, percentile
 from fakediscord import FakeDiscord
 from tests.e2e.harness import BotProcess
@@ -118,6 +120,10 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
     return {"name": name, "rows": rows, "best": best, "pg": pg is not None}, failures
 
 
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.1f}×" if b > 0 else "–"
+
+
 def db_ms(res: dict, row: dict) -> str:
     return f"{row['db_ms']:.1f}" if res["pg"] else "– (in the bot)"
 
@@ -142,15 +148,30 @@ async def main(seconds: float = 6.0, rates: tuple[float, ...] = RATES) -> int:
                 failures += f
         finally:
             pg.stop()
+    floor_seconds = min(seconds, FLOOR_SECONDS)
+    floor = {f["rate"]: f for f in await floor_steps(rates, floor_seconds) if f["callbacks"]}
+    failures += [f"- MEASURED NOTHING: the floor bot at {rate:.0f} clicks/s" for rate in rates if rate not in floor]
     print(f"### Throughput by deployment: {GAMES} concurrent Ludix games on two servers (shards 0 and 1), "
           f"{seconds:.0f} s per rate\n")
     print("| deployment | offered moves/s | achieved | n | callback p50 ms | callback p99 ms | unanswered "
-          "| CPU/move bot ms | CPU/move PostgreSQL ms | 429s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| CPU/move bot ms | CPU/move PostgreSQL ms | 429s | p50 × floor | p99 × floor | CPU × floor |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for res in results:
         for r in res["rows"]:
+            f = floor.get(r["rate"])
+            ratios = (f"{_ratio(r['p50'], statistics.median(f['callbacks']))} "
+                      f"| {_ratio(r['p99'], percentile(f['callbacks'], 99))} | {_ratio(r['bot_ms'], f['cpu_ms'])}"
+                      if f else "– | – | –")
             print(f"| {res['name']} | {r['rate']:.0f} | {r['achieved']:.1f} | {r['moves']} | {r['p50']:.1f} "
-                  f"| {r['p99']:.1f} | {r['unanswered']} | {r['bot_ms']:.1f} | {db_ms(res, r)} | {r['429']} |")
+                  f"| {r['p99']:.1f} | {r['unanswered']} | {r['bot_ms']:.1f} | {db_ms(res, r)} | {r['429']} "
+                  f"| {ratios} |")
+    print(f"\nThe floor bot at the same offered rates (same run, {GAMES} buttons on its own fake Discord, "
+          f"{floor_seconds:.0f} s per rate):\n")
+    print("| offered clicks/s | achieved | n | callback p50 ms | callback p99 ms | unanswered | CPU/click ms |")
+    print("|---|---|---|---|---|---|---|")
+    for rate, f in floor.items():
+        print(f"| {rate:.0f} | {f['achieved']:.1f} | {f['moves']} | {statistics.median(f['callbacks']):.1f} "
+              f"| {percentile(f['callbacks'], 99):.1f} | {f['unanswered']} | {f['cpu_ms']:.2f} |")
     print("\n| deployment | moves/s at p99 ≤ 1 s | CPU/move bot ms | CPU/move PostgreSQL ms |")
     print("|---|---|---|---|")
     for res in results:

@@ -11,7 +11,9 @@ Three measures:
   target one interaction response plus at most one channel request (taking the previous
   message's buttons off).
 
-It fails loudly when it measured fewer samples than it declares.
+The players' clicks (callback latency) are printed beside the floor bot's (``bench/floor_bot.py``,
+same run, its own fake Discord), as a ratio. It fails loudly when it measured fewer samples than it
+declares.
 Run: ``python -m bench.bench_publication``.
 """
 
@@ -25,7 +27,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from bench.common import percentile
+from bench.common import Timings, measure_floor, percentile
 from bot.storage import SQLiteStore
 from fakediscord import FakeDiscord
 from tests.e2e.harness import mentioned, start_bot
@@ -81,9 +83,14 @@ def rest_calls(log: list[tuple[str, str, int]]) -> tuple[int, int, int]:
     return inter, channel, len(log) - inter - channel
 
 
+CLICK_ROW = "button Ludix move (callback)"
+
+
 async def main() -> int:
     rows: list[str] = []
     failures: list[str] = []
+    t = Timings()  # a player's click beside the floor bot's
+    t.expect(CLICK_ROW, MOVES)
     with tempfile.TemporaryDirectory() as tmp:
         fake = FakeDiscord(guild_name="Bench", channels=["jeux", "autre"], settle=0.05, timeout=30)
         alice, bruno = fake.add_user("Alice"), fake.add_user("Bruno")
@@ -102,6 +109,7 @@ async def main() -> int:
                 gid = games[i % len(games)]
                 msg = newest(fake, gid)
                 res = await fake.click(by_id[mentioned(msg)[-1]], msg, label=msg.button_labels[0])
+                t.add(CLICK_ROW, res.latency)
                 new = res.message
                 version = int(CID.match(new.buttons[0]["custom_id"])[3]) if new.buttons else None
                 if version is not None:
@@ -146,9 +154,14 @@ async def main() -> int:
         finally:
             bot.kill()
             await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
+    failures += [p.removeprefix("- ") for p in t.check()]
     print("### Publication (issue 17)\n")
     print("| what | n | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|")
     print("\n".join(rows))
+    print()
+    print(t.table("A player's click beside the floor bot (same run)"))
+    print()
     for f in failures:
         print(f"- FAILED: {f}")
     return 1 if failures else 0

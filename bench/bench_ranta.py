@@ -14,7 +14,7 @@ import random
 import sys
 import time
 
-from bench.common import Timings, bot_world, default_budget, report
+from bench.common import Timings, bot_world, default_budget, measure_floor, report
 from engines.ranta import ENGINE
 from render.ranta import LABEL_KEYS, render_dice, render_final, render_sheet
 from tests.e2e.harness import last_control
@@ -117,6 +117,7 @@ async def main(games: int = 3) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     render_times(t)
     return t
 

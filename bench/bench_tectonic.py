@@ -21,7 +21,7 @@ import asyncio
 import sys
 import time
 
-from bench.common import DISCORD_WINDOW_MS, Timings, bot_world, default_budget, report
+from bench.common import DISCORD_WINDOW_MS, Timings, bot_world, default_budget, measure_floor, report
 from engines.tectonic import ENGINE
 from render.tectonic import render_board
 from tests.e2e.tectonic_driver import Reader, answered, board_messages, game_id_of, step
@@ -160,6 +160,7 @@ async def main(games: int = 3) -> Timings:
     finally:
         bot.kill()
         await fake.stop()
+    await measure_floor(t)  # the floor bot, same run, its own fake Discord
     offline(t)
     print(f"(through the fake Discord in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return t

@@ -10,6 +10,10 @@ CPU per move in the bot's main process and in its render workers (/proc), and th
 event-loop lag (sampled by the bot itself, LUDIBOT_LOOP_LAG). Budgets (issue 16): ≥ 140 moves/s
 with p99 ≤ 1 s; p99 ≤ 150 ms at 60 moves/s; CPU per move ≤ 5 ms in the main process and ≤ 10 ms
 in all; loop lag p99 ≤ 5 ms at full load. Every step must measure moves, or the run fails.
+
+The floor bot (``bench/floor_bot.py``) is offered the same rates afterwards, in the same run, on its
+own fake Discord (50 channels, one button each, clicked as a token comes): its achieved rate,
+latency and CPU per click are printed beside Ludibot's, as a ratio.
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ import time
 from pathlib import Path
 
 from bench.bench_ludix import _next_control
-from bench.common import CpuMeter, percentile, process_cpu
+from bench.common import CpuMeter, next_control, percentile, process_cpu, start_floor_bot
 from fakediscord import FakeDiscord
 from tests.e2e.harness import last_control, mentioned, start_bot
 
 GAMES = 50
 FINAL = "Fin de la partie"
 RATES = (30, 60, 100, 140, 180)
+FLOOR_SECONDS = 6.0  # per rate at most, for the floor bot (5 rates: about 35 s with its start)
 
 
 class Game:
@@ -76,6 +81,87 @@ class Game:
         self.msg = nxt
         self.moves += 1
         return res.latency, done
+
+
+class FloorGame:
+    """One "game" of the floor bot: its own channel, one player clicking the newest button."""
+
+    def __init__(self, fake, channel: str, user) -> None:
+        self.fake, self.channel, self.user = fake, channel, user
+        self.msg = None
+        self.moves = 0
+
+    async def start(self) -> None:
+        self.msg = (await self.fake.run_command(self.user, self.channel, "floor")).message
+        assert self.msg is not None and self.msg.buttons, "the floor bot posted no button"
+
+    async def move(self) -> tuple[float | None, float]:
+        """One click; (callback latency s, time until the next button s)."""
+        msg, fake, channel = self.msg, self.fake, self.channel
+        t0 = time.perf_counter()
+        res = await fake.click(self.user, msg, label="Encore", timeout=30, check_deadline=False,
+                               until=lambda r: r.late or next_control(fake, channel, msg.id))
+        done = time.perf_counter() - t0
+        nxt = next_control(fake, channel, msg.id)
+        if res.late or nxt is None:
+            self.msg = last_control(fake, channel) or msg
+            return None, done
+        self.msg = nxt
+        self.moves += 1
+        return res.latency, done
+
+
+async def floor_steps(rates: tuple[float, ...], seconds: float) -> list[dict]:
+    """The same offered rates to the floor bot (``GAMES`` buttons, one per channel), on its own fake
+    Discord: per rate, the step's figures and the floor's CPU per click (ms)."""
+    tmp = Path(tempfile.mkdtemp(prefix="ludibot-throughput-floor-"))
+    channels = [f"t{i}" for i in range(GAMES)]
+    fake = FakeDiscord(guild_name="Floor", channels=channels, settle=0.02, timeout=30)
+    users = [fake.add_user(f"J{i}", locale="fr") for i in range(GAMES)]
+    await fake.start()
+    proc = None
+    rows = []
+    try:
+        proc = await start_floor_bot(fake, tmp)
+        games = [FloorGame(fake, ch, users[i]) for i, ch in enumerate(channels)]
+        await asyncio.gather(*(g.start() for g in games))
+        await run_step(games, 30, 1.0)  # warm-up
+        for rate in rates:
+            meter = CpuMeter(proc.pid)
+            step = await run_step(games, rate, seconds)
+            cpu, _ = meter.lap()
+            rows.append({**step, "cpu_ms": 1000 * cpu / step["moves"] if step["moves"] else float("nan")})
+    finally:
+        if proc is not None:
+            proc.kill()
+            proc.wait(timeout=10)
+        await fake.stop()
+    return rows
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.1f}×" if b > 0 else "–"
+
+
+def floor_table(rows: list[dict], floor: list[dict], seconds: float) -> str:
+    """Ludibot beside the floor bot at each offered rate."""
+    lines = [f"### Throughput beside the floor bot (same run, {GAMES} buttons on its own fake Discord, "
+             f"{seconds:.0f} s per rate)", "",
+             "| offered /s | achieved Ludibot | achieved floor | p50 ms Ludibot | p50 ms floor | p50 × floor "
+             "| p99 ms Ludibot | p99 ms floor | p99 × floor | CPU/move ms Ludibot (main + workers) "
+             "| CPU/click ms floor | CPU × floor |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    by_rate = {f["rate"]: f for f in floor if f["callbacks"]}
+    for r in rows:
+        f = by_rate.get(r["rate"])
+        if f is None:
+            continue
+        ours50, ours99 = statistics.median(r["callbacks"]), percentile(r["callbacks"], 99)
+        f50, f99 = statistics.median(f["callbacks"]), percentile(f["callbacks"], 99)
+        cpu = r["main_ms"] + r["workers_ms"]
+        lines.append(f"| {r['rate']:.0f} | {r['achieved']:.1f} | {f['achieved']:.1f} | {ours50:.1f} | {f50:.1f} "
+                     f"| {_ratio(ours50, f50)} | {ours99:.1f} | {f99:.1f} | {_ratio(ours99, f99)} | {cpu:.1f} "
+                     f"| {f['cpu_ms']:.2f} | {_ratio(cpu, f['cpu_ms'])} |")
+    return "\n".join(lines)
 
 
 def _lag_samples(path: Path, since: float, until: float) -> list[float]:
@@ -174,6 +260,13 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
     finally:
         bot.kill()
         await fake.stop()
+    floor_seconds = min(seconds, FLOOR_SECONDS)
+    floor = await floor_steps(rates, floor_seconds)
+    for f in floor:
+        if not f["callbacks"]:
+            failures.append(f"- MEASURED NOTHING: the floor bot at {f['rate']:.0f} clicks/s")
+        if f["unanswered"]:
+            failures.append(f"- UNANSWERED or past Discord's 3 s: {f['unanswered']} floor clicks at {f['rate']:.0f}/s")
     print(f"### Throughput: {GAMES} concurrent Ludix games, one bot process ({seconds:.0f} s per rate)\n")
     print("| offered moves/s | achieved | n | callback p50 ms | callback p99 ms | next buttons p99 ms "
           "| CPU/move main ms | CPU/move workers ms | loop lag p99 ms | CPU/move fake + players ms |")
@@ -190,6 +283,7 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
     print(f"(429 answered by the fake Discord: {len(limited)}"
           + (": " + ", ".join(f"{k} ×{n}" for k, n in sorted(by_route.items(), key=lambda kv: -kv[1])[:4])
              if limited else "") + ")\n")
+    print(floor_table(rows, floor, floor_seconds) + "\n")
     verdicts = []
     ok_rates = [r["achieved"] for r in rows if percentile(r["callbacks"], 99) <= 1000]
     best = max(ok_rates, default=0.0)

@@ -11,6 +11,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,16 @@ def default_budget(name: str) -> float | None:
     return BUDGET_MS
 
 
+#: The row the floor bot's clicks are recorded under (see ``measure_floor``).
+FLOOR_ROW = "floor: button (new message + button)"
+
+
+def is_bot_interaction(name: str) -> bool:
+    """Whether a row times an interaction of the bot (printed as a ratio to the floor), not a render
+    or an AI move timed in-process, nor the floor itself."""
+    return default_budget(name) is not None and name != FLOOR_ROW
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -55,6 +66,7 @@ class Timings:
         #: REST calls the bot made for each recorded interaction: (interaction endpoints, channel endpoints)
         self.rest: dict[str, list[tuple[int, int]]] = defaultdict(list)
         self._open: tuple[str, Any, str] | None = None  # the last recorded interaction, its window still open
+        self.floor: FloorFigures | None = None  # set by ``measure_floor``
 
     def add(self, name: str, seconds: float | None) -> None:
         if seconds is None:
@@ -132,12 +144,26 @@ class Timings:
             self.add(name, time.perf_counter() - t0)
 
     def table(self, title: str) -> str:
-        lines = [f"### {title}", "", "| what | n | p50 ms | p99 ms | max ms |", "|---|---|---|---|---|"]
+        """The rows as Markdown; with a floor row measured, the bot's interactions get their p50 and
+        p99 as a ratio to the floor's (same run)."""
+        floor = self.samples.get(FLOOR_ROW)
+        head = "| what | n | p50 ms | p99 ms | max ms |"
+        rule = "|---|---|---|---|---|"
+        if floor:
+            head, rule = head + " p50 × floor | p99 × floor |", rule + "---|---|"
+            floor50, floor99 = statistics.median(floor), percentile(floor, 99)
+        lines = [f"### {title}", "", head, rule]
         for name, vals in self.samples.items():
             if not vals:
                 continue
-            lines.append(f"| {name} | {len(vals)} | {statistics.median(vals):.1f} | {percentile(vals, 99):.1f} "
-                         f"| {max(vals):.1f} |")
+            p50, p99 = statistics.median(vals), percentile(vals, 99)
+            line = f"| {name} | {len(vals)} | {p50:.1f} | {p99:.1f} | {max(vals):.1f} |"
+            if floor:
+                line += f" {_ratio(p50, floor50)} | {_ratio(p99, floor99)} |" if is_bot_interaction(name) else " | |"
+            lines.append(line)
+        if self.floor is not None and self.floor.clicks:
+            lines += ["", f"Floor bot (bench/floor_bot.py, same run, its own fake Discord): {self.floor.clicks} "
+                          f"clicks, CPU per click {self.floor.cpu_ms:.1f} ms."]
         return "\n".join(lines)
 
     def over_budget(self, budget_for: Callable[[str], float | None] = default_budget) -> list[str]:
@@ -162,6 +188,10 @@ async def bot_world(users: list[str], *, channels: tuple[str, ...] = ("jeux",)):
     await fake.start()
     bot = await start_bot(fake, tmp)
     return fake, bot, members, tmp
+
+
+def _ratio(value: float, floor: float) -> str:
+    return f"{value / floor:.1f}×" if floor > 0 else "–"
 
 
 def report(timings: Timings, title: str, budget_for: Callable[[str], float | None] = default_budget) -> int:
@@ -238,3 +268,66 @@ async def start_floor_bot(fake, workdir: Path):
     log.close()
     await fake.wait_ready(timeout=60)
     return proc
+
+
+def next_control(fake, channel: str, after_id: int, final: str = "Fin de la partie"):
+    """The newest public message with buttons posted after ``after_id`` (or a game's final message)."""
+    for msg in reversed(fake.messages(channel)):
+        if msg.id <= after_id:
+            break
+        if msg.visible_to is None and not msg.deleted and (msg.buttons or final in (msg.content or "")):
+            return msg
+    return None
+
+
+@dataclass
+class FloorFigures:
+    """What the floor bot did in a run: clicks answered, its CPU seconds, and their latencies (ms)."""
+
+    clicks: int
+    cpu: float
+    latencies: list[float]
+
+    @property
+    def cpu_ms(self) -> float:
+        """CPU per click (ms)."""
+        return 1000 * self.cpu / self.clicks if self.clicks else float("nan")
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.latencies) if self.latencies else float("nan")
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.latencies, 99)
+
+
+async def measure_floor(t: Timings, clicks: int = 60) -> FloorFigures:
+    """The floor bot answering ``clicks`` clicks on its own fake Discord, recorded in ``t`` under
+    ``FLOOR_ROW`` (which ``t`` then expects: a run where the floor measured nothing fails)."""
+    t.expect(FLOOR_ROW, clicks)
+    tmp = Path(tempfile.mkdtemp(prefix="ludibot-floor-"))
+    fake = FakeDiscord(guild_name="Floor", channels=["jeux"], settle=0.02, timeout=30)
+    alice = fake.add_user("Alice", locale="fr")
+    await fake.start()
+    proc = None
+    before = len(t.samples[FLOOR_ROW])
+    try:
+        proc = await start_floor_bot(fake, tmp)
+        msg = (await fake.run_command(alice, "jeux", "floor")).message
+        meter = CpuMeter(proc.pid)
+        for _ in range(clicks):
+            after = msg.id
+            res = await fake.click(alice, msg, label="Encore", until=lambda r, a=after: next_control(fake, "jeux", a))
+            t.add(FLOOR_ROW, res.latency)  # not ``record``: the REST counts are the bot's
+            msg = next_control(fake, "jeux", after)
+            if msg is None:
+                raise MeasuredNothing("the floor bot did not answer a click")
+        cpu, _ = meter.lap()
+    finally:
+        if proc is not None:
+            proc.kill()
+            proc.wait(timeout=10)
+        await fake.stop()
+    t.floor = FloorFigures(clicks, cpu, t.samples[FLOOR_ROW][before:])
+    return t.floor
