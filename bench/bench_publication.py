@@ -8,8 +8,9 @@ Three measures:
   channel and in a channel rate-limited harder than Discord's default (nine games timing out at
   once);
 * **REST calls per move** — every request the bot makes to Discord while one move is answered:
-  target one interaction response plus at most one channel request (taking the previous
-  message's buttons off).
+  target at most two interaction requests (the answer that takes the clicked message's buttons
+  off, and the follow-up with the next turn: interaction endpoints, outside Discord's global rate
+  limit) plus at most one channel request (a move that could not strip through its own answer).
 
 The players' clicks (callback latency) are printed beside the floor bot's (``bench/floor_bot.py``,
 same run, its own fake Discord), as a ratio. It fails loudly when it measured fewer samples than it
@@ -121,7 +122,7 @@ async def main() -> int:
             inter, chan, other = rest_calls(list(fake.request_log))
             rows.append(f"| REST calls per Ludix move (over {MOVES} moves) | {MOVES} | interaction "
                         f"{inter / MOVES:.2f}, channel {chan / MOVES:.2f}, other {other / MOVES:.2f} | | |")
-            if inter > MOVES or chan > MOVES:
+            if inter > 2 * MOVES or chan > MOVES:
                 failures.append(f"REST calls per move above target: interaction {inter / MOVES:.2f}, "
                                 f"channel {chan / MOVES:.2f}")
             # 2. the publisher path: timeouts in a free channel, then in a rate-limited one
