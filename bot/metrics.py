@@ -64,6 +64,10 @@ gateway_latency = Gauge("ludibot_gateway_latency_seconds", "Heartbeat latency, b
                         ["shard"], registry=REGISTRY)
 shard_connected = Gauge("ludibot_shard_connected", "1 when the shard's gateway connection is open", ["shard"],
                         registry=REGISTRY)
+render_workers = Gauge("ludibot_render_workers", "Render worker processes alive in this process's pool "
+                       "(0: pictures drawn in a thread)", registry=REGISTRY)
+render_worker_restarts = Gauge("ludibot_render_worker_restarts", "Render workers that died and were replaced "
+                               "since this process started", registry=REGISTRY)
 
 RUNNING_CACHE_S = 5.0  # the running-games count is read from the database at most this often
 
@@ -145,6 +149,10 @@ class MetricsServer:
         return out
 
     async def refresh(self) -> None:
+        pool = getattr(self.bot, "render_pool", None)
+        if pool is not None:
+            render_workers.set(pool.alive_workers)
+            render_worker_restarts.set(pool.restarts)
         for sid, (connected, latency) in self.shard_states().items():
             shard_connected.labels(shard=str(sid)).set(1 if connected else 0)
             if latency is not None:

@@ -145,6 +145,11 @@ class RenderPool:
     def uses_processes(self) -> bool:
         return bool(self._all)
 
+    @property
+    def alive_workers(self) -> int:
+        """Worker processes alive now (the metrics' gauge)."""
+        return sum(1 for w in self._all if w.alive)
+
     # --- life cycle -------------------------------------------------------------------
     async def start(self) -> None:
         """Start the workers (each loads the renderers); on failure, draw in a thread."""
@@ -155,8 +160,7 @@ class RenderPool:
         started = await asyncio.gather(*(_Worker.spawn() for _ in range(self.workers)), return_exceptions=True)
         for w in started:
             if isinstance(w, _Worker):
-                self._all.append(w)
-                self._idle.put_nowait(w)
+                self._add(w)
             else:
                 log.error("a render worker could not start: %r", w)
         if self._all:
@@ -203,23 +207,41 @@ class RenderPool:
 
     async def _take(self) -> _Worker | None:
         """An idle worker (waiting for one), or None when there is none left to wait for."""
-        if self._idle is None or (not self._all and not self._spawning):
-            return None
-        worker = await self._idle.get()
-        if worker is None:  # the last worker could not be replaced: wake the next waiter too
-            self._idle.put_nowait(None)
-        return worker
+        while True:
+            if self._idle is None or (not self._all and not self._spawning):
+                return None
+            worker = await self._idle.get()
+            if worker is None:  # the last worker could not be replaced: wake the next waiter too
+                self._idle.put_nowait(None)
+                return None
+            if worker.alive and worker in self._all:
+                return worker
+            # a worker that died while idle: its watcher is replacing it
 
     def _back(self, worker: _Worker, task: asyncio.Future) -> None:
         if task.cancelled() or task.exception() is not None or not worker.alive:
-            if worker in self._all:
-                self._all.remove(worker)
-                self.restarts += 1
-                self._spawning += 1
-                asyncio.ensure_future(self._replace())
-            return
-        if self._idle is not None and worker in self._all:
+            self._lost(worker)
+        elif self._idle is not None and worker in self._all:
             self._idle.put_nowait(worker)
+
+    def _add(self, worker: _Worker) -> None:
+        assert self._idle is not None
+        self._all.append(worker)
+        self._idle.put_nowait(worker)
+        asyncio.ensure_future(self._watch(worker))
+
+    async def _watch(self, worker: _Worker) -> None:
+        """A worker that dies, even idle (killed, out of memory), is replaced at once."""
+        await worker.proc.wait()
+        self._lost(worker)
+
+    def _lost(self, worker: _Worker) -> None:
+        if worker in self._all:  # once per worker (its failed job and its watcher both report it)
+            self._all.remove(worker)
+            worker.kill()
+            self.restarts += 1
+            self._spawning += 1
+            asyncio.ensure_future(self._replace())
 
     async def _replace(self) -> None:
         try:
@@ -234,8 +256,7 @@ class RenderPool:
                 await worker.stop()
             return
         if worker is not None:
-            self._all.append(worker)
-            self._idle.put_nowait(worker)
+            self._add(worker)
         elif not self._all and not self._spawning:
             log.error("no render worker left: rendering in a thread")
             self._idle.put_nowait(None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 import aiohttp
@@ -143,3 +144,35 @@ async def test_running_games_are_read_cheaply():
     now[0] = 10.0
     await server.refresh()
     assert value("ludibot_running_games", game="ludix") == 0 and value("ludibot_running_games", game="ranta") == 1
+
+
+async def test_render_workers_are_reported(tmp_path):
+    """The scrape says how many render workers are alive and how many died and were replaced."""
+    import os
+
+    from bot.render_pool import RenderPool
+
+    pool = RenderPool(2)
+    await pool.start()
+    try:
+        bot = SimpleNamespace(store=_Store(), shard_ids=None, shard_count=1, shards={0: _Shard(False, 0.02)},
+                              is_ready=lambda: True, render_pool=pool)
+        server = MetricsServer(bot, "127.0.0.1", 0)
+        await server.refresh()
+        assert value("ludibot_render_workers") == 2 and value("ludibot_render_worker_restarts") == 0
+        victim = pool._all[0].proc.pid
+        os.kill(victim, 9)  # an out-of-memory kill, say
+        await pool._all[0].proc.wait()
+        await server.refresh()
+        assert value("ludibot_render_workers") == 1
+        for _ in range(200):  # replaced at once, before any picture needs it
+            if pool.alive_workers == 2:
+                break
+            await asyncio.sleep(0.05)
+        await server.refresh()
+        assert value("ludibot_render_workers") == 2 and value("ludibot_render_worker_restarts") == 1
+        assert len(set(await asyncio.gather(*(pool.run(os.getpid) for _ in range(6))))) == 2
+    finally:
+        await pool.close()
+    await server.refresh()
+    assert value("ludibot_render_workers") == 0
