@@ -316,6 +316,7 @@ class DatabaseThread:
         self.busy_timeout_ms = busy_timeout_ms
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self._db: _Connection | None = None  # opened, used and closed in the thread only
 
     async def start(self) -> None:
         self._thread = threading.Thread(target=self._serve, name="ludibot-sqlite", daemon=True)
@@ -338,7 +339,6 @@ class DatabaseThread:
         return await fut
 
     def _serve(self) -> None:
-        self._db: _Connection | None = None
         while True:
             job = self._jobs.get()
             if job is None:
