@@ -103,8 +103,8 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     new_turn = False
     for index, event in enumerate(events):
         kind = event.get("type")
-        if kind == "gained" and event.get("count") == event.get("wanted"):
-            continue  # the outcome line already said it; the totals follow it
+        if kind == "gained":
+            continue  # told with the card it follows (below): the outcome line, any shortfall, then the totals
         if kind == "followed" and event.get("auto"):  # nobody chose: say the bot did, and why
             lines.append(i18n.t("lutinades.label.followed_auto", lg, **event_params(event, names)))
             continue
@@ -135,6 +135,8 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
                 if later.get("type") != "gained":
                     break
                 gains.append(later)
+            short = [g for g in gains if g.get("count") != g.get("wanted")]  # the deck ran short
+            lines += narrate("lutinades", short, names, lg)
             if gains:
                 lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
                     f"{shown[g['seat']]} {g['total']}" for g in gains)))

@@ -248,7 +248,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         if action["type"] == PASS:
             lines.append(i18n.t("ranta.prompt.confirmed_pass", lg, round=action["round"]))
         elif any(e.get("type") == "round_closed" for e in outcome.events):
-            lines.append(i18n.t("ranta.prompt.confirmed_closed", lg, round=action["round"]))
+            lines.append(i18n.t("ranta.prompt.confirmed_closed", lg, round=action["round"], players=len(outcome.game.seats)))
         else:
             lines.append(i18n.t("ranta.prompt.confirmed", lg, round=action["round"]))
         # the preview's picture stays: it shows exactly what was stored ("Ma kallax" shows the new sheet)

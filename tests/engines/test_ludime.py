@@ -184,7 +184,7 @@ def test_exchange_on_first_turn():
     refused(s, 0, "ludime.error.bad_letter", type="exchange", letters=["7"])
     s2, ev = act(s, 0, type="exchange", letters=["W", "Y", "K"])
     assert ev[0] == {"type": "exchanged", "seat": 0, "count": 3}
-    assert ev[1]["private_to"] == 0 and ev[1]["returned"] == "KWY" and len(ev[1]["received"]) == 3
+    assert ev[1]["private_to"] == 0 and ev[1]["returned"] == ["K", "W", "Y"] and len(ev[1]["received"]) == 3
     assert len(s2.hands[0]) == 16 and card_total(s2) == card_total(s)
     refused(s2, 0, "ludime.error.already_exchanged", type="exchange", letters=["D"])
     refused(s2, 0, "ludime.error.exchanged_this_turn", type="play", words=["DRAMES"])

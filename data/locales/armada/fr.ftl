@@ -56,7 +56,13 @@ event-turn = Au tour { ELISION($seat) ->
         [vowel] d'{ $seat }
        *[consonant] de { $seat }
     }.
-event-round_over = 🏁 Fin de la manche { $round } : { $winner } l'emporte ({ $spain_captures } prises espagnoles, { $england_captures } anglaises) et marque { $points } { $points ->
+event-round_over = 🏁 Fin de la manche { $round } : { $winner } l'emporte ({ $spain_captures } { $spain_captures ->
+        [one] prise espagnole
+       *[other] prises espagnoles
+    }, { $england_captures } { $england_captures ->
+        [one] anglaise
+       *[other] anglaises
+    }) et marque { $points } { $points ->
         [one] point
        *[other] points
     }.

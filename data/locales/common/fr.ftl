@@ -55,7 +55,7 @@ status-cancelled = annulée
 label-ai = IA
 label-game_choice = n°{ $id } — { $players } ({ $status })
 label-rank_line = { $rank }. { $player } — { $score }
-label-private_view = Votre vue privée de la partie n°{ $id } (vous seul la voyez).
+label-private_view = Votre vue privée de la partie n°{ $id } (visible de vous seulement).
 label-status_head = **{ $game }** — partie n°{ $id }, { $status }.
 
 ## button

@@ -58,16 +58,25 @@ event-waiting = { $seat } has placed ({ $remaining } { $remaining ->
         [one] player still to place
        *[other] players still to place
     }).
-event-round_closed = Everyone placed tile { $round } ({ $tile }): the boards are revealed.
+event-round_closed = { $boards ->
+        [1] Tile { $round } ({ $tile }) placed.
+       *[other] Everyone placed tile { $round } ({ $tile }): the boards are revealed.
+    }
 event-relocation = Every tile is placed: each player may move their big-orchid tiles onto the small orchids A, B and C.
-event-relocated = { $seat } moved { $moved } { $moved ->
-        [one] big-orchid tile
-       *[other] big-orchid tiles
-    } ({ $gain } { $gain ->
-        [one] point
-       *[other] points
-    }).
-event-game_scored = Game { $game }/{ $games } is over: here are the scores.
+event-relocated = { $moved ->
+        [0] { $seat } leaves their big-orchid tiles where they are.
+       *[other] { $seat } moved { $moved } { $moved ->
+            [one] big-orchid tile
+           *[other] big-orchid tiles
+        } ({ $gain } { $gain ->
+            [one] point
+           *[other] points
+        }).
+    }
+event-game_scored = { $games ->
+        [1] {""}
+       *[other] Game { $game }/{ $games } is over: here are the scores.
+    }
 event-next_game = Game { $game }/{ $games }: a fresh shuffle, here we go!
 event-game_over = Game over! Here are all the boards and their scores.
 
@@ -175,7 +184,10 @@ prompt-place = Tile { $round }/{ $rounds }: **{ $tile }**. Where do you place it
 prompt-placeholder = Position ({ $first } … { $last })
 prompt-fill = { $owner } handed you tile **{ $tile }**: pick a cell of their Déchetterie.
 prompt-fill_placeholder = { $owner }'s Déchetterie
-prompt-placed_round_closed = Everyone has placed: the next tile is announced in the channel.
+prompt-placed_round_closed = { $boards ->
+        [1] Placed: the next tile is announced in the channel.
+       *[other] Everyone has placed: the next tile is announced in the channel.
+    }
 prompt-placed_wait = The other players will see your tile only when the round closes.
 prompt-relocation =
     {"*"}*Big orchid**: { $tiles }.

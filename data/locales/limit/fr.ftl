@@ -58,16 +58,25 @@ event-waiting = { $seat } a posé ({ $remaining } { $remaining ->
         [one] joueur en attente
        *[other] joueurs en attente
     }).
-event-round_closed = Tout le monde a posé la tuile { $round } ({ $tile }) : les plateaux sont révélés.
+event-round_closed = { $boards ->
+        [1] Tuile { $round } ({ $tile }) posée.
+       *[other] Tout le monde a posé la tuile { $round } ({ $tile }) : les plateaux sont révélés.
+    }
 event-relocation = Toutes les tuiles sont posées : chacun peut déplacer les tuiles de sa grande orchidée vers les petites orchidées A, B et C.
-event-relocated = { $seat } a déplacé { $moved } { $moved ->
-        [one] tuile
-       *[other] tuiles
-    } de la grande orchidée ({ $gain } { $gain ->
-        [one] point
-       *[other] points
-    }).
-event-game_scored = Partie { $game }/{ $games } terminée : voici les scores.
+event-relocated = { $moved ->
+        [0] { $seat } laisse les tuiles de sa grande orchidée en place.
+       *[other] { $seat } a déplacé { $moved } { $moved ->
+            [one] tuile
+           *[other] tuiles
+        } de la grande orchidée ({ $gain } { $gain ->
+            [one] point
+           *[other] points
+        }).
+    }
+event-game_scored = { $games ->
+        [1] {""}
+       *[other] Partie { $game }/{ $games } terminée : voici les scores.
+    }
 event-next_game = Partie { $game }/{ $games } : c'est reparti, nouveau mélange !
 event-game_over = Partie terminée ! Voici tous les plateaux et leurs scores.
 
@@ -178,7 +187,10 @@ prompt-fill_placeholder = Déchetterie { ELISION($owner) ->
         [vowel] d'{ $owner }
        *[consonant] de { $owner }
     }
-prompt-placed_round_closed = Tout le monde a posé : la tuile suivante est annoncée dans le salon.
+prompt-placed_round_closed = { $boards ->
+        [1] C'est posé : la tuile suivante est annoncée dans le salon.
+       *[other] Tout le monde a posé : la tuile suivante est annoncée dans le salon.
+    }
 prompt-placed_wait = Les autres joueurs ne verront votre tuile qu'à la fin du tour.
 prompt-relocation =
     {"*"}*Grande orchidée** : { $tiles }.

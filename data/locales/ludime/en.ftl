@@ -73,7 +73,7 @@ event-exchanged = 🔁 { $seat } exchanges { $count } { $count ->
         [one] card
        *[other] cards
     }.
-event-exchanged_cards = You give back { $returned } and receive { $received }.
+event-exchanged_cards = You give back the letters { $returned } and receive { $received }.
 event-returned = ↩️ { $seat } puts the { $letter } back on the discard.
 event-discarded = { $seat } discards a **{ $letter }**.
 event-went_out = 🏁 { $seat } has no card left! The lap is finished.
@@ -92,7 +92,7 @@ event-added = ➕ { $seat } adds { $letter }: **{ $word }** ({ $value } { $value
         [one] pt
        *[other] pts
     }).
-event-passed = { $seat } passes.
+event-passed = { $seat } ends their turn.
 event-abandoned = { $seat } gives up this round.
 event-opening_passed = { $seat } cannot open: the next player opens.
 event-declared = 🎉 { $seat } lays down the whole hand: **{ $word }** ({ $value } { $value ->

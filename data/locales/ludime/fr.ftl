@@ -76,7 +76,7 @@ event-exchanged = 🔁 { $seat } échange { $count } { $count ->
         [one] carte
        *[other] cartes
     }.
-event-exchanged_cards = Vous rendez { $returned } et recevez { $received }.
+event-exchanged_cards = Vous rendez les lettres { $returned } et recevez { $received }.
 event-returned = ↩️ { $seat } repose le { $letter } sur la défausse.
 event-discarded = { $seat } se défausse d'un **{ $letter }**.
 event-went_out = 🏁 { $seat } n'a plus de carte ! On finit le tour de table.
@@ -95,7 +95,7 @@ event-added = ➕ { $seat } ajoute { $letter } : **{ $word }** ({ $value } { $va
         [one] pt
        *[other] pts
     }).
-event-passed = { $seat } passe.
+event-passed = { $seat } finit son tour.
 event-abandoned = { $seat } abandonne la manche.
 event-opening_passed = { $seat } ne peut pas ouvrir : la main passe.
 event-declared = 🎉 { $seat } abat toute sa main : **{ $word }** ({ $value } { $value ->

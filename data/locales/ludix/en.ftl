@@ -8,15 +8,17 @@ error-too_few_left = Fewer than { $min } players would be left: the game cannot 
 
 ## event
 event-rolled = 🎲 { $seat } rolls { $faces } → **{ $numeral }** = { $value } (turn total: { $turn_total }).
-event-bust = 💥 { $seat } rolls { $faces }: no Roman numeral! { $lost } { $lost ->
-        [one] point lost
-       *[other] points lost
-    }.
+event-bust = 💥 { $seat } rolls { $faces }: no Roman numeral! { $lost ->
+        [0] No points lost.
+        [one] { $lost } point lost.
+       *[other] { $lost } points lost.
+    }
 event-banked = ✅ { $seat } stops and scores { $points } { $points ->
         [one] point
        *[other] points
     } (score: { $score }).
 event-turn = { $seat }'s turn.
+event-target_reached = 🔔 { $seat } reaches the target ({ $target }): last round! The round is played to its end, then the game is over.
 event-game_over = 🏆 Winner: { $winners }!
 
 ## option

@@ -8,10 +8,11 @@ error-too_few_left = Il resterait moins de { $min } joueurs : la partie ne peut 
 
 ## event
 event-rolled = 🎲 { $seat } lance { $faces } → **{ $numeral }** = { $value } (total du tour : { $turn_total }).
-event-bust = 💥 { $seat } lance { $faces } : aucun nombre romain ! { $lost } { $lost ->
-        [one] point perdu
-       *[other] points perdus
-    }.
+event-bust = 💥 { $seat } lance { $faces } : aucun nombre romain ! { $lost ->
+        [0] Aucun point perdu.
+        [one] { $lost } point perdu.
+       *[other] { $lost } points perdus.
+    }
 event-banked = ✅ { $seat } s'arrête et marque { $points } { $points ->
         [one] point
        *[other] points
@@ -20,6 +21,7 @@ event-turn = Au tour { ELISION($seat) ->
         [vowel] d'{ $seat }
        *[consonant] de { $seat }
     }.
+event-target_reached = 🔔 { $seat } atteint l'objectif ({ $target }) : dernier tour ! On finit le tour de table, puis la partie s'arrête.
 event-game_over = 🏆 Vainqueur : { $winners } !
 
 ## option

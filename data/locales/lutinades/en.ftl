@@ -149,10 +149,13 @@ event-reshuffled = The deck is shuffled ({ $deck } { $deck ->
 event-choose = { $picker }, which lutin do you follow?
 event-followed = { $picker } follows { $lutin }.
 event-revealed = The card is revealed (big number { $big }, small number { $small }).
-event-gained = { $seat } picks { $count } { $count ->
-        [one] mushroom
-       *[other] mushrooms
-    } (total: { $total }).
+event-gained = { $count ->
+        [0] The deck has run out: { $seat } picks nothing.
+       *[other] The deck runs short: { $seat } picks only { $count } of { $wanted } { $wanted ->
+            [one] mushroom
+           *[other] mushrooms
+        }.
+    }
 event-game_over = The deck is empty: the game is over!
 event-turn_abandoned = Turn { $turn } is abandoned without its picker: its card is discarded unscored (big number { $big }, small number { $small }).
 

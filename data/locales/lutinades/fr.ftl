@@ -60,8 +60,8 @@ label-mirror_hint = Vous faites face au cueilleur : votre gauche est sa droite.
 label-card_for_picker = Vous êtes le cueilleur : vous ne pouvez pas voir la carte avant d'avoir choisi.
 label-how_to = Lutins : « Voir la carte » pour la regarder (vous seuls la voyez), puis faites votre geste avec les boutons.
 label-first_picker = Premier tour : c'est à { $picker } de cueillir.
-label-your_card = Tour { $turn } — la carte, que vous seuls voyez (lutins) : **{ $kind }** (gros chiffre { $big }, petit chiffre { $small }).
-label-your_card_side = Tour { $turn } — la carte, que vous seuls voyez (lutins) : **{ $kind }**, le panneau pointe **{ $side }** (gros chiffre { $big }, petit chiffre { $small }). Pour montrer ce côté au cueilleur, qui vous fait face : « { $button } ».
+label-your_card = Tour { $turn } — la carte, visible des lutins seulement : **{ $kind }** (gros chiffre { $big }, petit chiffre { $small }).
+label-your_card_side = Tour { $turn } — la carte, visible des lutins seulement : **{ $kind }**, le panneau pointe **{ $side }** (gros chiffre { $big }, petit chiffre { $small }). Pour montrer ce côté au cueilleur, qui vous fait face : « { $button } ».
 label-your_gesture = Votre geste pour ce tour : **{ $gesture }**.
 label-gesture_recorded = Geste enregistré pour le tour { $turn } : **{ $gesture }**. Il reste secret jusqu'à ce que tous les lutins aient choisi.
 label-gesture_line = • { $seat } : **{ $gesture }**
@@ -152,10 +152,13 @@ event-reshuffled = La pioche est mélangée ({ $deck } { $deck ->
 event-choose = { $picker }, quel lutin suivez-vous ?
 event-followed = { $picker } suit { $lutin }.
 event-revealed = La carte est révélée (gros chiffre { $big }, petit chiffre { $small }).
-event-gained = { $seat } cueille { $count } { $count ->
-        [one] champignon
-       *[other] champignons
-    } (total : { $total }).
+event-gained = { $count ->
+        [0] La pioche est épuisée : { $seat } ne cueille rien.
+       *[other] La pioche s'épuise : { $seat } ne cueille que { $count } { $count ->
+            [one] champignon
+           *[other] champignons
+        } sur { $wanted }.
+    }
 event-game_over = La pioche est vide : la partie est terminée !
 event-turn_abandoned = Le tour { $turn } est abandonné sans cueilleur : sa carte est défaussée sans compter (gros chiffre { $big }, petit chiffre { $small }).
 

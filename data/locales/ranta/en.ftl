@@ -30,10 +30,13 @@ error-too_few_left = Fewer than { $min } player would be left: the game cannot g
 error-removed = The other players removed you from this game: you no longer play in it.
 
 ## event
-event-placed = { $seat } is done for round { $round } ({ $waiting } { $waiting ->
-        [one] player still to place
-       *[other] players still to place
-    }).
+event-placed = { $waiting ->
+        [0] { $seat } is done for round { $round }.
+       *[other] { $seat } is done for round { $round } ({ $waiting } { $waiting ->
+            [one] player still to place
+           *[other] players still to place
+        }).
+    }
 event-passed = { $seat }'s kallax is full: they pass round { $round }.
 event-box_placed = You stored { $category ->
         [T] a puzzle
@@ -178,7 +181,10 @@ prompt-preview_score = Score: { $before } → { $after } ({ $sign }{ $delta } { 
     }).
 prompt-confirmed = Stored! The other players will only see it when round { $round } is over.
 prompt-full = **Round { $round }**: your kallax is full, you pass this round. Confirm?
-prompt-confirmed_closed = Stored! Everyone has placed: round { $round } is over and every kallax is revealed.
+prompt-confirmed_closed = { $players ->
+        [1] Stored! Round { $round } is over.
+       *[other] Stored! Everyone has placed: round { $round } is over and every kallax is revealed.
+    }
 prompt-confirmed_pass = Your kallax is full: you pass round { $round }.
 prompt-discarded = Nothing was stored: pick again whenever you like.
 prompt-sheet_of = { $player }'s kallax (game #{ $id }); their box of the current round stays hidden until the round is over.

@@ -30,10 +30,13 @@ error-too_few_left = Il resterait moins de { $min } joueur : la partie ne peut p
 error-removed = Vous avez été retiré de cette partie par les autres joueurs : vous n'y jouez plus.
 
 ## event
-event-placed = { $seat } a fini de ranger pour la manche { $round } ({ $waiting } { $waiting ->
-        [one] joueur en attente
-       *[other] joueurs en attente
-    }).
+event-placed = { $waiting ->
+        [0] { $seat } a fini de ranger pour la manche { $round }.
+       *[other] { $seat } a fini de ranger pour la manche { $round } ({ $waiting } { $waiting ->
+            [one] joueur en attente
+           *[other] joueurs en attente
+        }).
+    }
 event-passed = { $seat } a une kallax pleine et passe la manche { $round }.
 event-box_placed = Vous avez rangé { $category ->
         [T] un casse-tête
@@ -172,7 +175,10 @@ prompt-preview_score = Score : { $before } → { $after } ({ $sign }{ $delta } {
     }).
 prompt-confirmed = C'est rangé ! Les autres joueurs ne le verront qu'à la fin de la manche { $round }.
 prompt-full = **Manche { $round }** : votre kallax est pleine, vous passez cette manche. Confirmer ?
-prompt-confirmed_closed = C'est rangé ! Tout le monde a rangé : la manche { $round } est terminée et les kallax sont révélées.
+prompt-confirmed_closed = { $players ->
+        [1] C'est rangé ! La manche { $round } est terminée.
+       *[other] C'est rangé ! Tout le monde a rangé : la manche { $round } est terminée et les kallax sont révélées.
+    }
 prompt-confirmed_pass = Votre kallax est pleine : vous passez la manche { $round }.
 prompt-discarded = Rien n'a été rangé : choisissez à nouveau quand vous voulez.
 prompt-sheet_of = Kallax { ELISION($player) ->

@@ -5,15 +5,15 @@ name-title = Tectonic
 rules-summary =
     {"*"}*Tectonic** — a 2-player abstract: White (moves first, bottom, rows 1-2) against Black (top, rows 9-10).
     10 × 10 board (files A-J, rows 1-10); each corner is a 6-cell mountain **region**: the two at the bottom are White's, the two at the top Black's.
-    Each player has 6 pieces on the board and a colline, a pic and a mont in **reserve**.
+    Each player has 6 pieces on the board and a hill, a peak and a mount in **reserve**.
     {"*"}*Moves** (never over or onto a piece):
-    • **colline** (round): 1 cell in any of the 8 directions;
-    • **pic** (triangle): up to 3 cells diagonally forward, or up to 3 cells straight back (option: diagonally back);
-    • **mont** (square): up to 4 cells in a straight line (horizontal or vertical).
+    • **hill** (round): 1 cell in any of the 8 directions;
+    • **peak** (triangle): up to 3 cells diagonally forward, or up to 3 cells straight back (option: diagonally back);
+    • **mount** (square): up to 4 cells in a straight line (horizontal or vertical).
     {"*"}*Flip**: when the moved piece ends orthogonally next to an enemy piece, that piece turns **red** (if several, you choose which). A red piece is neutral and cannot move.
     {"*"}*Red pieces come back**: every red piece orthogonally next to the moved piece takes the mover's colour: your own is simply turned back; an opponent's is replaced by a same-type piece from your reserve (the red piece goes back to its owner's reserve). With no such piece in reserve, it stays red. Red pieces come back first, then the flip.
-    {"*"}*Winning**: gather a colline, a pic and a mont of your colour in one opponent region, or turn every enemy piece on the board red. A player with no legal move loses; the same position three times is a draw.
-    Play: `/tectonic jouer de:C2 vers:C6` (autocomplete offers the legal moves), then a button if several pieces can be flipped. `/tectonic abandon` to resign.
+    {"*"}*Winning**: gather a hill, a peak and a mount of your colour in one opponent region, or turn every enemy piece on the board red. A player with no legal move loses; the same position three times is a draw.
+    Play: `/tectonic play from:C2 to:C6` (autocomplete offers the legal moves), then a button if several pieces can be flipped. `/tectonic abandon` to resign.
 
 ## error
 error-off_board = “{ $cell }” is not a board cell (A1 to J10).
@@ -38,7 +38,7 @@ event-substituted = 🔁 { $seat } replaces the red piece on { $cell } ({ $piece
 event-stays_red = { $seat } has no { $piece } left in reserve: the red piece on { $cell } stays red.
 event-turn = { $seat } to play.
 event-resigned = 🏳️ { $seat } resigns: { $winner } wins.
-event-won_region = 🏆 { $winner } gathers a colline, a pic and a mont in the { $region } region and wins!
+event-won_region = 🏆 { $winner } gathers a hill, a peak and a mount in the { $region } region and wins!
 event-won_all_red = 🏆 All of { $loser }'s pieces on the board are red: { $winner } wins!
 event-won_no_moves = 🏆 { $loser } has no legal move left: { $winner } wins!
 event-draw_repetition = 🤝 The same position occurred three times: draw.
@@ -53,9 +53,9 @@ reason-resign = resignation
 reason-timeout = forfeit after repeated absences
 
 ## piece
-piece-colline = colline
-piece-pic = pic
-piece-mont = mont
+piece-colline = hill
+piece-pic = peak
+piece-mont = mount
 
 ## colour
 colour-blanc = White
@@ -68,7 +68,7 @@ region-SO = south-west
 region-SE = south-east
 
 ## option
-option-pic_backward = pic backward move
+option-pic_backward = Peak's backward move
 
 ## choice
 choice-droit = straight back
@@ -106,7 +106,7 @@ render-black = Black
 cmd-start = Open a game of Tectonic (against a player or the AI)
 cmd-adversaire = Opponent: a player (default) or the bot
 cmd-niveau = AI level (1 easy, 2 medium, 3 hard)
-cmd-recul_pic = Pic backward move: straight (default) or diagonal
+cmd-recul_pic = Peak's backward move: straight (default) or diagonal
 cmd-jouer = Move one of your pieces
 cmd-de = From cell (e.g. C2)
 cmd-vers = To cell (e.g. C6)
@@ -116,8 +116,8 @@ cmd-vs_player = Another player (lobby)
 cmd-vs_bot = The bot (the game starts at once)
 
 ## ui
-ui-hint_move = ➡️ Play with `/tectonic jouer de: vers:`: autocomplete only offers your legal moves.
-ui-flip_pick = Click the piece to flip (or play again with the `retourner` option).
+ui-hint_move = ➡️ Play with `/tectonic play from: to:`: autocomplete only offers your legal moves.
+ui-flip_pick = Click the piece to flip (or play again with the `flip` option).
 ui-flip_done = You play { $from } → { $to } and flip { $cell }.
 ui-resign_confirm = Resign game #{ $id }? { $opponent } will win it.
 ui-resign_done = You resigned game #{ $id }.

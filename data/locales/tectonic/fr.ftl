@@ -22,7 +22,10 @@ error-red_piece = La pièce en { $cell } ({ $piece }) est rouge : elle est neutr
 error-enemy_piece = La pièce en { $cell } ({ $piece }) appartient à votre adversaire.
 error-same_cell = La pièce doit quitter sa case ({ $cell }).
 error-wrong_pattern = { $from } → { $to } n'est pas un déplacement de { $piece }.
-error-too_far = { $from } → { $to } est trop loin : un déplacement de { $piece } fait au plus { $max } cases.
+error-too_far = { $from } → { $to } est trop loin : un déplacement de { $piece } fait au plus { $max } { $max ->
+        [one] case
+       *[other] cases
+    }.
 error-blocked = { $from } → { $to } est bloqué : la case { $cell } est occupée et on ne passe jamais par-dessus une pièce.
 error-occupied = La case d'arrivée { $cell } est déjà occupée.
 error-flip_required = Plusieurs pièces adverses peuvent être retournées : choisissez-en une ({ $choices }).
