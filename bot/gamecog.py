@@ -59,6 +59,13 @@ STRIP_MAX_AGE = 55 * 60
 PACE_CHOICES = [app_commands.Choice(name=L(f"common.pace.{p}"), value=p) for p in PACES]
 
 
+def level_choices(levels: int) -> list[app_commands.Choice[int]]:
+    """An AI's levels as named choices (easy … hard), never a bare number: 2 levels are easy and hard."""
+    names = {2: ("easy", "hard"), 3: ("easy", "medium", "hard")}[levels]
+    return [app_commands.Choice(name=L(f"common.level.{name}"), value=i + 1) for i, name in enumerate(names)]
+
+
+
 def player_of(interaction: discord.Interaction) -> Player:
     perms = getattr(interaction, "permissions", None)
     user = interaction.user

@@ -95,3 +95,13 @@ def test_a_short_deck_is_told_as_a_shortfall():
     (line,) = narrate("lutinades", [{"type": "gained", "seat": 1, "count": 0, "wanted": 2, "total": 8}],
                       ["Alice", "Bruno"], "fr")
     assert line == "La pioche est épuisée : Bruno ne cueille rien."
+
+
+def test_tectonic_moves_read_as_sentences_in_both_languages():
+    from cogs.tectonic.cog import TectonicCog
+    for piece, french in (("colline", "Alice déplace sa colline de E2 à E3."),
+                          ("pic", "Alice déplace son pic de E2 à E3."), ("mont", "Alice déplace son mont de E2 à E3.")):
+        told = TectonicCog._told([{"type": "moved", "seat": 0, "piece": piece, "from": "E2", "to": "E3"}], "fr")
+        assert narrate("tectonic", told, ["Alice"], "fr") == [french]
+    told = TectonicCog._told([{"type": "moved", "seat": 0, "piece": "colline", "from": "E2", "to": "E3"}], "en")
+    assert narrate("tectonic", told, ["Alice"], "en") == ["Alice moves a hill from E2 to E3."]

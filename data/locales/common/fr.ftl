@@ -127,6 +127,11 @@ button-rematch = Revanche
 lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
 
+## level
+level-easy = Facile
+level-medium = Moyen
+level-hard = Difficile
+
 ## pace
 pace-direct = En direct (5 min par joueur, +1 min par coup)
 pace-rapide = Rapide (2 h par joueur, +30 min par coup)

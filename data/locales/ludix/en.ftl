@@ -41,7 +41,7 @@ label-others = Others
 cmd-start = Open a game of Ludix (Roman-numeral dice)
 cmd-objectif = Score to reach (300 by default)
 cmd-ia = Number of AI players to add (0 to 5)
-cmd-niveau = AI level (1 or 2)
+cmd-niveau = AI level
 
 ## rules
 rules-summary =

@@ -44,7 +44,7 @@ label-others = Autres
 cmd-start = Ouvrir une partie de Ludix (dés en chiffres romains)
 cmd-objectif = Score à atteindre (300 par défaut)
 cmd-ia = Nombre de joueurs IA à ajouter (0 à 5)
-cmd-niveau = Niveau de l'IA (1 ou 2)
+cmd-niveau = Niveau de l'IA
 
 ## rules
 rules-summary =

@@ -126,7 +126,7 @@ side_card-right = to the right
 cmd-start = Open a game of Lutinades (bluffing, 3 to 7 players)
 cmd-variante = Variant: standard, clever lutins or think big
 cmd-ia = Number of AI players to add (0 to 6)
-cmd-niveau = AI level (1 or 2)
+cmd-niveau = AI level
 
 ## event
 event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give them back their path! ({ $deck } { $deck ->

@@ -126,7 +126,7 @@ side_card-right = vers la droite
 cmd-start = Ouvrir une partie de Lutinades (bluff, 3 à 7 joueurs)
 cmd-variante = Variante : standard, lutins malins ou voir les choses en grand
 cmd-ia = Nombre de joueurs IA à ajouter (0 à 6)
-cmd-niveau = Niveau de l'IA (1 ou 2)
+cmd-niveau = Niveau de l'IA
 
 ## event
 event-turn = Tour { $turn } : c'est à { $picker } de cueillir. Lutins, vauriens, rendez-lui son chemin ! ({ $deck } { $deck ->

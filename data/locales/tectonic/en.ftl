@@ -31,7 +31,7 @@ error-no_flip = This move flips nothing: { $cell } cannot be flipped.
 error-not_your_button = This button is not for you.
 
 ## event
-event-moved = { $seat } plays { $piece } { $from } → { $to }.
+event-moved = { $seat } moves a { $piece } from { $from } to { $to }.
 event-flipped = 🔴 { $seat } flips the enemy piece on { $cell } ({ $piece }): it turns red.
 event-recoloured = ↩️ { $seat } takes back their red piece on { $cell } ({ $piece }).
 event-substituted = 🔁 { $seat } replaces the red piece on { $cell } ({ $piece }) with one from their reserve; it goes back to { $owner }'s reserve.
@@ -74,10 +74,6 @@ option-pic_backward = Peak's backward move
 choice-droit = straight back
 choice-diagonale = diagonally back
 
-## level
-level-1 = Easy
-level-2 = Medium
-level-3 = Hard
 
 ## button
 button-flip = Flip { $cell } ({ $piece })
@@ -105,7 +101,7 @@ render-black = Black
 ## cmd
 cmd-start = Open a game of Tectonic (against a player or the AI)
 cmd-adversaire = Opponent: a player (default) or the bot
-cmd-niveau = AI level (1 easy, 2 medium, 3 hard)
+cmd-niveau = AI level
 cmd-recul_pic = Peak's backward move: straight (default) or diagonal
 cmd-jouer = Move one of your pieces
 cmd-de = From cell (e.g. C2)

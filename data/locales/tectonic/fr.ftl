@@ -34,7 +34,10 @@ error-no_flip = Ce déplacement ne retourne aucune pièce : impossible de retour
 error-not_your_button = Ce bouton n'est pas pour vous.
 
 ## event
-event-moved = { $seat } joue { $piece } { $from } → { $to }.
+event-moved = { $seat } déplace { $piece_kind ->
+        [colline] sa colline
+       *[other] son { $piece }
+    } de { $from } à { $to }.
 event-flipped = 🔴 { $seat } retourne le pion adverse en { $cell } ({ $piece }) : il devient rouge.
 event-recoloured = ↩️ { $seat } récupère son pion rouge en { $cell } ({ $piece }).
 event-substituted = 🔁 { $seat } remplace le pion rouge en { $cell } ({ $piece }) par un pion de sa réserve ; celui-ci retourne dans la réserve { ELISION($owner) ->
@@ -95,10 +98,6 @@ option-pic_backward = recul du pic
 choice-droit = tout droit
 choice-diagonale = en diagonale
 
-## level
-level-1 = Facile
-level-2 = Moyen
-level-3 = Difficile
 
 ## button
 button-flip = Retourner { $cell } ({ $piece })
@@ -126,7 +125,7 @@ render-black = Noir
 ## cmd
 cmd-start = Ouvrir une partie de Tectonic (contre un joueur ou l'IA)
 cmd-adversaire = Adversaire : un joueur (par défaut) ou le bot
-cmd-niveau = Niveau de l'IA (1 facile, 2 moyen, 3 difficile)
+cmd-niveau = Niveau de l'IA
 cmd-recul_pic = Recul du pic : tout droit (par défaut) ou en diagonale
 cmd-jouer = Déplacer une de vos pièces
 cmd-de = Case de départ (ex. C2)
