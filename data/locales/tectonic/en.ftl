@@ -31,7 +31,9 @@ error-no_flip = This move flips nothing: { $cell } cannot be flipped.
 error-not_your_button = This button is not for you.
 
 ## event
-event-moved = { $seat } moves a { $piece } from { $from } to { $to }.
+event-moved = { $seat } moves { $piece_kind ->
+       *[other] a { $piece }
+    } from { $from } to { $to }.
 event-flipped = 🔴 { $seat } flips the enemy piece on { $cell } ({ $piece }): it turns red.
 event-recoloured = ↩️ { $seat } takes back their red piece on { $cell } ({ $piece }).
 event-substituted = 🔁 { $seat } replaces the red piece on { $cell } ({ $piece }) with one from their reserve; it goes back to { $owner }'s reserve.
