@@ -13,7 +13,7 @@ error-game_finished = Game #{ $game } is over.
 error-game_cancelled = Game #{ $game } was cancelled.
 error-wrong_game = Game #{ $game } is not a game of this kind.
 error-no_game_here = No game of this kind is running in this channel. Open one with the start command.
-error-ambiguous = Several games are running here: { $games }. Say which one with the “game” option.
+error-ambiguous = Several games are open here: { $games }. Say which one with the “game” option.
 error-busy = Too many clicks at once: please try again.
 error-not_a_player = You are not playing in game #{ $game }.
 error-already_played = This move was already played: this button is out of date. Look at the game's latest message.
@@ -53,6 +53,7 @@ status-cancelled = cancelled
 
 ## label
 label-ai = AI
+label-game_listed = #{ $id } ({ $players }, { $status })
 label-game_choice = #{ $id } — { $players } ({ $status })
 label-rank_line = { $rank }. { $player } — { $score }
 label-private_view = Your private view of game #{ $id } (only you can see it).

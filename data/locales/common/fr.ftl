@@ -13,7 +13,7 @@ error-game_finished = La partie n°{ $game } est terminée.
 error-game_cancelled = La partie n°{ $game } a été annulée.
 error-wrong_game = La partie n°{ $game } n'est pas une partie de ce jeu.
 error-no_game_here = Aucune partie de ce jeu n'est en cours dans ce salon. Lancez-en une avec la commande start.
-error-ambiguous = Plusieurs parties sont en cours ici : { $games }. Précisez laquelle avec l'option « partie ».
+error-ambiguous = Plusieurs parties sont ouvertes ici : { $games }. Précisez laquelle avec l'option « partie ».
 error-busy = Trop de monde clique en même temps : réessayez.
 error-not_a_player = Vous ne jouez pas dans la partie n°{ $game }.
 error-already_played = Ce coup a déjà été joué : ce bouton n'est plus à jour. Regardez le dernier message de la partie.
@@ -53,6 +53,7 @@ status-cancelled = annulée
 
 ## label
 label-ai = IA
+label-game_listed = n°{ $id } ({ $players }, { $status })
 label-game_choice = n°{ $id } — { $players } ({ $status })
 label-rank_line = { $rank }. { $player } — { $score }
 label-private_view = Votre vue privée de la partie n°{ $id } (visible de vous seulement).
