@@ -1,14 +1,6 @@
 ## name
 name-title = The Invincible Armada
 
-## rules
-rules-summary =
-    {"*"}*L'Invincible Armada** — 2 players, 2 rounds: each plays Spain (20 red ships) once and England (20 white ships) once.
-    • Ships stand on the **intersections** (A1 bottom left, K11 top right on the 11 × 11 board). Spain starts; one ship per turn.
-    • **Spain**: an unbroken straight line of Spanish ships (horizontal, vertical or diagonal) has a **range** equal to its number of ships. When the placed ship makes or extends a line, Spain takes **one** English ship in that alignment within range beyond either end (Spain chooses if several; nothing shields). Once all 20 ships are down, Spain moves one anywhere instead.
-    • **England**: never more than 5 ships on the board, never 3 aligned. Two neighbouring ships form a **pair**. With 4 free ships, the 5th must form a pair. Instead of placing, England may **pivot** one ship of a pair around the other (onto one of its 7 other neighbouring points); at 5 ships it must pivot. A pair takes the Spanish ship right beyond either end of its alignment when the placed or pivoted ship forms it so.
-    • A round ends at **11 captures**; the winner scores 11 − the loser's captures. After two rounds the higher total wins; on a tie a 3rd round is played like the first.
-    Commands: `/armada start` (against a player or the bot), `/armada place point:`, `/armada move from: to:` (Spain, once its 20 ships are down), `/armada pivot from: to:`; when several captures are possible, "Take …" buttons under the board. Also `/armada status`, `/armada abandon` (resign), `/armada rules`. Details: `docs/rules/armada.md`.
 
 ## side
 side-spain = Spain
@@ -125,3 +117,25 @@ ui-pivot_choice = { $to } (around { $around })
 ui-resign_confirm = Resign game #{ $id }? { $opponent } will win it, whatever the points.
 ui-resign_done = You resigned game #{ $id }.
 ui-resign_kept = Game #{ $id } goes on.
+
+## rules
+rules-page_1 =
+    {"*"}*L'Invincible Armada — the goal**
+    2 players, 2 rounds: each plays Spain (20 red ships) once and England (20 white ships) once.
+    • Ships stand on the **intersections** (A1 bottom left, K11 top right on the 11 × 11 board). Spain starts; one ship per turn.
+    • A round ends at **11 captures**; the winner scores 11 minus the loser's captures. After two rounds the higher total wins; on a tie a 3rd round is played like the first.
+rules-page_2 =
+    {"*"}*Spain**
+    • An unbroken straight line of Spanish ships (horizontal, vertical or diagonal) has a **range** equal to its number of ships.
+    • When the placed ship makes or extends a line, Spain takes **one** English ship in that alignment within range beyond either end (Spain chooses if several; nothing shields).
+    • Once all 20 ships are down, Spain moves one anywhere each turn instead.
+rules-page_3 =
+    {"*"}*England**
+    • Never more than 5 ships on the board, never 3 aligned. Two neighbouring ships form a **pair**; with 4 free ships, the 5th must form a pair.
+    • Instead of placing, England may **pivot** a ship of a pair around the other (onto one of its 7 other neighbouring points); at 5 ships it must pivot.
+    • A pair takes the Spanish ship right beyond either end of its alignment when the placed or pivoted ship forms it so.
+rules-page_4 =
+    {"*"}*Commands**
+    • `/armada start`: against a player or the bot, bot level, board size, pace, thread.
+    • `/armada place point:`, `/armada move from: to:` (Spain, once its 20 ships are down), `/armada pivot from: to:`; when several captures are possible, "Take …" buttons under the board.
+    • `/armada status`, `/armada abandon` to resign.

@@ -151,3 +151,16 @@ clock-days = { $n } { $n ->
 clock-hours = { $n } h
 clock-minutes = { $n } min
 clock-seconds = { $n } s
+
+## rules
+rules-footer = Page { $page } of { $pages } · the complete rules, inside Discord
+rules-previous = Previous
+rules-next = Next
+rules-pick = Go to page…
+rules-page_time =
+    {"*"}*Time and absent players**
+    Every game has a **pace** (the `pace` option of `start`): each player has a time bank that runs during their turn and grows back with every move they make.
+    • Live: 5 min, +1 min per move; Fast: 2 h, +30 min; Normal: the server's timeout (2 days by default), +half of it; Slow: 7 days, +3 days.
+    • A reminder comes before the bank runs out. When it is empty, the bot plays the game's default move for the absent player; in Tectonic and L'Invincible Armada, three absences in a row lose the game by forfeit.
+    • With at least two other humans at the table, they vote instead: wait, let the bot play for the player (until they click "Take my seat back") or remove them from the game.
+    • `/ludibot vacation days:` stops your clocks in all your games (at most 30 days a year).

@@ -157,3 +157,16 @@ clock-days = { $n } { $n ->
 clock-hours = { $n } h
 clock-minutes = { $n } min
 clock-seconds = { $n } s
+
+## rules
+rules-footer = Page { $page } sur { $pages } · règles complètes, dans Discord
+rules-previous = Précédente
+rules-next = Suivante
+rules-pick = Aller à la page…
+rules-page_time =
+    {"*"}*Le temps et les absents**
+    Chaque partie a un **rythme** (option `rythme` de `start`) : chaque joueur a une réserve de temps qui s'écoule pendant son tour et remonte à chaque coup joué.
+    • En direct : 5 min, +1 min par coup ; Rapide : 2 h, +30 min ; Normal : le délai du serveur (2 jours par défaut), +la moitié ; Lent : 7 jours, +3 jours.
+    • Un rappel arrive avant la fin de la réserve. Quand elle est vide, le bot joue le coup par défaut du jeu pour le joueur absent ; à Tectonic et à L'Invincible Armada, trois absences de suite donnent la partie perdue par forfait.
+    • Avec au moins deux autres humains à la table, ils votent plutôt : attendre, laisser le bot jouer à sa place (jusqu'à ce qu'il clique sur « Reprendre ma place ») ou le retirer de la partie.
+    • `/ludibot vacances jours:` arrête vos horloges dans toutes vos parties (30 jours par an au plus).

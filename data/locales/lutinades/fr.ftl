@@ -1,18 +1,6 @@
 ## name
 name-title = Lutinades
 
-## rules
-rules-summary =
-    {"*"}*Lutinades** — 3 à 7 joueurs, bluff et champignons.
-    À chaque tour, un joueur est le **cueilleur** ; les autres sont les **lutins**. La carte du dessus de la pioche est retournée : seuls les lutins la voient (bouton « Voir la carte »), le cueilleur jamais.
-    Chaque lutin choisit en secret un geste — **vers le haut**, **vers le bas**, **à l'horizontale** ou **de petite taille** — vrai ou faux. Quand tous ont choisi, les gestes sont montrés, le cueilleur **suit** un lutin, puis la carte est révélée :
-    • le geste du lutin suivi correspond au panneau : le cueilleur prend le **gros chiffre** de champignons, le lutin le **petit** ;
-    • il ne correspond pas : le lutin prend le **petit chiffre**, le cueilleur rien ;
-    • tous les lutins ont fait le même geste : le cueilleur prend le **gros chiffre**, les lutins rien (pas de choix à faire).
-    Les champignons sont des cartes prises dans la pioche (le cueilleur se sert en premier si elle s'épuise). La carte révélée est défaussée et la pioche passe au joueur suivant. La partie s'arrête quand la pioche est vide (ou qu'il n'y reste qu'une carte) : le plus de champignons gagne.
-    {"*"}*Variantes** (`variante`) :
-    • `lutins-malins` : le lutin montre aussi le côté, tel que le cueilleur le voit — en face de lui, **sa** gauche est la droite du cueilleur ! Un lutin suivi qui se trompe de côté donne le gros chiffre au cueilleur et ne gagne rien.
-    • `en-grand` : le geste « de petite taille » est interdit ; le lutin qui l'utilise est ignoré (on ne peut pas le suivre) et rend un de ses champignons à la pioche, qui est mélangée.
 
 
 ## option
@@ -168,3 +156,27 @@ label-totals = 🍄 Champignons : { $totals }
 ## merged from main
 side_short-left = ←
 side_short-right = →
+
+## rules
+rules-page_1 =
+    {"*"}*Lutinades — le but**
+    De 3 à 7 joueurs, bluff et champignons. À chaque tour, un joueur est le **cueilleur** ; les autres sont les **lutins**. Le plus de champignons à la fin gagne.
+    La carte du dessus de la pioche est retournée : seuls les lutins la voient (bouton « Voir la carte »), jamais le cueilleur. Son panneau montre un geste, et deux chiffres : le gros et le petit.
+rules-page_2 =
+    {"*"}*Un tour**
+    • Chaque lutin choisit en secret un geste — **vers le haut**, **vers le bas**, **à l'horizontale** ou **de petite taille** — vrai ou faux. Quand tous ont choisi, les gestes sont montrés et le cueilleur **suit** un lutin ; puis la carte est révélée :
+    • le geste du lutin suivi correspond au panneau : le cueilleur prend le **gros chiffre** de champignons, le lutin le **petit** ;
+    • il ne correspond pas : le lutin prend le **petit chiffre**, le cueilleur rien ;
+    • tous les lutins ont fait le même geste : le cueilleur prend le **gros chiffre**, les lutins rien (pas de choix à faire).
+rules-page_3 =
+    {"*"}*La pioche et la fin**
+    • Les champignons sont des cartes prises dans la pioche ; si elle s'épuise, le cueilleur se sert en premier.
+    • La carte révélée est défaussée et le rôle de cueilleur passe au joueur suivant.
+    • La partie s'arrête quand la pioche est vide (ou qu'il n'y reste qu'une carte).
+    • Sur l'image, à côté de chaque joueur : son geste du tour en cours et celui du tour précédent.
+rules-variant_lutins-malins =
+    {"*"}*Variante : lutins malins**
+    Le lutin montre aussi le côté vers lequel pointe le panneau, tel que le cueilleur le voit : en face de lui, **votre** gauche est la droite du cueilleur ! Un lutin suivi qui se trompe de côté donne le gros chiffre au cueilleur et ne gagne rien.
+rules-variant_en-grand =
+    {"*"}*Variante : voir les choses en grand**
+    Le geste « de petite taille » est interdit : le lutin qui l'utilise est ignoré (on ne peut pas le suivre) et rend un de ses champignons à la pioche, qui est mélangée.

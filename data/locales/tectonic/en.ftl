@@ -1,19 +1,6 @@
 ## name
 name-title = Tectonic
 
-## rules
-rules-summary =
-    {"*"}*Tectonic** — a 2-player abstract: White (moves first, bottom, rows 1-2) against Black (top, rows 9-10).
-    10 × 10 board (files A-J, rows 1-10); each corner is a 6-cell mountain **region**: the two at the bottom are White's, the two at the top Black's.
-    Each player has 6 pieces on the board and a hill, a peak and a mount in **reserve**.
-    {"*"}*Moves** (never over or onto a piece):
-    • **hill** (round): 1 cell in any of the 8 directions;
-    • **peak** (triangle): up to 3 cells diagonally forward, or up to 3 cells straight back (option: diagonally back);
-    • **mount** (square): up to 4 cells in a straight line (horizontal or vertical).
-    {"*"}*Flip**: when the moved piece ends orthogonally next to an enemy piece, that piece turns **red** (if several, you choose which). A red piece is neutral and cannot move.
-    {"*"}*Red pieces come back**: every red piece orthogonally next to the moved piece takes the mover's colour: your own is simply turned back; an opponent's is replaced by a same-type piece from your reserve (the red piece goes back to its owner's reserve). With no such piece in reserve, it stays red. Red pieces come back first, then the flip.
-    {"*"}*Winning**: gather a hill, a peak and a mount of your colour in one opponent region, or turn every enemy piece on the board red. A player with no legal move loses; the same position three times is a draw.
-    Play: `/tectonic play from:C2 to:C6` (autocomplete offers the legal moves), then a button if several pieces can be flipped. `/tectonic abandon` to resign.
 
 ## error
 error-off_board = “{ $cell }” is not a board cell (A1 to J10).
@@ -122,3 +109,24 @@ ui-resign_done = You resigned game #{ $id }.
 ui-resign_kept = Game #{ $id } goes on.
 ui-final_win = **Game over**: { $winner } wins ({ $reason }).
 ui-final_draw = **Game over**: draw ({ $reason }).
+
+## rules
+rules-page_1 =
+    {"*"}*Tectonic — the goal**
+    An abstract game for 2 players: White (moves first, at the bottom, rows 1-2) against Black (at the top, rows 9-10), on a 10 × 10 board (files A-J, rows 1-10). Each corner is a 6-cell mountain **region**: the two at the bottom are White's, the two at the top Black's.
+    Each player has 6 pieces on the board and a hill, a peak and a mount in **reserve**.
+    {"*"}*Winning**: gather a hill, a peak and a mount of your colour in one opponent region, or turn every enemy piece on the board red. A player with no legal move loses; the same position three times is a draw.
+rules-page_2 =
+    {"*"}*Moves** (never over nor onto a piece)
+    • **hill** (round): 1 cell in any of the 8 directions;
+    • **peak** (triangle): up to 3 cells diagonally forward, or up to 3 cells straight back (the `pic_backward` option: diagonally back);
+    • **mount** (square): up to 4 cells in a straight line (horizontal or vertical).
+rules-page_3 =
+    {"*"}*Flips**
+    • The moved piece that ends orthogonally next to an enemy piece turns it **red** (if several, you choose which). A red piece is neutral and cannot move.
+    • **Red pieces come back**: every red piece orthogonally next to the moved piece takes the mover's colour: their own is simply turned over; the opponent's is replaced by a piece of the same type from the mover's reserve (the red piece goes back to its owner's reserve). With no such piece in reserve, it stays red. Red pieces come back first, then the flip.
+rules-page_4 =
+    {"*"}*Commands**
+    • `/tectonic start`: opponent (a player or the bot), bot level, peak's backward move, pace, thread.
+    • `/tectonic play from: to:`: autocomplete only offers your legal moves; if several pieces can be flipped, one button per piece.
+    • `/tectonic status`, `/tectonic abandon` to resign.

@@ -1,19 +1,6 @@
 ## name
 name-title = Tectonic
 
-## rules
-rules-summary =
-    {"*"}*Tectonic** — jeu abstrait à 2 joueurs : Blanc (commence, en bas, rangées 1-2) contre Noir (en haut, rangées 9-10).
-    Plateau 10 × 10 (colonnes A-J, rangées 1-10) ; chaque coin est une **région** montagneuse de 6 cases : les deux du bas sont à Blanc, les deux du haut à Noir.
-    Chacun a 6 pièces en jeu et une colline, un pic et un mont en **réserve**.
-    {"*"}*Déplacements** (jamais par-dessus ni sur une pièce) :
-    • **colline** (rond) : 1 case dans les 8 directions ;
-    • **pic** (triangle) : jusqu'à 3 cases en diagonale vers l'avant, ou jusqu'à 3 cases tout droit vers l'arrière (option : en diagonale vers l'arrière) ;
-    • **mont** (carré) : jusqu'à 4 cases en ligne droite (horizontale ou verticale).
-    {"*"}*Retournement** : la pièce déplacée qui arrive orthogonalement à côté d'une pièce adverse la retourne face **rouge** (s'il y en a plusieurs, vous choisissez laquelle). Une pièce rouge est neutre et immobile.
-    {"*"}*Retour des rouges** : toute pièce rouge orthogonalement voisine de la pièce déplacée reprend la couleur du joueur : la sienne est simplement retournée ; celle de l'adversaire est remplacée par une pièce du même type prise dans votre réserve (la pièce rouge retourne dans la réserve de son propriétaire). Sans pièce de ce type en réserve, elle reste rouge. On rend les rouges d'abord, puis on retourne.
-    {"*"}*Victoire** : réunir une colline, un pic et un mont de votre couleur dans une même région adverse, ou rendre rouges toutes les pièces adverses sur le plateau. Un joueur sans coup possible perd ; la même position trois fois donne une partie nulle.
-    Jouer : `/tectonic jouer de:C2 vers:C6` (l'autocomplétion propose les coups permis), puis un bouton si plusieurs pièces peuvent être retournées. `/tectonic abandon` pour abandonner.
 
 ## error
 error-off_board = « { $cell } » n'est pas une case du plateau (de A1 à J10).
@@ -147,3 +134,24 @@ ui-final_win = **Fin de la partie** : victoire { ELISION($winner) ->
        *[consonant] de { $winner }
     } ({ $reason }).
 ui-final_draw = **Fin de la partie** : partie nulle ({ $reason }).
+
+## rules
+rules-page_1 =
+    {"*"}*Tectonic — le but**
+    Un jeu abstrait à 2 joueurs : Blanc (commence, en bas, rangées 1-2) contre Noir (en haut, rangées 9-10), sur un plateau de 10 × 10 (colonnes A-J, rangées 1-10). Chaque coin est une **région** montagneuse de 6 cases : les deux du bas sont à Blanc, les deux du haut à Noir.
+    Chacun a 6 pièces en jeu et une colline, un pic et un mont en **réserve**.
+    {"*"}*Victoire** : réunir une colline, un pic et un mont de votre couleur dans une même région adverse, ou rendre rouges toutes les pièces adverses sur le plateau. Un joueur sans coup possible perd ; la même position trois fois donne une partie nulle.
+rules-page_2 =
+    {"*"}*Déplacements** (jamais par-dessus ni sur une pièce)
+    • **colline** (rond) : 1 case dans les 8 directions ;
+    • **pic** (triangle) : jusqu'à 3 cases en diagonale vers l'avant, ou jusqu'à 3 cases tout droit vers l'arrière (option `recul_pic` : en diagonale vers l'arrière) ;
+    • **mont** (carré) : jusqu'à 4 cases en ligne droite (horizontale ou verticale).
+rules-page_3 =
+    {"*"}*Retournements**
+    • La pièce déplacée qui arrive orthogonalement à côté d'une pièce adverse la retourne face **rouge** (s'il y en a plusieurs, vous choisissez laquelle). Une pièce rouge est neutre et immobile.
+    • **Retour des rouges** : toute pièce rouge orthogonalement voisine de la pièce déplacée reprend la couleur du joueur : la sienne est simplement retournée ; celle de l'adversaire est remplacée par une pièce du même type prise dans votre réserve (la pièce rouge retourne dans la réserve de son propriétaire). Sans pièce de ce type en réserve, elle reste rouge. On rend les rouges d'abord, puis on retourne.
+rules-page_4 =
+    {"*"}*Commandes**
+    • `/tectonic start` : adversaire (un joueur ou le bot), niveau du bot, recul du pic, rythme, fil.
+    • `/tectonic jouer de: vers:` : l'autocomplétion ne propose que vos coups permis ; si plusieurs pièces peuvent être retournées, un bouton par pièce.
+    • `/tectonic status`, `/tectonic abandon` pour abandonner.
