@@ -124,7 +124,7 @@ def test_twelve_rounds_then_game_over_with_result():
         for seat in sorted(ENGINE.expected(s)):
             s, ev = ENGINE.apply(s, seat, ENGINE.ai_action(s, seat))
     assert sorted(set(seen)) == list(range(1, 13))
-    assert ev[-1]["type"] == "game_over" and ev[-2] == {"type": "round_closed", "round": 12}
+    assert ev[-1]["type"] == "game_over" and ev[-2] == {"type": "round_closed", "round": 12, "players": 2}
     assert ENGINE.expected(s) == set() and ENGINE.legal_actions(s, 0) == []
     res = ENGINE.result(s)
     assert ev[-1]["winners"] == res.winners and ev[-1]["scores"] == res.scores

@@ -121,10 +121,13 @@ event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give th
         [one] card
        *[other] cards
     } in the deck)
-event-gesture_chosen = { $seat } has made their gesture ({ $waiting } { $waiting ->
-        [one] lutin still thinking
-       *[other] lutins still thinking
-    }).
+event-gesture_chosen = { $waiting ->
+        [0] { $seat } has made their gesture.
+       *[other] { $seat } has made their gesture ({ $waiting } { $waiting ->
+            [one] lutin still thinking
+           *[other] lutins still thinking
+        }).
+    }
 event-gestures_revealed = Every lutin has made a gesture: here they are!
 event-ignored = { $seat } made the forbidden gesture: ignored, returns { $returned } { $returned ->
         [one] mushroom

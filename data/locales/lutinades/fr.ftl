@@ -121,10 +121,13 @@ event-turn = Tour { $turn } : c'est à { $picker } de cueillir. Lutins, vauriens
         [one] carte
        *[other] cartes
     } dans la pioche)
-event-gesture_chosen = { $seat } a fait son geste ({ $waiting } { $waiting ->
-        [one] lutin en attente
-       *[other] lutins en attente
-    }).
+event-gesture_chosen = { $waiting ->
+        [0] { $seat } a fait son geste.
+       *[other] { $seat } a fait son geste ({ $waiting } { $waiting ->
+            [one] lutin en attente
+           *[other] lutins en attente
+        }).
+    }
 event-gestures_revealed = Tous les lutins ont fait leur geste : les voici !
 event-ignored = { $seat } a fait le geste interdit : ce geste est ignoré, et { $seat } rend { $returned } { $returned ->
         [one] champignon

@@ -42,7 +42,10 @@ event-box_placed = You stored { $category ->
        *[other] cells
     } at { $cell }.
 event-mat_placed = You laid a mat at { $cell }.
-event-round_closed = Round { $round } is over: every kallax is revealed.
+event-round_closed = { $players ->
+        [1] Round { $round } is over: here is your kallax.
+       *[other] Round { $round } is over: every kallax is revealed, here they are.
+    }
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
 event-game_over = Game over! Here are the kallaxes and their scores.
 event-seat_removed = 🚪 The game goes on without { $seat }: their kallax stays as it is.
@@ -77,6 +80,24 @@ mechanic-deck_building = Deck building
 mechanic-programming = Programming
 mechanic-memory = Memory
 mechanic-secret_role = Secret role
+
+## why
+why-category_group = category groups
+why-mechanic_group = mechanic groups
+why-empty_cells = empty cells
+why-full_cubby = full cubbies
+why-category_T = puzzle
+why-category_A = dexterity
+why-category_C = cards
+why-category_P = board game
+why-category_F = miniatures
+why-category_R = role-playing
+why-mechanic_bluff = bluff
+why-mechanic_deduction = deduction
+why-mechanic_deck_building = deck building
+why-mechanic_programming = programming
+why-mechanic_memory = memory
+why-mechanic_secret_role = secret role
 
 ## rule
 rule-category_group = { $name } group: { $games } { $games ->
@@ -170,6 +191,7 @@ prompt-preview_score = Score: { $before } → { $after } ({ $sign }{ $delta } { 
         [one] point
        *[other] points
     }).
+prompt-preview_why = Why: { $reasons }
 prompt-confirmed = Stored! The other players will only see it when round { $round } is over.
 prompt-full = **Round { $round }**: your kallax is full, you pass this round. Confirm?
 prompt-confirmed_closed = { $players ->

@@ -42,7 +42,10 @@ event-box_placed = Vous avez rangé { $category ->
        *[other] cases
     } en { $cell }.
 event-mat_placed = Vous avez posé un tapis en { $cell }.
-event-round_closed = Manche { $round } terminée : toutes les kallax sont révélées.
+event-round_closed = { $players ->
+        [1] Manche { $round } terminée : voici votre kallax.
+       *[other] Manche { $round } terminée : toutes les kallax sont révélées, les voici.
+    }
 event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
 event-game_over = Partie terminée ! Voici les kallax et leurs scores.
 event-seat_removed = 🚪 La partie continue sans { $seat } : son kallax reste tel quel.
@@ -77,6 +80,24 @@ mechanic-deck_building = Deck building
 mechanic-programming = Programmation
 mechanic-memory = Mémorisation
 mechanic-secret_role = Rôle secret
+
+## why
+why-category_group = groupes de catégories
+why-mechanic_group = groupes de mécaniques
+why-empty_cells = cases vides
+why-full_cubby = casiers pleins
+why-category_T = casse-tête
+why-category_A = adresse
+why-category_C = cartes
+why-category_P = plateau
+why-category_F = figurines
+why-category_R = jeu de rôle
+why-mechanic_bluff = bluff
+why-mechanic_deduction = déduction
+why-mechanic_deck_building = deck building
+why-mechanic_programming = programmation
+why-mechanic_memory = mémorisation
+why-mechanic_secret_role = rôle secret
 
 ## rule
 rule-category_group = Groupe { $name } : { $games } jeux
@@ -164,6 +185,7 @@ prompt-preview_score = Score : { $before } → { $after } ({ $sign }{ $delta } {
         [one] point
        *[other] points
     }).
+prompt-preview_why = Pourquoi : { $reasons }
 prompt-confirmed = C'est rangé ! Les autres joueurs ne le verront qu'à la fin de la manche { $round }.
 prompt-full = **Manche { $round }** : votre kallax est pleine, vous passez cette manche. Confirmer ?
 prompt-confirmed_closed = { $players ->
