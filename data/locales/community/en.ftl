@@ -181,7 +181,7 @@ config-note = Deadlines already planned keep their time; new ones follow these s
 prefs-on = You will also get your reminders by direct message.
 prefs-off = You will not get reminders by direct message (only the mention in the channel).
 prefs-show_on = Reminders by direct message: on.
-prefs-show_off = Reminders by direct message: off. Turn them on with /ludibot preferences rappels_mp:True.
+prefs-show_off = Reminders by direct message: off. Turn them on with /ludibot preferences dm_reminders:True.
 
 ## reminder
 reminder-channel = ⏰ Reminder: { $players }, it is your turn in { $game } game #{ $id } (since { $since }). { $link }

@@ -119,7 +119,7 @@ rules-page_1 =
 rules-page_2 =
     {"*"}*Moves** (never over nor onto a piece)
     • **hill** (round): 1 cell in any of the 8 directions;
-    • **peak** (triangle): up to 3 cells diagonally forward, or up to 3 cells straight back (the `pic_backward` option: diagonally back);
+    • **peak** (triangle): up to 3 cells diagonally forward, or up to 3 cells straight back (the `peak_backward` option: diagonally back);
     • **mount** (square): up to 4 cells in a straight line (horizontal or vertical).
 rules-page_3 =
     {"*"}*Flips**
