@@ -46,7 +46,7 @@ label-call = Lutins, vauriens, rendez-moi mon chemin !
 label-small_forbidden = Geste « de petite taille » interdit : le lutin qui l'utilise est ignoré et rend un champignon.
 label-mirror_hint = Vous faites face au cueilleur : votre gauche est sa droite.
 label-card_for_picker = Vous êtes le cueilleur : vous ne pouvez pas voir la carte avant d'avoir choisi.
-label-how_to = Lutins : « Voir la carte » pour la regarder (vous seuls la voyez), puis faites votre geste avec les boutons.
+label-how_to = Lutins : « Voir la carte » pour la regarder (visible des lutins seulement), puis faites votre geste avec les boutons.
 label-first_picker = Premier tour : c'est à { $picker } de cueillir.
 label-your_card = Tour { $turn } — la carte, visible des lutins seulement : **{ $kind }** (gros chiffre { $big }, petit chiffre { $small }).
 label-your_card_side = Tour { $turn } — la carte, visible des lutins seulement : **{ $kind }**, le panneau pointe **{ $side }** (gros chiffre { $big }, petit chiffre { $small }). Pour montrer ce côté au cueilleur, qui vous fait face : « { $button } ».
@@ -94,7 +94,7 @@ error-follow_self = Vous êtes le cueilleur : suivez l'un des lutins, pas vous-m
 error-follow_ignored = { $lutin } a fait le geste interdit « de petite taille » : ce geste est ignoré, vous ne pouvez pas suivre ce lutin.
 error-stale_turn = Ce bouton date du tour { $turn } ; la partie en est au tour { $current }. Utilisez le dernier message de la partie.
 error-too_few_left = Il resterait moins de { $min } joueurs : la partie ne peut pas continuer sans ce joueur.
-error-removed = Vous avez été retiré de cette partie par les autres joueurs : vous n'y jouez plus.
+error-removed = Les autres joueurs ont voté votre retrait de cette partie : vous n'y jouez plus.
 
 ## button
 button-follow = Suivre { $lutin } ({ $gesture })

@@ -18,7 +18,7 @@ error-must_place = Il reste de la place (par exemple un tapis en { $cell }) : vo
 error-bad_choice = Ce choix n'est pas valide (« { $choice } ») : repars du message de la manche ou de /ranta placer.
 error-not_in_game = { $player } ne joue pas dans la partie n°{ $game }.
 error-too_few_left = Il resterait moins de { $min } joueur : la partie ne peut pas continuer sans ce joueur.
-error-removed = Vous avez été retiré de cette partie par les autres joueurs : vous n'y jouez plus.
+error-removed = Les autres joueurs ont voté votre retrait de cette partie : vous n'y jouez plus.
 
 ## event
 event-placed = { $waiting ->
