@@ -84,10 +84,12 @@ def test_moving_no_tile_is_said_plainly():
     assert line == "Alice a déplacé 1 tuile de la grande orchidée (5 points)."
 
 
-@pytest.mark.parametrize("key", ["lobby.error.already_joined", "lobby.error.not_joined", "common.label.private_view"])
+@pytest.mark.parametrize("key", ["lobby.error.already_joined", "lobby.error.not_joined", "common.label.private_view",
+                                 "lobby.error.not_enough", "ranta.error.removed", "lutinades.error.removed",
+                                 "lutinades.label.how_to", "lutinades.label.your_card"])
 def test_no_gendered_word_about_the_player(key):
     text = i18n.t(key, "fr", id=3)
-    for word in ("inscrit ", "inscrit.", "seul ", "seule ", "seuls "):
+    for word in ("inscrit", "seul ", "seule ", "seuls ", "retiré ", "retirée "):
         assert word not in text, text
 
 
