@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n
+from bot import i18n, rules
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
@@ -57,6 +57,13 @@ STRIP_MAX_AGE = 55 * 60
 
 #: the ``rythme`` option of every ``start`` (see bot.pace)
 PACE_CHOICES = [app_commands.Choice(name=L(f"common.pace.{p}"), value=p) for p in PACES]
+
+
+def level_choices(levels: int) -> list[app_commands.Choice[int]]:
+    """An AI's levels as named choices (easy … hard), never a bare number: 2 levels are easy and hard."""
+    names = {2: ("easy", "hard"), 3: ("easy", "medium", "hard")}[levels]
+    return [app_commands.Choice(name=L(f"common.level.{name}"), value=i + 1) for i, name in enumerate(names)]
+
 
 
 def player_of(interaction: discord.Interaction) -> Player:
@@ -729,7 +736,23 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(name="rules", description=L("common.cmd.rules"))
     async def rules_cmd(self, interaction: discord.Interaction) -> None:
-        await send(interaction, i18n.t(f"{self.kind}.rules.summary", lang(interaction)), ephemeral=True)
+        """The rules as a private card of pages; opened at the variant of the game played here, with
+        its settings (Ludix's target), when there is one."""
+        try:
+            game: GameRow | None = await self.resolve(interaction)
+        except RuleError:
+            game = None  # no game here (or several): the rules with their defaults
+        lg = lang(interaction)
+        options = game.options if game is not None else None
+        params = rules.params_for(self.kind, options)
+        index = rules.variant_page(self.kind, self.rules_variant(game)) if game is not None else 0
+        await send(interaction, rules.page_text(self.kind, index, lg, params), ephemeral=True,
+                   view=rules.controls(self.kind, index, lg, params, game.id if game is not None else 0))
+
+    def rules_variant(self, game: GameRow) -> str | None:
+        """The variant whose rules page a game of this kind opens at (None: the first page)."""
+        value = game.options.get("variante", game.options.get("variant"))
+        return str(value) if value is not None else None
 
     @app_commands.command(name="cancel", description=L("common.cmd.cancel"))
     @app_commands.describe(partie=L("common.cmd.partie"))

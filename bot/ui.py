@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n, metrics
+from bot import i18n, metrics, rules
 from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
@@ -166,6 +166,14 @@ async def dm_guard(interaction: discord.Interaction) -> bool:
     return False
 
 
+def _options_here(bot: Any) -> rules.Lookup:
+    async def options_of(game_id: int, guild_id: int | None) -> dict[str, Any] | None:
+        game = await bot.store.get_game(game_id)
+        return game.options if game is not None and game.guild_id == guild_id else None
+
+    return options_of
+
+
 def component_command(interaction: discord.Interaction) -> str:
     """The metrics label of a component: its verb (a small fixed set), e.g. ``component play``."""
     m = CUSTOM_ID.match(str((interaction.data or {}).get("custom_id", "")))
@@ -178,7 +186,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     cid = str(data.get("custom_id", ""))
     m = CUSTOM_ID.match(cid)
     if not m:
-        await refuse(interaction, "common.error.forged_button")
+        if not await rules.on_click(interaction, _options_here(bot)):
+            await refuse(interaction, "common.error.forged_button")
         return
     sessions = bot.sessions  # type: ignore[attr-defined]
     router: ComponentRouter = bot.router  # type: ignore[attr-defined]

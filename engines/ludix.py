@@ -169,6 +169,8 @@ class LudixEngine:
             scores[seat] += points
             banked[seat].append(points)
             events.append({"type": "banked", "seat": seat, "points": points, "score": scores[seat]})
+            if scores[seat] >= state.target > max(state.scores):  # the target reached for the first time
+                events.append({"type": "target_reached", "seat": seat, "target": state.target})
         nxt = self._next(state, seat)
         wrapped = nxt <= seat  # the round is complete (nxt == 0 when nobody was voted out)
         round_no = state.round_no + (1 if wrapped else 0)

@@ -100,7 +100,7 @@ class BoardsCog(commands.Cog):
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
             i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(rows)),
             labels, table, mine)
-        await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=period),
+        await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=key),
                    file=_png(image, f"classement-{kind}-{periode}.png"))
 
     @classement.autocomplete("jeu")

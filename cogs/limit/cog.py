@@ -235,7 +235,8 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         elif not any(e.get("type") == "round_closed" for e in outcome.events):
             lines.append(i18n.t("limit.prompt.placed_wait", lg))
         elif view["phase"] == "place" and not view["finished"]:
-            lines.append(i18n.t("limit.prompt.placed_round_closed", lg))
+            closed = next(e for e in outcome.events if e.get("type") == "round_closed")
+            lines.append(i18n.t("limit.prompt.placed_round_closed", lg, boards=closed.get("boards", 2)))
         file = await self._board_file(game, view, lg)
         content = "\n".join(lines)[:2000] or None
         if edit:

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import event_params, narrate
 from bot.render_pool import picture
 from bot.safe import escape
@@ -103,8 +103,8 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     new_turn = False
     for index, event in enumerate(events):
         kind = event.get("type")
-        if kind == "gained" and event.get("count") == event.get("wanted"):
-            continue  # the outcome line already said it; the totals follow it
+        if kind == "gained":
+            continue  # told with the card it follows (below): the outcome line, any shortfall, then the totals
         if kind == "followed" and event.get("auto"):  # nobody chose: say the bot did, and why
             lines.append(i18n.t("lutinades.label.followed_auto", lg, **event_params(event, names)))
             continue
@@ -135,6 +135,8 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
                 if later.get("type") != "gained":
                     break
                 gains.append(later)
+            short = [g for g in gains if g.get("count") != g.get("wanted")]  # the deck ran short
+            lines += narrate("lutinades", short, names, lg)
             if gains:
                 lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
                     f"{shown[g['seat']]} {g['total']}" for g in gains)))
@@ -170,11 +172,11 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     @app_commands.describe(variante=L("lutinades.cmd.variante"), ia=L("lutinades.cmd.ia"),
                            niveau=L("lutinades.cmd.niveau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, variante=[app_commands.Choice(name=L(f"lutinades.variant.{v}"), value=v)
+    @app_commands.choices(rythme=PACE_CHOICES, niveau=level_choices(2), variante=[app_commands.Choice(name=L(f"lutinades.variant.{v}"), value=v)
                                     for v in VARIANTS])
     async def start(self, interaction: discord.Interaction, variante: str = STANDARD,
                     ia: app_commands.Range[int, 0, 6] = 0,
-                    niveau: app_commands.Range[int, 1, 2] = 1,
+                    niveau: int = 1,
                     rythme: str | None = None, fil: bool | None = None) -> None:
         await self.open_lobby(interaction, {"variante": variante}, ai_seats=ia, ai_level=niveau, pace=rythme, thread=fil)
 

@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.render_pool import Picture, picture
 from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
@@ -40,9 +40,6 @@ from render.tectonic import render_board
 
 OPPONENTS = [app_commands.Choice(name=L("tectonic.cmd.vs_player"), value="joueur"),
              app_commands.Choice(name=L("tectonic.cmd.vs_bot"), value="bot")]
-LEVELS = [app_commands.Choice(name=L("tectonic.level.1"), value=1),
-          app_commands.Choice(name=L("tectonic.level.2"), value=2),
-          app_commands.Choice(name=L("tectonic.level.3"), value=3)]
 PIC_BACK = [app_commands.Choice(name=L("tectonic.choice.droit"), value="droit"),
             app_commands.Choice(name=L("tectonic.choice.diagonale"), value="diagonale")]
 MAX_CHOICES = 25  # Discord's limit for autocomplete
@@ -86,7 +83,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
     @app_commands.describe(adversaire=L("tectonic.cmd.adversaire"), niveau=L("tectonic.cmd.niveau"),
                            recul_pic=L("tectonic.cmd.recul_pic"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, niveau=LEVELS, recul_pic=PIC_BACK)
+    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, niveau=level_choices(3), recul_pic=PIC_BACK)
     async def start(self, interaction: discord.Interaction, adversaire: str = "joueur", niveau: int = 1,
                     recul_pic: str = "droit",
                     rythme: str | None = None, fil: bool | None = None) -> None:
@@ -292,6 +289,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
                 continue
             told = dict(event)
             if isinstance(told.get("piece"), str):
+                told["piece_kind"] = told["piece"]  # French says "sa colline", "son pic"
                 told["piece"] = _piece_name(told["piece"], lg)
             if isinstance(told.get("region"), str) and i18n.has(f"tectonic.region.{told['region']}"):
                 told["region"] = i18n.t(f"tectonic.region.{told['region']}", lg)

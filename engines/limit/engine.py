@@ -418,8 +418,9 @@ class LimitEngine:
             if pos == PASS_NAME:
                 entry["fill"] = state.fills[b]
             placements.append(entry)
-        events.append({"type": "round_closed", "round": state.round_no, "tile": tile, "placements": placements})
         n = self.n_boards(state)
+        events.append({"type": "round_closed", "round": state.round_no, "tile": tile, "placements": placements,
+                       "boards": n})
         if state.round_no >= self.rounds(state):
             if state.plateau == "orchidee":
                 state = replace(state, phase=RELOCATE, moves=(None,) * n, fills=(None,) * n,

@@ -485,8 +485,8 @@ class LudimeEngine:
         new = replace(state, hands=_set(state.hands, seat, _sorted(hand.elements())), pile=tuple(pile),
                       exchanged=True)
         return new, [{"type": "exchanged", "seat": seat, "count": len(letters)},
-                     {"type": "exchanged_cards", "seat": seat, "returned": "".join(sorted(letters)),
-                      "received": "".join(sorted(received)), "private_to": seat}]
+                     {"type": "exchanged_cards", "seat": seat, "returned": sorted(letters),
+                      "received": sorted(received), "private_to": seat}]
 
     def _undo_take(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state.phase != "play" or not state.discard_taken or state.discard_used:

@@ -333,7 +333,7 @@ class RantaEngine:
     def _close_round(self, new: State, events: list[Event]) -> tuple[State, list[Event]]:
         """Everyone still in has placed: the next round's dice, or the end after the last round."""
         state, r = new, new.round_no
-        events.append({"type": "round_closed", "round": r})
+        events.append({"type": "round_closed", "round": r, "players": new.players})
         if r >= self.rounds:
             new = replace(new, finished=True)
             res = self.result(new)
@@ -392,6 +392,7 @@ class RantaEngine:
             "dice": list(state.dice),
             "dice_meaning": [DICE.meaning(f) for f in state.dice],
             "placed": list(state.placed),
+            "out": list(state.out),
             "waiting": sorted(self.expected(state)),
             "finished": state.finished,
             "sheet": SHEET.to_view(),
