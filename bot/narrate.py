@@ -56,7 +56,9 @@ def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str
         if not i18n.has(key):
             key = f"common.event.{etype}"
             if not i18n.has(key):
-                continue
+                key = f"undo.event.{etype}"  # a takeback (bot.takeback), in every game
+                if not i18n.has(key):
+                    continue
         lines.append(i18n.t(key, lang, **event_params(event, names)))
     if len(lines) > limit:
         skipped = len(lines) - limit
