@@ -27,6 +27,7 @@ takebacks is exact, since a takeback entry is replayed as "the state of version 
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -95,10 +96,15 @@ def replay_matches(engine: Engine, game: GameRow, rows: list[EventRow]) -> dict[
     except (RuleError, KeyError, ValueError, TypeError) as err:
         log.warning("game %s does not replay (%s)", game.id, err)
         raise SessionError("undo.error.replay", game=game.id) from err
-    if engine.to_dict(states[max(states)]) != game.state:
+    if as_stored(engine, states[max(states)]) != game.state:
         log.warning("game %s: the replay of its log differs from its stored state", game.id)
         raise SessionError("undo.error.replay", game=game.id)
     return states
+
+
+def as_stored(engine: Engine, state: Any) -> Any:
+    """A state as the database gives it back (JSON: tuples become lists)."""
+    return json.loads(json.dumps(engine.to_dict(state)))
 
 
 # --- what would be taken back ---------------------------------------------------------------------
