@@ -750,6 +750,8 @@ class LudimeEngine:
     def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
                          events: list[Event]) -> str | None:
         """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
         return refusal_from_events(events, TAKEBACK_REVEALING)
 
     def default_action(self, state: State, seat: int) -> Action:

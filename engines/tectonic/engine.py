@@ -345,6 +345,8 @@ class TectonicEngine:
     def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
                          events: list[Event]) -> str | None:
         """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
         # open information, no chance: any move may be taken back, except the one that ended the game
         return refusal_from_events(events, {})
 
