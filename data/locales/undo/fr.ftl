@@ -8,7 +8,10 @@ cmd-reprises_max = Reprises au plus par joueur et par partie, après la fin de s
 ## button
 button-undo = Reprendre mon coup
 button-accept = Accepter : { $player } reprend
-button-refuse = Refuser la reprise de { $player }
+button-refuse = Refuser la reprise { ELISION($player) ->
+        [vowel] d'{ $player }
+       *[consonant] de { $player }
+    }
 
 ## event
 event-takeback = ↩️ { $mode ->
@@ -17,8 +20,14 @@ event-takeback = ↩️ { $mode ->
        *[vote] { $seat } a repris son coup, accepté par { $players }.
     }
 event-takeback_asked = ↩️ { $seat } demande à reprendre son dernier coup. { $players }, acceptez-vous ? Réponse attendue avant <t:{ $due }:R> (sans réponse, la demande expire ; un coup joué entre-temps l'annule).
-event-takeback_refused = ↩️ La reprise du coup de { $seat } est refusée par { $by_seat }.
-event-takeback_expired = ↩️ La demande de reprise de { $seat } a expiré : le coup est maintenu.
+event-takeback_refused = ↩️ La reprise du coup { ELISION($seat) ->
+        [vowel] d'{ $seat }
+       *[consonant] de { $seat }
+    } est refusée par { $by_seat }.
+event-takeback_expired = ↩️ La demande de reprise { ELISION($seat) ->
+        [vowel] d'{ $seat }
+       *[consonant] de { $seat }
+    } a expiré : le coup est maintenu.
 
 ## reason
 reason-pile = une carte a été piochée.
