@@ -126,7 +126,9 @@ def last_move(rows: list[EventRow], seat: int) -> int:
             return i
         if by_of(row) in ("ai", "auto") and row.user_id is None:
             continue  # the AI's answer (or a forced move) goes back with the move it answered
-        raise SessionError("undo.error.not_last")
+        if any(r.seat == seat and r.user_id is not None for r in rows[:i]):
+            raise SessionError("undo.error.not_last")
+        break  # the seat has not moved yet
     raise SessionError("undo.error.nothing")
 
 
