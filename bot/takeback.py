@@ -397,9 +397,9 @@ def controls(game: GameRow, lg: str) -> list[discord.ui.Item]:
         return []
     seat = int(req["seat"])
     name = game.seats[seat].name if 0 <= seat < len(game.seats) else "?"
-    return [button(game.id, "undo_vote", label_with_name("undo.button.accept", lg, "player", name, emoji=True),
+    return [button(game.id, "takeback_vote", label_with_name("undo.button.accept", lg, "player", name, emoji=True),
                    version=game.version, arg=f"{seat}-{ACCEPT}", style=discord.ButtonStyle.success, emoji="✅"),
-            button(game.id, "undo_vote", label_with_name("undo.button.refuse", lg, "player", name, emoji=True),
+            button(game.id, "takeback_vote", label_with_name("undo.button.refuse", lg, "player", name, emoji=True),
                    version=game.version, arg=f"{seat}-{REFUSE}", style=discord.ButtonStyle.danger, emoji="✖️")]
 
 
@@ -407,7 +407,7 @@ def undo_button(game: GameRow, lg: str) -> discord.ui.Item:
     """« Reprendre » on a player's own (ephemeral) view: the same as ``/<jeu> annuler-coup``."""
     from bot.ui import button
 
-    return button(game.id, "undo", i18n.t("undo.button.undo", lg), emoji="↩️")
+    return button(game.id, "takeback", i18n.t("undo.button.undo", lg), emoji="↩️")
 
 
 def service(bot: Any) -> Takebacks:
@@ -467,6 +467,6 @@ async def on_undo_vote(click: Any) -> None:
 
 
 def register(router: Any) -> None:
-    router.register("*", "undo", on_undo)
-    router.register("*", "undo_vote", on_undo_vote)
+    router.register("*", "takeback", on_undo)
+    router.register("*", "takeback_vote", on_undo_vote)
 

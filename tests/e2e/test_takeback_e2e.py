@@ -59,7 +59,7 @@ def public_text(res) -> str:
 
 
 def undo_vote_id(msg, choice: str) -> str:
-    return next(b["custom_id"] for b in msg.buttons if b["custom_id"].split(":")[2] == "undo_vote"
+    return next(b["custom_id"] for b in msg.buttons if b["custom_id"].split(":")[2] == "takeback_vote"
                 and b["custom_id"].endswith(f"-{choice}"))
 
 
@@ -180,11 +180,14 @@ async def test_five_games_take_their_last_move_back_and_refuse_after_what_they_r
             await table.send(state.current, {"type": "discard", "letter": state.hands[state.current][0]})
         state, game = await table.state()
         user = table.players[state.current]
-        await table.send(state.current, {"type": "draw", "source": "discard"})
+        took_res = await table.send(state.current, {"type": "draw", "source": "discard"})
         took, _ = await stored(world, "ludime", table.game_id)
         assert took.state != game.state
-        res = await ask(world, user, "ludime")
-        assert res.ephemeral and "Coup repris" in res.content, res.content
+        # « Reprendre mon coup » on the player's private hand, sent with the move
+        hand = next(m for m in took_res.messages if m.ephemeral and "Reprendre mon coup" in m.button_labels)
+        res = await fake.click(user, hand, label="Reprendre mon coup",
+                               until=lambda r: r.ephemeral and bool(r.public_messages))
+        assert "Coup repris" in res.content, res.content
         assert f"{user.name} a repris son dernier pas" in public_text(res)
         back, rows = await stored(world, "ludime", table.game_id)
         assert back.state == game.state and rows[-1].action["mode"] == "turn"
