@@ -17,8 +17,12 @@ takebacks is exact, since a takeback entry is replayed as "the state of version 
   deadline of the requester's seat at that epoch. It is decided when every other human accepted
   (the takeback is applied), at the first refusal, or at its expiry; any later entry of the log (the
   next player's move) cancels it, since the decision commits on the epoch's version only.
-* **The clock**: the takeback entry carries the requester's bank as it was before the move
-  (``_bank``; ``None`` = the full bank), the seats expected again get new deadlines.
+* **The log**: the entries are the requester's seat's, without a user id (they are not moves: no
+  time per move is counted from them).
+* **The clock**: a takeback after the turn passed carries the requester's bank as it was before the
+  move (``_bank``: the one stored with its previous action; ``None`` = the full bank); a step taken
+  back within the turn keeps the clock running (what is left now), so that stepping back and forth
+  never winds it back. The seats expected again get new deadlines from there.
 * **Limits** (``/ludibot config``): allowed or not, how many per player per game (the takebacks
   the others accepted; a step taken back within one's own turn is not counted). A game's own
   ``takeback`` policy in its settings (``policy``), which a tournament would write for its games,
@@ -245,6 +249,8 @@ class Takebacks:
             seat = game.seat_of(user_id)
             if seat is None:
                 raise SessionError("common.error.not_a_player", game=game.id)
+            if seat in ai_played(game):  # the bot plays this seat until its player takes it back
+                raise SessionError("community.vote.taken_over", game=game.id)
             allowed, most = limits(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game)
             if not allowed:
                 raise SessionError("undo.error.not_allowed", game=game.id)
@@ -259,7 +265,7 @@ class Takebacks:
             if not within_turn and taken(rows, seat) >= most:
                 raise SessionError("undo.error.limit", game=game.id, count=most)
             if within_turn or not others:
-                outcome = await self._apply(game, engine, rows, states, first, seat, user_id,
+                outcome = await self._apply(game, engine, rows, states, first, seat, None,
                                             mode="turn" if within_turn else "alone", accepted=[])
             else:
                 due = now + await self._delay(game)
@@ -271,13 +277,15 @@ class Takebacks:
                 event = {"type": "takeback_asked", "seat": seat, "players": [game.seat_of(u) for u in others],
                          "due": int(due), "_seat": seat}
                 row = await self.store.commit_action(
-                    game.id, game.version, state=game.state or {}, seat=seat, user_id=user_id,
+                    game.id, game.version, state=game.state or {}, seat=seat, user_id=None,
                     action={"type": "takeback_asked", "of": rows[first].version, "_by": "player"},
                     events=[event], settings={**game.settings, KEY: request},
                     expected=engine.expected(current))
                 if row is None:
                     raise SessionError("common.error.already_played")
-                outcome = Outcome(game=row, events=[event])
+                # still to play (moves followed): its clock goes on at this epoch (the request's
+                # deadline replaced the seat's older ones)
+                outcome = Outcome(game=row, events=[event], newly_expected=engine.expected(current) & {seat})
         await sessions._notify(outcome)
         return outcome
 
@@ -289,8 +297,20 @@ class Takebacks:
         after = engine.expected(restored)
         event = {"type": "takeback", "seat": seat, "mode": mode, "players": accepted,
                  "moves": sum(1 for r in rows[first:] if r.action.get("type") not in NOTES), "_seat": seat}
-        action = {"type": "takeback", "to": target.version - 1, "of": target.version, "mode": mode,
-                  "_by": "player" if mode == "turn" else "vote", "_bank": bank_before(rows, seat, first)}
+        action: dict[str, Any] = {"type": "takeback", "to": target.version - 1, "of": target.version,
+                                  "mode": mode, "_by": "player" if mode == "turn" else "vote"}
+        if mode != "turn":  # the turn had passed: the bank the seat had before the move
+            action["_bank"] = bank_before(rows, seat, first)
+        elif self.sessions.clock_bank is not None:
+            # a step within the turn: the clock runs on (what is left now, as after any step), so that
+            # taking steps back never winds it back
+            try:
+                bank = await self.sessions.clock_bank(game, seat, False)
+            except Exception:
+                log.exception("time bank of game %s seat %s", game.id, seat)
+                bank = None
+            if bank is not None:
+                action["_bank"] = bank
         settings = {k: v for k, v in game.settings.items() if k != KEY}
         row = await self.store.commit_action(game.id, game.version, state=engine.to_dict(restored), seat=seat,
                                              user_id=user_id, action=action, events=[event], settings=settings,
@@ -354,7 +374,8 @@ class Takebacks:
                     expected=sessions.expected_seats(game))
                 if row is None:
                     raise SessionError("common.error.already_played")
-                outcome = Outcome(game=row, events=[event])
+                outcome = Outcome(game=row, events=[event],
+                                  newly_expected=sessions.expected_seats(row) & {seat})
             await self.store.close_deadline((game.id, seat, VOTE, epoch), DONE, now)
         await sessions._notify(outcome)
         return outcome
@@ -419,6 +440,7 @@ def service(bot: Any) -> Takebacks:
 
 async def ask_from(cog: Any, interaction: discord.Interaction, game: GameRow) -> None:
     """``/<jeu> annuler-coup`` or « Reprendre »: at once, or the request is published to the table."""
+    from bot.safe import Safe, ping
     from bot.ui import lang, send
 
     bot = cog.bot
@@ -428,7 +450,12 @@ async def ask_from(cog: Any, interaction: discord.Interaction, game: GameRow) ->
         done = outcome.events[0]["type"] == "takeback"
         await send(interaction, i18n.t("undo.done.taken" if done else "undo.done.asked", lg, id=game.id),
                    ephemeral=True)
-        await cog.publish(outcome, interaction)
+        extra = None
+        if not done:  # the players asked are called (the bot's own pings of seated players only)
+            asked = deciders(outcome.game, outcome.events[0]["seat"])
+            extra = [i18n.t("undo.label.call", await cog.public_lang_of(outcome.game),
+                            players=Safe(" ".join(ping(u) for u in asked)))]
+        await cog.publish(outcome, interaction, extra=extra)
 
 
 async def on_undo(click: Any) -> None:

@@ -13,6 +13,7 @@ from bot import takeback
 from bot.community.history import export, replay_lines
 from bot.sessions import SessionError
 from bot.storage import PENDING, VOTE
+from engines.base import RuleError
 from tests.test_scheduler import GUILD, HOUR, OPEN, PLAYERS, FakeClock, Recorder, World, start_game
 
 A, B, C = (p.user_id for p in PLAYERS[:3])
@@ -165,7 +166,7 @@ async def test_alone_against_the_ai_it_is_at_once_and_limited(db_url):
 
 async def test_a_step_within_ones_own_turn_is_taken_back_at_once(db_url):
     """Ludime: taking the discard is a step of the turn (nothing hidden): back at once, not counted."""
-    w = await world(db_url, {"takeback": {"max": 0}})
+    w = await world(db_url, {"takeback": {"max": 0}, "timers": {"*": {"reminder_h": 1, "timeout_h": 3}}})
     game = await start_game(w.svc, "ludime", 2)
     engine = w.svc.engine("ludime")
     first = engine.from_dict(game.state).current
@@ -178,8 +179,33 @@ async def test_a_step_within_ones_own_turn_is_taken_back_at_once(db_url):
         state = engine.from_dict(game.state)
         game = (await w.svc.act(game.id, user, engine.legal_actions(state, state.current)[0])).game
     before = game.state
+    t0 = w.clock()  # the turn starts with the full bank (3 h): its timeout at t0 + 3 h
+    w.clock.now += HOUR
     took = (await w.svc.act(game.id, order[0], {"type": "draw", "source": "discard"})).game
     assert took.state != before
+    w.clock.now += HOUR / 2
     done = await w.tb.ask(game.id, order[0], now=w.clock())
     assert done.events[0]["mode"] == "turn" and done.game.state == before
+    # the clock was not wound back: the same timeout as before the step
+    timeouts = [d for d in await w.store.deadlines_of(game.id)
+                if d.kind == "timeout" and d.state == PENDING and d.seat == done.game.seat_of(order[0])]
+    assert max(timeouts, key=lambda d: d.version).due == pytest.approx(t0 + 3 * HOUR)
     await exact_replay(w, game.id)
+
+
+def test_limits_the_game_policy_first_then_the_server_then_the_defaults():
+    row = type("Row", (), {})()
+    row.settings = {}
+    assert takeback.limits({}, row) == (takeback.DEFAULT_ALLOWED, takeback.DEFAULT_MAX)
+    assert takeback.limits({"takeback": {"allowed": False, "max": 5}}, row) == (False, 5)
+    row.settings = {"takeback": {"allowed": True}}  # a tournament's games: its own say first
+    assert takeback.limits({"takeback": {"allowed": False, "max": 5}}, row) == (True, 5)
+    new = takeback.change_limits({"language": "fr"}, False, 2)
+    assert new == {"language": "fr", "takeback": {"allowed": False, "max": 2}}
+    assert takeback.change_limits(new, None, 0)["takeback"] == {"allowed": False, "max": 0}
+    with pytest.raises(RuleError) as err:
+        takeback.change_limits(new, True, 21)
+    assert err.value.key == "undo.error.bad_limit"
+    assert takeback.describe_limits(new, "fr") == "Reprises de coups : interdites."
+    assert takeback.describe_limits({"takeback": {"max": 2}}, "fr") == \
+        "Reprises de coups : permises, 2 au plus par joueur et par partie."

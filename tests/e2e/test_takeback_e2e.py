@@ -19,7 +19,7 @@ import pytest_asyncio
 
 import engines
 from tests.e2e import armada_driver, tectonic_driver
-from tests.e2e.harness import StateReader, usual_world
+from tests.e2e.harness import StateReader, mentioned, usual_world
 from tests.e2e.ludime_driver import LudimeTable
 from tests.e2e.test_limit_e2e import by_autocomplete
 from tests.e2e.test_ranta_e2e import place_box_by_command
@@ -77,6 +77,7 @@ async def take_back_with_consent(world, kind: str, game_id: int, asker, answerer
     assert res.ephemeral and "Demande envoyée aux autres joueurs" in res.content, res.content
     request = next(m for m in res.public_messages if "demande à reprendre son dernier coup" in (m.content or ""))
     assert answerer.name in request.content and "<t:" in request.content
+    assert mentioned(request) == [answerer.id]  # the player asked is called
     labels = request.button_labels
     assert any(lb.startswith("Accepter") for lb in labels) and any(lb.startswith("Refuser") for lb in labels)
     # the asker does not answer their own request; nothing changes
@@ -140,6 +141,13 @@ async def test_five_games_take_their_last_move_back_and_refuse_after_what_they_r
     await armada_driver.send_action(fake, mover, action)
     moved, _ = await stored(world, "armada", gid)
     assert moved.state != game.state
+    # refused first: the move stands, the table is told who refused
+    res = await ask(world, mover, "armada")
+    request = next(m for m in res.public_messages if "demande à reprendre" in (m.content or ""))
+    no = await fake.click(other, request, custom_id=undo_vote_id(request, "refuse"),
+                          until=lambda r: bool(r.public_messages))
+    assert f"est refusée par {other.name}" in public_text(no), public_text(no)
+    assert (await stored(world, "armada", gid))[0].state == moved.state
     await take_back_with_consent(world, "armada", gid, mover, other, game.state)
     await armada_driver.send_action(fake, mover, action)
     again, _ = await stored(world, "armada", gid)
@@ -214,25 +222,33 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
     fake, u = world.fake, world.u
     engine = engines.get("tectonic")
 
-    # --- Bruno accepts at the very moment he plays his own move: exactly one of them wins
-    gid, before, mover, other = await tectonic_pair(world)
-    res = await ask(world, mover, "tectonic")
-    request = next(m for m in res.public_messages if "demande à reprendre" in (m.content or ""))
-    game, _ = await stored(world, "tectonic", gid)
-    seat = 1 - game.seat_of(mover.id)
-    move = engine.legal_actions(engine.from_dict(game.state), seat)[0]
-    accepted, (played, *_) = await asyncio.gather(
-        fake.click(other, request, custom_id=undo_vote_id(request, "accept"),
-                   until=lambda r: r.ephemeral or bool(r.public_messages)),
-        tectonic_driver.send_move(fake, other, move, with_flip=True))
-    game, rows = await stored(world, "tectonic", gid)
-    kinds = [r.action["type"] for r in rows]
-    assert kinds.count("takeback") + kinds[kinds.index("takeback_asked"):].count("move") == 1, kinds
-    if kinds[-1] == "takeback":  # the move was refused: it is not the player's turn any more
-        assert game.state == before and played.ephemeral, played.content
-    else:  # the move cancelled the request: the acceptance comes too late
-        assert kinds[-1] == "move" and accepted.ephemeral and "close" in accepted.content, accepted.content
-    await fake.run_command(u.alice, "jeux", "tectonic cancel")
+    # --- the other player accepts at the very moment they play their own move: exactly one of the
+    # two wins (a few times: either may come first)
+    winners = []
+    for attempt in range(3):
+        gid, before, mover, other = await tectonic_pair(world)
+        res = await ask(world, mover, "tectonic")
+        request = next(m for m in res.public_messages if "demande à reprendre" in (m.content or ""))
+        game, _ = await stored(world, "tectonic", gid)
+        seat = 1 - game.seat_of(mover.id)
+        move = engine.legal_actions(engine.from_dict(game.state), seat)[0]
+        clicks = [fake.click(other, request, custom_id=undo_vote_id(request, "accept"),
+                             until=lambda r: r.ephemeral or bool(r.public_messages)),
+                  tectonic_driver.send_move(fake, other, move, with_flip=True)]
+        if attempt % 2:
+            clicks.reverse()
+        results = await asyncio.gather(*clicks)
+        accepted, (played, *_) = results if attempt % 2 == 0 else results[::-1]
+        game, rows = await stored(world, "tectonic", gid)
+        kinds = [r.action["type"] for r in rows]
+        assert kinds.count("takeback") + kinds[kinds.index("takeback_asked"):].count("move") == 1, kinds
+        if kinds[-1] == "takeback":  # the move was refused: it is not the player's turn any more
+            assert game.state == before and played.ephemeral, played.content
+        else:  # the move cancelled the request: the acceptance comes too late
+            assert kinds[-1] == "move" and accepted.ephemeral and "close" in accepted.content, accepted.content
+        winners.append(kinds[-1])
+        await fake.run_command(u.alice, "jeux", "tectonic cancel")
+    print("race winners:", winners)
 
     # --- a SIGKILL while a request is open: it is still there after the restart, applied once
     gid, before, mover, other = await tectonic_pair(world)
@@ -262,6 +278,16 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
     game, rows = await stored(world, "tectonic", gid)
     assert game.state == before and [r.action["type"] for r in rows].count("takeback") == 1
     assert rows[-1].action["type"] == "takeback"
+
+    # --- the server forbids takebacks (/ludibot config): refused as such
+    res = await fake.run_command(u.modo, "jeux", "ludibot config", reprises=False)
+    assert res.ephemeral and "Reprises de coups : interdites." in res.content, res.content
+    game, _ = await stored(world, "tectonic", gid)
+    await tectonic_driver.send_move(fake, mover, engine.legal_actions(engine.from_dict(game.state),
+                                                                      game.seat_of(mover.id))[0], with_flip=True)
+    await refused_with(world, mover, "tectonic", gid, "ne sont pas permises")
+    res = await fake.run_command(u.alice, "jeux", "ludibot config", reprises=True)  # only who manages the server
+    assert res.ephemeral and "Reprises" not in res.content, res.content
 
     # --- the history and its JSON export tell it
     res = await fake.run_command(other, "jeux", "tectonic abandon")

@@ -10,6 +10,9 @@ button-undo = Take my move back
 button-accept = Accept: { $player } takes back
 button-refuse = Refuse { $player }'s takeback
 
+## label
+label-call = 🔔 { $players }: accept or refuse below.
+
 ## event
 event-takeback = ↩️ { $mode ->
         [turn] { $seat } took back their last step.

@@ -13,6 +13,9 @@ button-refuse = Refuser la reprise { ELISION($player) ->
        *[consonant] de { $player }
     }
 
+## label
+label-call = 🔔 { $players } : acceptez ou refusez ci-dessous.
+
 ## event
 event-takeback = ↩️ { $mode ->
         [turn] { $seat } a repris son dernier pas.
