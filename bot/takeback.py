@@ -384,9 +384,8 @@ class Takebacks:
     @staticmethod
     def owns(game: GameRow, d: Deadline) -> bool:
         """Whether this ``vote`` deadline is a takeback request's (else it is a stalled player's vote)."""
-        req = game.settings.get(KEY)
-        return isinstance(req, dict) and req.get("seat") == d.seat and req.get("epoch") == d.version \
-            and str(d.seat) not in (game.settings.get("votes") or {})
+        req = game.settings.get(KEY)  # (a stalled player's vote never has the same epoch: each opening is a version)
+        return isinstance(req, dict) and req.get("seat") == d.seat and req.get("epoch") == d.version
 
     async def fire(self, game: GameRow, due: list[Deadline], now: float, lease: float) -> list[Outcome]:
         """The requests whose time ran out: each claimed (compare-and-swap) and closed as expired;

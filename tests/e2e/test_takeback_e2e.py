@@ -19,7 +19,7 @@ import pytest_asyncio
 
 import engines
 from tests.e2e import armada_driver, tectonic_driver
-from tests.e2e.harness import StateReader, mentioned, usual_world
+from tests.e2e.harness import StateReader, usual_world
 from tests.e2e.ludime_driver import LudimeTable
 from tests.e2e.test_limit_e2e import by_autocomplete
 from tests.e2e.test_ranta_e2e import place_box_by_command
@@ -77,7 +77,7 @@ async def take_back_with_consent(world, kind: str, game_id: int, asker, answerer
     assert res.ephemeral and "Demande envoyée aux autres joueurs" in res.content, res.content
     request = next(m for m in res.public_messages if "demande à reprendre son dernier coup" in (m.content or ""))
     assert answerer.name in request.content and "<t:" in request.content
-    assert mentioned(request) == [answerer.id]  # the player asked is called
+    assert f"🔔 <@{answerer.id}>" in request.content and f"<@{asker.id}>" not in request.content  # called
     labels = request.button_labels
     assert any(lb.startswith("Accepter") for lb in labels) and any(lb.startswith("Refuser") for lb in labels)
     # the asker does not answer their own request; nothing changes
