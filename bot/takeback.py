@@ -41,8 +41,10 @@ from bot import i18n
 from bot.community.settings import resolve
 from bot.community.votes import voters as vote_voters
 from bot.pace import profile
+from bot.safe import Safe, ping
 from bot.sessions import Outcome, SessionError, SessionService, ai_played
 from bot.storage import DONE, RUNNING, VOID, VOTE, Deadline, EventRow, GameRow, Store
+from bot.ui import Click, button, label_with_name, lang, refuse, send
 from engines.base import Engine, Phrase, RuleError
 
 log = logging.getLogger("ludibot.takeback")
@@ -410,8 +412,6 @@ class Takebacks:
 # --- Discord ---------------------------------------------------------------------------------------
 def controls(game: GameRow, lg: str) -> list[discord.ui.Item]:
     """« Accepter » / « Refuser » under the game's newest message while a request is open."""
-    from bot.ui import button, label_with_name
-
     req = open_request(game)
     if req is None:
         return []
@@ -425,8 +425,6 @@ def controls(game: GameRow, lg: str) -> list[discord.ui.Item]:
 
 def undo_button(game: GameRow, lg: str) -> discord.ui.Item:
     """« Reprendre » on a player's own (ephemeral) view: the same as ``/<jeu> annuler-coup``."""
-    from bot.ui import button
-
     return button(game.id, "takeback", i18n.t("undo.button.undo", lg), emoji="↩️")
 
 
@@ -439,9 +437,6 @@ def service(bot: Any) -> Takebacks:
 
 async def ask_from(cog: Any, interaction: discord.Interaction, game: GameRow) -> None:
     """``/<jeu> annuler-coup`` or « Reprendre »: at once, or the request is published to the table."""
-    from bot.safe import Safe, ping
-    from bot.ui import lang, send
-
     bot = cog.bot
     lg = lang(interaction)
     async with cog.game_lock(game.id):
@@ -457,20 +452,17 @@ async def ask_from(cog: Any, interaction: discord.Interaction, game: GameRow) ->
         await cog.publish(outcome, interaction, extra=extra)
 
 
-async def on_undo(click: Any) -> None:
-    from bot.ui import refuse
-
-    cog = click.interaction.client.game_cogs.get(click.game.kind)
+async def on_undo(click: Click) -> None:
+    """« Reprendre mon coup » (on the player's private view)."""
+    cog = click.interaction.client.game_cogs.get(click.game.kind)  # type: ignore[attr-defined]
     if cog is None:
         await refuse(click.interaction, "common.error.game_unavailable")
         return
     await ask_from(cog, click.interaction, click.game)
 
 
-async def on_undo_vote(click: Any) -> None:
+async def on_undo_vote(click: Click) -> None:
     """« Accepter » / « Refuser »: a ballot; the decision, once made, is published."""
-    from bot.ui import lang, refuse, send
-
     inter, game = click.interaction, click.game
     bot: Any = inter.client
     cog = bot.game_cogs.get(game.kind)
@@ -485,11 +477,9 @@ async def on_undo_vote(click: Any) -> None:
     lg = lang(inter)
     async with cog.game_lock(game.id):
         outcome = await service(bot).answer(game.id, inter.user.id, click.version, choice, now=bot.clock())
-        if outcome is None:
-            await send(inter, i18n.t("undo.done.cast", lg, choice=choice), ephemeral=True)
-            return
         await send(inter, i18n.t("undo.done.cast", lg, choice=choice), ephemeral=True)
-        await cog.publish(outcome, inter)
+        if outcome is not None:  # decided: the table is told (accepted: the game as it was)
+            await cog.publish(outcome, inter)
 
 
 def register(router: Any) -> None:

@@ -152,6 +152,10 @@ async def test_five_games_take_their_last_move_back_and_refuse_after_what_they_r
     await armada_driver.send_action(fake, mover, action)
     again, _ = await stored(world, "armada", gid)
     assert again.state == moved.state
+    # the end of the game (a round scored, a resignation) is never taken back
+    res = await fake.run_command(other, "jeux", "armada abandon")
+    await fake.click(other, res.message, label="Abandonner", until=lambda r: bool(r.public_messages))
+    await refused_with(world, other, "armada", gid, "est terminée")
 
     # --- Range ta Ludothèque: a placement while the other still places comes back; the one that
     # closes the round (placements revealed, dice rolled) does not
