@@ -209,3 +209,32 @@ def test_limits_the_game_policy_first_then_the_server_then_the_defaults():
     assert takeback.describe_limits(new, "fr") == "Reprises de coups : interdites."
     assert takeback.describe_limits({"takeback": {"max": 2}}, "fr") == \
         "Reprises de coups : permises, 2 au plus par joueur et par partie."
+
+
+async def test_every_other_human_must_accept_and_bot_seats_accept(db_url):
+    """Range ta Ludothèque, three humans and a bot: both other humans are asked, one refusal is enough,
+    and the bot's placement (made at once) is not undone by it."""
+    w = await world(db_url)
+    game = await start_game(w.svc, "ranta", 4, ai=1)
+    engine = w.svc.engine("ranta")
+    before = game.state
+    moved = (await first_move(w, game, A)).game
+    assert moved.state != before
+    asked = await w.tb.ask(game.id, A, now=w.clock())
+    assert asked.game.seats[1].is_ai and asked.events[0]["players"] == [2, 3]  # P1 and P2, not the bot
+    epoch = asked.game.version
+    assert await w.tb.answer(game.id, B, epoch, takeback.ACCEPT, now=w.clock()) is None  # Chloé still to answer
+    assert (await w.svc.get(game.id)).version == epoch
+    # the bot seat is never waited for: the second human ballot decides
+    done = await w.tb.answer(game.id, C, epoch, takeback.ACCEPT, now=w.clock())
+    assert done.events[0]["players"] == [2, 3] and done.game.state == before
+    assert engine.expected(engine.from_dict(done.game.state)) >= {0, 2, 3}
+    text = "\n".join(replay_lines(done.game, await w.store.events(game.id), "fr"))
+    assert "P0 a repris son coup, accepté par P1, P2" in text
+    # asked again after the same move: one refusal closes it
+    await first_move(w, done.game, A)
+    asked = await w.tb.ask(game.id, A, now=w.clock())
+    assert await w.tb.answer(game.id, B, asked.game.version, takeback.ACCEPT, now=w.clock()) is None
+    no = await w.tb.answer(game.id, C, asked.game.version, takeback.REFUSE, now=w.clock())
+    assert no.events[0] == {"type": "takeback_refused", "seat": 0, "by_seat": 3, "_seat": 0}
+    await exact_replay(w, game.id)
