@@ -256,6 +256,9 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
 
     # --- a SIGKILL while a request is open: it is still there after the restart, applied once
     gid, before, mover, other = await tectonic_pair(world)
+    # from another channel, the game is not reachable
+    res = await fake.run_command(mover, "autre", "tectonic annuler-coup", partie=gid)
+    assert res.ephemeral and "se joue dans" in res.content, res.content
     res = await ask(world, mover, "tectonic")
     request = next(m for m in res.public_messages if "demande à reprendre" in (m.content or ""))
     asked, _ = await stored(world, "tectonic", gid)
