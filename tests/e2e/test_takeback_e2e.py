@@ -18,6 +18,7 @@ import pytest
 import pytest_asyncio
 
 import engines
+from bot.takeback import open_request as takeback_open
 from tests.e2e import armada_driver, tectonic_driver
 from tests.e2e.harness import StateReader, usual_world
 from tests.e2e.ludime_driver import LudimeTable
@@ -295,6 +296,24 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
     await refused_with(world, mover, "tectonic", gid, "ne sont pas permises")
     res = await fake.run_command(u.alice, "jeux", "ludibot config", reprises=True)  # only who manages the server
     assert res.ephemeral and "Reprises" not in res.content, res.content
+    res = await fake.run_command(u.modo, "jeux", "ludibot config", reprises=True, reprises_max=2)
+    assert "permises, 2 au plus par joueur et par partie" in res.content, res.content
+
+    # --- a request open at a SIGKILL whose time runs out while the bot is down: cleanly expired once
+    # after the restart (the move stands), never applied
+    res = await ask(world, mover, "tectonic")
+    assert "Demande envoyée" in res.content, res.content
+    world.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    world.bot.advance(13 * 3600)
+    world.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    await fake.wait_for_message(lambda m: m.visible_to is None and "a expiré : le coup est maintenu" in (m.content or ""),
+                                timeout=20)
+    game, rows = await stored(world, "tectonic", gid)
+    kinds = [r.action["type"] for r in rows]
+    assert kinds[-1] == "takeback_expired" and kinds.count("takeback_expired") == 1 and kinds.count("takeback") == 1
+    assert takeback_open(game) is None
 
     # --- the history and its JSON export tell it
     res = await fake.run_command(other, "jeux", "tectonic abandon")
