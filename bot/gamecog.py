@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, rules
+from bot import i18n, rules, takeback
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
@@ -554,6 +554,14 @@ class GameCog(commands.GroupCog):
                 log.warning("game %s: no room for the vote buttons under its controls", game.id)
             else:
                 controls = [*controls, *votes]
+        undo = takeback.controls(game, lg)  # a takeback request waiting for the others (issue 26)
+        if undo:
+            try:
+                view_of(*controls, *undo)
+            except ValueError:
+                log.warning("game %s: no room for the takeback buttons under its controls", game.id)
+            else:
+                controls = [*controls, *undo]
         return controls
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
@@ -690,7 +698,8 @@ class GameCog(commands.GroupCog):
         if image is None:
             raise SessionError("common.error.no_private_view")
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
-                   file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"))
+                   file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"),
+                   view=view_of(takeback.undo_button(game, lg)) if game.status == RUNNING else None)
 
     # --- shared commands ---------------------------------------------------------------
     @app_commands.command(name="join", description=L("common.cmd.join"))
@@ -765,7 +774,15 @@ class GameCog(commands.GroupCog):
         if game.thread_id:  # the game's own thread ends with it
             await archive(self.bot, game.thread_id)
 
+    @app_commands.command(name="annuler-coup", description=L("undo.cmd.annuler_coup"))
+    @app_commands.describe(partie=L("common.cmd.partie"))
+    async def undo_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
+        """Take one's last move back (issue 26): at once within one's turn, else the others are asked."""
+        game = await self.resolve(interaction, partie, (LOBBY, RUNNING, FINISHED))
+        await takeback.ask_from(self, interaction, game)
+
     @join_cmd.autocomplete("partie")
+    @undo_cmd.autocomplete("partie")
     @leave_cmd.autocomplete("partie")
     @status_cmd.autocomplete("partie")
     @cancel_cmd.autocomplete("partie")
@@ -790,3 +807,4 @@ def register_lobby(router) -> None:
                          ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
     register_votes(router)
+    takeback.register(router)

@@ -436,6 +436,8 @@ class SessionService:
             before = engine.expected(state)
             # the stalled player is back before the others decided: their vote is closed
             settings = without_vote(game.settings, seat) if str(seat) in open_votes(game) else None
+            if "takeback" in game.settings:  # a move cancels a takeback request (bot.takeback)
+                settings = {k: v for k, v in (settings or game.settings).items() if k != "takeback"}
             outcome = await self._commit(game, engine, state, seat, user_id, action, settings=settings)
             outcome = await self._play_ai(outcome)
             outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})

@@ -207,6 +207,31 @@ class Engine(Protocol):
 
     def default_action(self, state: Any, seat: int) -> Action: ...
 
+    def takeback_refusal(self, before: Any, seat: int, action: Action, after: Any,
+                         events: list[Event]) -> str | None:
+        """Why the move ``action`` of ``seat`` (``before`` -> ``after``, telling ``events``) can NOT be
+        taken back, as a catalog key (``"undo.reason.dice"``), or None when it may. Never a move that
+        revealed information or randomness: a die rolled, a card drawn from the pile, a hidden card
+        seen, a tile turned up, gestures revealed, a round scored (issue 26; each game's rules page
+        says which of its moves)."""
+        ...
+
+
+#: a move that ended the game is never taken back (results and ratings are written)
+GAME_OVER_EVENTS = frozenset({"game_over", "game_drawn"})
+
+
+def refusal_from_events(events: list[Event], revealing: dict[str, str]) -> str | None:
+    """``takeback_refusal``'s common form: the reason of the first event that revealed something
+    (``revealing``: event type -> catalog key), the end of the game, else None (it may be taken back)."""
+    for event in events:
+        kind = event.get("type")
+        if kind in revealing:
+            return revealing[kind]
+        if kind in GAME_OVER_EVENTS:
+            return "undo.reason.game_over"
+    return None
+
 
 def stamp_schema(data: dict[str, Any], schema: int) -> dict[str, Any]:
     """``to_dict`` helper: the JSON-safe state with its schema version."""

@@ -286,6 +286,12 @@ class LudixEngine:
             return {"type": "stop"}
         return {"type": "roll"} if state.turn_total < threshold else {"type": "stop"}
 
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        return "undo.reason.ludix"  # every step of a turn rolls the dice: nothing is ever taken back
+
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: stop (bank the turn total), or pass if nothing was rolled yet."""
         return {"type": "stop"} if state.rolls_this_turn else {"type": "pass"}

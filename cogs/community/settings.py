@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n
+from bot import i18n, takeback
 from bot.community import settings as timers
 from bot.gamecog import PACE_CHOICES
 from bot.language import language_of, languages
@@ -69,22 +69,27 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     @app_commands.describe(langue=L("community.cmd.langue"), jeu=L("community.cmd.jeu_config"),
                            rappel=L("community.cmd.rappel"), delai=L("community.cmd.delai"),
                            forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"),
-                           fil=L("community.cmd.fil"), rythme=L("community.cmd.rythme_config"))
+                           fil=L("community.cmd.fil"), rythme=L("community.cmd.rythme_config"),
+                           reprises=L("undo.cmd.reprises"), reprises_max=L("undo.cmd.reprises_max"))
     @app_commands.choices(langue=[app_commands.Choice(name=L("community.language.fr"), value="fr"),
                                   app_commands.Choice(name=L("community.language.en"), value="en")],
                           rythme=PACE_CHOICES)
     @app_commands.guild_only()
     async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
                      rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
-                     reinitialiser: bool = False, fil: bool | None = None, rythme: str | None = None) -> None:
+                     reinitialiser: bool = False, fil: bool | None = None, rythme: str | None = None,
+                     reprises: bool | None = None,
+                     reprises_max: app_commands.Range[int, 0, takeback.MAX_LIMIT] | None = None) -> None:
         guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
         change_timers = (rappel is not None or delai is not None or forfait is not None or reinitialiser
                          or rythme is not None)
-        if langue is None and fil is None and not change_timers:
+        change_undo = reprises is not None or reprises_max is not None  # takebacks (issue 26)
+        if langue is None and fil is None and not change_timers and not change_undo:
             scope = timers.game_kind(jeu)
-            await send(interaction, "\n".join(self.describe(current, lg, scope)), ephemeral=True)
+            await send(interaction, "\n".join([*self.describe(current, lg, scope),
+                                               takeback.describe_limits(current, lg)]), ephemeral=True)
             return
         new, scope = dict(current), timers.game_kind(jeu)
         if change_timers:
@@ -94,6 +99,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
             new = timers.set_language(new, langue)
         if fil is not None:
             new[THREAD_SETTING] = bool(fil)
+        if change_undo:
+            new = takeback.change_limits(new, reprises, reprises_max)
         await self.store.set_guild_settings(guild, new)
         languages(self.store).remember(guild, language_of(new))
         lines = []
@@ -102,6 +109,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
                                 language=i18n.t(f"community.language.{language_of(new)}", lg)))
         if fil is not None:
             lines.append(i18n.t("community.config.thread_saved", lg, value="on" if fil else "off"))
+        if change_undo:
+            lines.append(takeback.describe_limits(new, lg))
         if change_timers:
             name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
             lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[2:],

@@ -26,7 +26,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n
+from bot import i18n, takeback
 from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
@@ -387,6 +387,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             legal = self.engine.legal_actions(self.engine.from_dict(game.state), seat)
         content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game),
                                             legal=legal, told=told)
+        if legal and view.get("phase") == "play" and seat == view.get("current"):
+            items = [*items, takeback.undo_button(game, lg)]  # a step of the turn taken back (issue 26)
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
                    view=view_of(*items) if items else None)

@@ -22,6 +22,7 @@ from engines.base import (
     View,
     check_new_game,
     rank_by,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
@@ -52,7 +53,13 @@ EVENT_TYPES = ("placed", "moved", "pivoted", "captured", "capture_pending", "pas
                "round_drawn", "tiebreak", "round_started", "resigned", "game_over", "game_drawn")
 
 
+#: the moves that can never be taken back (issue 26): the one that ended (scored) a round
+TAKEBACK_REVEALING = {"round_over": "undo.reason.round_scored", "round_drawn": "undo.reason.round_scored",
+                      "round_started": "undo.reason.round_scored", "tiebreak": "undo.reason.round_scored"}
+
+
 @dataclass(frozen=True)
+
 class State:
     seed: int
     size: int  # intersections per side
@@ -574,6 +581,14 @@ class ArmadaEngine:
         from .ai import choose
 
         return choose(self, state, seat, level)
+
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        return refusal_from_events(events, TAKEBACK_REVEALING)
 
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: the AI's move at level 1."""

@@ -28,6 +28,7 @@ from engines.base import (
     check_new_game,
     derive_rng,
     rank_by,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
@@ -68,7 +69,14 @@ SUNS, MOONS = "soleil", "lune"
 DECH_CAPACITY = len(DECHETTERIE.names)
 
 
+#: the moves that can never be taken back (issue 26): the one that closed a round (the next
+#: tile turned up), a game of the series scored
+TAKEBACK_REVEALING = {"announced": "undo.reason.tile", "round_closed": "undo.reason.round_closed",
+                      "game_scored": "undo.reason.round_scored", "next_game": "undo.reason.round_scored"}
+
+
 @dataclass(frozen=True)
+
 class State:
     seed: int
     players: int
@@ -672,6 +680,14 @@ class LimitEngine:
         return State(**d)
 
     # --- AI and defaults -------------------------------------------------------
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        return refusal_from_events(events, TAKEBACK_REVEALING)
+
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: the first legal position (the Déchetterie, ``X`` or the big orchid
         while there is room, else the first free hex); a pending fill goes to the first

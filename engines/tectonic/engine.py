@@ -28,6 +28,7 @@ from engines.base import (
     RuleError,
     View,
     check_new_game,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
@@ -339,6 +340,15 @@ class TectonicEngine:
             raise RuleError("common.error.not_your_turn")
         i, j, f = ai.choose(state, seat, level)
         return {"type": "move", "from": cell_name(i), "to": cell_name(j), "flip": cell_name(f) if f >= 0 else None}
+
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        # open information, no chance: any move may be taken back, except the one that ended the game
+        return refusal_from_events(events, {})
 
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: the level-1 AI's move."""

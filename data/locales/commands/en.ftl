@@ -6,6 +6,7 @@
 
 ## command
 command-abandon = resign
+command-annuler-coup = undo
 command-ajouter = add
 command-allonger = lengthen
 command-cancel = cancel
@@ -86,5 +87,7 @@ option-variante = variant
 option-vers = to
 option-annuler = cancel
 option-fil = thread
+option-reprises = takebacks
+option-reprises_max = takebacks_max
 option-rythme = pace
 option-jours = days
