@@ -164,3 +164,8 @@ rules-page_time =
     • A reminder comes before the bank runs out. When it is empty, the bot plays the game's default move for the absent player; in Tectonic and L'Invincible Armada, three absences in a row lose the game by forfeit.
     • With at least two other humans at the table, they vote instead: wait, let the bot play for the player (until they click "Take my seat back") or remove them from the game.
     • `/ludibot vacation days:` stops your clocks in all your games (at most 30 days a year).
+rules-page_undo =
+    {"*"}*Taking a move back**
+    • As long as nobody has played after you, `undo` (or the "Take my move back" button) takes your last move back: at once if it is still your turn or no other human plays, otherwise once every other human player has accepted. A move made meanwhile cancels the request; unanswered, it expires.
+    • Never a move that revealed something (dice rolled, a card drawn, a tile announced, gestures shown, a round scored), nor the end of the game: in Ludix and Lutinades no move can be taken back.
+    • The server decides whether takebacks are allowed and how many each player has per game (`/ludibot config`, 3 by default).

@@ -170,3 +170,8 @@ rules-page_time =
     • Un rappel arrive avant la fin de la réserve. Quand elle est vide, le bot joue le coup par défaut du jeu pour le joueur absent ; à Tectonic et à L'Invincible Armada, trois absences de suite donnent la partie perdue par forfait.
     • Avec au moins deux autres humains à la table, ils votent plutôt : attendre, laisser le bot jouer à sa place (jusqu'à ce qu'il clique sur « Reprendre ma place ») ou le retirer de la partie.
     • `/ludibot vacances jours:` arrête vos horloges dans toutes vos parties (30 jours par an au plus).
+rules-page_undo =
+    {"*"}*Reprendre un coup**
+    • Tant que personne n'a joué après vous, `annuler-coup` (ou le bouton « Reprendre mon coup ») reprend votre dernier coup : aussitôt si c'est encore votre tour ou si aucun autre humain ne joue, sinon quand tous les autres joueurs humains ont accepté. Un coup joué entre-temps annule la demande ; sans réponse, elle expire.
+    • Jamais un coup qui a révélé quelque chose (des dés lancés, une carte piochée, une tuile annoncée, des gestes montrés, une manche comptée), ni la fin de la partie : à Ludix et à Lutinades, aucun coup ne se reprend.
+    • Le serveur choisit si les reprises sont permises et combien chacun en a par partie (`/ludibot config`, 3 par défaut).
