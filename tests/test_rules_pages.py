@@ -100,11 +100,12 @@ def test_english_pages_name_english_commands(kind):
 def test_controls_turn_pages_and_carry_no_other_server_data():
     view = rules.controls("limit", 0, "fr", {}, game_id=42)
     ids = [item.custom_id for item in view.children]
-    assert ids[0] == "ludibot:rules:limit:9:42" and ids[1] == "ludibot:rules:limit:1:42"
+    last = len(rules.pages("limit")) - 1
+    assert ids[0] == f"ludibot:rules:limit:{last}:42" and ids[1] == "ludibot:rules:limit:1:42"
     assert all(len(i) <= 100 for i in ids)
     assert all(rules.RULES_ID.match(i) or rules.PICK_ID.match(i) for i in ids)
-    first, last = view.children[0], rules.controls("limit", 9, "fr", {}).children[1]
-    assert first.disabled and last.disabled  # nothing before the first page nor after the last
+    first, end = view.children[0], rules.controls("limit", last, "fr", {}).children[1]
+    assert first.disabled and end.disabled  # nothing before the first page nor after the last
 
 
 async def test_a_page_reads_the_settings_of_this_servers_game_only():
