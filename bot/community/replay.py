@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from bot.storage import EventRow, GameRow
+from bot import i18n
+from bot.safe import escape
+from bot.storage import EventRow, GameRow, ResultRow
 from engines.base import RuleError
 
 #: log entries that leave the engine state as it was
@@ -170,6 +172,47 @@ class ReplayCache:
         return self.put(replay(game, rows))
 
 
+def ending(rows: list[EventRow]) -> tuple[str, int] | None:
+    """How a game ended without reaching its end: ``("resigned" | "forfeit" | "removed", seat)``."""
+    if not rows:
+        return None
+    last = rows[-1]
+    kind = (last.action or {}).get("type")
+    if kind == "resign" and last.seat is not None:
+        return "resigned", last.seat
+    for event in last.events:
+        if event.get("type") == "forfeit" and isinstance(event.get("seat"), int):
+            return "forfeit", event["seat"]
+        if event.get("type") == "removed_end" and isinstance(event.get("seat"), int):
+            return "removed", event["seat"]
+    return None
+
+
+def ranking(game: GameRow, rows: list[EventRow], results: list[ResultRow], lg: str, *,
+            markdown: bool = True) -> list[str]:
+    """The final ranking, one line a seat: scores where the game reached its end; otherwise who
+    resigned, forfeited or was removed, and a note that there are no scores."""
+    def name(s: int) -> str:
+        return escape(game.names[s]) if markdown else game.names[s]
+
+    ended = ending(rows)
+    lines = []
+    for r in sorted(results, key=lambda r: (r.rank, r.seat)):
+        if not 0 <= r.seat < len(game.names):
+            continue
+        if ended is not None and r.seat == ended[1]:
+            key = f"replay.rank.{ended[0]}"
+        elif ended is None and r.score is not None:
+            key = "replay.rank.score"
+        else:
+            key = "replay.rank.plain"
+        lines.append(i18n.t(key, lg, rank=r.rank, player=name(r.seat), score=r.score))
+    if ended is not None:
+        lines.append(i18n.t(f"replay.rank.note_{ended[0]}", lg))
+    return lines
+
+
+
 # --- plain text: a log that reads like the game (no markdown, no Discord timestamps) ---------
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -207,6 +250,8 @@ MIN_ROUNDS = 8
 PICTURES = 512
 #: animations kept (each up to a few MB; most weigh 100-500 KB)
 ANIMATIONS = 8
+#: seconds between a game's end and the drawing of its animation (the result's own pictures first)
+PREPARE_DELAY = 2.0
 
 
 @dataclass(frozen=True)
@@ -348,3 +393,26 @@ class ReplayService:
         while len(self._animations) > ANIMATIONS:
             self._animations.popitem(last=False)
         return result
+
+    async def summary(self, game: GameRow, lang: str, rows: list[EventRow] | None = None,
+                      results: list[ResultRow] | None = None) -> Animation | None:
+        """The animated summary of the finished ``game`` in ``lang``, its final ranking on the last
+        frame: what a result message or ``/historique`` attaches (``.data``, ``.ext``)."""
+        if rows is None:
+            rows = await self.store.events(game.id)
+        if results is None:
+            results = await self.store.results(game.id)
+        return await self.animation(game, lang, ranking(game, rows, results, lang, markdown=False),
+                                    i18n.t("replay.animation.title", lang, game=i18n.t(f"{game.kind}.name.title", lang),
+                                           id=game.id))
+
+    def prepare(self, game: GameRow, lang: str, delay: float = PREPARE_DELAY) -> None:
+        """A game just ended and its result is posted: draw its animation in the background (a
+        worker, after ``delay``), so that ``/historique`` and « Partager » find it drawn."""
+        import asyncio
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            await self.summary(game, lang)
+
+        asyncio.ensure_future(self._quiet(later()))
