@@ -406,6 +406,10 @@ class ReplayService:
                                     i18n.t("replay.animation.title", lang, game=i18n.t(f"{game.kind}.name.title", lang),
                                            id=game.id))
 
+    def drawn_summary(self, game: GameRow, lang: str) -> Animation | None:
+        """The animated summary if it is already drawn (no waiting)."""
+        return self._animations.get((game.id, game.version, lang))
+
     def prepare(self, game: GameRow, lang: str, delay: float = PREPARE_DELAY) -> None:
         """A game just ended and its result is posted: draw its animation in the background (a
         worker, after ``delay``), so that ``/historique`` and « Partager » find it drawn."""

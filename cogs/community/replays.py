@@ -144,8 +144,8 @@ class ReplayCog(commands.Cog):
             await send(interaction, i18n.t("community.history.json_ready", lg, id=game.id), ephemeral=True,
                        file=discord.File(io.BytesIO(data), filename=f"partie-{game.id}.json"))
             return
-        # replaying and drawing may take a moment on a long game: the answer comes as a follow-up
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # the viewer answers at once (a replay is milliseconds, its picture one drawing); the journal
+        # and the animation (a second or so in a worker) follow
         rows = await self.store.events(game.id)
         results = await self.store.results(game.id) if game.status == FINISHED else []
         item: Replay | None
@@ -157,8 +157,8 @@ class ReplayCog(commands.Cog):
             note = None
         if item is not None:
             content, files, view = await self.card(game, item, len(item) - 1, lg)
-            await interaction.followup.send(content=content, files=files, view=view, ephemeral=True,
-                                            allowed_mentions=allowed_mentions(content))
+            await interaction.response.send_message(content=content, files=files, view=view, ephemeral=True,
+                                                    allowed_mentions=allowed_mentions(content))
             self.replays.warm(game, item, len(item) - 1, lg)
         await self._journal(interaction, game, rows, results, item, lg, note)
 
@@ -211,7 +211,10 @@ class ReplayCog(commands.Cog):
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(**kwargs)
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:  # no viewer (a game that cannot be replayed): the journal is the answer
+            await interaction.response.send_message(**kwargs)
 
     async def _animation(self, game: GameRow, rows: list[EventRow], results: list[ResultRow], lg: str):
         try:
@@ -352,8 +355,10 @@ class ReplayCog(commands.Cog):
         rows = await self.store.events(game.id)
         results = await self.store.results(game.id)
         self._shared[key] = now  # booked before drawing: a double click does not post twice
-        await interaction.response.defer(thinking=True)
-        anim = await self._animation(game, rows, results, glg)
+        anim = self.replays.drawn_summary(game, glg)
+        if anim is None:  # not drawn yet in this language: Discord waits while a worker draws it
+            await interaction.response.defer(thinking=True)
+            anim = await self._animation(game, rows, results, glg)
         if anim is None:
             self._shared.pop(key, None)
             raise RuleError("replay.error.share_no_animation", game=game.id)
@@ -361,8 +366,12 @@ class ReplayCog(commands.Cog):
         lines = [i18n.t("replay.share.post", glg, player=who, id=game.id, game=title(game.kind, glg)),
                  *ranking(game, rows, results, glg)]
         content = "\n".join(lines)[:2000]
-        await interaction.followup.send(content=content, allowed_mentions=allowed_mentions(content),
-                                        file=discord.File(io.BytesIO(anim.data), filename=f"partie-{game.id}.{anim.ext}"))
+        file = discord.File(io.BytesIO(anim.data), filename=f"partie-{game.id}.{anim.ext}")
+        if interaction.response.is_done():
+            await interaction.followup.send(content=content, allowed_mentions=allowed_mentions(content), file=file)
+        else:
+            await interaction.response.send_message(content=content, allowed_mentions=allowed_mentions(content),
+                                                    file=file)
         if len(self._shared) > 10_000:
             self._shared = {k: v for k, v in self._shared.items() if now - v < SHARE_WINDOW}
 
