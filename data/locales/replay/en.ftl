@@ -27,8 +27,8 @@ select-option_start = { $group } (start)
 
 ## the journal (a text file that reads like the game)
 log-head = { $game } — game #{ $id } — { $players }
-log-finished = Finished on { DATETIME($when, dateStyle: "long", timeStyle: "short") }.
-log-running = In progress (log as of { DATETIME($when, dateStyle: "long", timeStyle: "short") }).
+log-finished = Finished on { DATETIME($when, dateStyle: "long", timeStyle: "short") } (UTC).
+log-running = In progress (log as of { DATETIME($when, dateStyle: "long", timeStyle: "short") }, UTC).
 log-line = { $n }. { $player }: { $text }
 log-inline = The log, move by move:
 log-attached = The full log ({ $count ->

@@ -27,8 +27,8 @@ select-option_start = { $group } (départ)
 
 ## the journal (a text file that reads like the game)
 log-head = { $game } — partie n°{ $id } — { $players }
-log-finished = Terminée le { DATETIME($when, dateStyle: "long", timeStyle: "short") }.
-log-running = En cours (journal arrêté le { DATETIME($when, dateStyle: "long", timeStyle: "short") }).
+log-finished = Terminée le { DATETIME($when, dateStyle: "long", timeStyle: "short") } (UTC).
+log-running = En cours (journal arrêté le { DATETIME($when, dateStyle: "long", timeStyle: "short") }, UTC).
 log-line = { $n }. { $player } : { $text }
 log-inline = Journal, coup par coup :
 log-attached = Le journal complet ({ $count ->
