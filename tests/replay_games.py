@@ -50,17 +50,19 @@ class Recording:
 
 
 async def play(svc: SessionService, kind: str, players: int, options: dict[str, Any] | None = None, *,
-               humans: int = 2, stop_after: int | None = None) -> Any:
+               humans: int = 2, stop_after: int | None = None, guild_id: int = GUILD, channel_id: int = CHANNEL,
+               people: list[Player] | None = None) -> Any:
     """A game of ``kind`` with ``players`` seats (the first ``humans`` of them people, the others AI),
     played to its end (or ``stop_after`` human moves): the game row at the end."""
-    humans = min(humans, players, len(HUMANS))
+    people = people or HUMANS
+    humans = min(humans, players, len(people))
     engine = engines.get(kind)
-    g = await svc.open_lobby(kind, guild_id=GUILD, channel_id=CHANNEL, player=HUMANS[0], options=options or {})
-    for p in HUMANS[1:humans]:
+    g = await svc.open_lobby(kind, guild_id=guild_id, channel_id=channel_id, player=people[0], options=options or {})
+    for p in people[1:humans]:
         g = await svc.join(g.id, p)
     for _ in range(players - humans):
-        g = await svc.add_ai(g.id, HUMANS[0], 1)
-    g = (await svc.start(g.id, HUMANS[0])).game
+        g = await svc.add_ai(g.id, people[0], 1)
+    g = (await svc.start(g.id, people[0])).game
     moves = 0
     while g.status != FINISHED and (stop_after is None or moves < stop_after):
         state = engine.from_dict(g.state)
