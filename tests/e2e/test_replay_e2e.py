@@ -111,7 +111,7 @@ async def test_the_viewer_replays_an_archived_game_after_a_restart_and_shares_it
     # « Partager »: the animation and the result, publicly, in the channel; once per window
     res = await fake.click(u.chloe, journal, label="Partager")
     posted = [m for m in res.messages if m.visible_to is None]
-    assert posted and "Chloé partage la partie" in posted[-1].content
+    assert posted and "Chloé partage la partie de Ludix n°" in posted[-1].content
     assert any(a.filename.endswith((".webp", ".gif")) for a in posted[-1].attachments)
     assert " points" in posted[-1].content
     res = await fake.click(u.chloe, journal, label="Partager")

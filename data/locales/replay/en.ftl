@@ -63,7 +63,7 @@ animation-caption = Animated summary of the game ({ $frames ->
     }).
 animation-none = (no animated summary for this game)
 button-share = Share
-share-post = { $player } shares game #{ $id } of { $game }:
+share-post = { $player } shares { $game } game #{ $id }:
 share-done = Game #{ $id } shared in this channel.
 
 ## refusals

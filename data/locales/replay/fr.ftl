@@ -63,7 +63,10 @@ animation-caption = Résumé animé de la partie ({ $frames ->
     }).
 animation-none = (pas de résumé animé pour cette partie)
 button-share = Partager
-share-post = { $player } partage la partie n°{ $id } de { $game } :
+share-post = { $player } partage la partie { ELISION($game) ->
+        [vowel] d'{ $game }
+       *[consonant] de { $game }
+    } n°{ $id } :
 share-done = Partie n°{ $id } partagée dans ce salon.
 
 ## refusals
