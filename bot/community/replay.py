@@ -119,7 +119,7 @@ def _same_table(engine: Any, replayed: Any, stored: dict[str, Any] | None) -> bo
 
 def replay(game: GameRow, rows: list[EventRow]) -> Replay:
     """Every public position of ``game``, from its seed and ``rows`` (its log, in order)."""
-    if game.status == "lobby" or game.state is None and not rows:
+    if game.status == "lobby":
         raise ReplayError("replay.error.not_started", game=game.id)
     engine = engines.get(game.kind)
     try:

@@ -13,8 +13,8 @@ import sqlite3
 import pytest
 from PIL import Image
 
-from tests.e2e.harness import wait_control
-from tests.e2e.test_ludix_e2e import open_game, play_turn
+from tests.e2e.harness import last_control, mentioned, wait_control
+from tests.e2e.test_ludix_e2e import open_game
 
 pytestmark = pytest.mark.e2e
 
@@ -33,18 +33,30 @@ def position(msg) -> tuple[int, int] | None:
     return (int(m[1]), int(m[2])) if m else None
 
 
+async def turns(world, count: int | None = None) -> None:
+    """Play Ludix from the newest control message: roll, then stop as soon as possible; until the
+    game ends (its « Revanche » button), or ``count`` clicks."""
+    fake, u = world.fake, world.u
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    for _ in range(count or 300):
+        msg = await wait_control(fake)
+        if "Revanche" in msg.button_labels:
+            return
+        (uid,) = mentioned(msg)
+        label = "Stop (marquer)" if "Stop (marquer)" in msg.button_labels else \
+            next(lb for lb in msg.button_labels if lb in ("Lancer les dés", "Relancer"))
+        await fake.click(by_id[uid], msg, label=label)
+        await fake.wait_until(lambda m=msg: last_control(fake) is not None and last_control(fake).id > m.id,
+                              timeout=20)
+    if count is None:
+        pytest.fail("the game did not end")
+
+
 async def finished_ludix(world) -> int:
     fake, u = world.fake, world.u
     lobby = await open_game(world, u.bruno, target=50)
     await fake.click(u.alice, lobby, label="Lancer")
-    msg = await wait_control(fake)
-    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
-    for _ in range(200):
-        if "Fin de la partie" in (msg.content or ""):
-            break
-        msg = await play_turn(fake, by_id, msg)
-    else:
-        pytest.fail("the game did not end")
+    await turns(world)
     return int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
 
 
@@ -127,10 +139,7 @@ async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refu
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
     assert res.ephemeral and "pas encore commencé" in res.content
     await fake.click(u.alice, lobby, label="Lancer")
-    msg = await wait_control(fake)
-    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
-    for _ in range(3):
-        msg = await play_turn(fake, by_id, msg)
+    await turns(world, 4)
     moves = running_count(world.bot.db, gid)
     res = await fake.run_command(u.dave, "jeux", "historique", partie=gid)
     viewer, journal = await answers(fake, res)
@@ -139,10 +148,24 @@ async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refu
     assert not any(a.filename.endswith((".webp", ".gif")) for a in journal.attachments)
     assert "Share" not in journal.button_labels
     # a move later, the same viewer goes one step further
-    msg = await play_turn(fake, by_id, msg)
+    await turns(world, 1)
     res = await fake.click(u.dave, viewer, label="Previous move")
     res = await fake.click(u.dave, viewer, label="Last move")
     now = running_count(world.bot.db, gid)
     assert now > moves and f"Move {now} of {now}" in fake.message_by_id[viewer.id].content
+
+    # a log entry the rules no longer accept (a game of an older release): said plainly, the journal stays
+    world.bot.kill()
+    await fake.wait_disconnected(timeout=10)
+    with sqlite3.connect(world.bot.db) as db:
+        first = db.execute("SELECT MIN(id) FROM events WHERE game_id = ?", (gid,)).fetchone()[0]
+        db.execute("UPDATE events SET action = ? WHERE id = ?", (json.dumps({"type": "lancer"}), first))
+    world.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
+    assert res.ephemeral and "version antérieure des règles" in res.content and "Journal" in res.content
+    assert not res.message.buttons and not res.attachments
+    res = await fake.click(u.dave, viewer, label="Start")  # the old viewer says it too
+    assert res.ephemeral and "earlier version of the rules" in res.content
     assert fake.errors == []
     assert world.bot.tracebacks() == []
