@@ -181,6 +181,16 @@ async def test_a_click_reads_the_cached_replay_and_a_new_move_extends_it(world):
     assert later.positions[: len(first)] == first.positions
 
 
+def test_the_cache_keeps_the_newest_replays_within_its_positions():
+    cache = R.ReplayCache(max_positions=10)
+    items = [R.Replay(g, "ludix", 1, tuple(R.Position(n, {}) for n in range(4))) for g in range(4)]
+    for item in items:
+        cache.put(item)
+    assert cache.get(0, 1) is None and cache.get(1, 1) is None and cache.get(3, 1) is items[3]
+    big = R.Replay(9, "limit", 1, tuple(R.Position(n, {}) for n in range(30)))
+    assert cache.put(big) is big and cache.get(9, 1) is big  # one replay larger than the bound is kept alone
+
+
 async def test_pictures_are_drawn_once_and_a_position_without_one_shows_the_previous(world):
     svc = service(world)
     g = await play(world.svc, "limit", 2, {}, stop_after=4)

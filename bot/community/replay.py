@@ -142,12 +142,14 @@ def replay(game: GameRow, rows: list[EventRow]) -> Replay:
 
 
 class ReplayCache:
-    """Replays by ``(game, version)``, most recently used kept (a running game's older versions
-    are simply left to age out)."""
+    """Replays by ``(game, version)``, the most recently used kept up to ``max_positions`` positions
+    in all (a Limit game's 177 public views weigh a few MB; a running game's older versions simply
+    age out)."""
 
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
+    def __init__(self, max_positions: int = 1500) -> None:
+        self.max_positions = max_positions
         self._items: OrderedDict[tuple[int, int], Replay] = OrderedDict()
+        self._positions = 0
         self.builds = 0
 
     def get(self, game_id: int, version: int) -> Replay | None:
@@ -158,10 +160,15 @@ class ReplayCache:
         return found
 
     def put(self, item: Replay) -> Replay:
-        self._items[(item.game_id, item.version)] = item
-        self._items.move_to_end((item.game_id, item.version))
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        key = (item.game_id, item.version)
+        old = self._items.pop(key, None)
+        if old is not None:
+            self._positions -= len(old)
+        self._items[key] = item
+        self._positions += len(item)
+        while self._positions > self.max_positions and len(self._items) > 1:
+            _, dropped = self._items.popitem(last=False)
+            self._positions -= len(dropped)
         return item
 
     def build(self, game: GameRow, rows: list[EventRow]) -> Replay:
