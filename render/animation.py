@@ -2,9 +2,9 @@
 
 :func:`animate` takes the drawing jobs of the distinct pictures (each a renderer of ``render/``
 and its arguments) and, for every frame, which picture it shows: a picture that several frames
-show is drawn and decoded once. The frames share one canvas (the widest picture's width, at most
-``MAX_WIDTH``), each picture scaled to it and set at the top; the last frame carries the final
-ranking under the last picture. The result is an animated WebP, or a GIF when that is smaller;
+show is drawn once. The frames share one canvas (the widest picture's width, at most
+``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot; the
+last frame carries the final ranking over the foot of the last picture. The result is an animated WebP, or a GIF when that is smaller;
 it stays under ``max_bytes`` (the pictures are made smaller until it does). Drawing is pure:
 the same jobs give the same bytes.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image
 
-from render.common import BACKGROUND, HIGHLIGHT, RAW, TEXT, canvas, fit, font
+from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, font
 
 #: a phone shows 390 CSS px: 480 px frames fill it, and keep the drawing and the file small
 MAX_WIDTH = 480
@@ -26,6 +26,8 @@ MAX_BYTES = 8 * 1024 * 1024
 #: frames longer than this many pixels are cut (a very tall final sheet)
 MAX_HEIGHT = 1400
 FRAME_MS = 700
+#: the progress bar's height (px)
+PROGRESS = 4
 LAST_MS = 4000
 #: GIF (a palette per frame) is tried only up to this many frames: past it, WebP is always smaller
 GIF_FRAMES = 40
@@ -78,9 +80,9 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
     for index in order:
         pic = scaled.get(index, shown)  # a position without a picture shows the previous one
         if pic is None:
-            frame = blank
+            frame = blank.copy()
         elif pic.height == height:
-            frame = pic
+            frame = pic.copy()
         else:
             frame = blank.copy()
             frame.paste(pic, (0, 0))
@@ -91,6 +93,13 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
         last = out[-1].copy()
         last.paste(band.crop((0, 0, width, min(band.height, height))), (0, max(0, height - band.height)))
         out[-1] = last
+    # a progress bar along the foot: where the game is, and no two frames alike (an encoder would
+    # merge identical neighbours, and a position would lose its frame)
+    for n, frame in enumerate(out):
+        done = max(1, round(width * (n + 1) / len(out)))
+        frame.paste(HIGHLIGHT, (0, height - PROGRESS, done, height))
+        if done < width:
+            frame.paste(PANEL, (done, height - PROGRESS, width, height))
     return out
 
 
@@ -105,7 +114,8 @@ def _encode(frames: list[Image.Image], durations: list[int]) -> tuple[bytes, str
         gif = io.BytesIO()
         paletted[0].save(gif, format="GIF", save_all=True, append_images=paletted[1:], duration=durations,
                          loop=0, optimize=False, disposal=1)
-        if len(gif.getvalue()) < len(best):
+        # a GIF merges identical neighbouring frames: taken only when it keeps every one (a frame a position)
+        if len(gif.getvalue()) < len(best) and Image.open(io.BytesIO(gif.getvalue())).n_frames == len(frames):
             best, kind = gif.getvalue(), "gif"
     return best, kind
 
