@@ -134,6 +134,15 @@ async def test_a_log_that_no_longer_applies_says_clearly_that_it_cannot_replay(w
         replay(g, rows[:-3])
 
 
+async def test_a_game_whose_kind_or_options_are_gone_says_it_cannot_replay(world):
+    g = await play(world.svc, "ludix", 2, {}, stop_after=2)
+    rows = await world.store.events(g.id)
+    for changed in (dataclasses.replace(g, kind="belote"), dataclasses.replace(g, options={"objectif": "beaucoup"})):
+        with pytest.raises(ReplayError) as err:
+            replay(changed, rows)
+        assert err.value.key == "replay.error.schema"
+
+
 # --- frames, bytes, cache -------------------------------------------------------------------------
 def service(world, pool=None):
     bot = SimpleNamespace(store=world.store, sessions=world.svc, render_pool=pool or RenderPool(0),

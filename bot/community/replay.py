@@ -121,8 +121,8 @@ def replay(game: GameRow, rows: list[EventRow]) -> Replay:
     """Every public position of ``game``, from its seed and ``rows`` (its log, in order)."""
     if game.status == "lobby":
         raise ReplayError("replay.error.not_started", game=game.id)
-    engine = engines.get(game.kind)
     try:
+        engine = engines.get(game.kind)
         state = engine.new_game(len(game.seats), game.options, game.seed)
     except (RuleError, ValueError, TypeError, KeyError) as err:
         raise ReplayError("replay.error.schema", game=game.id) from err
