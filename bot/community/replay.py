@@ -17,6 +17,8 @@ a position, it never replays the game again.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -27,6 +29,8 @@ from bot import i18n
 from bot.safe import escape
 from bot.storage import EventRow, GameRow, ResultRow
 from engines.base import RuleError
+
+log = logging.getLogger("ludibot.replay")
 
 #: log entries that leave the engine state as it was
 NOTES = frozenset({"forfeit", "vote_open", "seat_back"})
@@ -250,7 +254,7 @@ def plain(text: str, when: Any = None, names: dict[int, str] | None = None) -> s
 
 # --- the service: replays, their pictures and the animated summary, cached per game ------------
 #: past this many positions, the animation shows one frame per round (or block of moves)
-MAX_FRAMES = 64
+MAX_FRAMES = 48
 #: a long game with fewer rounds than this is sampled every few moves instead of once a round
 MIN_ROUNDS = 8
 #: pictures of positions kept (10-40 KB each)
@@ -295,6 +299,7 @@ class ReplayService:
         self.cache = ReplayCache()
         self._pictures: OrderedDict[tuple[int, int, str], bytes | None] = OrderedDict()
         self._animations: OrderedDict[tuple[int, int, str], Animation | None] = OrderedDict()
+        self._drawing = asyncio.Lock()
 
     @property
     def store(self) -> Any:
@@ -307,8 +312,6 @@ class ReplayService:
             return found
         rows = await self.store.events(game.id)
         if len(rows) > 200:  # a long game replays off the event loop
-            import asyncio
-
             item = await asyncio.to_thread(replay, game, rows)
         else:
             item = replay(game, rows)
@@ -343,22 +346,23 @@ class ReplayService:
             self._pictures.popitem(last=False)
         return data
 
-    def warm(self, game: GameRow, item: Replay, index: int, lang: str) -> None:
-        """Draw the neighbours of ``index`` in the background: the next click finds them drawn."""
-        import asyncio
-
-        for i in (index + 1, index - 1):
-            if 0 <= i < len(item) and (game.id, item.positions[i].n, lang) not in self._pictures:
-                asyncio.ensure_future(self._quiet(self.picture(game, item, i, lang)))
+    def warm(self, game: GameRow, item: Replay, index: int, lang: str, step: int = 1) -> None:
+        """Draw the picture the next click in the same direction (``step``) will show, in the
+        background, when a render worker is idle (never ahead of another game's picture)."""
+        i = index + step
+        pool = self.bot.render_pool
+        if not 0 <= i < len(item) or (game.id, item.positions[i].n, lang) in self._pictures:
+            return
+        if pool.uses_processes and pool.idle_workers == 0:
+            return
+        asyncio.ensure_future(self._quiet(self.picture(game, item, i, lang)))
 
     @staticmethod
     async def _quiet(coro: Any) -> None:
         try:
             await coro
-        except Exception:  # a picture drawn ahead is only a convenience
-            import logging
-
-            logging.getLogger("ludibot.replay").exception("drawing a replay picture ahead")
+        except Exception:  # a picture drawn ahead (an animation prepared) is only a convenience
+            log.exception("drawing a replay picture or animation ahead")
 
     # --- the animated summary -----------------------------------------------------------
     def animation_job(self, game: GameRow, item: Replay, lang: str, ranking: list[str], title: str) -> Any:
@@ -394,9 +398,12 @@ class ReplayService:
             self._animations.move_to_end(key)
             return self._animations[key]
         item = await self.get(game)
-        out = await self.bot.render_pool.run(self.animation_job(game, item, lang, ranking, title))
-        result = Animation(out[0], out[1], len(frame_order(item))) if out else None
-        self._animations[key] = result
+        async with self._drawing:  # one animation at a time: the other workers keep drawing moves
+            if key in self._animations:  # drawn meanwhile (the end of the game's own, say)
+                return self._animations[key]
+            out = await self.bot.render_pool.run(self.animation_job(game, item, lang, ranking, title))
+            result = Animation(out[0], out[1], len(frame_order(item))) if out else None
+            self._animations[key] = result
         while len(self._animations) > ANIMATIONS:
             self._animations.popitem(last=False)
         return result
@@ -420,8 +427,6 @@ class ReplayService:
     def prepare(self, game: GameRow, lang: str, delay: float = PREPARE_DELAY) -> None:
         """A game just ended and its result is posted: draw its animation in the background (a
         worker, after ``delay``), so that ``/historique`` and « Partager » find it drawn."""
-        import asyncio
-
         async def later() -> None:
             await asyncio.sleep(delay)
             await self.summary(game, lang)

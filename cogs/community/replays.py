@@ -159,7 +159,7 @@ class ReplayCog(commands.Cog):
             content, files, view = await self.card(game, item, len(item) - 1, lg)
             await interaction.response.send_message(content=content, files=files, view=view, ephemeral=True,
                                                     allowed_mentions=allowed_mentions(content))
-            self.replays.warm(game, item, len(item) - 1, lg)
+            self.replays.warm(game, item, len(item) - 1, lg, step=-1)
         await self._journal(interaction, game, rows, results, item, lg, note)
 
     @historique.autocomplete("partie")
@@ -313,7 +313,7 @@ class ReplayCog(commands.Cog):
             content, files, view = await self.card(game, item, index, lg)
             await interaction.response.edit_message(content=content, attachments=files, view=view,
                                                     allowed_mentions=allowed_mentions(content))
-            self.replays.warm(game, item, index, lg)
+            self.replays.warm(game, item, index, lg, step=-1 if m["verb"] in ("prev", "last") else 1)
         except RuleError as err:
             await refuse(interaction, err)
         except discord.NotFound:
