@@ -160,6 +160,7 @@ class ReplayCog(commands.Cog):
             await interaction.response.send_message(content=content, files=files, view=view, ephemeral=True,
                                                     allowed_mentions=allowed_mentions(content))
             self.replays.warm(game, item, len(item) - 1, lg, step=-1)
+            self.replays.warm(game, item, -1, lg)  # ⏮'s start position
         await self._journal(interaction, game, rows, results, item, lg, note)
 
     @historique.autocomplete("partie")
