@@ -11,6 +11,7 @@ find their game, and only in their own server. Replays, pictures and animations 
 from __future__ import annotations
 
 import io
+import json
 import logging
 import re
 import time
@@ -135,8 +136,6 @@ class ReplayCog(commands.Cog):
         if fmt == "json":
             if game.status != FINISHED:
                 raise RuleError("community.error.not_finished", game=game.id)
-            import json
-
             rows = await self.store.events(game.id)
             results = await self.store.results(game.id)
             doc = history.export(game, rows, results, viewer_seat=game.seat_of(interaction.user.id))
@@ -157,8 +156,12 @@ class ReplayCog(commands.Cog):
             note = None
         if item is not None:
             content, files, view = await self.card(game, item, len(item) - 1, lg)
-            await interaction.response.send_message(content=content, files=files, view=view, ephemeral=True,
-                                                    allowed_mentions=allowed_mentions(content))
+            try:
+                await interaction.response.send_message(content=content, files=files, view=view, ephemeral=True,
+                                                        allowed_mentions=allowed_mentions(content))
+            except discord.NotFound:  # the interaction expired before the answer (Unknown interaction)
+                log.warning("/historique %s: the interaction expired before the viewer", game.id)
+                return
             self.replays.warm(game, item, len(item) - 1, lg, step=-1)
             self.replays.warm(game, item, -1, lg)  # ⏮'s start position
         await self._journal(interaction, game, rows, results, item, lg, note)
@@ -229,12 +232,12 @@ class ReplayCog(commands.Cog):
     # --- the viewer card -------------------------------------------------------------------
     def text(self, game: GameRow, item: Replay, index: int, lg: str) -> str:
         pos = item.positions[index]
-        head = i18n.t("replay.viewer.head", lg, game=title(game.kind, lg), id=game.id,
-                      players=", ".join(escape(n) for n in game.names))
         if game.status == FINISHED:
             status = i18n.t("replay.viewer.finished", lg, when=timestamp(game.updated_at))
         else:
             status = i18n.t("replay.viewer.running", lg, total=len(item) - 1)
+        head = i18n.t("replay.viewer.head", lg, game=title(game.kind, lg), id=game.id,
+                      players=", ".join(escape(n) for n in game.names), status=status)
         group = group_label(game.kind, pos.group, lg)
         if pos.n == 0:
             where = i18n.t("replay.viewer.position_start", lg, group=group)
@@ -250,7 +253,7 @@ class ReplayCog(commands.Cog):
             by = pos.action.get("_by")
             if by == "timeout":
                 told.append(i18n.t("replay.viewer.by_timeout", lg))
-        return "\n".join([f"{head} — {status}", f"**{where}**", *told])[:2000]
+        return "\n".join([head, where, *told])[:2000]
 
     def controls(self, game: GameRow, item: Replay, index: int, lg: str) -> discord.ui.View:
         guild = game.guild_id or 0

@@ -1,18 +1,17 @@
 # Replays (issue 27): the move-by-move viewer of /historique, the animated summary, "Share".
 
 ## the viewer
-viewer-head = **{ $game }** — game #{ $id } ({ $players })
+viewer-head = **{ $game }** — game #{ $id } ({ $players }) — { $status }
 viewer-finished = finished { $when }
 viewer-running = in progress: { $total ->
         [one] { $total } move
        *[other] { $total } moves
     } so far
 viewer-start = Start of the game.
-viewer-position = Move { $n } of { $total } · { $group }
-viewer-position_start = Starting position · { $group }
+viewer-position = **Move { $n } of { $total }** · { $group }
+viewer-position_start = **Starting position** · { $group }
 viewer-secret = (secret move: nothing visible at the table)
 viewer-by_timeout = (timed out: default move)
-viewer-by_ai = (played by the AI)
 viewer-no_picture = (no picture for this position)
 group-round = Round { $round }
 group-turn = Turn { $round }
@@ -64,7 +63,6 @@ animation-caption = Animated summary of the game ({ $frames ->
 animation-none = (no animated summary for this game)
 button-share = Share
 share-post = { $player } shares { $game } game #{ $id }:
-share-done = Game #{ $id } shared in this channel.
 
 ## refusals
 error-not_started = Game #{ $game } has not started yet: there is nothing to replay.

@@ -1,18 +1,17 @@
 # Replays (issue 27): the move-by-move viewer of /historique, the animated summary, « Partager ».
 
 ## the viewer
-viewer-head = **{ $game }** — partie n°{ $id } ({ $players })
+viewer-head = **{ $game }** — partie n°{ $id } ({ $players }) — { $status }
 viewer-finished = terminée { $when }
 viewer-running = en cours : { $total ->
         [one] { $total } coup joué
        *[other] { $total } coups joués
     } jusqu'ici
 viewer-start = Début de la partie.
-viewer-position = Coup { $n } sur { $total } · { $group }
-viewer-position_start = Position de départ · { $group }
+viewer-position = **Coup { $n } sur { $total }** · { $group }
+viewer-position_start = **Position de départ** · { $group }
 viewer-secret = (coup secret : rien de visible à la table)
 viewer-by_timeout = (délai dépassé : coup par défaut)
-viewer-by_ai = (joué par l'IA)
 viewer-no_picture = (pas d'image pour cette position)
 group-round = Manche { $round }
 group-turn = Tour { $round }
@@ -67,7 +66,6 @@ share-post = { $player } partage la partie { ELISION($game) ->
         [vowel] d'{ $game }
        *[consonant] de { $game }
     } n°{ $id } :
-share-done = Partie n°{ $id } partagée dans ce salon.
 
 ## refusals
 error-not_started = La partie n°{ $game } n'a pas encore commencé : il n'y a rien à rejouer.
