@@ -249,6 +249,18 @@ def test_the_ranking_says_how_a_game_ended_and_never_shows_a_dash_or_zeros_for_n
     assert ranking(nasty, done, result_rows([(1, 2), (2, 1)]), "fr", markdown=False)[0] == "1. **A** — 2 points"
 
 
+async def test_a_real_armada_resignation_ranks_without_scores_and_replays(world):
+    g = await play(world.svc, "armada", 2, {}, stop_after=3)
+    loser = g.seats[0]
+    g = (await world.svc.act(g.id, loser.user_id, {"type": "resign"}, any_turn=True)).game
+    rows = await world.store.events(g.id)
+    results = await world.store.results(g.id)
+    assert g.status == "finished"
+    assert ranking(g, rows, results, "fr") == ["1. Bruno", "2. Alice — abandon",
+                                               "Partie terminée par abandon : pas de score."]
+    assert replay(g, rows).positions[-1].view["resigned"] == 0
+
+
 async def test_the_journal_file_reads_like_the_game(world):
     from cogs.community.replays import journal_text
 
