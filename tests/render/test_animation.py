@@ -54,7 +54,6 @@ def test_a_picture_is_drawn_once_however_many_frames_show_it():
         calls.append(colour)
         return board(colour)
 
-    globals()["counted"] = counted  # the jobs are plain (function, args) pairs
     animate([(counted, ((1, 2, 3),), {}), (counted, ((9, 9, 9),), {})], [0, 0, 0, 1, 1, 0])
     assert calls == [(1, 2, 3), (9, 9, 9)]
 
