@@ -266,7 +266,7 @@ class Ludibot(commands.AutoShardedBot):
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))
-        if not cid.startswith(f"{PREFIX}:"):
+        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:")):  # the games' and the replay viewer's
             await refuse(interaction, "common.error.forged_button")
             return
         on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)

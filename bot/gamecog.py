@@ -470,6 +470,8 @@ class GameCog(commands.GroupCog):
         files = await self.public_files(game, view, lg) if self.publish_image(outcome, view) else []
         controls = await self.controls_of(game, view, lg)
         content = "\n".join(lines)[:2000] or None
+        if game.status == FINISHED and (replays := getattr(self.bot, "replays", None)) is not None:
+            replays.prepare(game, lg)  # the animated summary, drawn in the background (issue 27)
         if wants_thread(game):
             return await self._publish_in_thread(interaction, game, lg, content, files, controls, ranking)
         if interaction is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -191,6 +192,11 @@ def ramp_palette(flat: Sequence[tuple[int, int, int]],
     return KnownPalette(search, tuple(v for cell in cells for v in entries[cell]))
 
 
+#: set by :mod:`render.animation` while it draws frames: ``encode_png`` then hands back the picture
+#: itself (no palette, no PNG, no decoding afterwards). A context variable: a drawing thread sets its own.
+RAW: ContextVar[bool] = ContextVar("render_raw", default=False)
+
+
 def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     """The one PNG encoder of every picture: a 256-colour adaptive palette at zlib level 1.
 
@@ -203,6 +209,8 @@ def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     picture drawn in a palette known in advance (mode ``P``, see :class:`KnownPalette`) is saved
     as it is.
     """
+    if RAW.get():  # an animation frame: the picture itself, not its PNG (render/animation.py)
+        return img  # type: ignore[return-value]
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
     if img.mode == "RGB" and palette:

@@ -1,9 +1,11 @@
 """Community extension: ``/classement``, ``/records``, ``/profil``, ``/parties``, ``/historique``, ``/ludibot``."""
 
 from cogs.community.boards import BoardsCog
+from cogs.community.replays import ReplayCog
 from cogs.community.settings import LudibotCog
 
 
 async def setup(bot) -> None:
     await bot.add_cog(BoardsCog(bot))
     await bot.add_cog(LudibotCog(bot))
+    await bot.add_cog(ReplayCog(bot))
