@@ -192,6 +192,9 @@ async def test_a_full_card_is_stored_as_discord_returns_it(env):
     assert [a.filename for a in msg.hidden_attachments] == ["unused.png"]  # sent, but no component shows it
     assert msg.mentioned_user_ids(msg.allowed_mentions) == [alice.id]
     assert msg.mentioned_user_ids({"parse": [], "users": []}) == []
+    res = InteractionResult(fake, interaction(fake, alice, "jeux"), "command")
+    res.record.message_ids.append(msg.id)
+    assert {a.filename for a in res.images} == {"board.png", "seat.png", "log.png"} and len(res.attachments) == 4
     # the fetched message is the same card
     status, got, _ = await c.req("GET", f"/channels/{ch}/messages/{body['id']}")
     assert status == 200 and got["components"] == comps and got["content"] == ""
