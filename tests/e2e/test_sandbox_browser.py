@@ -325,7 +325,12 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox):
         await page.screenshot(path="/tmp/ludibot-sandbox-phone-end.png")
         # the result is announced back in the channel, with a working link to the thread
         await page.locator("[data-testid='channel-jeux']").click()
-        state = await settle(page, lambda s: "jeux" in s["title"])
+        state = await settle(page, lambda s: "jeux" in s["title"] and "›" not in s["title"])
+        in_view(state)
+        # a fresh page opens at the newest message, not at the oldest
+        await page.reload()
+        await page.wait_for_function("document.querySelectorAll('#messages .msg').length > 3", timeout=20_000)
+        state = await settle(page, lambda s: s["list_scrolled"] > 0)
         in_view(state)
         await browser.close()
 
