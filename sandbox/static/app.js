@@ -313,6 +313,7 @@ function modalValue(el) {
 }
 
 function openModal(modal) {
+  const who = S.user;  // the modal is the player's who opened it, even if the page switches player
   const dlg = $("modal"); const form = $("modal-form"); const body = $("modal-body");
   $("modal-title").textContent = modal.title || ""; body.innerHTML = "";
   for (const top of modal.components || []) {
@@ -329,7 +330,7 @@ function openModal(modal) {
       values[el.dataset.modalInput] = v;
     }
     dlg.close();
-    await act("/api/modal", { user: S.user, modal: modal.id, values });
+    await act("/api/modal", { user: who, modal: modal.id, values });
   };
   $("modal-cancel").onclick = () => dlg.close();
   dlg.showModal();
