@@ -230,6 +230,24 @@ async def tocard(interaction: discord.Interaction, clear: bool) -> None:
         await interaction.followup.send(f"refused {exc.status} {exc.code}", ephemeral=True)
 
 
+@group.command(name="emoji", description="Create (once) an application emoji and use it")
+async def emoji(interaction: discord.Interaction, name: str) -> None:
+    await interaction.response.defer()
+    client = interaction.client
+    existing = {e.name: e for e in await client.fetch_application_emojis()}
+    made = existing.get(name)
+    if made is None:
+        png = make_png(name).getvalue()
+        try:
+            made = await client.create_application_emoji(name=name, image=png)
+        except discord.HTTPException as exc:
+            await interaction.followup.send(f"refused {exc.status} {exc.code}")
+            return
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Lancer", emoji=made, custom_id=f"st:emoji:{made.id}"))
+    await interaction.followup.send(f"{made} created={made.id not in {e.id for e in existing.values()}}", view=view)
+
+
 @group.command(name="modal", description="Open a modal")
 async def modal(interaction: discord.Interaction) -> None:
     await interaction.response.send_modal(WordModal())

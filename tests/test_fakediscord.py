@@ -523,3 +523,19 @@ async def test_a_legacy_message_becomes_a_card_only_when_its_content_is_cleared(
     fake.errors.clear()  # that refusal was the point; later tests of the module expect none
     res = await fake.run_command(alice, "jeux", "selftest tocard", clear=True)
     assert res.message.is_v2 and res.message.content == "now a card" and "refused" not in res.content
+
+
+async def test_application_emojis_from_discord_py(env):
+    """create_application_emoji / fetch_application_emojis against the fake; the emoji in text and on a
+    button; created once, reused after; a bad name refused."""
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "jeux", "selftest emoji", name="de_6")
+    (e,) = [x for x in fake.app_emojis.values() if x.name == "de_6"]
+    assert res.content == f"<:de_6:{e.id}> created=True" and res.errors == []
+    assert res.message.buttons[0]["emoji"]["id"] in (e.id, str(e.id)) and fake.broken_emojis == []
+    res = await fake.run_command(alice, "jeux", "selftest emoji", name="de_6")
+    assert res.content == f"<:de_6:{e.id}> created=False" and len(fake.app_emojis) == 1
+    before = len(fake.validation_errors)
+    res = await fake.run_command(alice, "jeux", "selftest emoji", name="dé-6")
+    assert res.content == "refused 400 50035" and len(fake.validation_errors) == before + 1
+    fake.errors.clear()
