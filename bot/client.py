@@ -172,6 +172,7 @@ def observe_interaction(interaction: discord.Interaction, command: str | None = 
 
 class Ludibot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
+        payload.install()  # discord.py reads JSON without ever raising on what Discord may send
         shards: dict[str, object] = {}
         if settings.shard_count is not None:
             shards["shard_count"] = settings.shard_count
@@ -193,7 +194,6 @@ class Ludibot(commands.AutoShardedBot):
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
         self.render_pool = RenderPool()
-        payload.install()  # discord.py reads JSON without ever raising on what Discord may send
         #: the last check of the commands Discord holds, the last re-sync (monotonic), the check running
         self._tree_checked = -float("inf")
         self._tree_synced = -float("inf")

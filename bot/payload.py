@@ -28,6 +28,7 @@ from typing import Any
 import discord
 from discord import utils as discord_utils
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket, WebSocketClosure
+from discord.state import ConnectionState
 
 from bot import i18n
 
@@ -142,10 +143,19 @@ def missing_field(exc: BaseException) -> str | None:
     return None
 
 
+def bad_field(exc: BaseException) -> str | None:
+    """The field a :class:`Malformed` names (a path such as ``member.user.id``)."""
+    if isinstance(exc, Malformed) and exc.args and re.fullmatch(r"[a-z_.]{1,40}", str(exc.args[0])):
+        return None if exc.args[0] == "d" else str(exc.args[0])
+    return None
+
+
 def unreadable_text(locale: Any, exc: BaseException | None) -> str:
-    lg = i18n.lang_of(locale if isinstance(locale, str) else None)
-    field = missing_field(exc) if exc is not None else None
-    if field is not None:
+    """The private answer to an interaction that could not be read: which field, when known."""
+    lg = i18n.lang_of(locale if isinstance(locale, str) else getattr(locale, "value", None))
+    if exc is not None and (field := bad_field(exc)) is not None:
+        return i18n.t("payload.error.bad_field", lg, field=field)
+    if exc is not None and (field := missing_field(exc)) is not None:
         return i18n.t("payload.error.missing_field", lg, field=field)
     return i18n.t("payload.error.unreadable", lg)
 
@@ -187,6 +197,68 @@ def dropped(ws: Any, raw: Any, exc: BaseException) -> None:
     task.add_done_callback(_answers.discard)
 
 
+#: where an interaction names who and where: Discord writes each as a string of a 64-bit snowflake
+SNOWFLAKES: tuple[tuple[str, ...], ...] = (("id",), ("application_id",), ("guild_id",), ("channel_id",),
+                                           ("channel", "id"), ("member", "user", "id"), ("user", "id"),
+                                           ("message", "id"), ("data", "id"), ("data", "guild_id"))
+
+
+class Malformed(ValueError):
+    """A payload field is not what Discord writes there (the field's path is the message)."""
+
+
+def _at(data: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def check_interaction(data: Any) -> None:
+    """Refuse an interaction that is not what Discord documents, before discord.py reads it:
+
+    * its ids must be Discord's: a user, server or channel id that is not a snowflake string (an
+      integer past 2**64, a float, a word) would reach SQLite, whose integers stop at 2**63, or
+      name someone it is not;
+    * what Discord always sends must be there: a token, a known type, the data of a command
+      (its name), of a component (its custom id and type, and the message it is on) or of a modal,
+      the member who acts in a server (the user in a DM).
+
+    discord.py reads many of these without checking (a message without ``components`` gives a
+    ``Message`` without that attribute, found missing later in a task nobody awaits).
+    """
+    if not isinstance(data, dict):
+        raise Malformed("d")
+    for path in SNOWFLAKES:
+        node = _at(data, path)
+        if node is None:
+            continue
+        if not (isinstance(node, str) and node.isdigit() and len(node) <= 20 and int(node) < 2**63):
+            raise Malformed(".".join(path))
+    token, kind = data.get("token"), data.get("type")
+    if not isinstance(token, str) or not token or len(token) > 500:
+        raise Malformed("token")
+    if type(kind) is not int or kind not in (1, 2, 3, 4, 5):
+        raise Malformed("type")
+    if kind == 1:
+        return
+    needed: list[tuple[tuple[str, ...], type | tuple[type, ...]]] = [(("data",), dict)]
+    if kind in (2, 4):
+        needed.append((("data", "name"), str))
+    elif kind == 3:
+        needed += [(("data", "custom_id"), str), (("data", "component_type"), int), (("message",), dict),
+                   (("message", "components"), list)]  # discord.py rebuilds the clicked message's view from it
+    else:
+        needed += [(("data", "custom_id"), str), (("data", "components"), list)]
+    if data.get("guild_id") is not None:
+        needed += [(("member",), dict), (("member", "user"), dict), (("member", "user", "id"), str)]
+    else:
+        needed += [(("user",), dict), (("user", "id"), str)]
+    for path, want in needed:
+        value = _at(data, path)
+        if not isinstance(value, want) or isinstance(value, bool):
+            raise Malformed(".".join(path))
+
+
 #: what must still end a frame's handling: discord.py's own reconnects and closes, and cancellation
 PASS_THROUGH: tuple[type[BaseException], ...] = (ReconnectWebSocket, WebSocketClosure, discord.ConnectionClosed,
                                                  asyncio.CancelledError)
@@ -202,6 +274,14 @@ def install() -> None:
     _installed["from_json"] = discord_utils._from_json
     _installed["received_message"] = original = DiscordWebSocket.received_message
     discord_utils._from_json = loads  # gateway frames (DiscordWebSocket) and HTTP bodies (json_or_text)
+    # (before the client builds its ConnectionState: its parsers are bound when it is created)
+    _installed["parse_interaction_create"] = parse = ConnectionState.parse_interaction_create
+
+    def parse_interaction_create(self: ConnectionState, data: Any) -> None:
+        check_interaction(data)
+        parse(self, data)
+
+    ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
 
     async def received_message(self: DiscordWebSocket, msg: Any, /) -> None:
         try:
@@ -221,3 +301,4 @@ def uninstall() -> None:
         return
     discord_utils._from_json = _installed.pop("from_json")
     DiscordWebSocket.received_message = _installed.pop("received_message")  # type: ignore[method-assign]
+    ConnectionState.parse_interaction_create = _installed.pop("parse_interaction_create")  # type: ignore
