@@ -194,9 +194,9 @@ class Ludibot(commands.AutoShardedBot):
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
         self.render_pool = RenderPool()
-        #: the last check of the commands Discord holds, the last re-sync (monotonic), the check running
+        #: the last check of the commands Discord holds, the re-syncs of the last day (monotonic), the check running
         self._tree_checked = -float("inf")
-        self._tree_synced = -float("inf")
+        self._resyncs: list[float] = []
         self._tree_check: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
@@ -247,7 +247,6 @@ class Ludibot(commands.AutoShardedBot):
             log.info("slash commands unchanged, not syncing")
             return False
         synced = await self.tree.sync(guild=guild)
-        self._tree_synced = time.monotonic()
         await self.store.set_meta(key, digest)
         log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
         return True
@@ -264,9 +263,10 @@ class Ludibot(commands.AutoShardedBot):
         self._tree_check = asyncio.get_running_loop().create_task(self.check_command_tree())
 
     async def check_command_tree(self) -> bool:
-        """Compare the commands Discord holds with the bot's tree; re-sync when they differ, at
-        most once per :data:`RESYNC_INTERVAL` (Discord allows 200 command creations a day per
-        server, and rate-limits the bulk overwrite itself: discord.py waits on its 429s).
+        """Compare the commands Discord holds with the bot's tree; re-sync when they differ, at most
+        :data:`RESYNCS_PER_DAY` times a day (checks come at most once per :data:`TREE_CHECK_INTERVAL`):
+        Discord allows 200 command creations a day per server, a re-sync may re-create every
+        command, and the bulk overwrite has its own rate limit, whose 429s discord.py waits on.
         True when it re-synced."""
         guild, key, digest = self._sync_target()
         try:
@@ -280,16 +280,18 @@ class Ludibot(commands.AutoShardedBot):
         if command_shape(list(held)) == command_shape(self.command_payload()):
             log.info("the commands Discord holds are the bot's (a client's list is only older)")
             return False
-        if time.monotonic() - self._tree_synced < RESYNC_INTERVAL:
-            log.warning("the commands Discord holds differ from the bot's; re-synced less than %d s ago, "
-                        "not again yet", RESYNC_INTERVAL)
+        now = time.monotonic()
+        self._resyncs = [t for t in self._resyncs if now - t < DAY]
+        if len(self._resyncs) >= RESYNCS_PER_DAY:
+            log.warning("the commands Discord holds differ from the bot's; already re-synced %d times "
+                        "today, not again yet", len(self._resyncs))
             return False
+        self._resyncs.append(now)
         try:
             synced = await self.tree.sync(guild=guild)
         except discord.HTTPException as exc:
             log.warning("could not re-sync the slash commands: %s", exc)
             return False
-        self._tree_synced = time.monotonic()
         await self.store.set_meta(key, digest)
         log.warning("the commands Discord held differed from the bot's: re-synced %d slash commands", len(synced))
         return True
@@ -399,9 +401,11 @@ class Ludibot(commands.AutoShardedBot):
         await self.store.close()
 
 
-#: at most one check of the commands Discord holds per minute, one re-sync per ten minutes
+#: at most one check of the commands Discord holds per minute; at most 10 re-syncs a day (the
+#: 13 commands re-created 10 times stay under Discord's 200 creations a day, beside the start-ups')
 TREE_CHECK_INTERVAL = 60.0
-RESYNC_INTERVAL = 600.0
+RESYNCS_PER_DAY = 10
+DAY = 86400.0
 
 
 def _custom_ids(components) -> set[str]:
