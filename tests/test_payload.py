@@ -179,3 +179,72 @@ def test_command_shape_ignores_what_discord_adds_and_sees_what_clients_depend_on
     held[0]["options"][0]["options"][0]["required"] = True
     assert command_shape(held) != command_shape(ours)
     assert command_shape(held[:0]) != command_shape(ours)
+
+
+class Response:
+    """What discord.py's ``json_or_text`` reads of an HTTP response."""
+
+    def __init__(self, text: str) -> None:
+        self.headers = {"content-type": "application/json"}
+        self._text = text
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+
+def test_http_bodies_are_read_by_the_same_decoder(installed):
+    from discord.http import json_or_text
+
+    body = asyncio.run(json_or_text(Response('{"content": "A\\ud800B", "id": "1"}')))  # type: ignore[arg-type]
+    assert body == {"content": "A\ufffdB", "id": "1"}
+
+
+def interaction(**changes):
+    d = {"id": "1", "application_id": "2", "type": 3, "token": "t", "version": 1, "guild_id": "3",
+         "channel_id": "4", "channel": {"id": "4", "type": 0},
+         "member": {"user": {"id": "5", "username": "a"}, "nick": None},
+         "message": {"id": "6", "components": []}, "data": {"custom_id": "ludibot:1:join", "component_type": 2}}
+    for path, value in changes.items():
+        node = d
+        keys = path.split("__")
+        for key in keys[:-1]:
+            node = node[key]
+        if value is KeyError:
+            del node[keys[-1]]
+        else:
+            node[keys[-1]] = value
+    return d
+
+
+def test_check_interaction_accepts_what_discord_sends():
+    payload.check_interaction(interaction())
+    payload.check_interaction(interaction(guild_id=None, member=KeyError, user={"id": "5"}))  # a DM
+    payload.check_interaction({"id": "1", "type": 2, "token": "t", "data": {"name": "ludix", "options": []},
+                               "guild_id": "3", "member": {"user": {"id": "5"}}})
+    payload.check_interaction({"id": "1", "type": 5, "token": "t", "data": {"custom_id": "x", "components": []},
+                               "user": {"id": "5"}})
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"member__user__id": str(2**64)}, "member.user.id"),  # past SQLite's integers
+    ({"member__user__id": 5}, "member.user.id"),  # a number, not Discord's string
+    ({"guild_id": "12a"}, "guild_id"),
+    ({"channel__id": "-4"}, "channel.id"),
+    ({"token": None}, "token"),
+    ({"token": KeyError}, "token"),
+    ({"type": 99}, "type"),
+    ({"type": True}, "type"),
+    ({"data": None}, "data"),
+    ({"data__custom_id": KeyError}, "data.custom_id"),
+    ({"data__component_type": "2"}, "data.component_type"),
+    ({"message": None}, "message"),
+    ({"message__components": KeyError}, "message.components"),
+    ({"member": None}, "member"),
+    ({"member__user": KeyError}, "member.user"),
+])
+def test_check_interaction_refuses_what_discord_never_sends(changes, field):
+    with pytest.raises(payload.Malformed) as info:
+        payload.check_interaction(interaction(**changes))
+    assert str(info.value) == field
+    assert payload.bad_field(info.value) == field
+    assert f"« {field} »" in payload.unreadable_text("fr", info.value)
