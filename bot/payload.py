@@ -221,7 +221,7 @@ def check_interaction(data: Any) -> None:
       name someone it is not;
     * what Discord always sends must be there: a token, a known type, the data of a command
       (its name), of a component (its custom id and type, and the message it is on) or of a modal,
-      the member who acts in a server (the user in a DM).
+      the channel it comes from, the member who acts in a server (the user in a DM).
 
     discord.py reads many of these without checking (a message without ``components`` gives a
     ``Message`` without that attribute, found missing later in a task nobody awaits).
@@ -241,7 +241,9 @@ def check_interaction(data: Any) -> None:
         raise Malformed("type")
     if kind == 1:
         return
-    needed: list[tuple[tuple[str, ...], type | tuple[type, ...]]] = [(("data",), dict)]
+    # the channel: without it discord.py knows no channel_id, and nothing could check where the click was
+    needed: list[tuple[tuple[str, ...], type | tuple[type, ...]]] = [(("data",), dict), (("channel",), dict),
+                                                                      (("channel", "id"), str)]
     if kind in (2, 4):
         needed.append((("data", "name"), str))
     elif kind == 3:

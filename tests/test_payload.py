@@ -220,9 +220,9 @@ def test_check_interaction_accepts_what_discord_sends():
     payload.check_interaction(interaction())
     payload.check_interaction(interaction(guild_id=None, member=KeyError, user={"id": "5"}))  # a DM
     payload.check_interaction({"id": "1", "type": 2, "token": "t", "data": {"name": "ludix", "options": []},
-                               "guild_id": "3", "member": {"user": {"id": "5"}}})
+                               "guild_id": "3", "member": {"user": {"id": "5"}}, "channel": {"id": "4"}})
     payload.check_interaction({"id": "1", "type": 5, "token": "t", "data": {"custom_id": "x", "components": []},
-                               "user": {"id": "5"}})
+                               "user": {"id": "5"}, "channel": {"id": "4"}})
 
 
 @pytest.mark.parametrize(("changes", "field"), [
@@ -230,6 +230,8 @@ def test_check_interaction_accepts_what_discord_sends():
     ({"member__user__id": 5}, "member.user.id"),  # a number, not Discord's string
     ({"guild_id": "12a"}, "guild_id"),
     ({"channel__id": "-4"}, "channel.id"),
+    ({"channel": KeyError}, "channel"),
+    ({"channel__id": KeyError}, "channel.id"),
     ({"token": None}, "token"),
     ({"token": KeyError}, "token"),
     ({"type": 99}, "type"),
