@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import time
 from typing import Any
@@ -79,6 +80,27 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
     text = bytes(data).decode("utf-8", "replace") if isinstance(data, (bytes, bytearray, memoryview)) else data
     value = json.loads(text)
     return scrub_all(value) if _SURROGATE_ESCAPE.search(text) else value
+
+
+def whole_numbers(value: Any) -> Any:
+    """Every float that is a whole number past 2**53 made an ``int`` again, in place (orjson reads
+    an integer past 64 bits as a float; discord.py, given a float for flags or permissions, fails
+    later in a task nobody awaits). Returns the value."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if type(v) is float:
+                if math.isfinite(v) and v.is_integer() and abs(v) >= 2**53:
+                    value[k] = int(v)
+            elif isinstance(v, (dict, list)):
+                whole_numbers(v)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            if type(v) is float:
+                if math.isfinite(v) and v.is_integer() and abs(v) >= 2**53:
+                    value[i] = int(v)
+            elif isinstance(v, (dict, list)):
+                whole_numbers(v)
+    return value
 
 
 def preview(raw: Any) -> str:
@@ -216,6 +238,7 @@ def _at(data: Any, path: tuple[str, ...]) -> Any:
 def check_interaction(data: Any) -> None:
     """Refuse an interaction that is not what Discord documents, before discord.py reads it:
 
+    * an integer past 64 bits (a float, as orjson reads it) is an ``int`` again (:func:`whole_numbers`);
     * its ids must be Discord's: a user, server or channel id that is not a snowflake string (an
       integer past 2**64, a float, a word) would reach SQLite, whose integers stop at 2**63, or
       name someone it is not;
@@ -228,6 +251,7 @@ def check_interaction(data: Any) -> None:
     """
     if not isinstance(data, dict):
         raise Malformed("d")
+    whole_numbers(data)
     for path in SNOWFLAKES:
         node = _at(data, path)
         if node is None:

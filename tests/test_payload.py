@@ -250,3 +250,14 @@ def test_check_interaction_refuses_what_discord_never_sends(changes, field):
     assert str(info.value) == field
     assert payload.bad_field(info.value) == field
     assert f"« {field} »" in payload.unreadable_text("fr", info.value)
+
+
+def test_whole_numbers_past_64_bits_are_integers_again():
+    d = payload.loads('{"flags": 36893488147419103232, "x": [1.5, -18446744073709551617, 3], "n": 2.0}')
+    assert type(d["flags"]) is float  # as orjson reads it
+    interaction_payload = interaction(message__flags=d["flags"], data__values=d["x"])
+    payload.check_interaction(interaction_payload)
+    assert interaction_payload["message"]["flags"] == 2**65 and type(interaction_payload["message"]["flags"]) is int
+    assert interaction_payload["data"]["values"] == [1.5, -(2**64), 3]
+    assert payload.whole_numbers({"n": 2.0, "big": 1e300, "inf": float("inf")}) == {"n": 2.0, "big": int(1e300),
+                                                                                    "inf": float("inf")}
