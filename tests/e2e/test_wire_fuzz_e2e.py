@@ -33,6 +33,7 @@ import pytest
 
 from bot import i18n
 from tests.e2e.closed_doors import make_world
+from tests.e2e.harness import wait_control
 from tests.e2e.test_fuzz_e2e import Loop, leaves
 
 pytestmark = pytest.mark.e2e
@@ -400,17 +401,21 @@ def test_lone_surrogates_never_reach_the_database_nor_a_message(arena):
     first = len(fake.messages(ch, include_deleted=True))
 
     async def go():
-        # an option the bot keeps (the lobby's options) and echoes: the Ludix pace
+        # an option (a choice the bot would keep with the lobby's options, and echoes when refused)
         res = await fake.raw_command(u.alice, ch, "ludix start", {"rythme": "A\ud800B"}, mangle=dump)
-        assert res.response_type is not None and not any(x in res.content for x in INTERNAL), res
+        assert res.ephemeral and "A\ufffdB" in res.content, res  # not a pace: refused, shown replaced
         # a display name the bot keeps (a seat) and shows
         res = await fake.run_command(odd, ch, "ludime start", ia=1)
         assert res.response_type is not None and not any(x in res.content for x in INTERNAL), res
+        await fake.click(odd, res.message, label="Lancer")
+        table = await wait_control(fake, ch)
+        await fake.click(odd, table, label="Piocher")  # a word is laid after drawing
         game = next(g for g in (await_game(w.bot.db, ch.id),) if g)
         names = seat_names(w.bot.db, game)
         assert any("\ufffd" in n for n in names), names
         # a Ludime word
         res = await fake.raw_command(odd, ch, "ludime poser", {"mot": "CH\udfffAT"}, mangle=dump)
+        assert res.ephemeral and "CH\ufffdAT" in res.content, res  # the engine saw it replaced, and says why
         assert res.response_type is not None and not any(x in res.content for x in INTERNAL), res
 
     w.loop.run(go(), timeout=120)
