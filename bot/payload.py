@@ -14,6 +14,10 @@
   only discord.py's own reconnect and close signals go through. An interaction in such a frame
   that still has an id and a token is answered privately, in the user's language
   (:func:`answer_unreadable`).
+* **An interaction is what Discord documents** (:func:`check_interaction`, before discord.py's
+  parser reads it): snowflake ids below 2**63, a token, a known type, its data, channel, member
+  (user in a DM) and clicked message; integers past 64 bits are integers. discord.py reads many of
+  these without checking, and fails later, in tasks nobody awaits, or acts on a click it cannot scope.
 """
 
 from __future__ import annotations
