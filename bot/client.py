@@ -110,6 +110,14 @@ class LudibotTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         observe_interaction(interaction)
+        if interaction.type is discord.InteractionType.autocomplete:
+            # refused before the suggestions (a stale client, an option out of range): no message can
+            # answer an autocomplete, an empty list of suggestions does
+            if isinstance(error, (Stale, app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
+                stale_command(interaction)
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])
+            return
         if isinstance(error, (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
             # a client whose list of commands is not the bot's (the cog's handler may have answered)
             stale_command(interaction)

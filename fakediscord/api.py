@@ -482,9 +482,11 @@ class FakeDiscord(FakeDiscordServer):
         timeout: float | None = None,
         deadline: float | None = None,
         check_deadline: bool | None = None,
+        mangle: Callable[[dict[str, Any]], str] | None = None,
         **kwoptions: Any,
     ) -> Choices:
-        """User types in an autocompleted option; returns the choices the bot offered."""
+        """User types in an autocompleted option; returns the choices the bot offered. ``mangle``:
+        as :meth:`raw_command`'s (the payload sent as the JSON text it returns)."""
         ch = self.channel(channel)
         given = dict(options or {})
         given.update(kwoptions)
@@ -496,7 +498,7 @@ class FakeDiscord(FakeDiscordServer):
         rec = self._new_interaction(m.IT_AUTOCOMPLETE, user, ch, data, deadline=deadline)
         rec.command_name = data["name"]
         res = await self._fire(rec, "autocomplete", True, 0.0, timeout,
-                               lambda r: r.record.callback_type is not None, check_deadline)
+                               lambda r: r.record.callback_type is not None, check_deadline, raw=mangle)
         out = Choices(res.choices or [])
         out.result = res
         return out

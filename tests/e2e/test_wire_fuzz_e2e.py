@@ -360,6 +360,11 @@ def test_stale_commands_get_a_precise_answer(arena):
                 assert res.ephemeral and STALE[lg] in res.content, (path, kind, res.content[:300])
                 checked[kind].append(path)
         assert not any(x in "\n".join(m.content or "" for m in fake.messages(ch)) for x in INTERNAL)
+        # a stale client typing in an option of a command the bot no longer has: no message can
+        # answer an autocomplete, empty suggestions do
+        choices = await fake.autocomplete(u.alice, ch, "ludime poser", {"partie": "1"}, focused="partie",
+                                          mangle=lambda p: dump({**p, "data": {**p["data"], "name": "ancienne"}}))
+        assert choices.result.response_type == 8 and list(choices) == [], choices.result
 
     w.loop.run(go(), timeout=300)
     assert snapshot(w.bot.db) == before
