@@ -193,6 +193,9 @@ class GameCog(commands.GroupCog):
         if isinstance(error, app_commands.NoPrivateMessage):
             await refuse(interaction, "common.error.dm_game")
             return
+        if isinstance(error, app_commands.CommandSignatureMismatch):  # a client's list of commands is stale
+            await refuse(interaction, "payload.error.stale_command")
+            return
         original = getattr(error, "original", error)
         if isinstance(original, RuleError):
             await refuse(interaction, original)

@@ -3,6 +3,7 @@ modals), the test awaits the bot's complete answer and inspects who sees what.""
 
 from __future__ import annotations
 
+import copy
 import secrets
 import time
 from collections.abc import Callable
@@ -492,9 +493,11 @@ class FakeDiscord(FakeDiscordServer):
         timeout: float | None = None,
         deadline: float | None = None,
         check_deadline: bool | None = None,
+        mangle: Callable[[dict[str, Any]], str] | None = None,
         **kwoptions: Any,
     ) -> Choices:
-        """User types in an autocompleted option; returns the choices the bot offered."""
+        """User types in an autocompleted option; returns the choices the bot offered. ``mangle``:
+        as :meth:`raw_command`'s (the payload sent as the JSON text it returns)."""
         ch = self.channel(channel)
         given = dict(options or {})
         given.update(kwoptions)
@@ -506,7 +509,7 @@ class FakeDiscord(FakeDiscordServer):
         rec = self._new_interaction(m.IT_AUTOCOMPLETE, user, ch, data, deadline=deadline)
         rec.command_name = data["name"]
         res = await self._fire(rec, "autocomplete", True, 0.0, timeout,
-                               lambda r: r.record.callback_type is not None, check_deadline)
+                               lambda r: r.record.callback_type is not None, check_deadline, raw=mangle)
         out = Choices(res.choices or [])
         out.result = res
         return out
@@ -717,6 +720,34 @@ class FakeDiscord(FakeDiscordServer):
         msg = self.message_by_id.get(prev.component_message_id or 0)
         rec = self._new_interaction(m.IT_MODAL_SUBMIT, user, prev.channel, data, message=msg)
         return await self._fire(rec, "modal", wait, settle, timeout, until, check_deadline)
+
+    # -- what a crafted client (or a Discord bug) sends: payloads the bot did not expect (fuzzing)
+    async def raw_command(self, user: FakeUser, channel: FakeChannel | str | int, path: str,
+                          options: dict[str, Any] | None = None, *, mangle: Callable[[dict[str, Any]], str],
+                          wait: bool = True, settle: float | None = None,
+                          timeout: float | None = None) -> InteractionResult:
+        """``/path`` as :meth:`run_command` builds it (options not validated), then ``mangle(payload)``
+        — the INTERACTION_CREATE payload, a copy — gives the JSON text the bot receives as ``d``: it
+        may be anything (lone surrogates, fields removed or null, unknown types, not JSON at all).
+        Waits (unless ``wait=False``) for an answer without raising when none comes
+        (``result.deadline_missed``)."""
+        ch = self.channel(channel)
+        data = self._command_data(user, ch, path, dict(options or {}), focused=None, validate=False)
+        rec = self._new_interaction(m.IT_APPLICATION_COMMAND, user, ch, data)
+        rec.command_name = data["name"]
+        return await self._fire(rec, "command", wait, settle, timeout, None, False, raw=mangle)
+
+    async def raw_click(self, user: FakeUser, message: FakeMessage | int, *, custom_id: str,
+                        mangle: Callable[[dict[str, Any]], str], component_type: int = m.C_BUTTON,
+                        wait: bool = True, settle: float | None = None,
+                        timeout: float | None = None) -> InteractionResult:
+        """A component interaction on ``message`` (the custom id need not be on it), mangled like
+        :meth:`raw_command`'s."""
+        msg = self._current(message, user)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        ch = self.channel(msg.channel_id)
+        rec = self._new_interaction(m.IT_MESSAGE_COMPONENT, user, ch, data, message=msg)
+        return await self._fire(rec, "component", wait, settle, timeout, None, False, raw=mangle)
 
     async def send_message(self, user: FakeUser, channel: FakeChannel | str | int, content: str) -> FakeMessage:
         """A user posts a plain message (dispatched to the bot as MESSAGE_CREATE)."""
@@ -958,7 +989,8 @@ class FakeDiscord(FakeDiscordServer):
         return rec
 
     async def _fire(self, rec: InteractionRecord, kind: str, wait: bool, settle: float | None,
-                    timeout: float | None, until, check_deadline: bool | None) -> InteractionResult:
+                    timeout: float | None, until, check_deadline: bool | None, *,
+                    raw: Callable[[dict[str, Any]], str] | None = None) -> InteractionResult:
         sess = self.session_for_guild(rec.channel.guild_id)
         if sess is None or (not sess.connected and not self.buffer_when_disconnected) or not sess.guild_created:
             raise NotConnected("no bot is connected to the fake Discord gateway")
@@ -972,7 +1004,10 @@ class FakeDiscord(FakeDiscordServer):
         rec.last_activity = rec.sent_wall
         rec.sent_at = time.perf_counter()
         rec.shard_id = sess.shard_id
-        await self.dispatch_event("INTERACTION_CREATE", rec.payload, session=sess)
+        if raw is None:
+            await self.dispatch_event("INTERACTION_CREATE", rec.payload, session=sess)
+        else:
+            await self.dispatch_raw("INTERACTION_CREATE", raw(copy.deepcopy(rec.payload)), session=sess)
         self._emit("interaction", rec)
         if not wait:
             return result

@@ -823,6 +823,32 @@ class FakeDiscordServer:
                 except (ConnectionError, RuntimeError):
                     pass
 
+    async def dispatch_raw(self, event: str, data_text: str, *, session: GatewaySession | None = None,
+                           guild: FakeGuild | int | None = None) -> None:
+        """A dispatch whose ``d`` is ``data_text`` as it is, not re-encoded: it may be invalid JSON,
+        hold lone surrogates (``\\ud800``), integers past 2**64, nesting 1,000 deep (fuzzing the bot)."""
+        sess = session or self.session_for_guild(guild)
+        if sess is None:
+            return
+        async with sess.lock:
+            sess.seq += 1
+            text = f'{{"op": 0, "t": {json.dumps(event)}, "s": {sess.seq}, "d": {data_text}}}'
+            sess.buffer.append((sess.seq, text))
+            if sess.connected:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await sess.ws.send_str(text)  # type: ignore[union-attr]
+
+    async def send_raw_frame(self, text: str, *, session: GatewaySession | None = None,
+                             guild: FakeGuild | int | None = None) -> None:
+        """One gateway frame of any text (not JSON, not an object, no sequence number...), sent as
+        it is on the shard of ``guild`` (shard 0 without one); not kept for a RESUME."""
+        sess = session or self.session_for_guild(guild)
+        if sess is None or not sess.connected:
+            return
+        async with sess.lock:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await sess.ws.send_str(text)  # type: ignore[union-attr]
+
     async def _send_op(self, ws: web.WebSocketResponse, op: int, d: Any) -> None:
         await ws.send_str(json.dumps({"op": op, "d": d}))
 
@@ -1196,6 +1222,8 @@ class FakeDiscordServer:
                 raw = await part.read(decode=False)
                 if name == "payload_json":
                     payload = json.loads(raw.decode() or "{}")
+                    if has_lone_surrogate(payload):
+                        raise ApiError(400, 50109, "The request body contains invalid JSON.")
                     continue
                 mm = re.match(r"^files\[(\d+)\]$", name)
                 idx = int(mm.group(1)) if mm else auto
@@ -1211,6 +1239,8 @@ class FakeDiscordServer:
             body = json.loads(raw)
         except ValueError as exc:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
+        if has_lone_surrogate(body):  # "\ud800" is valid JSON for Python, not UTF-8 text for Discord
+            raise ApiError(400, 50109, "The request body contains invalid JSON.")
         return (body if isinstance(body, dict) else {"_list": body}), files
 
     def _serve_attachment(self, path: str) -> web.StreamResponse:
@@ -2352,3 +2382,18 @@ def _int(value: str, code: int, message: str) -> int:
     except (TypeError, ValueError) as exc:
         raise ApiError(404, code, message) from exc
 
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """A string (or key) anywhere in a decoded JSON value holds a lone UTF-16 surrogate: Discord
+    refuses such a body (its text is not UTF-8)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(has_lone_surrogate(k) or has_lone_surrogate(x) for k, x in value.items())
+    if isinstance(value, list):
+        return any(has_lone_surrogate(x) for x in value)
+    return False
