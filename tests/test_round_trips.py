@@ -21,15 +21,14 @@ class Counting:
         self.calls: dict[str, int] = {}
         for name in ("get_game", "commit_action", "schedule_deadlines", "games_in_channel"):
             setattr(self, name, self._counted(name))
-        fetch = store._fetchall if hasattr(store, "_fetchall") else store._fetch
-        attr = "_fetchall" if hasattr(store, "_fetchall") else "_fetch"
+        read = store._read
 
-        async def counted_fetch(sql, *args):
+        async def counted_read(sql, *args):
             if "FROM guild_settings" in sql:
                 self.calls["guild_settings (read)"] = self.calls.get("guild_settings (read)", 0) + 1
-            return await fetch(sql, *args)
+            return await read(sql, *args)
 
-        setattr(store, attr, counted_fetch)
+        store._read = counted_read
 
     def _counted(self, name):
         method = getattr(self.store, name)
