@@ -111,3 +111,48 @@ class PgServer:
         subprocess.run([str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
                         "-T", "template0", name], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         return self.url(name)
+
+
+class RoundTripProxy:
+    """A TCP relay in front of the server that counts round trips, as the network sees them: a client's
+    message sent after the server has answered it (or the first) starts one. Pipelined statements sent
+    together count once; a statement that waits for its answer before the next counts each time."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.port = 0
+        self.round_trips = 0
+        self._server = None
+
+    def url(self, url: str) -> str:
+        """``url`` (a database of the proxied server) through the relay."""
+        return url.replace(f":{self.target}/", f":{self.port}/")
+
+    async def start(self) -> RoundTripProxy:
+        import asyncio
+
+        async def pipe(reader, writer, client: bool, state: dict) -> None:
+            try:
+                while data := await reader.read(65536):
+                    if client and state["last"] != "client":
+                        self.round_trips += 1
+                    state["last"] = "client" if client else "server"
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        async def handle(c_reader, c_writer) -> None:
+            s_reader, s_writer = await asyncio.open_connection("127.0.0.1", self.target)
+            state = {"last": "server"}
+            await asyncio.gather(pipe(c_reader, s_writer, True, state), pipe(s_reader, c_writer, False, state))
+
+        self._server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()

@@ -35,11 +35,8 @@ POSTGRESQL = Dialect(
     for_update=" FOR UPDATE",
     skip_locked=" FOR UPDATE SKIP LOCKED",
     nulls_first=" NULLS FIRST",
-    waiting_names=("(SELECT json_agg(x.name ORDER BY x.seat)::text FROM seats x WHERE x.game_id = g.id "
-                   "AND x.turn_since IS NOT NULL)"),
-    custom_plan=("SET LOCAL plan_cache_mode = force_custom_plan",),
-    lock_sql="SELECT pg_advisory_xact_lock(?)",
-    lock_text_sql="SELECT pg_advisory_xact_lock(hashtext(?))",
+    json_array="json_build_array",
+    json_agg="json_agg({})::text",
 )
 
 #: the migrations as PostgreSQL runs them (numbered from 1)

@@ -78,8 +78,9 @@ class Dialect:
     indexed: bool = False
     ordered_join: str = "JOIN"
     nulls_first: str = ""
-    #: ``JSON array of the names of the expected seats, in seat order`` of the game ``g``
-    waiting_names: str = ""
+    #: JSON: a row as an array (``json_array``), rows aggregated as an array in their order, as text
+    json_array: str = "json_array"
+    json_agg: str = "json_group_array({})"
     #: statements run before a query whose plan must follow its parameters (PostgreSQL's generic plans)
     custom_plan: tuple[str, ...] = ()
     #: takes a transaction-scoped lock on an integer key (None: SQLite's write transaction is the lock)
@@ -267,23 +268,15 @@ class SQLStore(Store):
         return await self._read(sql, params)
 
     # --- games --------------------------------------------------------------------------------
-    def _games_in(self, tx: Tx, where: str, params: Sequence[Any]) -> tuple[list[Any], list[Any]]:
-        d = tx.dialect
-        rows = tx.execute(f"SELECT games.*, archives.state AS packed FROM games LEFT JOIN archives "
-                          f"ON archives.game_id = games.id WHERE {where} ORDER BY games.id", params).rows
-        if not rows:
-            return [], []
-        cond, ids = d.any_of("game_id", [r["id"] for r in rows])
-        return rows, tx.execute(f"SELECT * FROM seats WHERE {cond} ORDER BY game_id, seat", ids).rows
-
     async def _games(self, where: str, params: Sequence[Any] = ()) -> list[GameRow]:
-        rows, seat_rows = await self._run(lambda tx: self._games_in(tx, where, params))
-        if not rows:
-            return []
-        by_game: dict[int, list[Seat]] = {r["id"]: [] for r in rows}
-        for s in seat_rows:
-            by_game[s["game_id"]].append(seat_from(s))
-        games = [game_from(r, by_game[r["id"]]) for r in rows]
+        """The games ``where`` says, with their seats, in one statement (the seats as a JSON array)."""
+        d = self.dialect
+        seats = d.json_agg.format(f"{d.json_array}(s.seat, s.user_id, s.name, s.ai_level, s.locale)")
+        rows = await self._read(f"SELECT games.*, archives.state AS packed, (SELECT {seats} FROM (SELECT * FROM seats "
+                                "x WHERE x.game_id = games.id ORDER BY x.seat) s) AS seats_json "
+                                "FROM games LEFT JOIN archives ON archives.game_id = games.id "
+                                f"WHERE {where} ORDER BY games.id", params)
+        games = [game_from(r, _seats(r["seats_json"])) for r in rows]
         for row, game in zip(rows, games, strict=True):
             if game.broken and not row["broken"]:  # found unreadable just now: store why (logged once)
                 await self.mark_broken(game.id, game.broken)
@@ -459,7 +452,8 @@ class SQLStore(Store):
     # --- whose turn, since when (issue 16) ------------------------------------------------------
     def _turn_columns(self) -> str:
         return ("g.id, g.kind, g.guild_id, g.channel_id, g.thread_id, g.control_message_id, g.updated_at, "
-                f"{self.dialect.waiting_names} AS waiting")
+                "(SELECT " + self.dialect.json_agg.format("x.name") + " FROM (SELECT name FROM seats x "
+                "WHERE x.game_id = g.id AND x.turn_since IS NOT NULL ORDER BY x.seat) x) AS waiting")
 
     async def turn_lists(self, guild_id, user_id, limit) -> TurnLists:
         d = self.dialect
@@ -551,22 +545,25 @@ class SQLStore(Store):
                   ("DELETE FROM events WHERE game_id = ?", (game_id,)),
                   ("UPDATE games SET state = NULL WHERE id = ?", (game_id,))])
 
-    async def _archived_log(self, game_id: int) -> list[EventRow] | None:
-        rows = await self._read("SELECT events FROM archives WHERE game_id = ?", (game_id,))
-        return unpack_log(game_id, bytes(rows[0]["events"])) if rows else None
+    async def _log(self, game_id: int, where: str = "", params: Sequence[Any] = (),
+                   order: str = "version") -> tuple[list[EventRow], list[EventRow] | None]:
+        """The game's log entries ``where`` says, and its archived log (None: not archived), together (one
+        hop, one round trip): an ended game's log is in its archive."""
+        rows, archive = await self._run(lambda tx: tx.batch([
+            (f"SELECT * FROM events WHERE game_id = ?{where} ORDER BY {order}", (game_id, *params)),
+            ("SELECT events FROM archives WHERE game_id = ?", (game_id,))]))
+        blob = archive.value()
+        return [event_from(r) for r in rows.rows], (None if blob is None else unpack_log(game_id, bytes(blob)))
 
     async def events(self, game_id) -> list[EventRow]:
-        rows = await self._read("SELECT * FROM events WHERE game_id = ? ORDER BY version", (game_id,))
-        if not rows:
-            return await self._archived_log(game_id) or []
-        return [event_from(r) for r in rows]
+        rows, archived = await self._log(game_id)
+        return rows or archived or []
 
     async def events_after(self, game_id, version) -> list[EventRow]:
-        rows = await self._read("SELECT * FROM events WHERE game_id = ? AND version > ? ORDER BY version",
-                                (game_id, version))
-        if not rows and (found := await self._archived_log(game_id)) is not None:
-            return [e for e in found if e.version > version]
-        return [event_from(r) for r in rows]
+        rows, archived = await self._log(game_id, " AND version > ?", (version,))
+        if not rows and archived is not None:
+            return [e for e in archived if e.version > version]
+        return rows
 
     async def mark_published(self, game_id, version, message_id) -> bool:
         return await self._tx(lambda tx: tx.execute(
@@ -721,11 +718,10 @@ class SQLStore(Store):
         return rows[0]["v"] if rows else None
 
     async def seat_actions(self, game_id, seat, limit=10) -> list[EventRow]:
-        rows = await self._read("SELECT * FROM events WHERE game_id = ? AND seat = ? ORDER BY version DESC LIMIT ?",
-                                (game_id, seat, limit))
-        if not rows and (found := await self._archived_log(game_id)) is not None:
-            return [e for e in reversed(found) if e.seat == seat][:limit]
-        return [event_from(r) for r in rows]
+        rows, archived = await self._log(game_id, " AND seat = ?", (seat,), "version DESC LIMIT " + str(int(limit)))
+        if not rows and archived is not None:
+            return [e for e in reversed(archived) if e.seat == seat][:limit]
+        return rows
 
     async def cast_ballot(self, game_id, seat, epoch, voter, choice, now) -> None:
         await self._tx(lambda tx: tx.execute(
@@ -990,6 +986,12 @@ class SQLStore(Store):
                    for r in await self._read("SELECT * FROM ratings WHERE guild_id = ? ORDER BY kind, "
                                              "ordinal DESC, user_id", (guild_id,))]
         return {"guild_id": guild_id, "games": out_games, "ratings": ratings}
+
+
+def _seats(text: str | None) -> list[Seat]:
+    """A game's seats from the JSON array of ``[seat, user_id, name, ai_level, locale]`` its read carries."""
+    return sorted((Seat(seat=s, user_id=u, name=n, ai_level=a, locale=loc) for s, u, n, a, loc in
+                   json.loads(text or "[]")), key=lambda x: x.seat)
 
 
 def _paused_since(value: str | None) -> float | None:

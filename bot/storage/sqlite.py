@@ -27,8 +27,8 @@ SQLITE = Dialect(
     array_params=False,
     indexed=True,
     ordered_join="CROSS JOIN",
-    waiting_names=("(SELECT json_group_array(x.name) FROM (SELECT name FROM seats x WHERE x.game_id = g.id "
-                   "AND x.turn_since IS NOT NULL ORDER BY x.seat) x)"),
+    json_array="json_array",
+    json_agg="json_group_array({})",
 )
 
 #: the migrations as SQLite runs them (numbered from 1)
