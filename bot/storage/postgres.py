@@ -76,9 +76,26 @@ class Row:
         return f"Row({dict(zip(self._index, self._values, strict=False))!r})"
 
 
+#: column names -> their positions, per shape of result (few: the store's queries)
+_INDEXES: dict[tuple[bytes, ...], dict[str, int]] = {}
+
+
 def _rows(cursor: Any) -> Callable[[Sequence[Any]], Row]:
-    index = {c.name: i for i, c in enumerate(cursor.description or ())}
+    """Rows by name: the names read from the result itself (``cursor.description`` builds an object per
+    column and statement, a tenth of the store's CPU on the hot path)."""
+    res = cursor.pgresult
+    names = tuple(res.fname(i) for i in range(res.nfields)) if res is not None else ()
+    index = _INDEXES.get(names)
+    if index is None:
+        index = {n.decode(): i for i, n in enumerate(names)}
+        if len(_INDEXES) < 10_000:
+            _INDEXES[names] = index
     return lambda values: Row(values, index)
+
+
+def _result(cursor: Any) -> Result:
+    res = cursor.pgresult
+    return Result(cursor.fetchall() if res is not None and res.nfields else [], cursor.rowcount)
 
 
 class PgTx(Tx):
@@ -96,7 +113,7 @@ class PgTx(Tx):
             return self.batch([(sql, params)])[0]
         cur = self.con.execute(POSTGRESQL.sql(sql), params)
         self._count()
-        return Result(cur.fetchall() if cur.description else [], cur.rowcount)
+        return _result(cur)
 
     def batch(self, steps: list[Step], *, final: bool = False) -> list[Result]:
         con = self.con
@@ -109,7 +126,7 @@ class PgTx(Tx):
                 con.execute("COMMIT")
                 self.done = True
         self._count()
-        return [Result(c.fetchall() if c.description else [], c.rowcount) for c in cursors]
+        return [_result(c) for c in cursors]
 
     def _count(self) -> None:
         self.round_trips += 1

@@ -372,16 +372,14 @@ class SQLStore(Store):
                 ("UPDATE games SET turn_since = ?, turn_version = ? WHERE id = ?",
                  (min(since.values()) if since else None, version, game_id))]
 
-    def _expected_steps(self, game_id: int, version: int, expected: Any, actor: int | None,
-                        now: float) -> list[Step]:
-        """The turn columns after a move, computed by the database from the old ones (no read first): what
-        :func:`turn_times` computes — a seat still expected keeps its time unless it just acted."""
-        cond, params = self.dialect.any_of("seat", sorted(set(expected or ())))
-        return [(f"UPDATE seats SET turn_since = CASE WHEN {cond} THEN COALESCE(CASE WHEN seat <> ? "
-                 "THEN turn_since END, ?) END WHERE game_id = ?",
-                 (*params, -1 if actor is None else actor, now, game_id)),
-                ("UPDATE games SET turn_since = (SELECT MIN(turn_since) FROM seats WHERE game_id = ?), "
-                 "turn_version = ? WHERE id = ?", (game_id, version, game_id))]
+    def _turn_case(self, column: str, expected: Any, actor: int | None, now: float) -> tuple[str, tuple]:
+        """Since when a seat (``column``: its number; its ``turn_since`` beside it) is expected after a
+        move, computed by the database from the old value (no read first), as :func:`turn_times` does:
+        a seat still expected keeps its time unless it just acted; a seat not expected has none."""
+        prefix = column.rpartition(".")[0] + "." if "." in column else ""
+        cond, params = self.dialect.any_of(column, sorted(set(expected or ())))
+        return (f"CASE WHEN {cond} THEN COALESCE(CASE WHEN {column} <> ? THEN {prefix}turn_since END, ?) END",
+                (*params, -1 if actor is None else actor, now))
 
     async def set_status(self, game_id, old_version, status) -> bool:
         def work(tx: Tx) -> bool:
@@ -413,12 +411,16 @@ class SQLStore(Store):
     async def commit_action(self, game_id, old_version, *, state, seat, user_id, action, events,
                             status=RUNNING, results=None, settings=None, expected=None) -> GameRow | None:
         now = self.clock()
-        text = dump_json(state)
         finished = now if status in (FINISHED, CANCELLED) else None
-        sets, params = "state = ?, status = ?, finished_at = ?", [text, status, finished]
+        sets, params = "state = ?, status = ?, finished_at = ?", [dump_json(state), status, finished]
         if settings is not None:
             sets += ", settings = ?"
             params.append(dump_json(settings))
+        turns = finished is None and expected is not None
+        if turns:  # the game's turn columns in the same statement, from its seats' old ones
+            case, case_params = self._turn_case("s.seat", expected, seat, now)
+            sets += f", turn_since = (SELECT MIN({case}) FROM seats s WHERE s.game_id = ?), turn_version = ?"
+            params += [*case_params, game_id, old_version + 1]
         cas = (f"UPDATE games SET version = version + 1, updated_at = ?, {sets} WHERE id = ? AND version = ? "
                "RETURNING *", (now, *params, game_id, old_version))
         steps: list[Step] = [(
@@ -429,11 +431,14 @@ class SQLStore(Store):
                    "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
                    "score = excluded.score, rank = excluded.rank", (game_id, r.seat, r.user_id, r.score, r.rank))
                   for r in results or ()]
-        if finished is not None:
-            steps += self._turn_steps(game_id, old_version + 1, {})
-        elif expected is not None:
-            steps += self._expected_steps(game_id, old_version + 1, expected, seat, now)
-        steps.append(("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)))
+        if turns:  # every seat of the game written, and read back by the same statement
+            case, case_params = self._turn_case("seat", expected, seat, now)
+            steps.append((f"UPDATE seats SET turn_since = {case} WHERE game_id = ? RETURNING *",
+                          (*case_params, game_id)))
+        else:
+            if finished is not None:
+                steps += self._turn_steps(game_id, old_version + 1, {})
+            steps.append(("SELECT * FROM seats WHERE game_id = ?", (game_id,)))
 
         def work(tx: Tx) -> GameRow | bool:
             # round trip 1: the compare-and-swap; round trip 2: the rest and the COMMIT (PostgreSQL)
@@ -444,7 +449,7 @@ class SQLStore(Store):
             if finished is not None:
                 self._archive(tx, game_id, state)
             # the row as it now is (what get_game would read back), without reading it again
-            return game_from(row, [seat_from(r) for r in seat_rows])
+            return game_from(row, sorted((seat_from(r) for r in seat_rows), key=lambda x: x.seat))
 
         result = await self._tx(work)
         return None if result is False else result
@@ -659,8 +664,9 @@ class SQLStore(Store):
             "DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND version < ? AND (state <> 'pending' "
             "OR lease_until IS NULL OR lease_until <= ?)", (game_id, seat, version, since))
             for seat in sorted({seat for seat, _, _ in entries})]
-        steps += [("INSERT INTO deadlines (game_id, seat, kind, version, due, since) VALUES (?, ?, ?, ?, ?, ?) "
-                   "ON CONFLICT DO NOTHING", (game_id, seat, kind, version, due, since)) for seat, kind, due in entries]
+        steps.append(("INSERT INTO deadlines (game_id, seat, kind, version, due, since) VALUES "
+                      + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(entries)) + " ON CONFLICT DO NOTHING",
+                      tuple(v for seat, kind, due in entries for v in (game_id, seat, kind, version, due, since))))
         await self._tx(lambda tx: tx.batch(steps, final=True) and True)
 
     async def due_deadlines(self, now, limit=100, shards=None) -> list[Deadline]:
