@@ -104,3 +104,30 @@ def test_the_dialects_differ_only_in_words():
     assert SQLITE.any_of("seat", []) == POSTGRESQL.any_of("seat", []) == ("1 = 0", ())
     assert SQLITE.same("guild_id") == "guild_id IS ?"
     assert POSTGRESQL.same("guild_id") == "guild_id IS NOT DISTINCT FROM ?"
+
+
+async def test_postgresql_connections_lost_are_opened_again(pg_server):
+    """The server drops every connection (a restart, a failover): a call on a lost connection fails, as it
+    did with a pool; the next ones open new connections and the store carries on."""
+    from bot.storage import Seat, open_store
+
+    store = open_store(await pg_server.new_database(), max_size=3)
+    await store.open()
+    try:
+        g = await store.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 100, "Alice"),
+                                    options={}, seed=7)
+        import psycopg
+
+        with psycopg.connect(pg_server.url(), autocommit=True) as admin:
+            gone = admin.execute("SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                 "WHERE datname = %s", (store.url.rsplit("/", 1)[1],)).fetchone()[0]
+        assert gone == 3  # every connection of the store
+        failures = 0
+        for _ in range(3 + 3):
+            try:
+                assert (await store.get_game(g.id)).id == g.id
+            except Exception:
+                failures += 1
+        assert failures <= 3 and await store.healthy()
+    finally:
+        await store.close()

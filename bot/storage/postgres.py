@@ -161,7 +161,8 @@ class PostgresStore(SQLStore):
         return await self._threads.call(fn, *args)
 
     async def open(self) -> None:
-        self._threads = DatabaseThread(self._connect, threads=self.max_size, name="ludibot-pg")
+        self._threads = DatabaseThread(self._connect, threads=self.max_size, name="ludibot-pg",
+                                       lost=lambda con: con.closed or con.broken)
         try:
             await self._threads.start()
             await self.migrate()

@@ -164,8 +164,11 @@ class DatabaseThread:
     a store left open by a crashed test never keeps the interpreter alive.
     """
 
-    def __init__(self, connect: Callable[[], Any], *, threads: int = 1, name: str = "ludibot-db") -> None:
+    def __init__(self, connect: Callable[[], Any], *, threads: int = 1, name: str = "ludibot-db",
+                 lost: Callable[[Any], bool] = lambda con: False) -> None:
         self.connect = connect
+        #: whether a connection is lost (a server restarted): the next call opens a new one
+        self.lost = lost
         self.size = threads
         self.name = name
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
@@ -211,6 +214,11 @@ class DatabaseThread:
                 if fut.cancelled():  # its caller gave up before it started: it never runs
                     continue
                 try:
+                    if con is None or self.lost(con):
+                        if con is not None:
+                            con.close()
+                        con = None
+                        con = self.connect()
                     value, ok = fn(con, *args), True
                 except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
                     value, ok = exc, False
@@ -219,7 +227,8 @@ class DatabaseThread:
                 except RuntimeError:  # that loop is closed: nobody waits for the answer
                     pass
         finally:
-            con.close()
+            if con is not None:
+                con.close()
 
     async def close(self) -> None:
         threads, self._threads = self._threads, []
