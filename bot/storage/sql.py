@@ -272,6 +272,11 @@ class SQLStore(Store):
         """One statement's rows."""
         return await self._call(lambda con: self._session(con).execute(sql, params).rows)
 
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement that changes rows, atomic by itself (no BEGIN/COMMIT around it: one round trip
+        on PostgreSQL); how many rows it changed."""
+        return await self._call(lambda con: self._session(con).execute(sql, params).rowcount)
+
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """One statement outside the store's interface (tools, tests, benchmarks), ``?`` placeholders; its rows."""
         return await self._read(sql, params)
@@ -292,8 +297,8 @@ class SQLStore(Store):
         return games
 
     async def mark_broken(self, game_id: int, reason: str) -> bool:
-        newly = await self._tx(lambda tx: tx.execute("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
-                                                     (reason[:500], game_id)).rowcount == 1)
+        newly = await self._write("UPDATE games SET broken = ? WHERE id = ? AND broken IS NULL",
+                                  (reason[:500], game_id)) == 1
         if newly:
             log.error("game %s cannot be read and is set aside: %s", game_id, reason)
         return newly
@@ -580,9 +585,9 @@ class SQLStore(Store):
         return rows
 
     async def mark_published(self, game_id, version, message_id) -> bool:
-        return await self._tx(lambda tx: tx.execute(
+        return await self._write(
             "UPDATE games SET published_version = ?, control_message_id = COALESCE(?, control_message_id) "
-            "WHERE id = ? AND published_version < ?", (version, message_id, game_id, version)).rowcount == 1)
+            "WHERE id = ? AND published_version < ?", (version, message_id, game_id, version)) == 1
 
     async def unpublished_games(self, limit=100) -> list[GameRow]:
         return await self._games(
@@ -621,9 +626,9 @@ class SQLStore(Store):
 
     async def set_guild_settings(self, guild_id, settings) -> None:
         self.forget_settings(guild_id)
-        await self._tx(lambda tx: tx.execute(
+        await self._write(
             "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings", (guild_id, dump_json(settings))) and True)
+            "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings", (guild_id, dump_json(settings)))
         self.forget_settings(guild_id)
 
     async def get_meta(self, key) -> str | None:
@@ -631,9 +636,8 @@ class SQLStore(Store):
         return rows[0]["value"] if rows else None
 
     async def set_meta(self, key, value) -> None:
-        await self._tx(lambda tx: tx.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
-                                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                                             (key, value)) and True)
+        await self._write("INSERT INTO meta (key, value) VALUES (?, ?) "
+                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
 
     async def reserve_slot(self, key: str, now: float, window: float) -> float:
         def work(tx: Tx) -> float:
@@ -698,10 +702,10 @@ class SQLStore(Store):
 
     async def claim_deadline(self, key, now, lease) -> bool:
         # one statement: the row lock makes a second process re-check the lease and find it taken
-        return await self._tx(lambda tx: tx.execute(
+        return await self._write(
             "UPDATE deadlines SET lease_until = ?, attempts = attempts + 1 WHERE game_id = ? AND seat = ? "
             "AND kind = ? AND version = ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)",
-            (now + lease, *key, now)).rowcount == 1)
+            (now + lease, *key, now)) == 1
 
     async def close_deadline(self, key, state, now) -> bool:
         def work(tx: Tx) -> bool:
@@ -715,13 +719,13 @@ class SQLStore(Store):
         return await self._tx(work)
 
     async def release_deadline(self, key) -> None:
-        await self._tx(lambda tx: tx.execute("UPDATE deadlines SET lease_until = NULL WHERE game_id = ? AND seat = ? "
-                                             "AND kind = ? AND version = ? AND state = 'pending'", key) and True)
+        await self._write("UPDATE deadlines SET lease_until = NULL WHERE game_id = ? AND seat = ? "
+                          "AND kind = ? AND version = ? AND state = 'pending'", key)
 
     async def void_game_deadlines(self, game_id, now) -> None:
         # a deadline leased right now is being fired (e.g. the timeout that forfeits): its owner closes it
-        await self._tx(lambda tx: tx.execute("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
-                                             "OR lease_until IS NULL OR lease_until <= ?)", (game_id, now)) and True)
+        await self._write("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
+                          "OR lease_until IS NULL OR lease_until <= ?)", (game_id, now))
 
     async def deadlines_of(self, game_id) -> list[Deadline]:
         rows = await self._read("SELECT * FROM deadlines WHERE game_id = ? ORDER BY version, seat, kind", (game_id,))
@@ -739,10 +743,10 @@ class SQLStore(Store):
         return rows
 
     async def cast_ballot(self, game_id, seat, epoch, voter, choice, now) -> None:
-        await self._tx(lambda tx: tx.execute(
+        await self._write(
             "INSERT INTO ballots (game_id, seat, epoch, voter, choice, cast_at) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (game_id, seat, epoch, voter) DO UPDATE SET choice = excluded.choice, "
-            "cast_at = excluded.cast_at", (game_id, seat, epoch, voter, choice, now)) and True)
+            "cast_at = excluded.cast_at", (game_id, seat, epoch, voter, choice, now))
 
     async def ballots(self, game_id, seat, epoch) -> dict[int, str]:
         rows = await self._read("SELECT voter, choice FROM ballots WHERE game_id = ? AND seat = ? AND epoch = ? "
@@ -763,9 +767,8 @@ class SQLStore(Store):
         return json.loads(rows[0]["prefs"]) if rows else {}
 
     async def set_user_prefs(self, user_id, prefs) -> None:
-        await self._tx(lambda tx: tx.execute("INSERT INTO user_prefs (user_id, prefs) VALUES (?, ?) "
-                                             "ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs",
-                                             (user_id, dump_json(prefs))) and True)
+        await self._write("INSERT INTO user_prefs (user_id, prefs) VALUES (?, ?) "
+                          "ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs", (user_id, dump_json(prefs)))
 
     # --- vacations (issue 15) ---------------------------------------------------------------
     async def vacations(self, user_id, since) -> list[tuple[float, float]]:
