@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.storage import TABLES
 from bot.storage.migrations import MIGRATIONS as TEMPLATES
 from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
@@ -131,3 +133,27 @@ async def test_postgresql_connections_lost_are_opened_again(pg_server):
         assert failures <= 3 and await store.healthy()
     finally:
         await store.close()
+
+
+async def test_a_batch_that_fails_undoes_its_whole_transaction(store):
+    """A statement of a pipelined batch refused (here a duplicate log entry), the COMMIT sent with it:
+    nothing of the transaction stays, the error reaches the caller, and the connection serves again."""
+    from bot.storage import Seat
+
+    g = await store.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 100, "Alice"),
+                                options={}, seed=7)
+    await store.start_game(g.id, 0, g.seats, {"n": 0})
+    assert await store.commit_action(g.id, 1, state={"n": 1}, seat=0, user_id=100, action={"v": 1}, events=[])
+    entry = ("INSERT INTO events (game_id, version, seat, user_id, action, events, created_at) "
+             "VALUES (?, 2, 0, 100, '{}', '[]', 0)", (g.id,))
+
+    def work(tx):
+        tx.execute("UPDATE games SET state = '{\"n\":99}' WHERE id = ?", (g.id,))
+        tx.batch([("UPDATE games SET paused = 'x' WHERE id = ?", (g.id,)), entry], final=True)
+
+    with pytest.raises(Exception) as err:
+        await store._tx(work)
+    assert "unique" in str(err.value).lower()
+    after = await store.get_game(g.id)
+    assert after.state == {"n": 1} and after.paused is None and len(await store.events(g.id)) == 1
+    assert await store.commit_action(g.id, 2, state={"n": 2}, seat=0, user_id=100, action={"v": 2}, events=[])

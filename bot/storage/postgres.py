@@ -102,18 +102,15 @@ class PgTx(Tx):
     """One call's connection. In a transaction, ``BEGIN`` is sent with the first statements."""
 
     dialect = POSTGRESQL
-    __slots__ = ("con", "begin", "done", "round_trips")
+    __slots__ = ("con", "begin", "done")
 
     def __init__(self, con: psycopg.Connection, begin: bool = False) -> None:
         self.con, self.begin, self.done = con, begin, False
-        self.round_trips = 0
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
         if self.begin:
             return self.batch([(sql, params)])[0]
-        cur = self.con.execute(POSTGRESQL.sql(sql), params)
-        self._count()
-        return _result(cur)
+        return _result(self.con.execute(POSTGRESQL.sql(sql), params))
 
     def batch(self, steps: list[Step], *, final: bool = False) -> list[Result]:
         con = self.con
@@ -125,14 +122,7 @@ class PgTx(Tx):
             if final:
                 con.execute("COMMIT")
                 self.done = True
-        self._count()
         return [_result(c) for c in cursors]
-
-    def _count(self) -> None:
-        self.round_trips += 1
-        stats = getattr(self.con, "ludibot_round_trips", None)
-        if stats is not None:
-            stats[0] += 1
 
 
 class PostgresStore(SQLStore):
@@ -147,13 +137,9 @@ class PostgresStore(SQLStore):
         self.clock = clock
         self.min_size, self.max_size = min_size, max_size
         self._threads: DatabaseThread | None = None
-        #: round trips to the server so far (every connection; a test's and a benchmark's counter)
-        self.round_trips = [0]
 
     def _connect(self) -> psycopg.Connection:
-        con = psycopg.connect(self.url, autocommit=True, row_factory=_rows)
-        con.ludibot_round_trips = self.round_trips  # type: ignore[attr-defined]
-        return con
+        return psycopg.connect(self.url, autocommit=True, row_factory=_rows)
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         if self._threads is None:
@@ -185,11 +171,14 @@ class PostgresStore(SQLStore):
         try:
             result = work(tx)
         except BaseException:
-            if not tx.begin:  # BEGIN was sent
-                _finish(con, "ROLLBACK")
+            if not tx.begin and not con.broken:  # BEGIN was sent: the transaction is undone
+                try:
+                    con.execute("ROLLBACK")
+                except psycopg.Error:  # the original error is the one worth raising
+                    pass
             raise
         if not tx.begin and not tx.done:
-            _finish(con, "ROLLBACK" if result is False else "COMMIT", tx)
+            con.execute("ROLLBACK" if result is False else "COMMIT")
         return result
 
     # --- schema -----------------------------------------------------------------------------
@@ -220,8 +209,3 @@ class PostgresStore(SQLStore):
                 con.execute("DELETE FROM ludibot_schema")
                 con.execute("INSERT INTO ludibot_schema (version) VALUES (%s)", (number,))
 
-
-def _finish(con: psycopg.Connection, word: str, tx: PgTx | None = None) -> None:
-    con.execute(word)
-    if tx is not None:
-        tx._count()
