@@ -125,12 +125,14 @@ async def test_postgresql_connections_lost_are_opened_again(pg_server):
                                  "WHERE datname = %s", (store.url.rsplit("/", 1)[1],)).fetchone()[0]
         assert gone == 3  # every connection of the store
         failures = 0
-        for _ in range(3 + 3):
+        for _ in range(12):
             try:
                 assert (await store.get_game(g.id)).id == g.id
             except Exception:
                 failures += 1
-        assert failures <= 3 and await store.healthy()
+        healthy = [await store.healthy() for _ in range(4)]
+        # one call at most per lost connection (its thread opens a new one for the next)
+        assert failures + healthy.count(False) <= 3 and healthy.count(True) >= 1
     finally:
         await store.close()
 
