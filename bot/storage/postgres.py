@@ -48,10 +48,6 @@ LATEST = len(MIGRATIONS)
 _MIGRATION_LOCK = 0x1ad1b07
 
 
-def is_postgres_url(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
-
-
 class Row:
     """A row by column name or position (as ``sqlite3.Row``), ``dict(row)`` included."""
 
