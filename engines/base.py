@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -170,6 +171,15 @@ def derive_rng(seed: int, *salt: Any) -> random.Random:
     """
     h = hashlib.sha256(repr((seed, *salt)).encode()).digest()
     return random.Random(int.from_bytes(h[:8], "big"))
+
+
+def plugged_ai(engine: Any) -> Callable[..., Action]:
+    """The AI plugged into ``engine`` by its game's package (an AI module depends on its engine, the
+    engine never imports it: the package, which the registry ``engines.get`` loads, connects them)."""
+    ai = getattr(engine, "ai", None)
+    if ai is None:
+        raise RuntimeError(f"no AI plugged into the {engine.name} engine: load it through its package")
+    return ai
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ captures. Two rounds with sides swapped, a third (first round's sides) on a tie.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -21,6 +21,7 @@ from engines.base import (
     RuleError,
     View,
     check_new_game,
+    plugged_ai,
     rank_by,
     refusal_from_events,
     stamp_schema,
@@ -577,10 +578,12 @@ class ArmadaEngine:
         return State(**d)
 
     # --- AI and defaults ---------------------------------------------------------------------------
-    def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
-        from .ai import choose
+    #: the AI (``engines.armada.ai.choose``), plugged in by the game's package (``engines/armada/__init__.py``):
+    #: an AI depends on its engine, the engine never imports its AI
+    ai: Callable[[ArmadaEngine, State, int, int], Action] | None = None
 
-        return choose(self, state, seat, level)
+    def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
+        return plugged_ai(self)(self, state, seat, level)
 
 
     def takeback_refusal(self, before: State, seat: int, action: Action, after: State,

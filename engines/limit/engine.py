@@ -14,6 +14,7 @@ Boards are indexed 0..B-1. Without pairs board ``b`` belongs to seat ``b``; with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -27,6 +28,7 @@ from engines.base import (
     View,
     check_new_game,
     derive_rng,
+    plugged_ai,
     rank_by,
     refusal_from_events,
     stamp_schema,
@@ -705,22 +707,13 @@ class LimitEngine:
                     "position": self.fill_positions(state, owner)[0]}
         raise RuleError("common.error.not_your_turn")
 
+    #: the AI (``engines.limit.ai.play``), plugged in by the game's package (``engines/limit/__init__.py``):
+    #: an AI depends on its engine, the engine never imports its AI
+    ai: Callable[[LimitEngine, State, int, int], Action] | None = None
+
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
         """Greedy: the position where the tile best extends still-pure lines."""
-        from engines.limit.ai import choose_fill, choose_position
-
-        if state.phase == RELOCATE:
-            return self.default_action(state, seat)
-        legal = self.legal_positions(state, seat)
-        tile = self.current_tile(state)
-        if legal:
-            b = self.board_of(state, seat)
-            pos = choose_position(self, state, b, tile, legal)
-            return {"type": "place", "tile": tile, "position": pos}
-        for owner in self.pending_fills(state, seat):
-            pos = choose_fill(state.boards[owner], tile, self.fill_positions(state, owner))
-            return {"type": "fill", "board": owner, "tile": tile, "position": pos}
-        raise RuleError("common.error.not_your_turn")
+        return plugged_ai(self)(self, state, seat, level)
 
 
 ENGINE = LimitEngine()
