@@ -25,15 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engines
-from bot import i18n
+from bot import i18n, takeback
 from bot.safe import escape
 from bot.storage import EventRow, GameRow, ResultRow
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot.replay")
 
-#: log entries that leave the engine state as it was
-NOTES = frozenset({"forfeit", "vote_open", "seat_back"})
 #: view keys that number a round, by game (the first one present wins); games without one are
 #: grouped by ``MOVES_PER_GROUP`` moves
 ROUND_KEYS: dict[str, tuple[str, ...]] = {
@@ -96,19 +94,6 @@ def _group(kind: str, view: dict[str, Any], n: int) -> int:
     return n // MOVES_PER_GROUP + 1 if n else 1
 
 
-def _step(engine: Any, state: Any, row: EventRow) -> Any:
-    """The state after ``row``, as the session service made it."""
-    action = row.action or {}
-    kind = action.get("type")
-    if kind in NOTES or row.seat is None:
-        return state
-    if kind == "vote_decided":
-        if action.get("choice") != "remove" or any(e.get("type") == "removed_end" for e in row.events):
-            return state
-        return engine.remove_seat(state, row.seat)[0]
-    return engine.apply(state, row.seat, {k: v for k, v in action.items() if not k.startswith("_")})[0]
-
-
 def _same_table(engine: Any, replayed: Any, stored: dict[str, Any] | None) -> bool:
     """Whether the replayed final state is the stored one; True when the stored one cannot be
     read (an older schema): then the log applying to its end is all there is to check."""
@@ -130,13 +115,14 @@ def replay(game: GameRow, rows: list[EventRow]) -> Replay:
         state = engine.new_game(len(game.seats), game.options, game.seed)
     except (RuleError, ValueError, TypeError, KeyError) as err:
         raise ReplayError("replay.error.schema", game=game.id) from err
+    try:  # the states as the session service made them: moves, votes, takebacks (one replay for all)
+        states = takeback.replay(engine, game, rows)
+    except Exception as err:  # a refused move, an action of an older form: not this game any more
+        raise ReplayError("replay.error.schema", game=game.id) from err
     view = engine.view(state, None)
     positions = [Position(0, view, group=_group(game.kind, view, 0))]
     for n, row in enumerate(rows, start=1):
-        try:
-            state = _step(engine, state, row)
-        except Exception as err:  # a refused move, an action of an older form: not this game any more
-            raise ReplayError("replay.error.schema", game=game.id) from err
+        state = states[row.version]
         view = engine.view(state, None)
         positions.append(Position(n, view, row.seat, dict(row.action or {}), public_events(row.events),
                                   _group(game.kind, view, n)))

@@ -320,8 +320,13 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
     await fake.click(other, res.message, label="Abandonner",
                      until=lambda r: bool(r.public_messages))
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
-    assert res.ephemeral and f"{mover.name} a repris son coup, accepté par {other.name}" in res.content, res.content
-    assert "demande à reprendre son dernier coup" in res.content
+    # the viewer comes first, then the journal (inline or as a text file): the takeback is in the journal
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    journal = "\n".join([m.content or "" for m in res.messages if m.ephemeral]
+                        + [a.bytes.decode() for m in res.messages if m.ephemeral for a in m.attachments
+                           if a.filename.endswith(".txt")])
+    assert res.ephemeral and f"{mover.name} a repris son coup, accepté par {other.name}" in journal, journal
+    assert "demande à reprendre son dernier coup" in journal
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid, format="json")
     doc = json.loads(res.attachments[0].bytes)
     kinds = [r["action"]["type"] for r in doc["log"]]
