@@ -116,7 +116,7 @@ def _text_tile(text: str, fnt: FreeTypeFont, anchor: str, fill: tuple[int, int, 
 def _text(draw: Draw, img: Image.Image, xy: tuple[int, int], text: str, fnt: FreeTypeFont,
           fill: tuple[int, int, int], over: tuple[int, int, int], anchor: str) -> None:
     """``draw.text(xy, text, fill, fnt, anchor)`` on a part of ``img`` all in ``over``."""
-    draw.record_text(text, fnt)
+    draw.record_text(text, fnt, xy, fill, anchor)
     tile = _text_tile(text, fnt, anchor, fill, over)
     if tile is not None:
         sprite, mask, dx, dy = tile
