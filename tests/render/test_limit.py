@@ -159,7 +159,7 @@ def test_the_phone_board_names_every_position_a_move_may_name(players, options):
     limit_render._tile_image.cache_clear()  # a cached tile would skip drawing (and recording) its values
     with common.recording_text() as drawn:
         img = png(render_board(view, 0, NAMES, labels("fr")))
-    texts = {text for _, text in drawn}
+    texts = {run.text for run in drawn}
     assert set(view["legal"]) - {"O"} <= texts
     assert {str(v) for v in view["tile"]["values"]} <= texts
     assert img.width <= 600  # one board across a phone
@@ -171,7 +171,7 @@ def drawn_texts(fn, *args) -> list[str]:
     _tile_cache_clear()
     with common.recording_text() as drawn:
         fn(*args)
-    return [text for _, text in drawn]
+    return [run.text for run in drawn]
 
 
 def _tile_cache_clear():
