@@ -245,6 +245,17 @@ def _mushroom_row(draw: ImageDraw.ImageDraw, x: int, cy: int, count: int, max_ic
                   anchor="lm")
 
 
+def _label(labels: dict[str, str], key: str, fallback: str, **params: Any) -> str:
+    """``labels[key]`` with ``params`` filled in (``fallback`` without it)."""
+    template = labels.get(key)
+    if template is None:
+        return fallback
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
 def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
     """The public table: mushrooms per player, the picker, gestures once public, last card, deck.
 
@@ -262,7 +273,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     img, draw = canvas(TABLE_W, height)
     # header
     draw.rectangle((0, 0, TABLE_W, HEADER_H), fill=FOREST_DARK)
-    turn_text = labels["turn"].format(turn=view["turn"]) if "turn" in labels else f"#{view['turn']}"
+    turn_text = _label(labels, "turn", f"#{view['turn']}", turn=view["turn"])
     draw.text((20, HEADER_H / 2), turn_text, font=font(28, bold=True), fill=PAPER, anchor="lm")
     variant = labels.get("variant")
     if variant:
@@ -276,11 +287,17 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     small_f = font(SMALL)
     col_now, col_last = 540, 630
     y_hdr = HEADER_H + 4
-    # column heads: this turn's number, the previous turn's number
+    # column heads, in words: this turn (« Tour 3 »), the previous one (« Tour 2 »)
+    def turn_head(turn: int) -> str:
+        return _label(labels, "turn", f"#{turn}", turn=turn)
+
+    head_f = font(SMALL)  # not bold: « Tour 11 » fits its column
     if not view.get("finished"):
-        centred_text(draw, (col_now, y_hdr + 12), f"#{view['turn']}", font(SMALL, bold=True), fill=MUTED)
+        centred_text(draw, (col_now, y_hdr + 12), _fit(draw, turn_head(view["turn"]), head_f, 88), head_f,
+                     fill=MUTED)
     if last:
-        centred_text(draw, (col_last, y_hdr + 12), f"#{last['turn']}", font(SMALL, bold=True), fill=MUTED)
+        centred_text(draw, (col_last, y_hdr + 12), _fit(draw, turn_head(last["turn"]), head_f, 88), head_f,
+                     fill=MUTED)
     top = HEADER_H + 30
     for seat in range(n):
         y = top + seat * ROW_H
@@ -346,7 +363,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     shown_w = (card_w + gap if last else 0) + back_w
     x = (TABLE_W - shown_w) // 2
     if last:
-        label = labels.get("revealed_card")
+        label = _label(labels, "revealed_card", "", turn=last["turn"])  # the previous turn's card: said so
         if label:
             centred_text(draw, (x + card_w / 2, py + 12), _fit(draw, label, font(SMALL, bold=True), card_w + gap),
                          font(SMALL, bold=True), fill=MUTED)
