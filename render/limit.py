@@ -25,6 +25,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import catalog
 from render.common import (
     DATA,
     HIGHLIGHT,
@@ -50,6 +51,7 @@ VALUE_RATIO = 0.44  # the three values inside a tile (they share its width)
 PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 LABEL_KEYS: tuple[str, ...] = (
+    "meta.lang",
     "label.round", "label.game", "label.announced", "label.lines", "label.bonuses", "label.ray",
     "label.penalty", "label.total", "label.dechetterie_value", "label.sun", "label.moon", "label.gold",
     "label.silver", "label.full", "label.half", "label.unplaced", "label.relocation", "label.gain",
@@ -87,11 +89,16 @@ def _rgb() -> dict[str, tuple[int, int, int]]:
 class _Labels:
     def __init__(self, labels: Mapping[str, str] | None) -> None:
         self.labels = dict(labels or {})
+        self.lang = self.labels.get("meta.lang")  # the labels' language: plurals are chosen in it
 
     def get(self, key: str, fallback: str, **params: Any) -> str:
         template = self.labels.get(key)
         if template is None:
             return fallback
+        if self.lang and params and catalog.selects("limit", self.lang, key):
+            text = catalog.message("limit", self.lang, key, **params)  # « 1 case vide », « 0 point »
+            if text is not None:
+                return text
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):
@@ -551,7 +558,8 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
                   font=font(small, bold=True), fill=ORCHID_TEXT)
         draw.text((pad, y + small + 8), fit(moves, font(small), width - 2 * pad), font=font(small), fill=TEXT)
         gain = best["gain"]
-        draw.text((pad, y + 2 * (small + 8)), lab.get("label.gain", f"+{gain}", gain=f"+{gain}" if gain > 0 else _fmt(gain)),
+        sign = "+" if gain > 0 else "−" if gain < 0 else ""
+        draw.text((pad, y + 2 * (small + 8)), sign + lab.get("label.gain", str(abs(gain)), gain=abs(gain)),
                   font=font(small, bold=True), fill=GOOD if gain > 0 else MUTED)
         y += 3 * (small + 8) + 8
     # running score

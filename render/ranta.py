@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import catalog
 from render.common import (
     HIGHLIGHT,
     MUTED,
@@ -37,6 +38,7 @@ RULES = ("category_group", "mechanic_group", "empty_cells", "full_cubby",
 
 #: Every catalog key (under ``ranta.``) a renderer may use; pass them translated as ``labels``.
 LABEL_KEYS: tuple[str, ...] = (
+    "meta.lang",
     *(f"category.{c}" for c in CATEGORIES),
     *(f"code.{c}" for c in CATEGORIES),
     *(f"mechanic.{m}" for m in MECHANICS),
@@ -68,11 +70,16 @@ LOSS = (255, 150, 140)  # a negative score on PANEL
 class _Labels:
     def __init__(self, labels: Mapping[str, str] | None) -> None:
         self.labels = dict(labels or {})
+        self.lang = self.labels.get("meta.lang")  # the labels' language: plurals are chosen in it
 
     def get(self, key: str, fallback: str = "", **params: Any) -> str:
         template = self.labels.get(key)
         if template is None:
             return fallback
+        if self.lang and params and catalog.selects("ranta", self.lang, key):
+            text = catalog.message("ranta", self.lang, key, **params)  # « 1 case vide », « 0 point »
+            if text is not None:
+                return text
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):
@@ -247,11 +254,12 @@ def _rule_text(entry: Mapping[str, Any], lab: _Labels) -> str:
         "category_group": "{games}", "mechanic_group": "{games}", "empty_cells": "{empty}",
         "full_cubby": "#{cubby}",
     }.get(rule, "")
-    template = lab.labels.get(f"rule.{rule}", fallback)
+    if f"rule.{rule}" in lab.labels:
+        return lab.get(f"rule.{rule}", fallback, **detail)  # « 1 case vide »: the catalog's plural
     try:
-        return template.format(**detail)
+        return fallback.format(**detail)
     except (KeyError, IndexError, ValueError):
-        return template
+        return fallback
 
 
 def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, breakdown: Sequence[Mapping],

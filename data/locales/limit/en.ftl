@@ -212,3 +212,7 @@ position-dechetterie = { $position } — Déchetterie
 position-big_orchid = { $position } — big orchid (can be moved at the end)
 position-pass = { $position } — hand the tile to { $holder } for your Déchetterie
 position-fill = { $position } — { $owner }'s Déchetterie
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = en

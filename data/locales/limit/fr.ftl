@@ -218,3 +218,7 @@ position-fill = { $position } — Déchetterie { ELISION($owner) ->
         [vowel] d'{ $owner }
        *[consonant] de { $owner }
     }
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = fr

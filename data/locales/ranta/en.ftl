@@ -185,3 +185,7 @@ prompt-sheet_of = { $player }'s kallax (game #{ $id }); their box of the current
 prompt-placeholder_box = Game and orientation
 prompt-placeholder_cell = Bottom-left cell
 prompt-placeholder_mat = Cell of the mat
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = en

@@ -182,3 +182,7 @@ prompt-sheet_of = Kallax { ELISION($player) ->
 prompt-placeholder_box = Jeu et orientation
 prompt-placeholder_cell = Case en bas à gauche
 prompt-placeholder_mat = Case du tapis
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = fr
