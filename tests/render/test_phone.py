@@ -15,8 +15,6 @@ covered.
 
 from __future__ import annotations
 
-import importlib
-import io
 from collections import defaultdict
 
 import pytest
@@ -29,7 +27,6 @@ PHONE_WIDTH = 390
 MIN_PX = 11
 MIN_CONTRAST = 4.5
 MAX_COVERED = 0.15  # share of a text's glyph pixels a later drawing may change (antialiased edges)
-RENDER_MODULES = ["armada", "leaderboard", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic"]
 
 
 def kind_of(name: str) -> str:
@@ -49,14 +46,6 @@ def phone_scale(width: int) -> float:
     return min(1.0, PHONE_WIDTH / width)
 
 
-def _clear_caches() -> None:
-    """Cached tiles and layers would skip their drawing (and its recording)."""
-    for name in RENDER_MODULES:
-        for value in vars(importlib.import_module(f"render.{name}")).values():
-            if hasattr(value, "cache_clear") and value is not common.font:
-                value.cache_clear()
-
-
 def faults(runs: list[common.TextRun], width: int) -> list[str]:
     """Why each text of a picture ``width`` px wide is not readable on a phone."""
     scale = phone_scale(width)
@@ -74,21 +63,14 @@ def faults(runs: list[common.TextRun], width: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, list[str]]:
-    """Per picture kind: every fault found (with the picture's name), and how many pictures."""
+    """Per picture kind: every fault found (with the picture's name)."""
     found: dict[str, list[str]] = defaultdict(list)
-    count = 0
-    for shot in gallery.all_shots():
-        _clear_caches()
-        with common.recording_text() as drawn:
-            data = shot.draw()
-        if not data:
-            continue
-        count += 1
-        width = Image.open(io.BytesIO(data)).width
-        assert drawn, f"{shot.name}: no text recorded (does it draw through render.common?)"
-        assert all(run.box != (0, 0, 0, 0) for run in drawn), f"{shot.name}: a text recorded without its place"
-        found[kind_of(shot.name)] += [f"{shot.name}: {f}" for f in faults(drawn, width)]
-    assert count > 200
+    shots = gallery.recorded_shots()
+    for name, width, drawn in shots:
+        assert drawn, f"{name}: no text recorded (does it draw through render.common?)"
+        assert all(run.box != (0, 0, 0, 0) for run in drawn), f"{name}: a text recorded without its place"
+        found[kind_of(name)] += [f"{name}: {f}" for f in faults(drawn, width)]
+    assert len(shots) > 200
     return dict(found)
 
 
