@@ -131,3 +131,24 @@ def test_board_corners_are_named_in_the_picture_s_language(shots):
             seen[lang_of(name)] |= {run.text for run in runs}
     assert {"NO", "NE", "SO", "SE"} <= seen["fr"] and not {"NW", "SW"} & seen["fr"]
     assert {"NW", "NE", "SW", "SE"} <= seen["en"] and not {"NO", "SO"} & seen["en"]
+
+
+def _glyph(fnt, ch: str) -> bytes:
+    mask = fnt.getmask(ch)
+    return bytes(mask) + repr(mask.size).encode()
+
+
+def test_every_character_drawn_has_a_glyph_in_the_bundled_fonts(shots):
+    """Accents and symbols draw as themselves (« TUÉE », not a box nor « TUEE »): every character of
+    every picture text is in the bundled DejaVu fonts (a missing one would draw the empty box that an
+    unassigned code point draws)."""
+    from render.common import font
+
+    drawn = {ch for _name, _width, runs in shots for run in runs for ch in run.text if not ch.isspace()}
+    assert {"é", "É", "è", "à", "ç", "·", "→", "☀", "☾"} & drawn
+    for bold in (False, True):
+        fnt = font(40, bold=bold)
+        missing = _glyph(fnt, "\U000F0000")
+        assert not [ch for ch in sorted(drawn) if _glyph(fnt, ch) == missing]
+    accented, plain = font(40, bold=True).getbbox("TUÉE"), font(40, bold=True).getbbox("TUEE")
+    assert accented[1] < plain[1]  # the accent stands above the capitals
