@@ -403,8 +403,8 @@ def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[
     return w, h
 
 
-#: Tile sizes the pictures use (a player's boards and the announced tile on them; the final boards).
-TILE_SIZES = (44, 36)
+#: Tile sizes the pictures use (a player's boards, the announced tile on them, the final boards).
+TILE_SIZES = (44,)
 
 
 def warm_cache(tiles: Sequence[Mapping[str, Any]], sizes: Sequence[int] = TILE_SIZES) -> int:
@@ -591,9 +591,9 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         bds = [b["score"] for b in boards]
         scores = [b["score"]["total"] for b in boards]
     shown = list(range(len(cells_of))) if only is None else [only]
-    size = 36
-    pad = 14
-    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.75)
+    size = 44  # as on a player's board: the values stay 13 CSS px high on a phone
+    pad = 6
+    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
     width = gw + 2 * pad + 12
     small = _min_font(width)
     big = small + 4

@@ -11,7 +11,7 @@ allowed in both.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from fluent.syntax import FluentParser
@@ -37,7 +37,7 @@ def _texts(node: object, out: list[str]) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def words(domain: str, lang: str) -> frozenset[str]:
     """Every word the ``domain`` catalog in ``lang`` writes (messages only, not comments or ids)."""
     text = (catalog.LOCALES / domain / f"{lang}.ftl").read_text(encoding="utf-8")
