@@ -337,7 +337,8 @@ def _summary_rows(bd: Mapping[str, Any], lab: _Labels) -> list[tuple[str, str, t
     nlines = len(bd.get("lines", []))
     rows.append((f"{lab.get('label.lines', '≡')} ({nlines})", str(items["lines"]), TEXT))
     bon = [b for b in bd.get("bonuses", []) if b["points"]]
-    detail = " ".join(f"{'●' if b['kind'] == 'gold' else '○'}{b['points']}" for b in bon)
+    detail = ", ".join(f"{lab.get('label.' + b['kind'], '●' if b['kind'] == 'gold' else '○')} {b['points']}"
+                       for b in bon)  # « or 80, argent 20 »: the frames' colours, in words
     rows.append((f"{lab.get('label.bonuses', '★')} {detail}".rstrip(), str(items["bonuses"]), GOLD))
     if "ray" in items:
         ray = bd.get("ray")
@@ -377,7 +378,9 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, rows, size
         last = i == len(rows) - 1
         if last:
             draw.line([(x, y - 3), (x + width, y - 3)], fill=MUTED, width=1)
-        draw.text((x, y), label, font=bold if last else fnt, fill=TEXT if last else colour)
+        room = width - bold.getlength(value) - 12
+        draw.text((x, y), fit(label, bold if last else fnt, room), font=bold if last else fnt,
+                  fill=TEXT if last else colour)
         draw.text((x + width, y), value, font=bold, fill=TEXT, anchor="ra")
         y += size + 8
     return y
