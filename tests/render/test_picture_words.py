@@ -152,3 +152,34 @@ def test_every_character_drawn_has_a_glyph_in_the_bundled_fonts(shots):
         assert not [ch for ch in sorted(drawn) if _glyph(fnt, ch) == missing]
     accented, plain = font(40, bold=True).getbbox("TUÉE"), font(40, bold=True).getbbox("TUEE")
     assert accented[1] < plain[1]  # the accent stands above the capitals
+
+
+DOMAINS = ("armada", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")
+
+
+def known(domain: str, lang: str) -> frozenset[str]:
+    """The words a picture of ``domain`` may write in ``lang``: its catalog's and the common one's (a
+    community board names every game and its modes: every game's catalog)."""
+    out = words(domain, lang) | words("common", lang) if domain != "community" else words("community", lang)
+    if domain == "community":
+        for game in DOMAINS:
+            out |= words(game, lang)
+    return out
+
+
+def test_every_word_on_a_picture_comes_from_its_language_s_catalog(shots):
+    """Stricter than the vocabulary test: a word written in the code (« Défausse », "Deck") and not
+    in the catalog of the picture's language is found even if no catalog has it. Letters shown as
+    letters (a Ludime word, a tile id) and a word cut short (« Orchidé… ») are allowed."""
+    unknown: dict[str, set[str]] = {}
+    for name, _width, runs in shots:
+        ok = known(domain_of(name), lang_of(name))
+        for run in runs:
+            for match in WORD.finditer(run.text):
+                word = match.group().lower()
+                if match.group().isupper() or word in ok or word in NAMES:
+                    continue
+                if run.text[match.end():].startswith("…") and any(w.startswith(word) for w in ok | NAMES):
+                    continue
+                unknown.setdefault(match.group(), set()).add(name)
+    assert not unknown, "\n".join(f"{w}: {sorted(names)[:3]}" for w, names in sorted(unknown.items()))
