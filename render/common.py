@@ -106,7 +106,8 @@ class TextRun:
     picture drawn on just before the text is drawn, with how many of the glyphs' pixels each lies
     under (a halo, ``stroke_fill``, is what stands behind a stroked text). ``contrast``: the WCAG
     ratio the glyphs keep against what is behind them for 90 % of their pixels. ``covered``: the
-    share of the glyphs' pixels later drawings changed (set when the picture is encoded).
+    share of the glyphs' pixels later drawings changed (set when the picture is encoded). ``halo``
+    and ``bare_contrast``: see below.
     """
 
     text: str
@@ -117,6 +118,10 @@ class TextRun:
     contrast: float
     box: tuple[int, int, int, int]
     covered: float = 0.0
+    #: a stroked text: its halo's width in px of the finished picture, and the contrast its glyphs
+    #: would keep without it (against the picture under them), for a halo too thin to count
+    halo: float = 0.0
+    bare_contrast: float = 0.0
 
 
 def _rgb_of(img: Image.Image, fill) -> tuple[int, int, int]:
@@ -203,6 +208,9 @@ class Draw(ImageDraw.ImageDraw):
         halo = _rgb_of(self.image, stroke_fill) if stroke_width and stroke_fill is not None else None
         behind, ratio = _sample(self.image, box, mask, colour, halo)
         run = TextRun(str(text), size, (ink[3] - ink[1]) / self.scale, colour, behind, ratio, box)
+        if halo is not None:
+            run.halo = stroke_width / self.scale
+            run.bare_contrast = _sample(self.image, box, mask, colour, None)[1]
         _recorded.append(run)
         _drawn_on.setdefault(id(self.image), (self.image, []))[1].append((run, mask))
 

@@ -26,6 +26,7 @@ from tests.render import gallery
 PHONE_WIDTH = 390
 MIN_PX = 11
 MIN_CONTRAST = 4.5
+MIN_HALO = 1.0  # CSS px: a thinner outline does not set a text apart from what is behind it
 MAX_COVERED = 0.15  # share of a text's glyph pixels a later drawing may change (antialiased edges)
 
 
@@ -53,9 +54,11 @@ def faults(runs: list[common.TextRun], width: int) -> list[str]:
     for run in runs:
         if run.size * scale < MIN_PX:
             out.append(f"{run.text!r} {run.size * scale:.1f} CSS px high")
-        if run.contrast < MIN_CONTRAST:
-            behind = run.behind[0][1] if run.behind else None
-            out.append(f"{run.text!r} contrast {run.contrast:.2f} ({run.fill} on {behind})")
+        thin_halo = run.halo and run.halo * scale < MIN_HALO
+        contrast = run.bare_contrast if thin_halo else run.contrast
+        if contrast < MIN_CONTRAST:
+            behind = run.behind[0][1] if run.behind and not thin_halo else "the picture, its halo too thin"
+            out.append(f"{run.text!r} contrast {contrast:.2f} ({run.fill} on {behind})")
         if run.covered > MAX_COVERED:
             out.append(f"{run.text!r} {run.covered:.0%} covered by a later drawing")
     return out
@@ -133,8 +136,21 @@ def test_a_stroked_text_stands_on_its_halo_and_a_covered_text_is_found():
 
     halo, hidden = _runs(draw)
     assert halo.behind == [(halo.behind[0][0], (250, 210, 30))] and halo.contrast < 2
+    assert halo.halo == 3 and halo.bare_contrast > 10  # on the dark canvas it would have been readable
     assert hidden.contrast > 4.5 and hidden.covered > 0.5
     assert any("covered" in f for f in faults([hidden], 390))
+
+
+def test_a_halo_counts_only_when_it_is_at_least_one_css_px_wide():
+    def draw(img, d):
+        d.rectangle((0, 0, 400, 100), fill=(250, 210, 30))  # a yellow line under the number
+        d.text((20, 20), "11", font=common.font(40, bold=True), fill=(255, 255, 255), stroke_width=2,
+               stroke_fill=(0, 0, 0))
+
+    (run,) = _runs(draw)
+    assert run.contrast > 15 and run.bare_contrast < 1.5 and run.halo == 2
+    assert faults([run], 400) == []  # 2 px shown as 1.95 CSS px: the halo holds
+    assert faults([run], 1000) == ["'11' contrast 1.47 ((255, 255, 255) on the picture, its halo too thin)"]
 
 
 def test_text_drawn_on_a_supersampled_layer_is_measured_at_its_final_size():
