@@ -254,3 +254,7 @@ rules-variant_sans-dechetterie =
 rules-variant_orchidee-64 =
     {"*"}*Variant: Orchidée with 64 tiles**
     The Orchidée board with every tile, suns and moons; rays count.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = en

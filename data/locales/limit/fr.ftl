@@ -260,3 +260,7 @@ rules-variant_sans-dechetterie =
 rules-variant_orchidee-64 =
     {"*"}*Variante : Orchidée à 64 tuiles**
     Le plateau Orchidée avec toutes les tuiles, soleils et lunes ; les rayons comptent.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = fr

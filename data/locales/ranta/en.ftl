@@ -231,3 +231,7 @@ rules-page_5 =
     • `/ranta start`: mode (classic or expert), solo, AI players, pace, thread.
     • Each round, under the dice message: **Store a game**, **Lay a mat** and **My kallax**; or `/ranta place` and `/ranta mat`. Only legal choices are offered, with a preview of your kallax and score before you confirm.
     • `/ranta kallax` shows your kallax or another player's (without their box of the current round); `/ranta status` tells who has not stored yet.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = en

@@ -228,3 +228,7 @@ rules-page_5 =
     • `/ranta start` : mode (classique ou expert), solo, joueurs IA, rythme, fil.
     • À chaque manche, sous le message des dés : **Ranger un jeu**, **Poser un tapis** et **Ma kallax** ; ou `/ranta placer` et `/ranta tapis`. Seuls les choix permis sont proposés, avec un aperçu de votre kallax et du score avant de confirmer.
     • `/ranta kallax` montre votre kallax ou celle d'un autre joueur (sans sa boîte de la manche en cours) ; `/ranta status` dit qui n'a pas encore rangé.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = fr
