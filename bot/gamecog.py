@@ -21,16 +21,17 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community.clocks import duration
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
-from bot.pace import PACES
+from bot.pace import DEFAULT_PACE, FIXED, PACES
 from bot.publisher import pause_reason
 from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
-from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
+from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
 from bot.threads import archive, ensure_thread, server_default, thread_link, wants_thread
 from bot.translator import L
 from bot.ui import (
@@ -53,6 +54,8 @@ log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+#: Discord's JSON error code for an edit of a message too old to edit in a busy channel
+EDIT_TOO_OLD = 30046
 
 
 #: the ``rythme`` option of every ``start`` (see bot.pace)
@@ -161,8 +164,20 @@ class GameCog(commands.GroupCog):
         parts = []
         for name, value in game.options.items():
             label = i18n.t(f"{self.kind}.option.{name}", lang) if i18n.has(f"{self.kind}.option.{name}") else name
-            parts.append(f"{label} : {value}" if lang == "fr" else f"{label}: {value}")
+            words = self.option_words(value, lang)
+            parts.append(f"{label} : {words}" if lang == "fr" else f"{label}: {words}")
         return ", ".join(parts) or "-"
+
+    def option_words(self, value: Any, lang: str) -> str:
+        """An option's value in words: yes/no, the label of a named choice (``<kind>.choice|mode|
+        variant|option.<value>`` in the game's catalog), else the value itself (a number)."""
+        if isinstance(value, bool):
+            return i18n.t(f"table.value.{'yes' if value else 'no'}", lang)
+        for family in ("choice", "mode", "variant", "option"):
+            key = f"{self.kind}.{family}.{value}"
+            if isinstance(value, str) and i18n.has(key):
+                return i18n.t(key, lang)
+        return escape(str(value))
 
     # --- registration ----------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -240,14 +255,58 @@ class GameCog(commands.GroupCog):
             out.append(app_commands.Choice(name=label[:100], value=g.id))
         return out[:25]
 
-    # --- the lobby -------------------------------------------------------------------
-    def lobby_text(self, game: GameRow, lg: str) -> str:
+    # --- the lobby (issue 24: its card always shows the newest seats, through the outbox) ----------
+    def lobby_text(self, game: GameRow, lg: str, table: list[str] | None = None) -> str:
+        """The lobby's words: its seats (AI seats with their level), options, and ``table`` (the pace
+        with its clock and the thread, see :meth:`table_lines`)."""
+        low, high = getattr(self.engine, "ai_levels", (1, 1))
+        levels = high > low  # a game with one AI level does not name it
         seats = "\n".join(
-            f"{i + 1}. {escape(s.name)}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
+            f"{i + 1}. {escape(s.name)}" + (
+                f" ({i18n.t('table.lobby.ai', lg, level=s.ai_level or 1)})" if s.is_ai and levels
+                else f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
             for i, s in enumerate(game.seats))
-        return i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+        text = i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
                       max=self.engine.max_players, seats=seats, options=self.options_text(game, lg))
+        if table:
+            head, _, tail = text.rpartition("\n")  # the table settings above the closing instruction
+            text = "\n".join([head, *table, tail]) if head else "\n".join([text, *table])
+        return text
+
+    async def table_lines(self, game: GameRow, lg: str) -> list[str]:
+        """The table settings in words: the pace with its clock (the server's timers for ``normal``),
+        and whether the game gets a thread of its own."""
+        pace = game.settings.get("pace")
+        bank = increment = None
+        community = getattr(self.bot, "community", None)
+        if community is not None:
+            try:
+                scheduler = community.scheduler
+                pace = pace or (await scheduler.timers(game.guild_id, game.kind)).pace
+                clock = await scheduler.profile_of(game)
+                if clock.timed:
+                    bank, increment = clock.bank_s, clock.increment_s
+            except Exception:  # a lobby must not break for a clock
+                log.exception("game %s: its clock could not be read for the lobby", game.id)
+        elif pace in FIXED:
+            bank, increment = FIXED[pace].bank_s, FIXED[pace].increment_s
+        name = i18n.t(f"table.pace.{pace if pace in PACES else DEFAULT_PACE}", lg)
+        lines = [i18n.t("table.lobby.pace", lg, pace=name, bank=duration(bank, lg), increment=duration(increment, lg))
+                 if bank else i18n.t("table.lobby.pace_untimed", lg, pace=name)]
+        if game.guild_id is not None:
+            lines.append(i18n.t("table.lobby.thread_own" if wants_thread(game) else "table.lobby.thread_here", lg))
+        return lines
+
+    async def lobby_card(self, game: GameRow, lg: str, *, note: str | None = None
+                         ) -> tuple[str, discord.ui.View | None]:
+        """The lobby's message for the game's state: seats and settings, with the lobby's buttons
+        while it is open; "started" or "cancelled" (no buttons) once it is not."""
+        text = self.lobby_text(game, lg, await self.table_lines(game, lg))
+        if game.status == LOBBY:
+            return text + (f"\n{note}" if note else ""), self.lobby_view(game, lg)
+        ending = i18n.t("table.lobby.cancelled" if game.status == CANCELLED else "common.lobby.started", lg)
+        return "\n".join([text, ending, *([note] if note else [])])[:2000], None
 
     def lobby_view(self, game: GameRow, lg: str) -> discord.ui.View:
         items = [
@@ -261,6 +320,85 @@ class GameCog(commands.GroupCog):
             button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger),
         ]
         return view_of(*items)
+
+    async def lobby_changed(self, game: GameRow) -> None:
+        """A lobby changed (or a game was cancelled) outside its card's buttons — a slash command:
+        its card is owed to the channel (the outbox); publish it now, the publisher retrying it if
+        Discord refuses or the process dies meanwhile."""
+        if game.status not in (LOBBY, CANCELLED):
+            return  # started meanwhile: its turn is published as a turn
+        publisher = getattr(self.bot, "publisher", None)
+        if publisher is not None:
+            await publisher.publish_game(game)
+            return
+        try:
+            await self.publish_lobby(game)
+        except discord.HTTPException:
+            log.info("game %s: its lobby card could not be updated", game.id)
+
+    async def publish_lobby(self, game: GameRow) -> int | None:
+        """Make the channel show the newest version of a lobby (its card edited in place, or posted
+        anew when it is gone or too old to edit) or of a cancelled game (its card says so, the controls
+        of its table are taken off); then mark it published. Read again under the game's lock, so
+        two changes at once show the newer; a game that started meanwhile is left to its turn."""
+        async with self.game_lock(game.id):
+            fresh = await self.sessions.store.get_game(game.id)
+            if fresh is None or not fresh.due or fresh.status not in (LOBBY, CANCELLED):
+                return None
+            game = fresh
+            msg_id: int | None = game.lobby_message_id
+            if game.status == CANCELLED and game.control_message_id:  # a running game: its table's buttons off
+                await self._strip_controls(game.thread_id or game.channel_id, game.control_message_id)
+            else:
+                lg = await self.public_lang_of(game)
+                content, view = await self.lobby_card(game, lg)
+                try:
+                    msg_id = await self._edit_or_post(game.channel_id, msg_id, content, view,
+                                                      post=game.status == LOBBY)
+                except discord.HTTPException:
+                    if game.status == LOBBY:
+                        raise  # retried, or the lobby paused, by the publisher
+                    log.info("game %s: its lobby card could not say it was cancelled", game.id)
+                if msg_id and msg_id != game.lobby_message_id:
+                    await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
+            await self.sessions.store.mark_published(game.id, game.version, None)
+            return msg_id
+
+    async def refresh_started_lobby(self, game: GameRow) -> None:
+        """A game the channel has not seen start (a crash between the start and its answer): its
+        lobby card says it started, before the first turn is posted. Best effort: the turn matters."""
+        if game.lobby_message_id is None or game.control_message_id is not None:
+            return
+        try:
+            lg = await self.public_lang_of(game)
+            content, view = await self.lobby_card(game, lg)
+            await self._edit_or_post(game.channel_id, game.lobby_message_id, content, view, post=False)
+        except discord.HTTPException:
+            log.info("game %s: its lobby card could not be marked started", game.id)
+
+    async def _edit_or_post(self, channel_id: int, message_id: int | None, content: str,
+                            view: discord.ui.View | None, *, post: bool) -> int | None:
+        """Edit ``message_id`` to show ``content``; when it is gone (or Discord refuses to edit a message
+        that old, 30046) post it anew if ``post``. Other refusals propagate (the publisher decides)."""
+        channel = self.bot.get_partial_messageable(channel_id)
+        mentions = allowed_mentions(content)
+        if message_id:
+            try:
+                await channel.get_partial_message(message_id).edit(content=content, view=view,
+                                                                   allowed_mentions=mentions)
+                return message_id
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as err:
+                if err.code != EDIT_TOO_OLD:
+                    raise
+        if not post:
+            return None
+        kwargs: dict[str, Any] = {"allowed_mentions": mentions}
+        if view is not None:
+            kwargs["view"] = view
+        msg = await channel.send(content, **kwargs)
+        return msg.id
 
     async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any], *,
                          ai_seats: int = 0, ai_level: int = 1, solo: bool = False,
@@ -286,21 +424,32 @@ class GameCog(commands.GroupCog):
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)
             if wants_thread(outcome.game):  # the answer is the message its thread starts from
-                text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+                text, _ = await self.lobby_card(outcome.game, lg)
                 msg_id = await send(interaction, text)
                 if msg_id:
                     await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
                     outcome.game.lobby_message_id = msg_id
             await self.publish(outcome, interaction)
             return
-        msg_id = await send(interaction, self.lobby_text(game, lg), view=self.lobby_view(game, lg))
+        text, view = await self.lobby_card(game, lg)
+        msg_id = await send(interaction, text, view=view)
         if msg_id:
             await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
+            await self.sessions.store.mark_published(game.id, game.version, None)
 
-    async def _lobby_refresh(self, click: Click, game: GameRow) -> None:
-        lg = await public_lang(click.interaction)
-        await click.interaction.response.edit_message(content=self.lobby_text(game, lg),
-                                                      view=self.lobby_view(game, lg))
+    async def _lobby_refresh(self, click: Click, game: GameRow, note: str | None = None) -> None:
+        """A lobby button changed the lobby: its answer is the card, edited, with the newest seats
+        (read again under the game's lock: of two clicks at once, the later answer shows both)."""
+        async with self.game_lock(game.id):
+            game = await self.sessions.store.get_game(game.id) or game
+            lg = await public_lang(click.interaction)
+            text, view = await self.lobby_card(game, lg, note=note)
+            await click.interaction.response.edit_message(content=text, view=view)
+            message = click.interaction.message
+            if message is not None and message.id == game.lobby_message_id and game.status in (LOBBY, CANCELLED):
+                await self.sessions.store.mark_published(game.id, game.version, None)
+        if message is None or message.id != game.lobby_message_id:
+            await self.lobby_changed(game)  # a copy of the card was clicked: the card itself too
 
     async def on_join(self, click: Click) -> None:
         game = await self.sessions.join(click.game.id, player_of(click.interaction))
@@ -320,7 +469,7 @@ class GameCog(commands.GroupCog):
         async with self.game_lock(click.game.id):
             outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
             lg = await public_lang(click.interaction)
-            text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+            text, _ = await self.lobby_card(outcome.game, lg)
             if wants_thread(outcome.game):
                 try:
                     thread_id = await ensure_thread(self.bot, outcome.game, lg)
@@ -342,10 +491,11 @@ class GameCog(commands.GroupCog):
         others = [s.user_id for s in click.game.seats if s.user_id and s.user_id != click.interaction.user.id]
         call = i18n.t("common.lobby.rematch_call", lg, id=click.game.id,
                       players=", ".join(f"<@{u}>" for u in others)) if others else ""
-        text = self.lobby_text(lobby, lg) + (f"\n{call}" if call else "")
-        msg_id = await send(click.interaction, text, view=self.lobby_view(lobby, lg))
+        text, view = await self.lobby_card(lobby, lg, note=call or None)
+        msg_id = await send(click.interaction, text, view=view)
         if msg_id:
             await self.sessions.store.set_message_ids(lobby.id, lobby=msg_id)
+            await self.sessions.store.mark_published(lobby.id, lobby.version, None)
 
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
@@ -353,9 +503,10 @@ class GameCog(commands.GroupCog):
         text = i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       by=click.interaction.user.mention)
         if click.game.status == LOBBY:
-            await click.interaction.response.edit_message(content=text, view=None)
+            await self._lobby_refresh(click, game, note=text)  # the card says who cancelled it, without buttons
         else:
             await send(click.interaction, text)
+            await self.lobby_changed(game)  # the table's controls off
 
     # --- resigning (games where a player may give up on either turn) ----------------------
     async def ask_resign(self, interaction: discord.Interaction, partie: int | None = None) -> None:
@@ -694,6 +845,7 @@ class GameCog(commands.GroupCog):
         lg = await public_lang(interaction)  # a public message
         await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
                                        count=len(game.seats), max=self.engine.max_players))
+        await self.lobby_changed(game)
 
     @app_commands.command(name="leave", description=L("common.cmd.leave"))
     @app_commands.describe(partie=L("common.cmd.partie"))
@@ -702,6 +854,7 @@ class GameCog(commands.GroupCog):
         game = await self.sessions.leave(game.id, player_of(interaction))
         await send(interaction, i18n.t("common.lobby.left", await public_lang(interaction), player=interaction.user.mention,
                                        id=game.id))
+        await self.lobby_changed(game)
 
     @app_commands.command(name="status", description=L("common.cmd.status"))
     @app_commands.describe(partie=L("common.cmd.partie"))
@@ -709,7 +862,8 @@ class GameCog(commands.GroupCog):
         game = await self.resolve(interaction, partie, (LOBBY, RUNNING, FINISHED))
         lg = lang(interaction)
         if game.status == LOBBY:
-            await send(interaction, self.lobby_text(game, lg), ephemeral=True)
+            text, _ = await self.lobby_card(game, lg)
+            await send(interaction, text, ephemeral=True)
             return
         view = await self.sessions.public_view(game)
         files = await self.public_files(game, view, lg)
@@ -739,6 +893,7 @@ class GameCog(commands.GroupCog):
         lg = await public_lang(interaction)
         await send(interaction, i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg),
                                        id=game.id, by=interaction.user.mention))
+        await self.lobby_changed(game)  # before the thread's archive, which freezes its messages
         if game.thread_id:  # the game's own thread ends with it
             await archive(self.bot, game.thread_id)
 

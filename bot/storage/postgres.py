@@ -235,6 +235,12 @@ MIGRATIONS: list[str] = [
         AND turn_version IS DISTINCT FROM version;
     CREATE INDEX seats_turns ON seats (user_id, turn_since) WHERE turn_since IS NOT NULL;
     CREATE INDEX seats_expected ON seats (game_id, seat) WHERE turn_since IS NOT NULL AND ai_level IS NULL;
+    """,    # 10: lobbies and cancellations go through the outbox too (issue 24): a lobby's card shows its
+    # newest version, a cancelled game's card loses its controls. What is already shown stays as it is.
+    """
+    UPDATE games SET published_version = version WHERE status IN ('lobby', 'cancelled');
+    DROP INDEX games_unpublished;
+    CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version;
     """,
 ]
 
@@ -695,7 +701,7 @@ class PostgresStore(Store):
 
     async def unpublished_games(self, limit=100) -> list[GameRow]:
         return await self._games(
-            "id IN (SELECT id FROM games WHERE published_version < version AND status IN ('running', 'finished') "
+            "id IN (SELECT id FROM games WHERE published_version < version "
             "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT $1)", limit)
 
     async def set_paused(self, game_id, reason, now) -> None:

@@ -95,6 +95,11 @@ async def start_bot(fake: FakeDiscord, workdir: Path, **kw: Any) -> BotProcess:
     return bot
 
 
+def text_of(message) -> str:
+    """What a message says: its content (a Components V2 card: its text displays, in order)."""
+    return message.content or ""
+
+
 def mentioned(message) -> list[int]:
     """User ids mentioned in the last line of a message (the turn notice)."""
     lines = [line for line in (message.content or "").splitlines() if line.strip()]

@@ -1,0 +1,53 @@
+"""The living table (issue 24), end to end: a lobby's card is always current — whatever changed it,
+a button or a slash command — and shows every table setting; private controls are bound to their
+moment."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import text_of
+
+pytestmark = pytest.mark.e2e
+
+
+def game_id_of(msg) -> int:
+    return int(msg.buttons[0]["custom_id"].split(":")[1])
+
+
+async def test_the_lobby_card_follows_slash_commands_and_shows_the_table_settings(world):
+    fake, u = world.fake, world.u
+    lobby = (await fake.run_command(u.alice, "jeux", "ludix start", rythme="rapide", fil=False)).message
+    gid = game_id_of(lobby)
+    text = text_of(lobby)
+    assert "1. Alice" in text and "Joueurs (1, de 2 à 6)" in text
+    assert "Rythme : Rapide — 2 h par joueur, +30 min par coup" in text
+    assert "Fil : la partie se joue dans ce salon" in text
+
+    await fake.run_command(u.chloe, "jeux", "ludix join")
+    await fake.wait_until(lambda: "2. Chloé" in text_of(fake.message_by_id[lobby.id]))
+    assert "Joueurs (2, de 2 à 6)" in text_of(fake.message_by_id[lobby.id])
+
+    await fake.run_command(u.chloe, "jeux", "ludix leave", partie=gid)
+    await fake.wait_until(lambda: "Chloé" not in text_of(fake.message_by_id[lobby.id]))
+    assert "Rejoindre" in fake.message_by_id[lobby.id].button_labels
+
+    await fake.click(u.bruno, lobby, label="Rejoindre")  # a button: the same card, edited by its answer
+    assert "2. Bruno" in text_of(fake.message_by_id[lobby.id])
+
+    await fake.run_command(u.alice, "jeux", "ludix cancel")
+    await fake.wait_until(lambda: not fake.message_by_id[lobby.id].buttons)
+    card = text_of(fake.message_by_id[lobby.id])
+    assert "Partie annulée" in card and "2. Bruno" in card  # no live « Rejoindre » / « Lancer » any more
+
+
+async def test_a_lobby_cancelled_by_its_number_and_an_ai_seat_show_on_its_card(world):
+    fake, u = world.fake, world.u
+    first = (await fake.run_command(u.alice, "jeux", "tectonic start", adversaire="joueur")).message
+    second = (await fake.run_command(u.bruno, "jeux", "ludix start", ia=1, niveau=2)).message
+    assert "2. Bot 1 (IA, niveau 2)" in text_of(second)
+    assert "Recul du pic" in text_of(first) or "recul du pic" in text_of(first)
+    await fake.run_command(u.alice, "jeux", "tectonic cancel", partie=game_id_of(first))
+    await fake.wait_until(lambda: not fake.message_by_id[first.id].buttons)
+    assert "Partie annulée" in text_of(fake.message_by_id[first.id])
+    assert fake.message_by_id[second.id].buttons  # the other lobby untouched
