@@ -39,6 +39,11 @@ CUSTOM_ID = re.compile(r"^ludibot:(?P<game>[0-9]{1,18}):(?P<verb>[a-z_]{1,20}):(
                        r"(?::(?P<arg>[^:]{1,60}))?$")
 
 
+#: the statuses of a game whose controls are all stale, and the verbs that still act after its end
+ENDED = ("finished", "cancelled")
+AFTER_THE_END = frozenset({"rematch"})
+
+
 def custom_id(game_id: int, verb: str, version: int = 0, arg: str | None = None) -> str:
     cid = f"{PREFIX}:{game_id}:{verb}:{version}"
     if arg is not None:
@@ -185,6 +190,11 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     try:
         # another server's game does not exist here; another channel's is refused as such
         game = await sessions.get_in(int(m["game"]), interaction.guild_id, interaction.channel_id)
+        if game.status in ENDED and m["verb"] not in AFTER_THE_END:
+            # a control of a game over or cancelled — a private one too (« Ma main », a select of the
+            # hand), whatever version it carries: it changes nothing, and says where the game is
+            await refuse_stale(interaction, game.id, ended=True)
+            return
         handler = router.find(game.kind, m["verb"])
         if handler is None:
             await refuse(interaction, "common.error.forged_button")
@@ -211,9 +221,9 @@ async def explain_refused_component(interaction: discord.Interaction) -> None:
         game = await interaction.client.store.get_game(int(m["game"]))  # type: ignore[attr-defined]
         if game is None or game.guild_id != interaction.guild_id:  # another server's: no such game here
             key, params = "common.error.no_such_game", {"game": int(m["game"])}
-        elif game.status in ("finished", "cancelled"):
-            key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"
-            params = {"game": game.id}
+        elif game.status in ENDED:
+            await refuse_stale(interaction, game.id, ended=True)
+            return
         elif int(m["version"]) and int(m["version"]) != game.version:
             await refuse_stale(interaction, game.id)
             return
@@ -227,12 +237,19 @@ def jump_link(game: GameRow, message_id: int | None = None) -> str:
     return f"https://discord.com/channels/{where}" + (f"/{target}" if target else "")
 
 
-async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
+async def refuse_stale(interaction: discord.Interaction, game_id: int, *, ended: bool = False) -> None:
     """A button of an older turn: say so, with a link to the game's current message. (Old messages
     keep their buttons when they are too old to edit: this answer is what makes that harmless.)
-    A paused game says why it waits."""
+    A paused game says why it waits. ``ended``: any control of a game over or cancelled (a private
+    one too): the game's end is said first."""
     game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
     lg = lang(interaction)
+    if ended and game is not None:
+        head = i18n.t("common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled",
+                      lg, game=game.id)
+        link = jump_link(game, game.control_message_id or game.lobby_message_id)
+        await send(interaction, head + "\n" + i18n.t("table.stale.ended_link", lg, link=link), ephemeral=True)
+        return
     if game is not None and game.control_message_id:
         text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
     else:

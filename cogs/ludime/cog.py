@@ -249,7 +249,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     async def on_discard(self, click: Click) -> None:
         """The select of the hand's letters: discarding ends the turn (the engine says if it may)."""
         letter = click.values[0] if click.values else ""
-        await self.move(click.interaction, click.game, {"type": "discard", "letter": letter})
+        await self.move(click.interaction, click.game, {"type": "discard", "letter": letter},
+                        version=click.check_version)
 
     # --- applying a move ---------------------------------------------------------------
     async def move(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,

@@ -114,7 +114,9 @@ def discard_select(game: GameRow, view: dict[str, Any], lang: str) -> discord.ui
     letters = sorted(set(view.get("hand") or []))
     values = view.get("values") or {}
     options = [(c, i18n.t("ludime.label.letter_option", lang, letter=c, value=values.get(c, 0))) for c in letters]
-    return select(game.id, "discard", i18n.t("ludime.label.discard_placeholder", lang), options)
+    # bound to the version it was drawn for: a select of an earlier turn or round is stale (issue 24)
+    return select(game.id, "discard", i18n.t("ludime.label.discard_placeholder", lang), options,
+                  version=game.version)
 
 
 def private_lines(game: GameRow, events: list[dict[str, Any]], seat: int, lang: str) -> list[str]:

@@ -51,3 +51,44 @@ async def test_a_lobby_cancelled_by_its_number_and_an_ai_seat_show_on_its_card(w
     await fake.wait_until(lambda: not fake.message_by_id[first.id].buttons)
     assert "Partie annulée" in text_of(fake.message_by_id[first.id])
     assert fake.message_by_id[second.id].buttons  # the other lobby untouched
+
+
+async def test_private_controls_are_bound_to_their_moment(world):
+    """A discard select of an earlier turn is refused like a stale button, and changes nothing; once
+    the game is cancelled, « Ma main » and the hand's select of an old client are refused too."""
+    from tests.e2e.ludime_driver import LudimeTable
+
+    fake, u = world.fake, world.u
+    table = LudimeTable(world, [u.alice, u.bruno])
+    await table.open("main")
+    try:
+        state, game = await table.state()
+        first = state.current
+        res = await table.play(first, {"type": "draw", "source": "pile"})
+        old = next(m for m in res.ephemeral_messages if m.selects)  # the hand, with its discard select
+        old_letter = old.selects[0]["options"][0]["value"]
+        state, _ = await table.state()
+        await table.play(first, {"type": "discard", "letter": state.hands[first][0]})
+        second = 1 - first
+        await table.play(second, {"type": "draw", "source": "pile"})
+        state, _ = await table.state()
+        await table.play(second, {"type": "discard", "letter": state.hands[second][0]})
+        await table.play(first, {"type": "draw", "source": "pile"})  # the first player's turn again
+
+        user = table.players[first]
+        res = await table.refused(user, lambda: fake.select(user, old, [old_letter]), "déjà été joué")
+        assert "https://discord.com/channels/" in res.content  # with a link to the current message
+        assert (await table.state())[0].current == first  # the turn was not ended
+
+        hand_button = table.control().find_component(label="Ma main")["custom_id"]
+        control = table.control()
+        res = await fake.run_command(u.alice, "jeux", "ludime cancel")
+        assert not res.ephemeral
+        await fake.wait_until(lambda: not fake.message_by_id[control.id].buttons)
+        for send in (lambda: fake.forge_click(u.bruno, control, hand_button),
+                     lambda: fake.select(user, old, [old_letter])):
+            res = await send()
+            assert res.ephemeral and "annulée" in res.content and "n'est plus à jour" in res.content, res.content
+            assert "À vous" not in res.content and not res.attachments
+    finally:
+        await table.close()

@@ -17,3 +17,6 @@ pace-lent = Slow
 ## value
 value-yes = yes
 value-no = no
+
+## stale
+stale-ended_link = This button is out of date. The game's current message: { $link }

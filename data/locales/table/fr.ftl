@@ -17,3 +17,6 @@ pace-lent = Lent
 ## value
 value-yes = oui
 value-no = non
+
+## stale
+stale-ended_link = Ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
