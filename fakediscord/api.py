@@ -631,35 +631,76 @@ class FakeDiscord(FakeDiscordServer):
         if modal is None:
             raise ValueError("that interaction did not open a modal")
 
-        def value_for(custom_id: str, label: str | None, required: bool) -> Any:
-            for key in (custom_id, label):
+        used: set[str] = set()
+
+        def value_for(c: dict[str, Any], label: str | None) -> Any:
+            required = c.get("required", True)
+            for key in (c.get("custom_id"), label):
                 if key is not None and key in values:
+                    used.add(key)
                     return values[key]
-            if required:
-                raise ValueError(f"modal input {label or custom_id!r} is required")
+            if required and c.get("type") != m.C_CHECKBOX:
+                raise ValueError(f"modal input {label or c.get('custom_id')!r} is required")
             return None
+
+        def answer(c: dict[str, Any], label: str | None) -> dict[str, Any]:
+            """What the client sends back for one input, refusing what its form would not let through."""
+            t = c.get("type")
+            v = value_for(c, label)
+            out: dict[str, Any] = {"type": t, "custom_id": c.get("custom_id")}
+            if "id" in c:
+                out["id"] = c["id"]
+            name = label or c.get("custom_id")
+            if t == m.C_TEXT_INPUT:
+                text = "" if v is None else str(v)
+                lo, hi = c.get("min_length") or 0, c.get("max_length") or 4000
+                if not text and c.get("required", True):
+                    raise ValueError(f"modal input {name!r} is required")
+                if text and not lo <= len(text) <= hi:
+                    raise ValueError(f"{name!r} takes {lo}..{hi} characters, got {len(text)}")
+                if c.get("style") == 1 and "\n" in text:
+                    raise ValueError(f"{name!r} is a single-line input")
+                out["value"] = text
+            elif t == m.C_CHECKBOX:
+                out["value"] = bool(v)
+            elif t in (m.C_STRING_SELECT, m.C_RADIO_GROUP, m.C_CHECKBOX_GROUP):
+                picked = [] if v is None else ([v] if isinstance(v, str) else list(v))
+                opts = c.get("options") or []
+                chosen = []
+                for p in picked:
+                    opt = next((o for o in opts if o.get("value") == p), None) or next(
+                        (o for o in opts if str(o.get("label", "")).casefold() == str(p).casefold()), None)
+                    if opt is None:
+                        raise ValueError(f"{p!r} is not an option of {name!r}: {[o.get('label') for o in opts]}")
+                    chosen.append(opt["value"])
+                if t == m.C_RADIO_GROUP:
+                    if len(chosen) > 1:
+                        raise ValueError(f"{name!r} takes one option")
+                    out["value"] = chosen[0] if chosen else None
+                else:
+                    lo = c.get("min_values", 1)
+                    hi = c.get("max_values", 1 if t == m.C_STRING_SELECT else len(opts))
+                    if chosen and not lo <= len(chosen) <= hi:
+                        raise ValueError(f"{name!r} takes {lo}..{hi} values, got {len(chosen)}")
+                    out["values"] = chosen
+            else:  # user / role / mentionable / channel selects, file uploads: ids as given
+                out["values"] = [str(getattr(x, "id", x)) for x in ([] if v is None else v)]
+            return out
 
         comps_out = []
         for top in modal.get("components", []):
             if top.get("type") == m.C_ACTION_ROW:
-                row = []
-                for c in top.get("components", []):
-                    if c.get("type") == m.C_TEXT_INPUT:
-                        v = value_for(c["custom_id"], c.get("label"), c.get("required", True))
-                        row.append({"type": m.C_TEXT_INPUT, "custom_id": c["custom_id"], "value": v or "",
-                                    **({"id": c["id"]} if "id" in c else {})})
-                comps_out.append({"type": m.C_ACTION_ROW, "components": row})
+                row = [answer(c, c.get("label")) for c in top.get("components", []) if c.get("type") == m.C_TEXT_INPUT]
+                comps_out.append({"type": m.C_ACTION_ROW, **({"id": top["id"]} if "id" in top else {}),
+                                  "components": row})
             elif top.get("type") == m.C_LABEL:
-                c = top.get("component") or {}
-                v = value_for(c.get("custom_id", ""), top.get("label"), c.get("required", True))
-                inner: dict[str, Any] = {"type": c.get("type"), "custom_id": c.get("custom_id")}
-                if "id" in c:
-                    inner["id"] = c["id"]
-                if c.get("type") == m.C_TEXT_INPUT:
-                    inner["value"] = v or ""
-                else:
-                    inner["values"] = list(v or [])
-                comps_out.append({"type": m.C_LABEL, **({"id": top["id"]} if "id" in top else {}), "component": inner})
+                comps_out.append({"type": m.C_LABEL, **({"id": top["id"]} if "id" in top else {}),
+                                  "component": answer(top.get("component") or {}, top.get("label"))})
+            elif top.get("type") == m.C_TEXT_DISPLAY:
+                comps_out.append({"type": m.C_TEXT_DISPLAY, **({"id": top["id"]} if "id" in top else {})})
+        unknown = set(values) - used
+        if unknown:
+            raise ValueError(f"the modal has no input {sorted(unknown)!r}")
         data = {"custom_id": modal["custom_id"], "components": comps_out}
         prev = opened_by.record
         msg = self.message_by_id.get(prev.component_message_id or 0)
