@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n, metrics
+from bot.cards import Card, card_of, from_message
 from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
@@ -101,19 +102,31 @@ async def public_lang(interaction: discord.Interaction) -> str:
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
                file: discord.File | None = None, view: discord.ui.View | None = None,
-               embed: discord.Embed | None = None, files: list[discord.File] | None = None) -> int | None:
-    """Answer an interaction (response, or follow-up if already answered); the message id if known."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed_mentions(content)}
-    if content is not None:
-        kwargs["content"] = content[:2000]
-    if file is not None:
-        kwargs["file"] = file
-    if files:  # several attachments (a gallery: at most 10)
-        kwargs["files"] = files[:10]
-    if view is not None:
-        kwargs["view"] = view
-    if embed is not None:
-        kwargs["embed"] = embed
+               embed: discord.Embed | None = None, files: list[discord.File] | None = None,
+               card: Card | None = None) -> int | None:
+    """Answer an interaction (response, or follow-up if already answered); the message id if known.
+
+    A message with a picture or controls is a card (Components V2, :mod:`bot.cards`): ``card`` as
+    given, else one made of ``content``, the files (in one gallery) and ``view``'s controls. A plain
+    text (a refusal, a notice) stays a plain message."""
+    all_files = ([file] if file is not None else []) + list(files or [])
+    if card is None and embed is None and (view is not None or all_files):
+        card = card_of(content, pictures=[f.filename for f in all_files],
+                       controls=list(view.children) if view is not None else ())
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if card is not None:
+        kwargs["view"] = card.layout()
+        kwargs["allowed_mentions"] = allowed_mentions(card.text)
+    else:
+        kwargs["allowed_mentions"] = allowed_mentions(content)
+        if content is not None:
+            kwargs["content"] = content[:2000]
+        if view is not None:
+            kwargs["view"] = view
+        if embed is not None:
+            kwargs["embed"] = embed
+    if all_files:  # several attachments (a gallery: at most 10)
+        kwargs["files"] = all_files[:10]
     try:
         if not interaction.response.is_done():
             resp = await interaction.response.send_message(**kwargs)
@@ -125,6 +138,28 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
     except discord.HTTPException:
         log.exception("could not answer an interaction")
     return None
+
+
+async def edit_answer(interaction: discord.Interaction, content: str | None = None, *,
+                      items: list[discord.ui.Item] | None = None, files: list[discord.File] | None = None,
+                      card: Card | None = None) -> None:
+    """Answer a click by editing the message clicked into a card: ``card``, else ``content`` and
+    ``items`` (no items: no controls) with ``files`` as its new pictures (None: the pictures it has).
+    A legacy message clicked becomes a card (its content emptied, as Discord requires)."""
+    message = interaction.message
+    if card is None:
+        if files is not None:
+            pictures = [f.filename for f in files]
+        else:
+            shown = from_message(message) if message is not None else None
+            pictures = list(shown.pictures) if shown is not None else [
+                a.filename for a in getattr(message, "attachments", []) or []]
+        card = card_of(content, pictures=pictures, controls=items or ())
+    kwargs: dict[str, Any] = {"content": None, "view": card.layout(),
+                              "allowed_mentions": allowed_mentions(card.text)}
+    if files is not None:
+        kwargs["attachments"] = files
+    await interaction.response.edit_message(**kwargs)
 
 
 async def refuse(interaction: discord.Interaction, error: RuleError | str, **params: Any) -> None:

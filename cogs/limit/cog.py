@@ -43,7 +43,7 @@ from bot.safe import escape
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, matches, select, send, view_of
+from bot.ui import Click, button, edit_answer, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
 from render.limit import LABEL_KEYS, final_order, render_board, render_final, render_tile, warm_cache
@@ -239,7 +239,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         file = await self._board_file(game, view, lg)
         content = "\n".join(lines)[:2000] or None
         if edit:
-            await interaction.response.edit_message(content=content, attachments=[file], view=None)
+            await edit_answer(interaction, content, files=[file])
         else:
             await send(interaction, content, ephemeral=True, file=file)
 

@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
+from bot.cards import Card
 from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
@@ -319,16 +320,19 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         view = await self.sessions.public_view(game)
         content = await self.turn_story(game, view, lg)
         image = await self.render_public_cached(game, view, lg)
-        controls = self.turn_controls(game, view, lg)
+        name = f"ludime-{game.id}.png"
+        card = Card(text=content, accent=self.accent(game), pictures=(name,) if image else (),
+                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
 
         def picture() -> list[discord.File]:
-            return [discord.File(io.BytesIO(image), filename=f"ludime-{game.id}.png")] if image else []
+            return [discord.File(io.BytesIO(image), filename=name)] if image else []
 
+        # the same card, redrawn (a legacy turn message becomes a card: its content emptied); no ping
         edit = self.bot.get_partial_messageable(channel_id).get_partial_message(msg_id).edit(
-            content=content, attachments=picture(), view=view_of(*controls) if controls else None,
-            allowed_mentions=discord.AllowedMentions.none())
+            content=None, attachments=picture(), view=card.layout(), allowed_mentions=discord.AllowedMentions.none())
         try:
             await asyncio.wait_for(edit, EDIT_WAIT)
+            self.remember_card(msg_id, card)
         except TimeoutError:  # rate-limited for long: the turn's next message will show it all
             log.info("game %s: the turn message edit for version %s gave up after %s s", game.id, game.version,
                      EDIT_WAIT)
@@ -337,14 +341,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             latest = await self.sessions.store.get_game(game.id)
             if latest is None or latest.version != game.version or latest.control_message_id != msg_id:
                 return  # a newer message shows the game meanwhile
-            files = picture()
-            kwargs: dict[str, Any] = {"content": content, "allowed_mentions": discord.AllowedMentions.none()}
-            if files:
-                kwargs["file"] = files[0]
-            if controls:
-                kwargs["view"] = view_of(*controls)
-            posted = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
-            await self.sessions.store.set_message_ids(game.id, control=posted.id)
+            posted = await self.post(channel_id, files=picture(), card=card, silent=True)
+            await self.sessions.store.set_message_ids(game.id, control=posted)
             asyncio.create_task(self._strip_controls(channel_id, msg_id))
 
     async def turn_story(self, game: GameRow, view: dict[str, Any], lg: str) -> str:

@@ -261,7 +261,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         view = await self.sessions.public_view(outcome.game)
         lines = tell(outcome.events, view, outcome.game.names, lg) + (extra or [])
         told = Outcome(game=outcome.game, events=[], result=outcome.result, newly_expected=outcome.newly_expected)
-        return await super().publish(told, interaction, extra=lines, **kw)
+        return await super().publish(told, interaction, extra=lines, image=self.publish_image(outcome, view), **kw)
 
     # --- rendering -------------------------------------------------------------------
     def table_labels(self, game: GameRow, view: dict[str, Any], lg: str) -> dict[str, str]:
@@ -274,9 +274,12 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         return picture(render_table, view, game.names, self.table_labels(game, view, lang))
 
     def publish_image(self, outcome, view):
-        """No table picture after a gesture that leaves others to choose: nothing visible changed
-        (the text says who has chosen), and a picture per lutin would flood the channel."""
-        return not (view.get("phase") == "gestures" and view.get("chosen"))
+        """No table picture after gestures that leave others to choose and nothing else: nothing
+        visible changed (the text says who has chosen), and a picture per lutin would flood the
+        channel. A new turn shows the table even when a seat the bot plays for (an AI seat, an
+        absent player after a vote) chose its gesture at once (issue 24)."""
+        only_gestures = bool(outcome.events) and all(e.get("type") == "gesture_chosen" for e in outcome.events)
+        return not (view.get("phase") == "gestures" and view.get("chosen") and only_gestures)
 
     def render_private(self, game, view, lang):
         if not view.get("card"):

@@ -33,7 +33,7 @@ from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, refuse, send, view_of
+from bot.ui import Click, button, edit_answer, lang, refuse, send, view_of
 from engines.base import RuleError
 from engines.tectonic import State, flip_choices, legal_destinations, legal_sources
 from render.tectonic import render_board
@@ -117,9 +117,8 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             game = await self.sessions.get(game.id)
             sure, bot_thinks = self._dry_run(game, user_id, action, version)
             if clicked and sure:
-                await interaction.response.edit_message(
-                    content=i18n.t("tectonic.ui.flip_done", lang(interaction), **{
-                        "from": action["from"], "to": action["to"], "cell": action["flip"]}), view=None)
+                await edit_answer(interaction, i18n.t("tectonic.ui.flip_done", lang(interaction), **{
+                    "from": action["from"], "to": action["to"], "cell": action["flip"]}))
             elif sure and bot_thinks:
                 await interaction.response.defer(thinking=True)
             try:

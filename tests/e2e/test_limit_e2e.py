@@ -78,7 +78,7 @@ async def test_solo_nexus_game_to_the_end(world):
     assert not res.ephemeral and is_png(res)
     msg = res.message
     assert "Tuile 1/44" in msg.content and mentioned(msg) == [u.alice.id]
-    assert msg.button_labels == ["Mon plateau", "Placer"]
+    assert msg.button_labels == ["Placer", "Mon plateau"]
     res = await fake.click(u.alice, msg, label="Mon plateau")
     assert res.ephemeral and is_png(res) and res.message.visible_to == u.alice.id
     used: list[str] = []
@@ -120,7 +120,7 @@ async def test_two_player_orchidee_with_relocation(world):
     await fake.click(u.alice, lobby, label="Lancer")
     msg = last_control(fake)
     assert sorted(mentioned(msg)) == sorted([u.alice.id, u.bruno.id]) and "Tuile 1/25" in msg.content
-    assert msg.button_labels == ["Mon plateau", "Placer"] and msg.attachments
+    assert msg.button_labels == ["Placer", "Mon plateau"] and msg.attachments
     used = {u.alice.id: [], u.bruno.id: []}
     # Bruno takes the first free position (the big orchid, then 1, 2, ...). Alice too, except that she
     # keeps hexes 6 and 7 for tiles with the vertical value of her first big-orchid tile: moving that
@@ -196,7 +196,7 @@ async def test_two_player_orchidee_with_relocation(world):
     assert sorted(used[u.alice.id]) == sorted(ORCHID_ORDER)
     # the relocation step: every board is revealed, each player chooses
     msg = last_control(fake)
-    assert "petites orchidées" in msg.content and msg.button_labels == ["Mon plateau", "Déplacer"]
+    assert "petites orchidées" in msg.content and msg.button_labels == ["Déplacer", "Mon plateau"]
     assert sorted(mentioned(msg)) == sorted([u.alice.id, u.bruno.id])
     panel = await fake.click(u.alice, msg, label="Déplacer")
     assert panel.ephemeral and is_png(panel) and "Meilleur déplacement" in panel.content, panel.content

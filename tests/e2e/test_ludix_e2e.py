@@ -50,7 +50,7 @@ async def test_full_game_between_two_users(world):
     assert "Classement" in msg.content and "1. " in msg.content
     assert msg.button_labels == ["Revanche"]  # the finished game's only control
     # a stale client clicking a button of the finished game is told the game is over
-    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     res = await fake.forge_click(u.bruno, msg, f"ludibot:{game_id}:roll:1")
     assert res.ephemeral and f"La partie n°{game_id} est terminée" in res.content
     res = await fake.forge_click(u.dave, msg, f"ludibot:{game_id}:roll:1")

@@ -92,3 +92,37 @@ async def test_private_controls_are_bound_to_their_moment(world):
             assert "À vous" not in res.content and not res.attachments
     finally:
         await table.close()
+
+
+async def test_lutinades_turns_keep_their_table_picture_once_the_bot_plays_for_an_absent_lutin(tmp_path, bot_db):
+    """Issue 24: once the others let the bot play for Chloé, her gesture is made as the turn opens;
+    the new turn's card still shows the table (it did not: « a gesture only » hid the picture)."""
+    from cogs.lutinades.cog import own_gesture_text
+    from tests.e2e.harness import last_control, usual_world
+
+    env = {"LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.3"}
+    async with usual_world(tmp_path, bot_db, env=env) as world:
+        fake, u = world.fake, world.u
+        lobby = (await fake.run_command(u.alice, "jeux", "lutinades start")).message
+        await fake.click(u.bruno, lobby, label="Rejoindre")
+        await fake.click(u.chloe, lobby, label="Rejoindre")
+        await fake.click(u.alice, lobby, label="Lancer",
+                         until=lambda r: any(m.visible_to is None and m.buttons for m in r.created))
+        table = last_control(fake)
+        await fake.click(u.bruno, table, label=own_gesture_text("up", None, "fr"))  # Chloé does not
+        world.bot.advance(48 * 3600 + 5)
+        vote_msg = await fake.wait_for_message(
+            lambda m: m.visible_to is None and "🗳️" in m.content and m.buttons and "Chloé" in m.content, timeout=20)
+        for user in (u.alice, u.bruno):
+            cid = next(b["custom_id"] for b in vote_msg.buttons if b["custom_id"].endswith("-ai"))
+            await fake.click(user, vote_msg, custom_id=cid)
+        # the bot made Chloé's gesture: the gestures are shown, Alice (the picker) follows a lutin
+        await fake.wait_until(lambda: any(b.get("label", "").startswith("Suivre")
+                                          for b in (last_control(fake) or lobby).buttons), timeout=20)
+        choice = last_control(fake)
+        assert choice.is_v2 and choice.images, "the reveal shows the table"
+        follow = next(b for b in choice.buttons if b.get("label", "").startswith("Suivre"))
+        res = await fake.click(u.alice, choice, custom_id=follow["custom_id"])
+        turn = next(m for m in res.public_messages if m.buttons)
+        assert turn.is_v2 and [a.filename for a in turn.images] == [f"lutinades-{turn.buttons[0]['custom_id'].split(':')[1]}.png"]
+        assert world.bot.tracebacks() == []
