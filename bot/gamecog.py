@@ -800,7 +800,7 @@ class GameCog(commands.GroupCog):
         ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause). A message
         with a picture or controls is a card (see :func:`bot.ui.send`). ``silent``: nobody is pinged."""
         all_files = ([file] if file is not None else []) + list(files or [])
-        if card is None and (controls or all_files):
+        if card is None and (controls or all_files or content):
             card = card_of(content, pictures=[f.filename for f in all_files], controls=controls or ())
         kwargs: dict[str, Any] = {}
         if card is not None:

@@ -19,7 +19,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -64,6 +64,8 @@ class Click:
     version: int  # 0 = no staleness check (lobby buttons, "show my hand")
     arg: str | None
     values: list[str]
+    #: a modal's answers: input custom id -> its text (or a select's chosen values)
+    fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def check_version(self) -> int | None:
@@ -106,11 +108,11 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
                card: Card | None = None) -> int | None:
     """Answer an interaction (response, or follow-up if already answered); the message id if known.
 
-    A message with a picture or controls is a card (Components V2, :mod:`bot.cards`): ``card`` as
-    given, else one made of ``content``, the files (in one gallery) and ``view``'s controls. A plain
-    text (a refusal, a notice) stays a plain message."""
+    A public message, and a private one with a picture or controls, is a card (Components V2,
+    :mod:`bot.cards`): ``card`` as given, else one made of ``content``, the files (in one gallery) and
+    ``view``'s controls. A private plain text (a refusal) stays a plain message."""
     all_files = ([file] if file is not None else []) + list(files or [])
-    if card is None and embed is None and (view is not None or all_files):
+    if card is None and embed is None and (view is not None or all_files or (content and not ephemeral)):
         card = card_of(content, pictures=[f.filename for f in all_files],
                        controls=list(view.children) if view is not None else ())
     kwargs: dict[str, Any] = {"ephemeral": ephemeral}
@@ -235,7 +237,7 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
             await refuse(interaction, "common.error.forged_button")
             return
         click = Click(interaction=interaction, game=game, verb=m["verb"], version=int(m["version"]),
-                      arg=m["arg"], values=[str(v) for v in data.get("values", [])])
+                      arg=m["arg"], values=[str(v) for v in data.get("values", [])], fields=modal_fields(data))
         await handler(click)
     except RuleError as err:
         if err.key == "common.error.already_played":
@@ -245,6 +247,49 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     except Exception:
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")
+
+
+def modal_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The answers of a submitted modal (``data.components``: labels, or legacy action rows, each
+    holding one input): input custom id -> its text, or a select's list of values."""
+    found: dict[str, Any] = {}
+
+    def walk(components: Any) -> None:
+        for comp in components or []:
+            if not isinstance(comp, dict):
+                continue
+            cid = comp.get("custom_id")
+            if cid and "value" in comp:
+                found[str(cid)] = str(comp.get("value") or "")
+            elif cid and "values" in comp:
+                found[str(cid)] = [str(v) for v in comp.get("values") or []]
+            walk(comp.get("components"))
+            if isinstance(comp.get("component"), dict):
+                walk([comp["component"]])
+
+    walk(data.get("components"))
+    return found
+
+
+class GameModal(discord.ui.Modal):
+    """A form opened by a game's button. Its custom id is a game's (``ludibot:<game>:<verb>:<version>``),
+    and its submission is routed like a click (:func:`dispatch_component`, from the bot's
+    ``on_interaction``), so a form filled across a restart still reaches its game."""
+
+    def __init__(self, title: str, game_id: int, verb: str, *, version: int = 0, arg: str | None = None) -> None:
+        super().__init__(title=fit(title, 45), custom_id=custom_id(game_id, verb, version, arg), timeout=900)
+
+    async def on_submit(self, interaction: discord.Interaction, /) -> None:
+        return None  # answered by dispatch_component (Bot.on_interaction): also after a restart
+
+
+def text_input(key: str, label: str, *, placeholder: str | None = None, min_length: int = 1,
+               max_length: int = 200, description: str | None = None) -> discord.ui.Label:
+    """A labelled one-line text input of a modal."""
+    field_ = discord.ui.TextInput(custom_id=key, min_length=min_length, max_length=max_length,
+                                  placeholder=placeholder[:100] if placeholder else None)
+    return discord.ui.Label(text=fit(label, 45), description=description[:100] if description else None,
+                            component=field_)
 
 
 async def explain_refused_component(interaction: discord.Interaction) -> None:

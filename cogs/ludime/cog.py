@@ -35,7 +35,7 @@ from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, lang, public_lang, send, view_of
+from bot.ui import Click, GameModal, lang, public_lang, send, text_input, view_of
 from cogs.ludime import views
 from engines.ludime import MAIN, SINGLE, WHOLE, normalize
 from render.ludime import render_hand, render_table
@@ -223,7 +223,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     # --- buttons and the discard select ------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
         return {"draw": self.on_draw, "take": self.on_take, "undo": self.on_undo, "pass": self.on_pass,
-                "discard_menu": self.on_discard_menu, "discard": self.on_discard}
+                "discard_menu": self.on_discard_menu, "discard": self.on_discard,
+                "word": self.on_word}
 
     async def on_draw(self, click: Click) -> None:
         await self.move(click.interaction, click.game, {"type": "draw", "source": "pile"},
@@ -246,6 +247,30 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         if seat not in self.sessions.expected_seats(game):
             raise SessionError("common.error.not_your_turn")
         await self.send_hand(click.interaction, game)
+
+    async def on_word(self, click: Click) -> None:
+        """« Poser un mot »: the button opens a form showing the player's hand; its submission (the
+        same verb, a modal) lays the words typed, as ``/ludime poser`` does."""
+        game, interaction = click.game, click.interaction
+        if click.interaction.type is discord.InteractionType.modal_submit:
+            text = str(click.fields.get("mot") or "")
+            words = [w for w in WORD_SPLIT.split(text) if w]
+            if not words:
+                raise SessionError("table.ludime.no_word")
+            await self.move(interaction, game, {"type": "play", "words": words}, version=click.check_version)
+            return
+        _, seat = self.player_state(interaction, game)
+        if seat not in self.sessions.expected_seats(game):
+            raise SessionError("common.error.not_your_turn")
+        if click.check_version is not None and click.version != game.version:
+            raise SessionError("common.error.already_played")
+        lg = lang(interaction)
+        view = await self.sessions.view_for(game, interaction.user.id)
+        form = GameModal(i18n.t("table.ludime.modal_title", lg), game.id, "word", version=game.version)
+        form.add_item(discord.ui.TextDisplay(views.hand_text(view, lg)))
+        form.add_item(text_input("mot", i18n.t("table.ludime.modal_label", lg),
+                                 description=i18n.t("table.ludime.modal_hint", lg), max_length=200))
+        await interaction.response.send_modal(form)
 
     async def on_discard(self, click: Click) -> None:
         """The select of the hand's letters: discarding ends the turn (the engine says if it may)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import last_control, mentioned, wait_control
+from tests.e2e.harness import check_table_cards, last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -59,6 +59,7 @@ async def test_full_game_between_two_users(world):
     assert res.ephemeral and "terminée" in res.content and res.attachments
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [u.alice.id, u.bruno.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_refusals_are_specific_ephemeral_and_change_nothing(world):

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tests.e2e.harness import last_control, mentioned
+from tests.e2e.harness import check_table_cards, last_control, mentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -134,6 +134,7 @@ async def test_solo_expert_game_to_the_end(world):
     assert res.ephemeral and is_png(res)
     assert fake.errors == []
     assert bot_errors(world.bot) == []
+    check_table_cards(fake, [u.alice.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_three_player_classic_game_at_different_paces(world):

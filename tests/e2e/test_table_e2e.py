@@ -126,3 +126,105 @@ async def test_lutinades_turns_keep_their_table_picture_once_the_bot_plays_for_a
         turn = next(m for m in res.public_messages if m.buttons)
         assert turn.is_v2 and [a.filename for a in turn.images] == [f"lutinades-{turn.buttons[0]['custom_id'].split(':')[1]}.png"]
         assert world.bot.tracebacks() == []
+
+
+async def test_a_ludime_word_is_laid_from_the_form_that_shows_the_hand(world):
+    """« Poser un mot » opens a form with the player's hand; the word typed there is laid (a wrong one
+    is refused privately and changes nothing); another player cannot open it."""
+    import json
+
+    from engines.ludime import ENGINE
+    from tests.e2e.ludime_driver import LudimeTable, answered, hand_letters
+
+    fake, u = world.fake, world.u
+    table = LudimeTable(world, [u.alice, u.bruno])
+    await table.open("main")
+    try:
+        for _ in range(80):  # the AI's moves until one lays words
+            state, _ = await table.state()
+            seat = state.current
+            action = ENGINE.ai_action(state, seat)
+            if action["type"] == "play":
+                break
+            await table.play(seat, action)
+        else:
+            pytest.fail("no word laid in 80 moves")
+        user, other = table.players[seat], table.players[1 - seat]
+        control = table.control()
+        res = await fake.click(other, control, label="Poser un mot")
+        assert res.ephemeral and res.modal is None, res.content  # not their turn: no form
+        opened = await fake.click(user, control, label="Poser un mot")
+        assert opened.modal is not None and opened.modal["title"] == "Poser un mot"
+        assert hand_letters(state.hands[seat]) in json.dumps(opened.modal, ensure_ascii=False)
+
+        await table.refused(user, lambda: fake.submit_modal(user, opened, {"mot": "ZZZZZZ"}), "ZZZZZZ")
+        opened = await fake.click(user, control, label="Poser un mot")
+        version = (await table.game()).version
+        res = await fake.submit_modal(user, opened, {"mot": ", ".join(action["words"])}, until=answered)
+        assert not res.ephemeral and res.public_messages, res.content
+        after, game = await table.state()
+        assert game.version > version and {w for _, w, _ in after.words} >= {w.upper() for w in action["words"]}
+    finally:
+        await table.close()
+
+
+async def test_a_limit_placement_is_made_only_after_confirmer(world):
+    """Choosing a position shows the board with the tile in place and the score change; nothing is
+    stored until « Confirmer »; « Changer » brings the choice back."""
+    from tests.e2e.harness import read_game_row
+
+    fake, u = world.fake, world.u
+    res = await fake.run_command(u.alice, "jeux", "limit start", plateau="nexus", solo=True)
+    table = res.message
+    gid = int(table.buttons[0]["custom_id"].split(":")[1])
+    version = read_game_row(world.bot.db, gid).version
+    panel = await fake.click(u.alice, table, label="Placer")
+    first = panel.message.selects[0]["options"][0]["value"]
+    preview = await fake.select(u.alice, panel.message, [first], custom_id=panel.message.selects[0]["custom_id"])
+    assert preview.response_type == 7 and "Aperçu" in preview.content and f"en {first}" in preview.content
+    assert preview.message.button_labels == ["Confirmer", "Changer"] and preview.message.images
+    assert read_game_row(world.bot.db, gid).version == version and preview.public_messages == []  # nothing placed
+
+    back = await fake.click(u.alice, preview.message, label="Changer")
+    assert back.response_type == 7 and back.message.selects and read_game_row(world.bot.db, gid).version == version
+    second = back.message.selects[0]["options"][1]["value"]
+    preview = await fake.select(u.alice, back.message, [second], custom_id=back.message.selects[0]["custom_id"])
+    confirm_id = preview.message.find_component(label="Confirmer")["custom_id"]
+    done = await fake.click(u.alice, preview.message, label="Confirmer", until=lambda r: bool(r.public_messages))
+    assert "Vous avez posé" in done.content and second in done.content, done.content
+    placed = read_game_row(world.bot.db, gid).version
+    assert placed > version and not done.message.buttons
+    res = await fake.forge_click(u.alice, preview.message, confirm_id)  # an old client clicks again
+    assert res.ephemeral and read_game_row(world.bot.db, gid).version == placed
+
+
+async def test_a_tectonic_move_is_chosen_in_a_form_without_typing(world):
+    """« Jouer un coup » opens a form whose lists hold the legal moves; the one chosen is played; none
+    chosen is refused privately and changes nothing."""
+    from tests.e2e.harness import read_game_row
+
+    fake, u = world.fake, world.u
+    res = await fake.run_command(u.alice, "jeux", "tectonic start", adversaire="bot", niveau=1,
+                                 until=lambda r: any(m.buttons for m in r.public_messages))
+    card = next(m for m in res.public_messages if m.buttons)
+    assert card.is_v2 and card.button_labels == ["Jouer un coup"]
+    gid = int(card.buttons[0]["custom_id"].split(":")[1])
+    opened = await fake.click(u.alice, card, label="Jouer un coup")
+    form = opened.modal
+    assert form is not None and form["title"] == "Votre coup"
+    selects = [c["component"] for c in form["components"] if c.get("type") == 18]
+    assert selects and all(len(s["options"]) <= 25 for s in selects)
+    move = selects[0]["options"][0]
+    assert "→" in move["label"]
+    version = read_game_row(world.bot.db, gid).version
+    res = await fake.submit_modal(u.alice, opened, {})
+    assert res.ephemeral and "un seul" in res.content and read_game_row(world.bot.db, gid).version == version
+    opened = await fake.click(u.alice, card, label="Jouer un coup")
+    res = await fake.submit_modal(u.alice, opened, {selects[0]["custom_id"]: [move["value"]]},
+                                  until=lambda r: r.ephemeral or any(m.buttons for m in r.public_messages))
+    source, dest = move["value"].split("-")
+    if res.ephemeral:  # the move flips a piece: the flip is asked with buttons, as for a typed move
+        assert "retourner" in res.content.lower() and res.message.buttons, res.content
+    else:
+        assert f"{source.upper()}" in res.public_messages[0].content.upper()
+        assert read_game_row(world.bot.db, gid).version > version

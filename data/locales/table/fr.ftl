@@ -20,3 +20,23 @@ value-no = non
 
 ## stale
 stale-ended_link = Ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+
+## ludime
+ludime-button_word = Poser un mot
+ludime-modal_title = Poser un mot
+ludime-modal_label = Mot à poser
+ludime-modal_hint = Avec les lettres de votre main ; plusieurs mots : séparez-les par une virgule.
+ludime-no_word = Écrivez au moins un mot.
+
+## limit
+limit-preview = Aperçu : la tuile { $tile } en { $position }. Votre plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-confirm = Confirmer
+limit-change = Changer
+
+## tectonic
+tectonic-button_play = Jouer un coup
+tectonic-modal_title = Votre coup
+tectonic-placeholder = Choisissez un coup…
+tectonic-group = Pièces de { $first } à { $last }
+tectonic-flips = (retourne { $cells })
+tectonic-pick_one = Choisissez un coup, un seul, dans une des listes.
