@@ -313,9 +313,6 @@ class GameCog(commands.GroupCog):
         ending = i18n.t("table.lobby.cancelled" if game.status == CANCELLED else "common.lobby.started", lg)
         return Card(text="\n".join([text, ending, *([note] if note else [])]), accent=TABLE_ACCENT)
 
-    def lobby_view(self, game: GameRow, lg: str) -> discord.ui.View:
-        return view_of(*self.lobby_controls(game, lg))
-
     def lobby_controls(self, game: GameRow, lg: str) -> list[discord.ui.Item]:
         items = [
             button(game.id, "join", i18n.t("common.button.join", lg), style=discord.ButtonStyle.primary),
@@ -717,10 +714,6 @@ class GameCog(commands.GroupCog):
             else:
                 log.warning("game %s: no room for the vote buttons under its controls", game.id)
         return [g for g in groups if g]
-
-    async def controls_of(self, game: GameRow, view: dict[str, Any], lg: str) -> list[discord.ui.Item]:
-        """Every control of the game's newest card (see :meth:`control_groups`)."""
-        return [item for group in await self.control_groups(game, view, lg) for item in group]
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, card: Card,
                                   files: list[discord.File]) -> int | None:

@@ -74,3 +74,17 @@ def test_from_message_rebuilds_a_card_and_leaves_legacy_messages_alone():
     assert shown == Card(text="Tour 3\n<@5>", accent=0x112233, pictures=("t.png",))  # controls off
     legacy = SimpleNamespace(flags=discord.MessageFlags(), components=[], attachments=[])
     assert from_message(legacy) is None
+
+
+def test_a_forms_answers_are_read_from_labels_and_legacy_rows():
+    from bot.ui import modal_fields
+
+    data = {"custom_id": "ludibot:4:word:9", "components": [
+        {"type": 10, "id": 1, "content": "Votre main : A B"},
+        {"type": 18, "id": 2, "component": {"type": 4, "custom_id": "mot", "value": "BAR"}},
+        {"type": 18, "id": 3, "component": {"type": 3, "custom_id": "moves0", "values": ["b2-b4"]}},
+        {"type": 18, "id": 4, "component": {"type": 3, "custom_id": "moves1", "values": []}},
+        {"type": 1, "components": [{"type": 4, "custom_id": "old", "value": None}]},
+    ]}
+    assert modal_fields(data) == {"mot": "BAR", "moves0": ["b2-b4"], "moves1": [], "old": ""}
+    assert modal_fields({}) == {}
