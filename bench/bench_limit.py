@@ -72,7 +72,8 @@ async def play_game(t: Timings, fake, players, options: dict, rounds: int, rng: 
             if i == 1 and rnd % 3 == 2:
                 t.record("/limit status", await fake.run_command(user, "jeux", "limit status"))
         # until the round closes (pass variant: a holder fills a Déchetterie once its owner passed)
-        tag = last_control(fake).buttons[1]["custom_id"].split(":")[4]
+        place = next(b for b in last_control(fake).buttons if b["custom_id"].split(":")[2] == "place")
+        tag = place["custom_id"].split(":")[4]
         while sum([await place_all(t, fake, user, PATHS[(rnd + i + g) % len(PATHS)], tag)
                    for i, user in enumerate(order)]):
             pass

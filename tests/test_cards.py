@@ -88,3 +88,17 @@ def test_a_forms_answers_are_read_from_labels_and_legacy_rows():
     ]}
     assert modal_fields(data) == {"mot": "BAR", "moves0": ["b2-b4"], "moves1": [], "old": ""}
     assert modal_fields({}) == {}
+
+
+def test_votes_never_share_a_row_with_the_gestures():
+    """The issue's case: after a timeout, « Attendre Alice » sat in the gesture row (11 buttons)."""
+    gestures = [button(3, "gesture", f"g{i}", arg=f"2.g{i}") for i in range(5)]
+    for b in gestures:
+        b.row = 0
+    card_button = button(3, "card", "Voir la carte")
+    card_button.row = 1
+    votes = [button(3, "vote", f"v{i}", version=5, arg=f"0-{i}") for i in range(3)]
+    card = Card(text="t", groups=(tuple(gestures), (card_button,), tuple(votes)))
+    rows = [[c["custom_id"].split(":")[2] for c in r["components"]]
+            for r in card.layout().to_components()[0]["components"][1:]]
+    assert rows == [["gesture"] * 5, ["card"], ["vote"] * 3]

@@ -165,6 +165,8 @@ def parse_gesture_arg(arg: str | None) -> tuple[int, str, str | None]:
 
 class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinades.cmd.start")):
     kind = "lutinades"
+    #: « Voir la carte » is the lutin's own view: its row is apart from the gestures (issue 24)
+    private_verbs = frozenset({"mine", "card"})
 
     @app_commands.command(name="start", description=L("lutinades.cmd.start"))
     @app_commands.describe(variante=L("lutinades.cmd.variante"), ia=L("lutinades.cmd.ia"),
