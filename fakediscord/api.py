@@ -193,9 +193,20 @@ class InteractionResult:
         return [a for x in self.messages if not x.deleted for a in x.attachments]
 
     @property
+    def images(self) -> list[FakeAttachment]:
+        """The pictures players see in the answer: on a v2 card only those its components show."""
+        return [a for x in self.messages if not x.deleted for a in x.images]
+
+    @property
     def components(self) -> list[dict[str, Any]]:
         msg = self.message
         return msg.components if msg else []
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The primary message's action rows, wherever they are nested."""
+        msg = self.message
+        return msg.rows if msg else []
 
     @property
     def buttons(self) -> list[dict[str, Any]]:

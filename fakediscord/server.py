@@ -216,6 +216,8 @@ class FakeDiscordServer:
         self.message_by_id: dict[int, FakeMessage] = {}
         #: the application's own emojis (GET/POST/PATCH/DELETE /applications/{app_id}/emojis)
         self.app_emojis: dict[int, m.FakeEmoji] = {}
+        #: ``<:name:id>`` in a bot message that names no emoji of the application (shown as plain text)
+        self.broken_emojis: list[dict[str, Any]] = []
         self.commands: dict[int, RegisteredCommand] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
@@ -1396,6 +1398,7 @@ class FakeDiscordServer:
             msg.interaction_metadata = meta
             rec.touch(msg.id)
         self.message_by_id[msg.id] = msg
+        self._check_emojis(msg)
         self._attribute(msg)
         self._emit("message_create", msg)
         return msg
@@ -1411,9 +1414,20 @@ class FakeDiscordServer:
         msg.edited_timestamp = m.iso_now()
         if rec is not None:
             rec.touch(msg.id)
+        self._check_emojis(msg)
         self._attribute(msg)
         self._emit("message_update", msg)
         return msg
+
+    def _check_emojis(self, msg: FakeMessage) -> None:
+        """A ``<:name:id>`` naming no emoji of the application is accepted by Discord but shows as plain
+        ``:name:`` text: recorded in ``broken_emojis`` for tests to assert on."""
+        if msg.kind == "user":
+            return
+        for animated, name, eid in m.CUSTOM_EMOJI.findall(msg.text):
+            e = self.app_emojis.get(int(eid))
+            if e is None or e.name != name or e.animated != bool(animated):
+                self.broken_emojis.append({"message_id": msg.id, "emoji": f"<{animated}:{name}:{eid}>"})
 
     def _attribute(self, msg: FakeMessage) -> None:
         """Hook for the API layer: relate a message to interactions whose answer is being awaited."""
@@ -2252,6 +2266,7 @@ class FakeDiscordServer:
             "channels": [self._channel_payload(c) for c in self.channels.values()],
             "dm_channels": [self._channel_payload(c) for c in self.dm_channels.values()],
             "commands": [c.response(self.app_id) for c in self.commands.values()],
+            "app_emojis": [e.payload() for e in self.app_emojis.values()],
             "messages": [msg_json(x) for x in self.message_by_id.values()],
         }
 

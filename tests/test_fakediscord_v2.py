@@ -192,6 +192,9 @@ async def test_a_full_card_is_stored_as_discord_returns_it(env):
     assert [a.filename for a in msg.hidden_attachments] == ["unused.png"]  # sent, but no component shows it
     assert msg.mentioned_user_ids(msg.allowed_mentions) == [alice.id]
     assert msg.mentioned_user_ids({"parse": [], "users": []}) == []
+    res = InteractionResult(fake, interaction(fake, alice, "jeux"), "command")
+    res.record.message_ids.append(msg.id)
+    assert {a.filename for a in res.images} == {"board.png", "seat.png", "log.png"} and len(res.attachments) == 4
     # the fetched message is the same card
     status, got, _ = await c.req("GET", f"/channels/{ch}/messages/{body['id']}")
     assert status == 200 and got["components"] == comps and got["content"] == ""
@@ -427,6 +430,10 @@ async def test_application_emojis_endpoints(env, tmp_path):
                                             {"label": "B", "value": "b", "emoji": {"id": other["id"], "name": "x"}}]})]}
     status, body, _ = await c.req("POST", f"/channels/{ch}/messages", card)
     assert status == 200, body
+    assert fake.broken_emojis == []
+    # in text, an emoji that is not the application's is accepted but shows as ":name:" text: recorded
+    status, body, _ = await c.req("POST", f"/channels/{ch}/messages", {"content": f"<:de_5:{de['id']}> <:x_y:99999999999999999>"})
+    assert status == 200 and [b["emoji"] for b in fake.broken_emojis] == [f"<:de_5:{de['id']}>", "<:x_y:99999999999999999>"]
     # 2,000 per application
     for i in range(2000 - len(fake.app_emojis)):
         fake.app_emojis[i + 1] = m.FakeEmoji(id=i + 1, name=f"e{i:04d}", data=b"", content_type="image/png", user={})

@@ -203,11 +203,15 @@ def read_game_row(db: str, game_id: int):
 @contextlib.asynccontextmanager
 async def strict(world):
     """A running world (``world.fake``, ``world.bot``) for a test: on the way out, the fake Discord
-    must have collected no validation error (the bot sent nothing Discord would refuse); the bot's
+    must have collected no validation error (the bot sent nothing Discord would refuse), no emoji
+    shown as text, no attachment that no component of its Components V2 card shows; the bot's
     log is printed when the test failed; the bot and the fake are stopped either way."""
     try:
         yield world
         assert world.fake.validation_errors == [], f"Discord would refuse: {world.fake.validation_errors}"
+        assert world.fake.broken_emojis == [], f"emojis shown as text: {world.fake.broken_emojis}"
+        hidden = [(x.id, a.filename) for x in world.fake.message_by_id.values() for a in x.hidden_attachments]
+        assert hidden == [], f"attachments no component of their card shows: {hidden}"
     except BaseException:
         print(world.bot.log[-5000:])
         raise
