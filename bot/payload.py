@@ -230,6 +230,8 @@ SNOWFLAKES: tuple[tuple[str, ...], ...] = (("id",), ("application_id",), ("guild
 #: ``data.id`` is a command's snowflake for a command or an autocomplete; for a component it is the
 #: component's numeric id in its message (an integer, Components V2: components/reference.mdx)
 COMMAND_TYPES = (2, 4)
+#: the message flag IS_COMPONENTS_V2 (message.mdx, "Message Flags")
+V2_FLAG = 1 << 15
 
 
 class Malformed(ValueError):
@@ -297,6 +299,14 @@ def check_interaction(data: Any) -> None:
         value = _at(data, path)
         if not isinstance(value, want) or isinstance(value, bool):
             raise Malformed(".".join(path))
+    if kind == 3:
+        # a message whose top level holds more than action rows is a Components V2 one and carries that
+        # flag (message.mdx): without it discord.py rebuilds it as a legacy view, which fails in a task
+        message = data["message"]
+        flags = message.get("flags", 0)
+        v2 = any(not isinstance(c, dict) or c.get("type") != 1 for c in message["components"])
+        if type(flags) is not int or (v2 and not flags & V2_FLAG):
+            raise Malformed("message.flags")
 
 
 #: what must still end a frame's handling: discord.py's own reconnects and closes, and cancellation

@@ -225,6 +225,8 @@ def test_check_interaction_accepts_what_discord_sends():
                                "user": {"id": "5"}, "channel": {"id": "4"}})
     # a component's data.id is its numeric id in a Components V2 message, a command's is a snowflake
     payload.check_interaction(interaction(data__id=7))
+    payload.check_interaction(interaction(message__components=[{"type": 17, "components": []}],
+                                          message__flags=1 << 15))  # a card, with its flag
     payload.check_interaction({"id": "1", "type": 2, "token": "t", "data": {"id": "99", "name": "ludix"},
                                "guild_id": "3", "member": {"user": {"id": "5"}}, "channel": {"id": "4"}})
 
@@ -249,6 +251,9 @@ def test_check_interaction_accepts_what_discord_sends():
     ({"member__user": KeyError}, "member.user"),
     ({"data__id": "7"}, "data.id"),  # a component's id is a number
     ({"data__id": 2**40}, "data.id"),
+    # a card (a container at the top) without the Components V2 flag, or a flag that is not a number
+    ({"message__components": [{"type": 17, "components": []}]}, "message.flags"),
+    ({"message__flags": "32768"}, "message.flags"),
 ])
 def test_check_interaction_refuses_what_discord_never_sends(changes, field):
     with pytest.raises(payload.Malformed) as info:

@@ -57,7 +57,7 @@ async def finished_ludix(world) -> int:
     lobby = await open_game(world, u.bruno, target=50)
     await fake.click(u.alice, lobby, label="Lancer")
     await turns(world)
-    return int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    return int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
 
 
 async def log_count(fake, user, game_id: int) -> int:
@@ -135,7 +135,7 @@ async def test_the_viewer_replays_an_archived_game_after_a_restart_and_shares_it
 async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refused(world):
     fake, u = world.fake, world.u
     lobby = await open_game(world, u.bruno, target=300)
-    gid = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    gid = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
     assert res.ephemeral and "pas encore commencé" in res.content
     await fake.click(u.alice, lobby, label="Lancer")
