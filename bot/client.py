@@ -18,6 +18,8 @@ import engines
 from bot import i18n, looplag, metrics
 from bot.clock import bot_clock
 from bot.community import Community
+from bot.community.tournament_notice import DiscordAnnouncer
+from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
@@ -140,6 +142,9 @@ class Ludibot(commands.AutoShardedBot):
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
         self.render_pool = RenderPool()
+        self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
+                                             clock=self.clock, announcer=DiscordAnnouncer(self),
+                                             opened=self._wake_game)
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -164,9 +169,16 @@ class Ludibot(commands.AutoShardedBot):
         else:
             log.info("shard 0 is another process's: it syncs the slash commands")
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
+        self.community.tournaments = self.tournaments  # tournaments (issue 28)
+        self.tournaments.shards = self.community.scheduler.shards
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
         self.publisher.start()
+
+    def _wake_game(self, game_id: int) -> None:
+        """A game opened without an interaction (a tournament's table): the outbox publishes it."""
+        if self.publisher is not None:
+            self.publisher.wake(game_id)
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]

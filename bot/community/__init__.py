@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from bot.community import ratings
 from bot.community.scheduler import Notifier, Pacer, Scheduler
+from bot.community.tournaments import TournamentService
 from bot.sessions import Outcome, SessionService
 from bot.storage import FINISHED, Store
 
@@ -43,6 +44,9 @@ class Community:
         self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll, shards=shards, pacer=pacer)
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
+        #: tournaments (issue 28): told of every change, moved on at every poll (set by the bot)
+        self.tournaments: TournamentService | None = None
+        self._tour_task: asyncio.Task | None = None
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
         sessions.clock_bank = self.scheduler.bank_after_move
@@ -70,6 +74,25 @@ class Community:
                 await ratings.rate(self.store, outcome.game.id)
             except Exception:
                 log.exception("could not rate game %s", outcome.game.id)
+        if self.tournaments is not None:
+            try:  # after the rating: a tournament's next round pairs on the results just stored
+                await self.tournaments.on_change(outcome)
+            except Exception:
+                log.exception("tournament hook failed for game %s", outcome.game.id)
+
+    async def _tournament_loop(self) -> None:
+        """Every poll: move on the tournaments of this process's servers (a restart, a lost lease, a
+        cancelled game, which has no hook)."""
+        while not self._stop.is_set():
+            if self.tournaments is not None:
+                try:
+                    await self.tournaments.tick()
+                except Exception:
+                    log.exception("tournament tick failed")
+            try:
+                await asyncio.wait_for(self._stop.wait(), timeout=self.scheduler.poll)
+            except TimeoutError:
+                pass
 
     async def catch_up(self) -> None:
         """After a restart: rate finished games left unrated, schedule seats left without deadlines."""
@@ -81,6 +104,7 @@ class Community:
             self._stop.clear()
             self._task = asyncio.create_task(self.scheduler.run(self._stop, before=self.catch_up))
             self._check = asyncio.create_task(self._check_running())
+            self._tour_task = asyncio.create_task(self._tournament_loop())
 
     async def _check_running(self) -> None:
         """After start, in the background: running games whose state no longer loads are set aside
@@ -99,6 +123,9 @@ class Community:
             await asyncio.gather(self._check, return_exceptions=True)
         self._check = None
         self._stop.set()
+        if self._tour_task is not None:
+            await asyncio.gather(self._tour_task, return_exceptions=True)
+            self._tour_task = None
         if self._task is not None:
             try:
                 await asyncio.wait_for(self._task, timeout=10)

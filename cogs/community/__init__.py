@@ -2,8 +2,10 @@
 
 from cogs.community.boards import BoardsCog
 from cogs.community.settings import LudibotCog
+from cogs.community.tournament import TournamentCog
 
 
 async def setup(bot) -> None:
     await bot.add_cog(BoardsCog(bot))
     await bot.add_cog(LudibotCog(bot))
+    await bot.add_cog(TournamentCog(bot))

@@ -88,3 +88,18 @@ option-annuler = cancel
 option-fil = thread
 option-rythme = pace
 option-jours = days
+
+## command (tournaments, issue 28)
+command-tournoi = tournament
+command-creer = create
+command-inscrire = join
+command-desinscrire = leave
+command-lancer = start
+command-etat = status
+command-annuler = cancel
+
+## option (tournaments, issue 28)
+option-rondes = rounds
+option-places = places
+option-fiabilite = reliability
+option-tournoi = tournament

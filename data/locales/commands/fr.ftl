@@ -88,3 +88,18 @@ option-annuler = annuler
 option-fil = fil
 option-rythme = rythme
 option-jours = jours
+
+## command (tournaments, issue 28)
+command-tournoi = tournoi
+command-creer = creer
+command-inscrire = inscrire
+command-desinscrire = desinscrire
+command-lancer = lancer
+command-etat = etat
+command-annuler = annuler
+
+## option (tournaments, issue 28)
+option-rondes = rondes
+option-places = places
+option-fiabilite = fiabilite
+option-tournoi = tournoi

@@ -1,0 +1,114 @@
+## cmd
+cmd-tournoi = Server tournaments: Swiss, round-robin groups or single elimination
+cmd-creer = Create a tournament in this channel (Manage Server or the organisers' role)
+cmd-jeu = The tournament's game
+cmd-format = Swiss (default), round-robin groups (everyone meets everyone) or single elimination
+cmd-rondes = Number of rounds (Swiss); round-robin: opponents per group
+cmd-rythme = Pace of the tournament's games (else the server's default)
+cmd-places = Number of places (16 by default)
+cmd-fiabilite = Least share of games seen through to enter, in % (0: none)
+cmd-tournoi_id = The tournament's number (this channel's by default)
+cmd-inscrire = Enter an open tournament
+cmd-desinscrire = Leave a tournament (running: no longer paired in the next rounds)
+cmd-lancer = Launch the tournament: the first round opens
+cmd-etat = Where the tournament stands: round, games in progress, standings picture
+cmd-annuler = Cancel the tournament (games in progress go on outside it)
+
+## format
+format-swiss = Swiss
+format-round_robin = Round-robin groups
+format-elimination = Single elimination
+
+## status
+status-open = entries open
+status-running = in progress
+status-finished = finished
+status-cancelled = cancelled
+
+## text
+text-label = Tournament #{ $id } — { $game }, { $format } ({ $status })
+text-created = 🏆 Tournament #{ $id }: **{ $game }**, { $format }, { $rounds ->
+    [one] { $rounds } round
+   *[other] { $rounds } rounds
+}, { $places } places{ $reliability ->
+    [0] {""}
+   *[other] , { $reliability } % of games seen through required
+}. Organiser: { $organiser }. Enter with `/tournament join tournament:{ $id }`.
+text-entered = ✅ { $player } entered tournament #{ $id } (rating { $rating }): { $count } of { $places } { $places ->
+    [one] place taken
+   *[other] places taken
+}.
+text-left = You are no longer in tournament #{ $id }.
+text-withdrawn = You leave tournament #{ $id }: no longer paired in the next rounds. A game in progress goes on.
+text-launched = 🏁 Tournament #{ $id } begins: { $count } players, { $total ->
+    [one] { $total } round
+   *[other] { $total } rounds
+}.
+text-cancelled = Tournament #{ $id } is cancelled. Games in progress go on outside it.
+
+## round
+round-head = **Tournament #{ $id } — round { $round } of { $total }**: { $count ->
+    [one] { $count } game, each in its own thread
+   *[other] { $count } games, each in its own thread
+}.
+round-table = Table { $table }: { $players } (game #{ $game })
+round-byes = { $count ->
+    [one] Bye (1 point in Swiss): { $players }
+   *[other] Byes: { $players }
+}
+round-many = Every table: `/tournament status tournament:{ $id }`. Each game opens in its own thread.
+
+## state
+state-open = { $count } of { $places } { $places ->
+    [one] place taken
+   *[other] places taken
+}: { $players }
+state-round = Round { $round } of { $total }: { $running } { $running ->
+    [one] game in progress
+   *[other] games in progress
+} of { $count }.
+
+## podium
+podium-head = 🏆 **Tournament #{ $id } — { $game } is over.** The podium:
+podium-line = { $rank ->
+    [1] 🥇
+    [2] 🥈
+   *[other] 🥉
+} { $player } — { $points } pt
+
+## card
+card-title = Tournament #{ $id } — { $game }
+card-subtitle = { $format }, round { $round } of { $total } · { $count } players · tie-breaks: Buchholz (Buch.), then Sonneborn-Berger (S-B), then rating
+card-rank = Rank
+card-player = Player
+card-points = Points
+card-games = Games
+card-buchholz = Buch.
+card-sb = S-B
+card-rating = Rating
+card-empty = Nobody yet
+card-half = ½
+
+## error
+error-no_such = No tournament #{ $id } on this server.
+error-status_open = Tournament #{ $id } has not started yet.
+error-status_running = Tournament #{ $id } has already started: entries are closed.
+error-status_finished = Tournament #{ $id } is over.
+error-status_cancelled = Tournament #{ $id } was cancelled.
+error-game = Unknown game: “{ $game }”.
+error-format = Unknown format: choose Swiss, round-robin groups or single elimination.
+error-rounds = The number of rounds goes from 1 to { $max }.
+error-places = The number of places goes from { $min } to { $max }.
+error-reliability = The share of games seen through is a percentage, from 0 to 100.
+error-unreliable = This tournament requires { $required } % of games seen through; yours is { $percent } % (see `/profile`).
+error-already_in = You are already in this tournament.
+error-full = The tournament is full ({ $places } places).
+error-not_in = You are not in this tournament.
+error-no_withdrawal = In single elimination you cannot leave a running tournament: resign the game if you wish.
+error-only_organiser = Only whoever created the tournament, or a member with Manage Server, can do that.
+error-organiser_only = Creating a tournament requires the Manage Server permission or the organisers' role set with `/ludibot config`.
+error-not_enough = This tournament needs at least { $min } players to launch ({ $count } so far).
+error-busy = The tournament just changed: try again.
+error-game_cancel = This game counts for tournament #{ $id }: only a member with Manage Server can cancel it.
+error-none_here = No open or running tournament in this channel: give its number (option “tournament”).
+error-ambiguous = Several tournaments in this channel ({ $list }): say which, for example `tournament:{ $example }` ({ $label }).

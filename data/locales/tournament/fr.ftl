@@ -1,0 +1,114 @@
+## cmd
+cmd-tournoi = Tournois du serveur : suisse, poules ou élimination directe
+cmd-creer = Créer un tournoi dans ce salon (gestion du serveur ou rôle d'organisation)
+cmd-jeu = Le jeu du tournoi
+cmd-format = Suisse (par défaut), poules (toutes et tous se rencontrent) ou élimination directe
+cmd-rondes = Nombre de rondes (suisse) ; en poules : adversaires par poule
+cmd-rythme = Rythme des parties du tournoi (défaut du serveur sinon)
+cmd-places = Nombre de places (16 par défaut)
+cmd-fiabilite = Part minimale de parties menées à terme pour s'inscrire, en % (0 : aucune)
+cmd-tournoi_id = Numéro du tournoi (celui du salon par défaut)
+cmd-inscrire = S'inscrire à un tournoi ouvert
+cmd-desinscrire = Quitter un tournoi (en cours : plus d'appariement aux rondes suivantes)
+cmd-lancer = Lancer le tournoi : la première ronde s'ouvre
+cmd-etat = Où en est le tournoi : ronde, parties en cours, classement en image
+cmd-annuler = Annuler le tournoi (les parties en cours continuent hors tournoi)
+
+## format
+format-swiss = Suisse
+format-round_robin = Poules
+format-elimination = Élimination directe
+
+## status
+status-open = inscriptions ouvertes
+status-running = en cours
+status-finished = terminé
+status-cancelled = annulé
+
+## text
+text-label = Tournoi n°{ $id } — { $game }, { $format } ({ $status })
+text-created = 🏆 Tournoi n°{ $id } : **{ $game }**, { $format }, { $rounds ->
+    [one] { $rounds } ronde
+   *[other] { $rounds } rondes
+}, { $places } places{ $reliability ->
+    [0] {""}
+   *[other] , { $reliability } % de parties menées à terme exigé
+}. Organisation : { $organiser }. Inscription : `/tournoi inscrire tournoi:{ $id }`.
+text-entered = ✅ { $player } participe au tournoi n°{ $id } (cote { $rating }) : { $count } sur { $places } { $places ->
+    [one] place prise
+   *[other] places prises
+}.
+text-left = Vous ne participez plus au tournoi n°{ $id }.
+text-withdrawn = Vous quittez le tournoi n°{ $id } : plus d'appariement aux rondes suivantes. Une partie en cours continue.
+text-launched = 🏁 Le tournoi n°{ $id } commence : { $count } personnes en lice, { $total ->
+    [one] { $total } ronde
+   *[other] { $total } rondes
+}.
+text-cancelled = Le tournoi n°{ $id } est annulé. Les parties en cours continuent hors tournoi.
+
+## round
+round-head = **Tournoi n°{ $id } — ronde { $round } sur { $total }** : { $count ->
+    [one] { $count } partie, chacune dans son fil
+   *[other] { $count } parties, chacune dans son fil
+}.
+round-table = Table { $table } : { $players } (partie n°{ $game })
+round-byes = { $count ->
+    [one] Au repos (1 point en suisse) : { $players }
+   *[other] Au repos : { $players }
+}
+round-many = Toutes les tables : `/tournoi etat tournoi:{ $id }`. Chaque partie s'ouvre dans son propre fil.
+
+## state
+state-open = { $count } sur { $places } { $places ->
+    [one] place prise
+   *[other] places prises
+} : { $players }
+state-round = Ronde { $round } sur { $total } : { $running } { $running ->
+    [one] partie en cours
+   *[other] parties en cours
+} sur { $count }.
+
+## podium
+podium-head = 🏆 **Fin du tournoi n°{ $id } — { $game }.** Le podium :
+podium-line = { $rank ->
+    [1] 🥇
+    [2] 🥈
+   *[other] 🥉
+} { $player } — { $points } pt
+
+## card
+card-title = Tournoi n°{ $id } — { $game }
+card-subtitle = { $format }, ronde { $round } sur { $total } · { $count } personnes · départage : Buchholz (Buch.), puis Sonneborn-Berger (S-B), puis cote
+card-rank = Rang
+card-player = Nom
+card-points = Points
+card-games = Parties
+card-buchholz = Buch.
+card-sb = S-B
+card-rating = Cote
+card-empty = Personne encore
+card-half = ½
+
+## error
+error-no_such = Aucun tournoi n°{ $id } sur ce serveur.
+error-status_open = Le tournoi n°{ $id } n'a pas encore commencé.
+error-status_running = Le tournoi n°{ $id } a déjà commencé : les inscriptions sont closes.
+error-status_finished = Le tournoi n°{ $id } est terminé.
+error-status_cancelled = Le tournoi n°{ $id } a été annulé.
+error-game = Jeu inconnu : « { $game } ».
+error-format = Format inconnu : choisissez suisse, poules ou élimination directe.
+error-rounds = Le nombre de rondes va de 1 à { $max }.
+error-places = Le nombre de places va de { $min } à { $max }.
+error-reliability = La part de parties menées à terme se donne en pour cent, de 0 à 100.
+error-unreliable = Ce tournoi demande { $required } % de parties menées à terme ; vous en êtes à { $percent } % (voir `/profil`).
+error-already_in = Vous participez déjà à ce tournoi.
+error-full = Le tournoi est complet ({ $places } places).
+error-not_in = Vous ne participez pas à ce tournoi.
+error-no_withdrawal = En élimination directe, on ne quitte pas un tournoi en cours : abandonnez la partie si vous le souhaitez.
+error-only_organiser = Seule la personne qui a créé le tournoi, ou un membre avec « Gérer le serveur », peut faire cela.
+error-organiser_only = Créer un tournoi demande la permission « Gérer le serveur » ou le rôle d'organisation choisi avec `/ludibot config`.
+error-not_enough = Il faut au moins { $min } personnes inscrites pour lancer ce tournoi ({ $count } pour l'instant).
+error-busy = Le tournoi vient de changer : réessayez.
+error-game_cancel = Cette partie compte pour le tournoi n°{ $id } : seul un membre avec « Gérer le serveur » peut l'annuler.
+error-none_here = Aucun tournoi ouvert ou en cours dans ce salon : précisez son numéro (option « tournoi »).
+error-ambiguous = Plusieurs tournois dans ce salon ({ $list }) : précisez lequel, par exemple `tournoi:{ $example }` ({ $label }).
