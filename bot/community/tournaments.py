@@ -306,6 +306,7 @@ class TournamentService:
         #: told each game opened (the publisher's ``wake``: its first card goes out at the outbox's pace)
         self.opened = opened
         self.shards = shards
+        self._tasks: set[asyncio.Task] = set()
 
     # --- checks --------------------------------------------------------------------------
     async def get_in(self, tournament_id: int, guild_id: int | None) -> TournamentRow:
@@ -388,7 +389,10 @@ class TournamentService:
             raise SessionError("tournament.error.not_in")
         return "withdrawn"
 
-    async def launch(self, tournament_id: int, player: Player) -> TournamentRow:
+    async def launch(self, tournament_id: int, player: Player, *, open_round: bool = True) -> TournamentRow:
+        """Close the entries and fix the seeds; with ``open_round``, open round 1 now (a command
+        answers first and lets :meth:`advance_soon` open it: a round of many games takes a while;
+        were the process to die before, the next tick opens it)."""
         t = await self.get_in(tournament_id, player.guild_id)
         self._require(t, OPEN)
         if not self._may_manage(t, player):
@@ -404,8 +408,20 @@ class TournamentService:
                                                  seeds=[[e.id, e.rating] for e in es])
         if row is None:
             raise SessionError("tournament.error.busy")
-        await self.advance(row.id)
+        if open_round:
+            await self.advance(row.id)
         return await self.store.get_tournament(row.id) or row
+
+    def advance_soon(self, tournament_id: int) -> None:
+        """:meth:`advance` in the background (after a command's answer)."""
+        task = asyncio.create_task(self.advance(tournament_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("tournament advance failed", exc_info=task.exception())
 
     @staticmethod
     def total_rounds(t: TournamentRow, es: list[P.Entrant]) -> int:

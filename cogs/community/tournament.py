@@ -120,12 +120,12 @@ class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L
     @app_commands.guild_only()
     async def lancer(self, interaction: discord.Interaction, tournoi: int | None = None) -> None:
         t = await self._which(interaction, tournoi, (OPEN,))
-        # opening a round can take a while (one game per table): answer first, inside Discord's 3 s
-        await interaction.response.defer(thinking=True)
-        t = await self.service.launch(t.id, player_of(interaction))
+        t = await self.service.launch(t.id, player_of(interaction), open_round=False)
         lg = await public_lang(interaction)
         await send(interaction, i18n.t("tournament.text.launched", lg, id=t.id, total=t.total,
                                        count=len(t.seeds)))
+        # opening a round takes a while (one game per table): after the answer, inside Discord's 3 s
+        self.service.advance_soon(t.id)
 
     @app_commands.command(name="annuler", description=L("tournament.cmd.annuler"))
     @app_commands.describe(tournoi=L("tournament.cmd.tournoi_id"))
