@@ -12,6 +12,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community import seasons
 from bot.community import settings as timers
 from bot.gamecog import PACE_CHOICES
 from bot.language import language_of, languages
@@ -23,6 +24,8 @@ from bot.translator import L
 from bot.ui import lang, send
 from cogs.community.common import game_choices, guild_of, title
 from engines.base import RuleError
+
+SEASON_CHOICES = [app_commands.Choice(name=L(f"tournament.season.{p}"), value=p) for p in seasons.PERIODS]
 
 
 def _hours(value: float, lg: str, zero_key: str) -> str:
@@ -69,22 +72,26 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
     @app_commands.describe(langue=L("community.cmd.langue"), jeu=L("community.cmd.jeu_config"),
                            rappel=L("community.cmd.rappel"), delai=L("community.cmd.delai"),
                            forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"),
-                           fil=L("community.cmd.fil"), rythme=L("community.cmd.rythme_config"))
+                           fil=L("community.cmd.fil"), rythme=L("community.cmd.rythme_config"),
+                           organisateur=L("tournament.cmd.organisateur"), saison=L("tournament.cmd.saison_config"))
     @app_commands.choices(langue=[app_commands.Choice(name=L("community.language.fr"), value="fr"),
                                   app_commands.Choice(name=L("community.language.en"), value="en")],
-                          rythme=PACE_CHOICES)
+                          rythme=PACE_CHOICES, saison=SEASON_CHOICES)
     @app_commands.guild_only()
     async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
                      rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
-                     reinitialiser: bool = False, fil: bool | None = None, rythme: str | None = None) -> None:
+                     reinitialiser: bool = False, fil: bool | None = None, rythme: str | None = None,
+                     organisateur: discord.Role | None = None, saison: str | None = None) -> None:
         guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
         change_timers = (rappel is not None or delai is not None or forfait is not None or reinitialiser
                          or rythme is not None)
-        if langue is None and fil is None and not change_timers:
+        community = organisateur is not None or saison is not None  # tournaments and seasons (issue 28)
+        if langue is None and fil is None and not change_timers and not community:
             scope = timers.game_kind(jeu)
-            await send(interaction, "\n".join(self.describe(current, lg, scope)), ephemeral=True)
+            await send(interaction, "\n".join(self.describe(current, lg, scope) + seasons.describe_lines(current, lg)),
+                       ephemeral=True)
             return
         new, scope = dict(current), timers.game_kind(jeu)
         if change_timers:
@@ -94,6 +101,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
             new = timers.set_language(new, langue)
         if fil is not None:
             new[THREAD_SETTING] = bool(fil)
+        if community:
+            new = seasons.configure(new, role=organisateur.id if organisateur is not None else None, season=saison)
         await self.store.set_guild_settings(guild, new)
         languages(self.store).remember(guild, language_of(new))
         lines = []
@@ -102,6 +111,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
                                 language=i18n.t(f"community.language.{language_of(new)}", lg)))
         if fil is not None:
             lines.append(i18n.t("community.config.thread_saved", lg, value="on" if fil else "off"))
+        if community:
+            lines += seasons.saved_lines(new, lg, role=organisateur is not None, season=saison is not None)
         if change_timers:
             name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
             lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[2:],

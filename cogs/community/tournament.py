@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.community import pairing as P
+from bot.community.seasons import ROLE_SETTING
 from bot.community.tournament_notice import card_args, entry_names
 from bot.community.tournaments import OPEN, STARTED, TournamentRow
 from bot.gamecog import PACE_CHOICES, player_of
@@ -20,8 +21,6 @@ from cogs.community.common import game_choices, guild_of, one_game, title
 from engines.base import RuleError
 from render.tournament import render_standings
 
-#: the server's setting naming the role that may organise tournaments (``/ludibot config organisateur:``)
-ROLE_SETTING = "tournament_role"
 FORMAT_CHOICES = [app_commands.Choice(name=L(f"tournament.format.{f}"), value=f) for f in P.FORMATS]
 
 

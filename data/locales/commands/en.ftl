@@ -103,3 +103,5 @@ option-rondes = rounds
 option-places = places
 option-fiabilite = reliability
 option-tournoi = tournament
+option-organisateur = organiser
+option-saison = season

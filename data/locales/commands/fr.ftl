@@ -103,3 +103,5 @@ option-rondes = rondes
 option-places = places
 option-fiabilite = fiabilite
 option-tournoi = tournoi
+option-organisateur = organisateur
+option-saison = saison

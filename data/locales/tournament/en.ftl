@@ -13,6 +13,8 @@ cmd-desinscrire = Leave a tournament (running: no longer paired in the next roun
 cmd-lancer = Launch the tournament: the first round opens
 cmd-etat = Where the tournament stands: round, games in progress, standings picture
 cmd-annuler = Cancel the tournament (games in progress go on outside it)
+cmd-organisateur = Role that may create tournaments (besides Manage Server)
+cmd-saison_config = Leaderboard seasons: monthly or quarterly
 
 ## format
 format-swiss = Swiss
@@ -112,3 +114,28 @@ error-busy = The tournament just changed: try again.
 error-game_cancel = This game counts for tournament #{ $id }: only a member with Manage Server can cancel it.
 error-none_here = No open or running tournament in this channel: give its number (option “tournament”).
 error-ambiguous = Several tournaments in this channel ({ $list }): say which, for example `tournament:{ $example }` ({ $label }).
+
+## config
+config-role = Tournament organisers: Manage Server or the { $role } role
+config-season = Leaderboard seasons: { $season }
+config-role_saved = The { $role } role can now create tournaments.
+config-season_saved = Leaderboard seasons: { $season }. See them with `/leaderboard season:`.
+
+## season
+season-month = monthly
+season-quarter = quarterly
+season-quarter_name = Q{ $index } { $year }
+
+## month
+month-m1 = January { $year }
+month-m2 = February { $year }
+month-m3 = March { $year }
+month-m4 = April { $year }
+month-m5 = May { $year }
+month-m6 = June { $year }
+month-m7 = July { $year }
+month-m8 = August { $year }
+month-m9 = September { $year }
+month-m10 = October { $year }
+month-m11 = November { $year }
+month-m12 = December { $year }

@@ -13,6 +13,8 @@ cmd-desinscrire = Quitter un tournoi (en cours : plus d'appariement aux rondes s
 cmd-lancer = Lancer le tournoi : la première ronde s'ouvre
 cmd-etat = Où en est le tournoi : ronde, parties en cours, classement en image
 cmd-annuler = Annuler le tournoi (les parties en cours continuent hors tournoi)
+cmd-organisateur = Rôle qui peut créer des tournois (en plus de « Gérer le serveur »)
+cmd-saison_config = Saisons du classement : mensuelles ou trimestrielles
 
 ## format
 format-swiss = Suisse
@@ -112,3 +114,31 @@ error-busy = Le tournoi vient de changer : réessayez.
 error-game_cancel = Cette partie compte pour le tournoi n°{ $id } : seul un membre avec « Gérer le serveur » peut l'annuler.
 error-none_here = Aucun tournoi ouvert ou en cours dans ce salon : précisez son numéro (option « tournoi »).
 error-ambiguous = Plusieurs tournois dans ce salon ({ $list }) : précisez lequel, par exemple `tournoi:{ $example }` ({ $label }).
+
+## config
+config-role = Organisation des tournois : « Gérer le serveur » ou le rôle { $role }
+config-season = Saisons du classement : { $season }
+config-role_saved = Le rôle { $role } peut désormais créer des tournois.
+config-season_saved = Saisons du classement : { $season }. Elles se voient avec `/classement saison:`.
+
+## season
+season-month = mensuelles
+season-quarter = trimestrielles
+season-quarter_name = { $index }{ $index ->
+    [1] er
+   *[other] e
+} trimestre { $year }
+
+## month
+month-m1 = janvier { $year }
+month-m2 = février { $year }
+month-m3 = mars { $year }
+month-m4 = avril { $year }
+month-m5 = mai { $year }
+month-m6 = juin { $year }
+month-m7 = juillet { $year }
+month-m8 = août { $year }
+month-m9 = septembre { $year }
+month-m10 = octobre { $year }
+month-m11 = novembre { $year }
+month-m12 = décembre { $year }
