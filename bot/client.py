@@ -18,6 +18,7 @@ import engines
 from bot import i18n, looplag, metrics
 from bot.clock import bot_clock
 from bot.community import Community
+from bot.community.matchmaking import Matchmaking, queue_store
 from bot.community.tournament_notice import DiscordAnnouncer
 from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
@@ -145,6 +146,8 @@ class Ludibot(commands.AutoShardedBot):
         self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
                                              clock=self.clock, announcer=DiscordAnnouncer(self),
                                              opened=self._wake_game)
+        self.matchmaking = Matchmaking(queue_store(self.store), self.store, self.sessions, clock=self.clock,
+                                       opened=self._wake_game)
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -170,6 +173,7 @@ class Ludibot(commands.AutoShardedBot):
             log.info("shard 0 is another process's: it syncs the slash commands")
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.tournaments = self.tournaments  # tournaments (issue 28)
+        self.community.matchmaking = self.matchmaking
         self.tournaments.shards = self.community.scheduler.shards
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)

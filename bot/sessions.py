@@ -257,7 +257,7 @@ class SessionService:
     async def open_lobby(self, kind: str, *, guild_id: int | None, channel_id: int, player: Player,
                          options: dict[str, Any] | None = None, ai_seats: int = 0,
                          ai_level: int = 1, pace: str | None = None, thread: bool | None = None,
-                         tournament: int | None = None) -> GameRow:
+                         tournament: int | None = None, reserved_for: int | None = None) -> GameRow:
         """A lobby for ``kind`` with ``player`` seated. ``pace`` and ``thread`` are table settings
         (None: the server's default when the game starts). ``tournament``: the game of a tournament's
         table (bot.community.tournaments): only a server manager may cancel it."""
@@ -270,6 +270,8 @@ class SessionService:
             settings["thread"] = bool(thread)
         if tournament is not None:
             settings["tournament"] = int(tournament)
+        if reserved_for is not None:
+            settings["reserved_for"] = int(reserved_for)
         if ai_seats and not engine.has_ai:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:
@@ -350,6 +352,9 @@ class SessionService:
         def change(g: GameRow) -> list[Seat]:
             if g.seat_of(player.user_id) is not None:
                 raise SessionError("lobby.error.already_joined")
+            reserved = g.settings.get("reserved_for")
+            if reserved is not None and reserved != player.user_id:
+                raise SessionError("tournament.error.reserved", member=Safe(f"<@{int(reserved)}>"))
             if len(g.seats) >= engine.max_players:
                 raise SessionError("lobby.error.full", max=engine.max_players)
             return [*g.seats, Seat(seat=len(g.seats), user_id=player.user_id, name=player.name,

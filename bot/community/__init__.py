@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from bot.community import ratings
+from bot.community.matchmaking import Matchmaking
 from bot.community.scheduler import Notifier, Pacer, Scheduler
 from bot.community.tournaments import TournamentService
 from bot.sessions import Outcome, SessionService
@@ -46,6 +47,7 @@ class Community:
         self._task: asyncio.Task | None = None
         #: tournaments (issue 28): told of every change, moved on at every poll (set by the bot)
         self.tournaments: TournamentService | None = None
+        self.matchmaking: Matchmaking | None = None
         self._tour_task: asyncio.Task | None = None
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
@@ -84,11 +86,12 @@ class Community:
         """Every poll: move on the tournaments of this process's servers (a restart, a lost lease, a
         cancelled game, which has no hook)."""
         while not self._stop.is_set():
-            if self.tournaments is not None:
-                try:
-                    await self.tournaments.tick()
-                except Exception:
-                    log.exception("tournament tick failed")
+            for part in (self.tournaments, self.matchmaking):
+                if part is not None:
+                    try:
+                        await part.tick()
+                    except Exception:
+                        log.exception("%s tick failed", type(part).__name__)
             try:
                 await asyncio.wait_for(self._stop.wait(), timeout=self.scheduler.poll)
             except TimeoutError:

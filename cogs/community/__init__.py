@@ -1,6 +1,7 @@
 """Community extension: ``/classement``, ``/records``, ``/profil``, ``/parties``, ``/historique``, ``/ludibot``."""
 
 from cogs.community.boards import BoardsCog
+from cogs.community.matchmaking import MatchCog
 from cogs.community.settings import LudibotCog
 from cogs.community.tournament import TournamentCog
 
@@ -9,3 +10,4 @@ async def setup(bot) -> None:
     await bot.add_cog(BoardsCog(bot))
     await bot.add_cog(LudibotCog(bot))
     await bot.add_cog(TournamentCog(bot))
+    await bot.add_cog(MatchCog(bot))

@@ -87,3 +87,39 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         assert {lines[2], lines[3]} == {f"🥈 <@{u.bruno.id}> — 1 pt", f"🥈 <@{u.chloe.id}> — 1 pt"}
         assert podium.attachments and podium.attachments[0].filename == "tournoi-1.png"
         assert not w.bot.tracebacks()
+
+
+async def test_queue_and_challenge(tmp_path, bot_db):
+    env = {"LUDIBOT_SCHEDULER_POLL": "0.3", "LUDIBOT_PUBLISH_POLL": "0.3"}
+    async with usual_world(tmp_path, bot_db, env=env) as w:
+        fake, u = w.fake, w.u
+        res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
+        assert res.ephemeral and "1 sur 2 en attente" in res.content
+        res = await fake.run_command(u.alice, "jeux", "chercher", jeu="ludix", joueurs=3)
+        assert res.ephemeral and "1 sur 3" in res.content
+        res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
+        assert res.ephemeral and "déjà" in res.content
+        res = await fake.run_command(u.bruno, "jeux", "chercher", jeu="ludix", joueurs=7)
+        assert res.ephemeral and "de 2 à 6 joueurs" in res.content
+        res = await fake.run_command(u.bruno, "autre", "chercher", jeu="tectonic")
+        assert not res.ephemeral and "Partie trouvée" in res.content
+        assert f"<@{u.alice.id}>" in res.content and f"<@{u.bruno.id}>" in res.content
+        # the game opens where Alice asked, and Alice left the Ludix queue as she was seated
+        await fake.wait_until(lambda: any("La partie commence" in (m.content or "") for m in fake.messages("jeux")),
+                              timeout=30)
+        res = await fake.run_command(u.alice, "jeux", "chercher", quitter=True)
+        assert res.ephemeral and "aucune file" in res.content
+
+        # a challenge: only Chloé can join; she gets a DM
+        res = await fake.run_command(u.alice, "jeux", "defi", membre=u.alice, jeu="armada")
+        assert res.ephemeral and "vous-même" in res.content
+        res = await fake.run_command(u.alice, "jeux", "defi", membre=u.chloe, jeu="armada")
+        assert not res.ephemeral and "défie" in res.content and f"<@{u.chloe.id}>" in res.content
+        lobby = res.message
+        res = await fake.click(u.bruno, lobby, label="Rejoindre")
+        assert res.ephemeral and "seul" in res.content
+        await fake.click(u.chloe, lobby, label="Rejoindre")
+        await fake.wait_until(lambda: "Chloé" in (lobby.content or ""), timeout=10)  # seated in the lobby
+        await fake.wait_until(lambda: fake.dms(u.chloe), timeout=10)
+        assert "vous défie" in fake.dms(u.chloe)[0].content
+        assert not w.bot.tracebacks()

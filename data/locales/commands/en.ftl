@@ -105,3 +105,7 @@ option-fiabilite = reliability
 option-tournoi = tournament
 option-organisateur = organiser
 option-saison = season
+command-chercher = find
+command-defi = challenge
+option-joueurs = players
+option-quitter = leave

@@ -105,3 +105,7 @@ option-fiabilite = fiabilite
 option-tournoi = tournoi
 option-organisateur = organisateur
 option-saison = saison
+command-chercher = chercher
+command-defi = defi
+option-joueurs = joueurs
+option-quitter = quitter

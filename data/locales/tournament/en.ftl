@@ -15,6 +15,14 @@ cmd-etat = Where the tournament stands: round, games in progress, standings pict
 cmd-annuler = Cancel the tournament (games in progress go on outside it)
 cmd-organisateur = Role that may create tournaments (besides Manage Server)
 cmd-saison_config = Leaderboard seasons: monthly or quarterly
+cmd-chercher = Find opponents: the game opens as soon as the queue is full
+cmd-jeu_chercher = The game wanted
+cmd-joueurs = Number of players at the table (the game's least by default)
+cmd-rythme_chercher = The game's pace (else the server's default)
+cmd-quitter = Leave all your queues
+cmd-defi = Challenge a member: a game only that member can join
+cmd-membre_defi = The member challenged
+cmd-jeu_defi = The challenge's game
 
 ## format
 format-swiss = Swiss
@@ -34,7 +42,7 @@ text-created = 🏆 Tournament #{ $id }: **{ $game }**, { $format }, { $rounds -
    *[other] { $rounds } rounds
 }, { $places } places{ $reliability ->
     [0] {""}
-   *[other] , { $reliability } % of games seen through required
+   *[other] , at least { $reliability } % of games seen through to enter
 }. Organiser: { $organiser }. Enter with `/tournament join tournament:{ $id }`.
 text-entered = ✅ { $player } entered tournament #{ $id } (rating { $rating }): { $count } of { $places } { $places ->
     [one] place taken
@@ -113,6 +121,13 @@ error-not_enough = This tournament needs at least { $min } players to launch ({ 
 error-busy = The tournament just changed: try again.
 error-game_cancel = This game counts for tournament #{ $id }: only a member with Manage Server can cancel it.
 error-none_here = No open or running tournament in this channel: give its number (option “tournament”).
+error-queue_game = Choose the game wanted (option “game”), or `leave:True` to leave your queues.
+error-queue_players = A table of this game seats { $min } to { $max } players.
+error-queue_already = You are already waiting in this queue.
+error-queue_too_many = You already wait in { $max } queues: leave them first (`/find leave:True`).
+error-challenge_self = You cannot challenge yourself.
+error-challenge_bot = You cannot challenge a bot: to play the AI, start a game with the “ai” option.
+error-reserved = This game is a challenge: only { $member } can join it.
 error-ambiguous = Several tournaments in this channel ({ $list }): say which, for example `tournament:{ $example }` ({ $label }).
 
 ## config
@@ -139,3 +154,16 @@ month-m9 = September { $year }
 month-m10 = October { $year }
 month-m11 = November { $year }
 month-m12 = December { $year }
+
+## queue
+queue-waiting = 🔎 You are waiting for a { $game } game of { $players }: { $count } of { $players } waiting. You will be mentioned as soon as the table is full (`/find leave:True` to stop).
+queue-found = 🎲 Game found: { $game } #{ $id } for { $players }. Have fun! { $link }
+queue-left = { $count ->
+    [0] You were not waiting in any queue.
+    [one] You leave your queue.
+   *[other] You leave your { $count } queues.
+}
+
+## challenge
+challenge-head = ⚔️ { $creator } challenges { $member } to { $game }: only the member challenged can join.
+challenge-dm = ⚔️ { $creator } challenges you to { $game } (game #{ $id }): { $link }

@@ -15,6 +15,14 @@ cmd-etat = Où en est le tournoi : ronde, parties en cours, classement en image
 cmd-annuler = Annuler le tournoi (les parties en cours continuent hors tournoi)
 cmd-organisateur = Rôle qui peut créer des tournois (en plus de « Gérer le serveur »)
 cmd-saison_config = Saisons du classement : mensuelles ou trimestrielles
+cmd-chercher = Chercher des adversaires : la partie s'ouvre dès que la file est pleine
+cmd-jeu_chercher = Le jeu cherché
+cmd-joueurs = Nombre de joueurs à la table (le minimum du jeu par défaut)
+cmd-rythme_chercher = Rythme de la partie (défaut du serveur sinon)
+cmd-quitter = Quitter toutes vos files d'attente
+cmd-defi = Défier un membre : une partie que seul ce membre peut rejoindre
+cmd-membre_defi = Le membre défié
+cmd-jeu_defi = Le jeu du défi
 
 ## format
 format-swiss = Suisse
@@ -34,7 +42,7 @@ text-created = 🏆 Tournoi n°{ $id } : **{ $game }**, { $format }, { $rounds -
    *[other] { $rounds } rondes
 }, { $places } places{ $reliability ->
     [0] {""}
-   *[other] , { $reliability } % de parties menées à terme exigé
+   *[other] , au moins { $reliability } % de parties menées à terme pour s'inscrire
 }. Organisation : { $organiser }. Inscription : `/tournoi inscrire tournoi:{ $id }`.
 text-entered = ✅ { $player } participe au tournoi n°{ $id } (cote { $rating }) : { $count } sur { $places } { $places ->
     [one] place prise
@@ -113,6 +121,13 @@ error-not_enough = Il faut au moins { $min } personnes inscrites pour lancer ce 
 error-busy = Le tournoi vient de changer : réessayez.
 error-game_cancel = Cette partie compte pour le tournoi n°{ $id } : seul un membre avec « Gérer le serveur » peut l'annuler.
 error-none_here = Aucun tournoi ouvert ou en cours dans ce salon : précisez son numéro (option « tournoi »).
+error-queue_game = Choisissez le jeu cherché (option « jeu »), ou `quitter:True` pour quitter vos files.
+error-queue_players = À ce jeu, une table compte de { $min } à { $max } joueurs.
+error-queue_already = Vous attendez déjà dans cette file.
+error-queue_too_many = Vous attendez déjà dans { $max } files : quittez-les d'abord (`/chercher quitter:True`).
+error-challenge_self = Vous ne pouvez pas vous défier vous-même.
+error-challenge_bot = On ne défie pas un bot : pour jouer contre l'IA, lancez une partie avec l'option « ia ».
+error-reserved = Cette partie est un défi : seul { $member } peut la rejoindre.
 error-ambiguous = Plusieurs tournois dans ce salon ({ $list }) : précisez lequel, par exemple `tournoi:{ $example }` ({ $label }).
 
 ## config
@@ -142,3 +157,19 @@ month-m9 = septembre { $year }
 month-m10 = octobre { $year }
 month-m11 = novembre { $year }
 month-m12 = décembre { $year }
+
+## queue
+queue-waiting = 🔎 Vous attendez une partie { ELISION($game) ->
+    [vowel] d'{ $game }
+   *[consonant] de { $game }
+} à { $players } : { $count } sur { $players } en attente. Une mention vous préviendra dès que la table sera complète (`/chercher quitter:True` pour arrêter).
+queue-found = 🎲 Partie trouvée : { $game } n°{ $id } pour { $players }. Bon jeu ! { $link }
+queue-left = { $count ->
+    [0] Vous n'attendiez dans aucune file.
+    [one] Vous quittez votre file d'attente.
+   *[other] Vous quittez vos { $count } files d'attente.
+}
+
+## challenge
+challenge-head = ⚔️ { $creator } défie { $member } à { $game } : seul le membre défié peut rejoindre.
+challenge-dm = ⚔️ { $creator } vous défie à { $game } (partie n°{ $id }) : { $link }
