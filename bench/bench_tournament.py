@@ -3,15 +3,20 @@ Swiss (two-player tables, random results with draws and abandoned games), a Swis
 round-robin groups and a seeded elimination bracket. Standings are included in each Swiss round's
 time (pairing needs them).
 
-Run: ``.venv/bin/python -m bench.bench_tournament [players]``. Budget: pairing 1,024 players in at most
-1 s, every round (p99 and max; the script exits non-zero past it).
+Run: ``.venv/bin/python -m bench.bench_tournament [players] [--round]``. Budget: pairing 1,024 players in at
+most 1 s, every round (p99 and max; the script exits non-zero past it). ``--round`` also opens a round of
+128 games with the real bot against the strict fake Discord (256 members entered by ``/tournoi inscrire``,
+then ``/tournoi lancer``): the time until the last game's first card, and the 429s (budget: none).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bench.common import Timings, percentile
 from bot.community import pairing as P
@@ -46,8 +51,16 @@ def swiss(t: Timings, n: int, lo: int, hi: int, label: str, seed: int) -> None:
     t.add(f"{label}: final standings", time.perf_counter() - t0)
 
 
+def open_round(players: int = 256) -> dict:
+    from tests.e2e.test_tournament_round_e2e import open_round as run
+
+    tmp = Path(tempfile.mkdtemp(prefix="ludibot-bench-tournament-"))
+    return asyncio.run(run(tmp, str(tmp / "ludibot.db"), players))
+
+
 def main(argv: list[str]) -> int:
-    n = int(argv[0]) if argv else 1024
+    args = [a for a in argv if not a.startswith("--")]
+    n = int(args[0]) if args else 1024
     t = Timings()
     for seed in range(3):
         swiss(t, n, 2, 2, f"Swiss {n} players, pairs", seed)
@@ -77,6 +90,13 @@ def main(argv: list[str]) -> int:
             over.append(f"- OVER BUDGET: {name}: max {mx:.0f} ms > {BUDGET_MS:.0f} ms")
     print()
     print("\n".join(over) if over else f"- every round paired within {BUDGET_MS:.0f} ms")
+    if "--round" in argv:
+        f = open_round(256)
+        print(f"\n### Opening a round of {f['games']} games (real bot, strict fake Discord)\n")
+        print(f"- last game's first card {f['seconds']:.1f} s after /tournoi lancer; 429s: {f['429']}; "
+              f"REST requests over the whole run: {f['requests']}")
+        if f["429"]:
+            over.append("- 429s while opening the round")
     return 1 if over else 0
 
 

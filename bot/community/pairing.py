@@ -49,6 +49,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 
 SWISS, ROUND_ROBIN, ELIMINATION = "swiss", "round_robin", "elimination"
 FORMATS = (SWISS, ROUND_ROBIN, ELIMINATION)
@@ -119,25 +121,25 @@ def game_points(ranks: Sequence[int] | None) -> list[Fraction]:
     """Points of each seat of one table (see the module's doc)."""
     if ranks is None:
         return []
+    return list(_cached_points(tuple(ranks)))
+
+
+def _points(ranks: Sequence[int] | None, size: int) -> tuple[Fraction, ...]:
+    """``game_points``, zeros for an abandoned game."""
+    return (ZERO,) * size if ranks is None else _cached_points(tuple(ranks))
+
+
+@lru_cache(maxsize=4096)
+def _cached_points(ranks: tuple[int, ...]) -> tuple[Fraction, ...]:
     k = len(ranks)
     if k < 2:
-        return [Fraction(1)] * k
+        return (Fraction(1),) * k
     out = []
     for r in ranks:
         tied = sum(1 for x in ranks if x == r)
         places = range(r, r + tied)  # places r .. r + tied - 1 share their points
         out.append(Fraction(sum(k - p for p in places), (k - 1) * tied))
-    return out
-
-
-def _tally(entrants: Iterable[int], games: Sequence[Played], byes: Sequence[Bye]):
-    points: dict[int, Fraction] = {e: ZERO for e in entrants}
-    for g in games:
-        for p, pts in zip(g.players, game_points(g.ranks) or [ZERO] * len(g.players), strict=True):
-            points[p] = points.get(p, ZERO) + pts
-    for b in byes:
-        points[b.player] = points.get(b.player, ZERO) + b.points
-    return points
+    return tuple(out)
 
 
 def met(games: Iterable[Played]) -> dict[int, set[int]]:
@@ -152,24 +154,46 @@ def met(games: Iterable[Played]) -> dict[int, set[int]]:
 def standings(entrants: Sequence[Entrant], games: Sequence[Played], byes: Sequence[Bye] = (),
               groups: Mapping[int, int] | None = None) -> list[Standing]:
     """Standings of a Swiss or round-robin tournament (see the module's doc for the order).
-    With ``groups`` ({id: group}), ranks count within each group."""
+    With ``groups`` ({id: group}), ranks count within each group.
+
+    Exact arithmetic, fast: every figure is an integer over one common denominator (points over
+    ``s``, Buchholz over ``s * m``, Sonneborn-Berger over ``s * s * m``), turned into fractions once."""
     ids = [e.id for e in entrants]
     rating = {e.id: e.rating for e in entrants}
-    points = _tally(ids, games, byes)
-    buchholz = {e: ZERO for e in ids}
-    sb = {e: ZERO for e in ids}
-    played = dict.fromkeys(ids, 0)
+    table_points = [_points(g.ranks, len(g.players)) for g in games]
+    s = 1
+    for pts in table_points:
+        for x in pts:
+            s = lcm(s, x.denominator)
+    for b in byes:
+        s = lcm(s, b.points.denominator)
+    m = 1
     for g in games:
-        pts = game_points(g.ranks) or [ZERO] * len(g.players)
-        for i, p in enumerate(g.players):
-            others = [q for q in g.players if q != p]
-            if not others or p not in buchholz:
+        if len(g.players) > 1:
+            m = lcm(m, len(g.players) - 1)
+    points: dict[int, int] = dict.fromkeys(ids, 0)
+    for g, pts in zip(games, table_points, strict=True):
+        for p, x in zip(g.players, pts, strict=True):
+            points[p] = points.get(p, 0) + x.numerator * (s // x.denominator)
+    for b in byes:
+        points[b.player] = points.get(b.player, 0) + b.points.numerator * (s // b.points.denominator)
+    buchholz = dict.fromkeys(ids, 0)
+    sb = dict.fromkeys(ids, 0)
+    played = dict.fromkeys(ids, 0)
+    for g, pts in zip(games, table_points, strict=True):
+        k = len(g.players)
+        if k < 2:
+            continue
+        total = sum(points.get(q, 0) for q in g.players)
+        share = m // (k - 1)
+        for p, x in zip(g.players, pts, strict=True):
+            if p not in buchholz:
                 continue
-            opp = sum((points.get(q, ZERO) for q in others), ZERO) / len(others)
+            opp = (total - points.get(p, 0)) * share  # the mean of the others' points, over s * m
             buchholz[p] += opp
-            sb[p] += pts[i] * opp
+            sb[p] += x.numerator * (s // x.denominator) * opp
             played[p] += 1
-    bye_count = defaultdict(int)
+    bye_count: dict[int, int] = defaultdict(int)
     for b in byes:
         bye_count[b.player] += 1
 
@@ -187,7 +211,8 @@ def standings(entrants: Sequence[Entrant], games: Sequence[Played], byes: Sequen
         count += 1
         rank = out[-1].rank if prev == key(e) else count
         prev = key(e)
-        out.append(Standing(e, rank, points[e], buchholz[e], sb[e], rating[e], played[e], bye_count[e], group))
+        out.append(Standing(e, rank, Fraction(points[e], s), Fraction(buchholz[e], s * m),
+                            Fraction(sb[e], s * s * m), rating[e], played[e], bye_count[e], group))
     return out
 
 

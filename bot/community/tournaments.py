@@ -48,6 +48,7 @@ from typing import Any, Protocol
 import engines
 from bot.community import pairing as P
 from bot.community.ratings import display
+from bot.community.scheduler import Pacer
 from bot.pace import check_pace
 from bot.sessions import Outcome, Player, SessionError, SessionService
 from bot.storage import CANCELLED, FINISHED, LOBBY, Store
@@ -58,6 +59,8 @@ OPEN, STARTED, DONE, ABANDONED = "open", "running", "finished", "cancelled"
 MIN_PLACES, MAX_PLACES = 2, 1024
 MAX_ROUNDS = 30
 LEASE = 120.0  # seconds a process holds a tournament while it advances it
+#: games a round opens per second (each first card costs the publisher about three requests)
+OPEN_RATE = 8.0
 
 
 @dataclass
@@ -297,8 +300,11 @@ class TournamentService:
     def __init__(self, store: TournamentStore, games: Store, sessions: SessionService, *,
                  clock: Callable[[], float] = time.time, announcer: Announcer | None = None,
                  opened: Callable[[int], Any] | None = None,
-                 shards: tuple[tuple[int, ...], int] | None = None) -> None:
+                 shards: tuple[tuple[int, ...], int] | None = None, pacer: Pacer | None = None) -> None:
         self.store = store
+        #: games opened per second: each one's first card (a thread, a post) follows from the outbox,
+        #: so a round of hundreds of games stays under Discord's 50 requests per second (zero 429s)
+        self.pacer = pacer or Pacer(rate=OPEN_RATE, per_channel=10**6, window=0.0)
         self.games = games
         self.sessions = sessions
         self.clock = clock
@@ -628,6 +634,8 @@ class TournamentService:
         for x in await self._round_tables(t, t.round):
             if x.ended:
                 continue
+            if x.game_id is None:
+                await self.pacer.take(None)
             try:
                 opened |= await self._open_game(t, x, names)
             except SessionError as err:
