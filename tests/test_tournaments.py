@@ -264,3 +264,93 @@ async def test_swiss_withdrawal_and_cancel(tmp_path, tstore):
         # a forfeit at a table of four: the three others share places 1 to 3, (1 + 2/3 + 1/3) / 3 each
         assert [s.points for s in snap.standings] == [Fraction(2, 3)] * 6 + [0, 0]
         assert (await w.store.get_game(snap.tables[0].game_id)).status in (RUNNING, FINISHED)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 2_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Process:
+    """A whole bot process minus Discord: store, sessions, the community (scheduler: timeouts and
+    forfeits; ratings) and the tournaments, all on one moved clock."""
+
+    def __init__(self, path: str, tstore: MemoryTournamentStore, clock: Clock, announcer: Announcer) -> None:
+        self.path, self.tstore, self.clock, self.announcer = path, tstore, clock, announcer
+
+    async def __aenter__(self) -> Process:
+        from bot.community import Community
+
+        self.store = open_store(self.path, clock=self.clock)
+        await self.store.open()
+        self.sessions = SessionService(self.store, clock=self.clock)
+        self.community = Community(self.store, self.sessions, None, clock=self.clock)
+        self.tour = TournamentService(self.tstore, self.store, self.sessions, clock=self.clock,
+                                      announcer=self.announcer)
+        self.community.tournaments = self.tour
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.store.close()
+
+    async def game_of(self, tid: int, uid: int):
+        t = await self.tstore.get_tournament(tid)
+        x = next(x for x in await self.tstore.tournament_tables(tid) if x.round == t.round and uid in x.players)
+        return await self.store.get_game(x.game_id)
+
+    async def loses(self, tid: int, uid: int) -> None:
+        game = await self.game_of(tid, uid)
+        await self.sessions.forfeit(game.id, game.seat_of(uid), reason="resign")
+
+
+async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and_a_forfeit(tmp_path, tstore):
+    """Three rounds; the moved clock drives the timeouts; standings equal to the table worked out by hand."""
+    path, clock, ann = str(tmp_path / "db"), Clock(), Announcer()
+    hour = 3600.0
+    p1, p2, p3, p4, p5, p6, p7, p8 = ids = list(range(501, 509))  # equal ratings: seeded by id
+    async with Process(path, tstore, clock, ann) as w:
+        await w.store.set_guild_settings(GUILD, {"timers": {"ludix": {"reminder_h": 0, "timeout_h": 1,
+                                                                       "forfeit_after": 2}}})
+        t = await w.tour.create(guild_id=GUILD, channel_id=CHANNEL, creator=ORGA, kind="ludix", fmt=P.SWISS,
+                                rounds=3, places=8, table=2)
+        for uid in ids:
+            await w.tour.register(t.id, member(uid))
+        t = await w.tour.launch(t.id, ORGA)
+        assert ann.rounds[0][2] == [(p1, p2), (p3, p4), (p5, p6), (p7, p8)]
+        for loser in (p2, p4, p5):
+            await w.loses(t.id, loser)
+        w.sessions.on_change = None  # the process is killed as the last game of round 1 ends
+        await w.loses(t.id, p8)
+    async with Process(path, tstore, clock, ann) as w:  # a new process: its first tick opens round 2
+        assert (await tstore.get_tournament(t.id)).round == 1
+        assert await w.tour.tick() == 1
+        # winners 1 3 6 7 (Buchholz 0), losers 2 4 5 8 (Buchholz 1): Monrad down that order
+        assert ann.rounds[1][2] == [(p1, p3), (p6, p7), (p2, p4), (p5, p8)]
+        await w.loses(t.id, p7)
+        await w.loses(t.id, p8)
+        # nobody plays in games (1, 3) and (2, 4): an hour later both first seats time out (Ludix: pass)
+        clock.now += hour + 1
+        assert await w.community.scheduler.tick() == 2
+        g13, g24 = await w.game_of(t.id, p1), await w.game_of(t.id, p2)
+        assert w.sessions.expected_seats(g13) == {g13.seat_of(p3)}
+        assert w.sessions.expected_seats(g24) == {g24.seat_of(p4)}
+        await w.sessions.act(g13.id, p3, {"type": "pass"})  # 3 plays; 1 is expected again
+        await w.loses(t.id, p4)  # 4 resigns: 2 wins despite the timeout
+        clock.now += hour + 1
+        await w.community.scheduler.tick()  # 1's second timeout in a row: forfeit, 3 wins
+        assert (await w.store.get_game(g13.id)).status == FINISHED
+        # 2 points: 3 (B 1) after 6 (B 2); 1 point: 1 (B 3), 5 and 7 (B 2, by id), 2 (B 1); 0: 4 (B 3), 8
+        assert ann.rounds[2][2] == [(p6, p3), (p1, p5), (p7, p2), (p4, p8)]
+        for loser in (p6, p5, p2, p4):
+            await w.loses(t.id, loser)
+        assert (await tstore.get_tournament(t.id)).status == DONE
+        (rating, _, _), = [r for r in await w.store.player_ratings(GUILD, p3) if r[0].kind == "ludix"]
+        assert rating.games == 3 and rating.wins == 3  # the games count in the ratings as usual
+    # by hand: points, Buchholz (opponents' final points), Sonneborn-Berger (points scored x theirs)
+    expected = [(p3, 1, 3, 4, 4), (p6, 2, 2, 6, 3), (p1, 3, 2, 5, 2), (p7, 4, 2, 4, 2), (p5, 5, 1, 5, 1),
+                (p2, 6, 1, 4, 0), (p8, 7, 1, 3, 0), (p4, 8, 0, 5, 0)]
+    got = [(s.id, s.rank, s.points, s.buchholz, s.sonneborn_berger) for s in ann.podiums[0]]
+    assert got == expected

@@ -83,11 +83,19 @@ class TournamentRow:
     lease_until: float = 0.0
     #: frozen at launch: the entrants in seed order as ``[[user_id, rating], ...]``
     seeds: list[list[Any]] = field(default_factory=list)
+    #: players per table chosen by the organiser (None: two for a two-player game, else four if allowed)
+    table: int | None = None
 
     @property
     def lo_hi(self) -> tuple[int, int]:
+        """The table sizes this tournament seats: exactly two when it plays in pairs."""
         e = engines.get(self.kind)
-        return P.table_bounds(e.min_players, e.max_players)
+        lo, hi = P.table_bounds(e.min_players, e.max_players)
+        return (2, 2) if self.table == 2 else (lo, hi)
+
+    @property
+    def preferred(self) -> int | None:
+        return self.table
 
 
 @dataclass(frozen=True)
@@ -335,7 +343,8 @@ class TournamentService:
 
     # --- the organiser's commands --------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, creator: Player, kind: str, fmt: str, rounds: int,
-                     places: int, pace: str | None = None, reliability: int = 0) -> TournamentRow:
+                     places: int, pace: str | None = None, reliability: int = 0,
+                     table: int | None = None) -> TournamentRow:
         if kind not in engines.available():
             raise SessionError("tournament.error.game", game=str(kind)[:30])
         if fmt not in P.FORMATS:
@@ -348,12 +357,15 @@ class TournamentService:
             raise SessionError("tournament.error.reliability")
         check_pace(pace)  # common.error.bad_pace, naming the paces allowed
         e = engines.get(kind)
-        lo, _ = P.table_bounds(e.min_players, e.max_players)
+        lo, hi = P.table_bounds(e.min_players, e.max_players)
+        if table is not None and (isinstance(table, bool) or not isinstance(table, int) or not lo <= table <= hi):
+            raise SessionError("tournament.error.queue_players", min=lo, max=hi)
+        lo = table or lo
         if places < lo:
             raise SessionError("tournament.error.places", min=lo, max=MAX_PLACES)
         row = TournamentRow(id=0, guild_id=guild_id, channel_id=channel_id, kind=kind, format=fmt, rounds=rounds,
                             places=places, creator_id=creator.user_id, pace=pace, reliability=reliability,
-                            created_at=self.clock())
+                            created_at=self.clock(), table=table)
         return await self.store.create_tournament(row)
 
     async def register(self, tournament_id: int, player: Player) -> EntryRow:
@@ -435,9 +447,9 @@ class TournamentService:
         if t.format == P.SWISS:
             return min(t.rounds, P.max_swiss_rounds(len(es))) if hi == 2 else t.rounds
         if t.format == P.ROUND_ROBIN:
-            groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1)
+            groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1, preferred=t.preferred)
             return groups.rounds or t.rounds
-        return P.Bracket([e.id for e in es], lo, hi).rounds_total()
+        return P.Bracket([e.id for e in es], lo, hi, t.preferred).rounds_total()
 
     async def cancel(self, tournament_id: int, player: Player) -> TournamentRow:
         """Cancel an open or running tournament; the games being played go on as ordinary games."""
@@ -477,14 +489,14 @@ class TournamentService:
         groups = None
         if t.format == P.ROUND_ROBIN and t.seeds:
             lo, hi = t.lo_hi
-            groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1).group_of()
+            groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1, preferred=t.preferred).group_of()
         return P.standings(es, self.played(tables), await self.store.tournament_byes(t.id), groups)
 
     @staticmethod
     def replay_bracket(t: TournamentRow, es: list[P.Entrant], tables: list[TableRow]) -> P.Bracket:
         """The bracket as the stored rounds left it (a pure replay from the seeds)."""
         lo, hi = t.lo_hi
-        b = P.Bracket([e.id for e in es], lo, hi)
+        b = P.Bracket([e.id for e in es], lo, hi, t.preferred)
         for number in range(1, t.round + 1):
             rnd = b.next_round()
             mine = [x for x in tables if x.round == number]
@@ -596,13 +608,13 @@ class TournamentService:
         if t.format == P.SWISS:
             active = [e for e in es if e.id not in withdrawn]
             try:
-                rnd = P.swiss_round(number, active, self.played(tables), byes_before, lo, hi)
+                rnd = P.swiss_round(number, active, self.played(tables), byes_before, lo, hi, t.preferred)
             except P.PairingImpossible:
                 log.info("tournament %s: no pairing left for round %s, it ends", t.id, number)
                 await self._finish(t)
                 return False
         elif t.format == P.ROUND_ROBIN:
-            groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1)
+            groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1, preferred=t.preferred)
             rnd = P.round_robin_round(number, groups)
             bye_points = P.ZERO
             # a withdrawn player's game is not opened: the others of the table rest this round

@@ -70,19 +70,21 @@ class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L
     @app_commands.command(name="creer", description=L("tournament.cmd.creer"))
     @app_commands.describe(jeu=L("tournament.cmd.jeu"), format=L("tournament.cmd.format"),
                            rondes=L("tournament.cmd.rondes"), rythme=L("tournament.cmd.rythme"),
-                           places=L("tournament.cmd.places"), fiabilite=L("tournament.cmd.fiabilite"))
+                           places=L("tournament.cmd.places"), fiabilite=L("tournament.cmd.fiabilite"),
+                           joueurs=L("tournament.cmd.joueurs_table"))
     @app_commands.choices(format=FORMAT_CHOICES, rythme=PACE_CHOICES)
     @app_commands.guild_only()
     async def creer(self, interaction: discord.Interaction, jeu: str, format: str = P.SWISS,
                     rondes: app_commands.Range[int, 1, 30] = 3, rythme: str | None = None,
                     places: app_commands.Range[int, 2, 1024] = 16,
-                    fiabilite: app_commands.Range[int, 0, 100] = 0) -> None:
+                    fiabilite: app_commands.Range[int, 0, 100] = 0,
+                    joueurs: app_commands.Range[int, 2, 12] | None = None) -> None:
         await self._organiser(interaction)
         kind = one_game(jeu)
         player = player_of(interaction)
         t = await self.service.create(guild_id=guild_of(interaction), channel_id=interaction.channel_id,
                                       creator=player, kind=kind, fmt=format, rounds=rondes, places=places,
-                                      pace=rythme, reliability=fiabilite)
+                                      pace=rythme, reliability=fiabilite, table=joueurs)
         lg = await public_lang(interaction)
         await send(interaction, i18n.t("tournament.text.created", lg, id=t.id, game=title(kind, lg),
                                        format=i18n.t(f"tournament.format.{t.format}", lg), rounds=t.rounds,

@@ -23,6 +23,7 @@ cmd-quitter = Leave all your queues
 cmd-defi = Challenge a member: a game only that member can join
 cmd-membre_defi = The member challenged
 cmd-jeu_defi = The challenge's game
+cmd-joueurs_table = Players per table (2: in pairs; by default 2 for a two-player game, else 4 where the game allows)
 
 ## format
 format-swiss = Swiss

@@ -23,6 +23,7 @@ cmd-quitter = Quitter toutes vos files d'attente
 cmd-defi = Défier un membre : une partie que seul ce membre peut rejoindre
 cmd-membre_defi = Le membre défié
 cmd-jeu_defi = Le jeu du défi
+cmd-joueurs_table = Joueurs par table (2 : par paires ; par défaut 2 pour un jeu à deux, sinon 4 si le jeu le permet)
 
 ## format
 format-swiss = Suisse
