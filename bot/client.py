@@ -19,6 +19,7 @@ from bot import i18n, looplag, metrics
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.community.matchmaking import Matchmaking, queue_store
+from bot.community.season_board import SeasonBoard
 from bot.community.tournament_notice import DiscordAnnouncer
 from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
@@ -146,6 +147,7 @@ class Ludibot(commands.AutoShardedBot):
         self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
                                              clock=self.clock, announcer=DiscordAnnouncer(self),
                                              opened=self._wake_game)
+        self.seasons = SeasonBoard(self.store, clock=self.clock)
         self.matchmaking = Matchmaking(queue_store(self.store), self.store, self.sessions, clock=self.clock,
                                        opened=self._wake_game)
 
@@ -174,6 +176,8 @@ class Ludibot(commands.AutoShardedBot):
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.tournaments = self.tournaments  # tournaments (issue 28)
         self.community.matchmaking = self.matchmaking
+        self.community.seasons = self.seasons
+        self.community.season_post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
         self.tournaments.shards = self.community.scheduler.shards
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)

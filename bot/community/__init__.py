@@ -12,10 +12,13 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from typing import Any
 
+import engines
 from bot.community import ratings
 from bot.community.matchmaking import Matchmaking
 from bot.community.scheduler import Notifier, Pacer, Scheduler
+from bot.community.season_board import SeasonBoard
 from bot.community.tournaments import TournamentService
 from bot.sessions import Outcome, SessionService
 from bot.storage import FINISHED, Store
@@ -48,6 +51,9 @@ class Community:
         #: tournaments (issue 28): told of every change, moved on at every poll (set by the bot)
         self.tournaments: TournamentService | None = None
         self.matchmaking: Matchmaking | None = None
+        #: seasons: a season that ended, its podium posted by ``season_post(guild, channel, season, podiums)``
+        self.seasons: SeasonBoard | None = None
+        self.season_post: Callable[..., Any] | None = None
         self._tour_task: asyncio.Task | None = None
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
@@ -81,6 +87,13 @@ class Community:
                 await self.tournaments.on_change(outcome)
             except Exception:
                 log.exception("tournament hook failed for game %s", outcome.game.id)
+        if self.seasons is not None and outcome.game.status == FINISHED and outcome.game.guild_id is not None:
+            try:
+                ended = await self.seasons.ended(outcome.game.guild_id, engines.available())
+                if ended is not None and self.season_post is not None:
+                    await self.season_post(outcome.game.guild_id, *ended)
+            except Exception:
+                log.exception("season podium of server %s failed", outcome.game.guild_id)
 
     async def _tournament_loop(self) -> None:
         """Every poll: move on the tournaments of this process's servers (a restart, a lost lease, a

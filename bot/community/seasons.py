@@ -25,6 +25,8 @@ from bot.storage import ResultRow
 MONTH, QUARTER = "month", "quarter"
 PERIODS = (MONTH, QUARTER)
 SETTING = "season"
+#: the channel the season podiums are posted in (where ``saison:`` was set)
+CHANNEL_SETTING = "season_channel"
 #: the role that may create tournaments besides Manage Server (``/ludibot config organisateur:``)
 ROLE_SETTING = "tournament_role"
 
@@ -143,8 +145,13 @@ def season_table(games: Iterable[Sequence[ResultRow]], names: dict[int, str] | N
 # --- /ludibot config ----------------------------------------------------------------------------
 
 
-def configure(settings: dict[str, Any], *, role: int | None = None, season: str | None = None) -> dict[str, Any]:
+def configure(settings: dict[str, Any], *, role: int | None = None, season: str | None = None,
+              channel: int | None = None) -> dict[str, Any]:
+    """The settings after ``/ludibot config organisateur: saison:``; the season's podiums go to
+    ``channel`` (where ``saison:`` was set)."""
     new = dict(settings)
+    if season is not None and channel is not None:
+        new[CHANNEL_SETTING] = int(channel)
     if role is not None:
         new[ROLE_SETTING] = int(role)
     if season is not None:

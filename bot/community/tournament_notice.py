@@ -12,6 +12,7 @@ import discord
 
 from bot import i18n
 from bot.community import pairing as P
+from bot.community.season_board import podium_text as podium_of_season
 from bot.community.tournaments import EntryRow, TableRow, TournamentRow
 from bot.language import server_lang
 from bot.safe import allowed_mentions, escape
@@ -80,6 +81,10 @@ class DiscordAnnouncer:
                 **({"file": file} if file is not None else {}))
         except discord.HTTPException:
             log.exception("could not post in channel %s", channel_id)
+
+    async def season_podium(self, guild_id: int, channel_id: int, season, podiums) -> None:
+        lg = await server_lang(self.bot.store, guild_id)
+        await self._post(channel_id, podium_of_season(season, podiums, lg))
 
     async def round_opened(self, t: TournamentRow, number: int, tables: list[TableRow], byes: list[int]) -> None:
         lg = await server_lang(self.bot.store, t.guild_id)

@@ -102,7 +102,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         if fil is not None:
             new[THREAD_SETTING] = bool(fil)
         if community:
-            new = seasons.configure(new, role=organisateur.id if organisateur is not None else None, season=saison)
+            new = seasons.configure(new, role=organisateur.id if organisateur is not None else None, season=saison,
+                                    channel=interaction.channel_id)
         await self.store.set_guild_settings(guild, new)
         languages(self.store).remember(guild, language_of(new))
         lines = []

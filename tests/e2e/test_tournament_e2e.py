@@ -122,4 +122,16 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         await fake.wait_until(lambda: "Chloé" in (lobby.content or ""), timeout=10)  # seated in the lobby
         await fake.wait_until(lambda: fake.dms(u.chloe), timeout=10)
         assert "vous défie" in fake.dms(u.chloe)[0].content
+
+        # seasons: set quarterly where the podiums will be posted; a season's table; a wrong season refused
+        res = await fake.run_command(u.modo, "jeux", "ludibot config", saison="quarter")
+        assert res.ephemeral and "trimestrielles" in res.content
+        res = await fake.run_command(u.alice, "jeux", "classement", jeu="tectonic", saison="2026-05")
+        assert res.ephemeral and "Saison inconnue" in res.content and "-q" in res.content
+        choices = await fake.autocomplete(u.alice, "jeux", "classement", {"jeu": "tectonic", "saison": ""},
+                                          focused="saison")
+        current = choices[0]["value"]
+        assert "-q" in current and "trimestre" in choices[0]["name"]
+        res = await fake.run_command(u.alice, "jeux", "classement", jeu="tectonic", saison=current)
+        assert not res.ephemeral and "saison" in res.content and res.message.attachments
         assert not w.bot.tracebacks()

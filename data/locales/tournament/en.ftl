@@ -24,6 +24,7 @@ cmd-defi = Challenge a member: a game only that member can join
 cmd-membre_defi = The member challenged
 cmd-jeu_defi = The challenge's game
 cmd-joueurs_table = Players per table (2: in pairs; by default 2 for a two-player game, else 4 where the game allows)
+cmd-saison = A season: 2026-11, or 2026-q4 when the server counts in quarters (empty: the current one)
 
 ## format
 format-swiss = Swiss
@@ -129,6 +130,7 @@ error-queue_too_many = You already wait in { $max } queues: leave them first (`/
 error-challenge_self = You cannot challenge yourself.
 error-challenge_bot = You cannot challenge a bot: to play the AI, start a game with the “ai” option.
 error-reserved = This game is a challenge: only { $member } can join it.
+error-season = Unknown season: “{ $value }”. Write it like { $example } (the current one), or pick it from the list.
 error-ambiguous = Several tournaments in this channel ({ $list }): say which, for example `tournament:{ $example }` ({ $label }).
 
 ## config
@@ -138,6 +140,7 @@ config-role_saved = The { $role } role can now create tournaments.
 config-season_saved = Leaderboard seasons: { $season }. See them with `/leaderboard season:`.
 
 ## season
+season-board = season { $season }
 season-month = monthly
 season-quarter = quarterly
 season-quarter_name = Q{ $index } { $year }
@@ -168,3 +171,18 @@ queue-left = { $count ->
 ## challenge
 challenge-head = ⚔️ { $creator } challenges { $member } to { $game }: only the member challenged can join.
 challenge-dm = ⚔️ { $creator } challenges you to { $game } (game #{ $id }): { $link }
+
+## season_end
+season_end-head = 🏆 **The { $season } season is over.** The server's podiums:
+season_end-line = { $game }: { $podium }
+season_end-place = { $rank ->
+    [1] 🥇
+    [2] 🥈
+   *[other] 🥉
+} { $player } ({ $rating })
+
+## profile
+profile-season_line = Season { $season } — { $game }: #{ $rank } of { $total } (season rating { $rating }, { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+})

@@ -24,6 +24,7 @@ cmd-defi = Défier un membre : une partie que seul ce membre peut rejoindre
 cmd-membre_defi = Le membre défié
 cmd-jeu_defi = Le jeu du défi
 cmd-joueurs_table = Joueurs par table (2 : par paires ; par défaut 2 pour un jeu à deux, sinon 4 si le jeu le permet)
+cmd-saison = Une saison : 2026-11, ou 2026-q4 si le serveur compte par trimestres (vide : la saison en cours)
 
 ## format
 format-swiss = Suisse
@@ -129,6 +130,7 @@ error-queue_too_many = Vous attendez déjà dans { $max } files : quittez-les d'
 error-challenge_self = Vous ne pouvez pas vous défier vous-même.
 error-challenge_bot = On ne défie pas un bot : pour jouer contre l'IA, lancez une partie avec l'option « ia ».
 error-reserved = Cette partie est un défi : seul { $member } peut la rejoindre.
+error-season = Saison inconnue : « { $value } ». Écrivez-la comme { $example } (la saison en cours), ou choisissez-la dans la liste.
 error-ambiguous = Plusieurs tournois dans ce salon ({ $list }) : précisez lequel, par exemple `tournoi:{ $example }` ({ $label }).
 
 ## config
@@ -138,6 +140,7 @@ config-role_saved = Le rôle { $role } peut désormais créer des tournois.
 config-season_saved = Saisons du classement : { $season }. Elles se voient avec `/classement saison:`.
 
 ## season
+season-board = saison { $season }
 season-month = mensuelles
 season-quarter = trimestrielles
 season-quarter_name = { $index }{ $index ->
@@ -174,3 +177,21 @@ queue-left = { $count ->
 ## challenge
 challenge-head = ⚔️ { $creator } défie { $member } à { $game } : seul le membre défié peut rejoindre.
 challenge-dm = ⚔️ { $creator } vous défie à { $game } (partie n°{ $id }) : { $link }
+
+## season_end
+season_end-head = 🏆 **Fin de la saison : { $season }.** Les podiums du serveur :
+season_end-line = { $game } : { $podium }
+season_end-place = { $rank ->
+    [1] 🥇
+    [2] 🥈
+   *[other] 🥉
+} { $player } ({ $rating })
+
+## profile
+profile-season_line = Saison { $season } — { $game } : { $rank ->
+    [1] 1re place
+   *[other] { $rank }e place
+} sur { $total } (cote de saison { $rating }, { $games ->
+    [one] { $games } partie
+   *[other] { $games } parties
+})
