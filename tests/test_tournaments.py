@@ -354,3 +354,18 @@ async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and
                 (p2, 6, 1, 4, 0), (p8, 7, 1, 3, 0), (p4, 8, 0, 5, 0)]
     got = [(s.id, s.rank, s.points, s.buchholz, s.sonneborn_berger) for s in ann.podiums[0]]
     assert got == expected
+
+
+async def test_games_ending_together_all_count_before_the_next_round(tmp_path, tstore):
+    """Four games end at once: each hook records its result; whoever holds the lease sees them all
+    (a hook that found the lease taken is looked at again when it is let go): round 2 opens at once."""
+    async with World(str(tmp_path / "db"), tstore) as w:
+        t = await w.tour.create(guild_id=GUILD, channel_id=CHANNEL, creator=ORGA, kind="tectonic", fmt=P.SWISS,
+                                rounds=2, places=8)
+        await entered(w, t.id, list(range(601, 609)))
+        await w.tour.launch(t.id, ORGA)
+        games = [(await w.table_game(t.id, uid))[1] for uid in (601, 603, 605, 607)]
+        await asyncio.gather(*(w.sessions.forfeit(g.id, 0) for g in games))
+        t = await tstore.get_tournament(t.id)
+        assert t.round == 2 and len(w.announcer.rounds) == 2
+        assert len([x for x in await tstore.tournament_tables(t.id) if x.round == 2 and x.game_id]) == 4

@@ -321,6 +321,8 @@ class TournamentService:
         self.opened = opened
         self.shards = shards
         self._tasks: set[asyncio.Task] = set()
+        #: tournaments told of a change while this process may hold their lease: looked at again
+        self._dirty: set[int] = set()
 
     # --- checks --------------------------------------------------------------------------
     async def get_in(self, tournament_id: int, guild_id: int | None) -> TournamentRow:
@@ -549,13 +551,19 @@ class TournamentService:
     async def advance(self, tournament_id: int) -> bool:
         """Under the tournament's lease: record ended games, open the games of the current round
         still missing, and when the round is complete, open the next one (or finish)."""
-        now = self.clock()
-        if not await self.store.claim_tournament(tournament_id, now, LEASE):
-            return False  # another process (or task) is on it; it will see what we would have
-        try:
-            return await self._advance(tournament_id)
-        finally:
-            await self.store.release_tournament(tournament_id)
+        self._dirty.add(tournament_id)
+        moved = False
+        while tournament_id in self._dirty:
+            if not await self.store.claim_tournament(tournament_id, self.clock(), LEASE):
+                # another process or task holds it: a task of this process looks again when it lets go
+                # (``_dirty``), another process at its next tick
+                return moved
+            self._dirty.discard(tournament_id)
+            try:
+                moved |= await self._advance(tournament_id)
+            finally:
+                await self.store.release_tournament(tournament_id)
+        return moved
 
     async def _advance(self, tournament_id: int) -> bool:
         moved = False
