@@ -357,15 +357,28 @@ async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and
 
 
 async def test_games_ending_together_all_count_before_the_next_round(tmp_path, tstore):
-    """Four games end at once: each hook records its result; whoever holds the lease sees them all
-    (a hook that found the lease taken is looked at again when it is let go): round 2 opens at once."""
+    """Games that end while this process holds the tournament's lease: their hooks record the results
+    and find the lease taken; the holder looks again when it lets go, and round 2 opens at once."""
     async with World(str(tmp_path / "db"), tstore) as w:
         t = await w.tour.create(guild_id=GUILD, channel_id=CHANNEL, creator=ORGA, kind="tectonic", fmt=P.SWISS,
                                 rounds=2, places=8)
         await entered(w, t.id, list(range(601, 609)))
         await w.tour.launch(t.id, ORGA)
         games = [(await w.table_game(t.id, uid))[1] for uid in (601, 603, 605, 607)]
-        await asyncio.gather(*(w.sessions.forfeit(g.id, 0) for g in games))
+        original = w.tour._advance
+        calls = 0
+
+        async def advance_then_the_others_end(tid):
+            nonlocal calls
+            calls += 1
+            moved = await original(tid)
+            if calls == 1:  # still holding the lease: the three other games end now
+                for g in games[1:]:
+                    await w.sessions.forfeit(g.id, 0)
+            return moved
+
+        w.tour._advance = advance_then_the_others_end
+        await w.sessions.forfeit(games[0].id, 0)
         t = await tstore.get_tournament(t.id)
-        assert t.round == 2 and len(w.announcer.rounds) == 2
+        assert calls == 2 and t.round == 2 and len(w.announcer.rounds) == 2
         assert len([x for x in await tstore.tournament_tables(t.id) if x.round == 2 and x.game_id]) == 4
