@@ -40,14 +40,28 @@ class SeasonSource(Protocol):
 
 
 class ExportSource:
-    """:class:`SeasonSource` over ``Store.export_guild`` (see the module's doc)."""
+    """:class:`SeasonSource` over ``Store.export_guild`` (see the module's doc). One export serves a
+    few seconds (a ``/profil`` reads several games' seasons at once)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.monotonic, ttl: float = 5.0) -> None:
         self.store = store
+        self.clock = clock
+        self.ttl = ttl
+        self._docs: dict[int, tuple[float, dict[str, Any]]] = {}
+
+    async def _export(self, guild_id: int) -> dict[str, Any]:
+        hit = self._docs.get(guild_id)
+        if hit is not None and self.clock() - hit[0] < self.ttl:
+            return hit[1]
+        doc = await self.store.export_guild(guild_id)
+        if len(self._docs) > 64:
+            self._docs.clear()
+        self._docs[guild_id] = (self.clock(), doc)
+        return doc
 
     async def season_results(self, guild_id: int, kind: str, start: float,
                              end: float) -> tuple[list[list[ResultRow]], dict[int, str]]:
-        doc = await self.store.export_guild(guild_id)
+        doc = await self._export(guild_id)
         games = sorted((g for g in doc["games"] if g["game"] == kind and g["finished_at"] is not None
                         and start <= g["finished_at"] < end), key=lambda g: (g["finished_at"], g["id"]))
         names: dict[int, str] = {}
@@ -65,8 +79,8 @@ class ExportSource:
         return out, names
 
 
-def season_source(store: Any) -> SeasonSource:
-    return store if hasattr(store, "season_results") else ExportSource(store)
+def season_source(store: Any, clock: Callable[[], float] = time.time) -> SeasonSource:
+    return store if hasattr(store, "season_results") else ExportSource(store, clock)
 
 
 class SeasonBoard:
@@ -74,7 +88,7 @@ class SeasonBoard:
                  source: SeasonSource | None = None) -> None:
         self.store = store
         self.clock = clock
-        self.source = source or season_source(store)
+        self.source = source or season_source(store, clock)
         self._cache: dict[tuple, tuple[float, list[S.SeasonRow]]] = {}
 
     async def period(self, guild_id: int) -> str:
