@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -37,6 +38,7 @@ RECORDS_SIZE = 10
 MAX_LISTED = 20
 MOVE_SAMPLE = 200  # the player's latest moves the median time per move reads
 LIST_BUDGET = 2000  # a Discord message
+SEASONS_WAIT = 0.4  # seconds /profil waits for season tables not cached yet
 
 
 def duration(seconds: float, lg: str) -> str:
@@ -194,9 +196,16 @@ class BoardsCog(commands.Cog):
                                 rating=display(row.ordinal), rank=position, total=total, games=row.games,
                                 wins=row.wins, best=none if row.best_score is None else row.best_score))
         board = getattr(self.bot, "seasons", None)
+        placed = []
         if board is not None and ratings:  # the member's place in this season and the last (issue 28)
-            for season, kind, position, total, row in await board.player_seasons(guild, who.id,
-                                                                                 [r.kind for r, _, _ in ratings]):
+            # bounded: a season table not computed yet goes on in the background (cached for the next
+            # /profil) and this answer goes without it, inside Discord's 3 seconds
+            task = asyncio.ensure_future(board.player_seasons(guild, who.id, [r.kind for r, _, _ in ratings]))
+            try:
+                placed = await asyncio.wait_for(asyncio.shield(task), SEASONS_WAIT)
+            except TimeoutError:
+                log.info("/profil: season tables of server %s still being computed", guild)
+            for season, kind, position, total, row in placed:
                 lines.append(i18n.t("tournament.profile.season_line", lg, season=season.name(lg),
                                     game=title(kind, lg), rank=position, total=total, rating=row.rating,
                                     games=row.games))
