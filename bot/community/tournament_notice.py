@@ -66,8 +66,9 @@ def round_text(t: TournamentRow, number: int, tables: list[TableRow], byes: list
     return text
 
 
-def entry_names(entries: list[EntryRow]) -> dict[int, str]:
-    return {e.user_id: str(escape(e.name)) for e in entries}
+def entry_names(entries: list[EntryRow], *, for_text: bool = True) -> dict[int, str]:
+    """The entrants' names: escaped for a message, as they are for a picture (drawn, not parsed)."""
+    return {e.user_id: str(escape(e.name)) if for_text else " ".join(e.name.split()) for e in entries}
 
 
 class DiscordAnnouncer:
@@ -92,7 +93,7 @@ class DiscordAnnouncer:
 
     async def finished(self, t: TournamentRow, standings: list[P.Standing]) -> None:
         lg = await server_lang(self.bot.store, t.guild_id)
-        names = entry_names(await self.bot.tournaments.store.tournament_entries(t.id))
+        names = entry_names(await self.bot.tournaments.store.tournament_entries(t.id), for_text=False)
         args = card_args(t, standings, names, lg)
         image = await self.bot.render_pool.run(render_standings, *args)
         file = discord.File(io.BytesIO(image), filename=f"tournoi-{t.id}.png") if image else None

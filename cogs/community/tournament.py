@@ -155,7 +155,8 @@ class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L
         head.append(i18n.t("tournament.state.round", lg, round=t.round, total=t.total, running=running,
                            count=len(snap.tables)))
         image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
-            render_standings, *card_args(t, snap.standings, names, lg, interaction.user.id))
+            render_standings, *card_args(t, snap.standings, entry_names(snap.entries, for_text=False), lg,
+                                         interaction.user.id))
         file = discord.File(io.BytesIO(image), filename=f"tournoi-{t.id}.png") if image else None
         await send(interaction, "\n".join(head), file=file)
 

@@ -31,3 +31,12 @@ def test_standings_card_fits_a_phone():
         img = Image.open(io.BytesIO(png))
         assert img.format == "PNG" and img.width <= 720 and len(png) < 1_000_000
         assert img.height < 1500  # the top 20 only
+
+
+def test_names_escaped_in_text_kept_in_pictures():
+    from bot.community.tournament_notice import entry_names
+    from bot.community.tournaments import EntryRow
+
+    entries = [EntryRow(1, 5, "**Ali_ce**\n@everyone", 1000.0)]
+    assert "\\*\\*" in entry_names(entries)[5] and "\n" not in entry_names(entries)[5]
+    assert entry_names(entries, for_text=False)[5] == "**Ali_ce** @everyone"
