@@ -145,12 +145,17 @@ async def fill_plan(store: Store, plan: list[tuple], seed: int) -> None:
             await store.executemany(f"INSERT INTO {table} ({','.join(cols[table])}) VALUES ({marks})", rows)
         await store.execute("COMMIT")
     else:
-        async with store.pool.acquire() as con:  # type: ignore[attr-defined]
+        import asyncpg
+
+        con = await asyncpg.connect(store.url)  # type: ignore[attr-defined]  (COPY: the bulk path)
+        try:
             async with con.transaction():
                 for table, rows in data.items():
                     await con.copy_records_to_table(table, records=rows, columns=cols[table])
                 await con.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
             await con.execute("VACUUM ANALYZE")  # what autovacuum does soon after a bulk load
+        finally:
+            await con.close()
 
 
 def expected_of(game, cache: dict[int, set[int]]) -> set[int]:
@@ -172,17 +177,12 @@ async def fill_busy(store: Store, tpl: dict[str, list[dict]], guild: int, runnin
 
 
 async def _max_id(store: Store) -> int:
-    if isinstance(store, SQLiteStore):
-        return (await store.execute("SELECT COALESCE(MAX(id), 0) FROM games"))[0][0]
-    return await store.pool.fetchval("SELECT COALESCE(MAX(id), 0) FROM games")  # type: ignore[attr-defined]
+    return (await store.execute("SELECT COALESCE(MAX(id), 0) FROM games"))[0][0]  # type: ignore[attr-defined]
 
 
 async def rate_guild(store: Store, guild: int) -> None:
     """The measured server's ratings, folded by the bot's code (its rated_games rows are redone)."""
-    if isinstance(store, SQLiteStore):
-        await store.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild,))
-    else:
-        await store.pool.execute("DELETE FROM rated_games WHERE guild_id = $1", guild)  # type: ignore[attr-defined]
+    await store.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild,))  # type: ignore[attr-defined]
     for gid in await store.unrated_games():
         await ratings.rate(store, gid)
 
@@ -194,8 +194,8 @@ async def size_bytes(store: Store, empty: int) -> int:
         free = (await store.execute("PRAGMA freelist_count"))[0][0]
         size = (await store.execute("PRAGMA page_size"))[0][0]
         return (pages - free) * size - empty
-    await store.pool.execute("VACUUM ANALYZE")  # type: ignore[attr-defined]
-    return await store.pool.fetchval("SELECT pg_database_size(current_database())") - empty  # type: ignore
+    await store.execute("VACUUM ANALYZE")  # type: ignore[attr-defined]
+    return (await store.execute("SELECT pg_database_size(current_database())"))[0][0] - empty  # type: ignore
 
 
 async def timed(fns: list, n: int = SAMPLES) -> list[tuple[float, float]]:
@@ -384,9 +384,7 @@ async def run_backend(backend: str, sizes: list[int], tpl, pg=None, busy: dict |
 
 
 async def count_finished(store: Store) -> int:
-    if isinstance(store, SQLiteStore):
-        return (await store.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'"))[0][0]
-    return await store.pool.fetchval("SELECT COUNT(*) FROM games WHERE status = 'finished'")  # type: ignore
+    return (await store.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'"))[0][0]  # type: ignore
 
 
 COLUMNS = ["/profil", "/parties", "/classement", "/historique", "move"]

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, looplag, metrics
+from bot import i18n, looplag, metrics, payload
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.community.matchmaking import Matchmaking, queue_store
@@ -25,7 +25,7 @@ from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
-from bot.inputs import Refused, check_options
+from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
 from bot.render_pool import RenderPool
 from bot.sessions import SessionService
@@ -35,10 +35,12 @@ from bot.ui import (
     PREFIX,
     ComponentRouter,
     GameComponent,
+    dispatch_component,
     dm_guard,
     explain_refused_component,
     lang,
     refuse,
+    send,
 )
 from engines.base import RuleError
 
@@ -82,12 +84,51 @@ class LudibotTree(app_commands.CommandTree):
         try:
             command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
         except app_commands.AppCommandError:
-            return True  # an unknown command: discord.py answers it as usual
+            return True  # an unknown command: discord.py raises CommandNotFound, answered by on_error
+        try:
+            check_signature(command, options,
+                            autocomplete=interaction.type is discord.InteractionType.autocomplete)
+        except Stale:
+            stale_command(interaction)
+            raise
         check_options(command, options)
         return True
 
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """discord.py's dispatch of a command, with one more guard: a payload it cannot read (an
+        option of no known type, ``null`` where a list is expected...) is logged and answered
+        privately, in the user's language, instead of escaping as an unanswered task's error."""
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise  # answered by on_error, as usual
+        except Exception as exc:
+            payload.drops.warn("dropped a malformed interaction (%s): %s", type(exc).__name__,
+                               str(exc)[:120].encode("unicode_escape").decode("ascii"))
+            observe_interaction(interaction, "?")
+            if interaction.response.is_done():
+                return
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await send(interaction, payload.unreadable_text(interaction.locale, exc), ephemeral=True)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         observe_interaction(interaction)
+        if interaction.type is discord.InteractionType.autocomplete:
+            # refused before the suggestions (a stale client, an option out of range): no message can
+            # answer an autocomplete, an empty list of suggestions does
+            if isinstance(error, (Stale, app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
+                stale_command(interaction)
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])
+            return
+        if isinstance(error, (app_commands.CommandSignatureMismatch, app_commands.CommandNotFound)):
+            # a client whose list of commands is not the bot's (the cog's handler may have answered)
+            stale_command(interaction)
+            if not interaction.response.is_done():
+                await refuse(interaction, "payload.error.stale_command")
+            return
         if isinstance(error, Refused):  # refused before the command ran (the cog's handler may have answered)
             if not interaction.response.is_done():
                 await refuse(interaction, error.original)
@@ -108,6 +149,27 @@ class LudibotTree(app_commands.CommandTree):
         await refuse(interaction, "common.error.internal")
 
 
+def stale_command(interaction: discord.Interaction) -> None:
+    """A command that does not match the bot's: let the bot check the commands Discord holds."""
+    check = getattr(interaction.client, "command_tree_suspect", None)
+    if check is not None:
+        check()
+
+
+def command_shape(commands: list[dict]) -> list:
+    """What a client's list of commands depends on (names, types, options, required, choices), the
+    same for the bot's own payload and for what Discord answers (which adds ids, versions...)."""
+    def options(opts) -> list:
+        out = []
+        for o in opts or []:
+            out.append([o.get("name"), o.get("type"), bool(o.get("required")),
+                        sorted(str(c.get("value")) for c in o.get("choices") or []), options(o.get("options"))])
+        return sorted(out, key=lambda x: (str(x[0]), str(x[1])))
+
+    return sorted(([c.get("name"), c.get("type", 1), options(c.get("options"))] for c in commands),
+                  key=lambda x: (str(x[0]), str(x[1])))
+
+
 def observe_interaction(interaction: discord.Interaction, command: str | None = None) -> None:
     """Command latency (``ludibot_command_seconds``): from the check before the command to its end."""
     t0 = interaction.extras.pop("t0", None)
@@ -123,6 +185,7 @@ def observe_interaction(interaction: discord.Interaction, command: str | None = 
 
 class Ludibot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
+        payload.install()  # discord.py reads JSON without ever raising on what Discord may send
         shards: dict[str, object] = {}
         if settings.shard_count is not None:
             shards["shard_count"] = settings.shard_count
@@ -150,6 +213,10 @@ class Ludibot(commands.AutoShardedBot):
         self.seasons = SeasonBoard(self.store, clock=self.clock)
         self.matchmaking = Matchmaking(queue_store(self.store), self.store, self.sessions, clock=self.clock,
                                        opened=self._wake_game)
+        #: the last check of the commands Discord holds, the re-syncs of the last day (monotonic), the check running
+        self._tree_checked = -float("inf")
+        self._resyncs: list[float] = []
+        self._tree_check: asyncio.Task | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -191,21 +258,71 @@ class Ludibot(commands.AutoShardedBot):
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
 
-    async def sync_commands(self) -> bool:
-        """Sync the slash commands only when the tree (or its translations) changed."""
+    def _sync_target(self) -> tuple[discord.Object | None, str, str]:
+        """(the dev guild or None for global, the meta key of the synced tree's hash, that hash)."""
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
         catalogs = json.dumps([i18n.catalog(lg) for lg in i18n.LANGS], sort_keys=True)
         digest = hashlib.sha256((json.dumps(self.command_payload(), sort_keys=True, default=str)
                                  + catalogs).encode()).hexdigest()
         key = f"commands:{self.settings.api_base}:{self.application_id}:{guild.id if guild else 'global'}"
+        return guild, key, digest
+
+    async def sync_commands(self) -> bool:
+        """Sync the slash commands only when the tree (or its translations) changed."""
+        if self.settings.dev_guild:
+            self.tree.copy_global_to(guild=discord.Object(self.settings.dev_guild))
+        guild, key, digest = self._sync_target()
         if await self.store.get_meta(key) == digest:
             log.info("slash commands unchanged, not syncing")
             return False
         synced = await self.tree.sync(guild=guild)
         await self.store.set_meta(key, digest)
         log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
+        return True
+
+    def command_tree_suspect(self) -> None:
+        """A client sent a command that is not the bot's: check (at most once per
+        :data:`TREE_CHECK_INTERVAL`, by the process that syncs) that Discord holds the tree we synced."""
+        if not self.settings.runs_shard_zero or self.application_id is None:
+            return
+        now = time.monotonic()
+        if now - self._tree_checked < TREE_CHECK_INTERVAL or (self._tree_check and not self._tree_check.done()):
+            return
+        self._tree_checked = now
+        self._tree_check = asyncio.get_running_loop().create_task(self.check_command_tree())
+
+    async def check_command_tree(self) -> bool:
+        """Compare the commands Discord holds with the bot's tree; re-sync when they differ, at most
+        :data:`RESYNCS_PER_DAY` times a day (checks come at most once per :data:`TREE_CHECK_INTERVAL`):
+        Discord allows 200 command creations a day per server, a re-sync may re-create every
+        command, and the bulk overwrite has its own rate limit, whose 429s discord.py waits on.
+        True when it re-synced."""
+        guild, key, digest = self._sync_target()
+        try:
+            if guild is not None:
+                held = await self.http.get_guild_commands(self.application_id, guild.id)  # type: ignore[arg-type]
+            else:
+                held = await self.http.get_global_commands(self.application_id)  # type: ignore[arg-type]
+        except discord.HTTPException as exc:
+            log.warning("could not read the commands Discord holds: %s", exc)
+            return False
+        if command_shape(list(held)) == command_shape(self.command_payload()):
+            log.info("the commands Discord holds are the bot's (a client's list is only older)")
+            return False
+        now = time.monotonic()
+        self._resyncs = [t for t in self._resyncs if now - t < DAY]
+        if len(self._resyncs) >= RESYNCS_PER_DAY:
+            log.warning("the commands Discord holds differ from the bot's; already re-synced %d times "
+                        "today, not again yet", len(self._resyncs))
+            return False
+        self._resyncs.append(now)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            log.warning("could not re-sync the slash commands: %s", exc)
+            return False
+        await self.store.set_meta(key, digest)
+        log.warning("the commands Discord held differed from the bot's: re-synced %d slash commands", len(synced))
         return True
 
     def owns_guild(self, guild_id: int | None) -> bool:
@@ -283,10 +400,14 @@ class Ludibot(commands.AutoShardedBot):
         discord.py silently ignores a custom id that is not among the clicked message's
         components; a crafted client would then see "interaction failed". We answer instead.
         """
+        if interaction.type is discord.InteractionType.modal_submit:
+            if str((interaction.data or {}).get("custom_id", "")).startswith(f"{PREFIX}:"):
+                await dispatch_component(interaction)  # a game's form (bot.ui.GameModal)
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))
-        if not cid.startswith(f"{PREFIX}:"):
+        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:")):  # the games' and the replay viewer's
             await refuse(interaction, "common.error.forged_button")
             return
         on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
@@ -311,6 +432,13 @@ class Ludibot(commands.AutoShardedBot):
         if self.metrics_server is not None:
             await self.metrics_server.stop()
         await self.store.close()
+
+
+#: at most one check of the commands Discord holds per minute; at most 10 re-syncs a day (the
+#: 13 commands re-created 10 times stay under Discord's 200 creations a day, beside the start-ups')
+TREE_CHECK_INTERVAL = 60.0
+RESYNCS_PER_DAY = 10
+DAY = 86400.0
 
 
 def _custom_ids(components) -> set[str]:

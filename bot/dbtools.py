@@ -109,8 +109,8 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
     dest = open_store(dest_url)
     await dest.open()
     try:
-        con: asyncpg.Connection
-        async with dest.pool.acquire() as con:  # type: ignore[attr-defined]
+        con: asyncpg.Connection = await asyncpg.connect(dest_url)  # COPY, the bulk path
+        try:
             if await con.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
                 raise MigrationError("storage.migrate.not_empty", url=redact_url(dest_url))
             counts: dict[str, int] = {}
@@ -143,6 +143,8 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
                 bad = sorted(i for i in want if got_sums.get(i) != want[i])
                 if bad or len(got_sums) != len(want):
                     raise MigrationError("storage.migrate.checksum_mismatch", games=", ".join(map(str, bad[:20])))
+        finally:
+            await con.close()
         return counts
     finally:
         await dest.close()

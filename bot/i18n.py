@@ -208,9 +208,16 @@ def _is_phrase(value: Any) -> bool:
     return isinstance(getattr(value, "key", None), str) and isinstance(getattr(value, "params", None), tuple)
 
 
+def _is_phrases(value: Any) -> bool:
+    """A tuple of phrases: a list of catalog texts, joined in the reader's language."""
+    return isinstance(value, tuple) and bool(value) and all(_is_phrase(v) for v in value)
+
+
 def _argument(value: Any, lang: str) -> Any:
     if _is_phrase(value):
         return t(value.key, lang, **dict(value.params))  # written in the reader's language
+    if _is_phrases(value):
+        return ", ".join(_argument(v, lang) for v in value)
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
@@ -233,7 +240,8 @@ def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
     Messages are pure functions of their key, language and parameters, and most are asked again
     and again (button labels, turn lines, the same numbers): the last results are kept (bounded),
     so a move does not pay Fluent and Babel for texts it already wrote."""
-    if all(value is None or isinstance(value, _PLAIN) or _is_phrase(value) for value in params.values()):
+    if all(value is None or isinstance(value, _PLAIN) or _is_phrase(value) or _is_phrases(value)
+           for value in params.values()):
         try:
             return _formatted(key, lang, tuple((name, type(value), value) for name, value in sorted(params.items())))
         except TypeError:  # a phrase whose parameters cannot be a cache key
@@ -259,7 +267,7 @@ def _format(key: str, lang: str, params: dict[str, Any]) -> str:
     if loaded is None:
         return key
     if key in loaded.templates:
-        plain = {name: _argument(v, lang) if _is_phrase(v) else v for name, v in params.items()}
+        plain = {name: _argument(v, lang) if _is_phrase(v) or _is_phrases(v) else v for name, v in params.items()}
         return loaded.templates[key].format_map(_SafeDict(plain))
     message = loaded.messages[key]
     args = {name: _argument(value, lang) for name, value in params.items()}

@@ -31,6 +31,31 @@ class Refused(app_commands.CheckFailure):
         self.original = error
 
 
+class Stale(Refused):
+    """The options do not match the command the bot declares: a Discord client whose list of
+    commands is older (or newer) than the bot's — a required option missing, an option the
+    command no longer has, or one of another type. Answered "this command has just changed"."""
+
+    def __init__(self) -> None:
+        super().__init__(RuleError("payload.error.stale_command"))
+
+
+def check_signature(command: Any, options: list[Any], *, autocomplete: bool = False) -> None:
+    """Raise :class:`Stale` when the options do not fit the command's declared parameters: an
+    unknown name, another type, or (except while autocompleting) a required one missing."""
+    params = {p.display_name: p for p in getattr(command, "parameters", None) or []}
+    given: set[str] = set()
+    for option in options:
+        if not isinstance(option, dict):
+            raise Stale()
+        param = params.get(option.get("name"))  # type: ignore[arg-type]
+        if param is None or option.get("type") != param.type.value:
+            raise Stale()
+        given.add(param.display_name)
+    if not autocomplete and any(p.required and name not in given for name, p in params.items()):
+        raise Stale()
+
+
 def _param(command: Any, name: str) -> app_commands.Parameter | None:
     for p in getattr(command, "parameters", None) or []:
         if p.display_name == name or p.name == name:

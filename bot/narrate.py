@@ -56,8 +56,12 @@ def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str
         if not i18n.has(key):
             key = f"common.event.{etype}"
             if not i18n.has(key):
-                continue
-        lines.append(i18n.t(key, lang, **event_params(event, names)))
+                key = f"undo.event.{etype}"  # a takeback (bot.takeback), in every game
+                if not i18n.has(key):
+                    continue
+        text = i18n.t(key, lang, **event_params(event, names))
+        if text.strip():  # a catalog may say nothing for a case (a series of one game has no "1/1")
+            lines.append(text)
     if len(lines) > limit:
         skipped = len(lines) - limit
         lines = lines[: limit // 2] + [i18n.t("common.event.skipped", lang, count=skipped)] + lines[-limit // 2:]

@@ -146,6 +146,11 @@ class RenderPool:
         return bool(self._all)
 
     @property
+    def idle_workers(self) -> int:
+        """Worker processes waiting for a job now (drawing ahead is only worth it when one is)."""
+        return self._idle.qsize() if self._idle is not None else 0
+
+    @property
     def alive_workers(self) -> int:
         """Worker processes alive now (the metrics' gauge)."""
         return sum(1 for w in self._all if w.alive)

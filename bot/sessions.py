@@ -29,7 +29,7 @@ from bot import metrics
 from bot.pace import check_pace
 from bot.safe import Safe, escape
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
-from engines.base import Engine, Result, RuleError, validate_options
+from engines.base import Engine, Phrase, Result, RuleError, validate_options
 
 log = logging.getLogger("ludibot.sessions")
 
@@ -250,7 +250,8 @@ class SessionService:
         mine = [g for g in games if user_id is not None and g.seat_of(user_id) is not None]
         if len(mine) == 1:
             return mine[0]
-        listed = Safe(", ".join(f"#{g.id} ({', '.join(escape(n) for n in g.names)})" for g in (mine or games)))
+        listed = tuple(Phrase("common.label.game_listed", (("id", g.id), ("players", Safe(", ".join(
+            escape(n) for n in g.names))), ("status", Phrase(f"common.status.{g.status}")))) for g in (mine or games))
         raise SessionError("common.error.ambiguous", games=listed)
 
     # --- lobby ---------------------------------------------------------------------
@@ -447,6 +448,8 @@ class SessionService:
             before = engine.expected(state)
             # the stalled player is back before the others decided: their vote is closed
             settings = without_vote(game.settings, seat) if str(seat) in open_votes(game) else None
+            if "takeback" in game.settings:  # a move cancels a takeback request (bot.takeback)
+                settings = {k: v for k, v in (settings or game.settings).items() if k != "takeback"}
             outcome = await self._commit(game, engine, state, seat, user_id, action, settings=settings)
             outcome = await self._play_ai(outcome)
             outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -172,6 +173,15 @@ def derive_rng(seed: int, *salt: Any) -> random.Random:
     return random.Random(int.from_bytes(h[:8], "big"))
 
 
+def plugged_ai(engine: Any) -> Callable[..., Action]:
+    """The AI plugged into ``engine`` by its game's package (an AI module depends on its engine, the
+    engine never imports it: the package, which the registry ``engines.get`` loads, connects them)."""
+    ai = getattr(engine, "ai", None)
+    if ai is None:
+        raise RuntimeError(f"no AI plugged into the {engine.name} engine: load it through its package")
+    return ai
+
+
 @runtime_checkable
 class Engine(Protocol):
     """What every engine module exposes as its ``ENGINE`` object."""
@@ -206,6 +216,31 @@ class Engine(Protocol):
     def ai_action(self, state: Any, seat: int, level: int = 1) -> Action: ...
 
     def default_action(self, state: Any, seat: int) -> Action: ...
+
+    def takeback_refusal(self, before: Any, seat: int, action: Action, after: Any,
+                         events: list[Event]) -> str | None:
+        """Why the move ``action`` of ``seat`` (``before`` -> ``after``, telling ``events``) can NOT be
+        taken back, as a catalog key (``"undo.reason.dice"``), or None when it may. Never a move that
+        revealed information or randomness: a die rolled, a card drawn from the pile, a hidden card
+        seen, a tile turned up, gestures revealed, a round scored (issue 26; each game's rules page
+        says which of its moves)."""
+        ...
+
+
+#: a move that ended the game is never taken back (results and ratings are written)
+GAME_OVER_EVENTS = frozenset({"game_over", "game_drawn"})
+
+
+def refusal_from_events(events: list[Event], revealing: dict[str, str]) -> str | None:
+    """``takeback_refusal``'s common form: the reason of the first event that revealed something
+    (``revealing``: event type -> catalog key), the end of the game, else None (it may be taken back)."""
+    for event in events:
+        kind = event.get("type")
+        if kind in revealing:
+            return revealing[kind]
+        if kind in GAME_OVER_EVENTS:
+            return "undo.reason.game_over"
+    return None
 
 
 def stamp_schema(data: dict[str, Any], schema: int) -> dict[str, Any]:

@@ -169,6 +169,8 @@ class LudixEngine:
             scores[seat] += points
             banked[seat].append(points)
             events.append({"type": "banked", "seat": seat, "points": points, "score": scores[seat]})
+            if scores[seat] >= state.target > max(state.scores):  # the target reached for the first time
+                events.append({"type": "target_reached", "seat": seat, "target": state.target})
         nxt = self._next(state, seat)
         wrapped = nxt <= seat  # the round is complete (nxt == 0 when nobody was voted out)
         round_no = state.round_no + (1 if wrapped else 0)
@@ -283,6 +285,12 @@ class LudixEngine:
         if mine >= state.target and level >= 2:
             return {"type": "stop"}
         return {"type": "roll"} if state.turn_total < threshold else {"type": "stop"}
+
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        return "undo.reason.ludix"  # every step of a turn rolls the dice: nothing is ever taken back
 
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: stop (bank the turn total), or pass if nothing was rolled yet."""

@@ -511,6 +511,12 @@ class LutinadesEngine:
             return {"type": "follow", "lutin": pick_lutin(self.view(state, seat), rng, level)}
         raise RuleError("common.error.not_your_turn")
 
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        return "undo.reason.lutinades"  # the gestures are revealed together: nothing is ever taken back
+
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: a random allowed gesture for a lutin, a random lutin for the picker."""
         if state.phase == GESTURES and seat in self.expected(state):

@@ -3,6 +3,7 @@ modals), the test awaits the bot's complete answer and inspects who sees what.""
 
 from __future__ import annotations
 
+import copy
 import secrets
 import time
 from collections.abc import Callable
@@ -193,9 +194,20 @@ class InteractionResult:
         return [a for x in self.messages if not x.deleted for a in x.attachments]
 
     @property
+    def images(self) -> list[FakeAttachment]:
+        """The pictures players see in the answer: on a v2 card only those its components show."""
+        return [a for x in self.messages if not x.deleted for a in x.images]
+
+    @property
     def components(self) -> list[dict[str, Any]]:
         msg = self.message
         return msg.components if msg else []
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The primary message's action rows, wherever they are nested."""
+        msg = self.message
+        return msg.rows if msg else []
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
@@ -481,9 +493,11 @@ class FakeDiscord(FakeDiscordServer):
         timeout: float | None = None,
         deadline: float | None = None,
         check_deadline: bool | None = None,
+        mangle: Callable[[dict[str, Any]], str] | None = None,
         **kwoptions: Any,
     ) -> Choices:
-        """User types in an autocompleted option; returns the choices the bot offered."""
+        """User types in an autocompleted option; returns the choices the bot offered. ``mangle``:
+        as :meth:`raw_command`'s (the payload sent as the JSON text it returns)."""
         ch = self.channel(channel)
         given = dict(options or {})
         given.update(kwoptions)
@@ -495,7 +509,7 @@ class FakeDiscord(FakeDiscordServer):
         rec = self._new_interaction(m.IT_AUTOCOMPLETE, user, ch, data, deadline=deadline)
         rec.command_name = data["name"]
         res = await self._fire(rec, "autocomplete", True, 0.0, timeout,
-                               lambda r: r.record.callback_type is not None, check_deadline)
+                               lambda r: r.record.callback_type is not None, check_deadline, raw=mangle)
         out = Choices(res.choices or [])
         out.result = res
         return out
@@ -631,40 +645,109 @@ class FakeDiscord(FakeDiscordServer):
         if modal is None:
             raise ValueError("that interaction did not open a modal")
 
-        def value_for(custom_id: str, label: str | None, required: bool) -> Any:
-            for key in (custom_id, label):
+        used: set[str] = set()
+
+        def value_for(c: dict[str, Any], label: str | None) -> Any:
+            required = c.get("required", True)
+            for key in (c.get("custom_id"), label):
                 if key is not None and key in values:
+                    used.add(key)
                     return values[key]
-            if required:
-                raise ValueError(f"modal input {label or custom_id!r} is required")
+            if required and c.get("type") != m.C_CHECKBOX:
+                raise ValueError(f"modal input {label or c.get('custom_id')!r} is required")
             return None
+
+        def answer(c: dict[str, Any], label: str | None) -> dict[str, Any]:
+            """What the client sends back for one input, refusing what its form would not let through."""
+            t = c.get("type")
+            v = value_for(c, label)
+            out: dict[str, Any] = {"type": t, "custom_id": c.get("custom_id")}
+            if "id" in c:
+                out["id"] = c["id"]
+            name = label or c.get("custom_id")
+            if t == m.C_TEXT_INPUT:
+                text = "" if v is None else str(v)
+                lo, hi = c.get("min_length") or 0, c.get("max_length") or 4000
+                if not text and c.get("required", True):
+                    raise ValueError(f"modal input {name!r} is required")
+                if text and not lo <= len(text) <= hi:
+                    raise ValueError(f"{name!r} takes {lo}..{hi} characters, got {len(text)}")
+                if c.get("style") == 1 and "\n" in text:
+                    raise ValueError(f"{name!r} is a single-line input")
+                out["value"] = text
+            elif t == m.C_CHECKBOX:
+                out["value"] = bool(v)
+            elif t in (m.C_STRING_SELECT, m.C_RADIO_GROUP, m.C_CHECKBOX_GROUP):
+                picked = [] if v is None else ([v] if isinstance(v, str) else list(v))
+                opts = c.get("options") or []
+                chosen = []
+                for p in picked:
+                    opt = next((o for o in opts if o.get("value") == p), None) or next(
+                        (o for o in opts if str(o.get("label", "")).casefold() == str(p).casefold()), None)
+                    if opt is None:
+                        raise ValueError(f"{p!r} is not an option of {name!r}: {[o.get('label') for o in opts]}")
+                    chosen.append(opt["value"])
+                if t == m.C_RADIO_GROUP:
+                    if len(chosen) > 1:
+                        raise ValueError(f"{name!r} takes one option")
+                    out["value"] = chosen[0] if chosen else None
+                else:
+                    lo = c.get("min_values", 1)
+                    hi = c.get("max_values", 1 if t == m.C_STRING_SELECT else len(opts))
+                    if chosen and not lo <= len(chosen) <= hi:
+                        raise ValueError(f"{name!r} takes {lo}..{hi} values, got {len(chosen)}")
+                    out["values"] = chosen
+            else:  # user / role / mentionable / channel selects, file uploads: ids as given
+                out["values"] = [str(getattr(x, "id", x)) for x in ([] if v is None else v)]
+            return out
 
         comps_out = []
         for top in modal.get("components", []):
             if top.get("type") == m.C_ACTION_ROW:
-                row = []
-                for c in top.get("components", []):
-                    if c.get("type") == m.C_TEXT_INPUT:
-                        v = value_for(c["custom_id"], c.get("label"), c.get("required", True))
-                        row.append({"type": m.C_TEXT_INPUT, "custom_id": c["custom_id"], "value": v or "",
-                                    **({"id": c["id"]} if "id" in c else {})})
-                comps_out.append({"type": m.C_ACTION_ROW, "components": row})
+                row = [answer(c, c.get("label")) for c in top.get("components", []) if c.get("type") == m.C_TEXT_INPUT]
+                comps_out.append({"type": m.C_ACTION_ROW, **({"id": top["id"]} if "id" in top else {}),
+                                  "components": row})
             elif top.get("type") == m.C_LABEL:
-                c = top.get("component") or {}
-                v = value_for(c.get("custom_id", ""), top.get("label"), c.get("required", True))
-                inner: dict[str, Any] = {"type": c.get("type"), "custom_id": c.get("custom_id")}
-                if "id" in c:
-                    inner["id"] = c["id"]
-                if c.get("type") == m.C_TEXT_INPUT:
-                    inner["value"] = v or ""
-                else:
-                    inner["values"] = list(v or [])
-                comps_out.append({"type": m.C_LABEL, **({"id": top["id"]} if "id" in top else {}), "component": inner})
+                comps_out.append({"type": m.C_LABEL, **({"id": top["id"]} if "id" in top else {}),
+                                  "component": answer(top.get("component") or {}, top.get("label"))})
+            elif top.get("type") == m.C_TEXT_DISPLAY:
+                comps_out.append({"type": m.C_TEXT_DISPLAY, **({"id": top["id"]} if "id" in top else {})})
+        unknown = set(values) - used
+        if unknown:
+            raise ValueError(f"the modal has no input {sorted(unknown)!r}")
         data = {"custom_id": modal["custom_id"], "components": comps_out}
         prev = opened_by.record
         msg = self.message_by_id.get(prev.component_message_id or 0)
         rec = self._new_interaction(m.IT_MODAL_SUBMIT, user, prev.channel, data, message=msg)
         return await self._fire(rec, "modal", wait, settle, timeout, until, check_deadline)
+
+    # -- what a crafted client (or a Discord bug) sends: payloads the bot did not expect (fuzzing)
+    async def raw_command(self, user: FakeUser, channel: FakeChannel | str | int, path: str,
+                          options: dict[str, Any] | None = None, *, mangle: Callable[[dict[str, Any]], str],
+                          wait: bool = True, settle: float | None = None,
+                          timeout: float | None = None) -> InteractionResult:
+        """``/path`` as :meth:`run_command` builds it (options not validated), then ``mangle(payload)``
+        — the INTERACTION_CREATE payload, a copy — gives the JSON text the bot receives as ``d``: it
+        may be anything (lone surrogates, fields removed or null, unknown types, not JSON at all).
+        Waits (unless ``wait=False``) for an answer without raising when none comes
+        (``result.deadline_missed``)."""
+        ch = self.channel(channel)
+        data = self._command_data(user, ch, path, dict(options or {}), focused=None, validate=False)
+        rec = self._new_interaction(m.IT_APPLICATION_COMMAND, user, ch, data)
+        rec.command_name = data["name"]
+        return await self._fire(rec, "command", wait, settle, timeout, None, False, raw=mangle)
+
+    async def raw_click(self, user: FakeUser, message: FakeMessage | int, *, custom_id: str,
+                        mangle: Callable[[dict[str, Any]], str], component_type: int = m.C_BUTTON,
+                        wait: bool = True, settle: float | None = None,
+                        timeout: float | None = None) -> InteractionResult:
+        """A component interaction on ``message`` (the custom id need not be on it), mangled like
+        :meth:`raw_command`'s."""
+        msg = self._current(message, user)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        ch = self.channel(msg.channel_id)
+        rec = self._new_interaction(m.IT_MESSAGE_COMPONENT, user, ch, data, message=msg)
+        return await self._fire(rec, "component", wait, settle, timeout, None, False, raw=mangle)
 
     async def send_message(self, user: FakeUser, channel: FakeChannel | str | int, content: str) -> FakeMessage:
         """A user posts a plain message (dispatched to the bot as MESSAGE_CREATE)."""
@@ -906,7 +989,8 @@ class FakeDiscord(FakeDiscordServer):
         return rec
 
     async def _fire(self, rec: InteractionRecord, kind: str, wait: bool, settle: float | None,
-                    timeout: float | None, until, check_deadline: bool | None) -> InteractionResult:
+                    timeout: float | None, until, check_deadline: bool | None, *,
+                    raw: Callable[[dict[str, Any]], str] | None = None) -> InteractionResult:
         sess = self.session_for_guild(rec.channel.guild_id)
         if sess is None or (not sess.connected and not self.buffer_when_disconnected) or not sess.guild_created:
             raise NotConnected("no bot is connected to the fake Discord gateway")
@@ -920,7 +1004,10 @@ class FakeDiscord(FakeDiscordServer):
         rec.last_activity = rec.sent_wall
         rec.sent_at = time.perf_counter()
         rec.shard_id = sess.shard_id
-        await self.dispatch_event("INTERACTION_CREATE", rec.payload, session=sess)
+        if raw is None:
+            await self.dispatch_event("INTERACTION_CREATE", rec.payload, session=sess)
+        else:
+            await self.dispatch_raw("INTERACTION_CREATE", raw(copy.deepcopy(rec.payload)), session=sess)
         self._emit("interaction", rec)
         if not wait:
             return result

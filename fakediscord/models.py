@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
+import re
 import struct
 import threading
 import time
@@ -142,7 +143,18 @@ C_ROLE_SELECT = 6
 C_MENTIONABLE_SELECT = 7
 C_CHANNEL_SELECT = 8
 SELECT_TYPES = (C_STRING_SELECT, C_USER_SELECT, C_ROLE_SELECT, C_MENTIONABLE_SELECT, C_CHANNEL_SELECT)
+C_SECTION = 9
+C_TEXT_DISPLAY = 10
+C_THUMBNAIL = 11
+C_MEDIA_GALLERY = 12
+C_FILE = 13
+C_SEPARATOR = 14
+C_CONTAINER = 17
 C_LABEL = 18
+C_FILE_UPLOAD = 19
+C_RADIO_GROUP = 21
+C_CHECKBOX_GROUP = 22
+C_CHECKBOX = 23
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
@@ -166,6 +178,17 @@ class SnowflakeGenerator:
 
 def iso_now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat()
+
+
+def parse_data_uri(uri: str) -> tuple[str, bytes] | None:
+    """(content type, bytes) of ``data:<type>;base64,<data>`` (reference.mdx, "Image Data"), or None."""
+    mm = re.fullmatch(r"data:([\w/+.-]+);base64,([A-Za-z0-9+/=\s]*)", uri)
+    if not mm:
+        return None
+    try:
+        return mm.group(1).lower(), base64.b64decode(mm.group(2), validate=False)
+    except ValueError:
+        return None
 
 
 def png_size(data: bytes) -> tuple[int, int] | None:
@@ -381,8 +404,189 @@ def _guess_content_type(filename: str, data: bytes) -> str:
     return "application/octet-stream"
 
 
+class Readable:
+    """How a test reads a message (or one of its revisions), legacy or Components V2 alike.
+
+    For a v2 card, ``content`` holds the text of its text displays (the bot itself is sent ""), so
+    tests that read ``content`` / ``text`` work for both kinds; ``buttons``, ``selects`` and ``rows``
+    are found wherever they are nested; ``images`` are the attachments a reader actually sees."""
+
+    # provided by the dataclasses: content, embeds, components, attachments, flags
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[FakeAttachment]
+    flags: int
+
+    @property
+    def is_v2(self) -> bool:
+        """Sent with IS_COMPONENTS_V2: a card made of components, no content or embeds."""
+        return bool(self.flags & F_IS_COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """Content plus the text of embeds; for a v2 card, the text of its text displays."""
+        if self.is_v2:
+            return components_text(self.components)
+        parts = [self.content] if self.content else []
+        for e in self.embeds:
+            for key in ("title", "description"):
+                if e.get(key):
+                    parts.append(str(e[key]))
+            for f in e.get("fields", []) or []:
+                parts.append(f"{f.get('name', '')}: {f.get('value', '')}")
+            if (e.get("footer") or {}).get("text"):
+                parts.append(e["footer"]["text"])
+        return "\n".join(parts)
+
+    def walk_components(self) -> Iterator[dict[str, Any]]:
+        return walk_components(self.components)
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The action rows, wherever they are (top level, or inside a container)."""
+        return [c for c in walk_components(self.components) if c.get("type") == C_ACTION_ROW]
+
+    @property
+    def containers(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") == C_CONTAINER]
+
+    @property
+    def accent_color(self) -> int | None:
+        """The accent colour of the card's first container (None: no container, or no accent)."""
+        return next((c.get("accent_color") for c in self.containers), None)
+
+    @property
+    def text_displays(self) -> list[str]:
+        return [str(c.get("content") or "") for c in walk_components(self.components)
+                if c.get("type") == C_TEXT_DISPLAY]
+
+    def _media_attachment(self, item: dict[str, Any]) -> FakeAttachment | None:
+        aid = str(item.get("attachment_id") or "")
+        return next((a for a in self.attachments if str(a.id) == aid), None)
+
+    @property
+    def gallery(self) -> list[FakeAttachment]:
+        """The attachments shown in the card's media galleries, in order."""
+        out = []
+        for kind, item in media_items(self.components):
+            a = self._media_attachment(item) if kind == "gallery" else None
+            if a is not None:
+                out.append(a)
+        return out
+
+    @property
+    def thumbnails(self) -> list[FakeAttachment]:
+        return [a for kind, item in media_items(self.components) if kind == "thumbnail"
+                for a in [self._media_attachment(item)] if a is not None]
+
+    @property
+    def images(self) -> list[FakeAttachment]:
+        """The attachments a reader sees: all of them on a legacy message; on a v2 card only those
+        a gallery, a thumbnail or a file shows ("Attachments won't show by default")."""
+        if not self.flags & F_IS_COMPONENTS_V2:
+            return list(self.attachments)
+        shown = {str(item.get("attachment_id")) for _, item in media_items(self.components)}
+        return [a for a in self.attachments if str(a.id) in shown]
+
+    @property
+    def hidden_attachments(self) -> list[FakeAttachment]:
+        """Attachments of a v2 card that no component shows: sent, but invisible to players."""
+        seen = {a.id for a in self.images}
+        return [a for a in self.attachments if a.id not in seen]
+
+    def mentioned_user_ids(self, allowed_mentions: dict[str, Any] | None = None) -> list[int]:
+        """Users this message mentions as Discord computes ``mentions``: ``<@id>`` in the content, or in
+        the text displays of a v2 card (components/reference.mdx, Text Display), filtered by
+        ``allowed_mentions`` (None: Discord's default, every user mention)."""
+        ids: list[int] = []
+        for found in re.findall(r"<@!?(\d+)>", self.text):
+            if int(found) not in ids:
+                ids.append(int(found))
+        am = allowed_mentions
+        if am is None:
+            return ids
+        if "users" in (am.get("parse") or []):
+            return ids
+        allowed = {int(u) for u in am.get("users") or []}
+        return [u for u in ids if u in allowed]
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") == C_BUTTON]
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in walk_components(self.components) if c.get("type") in SELECT_TYPES]
+
+    @property
+    def button_labels(self) -> list[str]:
+        return [b.get("label") or "" for b in self.buttons]
+
+    def find_component(
+        self,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        placeholder: str | None = None,
+        types: tuple[int, ...] | None = None,
+        emoji: str | None = None,
+    ) -> dict[str, Any]:
+        comps = [c for c in walk_components(self.components) if types is None or c.get("type") in types]
+        found = [c for c in comps if _component_matches(c, label, custom_id, placeholder, emoji, exact=True)]
+        if not found:
+            found = [c for c in comps if _component_matches(c, label, custom_id, placeholder, emoji, exact=False)]
+        if not found:
+            raise LookupError(
+                f"no component label={label!r} custom_id={custom_id!r} placeholder={placeholder!r} on message {getattr(self, 'id', '?')}; "
+                f"components: {describe_components(self.components)}"
+            )
+        if len(found) > 1:
+            raise LookupError(f"several components match on message {getattr(self, 'id', '?')}: {describe_components(found)}")
+        return found[0]
+
+
+
 @dataclass(eq=False)
-class MessageRevision:
+class FakeEmoji:
+    """An application emoji (resources/emoji.mdx, "Application-Owned Emoji"): usable by the app
+    everywhere as ``<:name:id>`` in text, or as ``{"id", "name"}`` on buttons and select options."""
+
+    id: int
+    name: str
+    data: bytes
+    content_type: str
+    user: dict[str, Any]
+
+    @property
+    def animated(self) -> bool:
+        return self.content_type == "image/gif"
+
+    @property
+    def mention(self) -> str:
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "roles": [], "user": self.user, "require_colons": True,
+                "managed": False, "animated": self.animated, "available": True}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "data": base64.b64encode(self.data).decode(),
+                "content_type": self.content_type, "user": self.user}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> FakeEmoji:
+        d = dict(d)
+        d["data"] = base64.b64decode(d["data"])
+        return cls(**d)
+
+
+#: ``<:name:id>`` or ``<a:name:id>`` in text (resources/emoji.mdx; reference.mdx "Message Formatting")
+CUSTOM_EMOJI = re.compile(r"<(a?):(\w{2,32}):(\d{15,21})>")
+
+
+@dataclass(eq=False)
+class MessageRevision(Readable):
     at: float
     content: str
     embeds: list[dict[str, Any]]
@@ -392,7 +596,7 @@ class MessageRevision:
 
 
 @dataclass(eq=False)
-class FakeMessage:
+class FakeMessage(Readable):
     """A message the bot (or a fake user) posted.
 
     ``visible_to`` is None for a message everyone in the channel sees, or the id
@@ -452,60 +656,6 @@ class FakeMessage:
     def is_dm(self) -> bool:
         return self.guild_id is None
 
-    @property
-    def text(self) -> str:
-        """Content plus the text of embeds and of components v2 text displays."""
-        parts = [self.content] if self.content else []
-        for e in self.embeds:
-            for key in ("title", "description"):
-                if e.get(key):
-                    parts.append(str(e[key]))
-            for f in e.get("fields", []) or []:
-                parts.append(f"{f.get('name', '')}: {f.get('value', '')}")
-            if (e.get("footer") or {}).get("text"):
-                parts.append(e["footer"]["text"])
-        for c in walk_components(self.components):
-            if c.get("type") == 10 and c.get("content"):  # text display
-                parts.append(c["content"])
-        return "\n".join(parts)
-
-    def walk_components(self) -> Iterator[dict[str, Any]]:
-        return walk_components(self.components)
-
-    @property
-    def buttons(self) -> list[dict[str, Any]]:
-        return [c for c in walk_components(self.components) if c.get("type") == C_BUTTON]
-
-    @property
-    def selects(self) -> list[dict[str, Any]]:
-        return [c for c in walk_components(self.components) if c.get("type") in SELECT_TYPES]
-
-    @property
-    def button_labels(self) -> list[str]:
-        return [b.get("label") or "" for b in self.buttons]
-
-    def find_component(
-        self,
-        *,
-        label: str | None = None,
-        custom_id: str | None = None,
-        placeholder: str | None = None,
-        types: tuple[int, ...] | None = None,
-        emoji: str | None = None,
-    ) -> dict[str, Any]:
-        comps = [c for c in walk_components(self.components) if types is None or c.get("type") in types]
-        found = [c for c in comps if _component_matches(c, label, custom_id, placeholder, emoji, exact=True)]
-        if not found:
-            found = [c for c in comps if _component_matches(c, label, custom_id, placeholder, emoji, exact=False)]
-        if not found:
-            raise LookupError(
-                f"no component label={label!r} custom_id={custom_id!r} placeholder={placeholder!r} on message {self.id}; "
-                f"components: {describe_components(self.components)}"
-            )
-        if len(found) > 1:
-            raise LookupError(f"several components match on message {self.id}: {describe_components(found)}")
-        return found[0]
-
     def _snapshot(self) -> MessageRevision:
         return MessageRevision(
             at=self.edited_at or self.created_at,
@@ -522,7 +672,7 @@ class FakeMessage:
             "type": self.type,
             "channel_id": str(self.channel_id),
             "author": self.author,
-            "content": self.content,
+            "content": "" if self.flags & F_IS_COMPONENTS_V2 else self.content,
             "timestamp": self.timestamp,
             "edited_timestamp": self.edited_timestamp,
             "tts": self.tts,
@@ -594,6 +744,76 @@ def walk_components(components: list[dict[str, Any]] | None) -> Iterator[dict[st
             sub = c.get(key)
             if isinstance(sub, dict):
                 yield from walk_components([sub])
+
+
+def components_text(components: list[dict[str, Any]] | None) -> str:
+    """The text of every text display, in reading order, one per line (what a v2 card says)."""
+    return "\n".join(str(c["content"]) for c in walk_components(components)
+                     if c.get("type") == C_TEXT_DISPLAY and c.get("content"))
+
+
+def media_items(components: list[dict[str, Any]] | None) -> list[tuple[str, dict[str, Any]]]:
+    """Every unfurled media item of a v2 message, in reading order: ("gallery" | "thumbnail" | "file", item)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for c in walk_components(components):
+        t = c.get("type")
+        if t == C_MEDIA_GALLERY:
+            out.extend(("gallery", it.get("media") or {}) for it in c.get("items") or [] if isinstance(it, dict))
+        elif t == C_THUMBNAIL:
+            out.append(("thumbnail", c.get("media") or {}))
+        elif t == C_FILE:
+            out.append(("file", c.get("file") or {}))
+    return out
+
+
+def resolve_components(components: list[dict[str, Any]], attachments: list[FakeAttachment], *,
+                       v2: bool) -> list[dict[str, Any]]:
+    """What Discord stores and returns for the components a bot sent (components/reference.mdx):
+    - ids: "generated sequentially if left empty", never reusing an id given to another component of
+      the message (an id of 0 counts as empty). Legacy messages are stored as sent.
+    - unfurled media items: an `attachment://name` reference becomes the attachment's url, with
+      `proxy_url`, `content_type`, `width` / `height` and `attachment_id` filled in; a File gets its
+      `name` and `size`."""
+    if not v2:
+        return components
+    import copy
+
+    comps = copy.deepcopy(components)
+    used = {c["id"] for c in walk_components(comps) if isinstance(c.get("id"), int) and c["id"]}
+    nxt = 1
+    for c in walk_components(comps):
+        if not c.get("id"):
+            while nxt in used:
+                nxt += 1
+            c["id"] = nxt
+            used.add(nxt)
+    by_name = {a.filename: a for a in attachments}
+
+    def unfurl(item: dict[str, Any]) -> FakeAttachment | None:
+        url = item.get("url") or ""
+        a = by_name.get(url[len("attachment://"):]) if url.startswith("attachment://") else None
+        if a is None:
+            item.setdefault("proxy_url", url)
+            return None
+        meta = a.payload()
+        item.update(url=a.url, proxy_url=a.url, content_type=meta["content_type"], attachment_id=str(a.id), flags=0)
+        if "width" in meta:
+            item.update(width=meta["width"], height=meta["height"])
+        return a
+
+    for c in walk_components(comps):
+        t = c.get("type")
+        if t == C_MEDIA_GALLERY:
+            for it in c.get("items") or []:
+                if isinstance(it, dict) and isinstance(it.get("media"), dict):
+                    unfurl(it["media"])
+        elif t == C_THUMBNAIL and isinstance(c.get("media"), dict):
+            unfurl(c["media"])
+        elif t == C_FILE and isinstance(c.get("file"), dict):
+            a = unfurl(c["file"])
+            if a is not None:
+                c.update(name=a.filename, size=a.size)
+    return comps
 
 
 def _emoji_text(c: dict[str, Any]) -> str:

@@ -57,7 +57,7 @@ GATEWAY_CLOSE_MESSAGES = {
 }
 #: error codes of a request refused for what it contained: invalid form body, empty message, too large,
 #: too many commands, invalid JSON
-VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109}
+VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109, 30008}
 #: close codes after which Discord says not to reconnect
 FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
 
@@ -65,12 +65,14 @@ FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
 class ApiError(Exception):
     """Raised inside a handler to answer like Discord: {"message": ..., "code": ...}."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Any = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: Any = None, *, validation: bool = False) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
+        #: a refusal of what the request contained, even without one of VALIDATION_CODES
+        self.validation = validation or code in VALIDATION_CODES
 
 
 @dataclass(eq=False)
@@ -212,6 +214,10 @@ class FakeDiscordServer:
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
         self.message_by_id: dict[int, FakeMessage] = {}
+        #: the application's own emojis (GET/POST/PATCH/DELETE /applications/{app_id}/emojis)
+        self.app_emojis: dict[int, m.FakeEmoji] = {}
+        #: ``<:name:id>`` in a bot message that names no emoji of the application (shown as plain text)
+        self.broken_emojis: list[dict[str, Any]] = []
         self.commands: dict[int, RegisteredCommand] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
@@ -817,6 +823,32 @@ class FakeDiscordServer:
                 except (ConnectionError, RuntimeError):
                     pass
 
+    async def dispatch_raw(self, event: str, data_text: str, *, session: GatewaySession | None = None,
+                           guild: FakeGuild | int | None = None) -> None:
+        """A dispatch whose ``d`` is ``data_text`` as it is, not re-encoded: it may be invalid JSON,
+        hold lone surrogates (``\\ud800``), integers past 2**64, nesting 1,000 deep (fuzzing the bot)."""
+        sess = session or self.session_for_guild(guild)
+        if sess is None:
+            return
+        async with sess.lock:
+            sess.seq += 1
+            text = f'{{"op": 0, "t": {json.dumps(event)}, "s": {sess.seq}, "d": {data_text}}}'
+            sess.buffer.append((sess.seq, text))
+            if sess.connected:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await sess.ws.send_str(text)  # type: ignore[union-attr]
+
+    async def send_raw_frame(self, text: str, *, session: GatewaySession | None = None,
+                             guild: FakeGuild | int | None = None) -> None:
+        """One gateway frame of any text (not JSON, not an object, no sequence number...), sent as
+        it is on the shard of ``guild`` (shard 0 without one); not kept for a RESUME."""
+        sess = session or self.session_for_guild(guild)
+        if sess is None or not sess.connected:
+            return
+        async with sess.lock:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await sess.ws.send_str(text)  # type: ignore[union-attr]
+
     async def _send_op(self, ws: web.WebSocketResponse, op: int, d: Any) -> None:
         await ws.send_str(json.dumps({"op": op, "d": d}))
 
@@ -1038,6 +1070,8 @@ class FakeDiscordServer:
             return await self._gateway(request)
         if path.startswith("/attachments/"):
             return self._serve_attachment(path)
+        if path.startswith("/emojis/"):
+            return self._serve_emoji(path)
         if path.startswith("/_fake/"):
             return await self._fake_endpoint(request)
         api = re.match(r"^/api(?:/v\d+)?(/.*)$", path)
@@ -1160,7 +1194,7 @@ class FakeDiscordServer:
             self.errors.append(entry)
         if exc.status in (401, 403):
             self.invalid_requests[exc.status] += 1
-        if exc.code in VALIDATION_CODES:
+        if exc.validation:
             # Discord refused what the bot sent: the bot broke one of Discord's rules
             self.validation_errors.append(entry)
         tok = re.search(r"/(?:interactions/\d+|webhooks/\d+)/([^/]+)", request.path)
@@ -1188,6 +1222,8 @@ class FakeDiscordServer:
                 raw = await part.read(decode=False)
                 if name == "payload_json":
                     payload = json.loads(raw.decode() or "{}")
+                    if has_lone_surrogate(payload):
+                        raise ApiError(400, 50109, "The request body contains invalid JSON.")
                     continue
                 mm = re.match(r"^files\[(\d+)\]$", name)
                 idx = int(mm.group(1)) if mm else auto
@@ -1203,6 +1239,8 @@ class FakeDiscordServer:
             body = json.loads(raw)
         except ValueError as exc:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
+        if has_lone_surrogate(body):  # "\ud800" is valid JSON for Python, not UTF-8 text for Discord
+            raise ApiError(400, 50109, "The request body contains invalid JSON.")
         return (body if isinstance(body, dict) else {"_list": body}), files
 
     def _serve_attachment(self, path: str) -> web.StreamResponse:
@@ -1257,11 +1295,14 @@ class FakeDiscordServer:
                 flags = (flags & ~4) | (req & 4)
                 if req & m.F_IS_COMPONENTS_V2:
                     flags |= m.F_IS_COMPONENTS_V2
+                elif flags & m.F_IS_COMPONENTS_V2:
+                    # resources/message.mdx, Edit Message: "the IS_COMPONENTS_V2 flag can only be set"
+                    errors.add("flags", "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                               "The IS_COMPONENTS_V2 flag cannot be removed from a message")
         out["flags"] = flags
-        if "components" in payload:
-            comps = payload["components"] or []
-            v.validate_components(comps, flags, errors)
-            out["components"] = comps
+        v2 = bool(flags & m.F_IS_COMPONENTS_V2)
+        if v2:
+            self._check_v2_legacy_fields(payload, existing, errors)
         # attachments
         old_atts = list(existing.attachments) if existing else []
         new_by_index: dict[int, FakeAttachment] = {}
@@ -1299,24 +1340,41 @@ class FakeDiscordServer:
             errors.too_long("attachments", v.ATTACHMENTS_MAX)
         for a in out.get("attachments", []):
             a.url = f"{self.base_url}/attachments/{channel_id}/{a.id}/{a.filename}"
-        if flags & m.F_IS_COMPONENTS_V2:
-            if out.get("content") or (existing is None and payload.get("content")):
-                errors.add("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                           "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
-            if out.get("embeds"):
-                errors.add("embeds", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                           "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+        final_atts = out.get("attachments", existing.attachments if existing else [])
+        if "components" in payload or (v2 and "attachments" in out):
+            comps = payload["components"] or [] if "components" in payload else existing.components  # type: ignore[union-attr]
+            v.validate_components(comps, flags, errors, attachment_names={a.filename for a in final_atts} if v2 else None,
+                                  emoji_ids=set(self.app_emojis))
+            if not errors:
+                out["components"] = m.resolve_components(comps, final_atts, v2=v2)
         if errors:
             raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         # emptiness check (creates only, and edits that would empty everything)
         final_content = out.get("content", existing.content if existing else "")
         final_embeds = out.get("embeds", existing.embeds if existing else [])
-        final_atts = out.get("attachments", existing.attachments if existing else [])
         final_comps = out.get("components", existing.components if existing else [])
         if not (final_content or final_embeds or final_atts or payload.get("sticker_ids") or payload.get("poll")
                 or (flags & m.F_IS_COMPONENTS_V2 and final_comps)):
             raise ApiError(400, 50006, "Cannot send an empty message")
+        if v2:
+            # a reader sees the text displays where content was; the bot still gets "" (FakeMessage.payload)
+            out["content"] = m.components_text(final_comps)
         return out
+
+    def _check_v2_legacy_fields(self, payload: dict[str, Any], existing: FakeMessage | None, errors: Errors) -> None:
+        """resources/message.mdx: with IS_COMPONENTS_V2 a message "can only contain components";
+        `content`, `embeds`, `sticker_ids`, `poll` (and `shared_client_theme`) fail with 400, and an edit
+        that sets the flag on a message must reset the ones it used (content and poll to null, embeds and
+        sticker_ids to [])."""
+        for key in ("content", "embeds", "sticker_ids", "poll", "shared_client_theme"):
+            if payload.get(key):
+                errors.add(key, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                           f"The '{key}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2")
+        if existing is not None and not existing.flags & m.F_IS_COMPONENTS_V2:
+            for key, used in (("content", existing.content), ("embeds", existing.embeds)):
+                if used and key not in payload:
+                    errors.add(key, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                               f"Setting IS_COMPONENTS_V2 on a message needs '{key}' reset to empty")
 
     def _new_message(
         self,
@@ -1370,6 +1428,7 @@ class FakeDiscordServer:
             msg.interaction_metadata = meta
             rec.touch(msg.id)
         self.message_by_id[msg.id] = msg
+        self._check_emojis(msg)
         self._attribute(msg)
         self._emit("message_create", msg)
         return msg
@@ -1385,9 +1444,20 @@ class FakeDiscordServer:
         msg.edited_timestamp = m.iso_now()
         if rec is not None:
             rec.touch(msg.id)
+        self._check_emojis(msg)
         self._attribute(msg)
         self._emit("message_update", msg)
         return msg
+
+    def _check_emojis(self, msg: FakeMessage) -> None:
+        """A ``<:name:id>`` naming no emoji of the application is accepted by Discord but shows as plain
+        ``:name:`` text: recorded in ``broken_emojis`` for tests to assert on."""
+        if msg.kind == "user":
+            return
+        for animated, name, eid in m.CUSTOM_EMOJI.findall(msg.text):
+            e = self.app_emojis.get(int(eid))
+            if e is None or e.name != name or e.animated != bool(animated):
+                self.broken_emojis.append({"message_id": msg.id, "emoji": f"<{animated}:{name}:{eid}>"})
 
     def _attribute(self, msg: FakeMessage) -> None:
         """Hook for the API layer: relate a message to interactions whose answer is being awaited."""
@@ -1432,6 +1502,10 @@ class FakeDiscordServer:
             r("DELETE", prefix + "/commands/{command_id}", self._h_cmd_delete)
         r("GET", "/applications/{app_id}/guilds/{guild_id}/commands/permissions", self._h_empty_list)
         r("GET", "/applications/{app_id}/emojis", self._h_app_emojis)
+        r("POST", "/applications/{app_id}/emojis", self._h_app_emoji_create)
+        r("GET", "/applications/{app_id}/emojis/{emoji_id}", self._h_app_emoji_get)
+        r("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self._h_app_emoji_edit)
+        r("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self._h_app_emoji_delete)
         r("GET", "/applications/{app_id}/entitlements", self._h_empty_list)
         r("GET", "/applications/{app_id}/skus", self._h_empty_list)
         r("GET", "/guilds/{guild_id}", self._h_guild)
@@ -1495,8 +1569,90 @@ class FakeDiscordServer:
     async def _h_pins(self, request: web.Request, **_: str) -> web.Response:
         return json_response({"items": [], "has_more": False})
 
-    async def _h_app_emojis(self, request: web.Request, **_: str) -> web.Response:
-        return json_response({"items": []})
+    # -- application emojis (resources/emoji.mdx: List / Get / Create / Modify / Delete Application Emoji)
+
+    def _app(self, app_id: str) -> None:
+        if _int(app_id, 10002, "Unknown Application") != self.app_id:
+            raise ApiError(404, 10002, "Unknown Application")
+
+    def _app_emoji(self, app_id: str, emoji_id: str) -> m.FakeEmoji:
+        self._app(app_id)
+        e = self.app_emojis.get(_int(emoji_id, 10014, "Unknown Emoji"))
+        if e is None:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return e
+
+    def _check_emoji_name(self, name: Any, errors: Errors, *, exclude: int | None = None) -> None:
+        """2 to 32 characters, letters, digits and underscores, unique among the application's emojis.
+        (The docs state no name rule for emojis; these are the client's and the API's, and the codes are
+        the ones Discord answers.)"""
+        if not isinstance(name, str) or not 2 <= len(name) <= v.EMOJI_NAME_MAX:
+            errors.bad_length("name", v.EMOJI_NAME_MIN, v.EMOJI_NAME_MAX)
+        elif not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            errors.add("name", "STRING_TYPE_REGEX", "String value did not match validation regex.")
+        elif any(e.name == name and e.id != exclude for e in self.app_emojis.values()):
+            errors.add("name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken")
+
+    async def _h_app_emojis(self, request: web.Request, app_id: str) -> web.Response:
+        self._app(app_id)
+        return json_response({"items": [e.payload() for e in self.app_emojis.values()]})
+
+    async def _h_app_emoji_get(self, request: web.Request, app_id: str, emoji_id: str) -> web.Response:
+        return json_response(self._app_emoji(app_id, emoji_id).payload())
+
+    async def _h_app_emoji_create(self, request: web.Request, app_id: str) -> web.Response:
+        self._app(app_id)
+        payload, _ = await self._read_body(request)
+        errors = Errors()
+        name = payload.get("name")
+        self._check_emoji_name(name, errors)
+        image = payload.get("image")
+        parsed = m.parse_data_uri(image) if isinstance(image, str) else None
+        if parsed is None or parsed[0] not in v.EMOJI_IMAGE_TYPES:
+            # reference.mdx, "Image Data": a data URI of JPG, GIF or PNG (emoji.mdx adds WebP and AVIF)
+            errors.add("image", "IMAGE_INVALID", "Invalid image data")
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
+        assert parsed is not None
+        if len(parsed[1]) > v.EMOJI_IMAGE_MAX:
+            # emoji.mdx: "maximum file size of 256 KiB ... 400 Bad Request and an error message, but not a
+            # JSON status code"
+            raise ApiError(400, 0, f"Asset exceeds maximum size: {v.EMOJI_IMAGE_MAX}", validation=True)
+        if len(self.app_emojis) >= v.APP_EMOJIS_MAX:
+            raise ApiError(400, 30008, "Maximum number of emojis reached (2000)")
+        e = m.FakeEmoji(id=self._snowflake(), name=name, data=parsed[1], content_type=parsed[0],
+                        user=self.bot_user.user_payload())
+        self.app_emojis[e.id] = e
+        self._emit("emoji_create", e)
+        self._schedule_save()
+        return json_response(e.payload(), status=201)
+
+    async def _h_app_emoji_edit(self, request: web.Request, app_id: str, emoji_id: str) -> web.Response:
+        e = self._app_emoji(app_id, emoji_id)
+        payload, _ = await self._read_body(request)
+        if "name" in payload:
+            errors = Errors()
+            self._check_emoji_name(payload["name"], errors, exclude=e.id)
+            if errors:
+                raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
+            e.name = payload["name"]
+        self._schedule_save()
+        return json_response(e.payload())
+
+    async def _h_app_emoji_delete(self, request: web.Request, app_id: str, emoji_id: str) -> web.Response:
+        e = self._app_emoji(app_id, emoji_id)
+        del self.app_emojis[e.id]
+        self._schedule_save()
+        return web.Response(status=204)
+
+    def _serve_emoji(self, path: str) -> web.StreamResponse:
+        """The CDN's /emojis/{id}.{png,gif,webp}: the image as uploaded."""
+        mm = re.match(r"^/emojis/(\d+)(?:\.\w+)?$", path)
+        e = self.app_emojis.get(int(mm.group(1))) if mm else None
+        if e is None:
+            return web.Response(status=404)
+        return web.Response(body=e.data, content_type=e.content_type,
+                            headers={"Cache-Control": "max-age=86400"})
 
     # -- commands
 
@@ -1995,9 +2151,16 @@ class FakeDiscordServer:
                 raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
         elif ctype == m.CB_MODAL:
             errors = Errors()
-            v.validate_modal(data, errors)
+            v.validate_modal(data, errors, emoji_ids=set(self.app_emojis))
             if errors:
                 raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
+        elif ctype == m.CB_DEFERRED_CHANNEL_MESSAGE and int(data.get("flags") or 0) & ~m.F_EPHEMERAL:
+            # receiving-and-responding.mdx: with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE "the only valid message
+            # flag you may use is EPHEMERAL"; IS_COMPONENTS_V2 goes with the edit of the original response
+            errors = Errors()
+            errors.add("data.flags", "INTERACTION_DEFERRED_FLAGS_INVALID",
+                       "Only EPHEMERAL can be set on a deferred response; set IS_COMPONENTS_V2 when editing it")
+            raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
 
         # accepted
         rec.callback_at = arrived
@@ -2037,7 +2200,8 @@ class FakeDiscordServer:
                                           "choices": rec.choices, "data": rec.payload.get("data")})
             self._emit("autocomplete", rec)
         elif ctype == m.CB_MODAL:
-            rec.modal = data
+            # as for messages, Discord numbers the modal's components (their ids come back on submit)
+            rec.modal = dict(data, components=m.resolve_components(data.get("components") or [], [], v2=True))
             self._emit("modal", rec)
         self._emit("callback", rec)
 
@@ -2077,7 +2241,7 @@ class FakeDiscordServer:
             # the first follow-up after a "thinking" defer replaces the loading message
             msg = self.message_by_id[rec.original_message_id]
             fields = self._build_fields(payload, files, existing=msg, channel_id=rec.channel.id)
-            fields["flags"] = msg.flags & ~m.F_LOADING
+            fields["flags"] = fields["flags"] & ~m.F_LOADING  # keeps ephemeral; IS_COMPONENTS_V2 may be set now
             rec.deferred_pending = False
             self._edit_message(msg, fields, rec)
         else:
@@ -2132,6 +2296,7 @@ class FakeDiscordServer:
             "channels": [self._channel_payload(c) for c in self.channels.values()],
             "dm_channels": [self._channel_payload(c) for c in self.dm_channels.values()],
             "commands": [c.response(self.app_id) for c in self.commands.values()],
+            "app_emojis": [e.payload() for e in self.app_emojis.values()],
             "messages": [msg_json(x) for x in self.message_by_id.values()],
         }
 
@@ -2158,6 +2323,7 @@ class FakeDiscordServer:
             "commands": [{"id": c.id, "payload": c.payload, "guild_id": c.guild_id, "version": c.version}
                          for c in self.commands.values()],
             "messages": [x.to_json() for x in self.message_by_id.values()],
+            "app_emojis": [e.to_json() for e in self.app_emojis.values()],
         }
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(json.dumps(data))
@@ -2185,6 +2351,7 @@ class FakeDiscordServer:
                                                               recipient_id=c["recipient_id"])
         self.commands = {c["id"]: RegisteredCommand(**c) for c in data.get("commands", [])}
         self.message_by_id = {x["id"]: FakeMessage.from_json(x) for x in data.get("messages", [])}
+        self.app_emojis = {e["id"]: m.FakeEmoji.from_json(e) for e in data.get("app_emojis", [])}
 
     def _schedule_save(self) -> None:
         if not self.state_path:
@@ -2215,3 +2382,18 @@ def _int(value: str, code: int, message: str) -> int:
     except (TypeError, ValueError) as exc:
         raise ApiError(404, code, message) from exc
 
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """A string (or key) anywhere in a decoded JSON value holds a lone UTF-16 surrogate: Discord
+    refuses such a body (its text is not UTF-8)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(has_lone_surrogate(k) or has_lone_surrogate(x) for k, x in value.items())
+    if isinstance(value, list):
+        return any(has_lone_surrogate(x) for x in value)
+    return False

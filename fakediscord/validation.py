@@ -48,6 +48,14 @@ TEXT_INPUT_MAX = 4000
 TEXT_INPUT_PLACEHOLDER_MAX = 100
 MODAL_TITLE_MAX = 45
 LABEL_MAX = 45
+#: resources/emoji.mdx, "Application-Owned Emoji": up to 2000 per application; Create: 256 KiB at most
+APP_EMOJIS_MAX = 2000
+EMOJI_IMAGE_MAX = 256 * 1024
+#: emoji.mdx, "Emoji Formats": JPEG, PNG, GIF, WebP and AVIF
+EMOJI_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"})
+#: names: 2 to 32 characters (letters, digits, underscores); not in the docs, what Discord answers
+EMOJI_NAME_MIN = 2
+EMOJI_NAME_MAX = 32
 COMMAND_NAME_MAX = 32
 DESCRIPTION_MAX = 100
 OPTIONS_MAX = 25
@@ -322,137 +330,396 @@ def validate_allowed_mentions(am: Any, errors: Errors) -> None:
         errors.add("allowed_mentions.replied_user", "BASE_TYPE_BOOLEAN", "Must be either true or false.")
 
 
-def validate_components(comps: Any, flags: int, errors: Errors, path: str = "components") -> None:
-    """Message components: rows, buttons, selects (and components v2 counts)."""
+# -- components, legacy and v2 (components/reference.mdx: "Component Types", each component's structure
+# -- and child-component tables; resources/message.mdx: message flags, Create / Edit Message)
+
+#: components/reference.mdx, Container / Section / Label "child components" tables
+V2_TOP_LEVEL = frozenset({m.C_ACTION_ROW, m.C_SECTION, m.C_TEXT_DISPLAY, m.C_MEDIA_GALLERY, m.C_FILE, m.C_SEPARATOR,
+                          m.C_CONTAINER})
+CONTAINER_CHILDREN = frozenset({m.C_ACTION_ROW, m.C_TEXT_DISPLAY, m.C_SECTION, m.C_MEDIA_GALLERY, m.C_SEPARATOR,
+                                m.C_FILE})
+SECTION_CHILDREN = frozenset({m.C_TEXT_DISPLAY})
+SECTION_ACCESSORIES = frozenset({m.C_BUTTON, m.C_THUMBNAIL})
+MESSAGE_ROW_CHILDREN = frozenset({m.C_BUTTON, *m.SELECT_TYPES})
+#: modals: Label (recommended), Text Display, and the deprecated Action Row holding one Text Input
+MODAL_TOP_LEVEL = frozenset({m.C_LABEL, m.C_TEXT_DISPLAY, m.C_ACTION_ROW})
+MODAL_ROW_CHILDREN = frozenset({m.C_TEXT_INPUT})
+LABEL_CHILDREN = frozenset({m.C_TEXT_INPUT, *m.SELECT_TYPES, m.C_FILE_UPLOAD, m.C_RADIO_GROUP, m.C_CHECKBOX_GROUP,
+                            m.C_CHECKBOX})
+#: "Section Structure": one to three child components
+SECTION_COMPONENTS_MAX = 3
+#: "Media Gallery Structure": 1 to 10 media gallery items
+GALLERY_ITEMS_MAX = 10
+#: Thumbnail / Media Gallery Item: "Alt text for the media, max 1024 characters"
+MEDIA_DESCRIPTION_MAX = 1024
+#: Label: label max 45, description max 100
+LABEL_DESCRIPTION_MAX = 100
+#: Radio Group options 2-10, Checkbox Group options 1-10 and values 0-10, File Upload values 0-10
+RADIO_OPTIONS = (2, 10)
+CHECKBOX_OPTIONS = (1, 10)
+FILE_UPLOAD_VALUES_MAX = 10
+#: "Anatomy of a Component": id is a 32 bit integer
+COMPONENT_ID_MAX = 2**31 - 1
+#: the text of all the text displays of a message. The docs (reference.mdx) do not state it; discord.py's
+#: LayoutView does ("a maximum of 4000 display characters across all its items") and Discord refuses more.
+V2_TEXT_MAX = 4000
+#: Modal: "Between 1 and 5 (inclusive) components" (interactions/receiving-and-responding.mdx)
+MODAL_COMPONENTS_MAX = 5
+ATTACHMENT_SCHEME = "attachment://"
+
+_TYPE_NAMES = {1: "Action Row", 2: "Button", 3: "String Select", 4: "Text Input", 5: "User Select", 6: "Role Select",
+               7: "Mentionable Select", 8: "Channel Select", 9: "Section", 10: "Text Display", 11: "Thumbnail",
+               12: "Media Gallery", 13: "File", 14: "Separator", 17: "Container", 18: "Label", 19: "File Upload",
+               21: "Radio Group", 22: "Checkbox Group", 23: "Checkbox"}
+
+
+class _Components:
+    """One walk over a message's (or a modal's) components, with what must be unique or summed."""
+
+    def __init__(self, errors: Errors, *, where: str, attachment_names: set[str] | None,
+                 emoji_ids: set[int] | None) -> None:
+        self.errors = errors
+        self.where = where  # "legacy", "v2" (messages) or "modal"
+        self.attachment_names = attachment_names
+        self.emoji_ids = emoji_ids
+        self.custom_ids: set[str] = set()
+        self.ids: set[int] = set()
+        self.text = 0
+
+    def wrong_type(self, at: str, allowed: frozenset[int], what: str) -> None:
+        names = ", ".join(f"{t} ({_TYPE_NAMES.get(t, t)})" for t in sorted(allowed))
+        self.errors.add(f"{at}.type", "UNION_TYPE_CHOICES",
+                        f'Value of field "type" must be one of ({", ".join(str(t) for t in sorted(allowed))},): '
+                        f"{what} takes {names}.")
+
+    def child(self, c: Any, at: str, allowed: frozenset[int], what: str) -> None:
+        if not isinstance(c, dict):
+            self.errors.add(at, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+            return
+        if c.get("type") not in allowed:
+            self.wrong_type(at, allowed, what)
+            return
+        self.check(c, at)
+
+    def media(self, item: Any, at: str, *, attachment_only: bool = False) -> None:
+        """An unfurled media item: only `url` is settable; `attachment://name` must name an attachment."""
+        url = item.get("url") if isinstance(item, dict) else None
+        if not isinstance(url, str) or not url:
+            self.errors.add(f"{at}.url", "BASE_TYPE_REQUIRED", "This field is required")
+            return
+        if url.startswith(ATTACHMENT_SCHEME):
+            name = url[len(ATTACHMENT_SCHEME):]
+            if self.attachment_names is not None and name not in self.attachment_names:
+                # the docs name no code for this refusal; the message says what is wrong
+                self.errors.add(f"{at}.url", "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                                f"No attachment named {name!r} in this message")
+        elif attachment_only:
+            self.errors.add(f"{at}.url", "UNFURLED_MEDIA_ITEM_ATTACHMENT_REQUIRED",
+                            "The File component only supports attachment:// references")
+        elif not url.startswith(("http://", "https://")):
+            self.errors.add(f"{at}.url", "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+
+    def emoji(self, e: Any, at: str) -> None:
+        """A partial emoji (`id`, `name`, `animated`): a custom one must exist (the fake has only
+        application emojis); a standard one is its unicode `name`."""
+        if e is None:
+            return
+        if not isinstance(e, dict):
+            self.errors.add(at, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+            return
+        eid = e.get("id")
+        if eid is not None:
+            try:
+                known = self.emoji_ids is None or int(eid) in self.emoji_ids
+            except (TypeError, ValueError):
+                known = False
+            if not known:
+                self.errors.add(f"{at}.id", "COMPONENT_INVALID_EMOJI", "Invalid emoji")
+        elif not e.get("name"):
+            self.errors.add(f"{at}.name", "COMPONENT_INVALID_EMOJI", "Invalid emoji")
+
+    def check(self, c: dict[str, Any], at: str) -> None:  # noqa: C901 - one branch per component type
+        t = c.get("type")
+        err = self.errors
+        cid_ = c.get("id")
+        if cid_ is not None:
+            if isinstance(cid_, bool) or not isinstance(cid_, int) or not 0 <= cid_ <= COMPONENT_ID_MAX:
+                err.add(f"{at}.id", "NUMBER_TYPE_COERCE", "Value is not int32.")
+            elif cid_ != 0:  # "an id of 0 ... will be treated as empty and replaced by the API"
+                if cid_ in self.ids:
+                    err.add(f"{at}.id", "COMPONENT_ID_DUPLICATED", "Component ids must be unique within the message")
+                self.ids.add(cid_)
+        cid = c.get("custom_id")
+        if cid is not None:
+            if not 1 <= _len(cid) <= CUSTOM_ID_MAX:
+                err.bad_length(f"{at}.custom_id", 1, CUSTOM_ID_MAX)
+            if cid in self.custom_ids:
+                err.add(f"{at}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "Component custom id cannot be duplicated")
+            self.custom_ids.add(cid)
+        modal = self.where == "modal"
+        if modal and c.get("disabled"):
+            # String Select: "Using disabled in a modal will result in an error"
+            err.add(f"{at}.disabled", "COMPONENT_DISABLED_IN_MODAL", "Modals can not have disabled components")
+        if t == m.C_ACTION_ROW:
+            children = c.get("components") or []
+            if not isinstance(children, list):
+                err.add(f"{at}.components", "LIST_TYPE_CONVERT", "Must be an array.")
+                return
+            if not 1 <= len(children) <= ROW_BUTTONS_MAX:
+                err.bad_length(f"{at}.components", 1, ROW_BUTTONS_MAX)
+            wide = [x for x in children if isinstance(x, dict) and x.get("type") in m.SELECT_TYPES + (m.C_TEXT_INPUT,)]
+            if wide and len(children) > 1:
+                err.add(f"{at}.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "The specified component exceeds the maximum width")
+            allowed = MODAL_ROW_CHILDREN if modal else MESSAGE_ROW_CHILDREN
+            for j, x in enumerate(children):
+                self.child(x, f"{at}.components.{j}", allowed, "An Action Row")
+            return
+        if t == m.C_BUTTON:
+            self.button(c, at, cid)
+            return
+        if t in m.SELECT_TYPES:
+            self.select(c, at, cid, modal=modal)
+            return
+        if t == m.C_TEXT_INPUT:
+            self.text_input(c, at, cid)
+            return
+        if t == m.C_TEXT_DISPLAY:
+            content = c.get("content")
+            if not isinstance(content, str) or not content:
+                err.add(f"{at}.content", "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                self.text += len(content)
+            return
+        if t == m.C_SECTION:
+            comps = c.get("components") or []
+            if not isinstance(comps, list) or not 1 <= len(comps) <= SECTION_COMPONENTS_MAX:
+                err.bad_length(f"{at}.components", 1, SECTION_COMPONENTS_MAX)
+                comps = comps if isinstance(comps, list) else []
+            for j, x in enumerate(comps):
+                self.child(x, f"{at}.components.{j}", SECTION_CHILDREN, "A Section")
+            if c.get("accessory") is None:
+                err.add(f"{at}.accessory", "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                self.child(c["accessory"], f"{at}.accessory", SECTION_ACCESSORIES, "A Section's accessory")
+            return
+        if t == m.C_THUMBNAIL:
+            self.media(c.get("media"), f"{at}.media")
+            if _len(c.get("description")) > MEDIA_DESCRIPTION_MAX:
+                err.too_long(f"{at}.description", MEDIA_DESCRIPTION_MAX)
+            return
+        if t == m.C_MEDIA_GALLERY:
+            items = c.get("items") or []
+            if not isinstance(items, list) or not 1 <= len(items) <= GALLERY_ITEMS_MAX:
+                err.bad_length(f"{at}.items", 1, GALLERY_ITEMS_MAX)
+                items = items if isinstance(items, list) else []
+            for j, it in enumerate(items):
+                if not isinstance(it, dict):
+                    err.add(f"{at}.items.{j}", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+                    continue
+                self.media(it.get("media"), f"{at}.items.{j}.media")
+                if _len(it.get("description")) > MEDIA_DESCRIPTION_MAX:
+                    err.too_long(f"{at}.items.{j}.description", MEDIA_DESCRIPTION_MAX)
+            return
+        if t == m.C_FILE:
+            self.media(c.get("file"), f"{at}.file", attachment_only=True)
+            return
+        if t == m.C_SEPARATOR:
+            if c.get("spacing") is not None and c.get("spacing") not in (1, 2):
+                err.add(f"{at}.spacing", "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+            if c.get("divider") is not None and not isinstance(c.get("divider"), bool):
+                err.add(f"{at}.divider", "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+            return
+        if t == m.C_CONTAINER:
+            color = c.get("accent_color")
+            if color is not None and (isinstance(color, bool) or not isinstance(color, int)
+                                      or not 0 <= color <= 0xFFFFFF):
+                err.add(f"{at}.accent_color", "NUMBER_TYPE_MAX", "Must be between 0 and 16777215.")
+            comps = c.get("components") or []
+            for j, x in enumerate(comps if isinstance(comps, list) else []):
+                self.child(x, f"{at}.components.{j}", CONTAINER_CHILDREN, "A Container")
+            return
+        if t == m.C_LABEL:
+            if not 1 <= _len(c.get("label")) <= LABEL_MAX:
+                err.bad_length(f"{at}.label", 1, LABEL_MAX)
+            if _len(c.get("description")) > LABEL_DESCRIPTION_MAX:
+                err.too_long(f"{at}.description", LABEL_DESCRIPTION_MAX)
+            if c.get("component") is None:
+                err.add(f"{at}.component", "BASE_TYPE_REQUIRED", "This field is required")
+            else:
+                self.child(c["component"], f"{at}.component", LABEL_CHILDREN, "A Label")
+            return
+        if t in (m.C_FILE_UPLOAD, m.C_RADIO_GROUP, m.C_CHECKBOX_GROUP, m.C_CHECKBOX):
+            self.modal_input(c, at, cid)
+            return
+        err.add(f"{at}.type", "COMPONENT_INVALID_TYPE", f"Unknown component type {t!r}")
+
+    def button(self, c: dict[str, Any], at: str, cid: Any) -> None:
+        err = self.errors
+        style = c.get("style")
+        if style not in (1, 2, 3, 4, 5, 6):
+            err.add(f"{at}.style", "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
+        if _len(c.get("label")) > BUTTON_LABEL_MAX:
+            err.too_long(f"{at}.label", BUTTON_LABEL_MAX)
+        self.emoji(c.get("emoji"), f"{at}.emoji")
+        if style == 5:
+            if not c.get("url"):
+                err.add(f"{at}.url", "BASE_TYPE_REQUIRED", "This field is required")
+            elif _len(c.get("url")) > BUTTON_URL_MAX:
+                err.too_long(f"{at}.url", BUTTON_URL_MAX)
+            if cid is not None:
+                err.add(f"{at}.custom_id", "BUTTON_COMPONENT_LINK_OR_CUSTOM_ID", "A link button cannot have a custom id")
+        elif style != 6:
+            if cid is None:
+                err.add(f"{at}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+            if not c.get("label") and not c.get("emoji"):
+                err.add(f"{at}.label", "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji")
+
+    def select(self, c: dict[str, Any], at: str, cid: Any, *, modal: bool) -> None:
+        err = self.errors
+        t = c.get("type")
+        if cid is None:
+            err.add(f"{at}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+        if _len(c.get("placeholder")) > SELECT_PLACEHOLDER_MAX:
+            err.too_long(f"{at}.placeholder", SELECT_PLACEHOLDER_MAX)
+        lo = c.get("min_values", 1)
+        hi = c.get("max_values", 1)
+        if not isinstance(lo, int) or not 0 <= lo <= SELECT_VALUES_MAX:
+            err.add(f"{at}.min_values", "NUMBER_TYPE_MAX", f"Must be between 0 and {SELECT_VALUES_MAX}")
+        elif modal and lo == 0 and c.get("required", True):
+            # "min_values must be either omitted or at least 1 if required is omitted or true"
+            err.add(f"{at}.min_values", "NUMBER_TYPE_MIN", "Must be at least 1 when the select is required")
+        if not isinstance(hi, int) or not 1 <= hi <= SELECT_VALUES_MAX:
+            err.add(f"{at}.max_values", "NUMBER_TYPE_MAX", f"Must be between 1 and {SELECT_VALUES_MAX}")
+        elif isinstance(lo, int) and lo > hi:
+            err.add(f"{at}.min_values", "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
+                    "min_values must be less than or equal to max_values")
+        if t == m.C_STRING_SELECT:
+            opts = c.get("options") or []
+            if not 1 <= len(opts) <= SELECT_OPTIONS_MAX:
+                err.bad_length(f"{at}.options", 1, SELECT_OPTIONS_MAX)
+            if isinstance(hi, int) and opts and hi > len(opts):
+                err.add(f"{at}.max_values", "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+                        "max_values cannot exceed the number of options")
+            self.options(opts, at)
+
+    def options(self, opts: list[Any], at: str, *, emoji: bool = True) -> None:
+        err = self.errors
+        values: set[Any] = set()
+        for j, o in enumerate(opts):
+            if not isinstance(o, dict):
+                err.add(f"{at}.options.{j}", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
+                continue
+            for key in ("label", "value"):
+                if not 1 <= _len(o.get(key)) <= SELECT_OPTION_TEXT_MAX:
+                    err.bad_length(f"{at}.options.{j}.{key}", 1, SELECT_OPTION_TEXT_MAX)
+            if _len(o.get("description")) > SELECT_OPTION_TEXT_MAX:
+                err.too_long(f"{at}.options.{j}.description", SELECT_OPTION_TEXT_MAX)
+            if emoji:
+                self.emoji(o.get("emoji"), f"{at}.options.{j}.emoji")
+            if o.get("value") in values:
+                err.add(f"{at}.options.{j}.value", "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                        "Select option values must be unique")
+            values.add(o.get("value"))
+
+    def text_input(self, c: dict[str, Any], at: str, cid: Any) -> None:
+        err = self.errors
+        if self.where != "modal":
+            err.add(f"{at}.type", "COMPONENT_INVALID_TYPE", "Text Inputs can only be used within modals")
+        if cid is None:
+            err.add(f"{at}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+        if c.get("style") not in (1, 2):
+            err.add(f"{at}.style", "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
+        lo, hi = c.get("min_length"), c.get("max_length")
+        if lo is not None and (not isinstance(lo, int) or not 0 <= lo <= TEXT_INPUT_MAX):
+            err.add(f"{at}.min_length", "NUMBER_TYPE_MAX", f"Must be between 0 and {TEXT_INPUT_MAX}")
+        if hi is not None and (not isinstance(hi, int) or not 1 <= hi <= TEXT_INPUT_MAX):
+            err.add(f"{at}.max_length", "NUMBER_TYPE_MAX", f"Must be between 1 and {TEXT_INPUT_MAX}")
+        if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+            err.add(f"{at}.min_length", "TEXT_INPUT_MIN_LENGTH_TOO_LARGE",
+                    "min_length must be less than or equal to max_length")
+        if _len(c.get("placeholder")) > TEXT_INPUT_PLACEHOLDER_MAX:
+            err.too_long(f"{at}.placeholder", TEXT_INPUT_PLACEHOLDER_MAX)
+        value_max = hi if isinstance(hi, int) and 1 <= hi <= TEXT_INPUT_MAX else TEXT_INPUT_MAX
+        if _len(c.get("value")) > value_max:
+            err.too_long(f"{at}.value", value_max)
+        if _len(c.get("label")) > LABEL_MAX:  # deprecated in a Label; still limited
+            err.too_long(f"{at}.label", LABEL_MAX)
+
+    def modal_input(self, c: dict[str, Any], at: str, cid: Any) -> None:
+        """File Upload, Radio Group, Checkbox Group, Checkbox: modal-only inputs inside a Label."""
+        err = self.errors
+        t = c.get("type")
+        if self.where != "modal":
+            err.add(f"{at}.type", "COMPONENT_INVALID_TYPE", f"{_TYPE_NAMES[t]} can only be used within modals")
+        if cid is None:
+            err.add(f"{at}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+        if t == m.C_RADIO_GROUP:
+            opts = c.get("options") or []
+            if not RADIO_OPTIONS[0] <= len(opts) <= RADIO_OPTIONS[1]:
+                err.bad_length(f"{at}.options", *RADIO_OPTIONS)
+            self.options(opts, at, emoji=False)
+        elif t == m.C_CHECKBOX_GROUP:
+            opts = c.get("options") or []
+            if not CHECKBOX_OPTIONS[0] <= len(opts) <= CHECKBOX_OPTIONS[1]:
+                err.bad_length(f"{at}.options", *CHECKBOX_OPTIONS)
+            self.options(opts, at, emoji=False)
+        if t in (m.C_CHECKBOX_GROUP, m.C_FILE_UPLOAD):
+            lo, hi = c.get("min_values"), c.get("max_values")
+            if lo is not None and (not isinstance(lo, int) or not 0 <= lo <= FILE_UPLOAD_VALUES_MAX):
+                err.add(f"{at}.min_values", "NUMBER_TYPE_MAX", f"Must be between 0 and {FILE_UPLOAD_VALUES_MAX}")
+            if hi is not None and (not isinstance(hi, int) or not 1 <= hi <= FILE_UPLOAD_VALUES_MAX):
+                err.add(f"{at}.max_values", "NUMBER_TYPE_MAX", f"Must be between 1 and {FILE_UPLOAD_VALUES_MAX}")
+
+
+def validate_components(comps: Any, flags: int, errors: Errors, path: str = "components", *,
+                        attachment_names: set[str] | None = None, emoji_ids: set[int] | None = None) -> None:
+    """A message's components. Without IS_COMPONENTS_V2: at most 5 action rows of buttons or one select
+    each. With it: the v2 layout (top level: Action Row, Section, Text Display, Media Gallery, File,
+    Separator, Container; what each may hold), at most 40 components counting nested ones, 4,000
+    characters over all text displays, unique ids, `attachment://` references that name an attachment
+    of the message (`attachment_names`; None skips that check), custom emoji that exist (`emoji_ids`)."""
     if not isinstance(comps, list):
         errors.add(path, "LIST_TYPE_CONVERT", "Must be an array.")
         return
     v2 = bool(flags & m.F_IS_COMPONENTS_V2)
+    walker = _Components(errors, where="v2" if v2 else "legacy", attachment_names=attachment_names,
+                         emoji_ids=emoji_ids)
     if not v2 and len(comps) > ACTION_ROWS_MAX:
         errors.too_long(path, ACTION_ROWS_MAX)
     if v2 and sum(1 for _ in m.walk_components(comps)) > COMPONENTS_V2_MAX:
         errors.too_long(path, COMPONENTS_V2_MAX)
-    seen: set[str] = set()
-    for i, row in enumerate(comps):
-        at = f"{path}.{i}"
-        if not isinstance(row, dict):
-            errors.add(at, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
-            continue
-        if not v2 and row.get("type") != m.C_ACTION_ROW:
-            errors.add(f"{at}.type", "UNION_TYPE_CHOICES",
-                       "Value of field \"type\" must be one of (1,).")
-        _check_component(row, errors, at, seen)
+    top = V2_TOP_LEVEL if v2 else frozenset({m.C_ACTION_ROW})
+    for i, c in enumerate(comps):
+        walker.child(c, f"{path}.{i}", top, "A message" if v2 else "A message without IS_COMPONENTS_V2")
+    if walker.text > V2_TEXT_MAX:
+        errors.add(path, "MESSAGE_COMPONENTS_TEXT_TOO_LONG",
+                   f"The text of all text displays must be {V2_TEXT_MAX} or fewer in length.")
 
 
-def _check_component(c: dict[str, Any], errors: Errors, at: str, seen: set[str]) -> None:
-    t = c.get("type")
-    cid = c.get("custom_id")
-    if cid is not None:
-        if not 1 <= _len(cid) <= CUSTOM_ID_MAX:
-            errors.bad_length(f"{at}.custom_id", 1, CUSTOM_ID_MAX)
-        if cid in seen:
-            errors.add(f"{at}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
-        seen.add(cid)
-    if t == m.C_ACTION_ROW:
-        children = c.get("components") or []
-        if not 1 <= len(children) <= ROW_BUTTONS_MAX:
-            errors.bad_length(f"{at}.components", 1, ROW_BUTTONS_MAX)
-        if any(isinstance(x, dict) and x.get("type") in m.SELECT_TYPES + (m.C_TEXT_INPUT,) for x in children) \
-                and len(children) > 1:
-            errors.add(f"{at}.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                       "The specified component exceeds the maximum width")
-        for j, x in enumerate(children):
-            if isinstance(x, dict):
-                if x.get("type") == m.C_ACTION_ROW:
-                    errors.add(f"{at}.components.{j}.type", "COMPONENT_INVALID_TYPE", "Action rows cannot nest")
-                _check_component(x, errors, f"{at}.components.{j}", seen)
-        return
-    if t == m.C_BUTTON:
-        style = c.get("style")
-        if style not in (1, 2, 3, 4, 5, 6):
-            errors.add(f"{at}.style", "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6}.")
-        if _len(c.get("label")) > BUTTON_LABEL_MAX:
-            errors.too_long(f"{at}.label", BUTTON_LABEL_MAX)
-        if style == 5:
-            if not c.get("url"):
-                errors.add(f"{at}.url", "BASE_TYPE_REQUIRED", "This field is required")
-            elif _len(c.get("url")) > BUTTON_URL_MAX:
-                errors.too_long(f"{at}.url", BUTTON_URL_MAX)
-            if cid is not None:
-                errors.add(f"{at}.custom_id", "BUTTON_COMPONENT_LINK_OR_CUSTOM_ID",
-                           "A link button cannot have a custom id")
-        elif style != 6:
-            if cid is None:
-                errors.add(f"{at}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
-            if not c.get("label") and not c.get("emoji"):
-                errors.add(f"{at}.label", "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                           "A button needs a label or an emoji")
-        return
-    if t in m.SELECT_TYPES:
-        if cid is None:
-            errors.add(f"{at}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
-        if _len(c.get("placeholder")) > SELECT_PLACEHOLDER_MAX:
-            errors.too_long(f"{at}.placeholder", SELECT_PLACEHOLDER_MAX)
-        lo = c.get("min_values", 1)
-        hi = c.get("max_values", 1)
-        if not isinstance(lo, int) or not 0 <= lo <= SELECT_VALUES_MAX:
-            errors.add(f"{at}.min_values", "NUMBER_TYPE_MAX", f"Must be between 0 and {SELECT_VALUES_MAX}")
-        if not isinstance(hi, int) or not 1 <= hi <= SELECT_VALUES_MAX:
-            errors.add(f"{at}.max_values", "NUMBER_TYPE_MAX", f"Must be between 1 and {SELECT_VALUES_MAX}")
-        elif isinstance(lo, int) and lo > hi:
-            errors.add(f"{at}.min_values", "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
-                       "min_values must be less than or equal to max_values")
-        if t == m.C_STRING_SELECT:
-            opts = c.get("options") or []
-            if not 1 <= len(opts) <= SELECT_OPTIONS_MAX:
-                errors.bad_length(f"{at}.options", 1, SELECT_OPTIONS_MAX)
-            if isinstance(hi, int) and opts and hi > len(opts):
-                errors.add(f"{at}.max_values", "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
-                           "max_values cannot exceed the number of options")
-            values: set[Any] = set()
-            for j, o in enumerate(opts):
-                for key in ("label", "value"):
-                    if not 1 <= _len(o.get(key)) <= SELECT_OPTION_TEXT_MAX:
-                        errors.bad_length(f"{at}.options.{j}.{key}", 1, SELECT_OPTION_TEXT_MAX)
-                if _len(o.get("description")) > SELECT_OPTION_TEXT_MAX:
-                    errors.too_long(f"{at}.options.{j}.description", SELECT_OPTION_TEXT_MAX)
-                if o.get("value") in values:
-                    errors.add(f"{at}.options.{j}.value", "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                               "Select option values must be unique")
-                values.add(o.get("value"))
-        return
-    if t == m.C_TEXT_INPUT:
-        if _len(c.get("placeholder")) > TEXT_INPUT_PLACEHOLDER_MAX:
-            errors.too_long(f"{at}.placeholder", TEXT_INPUT_PLACEHOLDER_MAX)
-        if _len(c.get("value")) > TEXT_INPUT_MAX:
-            errors.too_long(f"{at}.value", TEXT_INPUT_MAX)
-        if _len(c.get("label")) > LABEL_MAX:
-            errors.too_long(f"{at}.label", LABEL_MAX)
-        return
-    # components v2 containers, sections, labels: check what they hold
-    for key in ("components",):
-        for j, x in enumerate(c.get(key) or []):
-            if isinstance(x, dict):
-                _check_component(x, errors, f"{at}.{key}.{j}", seen)
-    for key in ("accessory", "component"):
-        if isinstance(c.get(key), dict):
-            _check_component(c[key], errors, f"{at}.{key}", seen)
-    if t == m.C_LABEL and _len(c.get("label")) > LABEL_MAX:
-        errors.too_long(f"{at}.label", LABEL_MAX)
-
-
-def validate_modal(data: dict[str, Any], errors: Errors) -> None:
+def validate_modal(data: dict[str, Any], errors: Errors, *, emoji_ids: set[int] | None = None) -> None:
+    """Callback 9 (interactions/receiving-and-responding.mdx, "Modal"): custom_id 1-100, title 1-45,
+    1-5 components: Labels (holding a Text Input, a select, a File Upload, a Radio Group, a Checkbox
+    Group or a Checkbox), Text Displays, or the deprecated Action Row holding one Text Input."""
     if not 1 <= _len(data.get("title")) <= MODAL_TITLE_MAX:
         errors.bad_length("data.title", 1, MODAL_TITLE_MAX)
     if not 1 <= _len(data.get("custom_id")) <= CUSTOM_ID_MAX:
         errors.bad_length("data.custom_id", 1, CUSTOM_ID_MAX)
     comps = data.get("components") or []
-    if not 1 <= len(comps) <= 5:
-        errors.bad_length("data.components", 1, 5)
-    seen: set[str] = set()
+    if not isinstance(comps, list):
+        errors.add("data.components", "LIST_TYPE_CONVERT", "Must be an array.")
+        return
+    if not 1 <= len(comps) <= MODAL_COMPONENTS_MAX:
+        errors.bad_length("data.components", 1, MODAL_COMPONENTS_MAX)
+    walker = _Components(errors, where="modal", attachment_names=None, emoji_ids=emoji_ids)
     for i, c in enumerate(comps):
-        if isinstance(c, dict):
-            _check_component(c, errors, f"data.components.{i}", seen)
+        walker.child(c, f"data.components.{i}", MODAL_TOP_LEVEL, "A modal")
+    for i, c in enumerate(comps):  # the old style: a Text Input in an Action Row carries its own label
+        if isinstance(c, dict) and c.get("type") == m.C_ACTION_ROW:
+            for j, x in enumerate(c.get("components") or []):
+                if isinstance(x, dict) and x.get("type") == m.C_TEXT_INPUT and not 1 <= _len(x.get("label")) <= LABEL_MAX:
+                    errors.bad_length(f"data.components.{i}.components.{j}.label", 1, LABEL_MAX)
 
 
 def validate_choices(choices: Any, errors: Errors) -> None:

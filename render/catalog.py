@@ -2,7 +2,8 @@
 
 render/ may not import bot/, so this reads the catalog itself: every message of
 one section as a ``str.format`` template (a Fluent variable ``$n`` becomes
-``{n}``). Only for the short labels drawn on pictures, which use no selectors.
+``{n}``) for the short labels drawn on pictures that use no selectors, and
+:func:`message` for a text whose words follow a number (plurals).
 """
 
 from __future__ import annotations
@@ -43,3 +44,48 @@ def section(domain: str, lang: str, name: str) -> dict[str, str]:
             text, _ = bundle.format_pattern(bundle.get_message(entry.id.name).value, args)
             out[entry.id.name[len(prefix):]] = str(text)
     return out
+
+
+@lru_cache(maxsize=32)
+def _bundle(domain: str, lang: str) -> tuple[FluentBundle, frozenset[str]]:
+    """The ``domain`` catalog in ``lang`` (French if unknown) and the ids of its messages that
+    choose a variant (a plural, ``$n ->``)."""
+    path = LOCALES / domain / f"{lang}.ftl"
+    if not path.exists():
+        lang, path = "fr", LOCALES / domain / "fr.ftl"
+    resource = FluentResource(path.read_text(encoding="utf-8"))
+    bundle = FluentBundle([lang], use_isolating=False)
+    bundle.add_resource(resource)
+    selecting = frozenset(entry.id.name for entry in resource.body
+                          if isinstance(entry, ftl.Message) and _selects(entry))
+    return bundle, selecting
+
+
+def _selects(node: object) -> bool:
+    if isinstance(node, ftl.SelectExpression):
+        return True
+    if isinstance(node, ftl.BaseNode):
+        return any(_selects(item) for value in vars(node).values()
+                   for item in (value if isinstance(value, list) else [value]))
+    return False
+
+
+def selects(domain: str, lang: str, key: str) -> bool:
+    """Whether the message ``key`` (``"rule.empty_cells"`` or ``"rule-empty_cells"``) chooses a
+    variant by its parameters (a plural): a template of its default variant would be wrong."""
+    return key.replace(".", "-") in _bundle(domain, lang)[1]
+
+
+def message(domain: str, lang: str, key: str, **params: object) -> str | None:
+    """The message ``key`` of ``domain`` in ``lang`` with ``params``, its plurals chosen by the
+    language's rules (French puts 0 and 1 in the singular: « 0 point », « 1 case vide »), or None
+    when the catalog lacks it. Numbers are given as numbers so that they select their variant."""
+    bundle, _ = _bundle(domain, lang)
+    msg_id = key.replace(".", "-")
+    if not bundle.has_message(msg_id):
+        return None
+    pattern = bundle.get_message(msg_id).value
+    if pattern is None:
+        return None
+    text, _errors = bundle.format_pattern(pattern, dict(params))
+    return str(text)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FONTS = DATA / "fonts"
@@ -31,7 +32,7 @@ SEAT_COLOURS = [
 BACKGROUND = (47, 49, 54)  # Discord's dark grey
 PANEL = (64, 68, 75)
 TEXT = (240, 240, 240)
-MUTED = (170, 174, 181)
+MUTED = (185, 189, 196)  # 5.2 : 1 on PANEL, 6.9 : 1 on BACKGROUND (WCAG AA asks 4.5)
 HIGHLIGHT = (250, 210, 60)
 
 
@@ -49,31 +50,195 @@ def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-#: While a test records (see :func:`recording_text`): one ``(font size in px, text)`` per drawn text.
-_recorded: list[tuple[float, str]] | None = None
+#: The contrast every text keeps with what is behind it (WCAG AA asks 4.5 : 1; a margin for the
+#: antialiased edges of what lies behind).
+MIN_CONTRAST = 4.6
+
+
+@lru_cache(maxsize=1024)
+def legible(colour: tuple[int, int, int], behind: tuple[int, int, int],
+            ratio: float = MIN_CONTRAST) -> tuple[int, int, int]:
+    """``colour`` (a seat's, a category's) as a text colour on ``behind``: itself when it already
+    contrasts ``ratio`` : 1 with it, else the nearest tint (towards white on a dark ground, towards
+    black on a light one) that does."""
+    colour, behind = tuple(colour[:3]), tuple(behind[:3])
+    if contrast(colour, behind) >= ratio:
+        return colour  # type: ignore[return-value]
+    target = (255, 255, 255) if luminance(behind) < 0.18 else (0, 0, 0)
+    for k in range(1, 21):
+        mixed = tuple(round(c + (t - c) * k / 20) for c, t in zip(colour, target, strict=True))
+        if contrast(mixed, behind) >= ratio:
+            return mixed  # type: ignore[return-value]
+    return target  # type: ignore[return-value]
+
+
+def halo_for(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The outline (``stroke_fill``) that sets a text in ``colour`` apart: black or white, the one
+    it contrasts more with."""
+    return (0, 0, 0) if contrast(colour, (0, 0, 0)) >= contrast(colour, (255, 255, 255)) else (255, 255, 255)
+
+
+#: While a test records (see :func:`recording_text`): every text drawn, as a :class:`TextRun`.
+_recorded: list[TextRun] | None = None
+
+
+def luminance(colour: Sequence[int]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Sequence[int], b: Sequence[int]) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21)."""
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+@dataclass
+class TextRun:
+    """One text as drawn, from the drawing's own data (tests only, see :func:`recording_text`).
+
+    ``size``: the font's em size in px of the finished picture (a supersampled drawing is reduced
+    by its ``scale``): CSS's font size. ``ink``: the height of the glyphs' box in those px.
+    ``fill``: the text's colour. ``behind``: the colours the glyphs cover, sampled from the
+    picture drawn on just before the text is drawn, with how many of the glyphs' pixels each lies
+    under (a halo, ``stroke_fill``, is what stands behind a stroked text). ``contrast``: the WCAG
+    ratio the glyphs keep against what is behind them for 90 % of their pixels. ``covered``: the
+    share of the glyphs' pixels later drawings changed (set when the picture is encoded). ``halo``
+    and ``bare_contrast``: see below.
+    """
+
+    text: str
+    size: float
+    ink: float
+    fill: tuple[int, int, int]
+    behind: list[tuple[int, tuple[int, int, int]]]
+    contrast: float
+    box: tuple[int, int, int, int]
+    covered: float = 0.0
+    #: a stroked text: its halo's width in px of the finished picture, and the contrast its glyphs
+    #: would keep without it (against the picture under them), for a halo too thin to count
+    halo: float = 0.0
+    bare_contrast: float = 0.0
+
+
+def _rgb_of(img: Image.Image, fill) -> tuple[int, int, int]:
+    """A ``fill`` as drawn on ``img``: an RGB triple (a palette index, a name or a translucent
+    colour resolved)."""
+    if fill is None:
+        fill = (255, 255, 255)
+    if isinstance(fill, str):
+        fill = ImageColor.getrgb(fill)
+    if isinstance(fill, int):
+        if img.mode == "P":
+            pal = img.getpalette() or []
+            return tuple(pal[3 * fill:3 * fill + 3])  # type: ignore[return-value]
+        return (fill, fill, fill)
+    return tuple(fill[:3])  # type: ignore[return-value]
+
+
+def _sample(img: Image.Image, box: tuple[int, int, int, int], mask: Image.Image,
+            fill: tuple[int, int, int], halo: tuple[int, int, int] | None) -> tuple[list, float]:
+    """What stands behind the pixels of ``mask`` (the glyphs' coverage, placed at ``box`` on
+    ``img``) and the contrast ``fill`` keeps against it for 90 % of them."""
+    core = mask.point(lambda v: 255 if v >= 128 else 0)
+    if halo is not None:
+        n = core.histogram()[255]
+        behind = [(n, halo)]
+    else:
+        region = img.crop(box)
+        if region.mode == "RGBA":
+            alpha = region.getchannel("A")
+            region = region.convert("RGB")
+            core = Image.composite(core, Image.new("L", core.size, 0), alpha.point(lambda v: 255 if v >= 128 else 0))
+        else:
+            region = region.convert("RGB")
+        region.putalpha(core)
+        counts: dict[tuple[int, int, int], int] = {}
+        for n, (r, g, b, a) in region.getcolors(region.width * region.height) or []:
+            if a:
+                counts[(r, g, b)] = counts.get((r, g, b), 0) + n
+        behind = sorted(((n, c) for c, n in counts.items()), reverse=True)
+    total = sum(n for n, _ in behind)
+    if not total:  # drawn on nothing (a transparent layer): nothing known behind it
+        return [], 1.0
+    seen, worst = 0, 21.0
+    for ratio, n in sorted((contrast(fill, c), n) for n, c in behind):
+        seen += n
+        worst = ratio
+        if seen > total * 0.1:
+            break
+    return behind, worst
 
 
 class Draw(ImageDraw.ImageDraw):
-    """``ImageDraw`` that reports the size of every text it draws to :func:`recording_text`.
+    """``ImageDraw`` that reports every text it draws to :func:`recording_text`.
 
     Every renderer draws through it (``canvas`` or :func:`draw_on`), so the phone-readability
-    test sees every glyph drawn. ``scale`` is the supersampling factor of the image drawn on
-    (it is reduced by that factor afterwards): sizes are recorded as they end up in the picture.
+    test sees every glyph drawn, its box and its colours. ``scale`` is the supersampling factor
+    of the image drawn on (it is reduced by that factor afterwards): sizes are recorded as they
+    end up in the picture.
     """
 
     def __init__(self, im: Image.Image, mode: str | None = None, scale: int = 1) -> None:
         super().__init__(im, mode)
+        self.image = im
         self.scale = scale
 
-    def record_text(self, text, font) -> None:
-        """Report ``text`` in ``font`` to :func:`recording_text` (a text drawn other than by ``text``)."""
-        if _recorded is not None and text and str(text).strip():
-            size = getattr(font, "size", None) or 10
-            _recorded.append((size / self.scale, str(text)))
+    def record_text(self, text, font, xy=None, fill=None, anchor=None, stroke_width: float = 0,
+                    stroke_fill=None) -> None:
+        """Report ``text`` in ``font`` to :func:`recording_text`, drawn at ``xy`` in ``fill``
+        (for a text drawn other than by ``text``, call it just before pasting the text)."""
+        if _recorded is None or not text or not str(text).strip() or "\n" in str(text):
+            return
+        size = (getattr(font, "size", None) or 10) / self.scale
+        colour = _rgb_of(self.image, fill)
+        if xy is None:
+            _recorded.append(TextRun(str(text), size, size, colour, [], 1.0, (0, 0, 0, 0)))
+            return
+        box = tuple(int(v) for v in self.textbbox(xy, text, font=font, anchor=anchor))
+        box = (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
+        mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+        ImageDraw.Draw(mask).text((xy[0] - box[0], xy[1] - box[1]), text, fill=255, font=font, anchor=anchor)
+        ink = mask.getbbox()
+        if ink is None:
+            return
+        halo = _rgb_of(self.image, stroke_fill) if stroke_width and stroke_fill is not None else None
+        behind, ratio = _sample(self.image, box, mask, colour, halo)
+        run = TextRun(str(text), size, (ink[3] - ink[1]) / self.scale, colour, behind, ratio, box)
+        if halo is not None:
+            run.halo = stroke_width / self.scale
+            run.bare_contrast = _sample(self.image, box, mask, colour, None)[1]
+        _recorded.append(run)
+        _drawn_on.setdefault(id(self.image), (self.image, []))[1].append((run, mask))
 
-    def text(self, xy, text, fill=None, font=None, *args, **kwargs):
-        self.record_text(text, font)
-        return super().text(xy, text, fill, font, *args, **kwargs)
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+        self.record_text(text, font, xy, fill, anchor, kwargs.get("stroke_width", 0), kwargs.get("stroke_fill"))
+        return super().text(xy, text, fill, font, anchor, *args, **kwargs)
+
+
+#: While a test records: the texts drawn on each image (by id, the image kept alive), to find the
+#: ones a later drawing covered once the picture is encoded.
+_drawn_on: dict[int, tuple[Image.Image, list[tuple[TextRun, Image.Image]]]] = {}
+
+
+def _check_covered(img: Image.Image) -> None:
+    """Mark each text drawn on ``img`` with the share of its glyphs' pixels no longer in its colour."""
+    entry = _drawn_on.get(id(img))
+    if entry is None or entry[0] is not img:
+        return
+    for run, mask in entry[1]:
+        region = img.crop(run.box).convert("RGB")
+        core = mask.point(lambda v: 255 if v >= 250 else 0)
+        r, g, b = ImageChops.difference(region, Image.new("RGB", region.size, run.fill)).split()
+        diff = ImageChops.lighter(ImageChops.lighter(r, g), b)  # the largest channel difference
+        changed = ImageChops.multiply(diff.point(lambda v: 255 if v > 60 else 0), core)
+        n_core = core.histogram()[255]
+        if n_core:
+            run.covered = changed.histogram()[255] / n_core
 
 
 def draw_on(img: Image.Image, mode: str | None = None, scale: int = 1) -> Draw:
@@ -81,14 +246,15 @@ def draw_on(img: Image.Image, mode: str | None = None, scale: int = 1) -> Draw:
 
 
 @contextmanager
-def recording_text() -> Iterator[list[tuple[float, str]]]:
-    """Collect ``(font size, text)`` of everything drawn inside the block (tests only)."""
+def recording_text() -> Iterator[list[TextRun]]:
+    """Collect a :class:`TextRun` for everything drawn inside the block (tests only)."""
     global _recorded
     previous, _recorded = _recorded, []
     try:
         yield _recorded
     finally:
         _recorded = previous
+        _drawn_on.clear()
 
 
 def text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str | None = None) -> tuple[Image.Image | None, int, int]:
@@ -191,6 +357,11 @@ def ramp_palette(flat: Sequence[tuple[int, int, int]],
     return KnownPalette(search, tuple(v for cell in cells for v in entries[cell]))
 
 
+#: set by :mod:`render.animation` while it draws frames: ``encode_png`` then hands back the picture
+#: itself (no palette, no PNG, no decoding afterwards). A context variable: a drawing thread sets its own.
+RAW: ContextVar[bool] = ContextVar("render_raw", default=False)
+
+
 def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     """The one PNG encoder of every picture: a 256-colour adaptive palette at zlib level 1.
 
@@ -203,6 +374,10 @@ def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     picture drawn in a palette known in advance (mode ``P``, see :class:`KnownPalette`) is saved
     as it is.
     """
+    if _recorded is not None:
+        _check_covered(img)
+    if RAW.get():  # an animation frame: the picture itself, not its PNG (render/animation.py)
+        return img  # type: ignore[return-value]
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
     if img.mode == "RGB" and palette:

@@ -25,6 +25,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import catalog
 from render.common import (
     DATA,
     HIGHLIGHT,
@@ -36,6 +37,8 @@ from render.common import (
     encode_png,
     fit,
     font,
+    halo_for,
+    legible,
     seat_colour,
 )
 
@@ -44,10 +47,11 @@ SS = 2  # supersampling factor for cached tile images
 #: Tile values, line marks and cell names: this fraction of the tile's radius, so that a board
 #: picture as wide as its board still shows them 11 px high on a 360 px phone screen.
 NUMBER_RATIO = 0.45
-VALUE_RATIO = 0.42  # the three values inside a tile (they share its width)
+VALUE_RATIO = 0.44  # the three values inside a tile (they share its width)
 PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 LABEL_KEYS: tuple[str, ...] = (
+    "meta.lang",
     "label.round", "label.game", "label.announced", "label.lines", "label.bonuses", "label.ray",
     "label.penalty", "label.total", "label.dechetterie_value", "label.sun", "label.moon", "label.gold",
     "label.silver", "label.full", "label.half", "label.unplaced", "label.relocation", "label.gain",
@@ -56,11 +60,12 @@ LABEL_KEYS: tuple[str, ...] = (
     "board.nexus", "board.dechetterie", "board.orchidee", "board.big_orchid",
 )
 
-TILE_BG = (22, 23, 28)
+TILE_BG = (58, 62, 74)  # light enough for the black line to stand out
 TILE_EDGE = (150, 154, 165)
+NAME_INK = (225, 228, 236)  # a placed tile's position name
 EMPTY_BG = (44, 47, 54)
 EMPTY_EDGE = (110, 114, 124)
-STRIPE_EDGE = (105, 108, 118)
+STRIPE_EDGE = (150, 154, 166)
 GOLD = (224, 178, 38)
 SILVER = (196, 200, 210)
 SUN = (255, 196, 40)
@@ -70,6 +75,9 @@ BOARD_BG = (84, 88, 100)
 GOOD = (120, 220, 130)
 FRAME = (70, 215, 255)  # this round's placement (seen only by its owner until the round closes)
 BAD = (240, 110, 100)
+#: The same colours as text colours (on the panels, WCAG AA: 4.5 : 1 at least).
+ORCHID_TEXT = legible(ORCHID, PANEL)
+BAD_TEXT = legible(BAD, PANEL)
 
 
 @lru_cache(maxsize=1)
@@ -81,11 +89,16 @@ def _rgb() -> dict[str, tuple[int, int, int]]:
 class _Labels:
     def __init__(self, labels: Mapping[str, str] | None) -> None:
         self.labels = dict(labels or {})
+        self.lang = self.labels.get("meta.lang")  # the labels' language: plurals are chosen in it
 
     def get(self, key: str, fallback: str, **params: Any) -> str:
         template = self.labels.get(key)
         if template is None:
             return fallback
+        if self.lang and params and catalog.selects("limit", self.lang, key):
+            text = catalog.message("limit", self.lang, key, **params)  # « 1 case vide », « 0 point »
+            if text is not None:
+                return text
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):
@@ -137,6 +150,15 @@ def _draw_orchid(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) ->
     draw.ellipse([cx - rad * 0.3, cy - rad * 0.3, cx + rad * 0.3, cy + rad * 0.3], fill=(250, 230, 120))
 
 
+#: Where a tile's marks sit, in fractions of its radius from its centre: the three values near
+#: the upper ends of their lines (the lower half of a tile holds only the lines' lower halves), the
+#: cell's name on a patch where the lines cross (drawn on the board, see ``_name_badge``), the sun
+#: or moon low on the left, clear of the values.
+VALUE_AT = (0.9, 0.77, 0.77)  # along each line, from its lower end (0) to its upper end (1)
+MARK_AT = (-0.45, 0.55)
+NAME_AT = (0.0, 0.3)
+
+
 @lru_cache(maxsize=1024)
 def _tile_image(values: tuple[int, int, int], colours: tuple[str, str, str], sun: bool, bonus: str | None,
                 size: int, numbers: bool = True) -> Image.Image:
@@ -160,9 +182,9 @@ def _tile_image(values: tuple[int, int, int], colours: tuple[str, str, str], sun
     width = max(3, int(s * 0.2))
     for k in (2, 1, 0):
         a, b = ends[k]
-        d.line([a, b], fill=STRIPE_EDGE, width=width + 2 * SS)
+        d.line([a, b], fill=STRIPE_EDGE, width=width + 2 * SS)  # a light edge: even the black line shows
         d.line([a, b], fill=rgb[colours[k]], width=width)
-    mark_x, mark_y, mark_r = cx + s * 0.66, cy + s * 0.1, s * 0.1  # under the upper-right value
+    mark_x, mark_y, mark_r = cx + s * MARK_AT[0], cy + s * MARK_AT[1], s * 0.1
     if sun:
         _draw_sun(d, mark_x, mark_y, mark_r)
     else:
@@ -171,10 +193,9 @@ def _tile_image(values: tuple[int, int, int], colours: tuple[str, str, str], sun
         fnt = font(max(8, int(s * VALUE_RATIO)), bold=True)
         for k in range(3):
             a, b = ends[k]
-            t = 0.86 if k == 0 else 0.9
-            px, py = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+            px, py = a[0] + (b[0] - a[0]) * VALUE_AT[k], a[1] + (b[1] - a[1]) * VALUE_AT[k]
             d.text((px, py), str(values[k]), font=fnt, fill=(255, 255, 255), anchor="mm",
-                   stroke_width=max(2, int(s * 0.05)), stroke_fill=(10, 10, 10))
+                   stroke_width=max(2, int(s * 0.045)), stroke_fill=(10, 10, 10))
     return img.reduce(SS)
 
 
@@ -212,10 +233,17 @@ def _paste_centre(img: Image.Image, tile: Image.Image, cx: float, cy: float) -> 
 
 def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
                cells: Mapping[str, str], size: int, ox: float, oy: float, *, legal: set[str] | None = None,
-               frame: str | None = None, names: bool = True, tile_names: bool = False) -> None:
-    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0)."""
-    name_font = font(max(9, int(size * NUMBER_RATIO)), bold=True)
+               frame: str | None = None, names: bool = True, name_px: int | None = None,
+               ray: Mapping[str, Any] | None = None) -> None:
+    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0).
+
+    Every position shows its name, an empty one in its middle, a placed tile low on its right in
+    ``name_px`` (the caller's phone minimum); ``ray`` (a breakdown's best ray) rings its tiles in
+    the sun's or the moon's colour."""
     empty_font = font(max(9, int(size * NUMBER_RATIO)), bold=True)
+    name_font = font(name_px or max(9, int(size * 0.4)), bold=True)
+    ray_cells = set(ray["cells"]) if ray else set()
+    ray_colour = (SUN if ray["kind"] == "sun" else MOON) if ray else None
     for c in layout:
         cx, cy = ox + _centre(c["q"], c["r"], size)[0], oy + _centre(c["q"], c["r"], size)[1]
         tid = cells.get(c["name"])
@@ -230,10 +258,19 @@ def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, A
                           anchor="mm")
         else:
             _paste_centre(img, _tile_for(view, tid, size), cx, cy)
-            if names and tile_names:
-                draw.text((cx - size * 0.64, cy + 1), c["name"], font=name_font, fill=(200, 204, 214), anchor="mm")
+            if names:
+                _name_badge(draw, cx + size * NAME_AT[0], cy + size * NAME_AT[1], c["name"], name_font)
+        if c["name"] in ray_cells:
+            draw.polygon(_hex_points(cx, cy, size * 0.99), outline=ray_colour, width=max(3, size // 12))
         if frame is not None and c["name"] == frame:
             draw.polygon(_hex_points(cx, cy, size * 0.98), outline=FRAME, width=max(3, size // 9))
+
+
+def _name_badge(draw: ImageDraw.ImageDraw, x: float, y: float, name: str, fnt) -> None:
+    """A placed tile's position name, on a patch of the tile's ground over its vertical line."""
+    left, top, right, bottom = draw.textbbox((x, y), name, font=fnt, anchor="mm")
+    draw.rounded_rectangle([left - 3, top - 2, right + 3, bottom + 2], radius=4, fill=TILE_BG)
+    draw.text((x, y), name, font=fnt, fill=NAME_INK, anchor="mm")
 
 
 def _grid_size(layout: Sequence[Mapping], size: int, pad: float = 2) -> tuple[int, int, float, float]:
@@ -265,9 +302,9 @@ def _draw_line_marks(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout:
         placed.append((x, y))
         tid = cells.get(ln["cells"][0])
         colour = rgb[view["tiles"][tid]["colours"][_DIRS[ln["direction"]]]] if tid in view["tiles"] else TEXT
-        dark = sum(colour) < 150
-        draw.text((ox + x, oy + y), str(ln["points"]), font=fnt, fill=colour, anchor="mm",
-                  stroke_width=2, stroke_fill=(225, 225, 225) if dark else (0, 0, 0))
+        halo = halo_for(colour)  # black or white, whichever sets the line's colour apart more
+        draw.text((ox + x, oy + y), str(ln["points"]), font=fnt, fill=legible(colour, halo), anchor="mm",
+                  stroke_width=3, stroke_fill=halo)
 
 
 def _board_for(view: Mapping[str, Any], seat: int | None) -> Mapping[str, Any]:
@@ -300,17 +337,19 @@ def _summary_rows(bd: Mapping[str, Any], lab: _Labels) -> list[tuple[str, str, t
     nlines = len(bd.get("lines", []))
     rows.append((f"{lab.get('label.lines', '≡')} ({nlines})", str(items["lines"]), TEXT))
     bon = [b for b in bd.get("bonuses", []) if b["points"]]
-    detail = " ".join(f"{'●' if b['kind'] == 'gold' else '○'}{b['points']}" for b in bon)
+    detail = ", ".join(f"{lab.get('label.' + b['kind'], '●' if b['kind'] == 'gold' else '○')} {b['points']}"
+                       for b in bon)  # « or 80, argent 20 »: the frames' colours, in words
     rows.append((f"{lab.get('label.bonuses', '★')} {detail}".rstrip(), str(items["bonuses"]), GOLD))
     if "ray" in items:
         ray = bd.get("ray")
         sym = "" if not ray else ("☀" if ray["kind"] == "sun" else "☾") + f" ×{ray['length']}"
-        rows.append((f"{lab.get('label.ray', '☀☾')} {sym}".rstrip(), str(items["ray"]), SUN))
+        colour = MOON if ray and ray["kind"] == "moon" else SUN  # the colour of its ring on the board
+        rows.append((f"{lab.get('label.ray', '☀☾')} {sym}".rstrip(), str(items["ray"]), colour))
     dech = bd.get("dechetterie")
     if dech is not None:
         rows.append((lab.get("label.dechetterie_value", "X"), str(dech["value"]), MUTED))
     if "penalty" in items:
-        rows.append((lab.get("label.penalty", "−"), _fmt(items["penalty"]), BAD if items["penalty"] else MUTED))
+        rows.append((lab.get("label.penalty", "−"), _fmt(items["penalty"]), BAD_TEXT if items["penalty"] else MUTED))
     rows.append((lab.get("label.total", "Σ"), _fmt(bd["total"]), TEXT))
     return rows
 
@@ -339,7 +378,9 @@ def _draw_rows(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, rows, size
         last = i == len(rows) - 1
         if last:
             draw.line([(x, y - 3), (x + width, y - 3)], fill=MUTED, width=1)
-        draw.text((x, y), label, font=bold if last else fnt, fill=TEXT if last else colour)
+        room = width - bold.getlength(value) - 12
+        draw.text((x, y), fit(label, bold if last else fnt, room), font=bold if last else fnt,
+                  fill=TEXT if last else colour)
         draw.text((x + width, y), value, font=bold, fill=TEXT, anchor="ra")
         y += size + 8
     return y
@@ -354,7 +395,7 @@ def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[
     draw.rounded_rectangle([x, y, x + w, y + h], radius=14, fill=(66, 48, 70), outline=ORCHID, width=2)
     _draw_orchid(draw, x + 18, y + 16, 9)
     tf = font(text_size, bold=True)
-    draw.text((x + 34, y + 16), fit(f"O  {title}", tf, w - 40), font=tf, fill=TEXT if legal else ORCHID, anchor="lm")
+    draw.text((x + 34, y + 16), fit(f"O  {title}", tf, w - 40), font=tf, fill=TEXT if legal else ORCHID_TEXT, anchor="lm")
     for k in range(capacity):
         cx = x + 12 + size + k * 2 * size
         cy = y + 34 + text_size + SQRT3 * size / 2
@@ -365,8 +406,8 @@ def _draw_big_orchid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[
     return w, h
 
 
-#: Tile sizes the pictures use (a player's boards and the announced tile on them; the final boards).
-TILE_SIZES = (44, 36)
+#: Tile sizes the pictures use (a player's boards, the announced tile on them, the final boards).
+TILE_SIZES = (44,)
 
 
 def warm_cache(tiles: Sequence[Mapping[str, Any]], sizes: Sequence[int] = TILE_SIZES) -> int:
@@ -425,8 +466,8 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     board = _board_for(view, seat)
     layout = view["layout"]
     size = 44
-    pad = 16
-    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.7)
+    pad = 10
+    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
     width = gw + 2 * pad
     small = _min_font(width)
     big = small + 4
@@ -475,7 +516,7 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     bx, by = pad, header
     draw.rounded_rectangle([bx - 6, by - 6, bx + gw + 6, by + gh + 6], radius=16, fill=BOARD_BG)
     _draw_grid(img, draw, view, layout["main"], board["cells"], size, bx + gox, by + goy,
-               legal=legal if placing else None, frame=frame)
+               legal=legal if placing else None, frame=frame, name_px=small, ray=board["score"].get("ray"))
     _draw_line_marks(draw, view, layout["main"], board["score"]["lines"], board["cells"], size, bx + gox, by + goy)
     # Déchetterie / big orchid (left), announced tile (right)
     y = by + gh + 20
@@ -491,7 +532,7 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         draw.rounded_rectangle([sx, dy, sx + dw + 12, dy + dh + 12], radius=12, fill=(74, 62, 52))
         dech_legal = legal if layout.get("pass_name") is None else set()
         _draw_grid(img, draw, view, dech, board["cells"], size, sx + 6 + dox, dy + 6 + doy,
-                   legal=dech_legal if placing else None, frame=frame)
+                   legal=dech_legal if placing else None, frame=frame, name_px=small)
         right_x = max(right_x, sx + dw + 12 + 24)
         y = dy + dh + 12 + 14
     if orchid:
@@ -517,10 +558,11 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         best = reloc["best"]
         moves = ", ".join(f"{h} ← {t}" for h, t in best["moves"].items()) or "∅"
         draw.text((pad, y), fit(lab.get("label.relocation", "→"), font(small, bold=True), width - 2 * pad),
-                  font=font(small, bold=True), fill=ORCHID)
+                  font=font(small, bold=True), fill=ORCHID_TEXT)
         draw.text((pad, y + small + 8), fit(moves, font(small), width - 2 * pad), font=font(small), fill=TEXT)
         gain = best["gain"]
-        draw.text((pad, y + 2 * (small + 8)), lab.get("label.gain", f"+{gain}", gain=f"+{gain}" if gain > 0 else _fmt(gain)),
+        sign = "+" if gain > 0 else "−" if gain < 0 else ""
+        draw.text((pad, y + 2 * (small + 8)), sign + lab.get("label.gain", str(abs(gain)), gain=abs(gain)),
                   font=font(small, bold=True), fill=GOOD if gain > 0 else MUTED)
         y += 3 * (small + 8) + 8
     # running score
@@ -552,9 +594,9 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         bds = [b["score"] for b in boards]
         scores = [b["score"]["total"] for b in boards]
     shown = list(range(len(cells_of))) if only is None else [only]
-    size = 36
-    pad = 14
-    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.75)
+    size = 44  # as on a player's board: the values stay 13 CSS px high on a phone
+    pad = 6
+    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
     width = gw + 2 * pad + 12
     small = _min_font(width)
     big = small + 4
@@ -598,14 +640,15 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         draw.text((width - pad - 4, by + 12), score, font=score_font,
                   fill=HIGHLIGHT if scores[i] == best else TEXT, anchor="ra")
         gx, gy = pad, by + 12 + big + 12
-        _draw_grid(img, draw, view, layout["main"], cells_of[i], size, gx + gox, gy + goy, names=False)
+        _draw_grid(img, draw, view, layout["main"], cells_of[i], size, gx + gox, gy + goy, name_px=small,
+                   ray=bds[i].get("ray"))
         _draw_line_marks(draw, view, layout["main"], bds[i]["lines"], cells_of[i], size, gx + gox, gy + goy)
         y = gy + gh + 12
         if orchid:
             left = [t for t in (final["orchids"][i] if final else board.get("orchid", []))
                     if t not in cells_of[i].values()]
             draw.text((pad, y), fit(lab.get("label.unplaced", "O"), font(small), width - 2 * pad), font=font(small),
-                      fill=ORCHID)
+                      fill=ORCHID_TEXT)
             for k, tid in enumerate(left):
                 _paste_centre(img, _tile_for(view, tid, size), pad + size + k * (2 * size + 6),
                               y + big + 8 + SQRT3 * size / 2)
@@ -614,7 +657,7 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         if dech:
             side = dw + 12 + 16 + 10 * small <= width - 2 * pad
             draw.rounded_rectangle([pad, y, pad + dw + 12, y + dh + 12], radius=10, fill=(74, 62, 52))
-            _draw_grid(img, draw, view, dech, cells_of[i], size, pad + 6 + dox, y + 6 + doy, names=False)
+            _draw_grid(img, draw, view, dech, cells_of[i], size, pad + 6 + dox, y + 6 + doy, name_px=small)
             if side:
                 rx = pad + dw + 12 + 16
             else:
@@ -623,7 +666,7 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         if rx != pad:  # the rows beside the Déchetterie: what follows goes under both
             y = max(y, y0 + dh + 12)
         for line in notes.get(i, []):
-            draw.text((pad, y), line, font=font(small), fill=BAD)
+            draw.text((pad, y), line, font=font(small), fill=BAD_TEXT)
             y += small + 6
         if series:
             draw.text((pad, y), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",

@@ -20,6 +20,7 @@ from render.common import (
     encode_png,
     fit,
     font,
+    legible,
     seat_colour,
 )
 
@@ -186,7 +187,8 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         winners = ", ".join(_name(names, s) for s in view.get("winners") or [])
         status, fill = f"{lab['winner']}{lab['colon']}{winners}", HIGHLIGHT
     elif view.get("current") is not None:
-        status, fill = f"{lab['turn']}{lab['colon']}{_name(names, view['current'])}", seat_colour(view["current"])
+        status, fill = (f"{lab['turn']}{lab['colon']}{_name(names, view['current'])}",
+                        legible(seat_colour(view["current"]), BACKGROUND))
     else:
         status, fill = "", TEXT
     draw.text((24, 94), fit(status, font(28, bold=True), left_room), font=font(28, bold=True), fill=fill)
@@ -230,7 +232,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         else:
             word_font = font(30, bold=True)
             draw.text((x + 40, mid), fit(word, word_font, room), font=word_font, fill=TEXT, anchor="lm")
-        draw.text((x + width - 14, mid), value_text, font=value_font, fill=colour, anchor="rm")
+        draw.text((x + width - 14, mid), value_text, font=value_font, fill=legible(colour, PANEL), anchor="rm")
 
     # scores: name and points on a line, the details under them
     y = y0 + max(1, rows) * row_h + 24

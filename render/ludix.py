@@ -23,6 +23,7 @@ from render.common import (
     encode_png,
     fit,
     font,
+    legible,
     ramp_palette,
     seat_colour,
     text_mask,
@@ -32,6 +33,7 @@ from render.common import (
 WIDTH = 720
 DIE = 120
 BUST = (214, 48, 49)
+BUST_TEXT = legible(BUST, BACKGROUND)  # a bust said in words: the red, light enough to read
 SMALL = 24  # the smallest text in the picture
 
 DEFAULT_LABELS = {"turn_total": "Total du tour", "target": "Objectif", "bust": "Raté !",
@@ -41,7 +43,7 @@ DEFAULT_LABELS = {"turn_total": "Total du tour", "target": "Objectif", "bust": "
 
 DIE_FACE = (250, 247, 240)
 DIE_BUST = (245, 200, 200)
-DIE_UNKNOWN = (120, 124, 130)
+DIE_UNKNOWN = (160, 164, 170)  # the « ? » in INK on it: 6.6 : 1
 INK = (30, 30, 30)
 BAR = (90, 94, 100)
 ROW = 84
@@ -52,8 +54,8 @@ BAR_X0, BAR_X1 = 68, WIDTH - 36
 #: (each text lies on one flat colour). The picture is drawn in it: no palette to compute and no
 #: pixel to map at each move, only the cached pieces below, pasted.
 PALETTE: KnownPalette = ramp_palette(
-    [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, BUST, DIE_FACE, DIE_BUST, DIE_UNKNOWN, INK, BAR, *SEAT_COLOURS],
-    [(INK, DIE_FACE), (INK, DIE_BUST), (INK, DIE_UNKNOWN), (HIGHLIGHT, BACKGROUND), (BUST, BACKGROUND),
+    [BACKGROUND, PANEL, TEXT, MUTED, HIGHLIGHT, BUST, BUST_TEXT, DIE_FACE, DIE_BUST, DIE_UNKNOWN, INK, BAR, *SEAT_COLOURS],
+    [(INK, DIE_FACE), (INK, DIE_BUST), (INK, DIE_UNKNOWN), (HIGHLIGHT, BACKGROUND), (BUST_TEXT, BACKGROUND),
      (MUTED, BACKGROUND), (TEXT, PANEL)])
 
 
@@ -116,7 +118,7 @@ def _text_tile(text: str, fnt: FreeTypeFont, anchor: str, fill: tuple[int, int, 
 def _text(draw: Draw, img: Image.Image, xy: tuple[int, int], text: str, fnt: FreeTypeFont,
           fill: tuple[int, int, int], over: tuple[int, int, int], anchor: str) -> None:
     """``draw.text(xy, text, fill, fnt, anchor)`` on a part of ``img`` all in ``over``."""
-    draw.record_text(text, fnt)
+    draw.record_text(text, fnt, xy, fill, anchor)
     tile = _text_tile(text, fnt, anchor, fill, over)
     if tile is not None:
         sprite, mask, dx, dy = tile
@@ -162,7 +164,7 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
         who = names[roll["seat"]] if roll.get("seat") is not None and roll["seat"] < len(names) else ""
         tail = f" — {lab['bust']}" if bust else f" — {roll['numeral']} = {roll['value']}"
         line = _fit(who, big, WIDTH - 40 - _length(big, tail)) + tail
-        _text(draw, img, (WIDTH // 2, y0 + DIE + 42), line, big, BUST if bust else HIGHLIGHT, BACKGROUND, "mm")
+        _text(draw, img, (WIDTH // 2, y0 + DIE + 42), line, big, BUST_TEXT if bust else HIGHLIGHT, BACKGROUND, "mm")
         if not bust and roll.get("others"):
             small = font(SMALL)
             shown = list(roll["others"][:4])

@@ -42,10 +42,11 @@ FOREST_DARK = (22, 58, 35)
 WOOD = (150, 96, 52)
 WOOD_DARK = (96, 58, 28)
 GRASS = (96, 160, 72)
-CAP = (206, 52, 44)
+CAP = (196, 46, 40)  # the card numbers in STEM on it: 4.8 : 1
 STEM = (245, 236, 210)
-GOOD = (76, 196, 110)
+GOOD = (96, 210, 128)
 BAD = (232, 84, 84)
+PICKER_ROW = (70, 76, 66)  # the picker's row: MUTED and GOOD keep 4.6 : 1 on it
 
 #: plank angle (degrees, counter-clockwise) per signpost kind
 _ANGLE = {"up": 32.0, "down": -32.0, "horizontal": 0.0, "small": 0.0}
@@ -244,6 +245,17 @@ def _mushroom_row(draw: ImageDraw.ImageDraw, x: int, cy: int, count: int, max_ic
                   anchor="lm")
 
 
+def _label(labels: dict[str, str], key: str, fallback: str, **params: Any) -> str:
+    """``labels[key]`` with ``params`` filled in (``fallback`` without it)."""
+    template = labels.get(key)
+    if template is None:
+        return fallback
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
 def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
     """The public table: mushrooms per player, the picker, gestures once public, last card, deck.
 
@@ -261,7 +273,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     img, draw = canvas(TABLE_W, height)
     # header
     draw.rectangle((0, 0, TABLE_W, HEADER_H), fill=FOREST_DARK)
-    turn_text = labels["turn"].format(turn=view["turn"]) if "turn" in labels else f"#{view['turn']}"
+    turn_text = _label(labels, "turn", f"#{view['turn']}", turn=view["turn"])
     draw.text((20, HEADER_H / 2), turn_text, font=font(28, bold=True), fill=PAPER, anchor="lm")
     variant = labels.get("variant")
     if variant:
@@ -275,18 +287,24 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     small_f = font(SMALL)
     col_now, col_last = 540, 630
     y_hdr = HEADER_H + 4
-    # column heads: this turn's number, the previous turn's number
+    # column heads, in words: this turn (« Tour 3 »), the previous one (« Tour 2 »)
+    def turn_head(turn: int) -> str:
+        return _label(labels, "turn", f"#{turn}", turn=turn)
+
+    head_f = font(SMALL)  # not bold: « Tour 11 » fits its column
     if not view.get("finished"):
-        centred_text(draw, (col_now, y_hdr + 12), f"#{view['turn']}", font(SMALL, bold=True), fill=MUTED)
+        centred_text(draw, (col_now, y_hdr + 12), _fit(draw, turn_head(view["turn"]), head_f, 88), head_f,
+                     fill=MUTED)
     if last:
-        centred_text(draw, (col_last, y_hdr + 12), f"#{last['turn']}", font(SMALL, bold=True), fill=MUTED)
+        centred_text(draw, (col_last, y_hdr + 12), _fit(draw, turn_head(last["turn"]), head_f, 88), head_f,
+                     fill=MUTED)
     top = HEADER_H + 30
     for seat in range(n):
         y = top + seat * ROW_H
         colour = seat_colour(seat)
         is_picker = seat == picker
         draw.rounded_rectangle((12, y + 4, PANEL_X - 16, y + ROW_H - 4), radius=10,
-                               fill=(78, 84, 74) if is_picker else PANEL,
+                               fill=PICKER_ROW if is_picker else PANEL,
                                outline=HIGHLIGHT if is_picker else None, width=3 if is_picker else 1)
         draw.rectangle((12, y + 4, 22, y + ROW_H - 4), fill=colour)
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
@@ -345,7 +363,7 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     shown_w = (card_w + gap if last else 0) + back_w
     x = (TABLE_W - shown_w) // 2
     if last:
-        label = labels.get("revealed_card")
+        label = _label(labels, "revealed_card", "", turn=last["turn"])  # the previous turn's card: said so
         if label:
             centred_text(draw, (x + card_w / 2, py + 12), _fit(draw, label, font(SMALL, bold=True), card_w + gap),
                          font(SMALL, bold=True), fill=MUTED)

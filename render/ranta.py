@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import catalog
 from render.common import (
     HIGHLIGHT,
     MUTED,
@@ -37,6 +38,7 @@ RULES = ("category_group", "mechanic_group", "empty_cells", "full_cubby",
 
 #: Every catalog key (under ``ranta.``) a renderer may use; pass them translated as ``labels``.
 LABEL_KEYS: tuple[str, ...] = (
+    "meta.lang",
     *(f"category.{c}" for c in CATEGORIES),
     *(f"code.{c}" for c in CATEGORIES),
     *(f"mechanic.{m}" for m in MECHANICS),
@@ -47,7 +49,7 @@ LABEL_KEYS: tuple[str, ...] = (
 )
 
 CATEGORY_COLOURS = {
-    "T": (155, 89, 182),   # puzzle: purple
+    "T": (175, 115, 205),  # puzzle: purple (light enough for INK letters, 5 : 1)
     "A": (230, 126, 34),   # dexterity: orange
     "C": (52, 152, 219),   # cards: blue
     "P": (39, 174, 96),    # board: green
@@ -61,16 +63,23 @@ GRID = (70, 74, 82)
 MAT_FILL = (92, 104, 88)
 MAT_HATCH = (150, 165, 140)
 INK = (25, 25, 30)
+PREVIEW_FILL = (92, 76, 22)  # the cells a preview takes: HIGHLIGHT on it keeps 5.7 : 1
+LOSS = (255, 150, 140)  # a negative score on PANEL
 
 
 class _Labels:
     def __init__(self, labels: Mapping[str, str] | None) -> None:
         self.labels = dict(labels or {})
+        self.lang = self.labels.get("meta.lang")  # the labels' language: plurals are chosen in it
 
     def get(self, key: str, fallback: str = "", **params: Any) -> str:
         template = self.labels.get(key)
         if template is None:
             return fallback
+        if self.lang and params and catalog.selects("ranta", self.lang, key):
+            text = catalog.message("ranta", self.lang, key, **params)  # « 1 case vide », « 0 point »
+            if text is not None:
+                return text
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):
@@ -191,17 +200,20 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
             if name.upper() not in k.names:
                 continue
             x0, t, r, b = k.rect(ox, oy, *k.names[name.upper()])
-            draw.rectangle([x0 + 1, t + 1, r - 2, b - 2], fill=(120, 100, 30), outline=HIGHLIGHT, width=4)
+            face = bool(preview.get("category") or preview.get("symbol"))  # a box: one frame, drawn below
+            draw.rectangle([x0 + 1, t + 1, r - 2, b - 2], fill=PREVIEW_FILL, outline=None if face else HIGHLIGHT,
+                           width=4)
         box = k.span(ox, oy, preview.get("cells", ()))
         if box is not None:
-            if preview.get("category") or preview.get("symbol"):
+            if preview.get("category") or preview.get("symbol"):  # one frame, off the letters drawn in it
+                draw.rectangle([box[0] + 1, box[1] + 1, box[2] - 2, box[3] - 2], outline=HIGHLIGHT, width=4)
                 _draw_box_face(draw, box, lab.code(preview.get("category")), preview.get("symbol"), cell,
                                ink=HIGHLIGHT)
             if k.cell >= 60:
                 for name in preview.get("cells", ()):
                     if name.upper() in k.names:
                         x0, t, r, b = k.rect(ox, oy, *k.names[name.upper()])
-                        draw.text((x0 + 5, t + 3), name.upper(), font=name_font, fill=HIGHLIGHT)
+                        draw.text((x0 + 8, t + 7), name.upper(), font=name_font, fill=HIGHLIGHT)
 
 
 def _draw_axes(draw: ImageDraw.ImageDraw, k: _Kallax, ox: int, oy: int, size: int) -> None:
@@ -242,11 +254,12 @@ def _rule_text(entry: Mapping[str, Any], lab: _Labels) -> str:
         "category_group": "{games}", "mechanic_group": "{games}", "empty_cells": "{empty}",
         "full_cubby": "#{cubby}",
     }.get(rule, "")
-    template = lab.labels.get(f"rule.{rule}", fallback)
+    if f"rule.{rule}" in lab.labels:
+        return lab.get(f"rule.{rule}", fallback, **detail)  # « 1 case vide »: the catalog's plural
     try:
-        return template.format(**detail)
+        return fallback.format(**detail)
     except (KeyError, IndexError, ValueError):
-        return template
+        return fallback
 
 
 def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, breakdown: Sequence[Mapping],
@@ -271,7 +284,7 @@ def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, break
         draw.text((x + badge + 8, cy), _fit(text, text_font, int(width - badge - pts_w - 18)), font=text_font,
                   fill=TEXT, anchor="lm")
         draw.text((x + width, cy), pts_text, font=pts_font,
-                  fill=(120, 220, 130) if pts > 0 else (240, 120, 110) if pts < 0 else MUTED, anchor="rm")
+                  fill=(120, 220, 130) if pts > 0 else LOSS if pts < 0 else MUTED, anchor="rm")
         y += line
     draw.line([(x, y + 3), (x + width, y + 3)], fill=MUTED, width=1)
     y += 6

@@ -140,8 +140,9 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         top = int(corner[1:]) > 5
         tx = (x + 4) if left else (x + CELL - 4)
         ty = (y + 3) if top else (y + CELL - 3)
-        draw.text((tx * S, ty * S), name, font=small, fill=(250, 244, 230),
-                  anchor=("l" if left else "r") + ("a" if top else "d"))
+        draw.text((tx * S, ty * S), lab.get(f"corner_{name}", name), font=small, fill=(250, 244, 230),
+                  anchor=("l" if left else "r") + ("a" if top else "d"), stroke_width=2 * S,
+                  stroke_fill=(60, 44, 30))  # a dark halo: the name stays readable on any stone
     # last-move frames
     frames = []
     if last:

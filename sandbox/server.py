@@ -83,6 +83,8 @@ class Sandbox:
         self.bot: subprocess.Popen | None = None
         self.runner: web.AppRunner | None = None
         self.changes = 0
+        #: modals the bot opened and nobody submitted yet: interaction id -> (user id, the opening result)
+        self.modals: dict[str, tuple[int, Any]] = {}
         self.fake.listeners.append(self._on_fake_event)
 
     def _on_fake_event(self, event: str, obj: Any) -> None:
@@ -103,6 +105,8 @@ class Sandbox:
             web.post("/api/click", self.api_click),
             web.post("/api/select", self.api_select),
             web.post("/api/autocomplete", self.api_autocomplete),
+            web.post("/api/modal", self.api_modal),
+            web.get("/emoji/{emoji_id}", self.emoji),
             web.get("/attachment/{message}/{revision}/{index}", self.attachment),
             web.get("/attachment/{tail:.*}", self.bad_attachment),
             web.get("/favicon.ico", self.favicon),
@@ -159,21 +163,53 @@ class Sandbox:
         def url(i: int) -> str:
             return f"/attachment/{msg.id}/{rev}/{i}"
 
+        # a Components V2 card shows only the attachments its galleries, thumbnails and files name
+        # ("Attachments won't show by default"); a legacy message shows them all
+        v2 = msg.is_v2
+        media = {str(a.id): url(i) for i, a in enumerate(msg.attachments)}
+        shown = msg.attachments if not v2 else []
         return {
             "id": str(msg.id),
             "channel": str(msg.channel_id),
             "author": msg.author.get("global_name") or msg.author.get("username", "?"),
             "bot": bool(msg.author.get("bot")),
-            "content": msg.content or "",
+            "v2": v2,
+            "content": "" if v2 else (msg.content or ""),
             "embeds": msg.embeds,
             "components": msg.components,
-            "attachments": [url(i) for i, a in enumerate(msg.attachments)
-                            if (a.content_type or "").startswith("image") or a.filename.endswith(".png")],
-            "files": [{"name": a.filename, "url": url(i)} for i, a in enumerate(msg.attachments)],
+            "media": media,
+            "attachments": [url(i) for i, a in enumerate(msg.attachments) if a in shown
+                            and ((a.content_type or "").startswith("image") or a.filename.endswith(".png"))],
+            "files": [{"name": a.filename, "url": url(i)} for i, a in enumerate(msg.attachments) if a in shown],
             "ephemeral": msg.visible_to is not None,
             "revision": rev,
             "timestamp": msg.timestamp,
         }
+
+    def _channels_json(self) -> dict[str, Any]:
+        """The text channels, their threads (newest first, archived ones too: a finished game's thread
+        can still be read), and every name a mention may need."""
+        threads = sorted((c for c in self.fake.channels.values() if c.is_thread and c.guild_id == self.fake.guild_id),
+                         key=lambda c: -c.id)
+        return {
+            "channels": [{"id": str(c.id), "name": c.name} for c in self.fake.channels.values()
+                         if not c.is_dm and not c.is_thread and c.guild_id == self.fake.guild_id],
+            "threads": [{"id": str(t.id), "name": t.name, "parent": str(t.parent_id), "archived": t.archived}
+                        for t in threads],
+            "channel_names": {str(c.id): c.name for c in self.fake.channels.values() if not c.is_dm},
+            "emojis": {str(e.id): e.name for e in self.fake.app_emojis.values()},
+        }
+
+    def _answer(self, res: Any, user: Any) -> web.Response:
+        """What the page needs after an interaction: a modal to open, if the bot answered with one."""
+        out: dict[str, Any] = {"ok": True, "late": bool(getattr(res, "deadline_missed", False))}
+        if res is not None and res.modal is not None:
+            key = str(res.record.id)
+            self.modals[key] = (user.id, res)
+            while len(self.modals) > 50:  # a page that never submits leaves at most this many
+                self.modals.pop(next(iter(self.modals)))
+            out["modal"] = dict(res.modal, id=key)
+        return web.json_response(out)
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         try:
@@ -201,8 +237,7 @@ class Sandbox:
         locale = user.locale if user is not None else self.lang
         return web.json_response({
             "users": [{"id": str(u.id), "name": u.name, "locale": u.locale} for u in self.users.values()],
-            "channels": [{"id": str(c.id), "name": c.name} for c in self.fake.channels.values()
-                         if not c.is_dm and not c.is_thread],
+            **self._channels_json(),
             "names": {"users": {str(u.id): u.name for u in self.fake.users.values()},
                       "channels": {str(c.id): c.name for c in self.fake.channels.values() if not c.is_dm}},
             "commands": command_catalog(self.fake, locale),
@@ -224,7 +259,7 @@ class Sandbox:
         page = msgs[-limit:]
         return web.json_response({"changes": self.changes, "connected": bool(self.fake.connected),
                                   "messages": [self._message_json(m) for m in page],
-                                  "has_more": len(msgs) > len(page)})
+                                  "has_more": len(msgs) > len(page), **self._channels_json()})
 
     async def api_command(self, request: web.Request) -> web.Response:
         body = await self._body(request)
@@ -242,17 +277,17 @@ class Sandbox:
                                               check_deadline=False)
         except (ValueError, TypeError, LookupError, PermissionError, RuntimeError) as exc:
             return self._error(exc)
-        return web.json_response({"ok": True, "late": bool(res.deadline_missed)})
+        return self._answer(res, user)
 
     async def api_click(self, request: web.Request) -> web.Response:
         body = await self._body(request)
         user = self._user(body.get("user"))
         try:
             msg = self.fake.message_by_id[int(body["message"])]
-            await self.fake.click(user, msg, custom_id=str(body["custom_id"]), check_deadline=False)
+            res = await self.fake.click(user, msg, custom_id=str(body["custom_id"]), check_deadline=False)
         except (KeyError, ValueError, LookupError, PermissionError, RuntimeError) as exc:
             return self._error(exc)
-        return web.json_response({"ok": True})
+        return self._answer(res, user)
 
     async def api_select(self, request: web.Request) -> web.Response:
         body = await self._body(request)
@@ -262,11 +297,38 @@ class Sandbox:
             values = body.get("values") or []
             if not isinstance(values, list):
                 raise ValueError("values must be a list")
-            await self.fake.select(user, msg, values, custom_id=str(body["custom_id"]),
-                                   check_deadline=False)
+            res = await self.fake.select(user, msg, values, custom_id=str(body["custom_id"]),
+                                         check_deadline=False)
         except (KeyError, ValueError, LookupError, PermissionError, RuntimeError) as exc:
             return self._error(exc)
-        return web.json_response({"ok": True})
+        return self._answer(res, user)
+
+    async def api_modal(self, request: web.Request) -> web.Response:
+        """The user submits a modal the bot opened for them: {user, modal, values: {custom_id: value}}."""
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        values = body.get("values")
+        if not isinstance(values, dict):
+            raise web.HTTPBadRequest(text="values must be an object")
+        opened = self.modals.get(str(body.get("modal")))
+        if opened is None or opened[0] != user.id:
+            return self._error(LookupError(i18n.t("sandbox.modal_gone", self.lang)))
+        try:
+            res = await self.fake.submit_modal(user, opened[1], values, check_deadline=False)
+        except (KeyError, ValueError, TypeError, LookupError, PermissionError, RuntimeError) as exc:
+            return self._error(exc)
+        self.modals.pop(str(body.get("modal")), None)
+        return self._answer(res, user)
+
+    async def emoji(self, request: web.Request) -> web.Response:
+        """/emoji/{id}: an application emoji's image (what Discord's CDN serves)."""
+        try:
+            e = self.fake.app_emojis.get(int(request.match_info["emoji_id"].split(".")[0]))
+        except ValueError:
+            raise web.HTTPBadRequest(text="emoji ids are numbers") from None
+        if e is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=e.data, content_type=e.content_type, headers={"Cache-Control": "max-age=86400"})
 
     async def api_autocomplete(self, request: web.Request) -> web.Response:
         body = await self._body(request)

@@ -95,6 +95,57 @@ class WordModal(discord.ui.Modal, title="Proposer un mot"):
         await interaction.response.send_message(f"modal={self.mot.value}", ephemeral=True)
 
 
+class CardModal(discord.ui.Modal, title="Poser un mot"):
+    """A modal in the Components V2 style: a text display, labels holding a text input and a select."""
+
+    hand = discord.ui.TextDisplay("Votre main : **A B E T U**")
+    word = discord.ui.Label(text="Mot", description="Lettres de votre main",
+                            component=discord.ui.TextInput(custom_id="st:card:word", min_length=2, max_length=8))
+    way = discord.ui.Label(text="Sens", component=discord.ui.Select(custom_id="st:card:way", options=[
+        discord.SelectOption(label="Horizontal", value="h"), discord.SelectOption(label="Vertical", value="v")]))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        word = self.word.component.value  # type: ignore[union-attr]
+        way = self.way.component.values  # type: ignore[union-attr]
+        await interaction.response.send_message(f"card-modal word={word} way={','.join(way)}", ephemeral=True)
+
+
+def card_view(turn: int, user_id: int) -> discord.ui.LayoutView:
+    """A game card: container with an accent, text with a ping, a section with a thumbnail, a gallery,
+    a separator, a file, buttons (one opens the modal above, one edits the card)."""
+
+    class Card(discord.ui.LayoutView):
+        pass
+
+    view = Card(timeout=None)
+    box = discord.ui.Container(accent_colour=discord.Colour(0x3366FF))
+    box.add_item(discord.ui.TextDisplay(f"## Tour {turn}\n<@{user_id}>, à vous"))
+    box.add_item(discord.ui.Section(discord.ui.TextDisplay("Alice — 12 points"),
+                                    accessory=discord.ui.Thumbnail("attachment://seat.png")))
+    box.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://board{turn}.png", description="plateau")))
+    box.add_item(discord.ui.Separator())
+    box.add_item(discord.ui.File("attachment://log.txt"))
+    row = discord.ui.ActionRow()
+    nxt = discord.ui.Button(label="Suivant", custom_id=f"st:card:next:{turn}", style=discord.ButtonStyle.primary)
+    word = discord.ui.Button(label="Poser un mot", custom_id="st:card:modal")
+
+    async def on_next(interaction: discord.Interaction) -> None:
+        files = [discord.File(make_png(f"board {turn + 1}"), f"board{turn + 1}.png"),
+                 discord.File(make_png("seat"), "seat.png"), discord.File(io.BytesIO(b"log"), "log.txt")]
+        await interaction.response.edit_message(view=card_view(turn + 1, interaction.user.id), attachments=files)
+
+    async def on_word(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(CardModal())
+
+    nxt.callback = on_next
+    word.callback = on_word
+    row.add_item(nxt)
+    row.add_item(word)
+    box.add_item(row)
+    view.add_item(box)
+    return view
+
+
 group = app_commands.Group(name="selftest", description="Self-test commands")
 
 
@@ -155,6 +206,46 @@ async def announce(interaction: discord.Interaction) -> None:
 async def slow(interaction: discord.Interaction, seconds: float) -> None:
     await asyncio.sleep(seconds)
     await interaction.response.send_message("late answer")
+
+
+@group.command(name="card", description="Post a Components V2 card")
+async def card(interaction: discord.Interaction) -> None:
+    files = [discord.File(make_png("board 1"), "board1.png"), discord.File(make_png("seat"), "seat.png"),
+             discord.File(io.BytesIO(b"log"), "log.txt")]
+    await interaction.response.send_message(view=card_view(1, interaction.user.id), files=files,
+                                            allowed_mentions=discord.AllowedMentions(users=[interaction.user]))
+
+
+@group.command(name="tocard", description="A legacy message turned into a card by an edit")
+async def tocard(interaction: discord.Interaction, clear: bool) -> None:
+    await interaction.response.send_message("legacy text")
+    view = discord.ui.LayoutView()
+    view.add_item(discord.ui.TextDisplay("now a card"))
+    try:
+        if clear:
+            await interaction.edit_original_response(content=None, view=view)
+        else:
+            await interaction.edit_original_response(view=view)
+    except discord.HTTPException as exc:
+        await interaction.followup.send(f"refused {exc.status} {exc.code}", ephemeral=True)
+
+
+@group.command(name="emoji", description="Create (once) an application emoji and use it")
+async def emoji(interaction: discord.Interaction, name: str) -> None:
+    await interaction.response.defer()
+    client = interaction.client
+    existing = {e.name: e for e in await client.fetch_application_emojis()}
+    made = existing.get(name)
+    if made is None:
+        png = make_png(name).getvalue()
+        try:
+            made = await client.create_application_emoji(name=name, image=png)
+        except discord.HTTPException as exc:
+            await interaction.followup.send(f"refused {exc.status} {exc.code}")
+            return
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="Lancer", emoji=made, custom_id=f"st:emoji:{made.id}"))
+    await interaction.followup.send(f"{made} created={made.id not in {e.id for e in existing.values()}}", view=view)
 
 
 @group.command(name="modal", description="Open a modal")

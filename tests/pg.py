@@ -111,3 +111,72 @@ class PgServer:
         subprocess.run([str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
                         "-T", "template0", name], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         return self.url(name)
+
+
+class RoundTripProxy:
+    """A TCP relay in front of the server that counts round trips as the protocol defines them: the
+    client's messages after which it waits for the server to be ready again (``Sync`` of the extended
+    protocol, a simple ``Query``). Pipelined statements end with one ``Sync``: they count once."""
+
+    _SETUP = (80877103, 80877104)  # SSLRequest, GSSENCRequest: before the startup message
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.port = 0
+        self.round_trips = 0
+        self._server = None
+
+    def url(self, url: str) -> str:
+        """``url`` (a database of the proxied server) through the relay."""
+        return url.replace(f":{self.target}/", f":{self.port}/")
+
+    def _count(self, buf: bytearray, state: dict) -> None:
+        """Consume the complete messages in ``buf`` (the client's stream), counting the waits."""
+        while True:
+            if not state["started"]:  # untyped: length, then the request code or protocol
+                if len(buf) < 8:
+                    return
+                length = int.from_bytes(buf[:4], "big")
+                if len(buf) < length:
+                    return
+                if int.from_bytes(buf[4:8], "big") not in self._SETUP:
+                    state["started"] = True
+                del buf[:length]
+                continue
+            if len(buf) < 5:
+                return
+            length = int.from_bytes(buf[1:5], "big")
+            if len(buf) < 1 + length:
+                return
+            if buf[0] in (ord("S"), ord("Q")):
+                self.round_trips += 1
+            del buf[:1 + length]
+
+    async def start(self) -> RoundTripProxy:
+        import asyncio
+
+        async def pipe(reader, writer, state: dict | None) -> None:
+            buf = bytearray()
+            try:
+                while data := await reader.read(65536):
+                    if state is not None:
+                        buf += data
+                        self._count(buf, state)
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        async def handle(c_reader, c_writer) -> None:
+            s_reader, s_writer = await asyncio.open_connection("127.0.0.1", self.target)
+            await asyncio.gather(pipe(c_reader, s_writer, {"started": False}), pipe(s_reader, c_writer, None))
+
+        self._server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()

@@ -486,3 +486,56 @@ async def test_identify_refusals(tmp_path):
                 assert ack["op"] == 11 and time.perf_counter() - t0 >= fake.heartbeat_ack_delay * 0.9
     finally:
         await fake.stop()
+
+
+async def test_a_components_v2_card_from_discord_py(env):
+    """discord.py's LayoutView against the fake: sent, stored as Discord returns it, clicked, edited
+    (new pictures), a V2-style modal opened from it and submitted."""
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "jeux", "selftest card")
+    msg = res.message
+    assert res.errors == [] and msg.is_v2 and not res.ephemeral
+    assert msg.content.startswith("## Tour 1") and f"<@{alice.id}>" in msg.text
+    assert msg.mentioned_user_ids(msg.allowed_mentions) == [alice.id]
+    assert msg.accent_color == 0x3366FF and msg.button_labels == ["Suivant", "Poser un mot"]
+    assert [a.filename for a in msg.gallery] == ["board1.png"] and [a.filename for a in msg.thumbnails] == ["seat.png"]
+    assert msg.hidden_attachments == [] and all(isinstance(c.get("id"), int) for c in msg.walk_components())
+    res2 = await fake.click(alice, msg, label="Suivant")
+    assert res2.errors == [] and res2.response_type == 7 and msg.content.startswith("## Tour 2")
+    assert [a.filename for a in msg.gallery] == ["board2.png"] and msg.revisions[0].content.startswith("## Tour 1")
+    opened = await fake.click(alice, msg, label="Poser un mot")
+    assert opened.response_type == 9 and opened.errors == []
+    assert [c["type"] for c in opened.modal["components"]] == [10, 18, 18]
+    with pytest.raises(ValueError, match="2..8"):
+        await fake.submit_modal(alice, opened, {"Mot": "B", "Sens": "v"})
+    done = await fake.submit_modal(alice, opened, {"Mot": "BATEAU", "Sens": "Vertical"})
+    assert done.content == "card-modal word=BATEAU way=v" and done.ephemeral and done.errors == []
+
+
+async def test_a_legacy_message_becomes_a_card_only_when_its_content_is_cleared(env):
+    fake, alice = env.fake, env.alice
+    before = len(fake.validation_errors)
+    res = await fake.run_command(alice, "jeux", "selftest tocard", clear=False)
+    assert "refused 400 50035" in res.content and res.message.content == "legacy text" and not res.message.is_v2
+    assert len(fake.validation_errors) == before + 1
+    assert fake.validation_errors[-1]["errors"]["content"]["_errors"][0]["code"] == \
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
+    fake.errors.clear()  # that refusal was the point; later tests of the module expect none
+    res = await fake.run_command(alice, "jeux", "selftest tocard", clear=True)
+    assert res.message.is_v2 and res.message.content == "now a card" and "refused" not in res.content
+
+
+async def test_application_emojis_from_discord_py(env):
+    """create_application_emoji / fetch_application_emojis against the fake; the emoji in text and on a
+    button; created once, reused after; a bad name refused."""
+    fake, alice = env.fake, env.alice
+    res = await fake.run_command(alice, "jeux", "selftest emoji", name="de_6")
+    (e,) = [x for x in fake.app_emojis.values() if x.name == "de_6"]
+    assert res.content == f"<:de_6:{e.id}> created=True" and res.errors == []
+    assert res.message.buttons[0]["emoji"]["id"] in (e.id, str(e.id)) and fake.broken_emojis == []
+    res = await fake.run_command(alice, "jeux", "selftest emoji", name="de_6")
+    assert res.content == f"<:de_6:{e.id}> created=False" and len(fake.app_emojis) == 1
+    before = len(fake.validation_errors)
+    res = await fake.run_command(alice, "jeux", "selftest emoji", name="dé-6")
+    assert res.content == "refused 400 50035" and len(fake.validation_errors) == before + 1
+    fake.errors.clear()

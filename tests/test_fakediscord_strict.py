@@ -403,3 +403,32 @@ async def test_commands_are_validated_like_discord(env):
     status, body, _ = await c.req("PUT", base, good)
     assert status == 200, body
     assert len(fake.validation_errors) == len(cases) + 2
+
+
+async def test_a_body_with_a_lone_surrogate_is_invalid_json(env):
+    fake, c, _ = env
+    ch = fake.channel("jeux").id
+    status, body, _ = await c.post(ch, "A\ud800B")  # aiohttp's json= writes it as the escape \ud800
+    assert status == 400 and body["code"] == 50109, body
+    status, body, _ = await c.post(ch, "A\U0001F600B")  # a well-formed pair is text
+    assert status == 200, body
+
+
+async def test_raw_frames_reach_the_gateway_as_they_are(env):
+    fake, _, alice = env
+    received: list[str] = []
+    async with aiohttp.ClientSession() as http, http.ws_connect(fake.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "properties": {}}})
+        while True:
+            frame = await ws.receive_json(timeout=5)
+            if frame.get("t") == "GUILD_CREATE":
+                break
+        await fake.send_raw_frame("pas du JSON")
+        await fake.dispatch_raw("INTERACTION_CREATE", '{"id": "1", "n": 184467440737095516160}')
+        for _ in range(2):
+            received.append((await ws.receive(timeout=5)).data)
+    assert received[0] == "pas du JSON"
+    seq = json.loads(received[1])["s"]
+    assert received[1] == ('{"op": 0, "t": "INTERACTION_CREATE", "s": ' + str(seq)
+                           + ', "d": {"id": "1", "n": 184467440737095516160}}')

@@ -88,7 +88,8 @@ def test_lutinades_tells_each_result_once():
     # when the deck ran short, what was really picked is still said
     short = [events[0], {"type": "gained", "seat": 0, "count": 2, "wanted": 3, "total": 4}, events[2]]
     lines = tell(short, {}, names, "fr")
-    assert any(line.startswith("Alice cueille 2 champignons") for line in lines), lines
+    assert lines[-2:] == ["La pioche s'épuise : Alice ne cueille que 2 champignons sur 3.",
+                          "🍄 Champignons : Alice 4 · Bruno 2"], lines  # the shortfall, then the totals
 
 
 def test_ludime_hints_offer_only_what_the_first_turn_allows():

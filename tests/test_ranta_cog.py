@@ -85,12 +85,43 @@ def test_codes():
 
 def test_the_preview_states_the_score_change_of_the_placement():
     state = ENGINE.new_game(1, {"mode": "classique"}, 5)  # dice 5, 2, 1: a 6-cell box fits on the empty kallax
-    assert score_change(ENGINE, state, 0, {"type": MAT, "round": 1, "cell": "A1"}) == (-36, -35)  # one empty cell less
+    assert score_change(ENGINE, state, 0, {"type": MAT, "round": 1, "cell": "A1"}) == (
+        -36, -35, {"empty_cells": 1})  # one empty cell less
     box = {"type": BOX, "round": 1, "dice": [0, 1, 2], "orientation": "horizontal", "cell": "A1"}
-    assert score_change(ENGINE, state, 0, box) == (-36, -30)
+    assert score_change(ENGINE, state, 0, box) == (-36, -30, {"empty_cells": 6})
     assert ENGINE.view(state, 0)["sheets"][0]["items"] == []  # a preview, nothing applied
     assert score_change_text(-36, -30, "fr") == "Score : -36 → -30 (+6 points)."
     assert score_change_text(12, 11, "fr") == "Score : 12 → 11 (−1 point)."
     assert score_change_text(5, 12, "en") == "Score: 5 → 12 (+7 points)."
+    # the preview says why: each scoring rule that moved, the largest first
+    assert score_change_text(-36, -28, "fr", {"empty_cells": 3, "category_group": 3, "mechanic_group": 2}) == (
+        "Score : -36 → -28 (+8 points).\nPourquoi : cases vides +3 · groupes de catégories +3 · "
+        "groupes de mécaniques +2")
+    assert score_change_text(4, 2, "en", {"mechanic_secret_role": -5, "empty_cells": 3}) == (
+        "Score: 4 → 2 (−2 points).\nWhy: secret role −5 · empty cells +3")
+
+
+def test_every_scoring_rule_has_its_reason():
+    for state, seat in random_states(games=6, seed=11):
+        for entry in ENGINE.view(state, seat)["sheets"][seat]["breakdown"]:
+            for lg in ("fr", "en"):
+                assert i18n.has(f"ranta.why.{entry['rule']}", lg), entry["rule"]
     with pytest.raises(RuleError):  # a placement that does not fit has no score change
         score_change(ENGINE, state, 0, {"type": MAT, "round": 1, "cell": "A2"})
+
+
+def test_a_round_that_opens_shows_every_kallax_the_last_one_left():
+    from types import SimpleNamespace
+
+    from cogs.ranta.cog import RantaCog
+
+    game = SimpleNamespace(names=["Alice", "Bruno", "Chloé"], id=1)
+    state = ENGINE.new_game(3, {"mode": "classique"}, 5)
+    gallery = RantaCog.render_public_gallery
+    assert gallery(None, game, ENGINE.view(state, None), "fr") == []  # round 1: nothing to reveal yet
+    for seat in range(3):
+        state, _ = ENGINE.apply(state, seat, {"type": MAT, "round": 1, "cell": "A1"})
+    jobs = gallery(None, game, ENGINE.view(state, None), "fr")
+    assert len(jobs) == 4  # the new round's dice, then the three kallaxes
+    state, _ = ENGINE.apply(state, 0, {"type": MAT, "round": 2, "cell": "A2"})
+    assert gallery(None, game, ENGINE.view(state, None), "fr") == []  # mid-round: the dice alone

@@ -21,15 +21,14 @@ class Counting:
         self.calls: dict[str, int] = {}
         for name in ("get_game", "commit_action", "schedule_deadlines", "games_in_channel"):
             setattr(self, name, self._counted(name))
-        fetch = store._fetchall if hasattr(store, "_fetchall") else store._fetch
-        attr = "_fetchall" if hasattr(store, "_fetchall") else "_fetch"
+        read = store._read
 
-        async def counted_fetch(sql, *args):
+        async def counted_read(sql, *args):
             if "FROM guild_settings" in sql:
                 self.calls["guild_settings (read)"] = self.calls.get("guild_settings (read)", 0) + 1
-            return await fetch(sql, *args)
+            return await read(sql, *args)
 
-        setattr(store, attr, counted_fetch)
+        store._read = counted_read
 
     def _counted(self, name):
         method = getattr(self.store, name)
@@ -83,3 +82,84 @@ async def test_an_outdated_row_is_refused_by_the_commit_as_before(world):
         await svc.act(g.id, ALICE.user_id, {"type": "pass"}, version=stale.version, row=stale)
     assert err.value.key == "common.error.already_played"
     assert len(await store.store.events(g.id)) == 1
+
+
+# --- PostgreSQL: round trips on the wire (issue 29) -------------------------------------------------
+@pytest.fixture
+async def pg_proxied(pg_server):
+    from tests.pg import RoundTripProxy
+
+    proxy = await RoundTripProxy(pg_server.port).start()
+    url = proxy.url(await pg_server.new_database())
+    store = open_store(url)
+    await store.open()
+    yield store, proxy
+    await store.close()
+    await proxy.stop()
+
+
+class OnTheWire(Counting):
+    """The store's calls, and the round trips each took on the wire (the relay's count)."""
+
+    def __init__(self, store, proxy) -> None:
+        self.proxy = proxy
+        self.trips: dict[str, list[int]] = {}
+        super().__init__(store)
+
+    def _counted(self, name):
+        method = getattr(self.store, name)
+
+        async def call(*args, **kw):
+            self.calls[name] = self.calls.get(name, 0) + 1
+            before = self.proxy.round_trips
+            try:
+                return await method(*args, **kw)
+            finally:
+                self.trips.setdefault(name, []).append(self.proxy.round_trips - before)
+
+        return call
+
+
+async def test_a_move_commits_in_two_round_trips_on_postgresql(pg_proxied):
+    """Counted by a relay between the store and the server: the compare-and-swap, then the log, the turn
+    columns and the COMMIT pipelined together; the deadlines of the seat now expected in one more."""
+    store, proxy = pg_proxied
+    wire = OnTheWire(store, proxy)
+    svc = SessionService(wire, seed_source=lambda: 4242)  # type: ignore[arg-type]
+    Community(wire, svc, None)  # type: ignore[arg-type]
+    g = await svc.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=ALICE)
+    g = await svc.join(g.id, BRUNO)
+    g = (await svc.start(g.id, ALICE)).game
+    for _ in range(4):
+        row = await svc.get_in(g.id, GUILD, CHANNEL)
+        seat = min(svc.expected_seats(row))
+        wire.calls.clear()
+        wire.trips.clear()
+        before = proxy.round_trips
+        out = await svc.act(g.id, row.seats[seat].user_id, {"type": "pass"}, version=row.version, row=row)
+        # besides the move's own writes, the scheduler reads the seat's latest actions and the game's
+        # deadlines (one round trip each: the archived log is asked in the same pipeline); 19 to 27 before
+        assert proxy.round_trips - before <= 6, proxy.round_trips - before
+        assert wire.calls == {"commit_action": 1, "schedule_deadlines": 1}, wire.calls
+        assert wire.trips == {"commit_action": [2], "schedule_deadlines": [1]}, wire.trips
+        assert out.game == await store.get_game(g.id)
+        g = out.game
+    # an outdated version: refused by the compare-and-swap, nothing written (the CAS, then the ROLLBACK)
+    before = proxy.round_trips
+    assert await store.commit_action(g.id, g.version - 1, state=g.state, seat=0, user_id=ALICE.user_id,
+                                     action={"type": "pass"}, events=[]) is None
+    assert proxy.round_trips - before == 2
+    assert [e.version for e in await store.events(g.id)] == list(range(g.version - 3, g.version + 1))  # 4 moves
+
+
+async def test_the_relay_counts_a_statement_waiting_for_its_answer_as_a_round_trip(pg_proxied):
+    store, proxy = pg_proxied
+    before = proxy.round_trips
+
+    def three(tx):  # three statements one after the other, then three pipelined with the COMMIT
+        for _ in range(3):
+            tx.execute("SELECT 1")
+        tx.batch([("SELECT 1", ())] * 3, final=True)
+
+    await store._tx(three)
+    assert proxy.round_trips - before == 4

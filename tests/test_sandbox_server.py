@@ -109,3 +109,83 @@ async def test_command_descriptions_in_the_users_language(box):
         data = await r.json()
     assert data["commands"][0]["options"][0]["description"] == "The mode"
     assert data["names"]["users"][str(dave.id)] == "Dave"
+
+
+async def test_a_v2_card_shows_only_what_its_components_show(box):
+    from fakediscord import models as m
+
+    sb, url, http = box
+    ch = sb.fake.channel("jeux")
+    card = {"flags": m.F_IS_COMPONENTS_V2, "components": [{"type": 17, "components": [
+        {"type": 10, "content": "Tour 1"}, {"type": 12, "items": [{"media": {"url": "attachment://board.png"}}]}]}]}
+    fields = sb.fake._build_fields(card, {0: ("board.png", PNG_A, "image/png"), 1: ("hidden.png", PNG_B, "image/png")},
+                                   existing=None, channel_id=ch.id)
+    msg = sb.fake._new_message(ch, fields)
+    alice = sb.users["Alice"]
+    async with http.get(url + f"/api/messages?user={alice.id}&channel={ch.id}") as r:
+        got = (await r.json())["messages"][-1]
+    assert got["v2"] and got["content"] == "" and got["attachments"] == [] and got["files"] == []
+    board = msg.attachments[0]
+    media = got["components"][0]["components"][1]["items"][0]["media"]
+    assert got["media"][media["attachment_id"]] == f"/attachment/{msg.id}/0/0" and media["attachment_id"] == str(board.id)
+    async with http.get(url + got["media"][media["attachment_id"]]) as r:
+        assert await r.read() == PNG_A
+
+
+async def test_threads_and_emojis_reach_the_page(box):
+    from fakediscord import models as m
+
+    sb, url, http = box
+    alice = sb.users["Alice"]
+    parent = sb.fake.channel("jeux")
+    thread = sb.fake.create_thread(parent, "Ludix n°1 — Alice", by=alice)
+    async with http.get(url + f"/api/messages?user={alice.id}&channel={parent.id}") as r:
+        data = await r.json()
+    assert data["threads"] == [{"id": str(thread.id), "name": "Ludix n°1 — Alice", "parent": str(parent.id),
+                                "archived": False}]
+    assert data["channel_names"][str(thread.id)] == "Ludix n°1 — Alice"  # a <#thread> mention has its name
+    assert str(thread.id) not in {c["id"] for c in data["channels"]}
+    sb.fake.app_emojis[77] = m.FakeEmoji(id=77, name="de_1", data=PNG_A, content_type="image/png", user={})
+    async with http.get(url + "/emoji/77") as r:
+        assert r.status == 200 and await r.read() == PNG_A
+    for bad, status in (("/emoji/78", 404), ("/emoji/x", 400)):
+        async with http.get(url + bad) as r:
+            assert r.status == status, bad
+
+
+async def test_a_modal_is_submitted_by_the_user_it_was_opened_for(box, monkeypatch):
+    from fakediscord.api import InteractionResult
+    from tests.test_fakediscord_strict import interaction
+
+    sb, url, http = box
+    alice, bruno = sb.users["Alice"], sb.users["Bruno"]
+    rec = interaction(sb.fake, alice, "jeux")
+    rec.modal = {"custom_id": "m", "title": "Mot", "components": [
+        {"type": 18, "id": 1, "label": "Mot", "component": {"type": 4, "id": 2, "custom_id": "word", "style": 1,
+                                                            "max_length": 8}}]}
+    answer = sb._answer(InteractionResult(sb.fake, rec, "component"), alice)
+    import json
+
+    opened = json.loads(answer.body)
+    assert opened["modal"]["id"] == str(rec.id) and opened["modal"]["title"] == "Mot"
+    sent = []
+
+    async def fire(rec2, kind, *a):
+        sent.append(rec2)
+        return InteractionResult(sb.fake, rec2, kind)
+
+    monkeypatch.setattr(sb.fake, "_fire", fire)
+    body = {"user": str(bruno.id), "modal": str(rec.id), "values": {"word": "BATEAU"}}
+    async with http.post(url + "/api/modal", json=body) as r:
+        got = await r.json()
+    assert not got["ok"] and "plus ouvert" in got["error"] and sent == []  # not Bruno's modal
+    async with http.post(url + "/api/modal", json=dict(body, user=str(alice.id), values={"word": "TROPLONGMOT"})) as r:
+        got = await r.json()
+    assert not got["ok"] and "0..8" in got["error"] and sent == []  # the form refuses it, as a client would
+    async with http.post(url + "/api/modal", json=dict(body, user=str(alice.id))) as r:
+        assert (await r.json())["ok"]
+    assert sent[0].payload["data"]["components"][0]["component"]["value"] == "BATEAU"
+    async with http.post(url + "/api/modal", json=dict(body, user=str(alice.id))) as r:
+        assert not (await r.json())["ok"]  # submitted once: gone
+    async with http.post(url + "/api/modal", json={"user": str(alice.id), "modal": "1", "values": []}) as r:
+        assert r.status == 400

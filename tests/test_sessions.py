@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from bot import i18n
 from bot.sessions import Player, SessionError, SessionService
 from bot.storage import open_store
 from engines.base import RuleError
@@ -163,7 +164,11 @@ async def test_find_by_channel_and_ambiguity(svc):
     g2 = await svc.open_lobby("ludix", guild_id=1, channel_id=10, player=CHLOE)
     assert (await svc.find(channel_id=10, guild_id=1, kind="ludix", user_id=CHLOE.user_id)).id == g2.id
     err = await refused("common.error.ambiguous", svc.find(channel_id=10, guild_id=1, kind="ludix", user_id=999))
-    assert f"#{g1.id}" in err.params["games"] and f"#{g2.id}" in err.params["games"]
+    french = i18n.t(err.key, "fr", **err.params)
+    assert f"n°{g1.id} (Alice, Bruno, en attente de joueurs), n°{g2.id} (Chloé, en attente de joueurs)" in french, french
+    assert "#" not in french
+    english = i18n.t(err.key, "en", **err.params)
+    assert f"#{g1.id} (Alice, Bruno, waiting for players), #{g2.id} (Chloé, waiting for players)" in english, english
     assert (await svc.find(channel_id=10, guild_id=1, kind="ludix", game_id=g2.id)).id == g2.id
 
 

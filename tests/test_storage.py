@@ -50,7 +50,7 @@ async def _set_schema(store, backend, number):
     if backend == "sqlite":
         await store.execute(f"PRAGMA user_version = {number}")
     else:
-        await store.pool.execute("UPDATE ludibot_schema SET version = $1", number)
+        await store.execute("UPDATE ludibot_schema SET version = ?", (number,))
 
 
 async def test_a_database_from_a_newer_release_is_refused_untouched(db_url, backend):
@@ -152,16 +152,12 @@ async def test_a_failed_transaction_leaves_nothing(store):
     class Boom(Exception):
         pass
 
-    def sqlite_work(db):  # SQLite: a plain function run whole in the database thread
-        db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = ?", (g.id,))
-        raise Boom
-
-    async def pg_work(db):
-        await db.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = $1", g.id)
+    def work(tx):  # a plain function run whole in a database thread (either backend)
+        tx.execute("UPDATE games SET state = '{\"x\":1}' WHERE id = ?", (g.id,))
         raise Boom
 
     with pytest.raises(Boom):
-        await store._tx(sqlite_work if isinstance(store, SQLiteStore) else pg_work)
+        await store._tx(work)
     assert (await store.get_game(g.id)).state == {}
 
 
@@ -256,11 +252,8 @@ async def test_an_ended_game_is_archived_in_one_row_and_reads_back_the_same(stor
     assert [e.version for e in await store.events_after(g.id, 3)] == [4, 5, 6, 7]
     assert log[2:5] == before[2]
     # the log left the events table: one compressed row holds it
-    if backend == "sqlite":
-        rows = await store._fetchall("SELECT COUNT(*) AS n FROM events WHERE game_id = ?", (g.id,))
-        assert rows[0]["n"] == 0
-    else:
-        assert await store.pool.fetchval("SELECT COUNT(*) FROM events WHERE game_id = $1", g.id) == 0
+    rows = await store.execute("SELECT COUNT(*) AS n FROM events WHERE game_id = ?", (g.id,))
+    assert rows[0]["n"] == 0
     assert [x.id for x in await store.games_with_status((FINISHED,))] == [g.id]
     assert (await store.games_with_status((FINISHED,)))[0].state == g.state
 
@@ -296,10 +289,7 @@ async def test_ended_games_of_older_releases_are_archived_once_and_cancelled_one
     g = await _game(store)
     await store.start_game(g.id, 0, g.seats, {"n": 0})
     await store.commit_action(g.id, 1, state={"n": 1}, seat=0, user_id=100, action={"v": 1}, events=[])
-    if isinstance(store, SQLiteStore):
-        await store.execute("UPDATE games SET status = 'finished' WHERE id = ?", (g.id,))
-    else:
-        await store.pool.execute("UPDATE games SET status = 'finished' WHERE id = $1", g.id)
+    await store.execute("UPDATE games SET status = 'finished' WHERE id = ?", (g.id,))
     log = await store.events(g.id)
     assert await store.archive_ended(10) == 1
     assert await store.archive_ended(10) == 0  # done once
@@ -385,3 +375,17 @@ async def test_a_game_records_its_own_thread_once_and_is_found_from_it(store):
     assert [x.id for x in await store.games_in_channel(555, kind="ranta")] == []
     assert sorted(x.id for x in await store.games_in_channel(10)) == [g.id, other.id]
     assert await store.games_in_channel(666) == []
+
+
+async def test_lobbies_and_cancellations_are_owed_to_their_channel_too(store):
+    """Issue 24: a lobby's card and a cancelled game's controls go through the outbox."""
+    g = await _game(store)
+    assert not g.due and await store.unpublished_games() == []  # a new lobby: its opening answer shows it
+    assert await store.update_lobby(g.id, 0, g.seats + [Seat(1, 101, "Bruno")])
+    g = await store.get_game(g.id)
+    assert g.due and [x.id for x in await store.unpublished_games()] == [g.id]
+    assert await store.mark_published(g.id, g.version, None)  # the card edited: no control message
+    g = await store.get_game(g.id)
+    assert not g.due and g.control_message_id is None
+    assert await store.set_status(g.id, g.version, "cancelled")
+    assert [x.id for x in await store.unpublished_games()] == [g.id]

@@ -88,7 +88,7 @@ def test_narration_drops_turn_lines_names_the_colours_and_the_region():
                               {"type": "moved", "seat": 0, "piece": "pic", "from": "D2", "to": "E3"}], "en")
     assert told == [{"type": "started"}, {"type": "sides", "white_seat": 0, "black_seat": 1},
                     {"type": "won_region", "winner": 0, "region": "north-east"},
-                    {"type": "moved", "seat": 0, "piece": "pic", "from": "D2", "to": "E3"}]
+                    {"type": "moved", "seat": 0, "piece": "peak", "piece_kind": "pic", "from": "D2", "to": "E3"}]
 
 
 def test_the_end_names_the_winner_and_why():
@@ -104,4 +104,4 @@ def test_the_end_names_the_winner_and_why():
     assert end([1, 2], "resign") == ["**Fin de la partie** : victoire d'Alice (abandon)."]
     assert end([1, 1], "repetition") == ["**Fin de la partie** : partie nulle (position répétée trois fois)."]
     assert end([2, 1], "timeout") == ["**Fin de la partie** : victoire de Bot 1 (forfait après des absences répétées)."]
-    assert cog().options_text(game, "en") == "pic backward move: straight back"
+    assert cog().options_text(game, "en") == "Peak's backward move: straight back"

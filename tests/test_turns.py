@@ -48,13 +48,8 @@ async def started(svc, kind, humans=2, ai=0, guild=GUILD):
 
 async def turn_columns(store, game_id) -> tuple[dict[int, float], float | None, int | None]:
     """(seat -> turn_since of the expected seats, games.turn_since, games.turn_version), read raw."""
-    if hasattr(store, "pool"):
-        async with store.pool.acquire() as con:
-            seats = await con.fetch("SELECT seat, turn_since FROM seats WHERE game_id = $1", game_id)
-            g = await con.fetchrow("SELECT turn_since, turn_version FROM games WHERE id = $1", game_id)
-    else:
-        seats = await store._fetchall("SELECT seat, turn_since FROM seats WHERE game_id = ?", (game_id,))
-        g = (await store._fetchall("SELECT turn_since, turn_version FROM games WHERE id = ?", (game_id,)))[0]
+    seats = await store.execute("SELECT seat, turn_since FROM seats WHERE game_id = ?", (game_id,))
+    g = (await store.execute("SELECT turn_since, turn_version FROM games WHERE id = ?", (game_id,)))[0]
     return ({r["seat"]: r["turn_since"] for r in seats if r["turn_since"] is not None}, g["turn_since"],
             g["turn_version"])
 
@@ -307,10 +302,7 @@ async def test_the_background_check_sets_aside_running_games_that_no_longer_load
     games = [await started(svc, "ludix") for _ in range(5)]
     bad = games[2].id
     sql = "UPDATE games SET state = '{\"seed\": 1, \"play' WHERE id = "
-    if hasattr(store, "pool"):
-        await store.pool.execute(sql + "$1", bad)
-    else:
-        await store.execute(sql + "?", (bad,))
+    await store.execute(sql + "?", (bad,))
     fresh = SessionService(store, clock=clock)  # a process just started: nothing vouched for yet
     assert await fresh.check_running(page=2, pause=0) == 1
     assert [g.id for g in await store.broken_games(GUILD)] == [bad]

@@ -18,8 +18,9 @@ EXPORT_FORMAT = "ludibot-game"
 EXPORT_VERSION = 1
 
 
-def replay_lines(game: GameRow, rows: list[EventRow], lang: str) -> list[str]:
-    """One line per stored action: its number, who acted (and how), what the table saw."""
+def replay_lines(game: GameRow, rows: list[EventRow], lang: str, key: str = "community.history.line") -> list[str]:
+    """One line per stored action (the catalog's ``key``): its number, who acted (and how), what the
+    table saw."""
     names = game.names
     lines = []
     for n, row in enumerate(rows, start=1):
@@ -33,7 +34,7 @@ def replay_lines(game: GameRow, rows: list[EventRow], lang: str) -> list[str]:
                 told = [i18n.t("community.history.hidden", lang)]
             if by == "timeout":
                 told.append(i18n.t("community.history.by_timeout", lang))
-        lines.append(i18n.t("community.history.line", lang, n=n, player=who, text=" · ".join(told)))
+        lines.append(i18n.t(key, lang, n=n, player=who, text=" · ".join(told)))
     return lines
 
 

@@ -190,6 +190,8 @@ class Scheduler:
     def _stored(rows: list[Any], p: Profile) -> float:
         """The bank kept with the seat's latest move (``_bank`` in its logged action), else the full one."""
         for row in rows:
+            if "_bank" in row.action and row.action["_bank"] is None:
+                return p.bank_s  # a takeback to before the seat's first timed move: the full bank (issue 26)
             bank = row.action.get("_bank")
             if isinstance(bank, int | float) and not isinstance(bank, bool):
                 return min(max(0.0, float(bank)), p.bank_s)
@@ -391,6 +393,19 @@ class Scheduler:
         elif seats:
             fired += len(seats)
         votes = [d for d in items if d.kind == VOTE]
+        from bot.takeback import Takebacks  # (here: bot.takeback imports this package)
+
+        undo = [d for d in votes if Takebacks.owns(game, d)]  # a takeback request's expiry (issue 26)
+        if undo:
+            votes = [d for d in votes if d not in undo]
+            expired = await Takebacks(self.store, self.sessions).fire(game, undo, now, self.lease)
+            fired += len(expired)
+            game = await self.store.get_game(game_id) or game
+            if expired and self.notifier is not None:
+                try:
+                    await self.notifier.timed_out(expired[-1], [], None)
+                except Exception:
+                    log.exception("takeback notice for game %s failed", game_id)
         if votes:
             decided = await self.votes.fire(game, votes, now, self.lease)
             fired += len(decided)

@@ -6,9 +6,10 @@ writer of game state; it relies on ``commit_action``'s compare-and-swap on the
 game's ``version`` so that two clicks (or two processes) can never apply two
 actions on one version.
 
-Migrations are numbered SQL scripts, one list per dialect with the same numbers, applied in
-order at start; the applied number is kept in ``PRAGMA user_version`` (SQLite) or the
-``ludibot_schema`` table (PostgreSQL). A database whose number is above the newest known
+Migrations are numbered SQL scripts, one list written once (``migrations.py``) and rendered for
+each dialect, applied in order at start; the applied number is kept in ``PRAGMA user_version``
+(SQLite) or the ``ludibot_schema`` table (PostgreSQL). Every method is written once, in
+``sql.py``; the backends (``sqlite.py``, ``postgres.py``) are plumbing. A database whose number is above the newest known
 (written by a newer release) is refused with :class:`SchemaTooNew`.
 """
 
@@ -71,8 +72,9 @@ class GameRow:
 
     @property
     def due(self) -> bool:
-        """Its channel owes a public message for a newer version than the one shown."""
-        return self.status in ("running", "finished") and self.published_version < self.version
+        """Its channel owes a public message for a newer version than the one shown (a lobby: its card
+        is older than its seats; a cancelled game: its controls are still up)."""
+        return self.published_version < self.version
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -281,7 +283,7 @@ def _get(r: Any, key: str) -> Any:
         return None
 
 
-# --- rows from a mapping (a ``sqlite3.Row`` or an ``asyncpg.Record``) ---------------------------
+# --- rows from a mapping (a ``sqlite3.Row`` or a ``postgres.Row``) ---------------------------
 def seat_from(r: Any) -> Seat:
     return Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"], ai_level=r["ai_level"], locale=r["locale"])
 
@@ -543,8 +545,9 @@ class Store(ABC):
 
     @abstractmethod
     async def unpublished_games(self, limit: int = 100) -> list[GameRow]:
-        """Running or finished games whose newest version has no public message yet (not paused,
-        not broken), oldest change first."""
+        """Games whose newest version has no public message yet — a lobby whose card is older than
+        its seats, a game (running, finished, cancelled) whose table is older than its state — not
+        paused, not broken, oldest change first."""
 
     @abstractmethod
     async def mark_broken(self, game_id: int, reason: str) -> bool:

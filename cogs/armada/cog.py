@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import narrate
 from bot.render_pool import Picture, picture
 from bot.sessions import Outcome
@@ -79,9 +79,9 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
     @app_commands.describe(adversaire=L("armada.cmd.adversaire"), niveau=L("armada.cmd.niveau"),
                            plateau=L("armada.cmd.plateau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, plateau=BOARDS)
+    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, plateau=BOARDS, niveau=level_choices(2))
     async def start(self, interaction: discord.Interaction, adversaire: str = "joueur",
-                    niveau: app_commands.Range[int, 1, 2] = 1, plateau: str = "11x11",
+                    niveau: int = 1, plateau: str = "11x11",
                     rythme: str | None = None, fil: bool | None = None) -> None:
         """Against the bot the game starts at once (the bot takes seat 2: England first)."""
         against_bot = adversaire == "bot"

@@ -1,10 +1,9 @@
-"""``/classement``, ``/records``, ``/profil``, ``/parties``, ``/historique``: thin, over bot/community."""
+"""``/classement``, ``/records``, ``/profil``, ``/parties``: thin, over bot/community (``/historique``: replays.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 import time
 from datetime import UTC, datetime
@@ -17,12 +16,10 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
-from bot.community import history, seasons
+from bot.community import seasons
 from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
 from bot.safe import escape
-from bot.sessions import SessionError
-from bot.storage import CANCELLED, FINISHED
 from bot.translator import L
 from bot.ui import lang, public_lang, send
 from cogs.community.common import game_choices, guild_of, one_game, server_name, title
@@ -119,7 +116,7 @@ class BoardsCog(commands.Cog):
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
             i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(table)),
             labels, table, mine)
-        await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=period),
+        await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=key),
                    file=_png(image, f"classement-{kind}-{periode}.png"))
 
     @classement.autocomplete("jeu")
@@ -280,75 +277,3 @@ class BoardsCog(commands.Cog):
         if shown < total:
             lines.append(i18n.t("community.games.more", lg, count=total - shown))
         return "\n".join(lines)
-
-    # --- /historique ---------------------------------------------------------------------
-    @app_commands.command(name="historique", description=L("community.cmd.historique"))
-    @app_commands.rename(fmt="format")
-    @app_commands.describe(partie=L("community.cmd.partie"), fmt=L("community.cmd.format"))
-    @app_commands.choices(fmt=[app_commands.Choice(name=L("community.choice.text"), value="texte"),
-                                  app_commands.Choice(name=L("community.choice.json"), value="json")])
-    @app_commands.guild_only()
-    async def historique(self, interaction: discord.Interaction, partie: int, fmt: str = "texte") -> None:
-        guild = guild_of(interaction)
-        if fmt not in ("texte", "json"):
-            raise RuleError("community.error.bad_format", format=fmt[:30])
-        game = await self.sessions.get_in(partie, guild)  # another server's game does not exist here
-        if game.status == CANCELLED:
-            raise SessionError("common.error.game_cancelled", game=game.id)
-        if game.status != FINISHED:
-            raise RuleError("community.error.not_finished", game=game.id)
-        lg = lang(interaction)
-        rows = await self.store.events(game.id)
-        results = await self.store.results(game.id)
-        if fmt == "json":
-            doc = history.export(game, rows, results, viewer_seat=game.seat_of(interaction.user.id))
-            data = json.dumps(doc, ensure_ascii=False, indent=2).encode()
-            await send(interaction, i18n.t("community.history.json_ready", lg, id=game.id), ephemeral=True,
-                       file=discord.File(io.BytesIO(data), filename=f"partie-{game.id}.json"))
-            return
-        head = i18n.t("community.history.head", lg, game=title(game.kind, lg), id=game.id,
-                      players=", ".join(escape(n) for n in game.names), when=timestamp(game.updated_at))
-        final = [i18n.t("community.history.final", lg)] + [
-            i18n.t("community.history.rank_line", lg, rank=r.rank, player=escape(game.names[r.seat]),
-                   score="-" if r.score is None else r.score)
-            for r in sorted(results, key=lambda r: (r.rank, r.seat))]
-        lines = history.replay_lines(game, rows, lg)
-        text = "\n".join([head, *lines, *final])
-        log_file = None
-        if len(text) > 1900:
-            log_file = discord.File(io.BytesIO("\n".join([head, *lines, *final]).encode()),
-                                    filename=f"partie-{game.id}.txt")
-            tail = [i18n.t("community.history.attached", lg, count=len(rows))]
-            text = "\n".join([head, *tail, *final])[:2000]
-        image = await self._final_image(game, lg)
-        if log_file is None:
-            await send(interaction, text, ephemeral=True, file=image)
-            return
-        await send(interaction, text, ephemeral=True, file=log_file)
-        if image is not None:
-            await send(interaction, None, ephemeral=True, file=image)
-
-    async def _final_image(self, game, lg: str) -> discord.File | None:
-        cog: Any = self.bot.game_cogs.get(game.kind)  # type: ignore[attr-defined]
-        if cog is None or game.state is None:
-            return None
-        try:
-            view = await self.sessions.public_view(game)
-            data = await cog.render_public_cached(game, view, lg)
-        except Exception:  # the log is still worth showing without its picture
-            log.exception("could not draw the final picture of game %s", game.id)
-            return None
-        return _png(data, f"{game.kind}-{game.id}-final.png") if data else None
-
-    @historique.autocomplete("partie")
-    async def _historique_partie(self, interaction: discord.Interaction, current: str):
-        if interaction.guild_id is None:
-            return []
-        lg = lang(interaction)
-        found = await self.store.finished_games(interaction.guild_id, 25, current.strip())
-        out = []
-        for g in found:
-            label = i18n.t("community.history.choice", lg, id=g["id"], game=title(g["kind"], lg),
-                           players=", ".join(g["names"]))
-            out.append(app_commands.Choice(name=label[:100], value=g["id"]))
-        return out

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.render_pool import picture
 from bot.translator import L
 from bot.ui import Click, button
@@ -23,11 +23,11 @@ class LudixCog(GameCog, group_name="ludix", group_description=L("ludix.cmd.start
     @app_commands.command(name="start", description=L("ludix.cmd.start"))
     @app_commands.describe(objectif=L("ludix.cmd.objectif"), ia=L("ludix.cmd.ia"), niveau=L("ludix.cmd.niveau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES)
+    @app_commands.choices(rythme=PACE_CHOICES, niveau=level_choices(2))
     async def start(self, interaction: discord.Interaction,
                     objectif: app_commands.Range[int, 50, 1000] = 300,
                     ia: app_commands.Range[int, 0, 5] = 0,
-                    niveau: app_commands.Range[int, 1, 2] = 1,
+                    niveau: int = 1,
                     rythme: str | None = None, fil: bool | None = None) -> None:
         await self.open_lobby(interaction, {"target": objectif}, ai_seats=ia, ai_level=niveau, pace=rythme, thread=fil)
 

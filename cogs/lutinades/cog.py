@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import event_params, narrate
 from bot.render_pool import picture
 from bot.safe import escape
@@ -103,8 +103,8 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
     new_turn = False
     for index, event in enumerate(events):
         kind = event.get("type")
-        if kind == "gained" and event.get("count") == event.get("wanted"):
-            continue  # the outcome line already said it; the totals follow it
+        if kind == "gained":
+            continue  # told with the card it follows (below): the outcome line, any shortfall, then the totals
         if kind == "followed" and event.get("auto"):  # nobody chose: say the bot did, and why
             lines.append(i18n.t("lutinades.label.followed_auto", lg, **event_params(event, names)))
             continue
@@ -135,6 +135,8 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
                 if later.get("type") != "gained":
                     break
                 gains.append(later)
+            short = [g for g in gains if g.get("count") != g.get("wanted")]  # the deck ran short
+            lines += narrate("lutinades", short, names, lg)
             if gains:
                 lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
                     f"{shown[g['seat']]} {g['total']}" for g in gains)))
@@ -165,16 +167,18 @@ def parse_gesture_arg(arg: str | None) -> tuple[int, str, str | None]:
 
 class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinades.cmd.start")):
     kind = "lutinades"
+    #: « Voir la carte » is the lutin's own view: its row is apart from the gestures (issue 24)
+    private_verbs = frozenset({"mine", "card"})
 
     @app_commands.command(name="start", description=L("lutinades.cmd.start"))
     @app_commands.describe(variante=L("lutinades.cmd.variante"), ia=L("lutinades.cmd.ia"),
                            niveau=L("lutinades.cmd.niveau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, variante=[app_commands.Choice(name=L(f"lutinades.variant.{v}"), value=v)
+    @app_commands.choices(rythme=PACE_CHOICES, niveau=level_choices(2), variante=[app_commands.Choice(name=L(f"lutinades.variant.{v}"), value=v)
                                     for v in VARIANTS])
     async def start(self, interaction: discord.Interaction, variante: str = STANDARD,
                     ia: app_commands.Range[int, 0, 6] = 0,
-                    niveau: app_commands.Range[int, 1, 2] = 1,
+                    niveau: int = 1,
                     rythme: str | None = None, fil: bool | None = None) -> None:
         await self.open_lobby(interaction, {"variante": variante}, ai_seats=ia, ai_level=niveau, pace=rythme, thread=fil)
 
@@ -261,7 +265,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         view = await self.sessions.public_view(outcome.game)
         lines = tell(outcome.events, view, outcome.game.names, lg) + (extra or [])
         told = Outcome(game=outcome.game, events=[], result=outcome.result, newly_expected=outcome.newly_expected)
-        return await super().publish(told, interaction, extra=lines, **kw)
+        return await super().publish(told, interaction, extra=lines, image=self.publish_image(outcome, view), **kw)
 
     # --- rendering -------------------------------------------------------------------
     def table_labels(self, game: GameRow, view: dict[str, Any], lg: str) -> dict[str, str]:
@@ -274,9 +278,12 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         return picture(render_table, view, game.names, self.table_labels(game, view, lang))
 
     def publish_image(self, outcome, view):
-        """No table picture after a gesture that leaves others to choose: nothing visible changed
-        (the text says who has chosen), and a picture per lutin would flood the channel."""
-        return not (view.get("phase") == "gestures" and view.get("chosen"))
+        """No table picture after gestures that leave others to choose and nothing else: nothing
+        visible changed (the text says who has chosen), and a picture per lutin would flood the
+        channel. A new turn shows the table even when a seat the bot plays for (an AI seat, an
+        absent player after a vote) chose its gesture at once (issue 24)."""
+        only_gestures = bool(outcome.events) and all(e.get("type") == "gesture_chosen" for e in outcome.events)
+        return not (view.get("phase") == "gestures" and view.get("chosen") and only_gestures)
 
     def render_private(self, game, view, lang):
         if not view.get("card"):

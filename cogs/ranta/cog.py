@@ -33,7 +33,7 @@ from bot.safe import escape
 from bot.sessions import SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, matches, select, send, view_of
+from bot.ui import Click, button, edit_answer, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.ranta import BOX, HORIZONTAL, MAT, ORIENTATIONS, PASS, VERTICAL
 from render.ranta import LABEL_KEYS, final_order, render_dice, render_final, render_sheet
@@ -112,17 +112,29 @@ def assignment_of(view: dict[str, Any], dice: list[int]) -> dict[str, Any]:
             "category": cat["category"], "mechanic": mech["mechanic"], "symbol": mech["symbol"]}
 
 
-def score_change(engine: Any, state: Any, seat: int, action: dict[str, Any]) -> tuple[int, int]:
-    """The seat's score before and after ``action`` (as the engine would apply it: pure, nothing stored)."""
-    before = engine.view(state, seat)["sheets"][seat]["score"]
+def score_change(engine: Any, state: Any, seat: int, action: dict[str, Any]) -> tuple[int, int, dict[str, int]]:
+    """The seat's score before and after ``action`` (as the engine would apply it: pure, nothing stored),
+    and what each scoring rule adds or takes away (the engine's breakdown, rule by rule)."""
+    before = engine.view(state, seat)["sheets"][seat]
     after_state, _ = engine.apply(state, seat, action)
-    return before, engine.view(after_state, seat)["sheets"][seat]["score"]
+    after = engine.view(after_state, seat)["sheets"][seat]
+    change: dict[str, int] = {}
+    for sign, sheet in ((-1, before), (1, after)):
+        for entry in sheet["breakdown"]:
+            change[entry["rule"]] = change.get(entry["rule"], 0) + sign * entry["points"]
+    return before["score"], after["score"], {rule: n for rule, n in change.items() if n}
 
 
-def score_change_text(before: int, after: int, lg: str) -> str:
+def score_change_text(before: int, after: int, lg: str, change: dict[str, int] | None = None) -> str:
+    """« Score : -36 → -28 (+8 points) », then why: each rule that moved, with its points."""
     delta = after - before
-    return i18n.t("ranta.prompt.preview_score", lg, before=before, after=after,
+    text = i18n.t("ranta.prompt.preview_score", lg, before=before, after=after,
                   sign="−" if delta < 0 else "+", delta=abs(delta))
+    if change:
+        reasons = " · ".join(f"{i18n.t(f'ranta.why.{rule}', lg)} {'−' if n < 0 else '+'}{abs(n)}"
+                             for rule, n in sorted(change.items(), key=lambda item: -abs(item[1])))
+        text += "\n" + i18n.t("ranta.prompt.preview_why", lg, reasons=reasons)
+    return text
 
 
 # --- labels --------------------------------------------------------------------------
@@ -211,16 +223,17 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             preview = None
             text = i18n.t("ranta.prompt.full", lg, round=rnd)
         if action["type"] != PASS:
-            text += "\n" + score_change_text(*score_change(self.engine, state, seat, action), lg)
+            before, after, change = score_change(self.engine, state, seat, action)
+            text += "\n" + score_change_text(before, after, lg, change)
         file = await self._sheet_file(game, view, seat, lg, preview)
-        controls = view_of(
+        controls = [
             button(game.id, "confirm", i18n.t("ranta.button.confirm", lg), arg=encode(action),
                    style=discord.ButtonStyle.success),
-            button(game.id, "discard", i18n.t("ranta.button.discard", lg)))
+            button(game.id, "discard", i18n.t("ranta.button.discard", lg))]
         if edit:
-            await interaction.response.edit_message(content=text, attachments=[file], view=controls)
+            await edit_answer(interaction, text, items=controls, files=[file])
         else:
-            await send(interaction, text, ephemeral=True, file=file, view=controls)
+            await send(interaction, text, ephemeral=True, file=file, view=view_of(*controls))
 
     async def on_confirm(self, click: Click) -> None:
         interaction = click.interaction
@@ -248,16 +261,15 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         if action["type"] == PASS:
             lines.append(i18n.t("ranta.prompt.confirmed_pass", lg, round=action["round"]))
         elif any(e.get("type") == "round_closed" for e in outcome.events):
-            lines.append(i18n.t("ranta.prompt.confirmed_closed", lg, round=action["round"]))
+            lines.append(i18n.t("ranta.prompt.confirmed_closed", lg, round=action["round"], players=len(outcome.game.seats)))
         else:
             lines.append(i18n.t("ranta.prompt.confirmed", lg, round=action["round"]))
         # the preview's picture stays: it shows exactly what was stored ("Ma kallax" shows the new sheet)
-        await interaction.response.edit_message(content="\n".join(lines), view=None)
+        await edit_answer(interaction, "\n".join(lines))
         await self.publish(outcome, interaction)
 
     async def on_discard(self, click: Click) -> None:
-        await click.interaction.response.edit_message(
-            content=i18n.t("ranta.prompt.discarded", lang(click.interaction)), attachments=[], view=None)
+        await edit_answer(click.interaction, i18n.t("ranta.prompt.discarded", lang(click.interaction)), files=[])
 
     # --- the round message's buttons and the selects they open ---------------------------
     async def _start_choice(self, click: Click, want_box: bool) -> None:
@@ -305,7 +317,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         text = i18n.t("ranta.prompt.pick_cell", lg, round=rnd, box=box_label(assignment_of(view, dice), orientation, lg))
         items = [self._box_select(click.game, rnd, box_choices(self.engine, state, seat), lg),
                  self._cell_select(click.game, state, seat, rnd, dice, orientation, cells, lg)]
-        await interaction.response.edit_message(content=text, view=view_of(*items))
+        await edit_answer(interaction, text, items=items)
 
     async def _on_cell_or_mat(self, click: Click) -> None:
         value = click.values[0] if click.values else ""
@@ -437,9 +449,17 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         return picture(render_dice, view, render_labels(lang))
 
     def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
-        if not view.get("finished"):
+        """The end: every sheet. A round that has just opened: its dice, then every kallax as the last
+        round left it (what "the kallaxes are revealed" shows). Otherwise the dice alone."""
+        labels = render_labels(lang)
+        if view.get("finished"):
+            return [picture(render_final, view, game.names, labels, seat) for seat in final_order(view)]
+        out = set(view.get("out") or ())
+        opened = view["round"] > 1 and not any(p for s, p in enumerate(view["placed"]) if s not in out)
+        if not opened:
             return []
-        return [picture(render_final, view, game.names, render_labels(lang), seat) for seat in final_order(view)]
+        sheets = [picture(render_sheet, view, seat, game.names, None, labels) for seat in range(view["players"])]
+        return [picture(render_dice, view, labels), *sheets][:10]  # a gallery holds 10 pictures
 
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         return picture(render_sheet, view, view["seat"], game.names, None, render_labels(lang))

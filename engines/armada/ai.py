@@ -12,7 +12,6 @@ so a move is a pure function of the state.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from engines.base import Action, derive_rng
 
@@ -28,9 +27,7 @@ from .board import (
     spain_targets,
     three_aligned,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .engine import ArmadaEngine, State
+from .engine import ArmadaEngine, State, england_pivots, england_place_points
 
 CAPTURE = 100.0
 EXPOSED = 40.0  # the opponent can take something on its reply
@@ -165,8 +162,6 @@ def _evaluate(board: list[int], side: int, geo: Geometry, england_can_place: boo
 
 def _candidates(state: State, geo: Geometry) -> list[tuple[int | None, int]]:
     """``(from, to)`` moves worth scoring for the side to move (all of them but Spain's re-placements)."""
-    from .engine import england_pivots, england_place_points
-
     board = state.board
     if state.turn == ENGLAND:
         moves: list[tuple[int | None, int]] = [(None, p) for p in england_place_points(state, board)]

@@ -9,7 +9,7 @@ captures. Two rounds with sides swapped, a third (first round's sides) on a tie.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -21,7 +21,9 @@ from engines.base import (
     RuleError,
     View,
     check_new_game,
+    plugged_ai,
     rank_by,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
@@ -52,7 +54,13 @@ EVENT_TYPES = ("placed", "moved", "pivoted", "captured", "capture_pending", "pas
                "round_drawn", "tiebreak", "round_started", "resigned", "game_over", "game_drawn")
 
 
+#: the moves that can never be taken back (issue 26): the one that ended (scored) a round
+TAKEBACK_REVEALING = {"round_over": "undo.reason.round_scored", "round_drawn": "undo.reason.round_scored",
+                      "round_started": "undo.reason.round_scored", "tiebreak": "undo.reason.round_scored"}
+
+
 @dataclass(frozen=True)
+
 class State:
     seed: int
     size: int  # intersections per side
@@ -570,10 +578,20 @@ class ArmadaEngine:
         return State(**d)
 
     # --- AI and defaults ---------------------------------------------------------------------------
-    def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
-        from .ai import choose
+    #: the AI (``engines.armada.ai.choose``), plugged in by the game's package (``engines/armada/__init__.py``):
+    #: an AI depends on its engine, the engine never imports its AI
+    ai: Callable[[ArmadaEngine, State, int, int], Action] | None = None
 
-        return choose(self, state, seat, level)
+    def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
+        return plugged_ai(self)(self, state, seat, level)
+
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        return refusal_from_events(events, TAKEBACK_REVEALING)
 
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: the AI's move at level 1."""

@@ -28,3 +28,9 @@ __all__ = [
     "dechetterie_value", "generate_tiles", "legal_positions", "relocation_gain", "relocation_options",
     "score_board", "score_nexus", "score_orchid", "shared_penalties", "threshold_penalty",
 ]
+
+# the registry (``engines.get``) loads this package: it plugs the AI into the engine (the AI module
+# depends on the engine, the engine never imports its AI)
+from engines.limit import ai as _ai  # noqa: E402
+
+ENGINE.ai = _ai.play

@@ -4,13 +4,11 @@ one colour, and discard (Déchetterie, big orchid) what fits nowhere."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from engines.base import Action, RuleError
 from engines.limit.boards import BIG_ORCHID, DECHETTERIE, ORCHIDEE, PASS_NAME, Board
+from engines.limit.engine import RELOCATE, LimitEngine, State
 from engines.limit.tiles import TILES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engines.limit.engine import LimitEngine, State
 
 DISCARD_COST = 4.0
 PASS_COST = 6.0
@@ -66,3 +64,20 @@ def choose_position(engine: LimitEngine, state: State, b: int, tile: str, legal:
 def choose_fill(cells: Mapping[str, str], tile: str, legal: list[str]) -> str:
     """Pass variant: the holder builds the best Déchetterie it can (the highest pays)."""
     return max(legal, key=lambda p: (position_score(DECHETTERIE, cells, p, tile), -legal.index(p)))
+
+
+def play(engine: LimitEngine, state: State, seat: int, level: int = 1) -> Action:
+    """The AI's action (plugged into the engine as ``ai_action``): the position where the tile best
+    extends still-pure lines, the fill that costs least; the relocation is the default one."""
+    if state.phase == RELOCATE:
+        return engine.default_action(state, seat)
+    legal = engine.legal_positions(state, seat)
+    tile = engine.current_tile(state)
+    if legal:
+        b = engine.board_of(state, seat)
+        pos = choose_position(engine, state, b, tile, legal)
+        return {"type": "place", "tile": tile, "position": pos}
+    for owner in engine.pending_fills(state, seat):
+        pos = choose_fill(state.boards[owner], tile, engine.fill_positions(state, owner))
+        return {"type": "fill", "board": owner, "tile": tile, "position": pos}
+    raise RuleError("common.error.not_your_turn")

@@ -14,6 +14,7 @@ Boards are indexed 0..B-1. Without pairs board ``b`` belongs to seat ``b``; with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -27,7 +28,9 @@ from engines.base import (
     View,
     check_new_game,
     derive_rng,
+    plugged_ai,
     rank_by,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
@@ -68,7 +71,14 @@ SUNS, MOONS = "soleil", "lune"
 DECH_CAPACITY = len(DECHETTERIE.names)
 
 
+#: the moves that can never be taken back (issue 26): the one that closed a round (the next
+#: tile turned up), a game of the series scored
+TAKEBACK_REVEALING = {"announced": "undo.reason.tile", "round_closed": "undo.reason.round_closed",
+                      "game_scored": "undo.reason.round_scored", "next_game": "undo.reason.round_scored"}
+
+
 @dataclass(frozen=True)
+
 class State:
     seed: int
     players: int
@@ -418,8 +428,9 @@ class LimitEngine:
             if pos == PASS_NAME:
                 entry["fill"] = state.fills[b]
             placements.append(entry)
-        events.append({"type": "round_closed", "round": state.round_no, "tile": tile, "placements": placements})
         n = self.n_boards(state)
+        events.append({"type": "round_closed", "round": state.round_no, "tile": tile, "placements": placements,
+                       "boards": n})
         if state.round_no >= self.rounds(state):
             if state.plateau == "orchidee":
                 state = replace(state, phase=RELOCATE, moves=(None,) * n, fills=(None,) * n,
@@ -671,6 +682,14 @@ class LimitEngine:
         return State(**d)
 
     # --- AI and defaults -------------------------------------------------------
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        return refusal_from_events(events, TAKEBACK_REVEALING)
+
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: the first legal position (the Déchetterie, ``X`` or the big orchid
         while there is room, else the first free hex); a pending fill goes to the first
@@ -688,22 +707,13 @@ class LimitEngine:
                     "position": self.fill_positions(state, owner)[0]}
         raise RuleError("common.error.not_your_turn")
 
+    #: the AI (``engines.limit.ai.play``), plugged in by the game's package (``engines/limit/__init__.py``):
+    #: an AI depends on its engine, the engine never imports its AI
+    ai: Callable[[LimitEngine, State, int, int], Action] | None = None
+
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
         """Greedy: the position where the tile best extends still-pure lines."""
-        from engines.limit.ai import choose_fill, choose_position
-
-        if state.phase == RELOCATE:
-            return self.default_action(state, seat)
-        legal = self.legal_positions(state, seat)
-        tile = self.current_tile(state)
-        if legal:
-            b = self.board_of(state, seat)
-            pos = choose_position(self, state, b, tile, legal)
-            return {"type": "place", "tile": tile, "position": pos}
-        for owner in self.pending_fills(state, seat):
-            pos = choose_fill(state.boards[owner], tile, self.fill_positions(state, owner))
-            return {"type": "fill", "board": owner, "tile": tile, "position": pos}
-        raise RuleError("common.error.not_your_turn")
+        return plugged_ai(self)(self, state, seat, level)
 
 
 ENGINE = LimitEngine()

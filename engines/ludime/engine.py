@@ -41,6 +41,7 @@ from engines.base import (
     check_new_game,
     derive_rng,
     rank_by,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
@@ -67,7 +68,16 @@ EVENT_TYPES = ("die_rolled", "dealt", "turn", "drew", "took_discard", "drew_card
                "abandoned", "opening_passed", "declared")
 
 
+#: the moves that can never be taken back (issue 26): a card drawn from the pile (also by an
+#: exchange), a reshuffle, a round scored, a new deal
+TAKEBACK_REVEALING = {"drew": "undo.reason.pile", "drew_card": "undo.reason.pile",
+                      "exchanged": "undo.reason.pile", "reshuffled": "undo.reason.shuffle",
+                      "round_end": "undo.reason.round_scored", "dealt": "undo.reason.round_scored",
+                      "die_rolled": "undo.reason.dice"}
+
+
 @dataclass(frozen=True)
+
 class State:
     seed: int
     players: int
@@ -485,8 +495,8 @@ class LudimeEngine:
         new = replace(state, hands=_set(state.hands, seat, _sorted(hand.elements())), pile=tuple(pile),
                       exchanged=True)
         return new, [{"type": "exchanged", "seat": seat, "count": len(letters)},
-                     {"type": "exchanged_cards", "seat": seat, "returned": "".join(sorted(letters)),
-                      "received": "".join(sorted(received)), "private_to": seat}]
+                     {"type": "exchanged_cards", "seat": seat, "returned": sorted(letters),
+                      "received": sorted(received), "private_to": seat}]
 
     def _undo_take(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state.phase != "play" or not state.discard_taken or state.discard_used:
@@ -736,6 +746,14 @@ class LudimeEngine:
         return State(**d)
 
     # --- AI and defaults ------------------------------------------------------------
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        return refusal_from_events(events, TAKEBACK_REVEALING)
+
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: ``skip`` (draw from the pile, discard the card drawn); variant 2: ``pass``."""
         return {"type": "pass"} if state.variant == SINGLE else {"type": "skip"}

@@ -23,6 +23,7 @@ from engines.base import (
     check_new_game,
     derive_rng,
     rank_by,
+    refusal_from_events,
     unstamp_schema,
 )
 from engines.ranta.scoring import CLASSIC, MODES, score
@@ -33,7 +34,13 @@ MAT = "mat"
 PASS = "pass"
 
 
+#: the moves that can never be taken back (issue 26): the one that closed a round (the
+#: placements are revealed) and rolled the next dice
+TAKEBACK_REVEALING = {"rolled": "undo.reason.dice", "round_closed": "undo.reason.round_closed"}
+
+
 @dataclass(frozen=True)
+
 class Item:
     """Something drawn in a kallax: a box (game) or a mat (tapis)."""
 
@@ -333,7 +340,7 @@ class RantaEngine:
     def _close_round(self, new: State, events: list[Event]) -> tuple[State, list[Event]]:
         """Everyone still in has placed: the next round's dice, or the end after the last round."""
         state, r = new, new.round_no
-        events.append({"type": "round_closed", "round": r})
+        events.append({"type": "round_closed", "round": r, "players": new.players})
         if r >= self.rounds:
             new = replace(new, finished=True)
             res = self.result(new)
@@ -392,6 +399,7 @@ class RantaEngine:
             "dice": list(state.dice),
             "dice_meaning": [DICE.meaning(f) for f in state.dice],
             "placed": list(state.placed),
+            "out": list(state.out),
             "waiting": sorted(self.expected(state)),
             "finished": state.finished,
             "sheet": SHEET.to_view(),
@@ -460,6 +468,14 @@ class RantaEngine:
         if seat not in self.expected(state) or self._anchors(state.sheets[seat], 1, 1):
             return None
         return {"type": PASS, "round": state.round_no}
+
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        return refusal_from_events(events, TAKEBACK_REVEALING)
 
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: a mat on the first supported empty cell in reading order from the bottom

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import time
 
-from engines.base import derive_rng
+from engines.base import Action, RuleError, derive_rng
 from engines.tectonic import core
-from engines.tectonic.core import DIST, RAYS, gen_moves, make, region_win, unmake
+from engines.tectonic.core import DIST, RAYS, cell_name, gen_moves, make, region_win, unmake
+from engines.tectonic.engine import State, TectonicEngine
 
 WIN = 1_000_000
 PIECE = 100
@@ -173,3 +174,14 @@ def choose(state, seat: int, level: int = 1) -> tuple[int, int, int]:
         if time.perf_counter() - start > TIME_BUDGET[level] * NEXT_DEPTH_SHARE:
             break  # the next depth costs several times this one: it would not finish
     return best_move
+
+
+def play(engine: TectonicEngine, state: State, seat: int, level: int = 1) -> Action:
+    """The AI's action (plugged into the engine as ``ai_action``): a searched move; level 1 looks one
+    move ahead, 2 two, 3 deepens within a time budget."""
+    if state.finished:
+        raise RuleError("common.error.game_over")
+    if seat != state.current:
+        raise RuleError("common.error.not_your_turn")
+    i, j, f = choose(state, seat, level)
+    return {"type": "move", "from": cell_name(i), "to": cell_name(j), "flip": cell_name(f) if f >= 0 else None}

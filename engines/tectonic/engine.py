@@ -17,6 +17,7 @@ rank 9).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -28,10 +29,12 @@ from engines.base import (
     RuleError,
     View,
     check_new_game,
+    plugged_ai,
+    refusal_from_events,
     stamp_schema,
     unstamp_schema,
 )
-from engines.tectonic import ai, core
+from engines.tectonic import core
 from engines.tectonic.core import KINDS, ORTH, RAYS, REGIONS, SIZE, cell_name, parse_cell
 
 COLOURS = ("blanc", "noir")
@@ -331,14 +334,21 @@ class TectonicEngine:
         return State(**d)
 
     # --- AI and defaults -------------------------------------------------------
+    #: the AI (``engines.tectonic.ai.play``), plugged in by the game's package (``engines/tectonic/__init__.py``):
+    #: an AI depends on its engine, the engine never imports its AI
+    ai: Callable[[TectonicEngine, State, int, int], Action] | None = None
+
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
         """A searched move: level 1 looks one move ahead, 2 two, 3 deepens within a time budget."""
-        if state.finished:
-            raise RuleError("common.error.game_over")
-        if seat != state.current:
-            raise RuleError("common.error.not_your_turn")
-        i, j, f = ai.choose(state, seat, level)
-        return {"type": "move", "from": cell_name(i), "to": cell_name(j), "flip": cell_name(f) if f >= 0 else None}
+        return plugged_ai(self)(self, state, seat, level)
+
+    def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
+                         events: list[Event]) -> str | None:
+        """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
+        if self.is_over(after):
+            return "undo.reason.game_over"
+        # open information, no chance: any move may be taken back, except the one that ended the game
+        return refusal_from_events(events, {})
 
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: the level-1 AI's move."""

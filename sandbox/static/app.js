@@ -1,7 +1,8 @@
 // Ludibot sandbox: a Discord-like channel driven through the sandbox's JSON API.
 "use strict";
-const S = { users: [], channels: [], commands: [], labels: {}, names: { users: {}, channels: {} }, user: null,
-            channel: null, changes: -1, key: "", busy: false, older: [], hasMore: false, locale: null };
+const S = { users: [], channels: [], threads: [], commands: [], labels: {}, names: { users: {}, channels: {} }, emojis: {},
+            user: null, channel: null, changes: -1, key: "", busy: false, older: [], hasMore: false, locale: null,
+            forceScroll: true };
 const $ = (id) => document.getElementById(id);
 const L = (k, params) => { let s = S.labels[k] || k; for (const [n, v] of Object.entries(params || {})) s = s.replace("{" + n + "}", v); return s; };
 
@@ -53,7 +54,11 @@ function markdown(raw) {
     keep(`<span class="timestamp" title="${escapeHtml(new Date(unix * 1000).toLocaleString())}">${escapeHtml(timestamp(+unix, style))}</span>`));
   s = s.replace(/<@!?(\d+)>/g, (_, id) => keep(`<span class="mention">@${escapeHtml(S.names.users[id] || "?")}</span>`));
   s = s.replace(/<@&(\d+)>/g, () => keep(`<span class="mention">@role</span>`));
-  s = s.replace(/<#(\d+)>/g, (_, id) => keep(`<span class="mention channel-mention">#${escapeHtml(S.names.channels[id] || "?")}</span>`));
+  s = s.replace(/<#(\d+)>/g, (_, id) => keep(S.names.channels[id]
+    ? `<a class="mention channel-mention" href="#" data-channel="${id}">#${escapeHtml(S.names.channels[id])}</a>`
+    : `<span class="mention channel-mention">#${escapeHtml(L("unknown_channel"))}</span>`));
+  s = s.replace(/<(a?):(\w{2,32}):(\d{15,21})>/g, (_, a, name, id) =>
+    keep(`<img class="emoji" src="/emoji/${id}" alt=":${escapeHtml(name)}:" title=":${escapeHtml(name)}:">`));
   s = escapeHtml(s);
   s = s.replace(/^### (.+)$/gm, "<h3>$1</h3>").replace(/^## (.+)$/gm, "<h2>$1</h2>").replace(/^# (.+)$/gm, "<h1>$1</h1>");
   s = s.replace(/^-# (.+)$/gm, '<small class="subtext">$1</small>').replace(/^&gt; (.+)$/gm, "<blockquote>$1</blockquote>");
@@ -62,50 +67,134 @@ function markdown(raw) {
   return s.replace(/\u0000(\d+)\u0000/g, (_, i) => stash[+i]);
 }
 
+function switchChannel(id) {
+  S.channel = id; S.changes = -1; S.older = []; S.key = ""; S.forceScroll = true; renderSidebar(); refresh();
+}
+
 function renderSidebar() {
   $("players").innerHTML = ""; $("channels").innerHTML = "";
   for (const u of S.users) {
     const b = document.createElement("button");
     b.className = "player" + (u.id === S.user ? " active" : ""); b.textContent = u.name; b.dataset.testid = "player-" + u.name;
-    b.onclick = () => { S.user = u.id; S.changes = -1; S.older = []; renderSidebar(); refresh();
+    b.onclick = () => { S.user = u.id; S.changes = -1; S.older = []; S.key = ""; S.forceScroll = true; renderSidebar(); refresh();
                         if (u.locale !== S.locale) loadCommands(); };
     $("players").appendChild(b);
   }
   for (const c of S.channels) {
     const b = document.createElement("button");
     b.className = "channel" + (c.id === S.channel ? " active" : ""); b.textContent = "# " + c.name;
-    b.onclick = () => { S.channel = c.id; S.changes = -1; S.older = []; renderSidebar(); refresh(); };
+    b.dataset.testid = "channel-" + c.name;
+    b.onclick = () => switchChannel(c.id);
     $("channels").appendChild(b);
+    // a game in its own thread: the thread sits under its channel, as in Discord's channel list
+    for (const t of S.threads.filter((x) => x.parent === c.id)) {
+      const tb = document.createElement("button");
+      tb.className = "channel thread" + (t.id === S.channel ? " active" : "") + (t.archived ? " archived" : "");
+      tb.textContent = "↳ " + t.name; tb.title = t.name; tb.dataset.testid = "thread-" + t.name;
+      tb.onclick = () => switchChannel(t.id);
+      $("channels").appendChild(tb);
+    }
   }
-  const ch = S.channels.find((c) => c.id === S.channel);
+  const place = S.channels.find((c) => c.id === S.channel) || S.threads.find((t) => t.id === S.channel);
   const me = S.users.find((u) => u.id === S.user);
-  $("channel-title").textContent = (ch ? "# " + ch.name : "") + "  —  " + L("playing_as", { name: me ? me.name : "" });
+  const thread = S.threads.find((t) => t.id === S.channel);
+  const parent = thread && S.channels.find((c) => c.id === thread.parent);
+  $("channel-title").textContent = (place ? (parent ? "# " + parent.name + " › " + place.name : "# " + place.name) : "") +
+    "  —  " + L("playing_as", { name: me ? me.name : "" });
 }
 
-function renderComponents(msg, box) {
-  for (const row of msg.components || []) {
-    const div = document.createElement("div"); div.className = "comp-row";
-    for (const c of row.components || []) {
-      if (c.type === 2) {
-        const b = document.createElement("button");
-        b.className = "comp style-" + (c.style || 2); b.textContent = (c.emoji && c.emoji.name ? c.emoji.name + " " : "") + (c.label || "");
-        b.disabled = !!c.disabled; b.dataset.customId = c.custom_id || "";
-        b.onclick = () => act("/api/click", { user: S.user, message: msg.id, custom_id: c.custom_id });
-        div.appendChild(b);
-      } else if (c.type === 3) {
-        const sel = document.createElement("select"); sel.dataset.customId = c.custom_id;
-        if ((c.max_values || 1) > 1) sel.multiple = true;
-        const ph = document.createElement("option"); ph.textContent = c.placeholder || "…"; ph.value = ""; ph.disabled = true; ph.selected = true;
-        if (!sel.multiple) sel.appendChild(ph);
-        for (const o of c.options || []) { const op = document.createElement("option"); op.value = o.value; op.textContent = o.label; sel.appendChild(op); }
-        sel.onchange = () => {
-          const values = Array.from(sel.selectedOptions).map((o) => o.value).filter((v) => v);
-          if (!sel.multiple || values.length >= (c.min_values || 1)) act("/api/select", { user: S.user, message: msg.id, custom_id: c.custom_id, values });
-        };
-        div.appendChild(sel);
+function emojiNode(e) {
+  if (!e) return null;
+  if (e.id) { const img = document.createElement("img"); img.className = "emoji"; img.src = "/emoji/" + e.id; img.alt = ":" + (e.name || "") + ":"; return img; }
+  if (e.name) { const span = document.createElement("span"); span.className = "emoji-text"; span.textContent = e.name; return span; }
+  return null;
+}
+
+function buttonNode(msg, c) {
+  const b = document.createElement("button");
+  b.className = "comp style-" + (c.style || 2);
+  const em = emojiNode(c.emoji); if (em) b.appendChild(em);
+  if (c.label) b.appendChild(document.createTextNode((em ? " " : "") + c.label));
+  b.disabled = !!c.disabled; b.dataset.customId = c.custom_id || "";
+  if (c.style === 5 && c.url) b.onclick = () => window.open(c.url, "_blank", "noopener");
+  else b.onclick = () => act("/api/click", { user: S.user, message: msg.id, custom_id: c.custom_id });
+  return b;
+}
+
+function selectNode(msg, c) {
+  const sel = document.createElement("select"); sel.dataset.customId = c.custom_id; sel.disabled = !!c.disabled;
+  if ((c.max_values || 1) > 1) sel.multiple = true;
+  const ph = document.createElement("option"); ph.textContent = c.placeholder || "…"; ph.value = ""; ph.disabled = true; ph.selected = true;
+  if (!sel.multiple) sel.appendChild(ph);
+  for (const o of c.options || []) {
+    const op = document.createElement("option"); op.value = o.value;
+    // a select's option can't hold a picture: a custom emoji shows as its :name:
+    op.textContent = (o.emoji ? (o.emoji.id ? ":" + o.emoji.name + ": " : o.emoji.name + " ") : "") + o.label;
+    sel.appendChild(op);
+  }
+  sel.onchange = () => {
+    const values = Array.from(sel.selectedOptions).map((o) => o.value).filter((v) => v);
+    if (!sel.multiple || values.length >= (c.min_values || 1)) act("/api/select", { user: S.user, message: msg.id, custom_id: c.custom_id, values });
+  };
+  return sel;
+}
+
+function mediaUrl(msg, media) {
+  if (!media) return null;
+  if (media.attachment_id && msg.media[media.attachment_id]) return msg.media[media.attachment_id];
+  return media.url && /^https?:/.test(media.url) ? media.url : null;
+}
+
+function imageNode(msg, media, alt, spoiler) {
+  const url = mediaUrl(msg, media); if (!url) return null;
+  const img = document.createElement("img"); img.src = url; img.alt = alt || "image"; img.loading = "eager";
+  if (spoiler) { img.classList.add("spoiler"); img.title = L("spoiler"); img.onclick = () => img.classList.remove("spoiler"); }
+  // scroll again once the picture has its height, so the newest message stays in view
+  img.addEventListener("load", () => { if (S.stuck) scrollToEnd(); }, { once: true });
+  return img;
+}
+
+// Components, legacy (action rows) and V2 (containers, text displays, sections, galleries, separators, files)
+function renderTree(msg, comps, box) {
+  for (const c of comps || []) {
+    let el = null;
+    switch (c.type) {
+      case 1: {
+        el = document.createElement("div"); el.className = "comp-row";
+        for (const x of c.components || []) el.appendChild(x.type === 2 ? buttonNode(msg, x) : selectNode(msg, x));
+        break;
       }
+      case 10: el = document.createElement("div"); el.className = "content text-display"; el.innerHTML = markdown(c.content || ""); break;
+      case 9: {
+        el = document.createElement("div"); el.className = "section";
+        const texts = document.createElement("div"); texts.className = "section-text"; renderTree(msg, c.components, texts); el.appendChild(texts);
+        const acc = c.accessory || {};
+        if (acc.type === 2) { const a = buttonNode(msg, acc); a.classList.add("accessory"); el.appendChild(a); }
+        else if (acc.type === 11) { const img = imageNode(msg, acc.media, acc.description, acc.spoiler); if (img) { img.className = "thumbnail" + (acc.spoiler ? " spoiler" : ""); el.appendChild(img); } }
+        break;
+      }
+      case 12: {
+        el = document.createElement("div"); el.className = "gallery n" + Math.min((c.items || []).length, 4);
+        for (const it of c.items || []) { const img = imageNode(msg, it.media, it.description, it.spoiler); if (img) el.appendChild(img); }
+        break;
+      }
+      case 13: {
+        el = document.createElement("a"); el.className = "file"; const url = mediaUrl(msg, c.file);
+        if (url) el.href = url; el.textContent = "📎 " + (c.name || (c.file && c.file.url || "").replace("attachment://", "")); el.download = c.name || "";
+        break;
+      }
+      case 14: el = document.createElement("div"); el.className = "separator" + (c.divider === false ? "" : " divider") + (c.spacing === 2 ? " large" : ""); break;
+      case 17: {
+        el = document.createElement("div"); el.className = "container" + (c.spoiler ? " spoiler" : "");
+        if (c.accent_color !== null && c.accent_color !== undefined) el.style.borderLeftColor = "#" + c.accent_color.toString(16).padStart(6, "0");
+        else el.classList.add("no-accent");
+        renderTree(msg, c.components, el);
+        if (c.spoiler) el.onclick = () => el.classList.remove("spoiler");
+        break;
+      }
+      default: break;
     }
-    box.appendChild(div);
+    if (el) box.appendChild(el);
   }
 }
 
@@ -115,13 +204,14 @@ function renderMessages(list) {
   const box = $("messages"); const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const stick = atBottom || S.forceScroll; S.forceScroll = false;
   const anchor = stick ? null : box.scrollHeight - box.scrollTop;
+  S.stuck = stick;
   box.innerHTML = "";
   if (S.hasMore) {
     const more = document.createElement("button"); more.id = "older"; more.textContent = L("older_messages");
     more.dataset.testid = "older"; more.onclick = loadOlder; box.appendChild(more);
   }
   for (const m of S.older.concat(list)) {
-    const div = document.createElement("div"); div.className = "msg" + (m.ephemeral ? " ephemeral" : ""); div.dataset.id = m.id;
+    const div = document.createElement("div"); div.className = "msg" + (m.ephemeral ? " ephemeral" : "") + (m.v2 ? " v2" : ""); div.dataset.id = m.id;
     const head = document.createElement("div");
     head.innerHTML = `<span class="author${m.bot ? " bot" : ""}">${escapeHtml(m.author)}</span>` +
       (m.ephemeral ? `<span class="eph">${escapeHtml(L("only_you"))}</span>` : "");
@@ -133,17 +223,16 @@ function renderMessages(list) {
     }
     for (const url of m.attachments) {
       const img = document.createElement("img"); img.src = url; img.alt = "image";
-      // scroll again once the picture has its height, so the newest message stays in view
-      if (stick) img.addEventListener("load", () => { if (S.stuck) scrollToEnd(); }, { once: true });
+      img.addEventListener("load", () => { if (S.stuck) scrollToEnd(); }, { once: true });
       div.appendChild(img);
     }
     for (const f of m.files || []) {
       if (!f.name.endsWith(".png")) { const a = document.createElement("a"); a.href = f.url; a.textContent = f.name; a.download = f.name; div.appendChild(a); }
     }
-    renderComponents(m, div);
+    renderTree(m, m.components, div);
     box.appendChild(div);
   }
-  S.stuck = stick;
+  for (const a of box.querySelectorAll("a[data-channel]")) a.onclick = (ev) => { ev.preventDefault(); switchChannel(a.dataset.channel); };
   if (stick) scrollToEnd(); else box.scrollTop = box.scrollHeight - anchor;
 }
 
@@ -155,10 +244,18 @@ async function loadOlder() {
   S.forceScroll = false; S.key = ""; renderMessages(S.last || []);
 }
 
+function updateChannels(data) {
+  if (!data.channels) return;
+  const sig = JSON.stringify([data.channels, data.threads]);
+  Object.assign(S.names.channels, data.channel_names || {}); S.emojis = data.emojis || S.emojis;
+  if (sig !== S.channelSig) { S.channelSig = sig; S.channels = data.channels; S.threads = data.threads || []; renderSidebar(); }
+}
+
 async function refresh() {
   if (!S.user || !S.channel) return;
   const data = await api(`/api/messages?user=${S.user}&channel=${S.channel}`);
   $("status").textContent = data.connected ? L("bot_online") : L("bot_offline");
+  updateChannels(data);
   const key = S.user + ":" + S.channel + ":" + data.changes;
   if (key !== S.key) {
     S.key = key; S.last = data.messages;
@@ -169,13 +266,87 @@ async function refresh() {
   }
 }
 
+// A modal the bot opened (interaction callback 9): Labels holding a text input, a select, radios or
+// checkboxes; text displays; the old rows with one labelled text input.
+function modalField(c, labelText, description) {
+  const wrap = document.createElement("label"); wrap.className = "field";
+  const title = document.createElement("span"); title.className = "field-label";
+  title.textContent = (labelText || "") + ((c.required !== false && c.type !== 23) ? " *" : ""); wrap.appendChild(title);
+  if (description) { const d = document.createElement("span"); d.className = "muted"; d.textContent = description; wrap.appendChild(d); }
+  let input;
+  if (c.type === 4) {
+    input = document.createElement(c.style === 2 ? "textarea" : "input");
+    if (c.style !== 2) input.type = "text";
+    if (c.placeholder) input.placeholder = c.placeholder; if (c.value) input.value = c.value;
+    if (c.min_length) input.minLength = c.min_length; if (c.max_length) input.maxLength = c.max_length;
+    input.required = c.required !== false;
+  } else if (c.type === 3) {
+    input = document.createElement("select"); if ((c.max_values || 1) > 1) input.multiple = true;
+    if (!input.multiple) { const ph = document.createElement("option"); ph.value = ""; ph.textContent = c.placeholder || "…"; input.appendChild(ph); }
+    for (const o of c.options || []) { const op = document.createElement("option"); op.value = o.value; op.textContent = o.label; if (o.default) op.selected = true; input.appendChild(op); }
+    input.required = c.required !== false;
+  } else if (c.type === 21 || c.type === 22) {
+    input = document.createElement("div"); input.className = "choices";
+    for (const o of c.options || []) {
+      const l = document.createElement("label"); const box = document.createElement("input");
+      box.type = c.type === 21 ? "radio" : "checkbox"; box.name = c.custom_id; box.value = o.value; box.checked = !!o.default;
+      l.appendChild(box); l.appendChild(document.createTextNode(" " + o.label)); input.appendChild(l);
+    }
+  } else if (c.type === 23) {
+    input = document.createElement("input"); input.type = "checkbox"; input.checked = !!c.default;
+  } else {
+    input = document.createElement("span"); input.className = "muted"; input.textContent = L("modal_unsupported");
+  }
+  input.dataset.modalInput = c.custom_id || ""; input.dataset.kind = String(c.type);
+  wrap.appendChild(input);
+  return wrap;
+}
+
+function modalValue(el) {
+  const kind = +el.dataset.kind;
+  if (kind === 4) return el.value;
+  if (kind === 3) return Array.from(el.selectedOptions).map((o) => o.value).filter((v) => v);
+  if (kind === 21) { const c = el.querySelector("input:checked"); return c ? c.value : null; }
+  if (kind === 22) return Array.from(el.querySelectorAll("input:checked")).map((i) => i.value);
+  if (kind === 23) return el.checked;
+  return null;
+}
+
+function openModal(modal) {
+  const who = S.user;  // the modal is the player's who opened it, even if the page switches player
+  const dlg = $("modal"); const form = $("modal-form"); const body = $("modal-body");
+  $("modal-title").textContent = modal.title || ""; body.innerHTML = "";
+  for (const top of modal.components || []) {
+    if (top.type === 18) body.appendChild(modalField(top.component || {}, top.label, top.description));
+    else if (top.type === 10) { const t = document.createElement("div"); t.className = "content text-display"; t.innerHTML = markdown(top.content || ""); body.appendChild(t); }
+    else if (top.type === 1) for (const c of top.components || []) body.appendChild(modalField(c, c.label, null));
+  }
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    const values = {};
+    for (const el of body.querySelectorAll("[data-modal-input]")) {
+      const v = modalValue(el);
+      if (v === null || v === "" || (Array.isArray(v) && !v.length)) continue;
+      values[el.dataset.modalInput] = v;
+    }
+    dlg.close();
+    await act("/api/modal", { user: who, modal: modal.id, values });
+  };
+  $("modal-cancel").onclick = () => dlg.close();
+  dlg.showModal();
+  const first = body.querySelector("input, textarea, select"); if (first) first.focus();
+}
+
 async function act(path, body) {
-  if (S.busy) return;
+  if (S.busy) return null;
   S.busy = true; S.forceScroll = true;
+  let r = null;
   try {
-    const r = await api(path, body);
+    r = await api(path, body);
     if (!r.ok) toast(r.error || L("error"));
-  } finally { S.busy = false; await refresh(); }
+    else if (r.modal) openModal(r.modal);
+  } finally { S.busy = false; S.forceScroll = true; await refresh(); }
+  return r;
 }
 
 function currentCommand() { return S.commands.find((c) => c.path === $("command-path").value.trim().replace(/^\//, "")); }
@@ -245,11 +416,13 @@ async function loadCommands() {
 
 async function init() {
   const data = await api("/api/init");
-  Object.assign(S, { users: data.users, channels: data.channels, commands: data.commands, labels: data.labels,
-                     names: data.names });
+  Object.assign(S, { users: data.users, channels: data.channels, threads: data.threads || [], commands: data.commands,
+                     labels: data.labels, names: data.names, emojis: data.emojis || {} });
+  document.documentElement.lang = S.labels.lang || document.documentElement.lang;
   S.user = S.user || (S.users[0] && S.users[0].id); S.channel = S.channel || (S.channels[0] && S.channels[0].id);
   $("label-players").textContent = L("players"); $("label-channels").textContent = L("channels"); $("send").textContent = L("send");
   $("command-path").placeholder = L("command_placeholder");
+  $("modal-submit").textContent = L("modal_submit"); $("modal-cancel").textContent = L("modal_cancel");
   const dl = $("command-list"); dl.innerHTML = "";
   for (const c of S.commands) { const op = document.createElement("option"); op.value = c.path; op.textContent = c.description; dl.appendChild(op); }
   renderSidebar();
@@ -262,8 +435,13 @@ $("command-box").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const cmd = currentCommand();
   if (!cmd) { toast(L("unknown_command")); return; }
-  await act("/api/command", { user: S.user, channel: S.channel, path: cmd.path, options: optionValues() });
+  const r = await act("/api/command", { user: S.user, channel: S.channel, path: cmd.path, options: optionValues() });
+  if (r && r.ok) clearCommandBox();  // sent: Discord empties the box; refused by the client: it stays to be fixed
 });
+
+function clearCommandBox() {
+  $("command-path").value = ""; S.renderedPath = null; renderOptions();
+}
 
 init().then(refresh);
 setInterval(refresh, 700);

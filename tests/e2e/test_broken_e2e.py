@@ -86,6 +86,10 @@ async def test_unreadable_games_are_set_aside_listed_and_cancelled_and_the_rest_
     assert res.response_type == 7
     res = await fake.run_command(u.alice, "autre", "historique", partie=done)
     assert res.ephemeral and "n'existe pas" not in res.content
+    # a game whose stored state no longer loads still replays from its seed and its log (issue 27)
+    for unreadable in (bad_schema, bad_json):
+        res = await fake.run_command(u.dave, "autre", "historique", partie=unreadable)
+        assert res.ephemeral and "Starting position" in res.content and res.attachments, res.content
     # the unreadable ones answer precisely, to players and to the channel's commands
     res = await fake.run_command(u.alice, "jeux", "ludix status", partie=bad_json)
     assert res.ephemeral and "illisible" in res.content

@@ -99,9 +99,13 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
 
     # /historique: the log move by move, the final picture; and the JSON export
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
-    assert res.ephemeral and "coup par coup" in res.content
-    assert "délai dépassé" in res.content and "forfait" in res.content and "Classement final" in res.content
-    assert any(a.filename.endswith(".png") for a in res.attachments)
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    viewer, journal = [m for m in res.messages if m.ephemeral][:2]
+    assert any(a.filename.endswith(".png") for a in viewer.attachments)
+    assert "Coup par coup" not in viewer.content and "coup par coup" in journal.content
+    assert "délai dépassé" in journal.content and "forfait" in journal.content and "Classement final" in journal.content
+    # a forfeit has no scores: who forfeited, not « — - » nor « — 0 »
+    assert "2. Alice — forfait" in journal.content and "1. Bruno\n" in journal.content and " — -" not in journal.content
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid, format="json")
     (att,) = res.attachments
     doc = json.loads(att.bytes)
@@ -111,11 +115,11 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     choices = await fake.autocomplete(u.chloe, "jeux", "historique", {"partie": ""}, focused="partie")
     assert [c["value"] for c in choices][:1] == [gid]
 
-    # refusals: a game that is not finished, a game that does not exist
+    # refusals: a game that has not started, a game that does not exist
     lobby2 = (await fake.run_command(u.bruno, "jeux", "ludix start")).message
     gid2 = game_id_of(lobby2)
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid2)
-    assert res.ephemeral and "pas terminée" in res.content
+    assert res.ephemeral and "pas encore commencé" in res.content
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=99999)
     assert res.ephemeral and "n'existe pas" in res.content
     assert fake.errors == []

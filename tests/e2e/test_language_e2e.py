@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from bot import i18n
+from bot import i18n, rules
 from tests.e2e.harness import mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
@@ -66,7 +66,8 @@ async def play_ludix(world, lang: str, players) -> None:
     # a private answer follows the user's own locale, whatever the server's language
     for user in players:
         res = await fake.run_command(user, "jeux", "ludix rules")
-        assert res.ephemeral and res.content == i18n.t("ludix.rules.summary", i18n.lang_of(user.locale))
+        expected = rules.page_text("ludix", 0, i18n.lang_of(user.locale), {"target": 300})  # no game here any more
+        assert res.ephemeral and res.content == expected
 
 
 def check_public_messages(fake, lang: str, names: set[str]) -> int:
@@ -110,3 +111,26 @@ async def test_switching_back_to_french_takes_effect_at_once(world):
     assert res.ephemeral
     res = await fake.run_command(u.bruno, "jeux", "ludix start", objectif=50)
     assert res.message.button_labels[0] == "Rejoindre"
+
+
+async def test_the_rules_are_a_card_of_pages_turned_in_place(world):
+    """/x rules: complete rules in Discord, paged in place, in the reader's language, with the settings
+    of the game played here (a 150-point Ludix); a crafted page button is refused."""
+    fake, u = world.fake, world.u
+    await fake.run_command(u.alice, "jeux", "ludix start", objectif=150)
+    res = await fake.run_command(u.dave, "jeux", "ludix rules")
+    card = res.message
+    assert res.ephemeral and card.content == rules.page_text("ludix", 0, "en", {"target": 150})
+    assert "**150 points**" in card.content and "docs/" not in card.content
+    res = await fake.click(u.dave, card, label=i18n.t("common.rules.next", "en"))
+    assert res.message.id == card.id  # the same card, turned
+    assert res.message.content == rules.page_text("ludix", 1, "en", {"target": 150})
+    last = len(rules.pages("ludix")) - 1
+    res = await fake.select(u.dave, card, [str(last)], placeholder=i18n.t("common.rules.pick", "en"))
+    assert res.message.id == card.id and res.message.content == rules.page_text("ludix", last, "en", {"target": 150})
+    # a French reader gets French pages; a game of another server gives the defaults, not its settings
+    res = await fake.run_command(u.bruno, "jeux", "ludix rules")
+    assert res.message.content == rules.page_text("ludix", 0, "fr", {"target": 150})
+    forged = await fake.forge_click(u.bruno, res.message, "ludibot:rules:ludix:1:987654321")
+    assert forged.content == i18n.t("common.error.forged_button", "fr")  # not a button of this card
+    assert fake.errors == []

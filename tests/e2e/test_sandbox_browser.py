@@ -216,3 +216,236 @@ async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_vi
             assert state["page_width"] <= width + 1, state
             assert state["img_width"] >= width * 0.8, state
         await browser.close()
+
+
+async def phone_view(page) -> dict:
+    """At phone size: the newest message of the list in view, the command box on screen, who scrolls."""
+    return await page.evaluate("""() => {
+        const box = document.getElementById('messages'); const msgs = box.querySelectorAll('.msg');
+        const last = msgs[msgs.length - 1]; const b = box.getBoundingClientRect();
+        const form = document.getElementById('command-box').getBoundingClientRect();
+        const r = last ? last.getBoundingClientRect() : null;
+        const imgs = last ? Array.from(last.querySelectorAll('img')) : [];
+        return {text: last ? last.innerText : "", count: msgs.length,
+                newest_in_view: !!r && r.bottom <= b.bottom + 2 && r.bottom > b.top,
+                loaded: imgs.every((i) => i.complete && i.naturalWidth > 0),
+                box_visible: form.top >= 0 && form.bottom <= window.innerHeight + 1 && form.height > 0,
+                page_scrolled: document.scrollingElement.scrollTop, list_scrolled: box.scrollTop,
+                list_scrollable: box.scrollHeight > box.clientHeight, title: document.getElementById('channel-title').textContent,
+                unknown_channel: document.body.innerText.includes('#?'),
+                options: Array.from(document.querySelectorAll('#options [data-option]')).map((e) => e.value),
+                path: document.getElementById('command-path').value};
+    }""")
+
+
+async def settle(page, cond, timeout: float = 20) -> dict:
+    """Wait until the page stops changing and `cond` holds; the state then."""
+    state, last, stable = None, None, 0
+    for _ in range(int(timeout * 10)):
+        state = await phone_view(page)
+        stable = stable + 1 if state["text"] == last and state["count"] else 0
+        last = state["text"]
+        if stable >= 4 and cond(state) and state["loaded"]:
+            return state
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the page never settled as expected: {state}")
+
+
+def in_view(state: dict) -> None:
+    assert state["newest_in_view"], state
+    assert state["box_visible"], state
+    assert state["page_scrolled"] == 0, state  # the list scrolls, not the page
+    assert not state["unknown_channel"], state
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+async def test_a_game_in_its_thread_on_a_phone(sandbox):
+    """At 390 × 844: the option fields empty after « Envoyer », the lobby's game is played in its own
+    thread reached from the channel list, and after every click the newest message is in view while
+    the command box stays on screen."""
+    url, proc = sandbox
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        await page.goto(url)
+        await page.wait_for_function("document.getElementById('status').textContent.includes('connecté')",
+                                     timeout=60_000)
+        await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
+        # a few commands first, so that the list is longer than the screen
+        for _ in range(4):
+            await page.locator("[data-testid='command-path']").fill("ludix rules")
+            await page.locator("[data-testid='command-path']").dispatch_event("input")
+            await page.locator("[data-testid='send']").click()
+            await settle(page, lambda s: not s["path"])
+        await page.locator("[data-testid='command-path']").fill("ludix start")
+        await page.locator("[data-testid='command-path']").dispatch_event("input")
+        await page.locator("[data-testid='option-objectif']").fill("50")
+        await page.locator("[data-testid='option-fil']").select_option("true")
+        await page.locator("[data-testid='send']").click()
+        state = await settle(page, lambda s: "Rejoindre" in s["text"])
+        in_view(state)
+        assert state["list_scrollable"] and state["list_scrolled"] > 0, state
+        # sent: the box is empty again, no option field keeps its value (Discord clears the box)
+        assert state["path"] == "" and all(v in ("", None) for v in state["options"]), state
+        assert await page.locator("[data-testid='option-fil']").count() == 0
+        await as_player(page, "Bruno")
+        await page.locator("#messages .msg button.comp", has_text="Rejoindre").last.click()
+        in_view(await settle(page, lambda s: "Bruno" in s["text"]))
+        await as_player(page, "Alice")
+        await page.locator("#messages .msg button.comp", has_text="Lancer").last.click()
+        # the game's thread appears under #jeux; the lobby links to it by name, never « #? »
+        thread = page.locator("#channels .channel.thread").first
+        await thread.wait_for(timeout=20_000)
+        name = (await thread.inner_text()).strip("↳ ").strip()
+        state = await settle(page, lambda s: name in s["text"])
+        in_view(state)
+        await page.screenshot(path="/tmp/ludibot-sandbox-phone-lobby.png")
+        # the lobby's link to the thread opens it, as in Discord
+        await page.locator("#messages .msg a.channel-mention", has_text=name).last.click()
+        state = await settle(page, lambda s: "À vous de jouer" in s["text"] or "Lancer les dés" in s["text"])
+        assert name in state["title"] and "jeux" in state["title"], state
+        in_view(state)
+        await page.screenshot(path="/tmp/ludibot-sandbox-phone-thread.png")
+        for _ in range(80):
+            state = await phone_view(page)
+            turn = re.findall(r"À vous de jouer : @(\w+)", state["text"])
+            if "Fin de la partie" in (await page.locator("#messages").inner_text()) or not turn:
+                break
+            await as_player(page, turn[-1])
+            await page.locator("#messages .msg button.comp", has_text="Lancer les dés").last.click()
+            state = await settle(page, lambda s: True)
+            in_view(state)
+            last = state["text"]
+            if "Stop (marquer)" in last and f"@{turn[-1]}" in last:
+                await page.locator("#messages .msg button.comp", has_text="Stop (marquer)").last.click()
+                in_view(await settle(page, lambda s: True))
+        final = await page.locator("#messages").inner_text()
+        assert "Fin de la partie" in final, final[-500:]
+        await page.screenshot(path="/tmp/ludibot-sandbox-phone-end.png")
+        # the result is announced back in the channel, with a working link to the thread
+        await page.locator("[data-testid='channel-jeux']").click()
+        state = await settle(page, lambda s: "jeux" in s["title"] and "›" not in s["title"])
+        in_view(state)
+        # a fresh page opens at the newest message, not at the oldest
+        await page.reload()
+        await page.wait_for_function("document.querySelectorAll('#messages .msg').length > 3", timeout=20_000)
+        state = await settle(page, lambda s: s["list_scrolled"] > 0)
+        in_view(state)
+        await browser.close()
+
+
+def _png(w: int, h: int, colour: str) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (w, h), colour).save(buf, "PNG")
+    return buf.getvalue()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("lang", ["fr", "en"])
+async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
+    """A Components V2 card as the fake stores it (container, accent, text with a mention and an
+    application emoji, section with a thumbnail, section with a button, gallery, separator, file,
+    buttons with emoji, a select), then a modal: drawn at 390 px, the hidden attachment not shown,
+    the modal's answers posted to /api/modal."""
+    from fakediscord import models as m
+    from sandbox.server import Sandbox
+
+    sb = Sandbox(tmp_path / "sb", port=0, start_bot=False, lang=lang)
+    url = await sb.start()
+    try:
+        f = sb.fake
+        emoji = m.FakeEmoji(id=1234567890123456789, name="de_6", data=_png(64, 64, "#c0392b"), content_type="image/png",
+                            user={})
+        f.app_emojis[emoji.id] = emoji
+        ch = f.channel("jeux")
+        alice = sb.users["Alice"]
+        card = {"flags": m.F_IS_COMPONENTS_V2, "components": [{"type": 17, "accent_color": 0xE67E22, "components": [
+            {"type": 10, "content": f"## Ludix\n<@{alice.id}> 🎲 <:de_6:{emoji.id}>"},
+            {"type": 9, "components": [{"type": 10, "content": "**Alice** — 120"}],
+             "accessory": {"type": 11, "media": {"url": "attachment://seat.png"}}},
+            {"type": 9, "components": [{"type": 10, "content": "**Bruno** — 80"}],
+             "accessory": {"type": 2, "style": 2, "label": "Ma main", "custom_id": "hand"}},
+            {"type": 14},
+            {"type": 12, "items": [{"media": {"url": "attachment://board.png"}},
+                                   {"media": {"url": "attachment://board2.png"}}]},
+            {"type": 13, "file": {"url": "attachment://log.txt"}},
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "Lancer", "custom_id": "roll",
+                                        "emoji": {"id": str(emoji.id), "name": "de_6"}},
+                                       {"type": 2, "style": 4, "label": "Stop", "custom_id": "stop",
+                                        "emoji": {"name": "✋"}}]},
+            {"type": 1, "components": [{"type": 3, "custom_id": "pick", "placeholder": "Dé",
+                                        "options": [{"label": "Dé 1", "value": "1"}]}]}]}]}
+        fields = f._build_fields(card, {0: ("board.png", _png(600, 400, "#2c3e50"), "image/png"),
+                                        1: ("board2.png", _png(600, 400, "#16a085"), "image/png"),
+                                        2: ("seat.png", _png(100, 100, "#8e44ad"), "image/png"),
+                                        3: ("log.txt", b"journal", "text/plain"),
+                                        4: ("hidden.png", _png(10, 10, "red"), "image/png")},
+                                 existing=None, channel_id=ch.id)
+        f._new_message(ch, fields)
+        assert f.validation_errors == []
+        async with playwright_api.async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            posted: list[dict] = []
+
+            async def on_modal(route):
+                posted.append(route.request.post_data_json)
+                await route.fulfill(json={"ok": True})
+
+            await page.route("**/api/modal", on_modal)
+            await page.goto(url)
+            await page.wait_for_selector("#messages .msg .container")
+            await page.wait_for_function("""Array.from(document.querySelectorAll('#messages img'))
+                                            .every((i) => i.complete && i.naturalWidth > 0)""")
+            await asyncio.sleep(0.5)  # web fonts
+            card_box = page.locator("#messages .msg .container").last
+            info = await card_box.evaluate("""(c) => ({
+                accent: getComputedStyle(c).borderLeftColor, text: c.innerText,
+                gallery: Array.from(c.querySelectorAll('.gallery img')).map((i) => i.naturalWidth),
+                thumb: c.querySelectorAll('.section img.thumbnail').length,
+                accessory: Array.from(c.querySelectorAll('.section button.accessory')).map((b) => b.innerText),
+                emoji: Array.from(c.querySelectorAll('img.emoji')).map((i) => i.naturalWidth),
+                buttons: Array.from(c.querySelectorAll('.comp-row button')).map((b) => b.innerText.trim()),
+                selects: c.querySelectorAll('.comp-row select').length, file: c.querySelector('a.file').innerText,
+                separator: c.querySelectorAll('.separator.divider').length,
+                srcs: Array.from(document.querySelectorAll('#messages img')).map((i) => i.getAttribute('src')),
+                width: document.documentElement.scrollWidth})""")
+            assert info["accent"] == "rgb(230, 126, 34)", info
+            assert "@Alice" in info["text"] and "Ludix" in info["text"], info
+            assert info["gallery"] == [600, 600] and info["thumb"] == 1 and info["accessory"] == ["Ma main"], info
+            assert info["emoji"] == [64, 64] and info["buttons"] == ["Lancer", "✋ Stop"] and info["selects"] == 1, info
+            assert "log.txt" in info["file"] and info["separator"] == 1 and info["width"] <= 391, info
+            # four pictures: two in the gallery, the thumbnail, no "hidden.png"; two emoji images
+            assert len([s for s in info["srcs"] if s.startswith("/attachment/")]) == 3, info
+            # the shipped colour emoji font draws 🎲 (one Noto subset downloaded and in use)
+            assert await page.evaluate("document.fonts.check('16px \"Ludibot Emoji\"', '🎲')")
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-card-{lang}.png")
+            # a modal the bot opened: filled and submitted through the page
+            await page.evaluate("""openModal({id: "42", title: "Poser un mot", components: [
+                {type: 10, id: 1, content: "Main : **A B E T U**"},
+                {type: 18, id: 2, label: "Mot", component: {type: 4, id: 3, custom_id: "word", style: 1,
+                                                         min_length: 2, max_length: 8}},
+                {type: 18, id: 4, label: "Sens", component: {type: 3, id: 5, custom_id: "dir", options: [
+                    {label: "Horizontal", value: "h"}, {label: "Vertical", value: "v"}]}},
+                {type: 18, id: 6, label: "Note", component: {type: 4, id: 7, custom_id: "note", style: 2,
+                                                         required: false}}]})""")
+            dialog = page.locator("[data-testid='modal']")
+            assert await dialog.is_visible()
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-modal-{lang}.png")
+            await dialog.locator("input[type=text]").fill("BATEAU")
+            await dialog.locator("select").select_option("v")
+            await page.locator("[data-testid='modal-submit']").click()
+            for _ in range(50):
+                if posted:
+                    break
+                await asyncio.sleep(0.1)
+            assert posted == [{"user": str(alice.id), "modal": "42", "values": {"word": "BATEAU", "dir": ["v"]}}]
+            assert not await dialog.is_visible()
+            await browser.close()
+    finally:
+        await sb.stop()

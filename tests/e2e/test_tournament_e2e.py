@@ -7,6 +7,7 @@ round paired without a rematch, /tournoi etat's picture, and the podium with its
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -26,7 +27,9 @@ def public_with(fake, text, channel="jeux"):
 
 
 async def resign(fake, user, thread) -> None:
-    res = await fake.run_command(user, thread, "armada abandon")
+    """Resign the thread's game (from the tournament's channel, naming the game: its home channel)."""
+    game = int(re.search(r"n°(\d+)", thread.name)[1])
+    res = await fake.run_command(user, "jeux", "armada abandon", partie=game)
     assert res.ephemeral, res.content
     res = await fake.click(user, res.message, label="Abandonner")
     assert "Vous avez abandonné" in (res.content or res.message.content)

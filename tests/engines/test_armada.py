@@ -684,7 +684,7 @@ def test_catalog_templates_format_with_the_event_params():
             text = i18n.t(f"armada.event.{event['type']}", lang, **event)
             assert "{" not in text, text
     for lang in ("fr", "en"):
-        assert len(i18n.t("armada.rules.summary", lang)) <= 1800
+        assert len(i18n.t("armada.rules.page_1", lang)) <= 1800
         assert i18n.has("armada.name.title", lang)
 
 

@@ -789,7 +789,7 @@ def test_every_error_key_and_event_has_a_message_in_both_languages():
     for ev in events:
         assert i18n.has(f"limit.event.{ev}", "fr") and i18n.has(f"limit.event.{ev}", "en"), ev
     for lang in ("fr", "en"):
-        assert len(i18n.t("limit.rules.summary", lang)) <= 1800
+        assert len(i18n.t("limit.rules.page_1", lang)) <= 1800
         for opt in ENGINE.options:
             assert i18n.has(f"limit.option.{opt.name}", lang)
             for choice in opt.choices or ():

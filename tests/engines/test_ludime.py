@@ -184,7 +184,7 @@ def test_exchange_on_first_turn():
     refused(s, 0, "ludime.error.bad_letter", type="exchange", letters=["7"])
     s2, ev = act(s, 0, type="exchange", letters=["W", "Y", "K"])
     assert ev[0] == {"type": "exchanged", "seat": 0, "count": 3}
-    assert ev[1]["private_to"] == 0 and ev[1]["returned"] == "KWY" and len(ev[1]["received"]) == 3
+    assert ev[1]["private_to"] == 0 and ev[1]["returned"] == ["K", "W", "Y"] and len(ev[1]["received"]) == 3
     assert len(s2.hands[0]) == 16 and card_total(s2) == card_total(s)
     refused(s2, 0, "ludime.error.already_exchanged", type="exchange", letters=["D"])
     refused(s2, 0, "ludime.error.exchanged_this_turn", type="play", words=["DRAMES"])
@@ -626,7 +626,7 @@ def test_every_error_and_event_has_both_catalog_entries():
         for event in EVENT_TYPES:
             assert i18n.has(f"ludime.event.{event}", lang), (lang, event)
         assert i18n.has("ludime.name.title", lang)
-        assert len(i18n.t("ludime.rules.summary", lang)) <= 1800
+        assert len(i18n.t("ludime.rules.page_1", lang)) <= 1800
         for variant in ("main", "mot-unique", "main-entiere"):
             assert i18n.has(f"ludime.variant.{variant}", lang)
     assert set(re.findall(r'"type": "([a-z_]+)", "seat"', src)) - {"draw"} <= set(EVENT_TYPES)

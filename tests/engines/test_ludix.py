@@ -81,10 +81,11 @@ def test_round_is_completed_after_the_target_is_reached():
         state, _ = ENGINE.apply(state, 0, {"type": "roll"})
         state, ev = ENGINE.apply(state, 0, {"type": "stop"})
         assert state.scores[0] == 80 and not ENGINE.is_over(state)
+        assert ev[-2] == {"type": "target_reached", "seat": 0, "target": 50}  # said once, in words
         assert ev[-1] == {"type": "turn", "seat": 1, "last_round": True}
         state, _ = ENGINE.apply(state, 1, {"type": "roll"})
-        state, _ = ENGINE.apply(state, 1, {"type": "stop"})
-        assert not ENGINE.is_over(state)
+        state, ev = ENGINE.apply(state, 1, {"type": "stop"})
+        assert not ENGINE.is_over(state) and "target_reached" not in [e["type"] for e in ev]
         state, ev = ENGINE.apply(state, 2, {"type": "roll"})  # bust ends the round
     assert ENGINE.is_over(state)
     assert ev[-1]["type"] == "game_over"

@@ -431,7 +431,7 @@ def test_every_error_key_and_event_type_is_in_both_catalogs():
                              ("variant", ("standard", "lutins-malins", "en-grand"))):
             assert [n for n in names if not i18n.has(f"lutinades.{group}.{n}", lang)] == []
         assert i18n.has("lutinades.name.title", lang) and i18n.has("lutinades.option.variante", lang)
-        assert len(i18n.t("lutinades.rules.summary", lang)) <= 1800
+        assert len(i18n.t("lutinades.rules.page_1", lang)) <= 1800
 
 
 def test_event_params_fill_their_templates():

@@ -124,7 +124,7 @@ def test_twelve_rounds_then_game_over_with_result():
         for seat in sorted(ENGINE.expected(s)):
             s, ev = ENGINE.apply(s, seat, ENGINE.ai_action(s, seat))
     assert sorted(set(seen)) == list(range(1, 13))
-    assert ev[-1]["type"] == "game_over" and ev[-2] == {"type": "round_closed", "round": 12}
+    assert ev[-1]["type"] == "game_over" and ev[-2] == {"type": "round_closed", "round": 12, "players": 2}
     assert ENGINE.expected(s) == set() and ENGINE.legal_actions(s, 0) == []
     res = ENGINE.result(s)
     assert ev[-1]["winners"] == res.winners and ev[-1]["scores"] == res.scores
@@ -434,8 +434,8 @@ def test_every_error_key_and_event_type_is_in_both_catalogs():
             assert i18n.has(key, lang), (key, lang)
         for event in events:
             assert i18n.has(f"ranta.event.{event}", lang), (event, lang)
-        assert i18n.has("ranta.rules.summary", lang) and i18n.has("ranta.name.title", lang)
-        assert len(i18n.t("ranta.rules.summary", lang)) <= 1800
+        assert i18n.has("ranta.rules.page_1", lang) and i18n.has("ranta.name.title", lang)
+        assert len(i18n.t("ranta.rules.page_1", lang)) <= 1800
         for rule in ("category_group", "mechanic_group", "empty_cells", "full_cubby",
                      *(f"category_{c}" for c in "TACPFR"),
                      *(f"mechanic_{m}" for m in ("bluff", "deduction", "deck_building", "programming",

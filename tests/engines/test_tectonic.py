@@ -444,10 +444,10 @@ def test_every_error_event_and_reason_has_both_catalog_entries():
             assert i18n.has(f"tectonic.event.{etype}", lang), etype
         for reason in REASONS:
             assert i18n.has(f"tectonic.reason.{reason}", lang), reason
-        for name in ("name.title", "rules.summary", "option.pic_backward", "choice.droit", "choice.diagonale",
+        for name in ("name.title", "rules.page_1", "option.pic_backward", "choice.droit", "choice.diagonale",
                      "piece.colline", "piece.pic", "piece.mont", "render.reserve", "button.flip"):
             assert i18n.has(f"tectonic.{name}", lang), name
-        assert len(i18n.t("tectonic.rules.summary", lang)) <= 1800
+        assert len(i18n.t("tectonic.rules.page_1", lang)) <= 1800
     for key in ("common.error.not_your_turn", "common.error.game_over", "common.error.unknown_action"):
         assert i18n.has(key, "fr") and i18n.has(key, "en")
 

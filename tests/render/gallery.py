@@ -25,6 +25,8 @@ from bot.storage import FINISHED, RUNNING, GameRow, Seat
 #: Long display names (Discord allows 32 characters), accents included.
 LONG_NAMES = ["Marie-Charlotte de Montmorency", "Jean-Baptiste Éloi Duchâteau", "Anne-Sophie Vanderbruggen",
               "Bartholomé Übermensch-Leclerc", "Zoé", "Maximilien Robespierre II", "Ève-Angélique Fontaine"]
+#: The server of the community boards (user text, French whatever the language).
+SERVER_NAME = "Le Grand Serveur des Ludothécaires"
 
 
 @dataclass
@@ -185,7 +187,7 @@ def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
                  "games": 1520 - i, "wins": 733 - i, "best": 99999 - i} for i in range(20)]
         for kind in engines.available():
             subtitle = i18n.t("community.board.subtitle", lg, period=i18n.t("community.board.all", lg),
-                              server="Le Grand Serveur des Ludothécaires", count=len(rows))
+                              server=SERVER_NAME, count=len(rows))
             yield Shot(f"leaderboard-{kind}-{lg}", picture(render_leaderboard,
                                                            i18n.t("community.board.title", lg, game=title(kind, lg)),
                                                            subtitle, labels, rows, 3))
@@ -200,7 +202,7 @@ def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
             records = [{"rank": i + 1, "player": LONG_NAMES[i % len(LONG_NAMES)], "score": 188 - i,
                         "game": 104242 + i, "date": "24/11/26",
                         "mode": mode_label(kind, choices[i % len(choices)], lg)} for i in range(10)]
-            subtitle = i18n.t("community.records.subtitle", lg, server="Le Grand Serveur des Ludothécaires",
+            subtitle = i18n.t("community.records.subtitle", lg, server=SERVER_NAME,
                               count=len(records))
             yield Shot(f"records-{kind}-{lg}", picture(render_records,
                                                        i18n.t("community.records.title", lg, game=title(kind, lg)),
@@ -218,3 +220,36 @@ def first_of_each_kind(shots: list[Shot], key: Callable[[str], str]) -> list[Sho
     for s in shots:
         seen.setdefault(key(s.name), s)
     return list(seen.values())
+
+
+def recorded_shots() -> list[tuple[str, int, list]]:
+    """Every picture of :func:`all_shots`, drawn once per test process while ``render.common``
+    records its texts: ``(name, width, text runs)`` (the picture tests share the walk)."""
+    global _RECORDED
+    if _RECORDED is None:
+        _RECORDED = list(_record_all())
+    return _RECORDED
+
+
+_RECORDED: list[tuple[str, int, list]] | None = None
+
+
+def _record_all() -> Iterator[tuple[str, int, list]]:
+    import importlib
+    import io
+
+    from PIL import Image
+
+    from render import common
+
+    modules = [importlib.import_module(f"render.{m}") for m in
+               ("armada", "leaderboard", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")]
+    for shot in all_shots():
+        for module in modules:  # cached tiles and layers would skip their drawing (and its recording)
+            for value in vars(module).values():
+                if hasattr(value, "cache_clear") and value is not common.font:
+                    value.cache_clear()
+        with common.recording_text() as drawn:
+            data = shot.draw()
+        if data:
+            yield shot.name, Image.open(io.BytesIO(data)).width, list(drawn)

@@ -113,7 +113,7 @@ def test_final_pictures(players, options):
         img = png(render_final(ENGINE.view(s, None), NAMES, labels(lang) if lang else None))
         # one board across a phone's width, the boards one under the other
         assert img.width <= 600
-        assert img.height < 100 + 800 * boards
+        assert img.height < 100 + 1.7 * img.width * boards  # a board about one phone screen (390 × 844)
 
 
 def test_series_between_games_and_at_the_end():
@@ -159,7 +159,7 @@ def test_the_phone_board_names_every_position_a_move_may_name(players, options):
     limit_render._tile_image.cache_clear()  # a cached tile would skip drawing (and recording) its values
     with common.recording_text() as drawn:
         img = png(render_board(view, 0, NAMES, labels("fr")))
-    texts = {text for _, text in drawn}
+    texts = {run.text for run in drawn}
     assert set(view["legal"]) - {"O"} <= texts
     assert {str(v) for v in view["tile"]["values"]} <= texts
     assert img.width <= 600  # one board across a phone
@@ -171,7 +171,7 @@ def drawn_texts(fn, *args) -> list[str]:
     _tile_cache_clear()
     with common.recording_text() as drawn:
         fn(*args)
-    return [text for _, text in drawn]
+    return [run.text for run in drawn]
 
 
 def _tile_cache_clear():
@@ -249,3 +249,52 @@ def test_one_final_picture_per_board(players, options):
         names = " & ".join(NAMES[s] for s in view["boards"][b]["seats"])
         texts = drawn_texts(render_final, view, NAMES, labels("fr"), b)
         assert names in texts and all(n not in texts for n in NAMES if n not in names)
+
+
+def _phone_runs(fn, *args):
+    """The texts a picture draws, with the picture's width."""
+    from render import common
+
+    _tile_cache_clear()
+    with common.recording_text() as drawn:
+        img = png(fn(*args))
+    return img.width, list(drawn)
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_placed_tiles_keep_their_names_and_their_values_are_large_on_a_phone(final):
+    """Issue 24: every position keeps its name once a tile covers it, and a tile's values show at
+    least 13 CSS px high on a 390 px phone (cell names and every other text at least 11)."""
+    s = final_state(2, {}) if final else advance(2, {}, moves=20)
+    view = ENGINE.view(s, None if final else 0)
+    if final:
+        width, runs = _phone_runs(render_final, view, NAMES[:2], labels("fr"), 0)
+        cells = view["final"]["cells"][0]
+    else:
+        width, runs = _phone_runs(render_board, view, 0, NAMES[:2], labels("fr"))
+        cells = view["boards"][0]["cells"]
+    texts = [run.text for run in runs]
+    placed = [name for name in cells if name in {c["name"] for c in view["layout"]["main"]}]
+    assert len(placed) >= 8 and set(placed) <= set(texts)
+    scale = min(1, 390 / width)
+    values = {str(v) for tid in cells.values() for v in view["tiles"][tid]["values"]}
+    value_runs = [run for run in runs if run.text in values and run.size * scale < 20]  # not a title
+    assert value_runs and min(run.size for run in value_runs) * scale >= 13
+    assert min(run.size for run in runs) * scale >= 11
+
+
+def test_the_best_ray_is_ringed_on_the_board_in_its_colour():
+    from render import limit as module
+    from render.common import canvas
+
+    view = ENGINE.view(advance(1, {}, moves=10), 0)
+    tid = next(iter(view["tiles"]))
+    layout = [{"name": "D4", "q": 0, "r": 0}]
+    for kind, colour in (("sun", module.SUN), ("moon", module.MOON)):
+        img, draw = canvas(200, 200)
+        module._draw_grid(img, draw, view, layout, {"D4": tid}, 44, 100, 100,
+                          ray={"kind": kind, "cells": ["D4"], "length": 5})
+        assert img.getpixel((100 + int(44 * 0.99) - 2, 100)) == colour
+        img, draw = canvas(200, 200)
+        module._draw_grid(img, draw, view, layout, {"D4": tid}, 44, 100, 100, ray=None)
+        assert img.getpixel((100 + int(44 * 0.99) - 2, 100)) != colour

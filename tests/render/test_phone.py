@@ -1,31 +1,33 @@
-"""Pictures readable on a phone (issue 18): a Discord phone client shows a picture about 360 px
-wide, and every text in it must then be at least 11 px high.
+"""Pictures a phone can read (issues 18 and 24): Discord shows a picture at most as wide as the chat
+column of a phone, 390 CSS px (a picture ``W`` px wide, ``W`` > 390, is scaled by ``390 / W``; a
+narrower one is shown as it is). Every text in every picture must then be at least 11 CSS px high
+(its font size, as CSS counts it) and contrast at least 4.5 : 1 (WCAG AA) with what is behind it,
+and stay visible (no later drawing covers it).
 
-Every picture of the gallery (every game's public and private pictures from real states with long
-names, big scores, full boards and the most players; the community leaderboards) is drawn while
-``render.common`` records the size of every text drawn; a size ``s`` in a picture ``w`` px wide
-shows ``s * 360 / w`` px high on a phone.
+The measure comes from the renderers' own drawing, not from the eye: every picture of the gallery
+(every game's public and private pictures from real states, start to end, fewest and most players,
+every variant, French and English, with long names; the community leaderboards) is drawn while
+``render.common`` records a :class:`render.common.TextRun` for every text: its font size, its
+glyphs' box, its colour, and the colours its glyphs cover in the picture just before it is drawn
+(the halo of a stroked text); when the picture is encoded, how much of each text later drawings
+covered.
 """
 
 from __future__ import annotations
 
-import importlib
-import io
 from collections import defaultdict
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from render import common
 from tests.render import gallery
 
-PHONE_WIDTH = 360
+PHONE_WIDTH = 390
 MIN_PX = 11
-RENDER_MODULES = ["armada", "leaderboard", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic"]
-
-#: Picture kinds not re-laid out yet (the lead's list of what remains): each is still checked,
-#: and the test fails as soon as one of them passes, so the list cannot go stale.
-NOT_YET: set[str] = set()
+MIN_CONTRAST = 4.5
+MIN_HALO = 1.0  # CSS px: a thinner outline does not set a text apart from what is behind it
+MAX_COVERED = 0.15  # share of a text's glyph pixels a later drawing may change (antialiased edges)
 
 
 def kind_of(name: str) -> str:
@@ -40,49 +42,125 @@ def kind_of(name: str) -> str:
     return f"{parts[0]}-{'private' if '-private' in name else 'public'}"
 
 
-def _clear_caches() -> None:
-    """Cached tiles and layers would skip their drawing (and its recording)."""
-    for name in RENDER_MODULES:
-        for value in vars(importlib.import_module(f"render.{name}")).values():
-            if hasattr(value, "cache_clear") and value is not common.font:
-                value.cache_clear()
+def phone_scale(width: int) -> float:
+    """How much a picture ``width`` px wide is scaled on a phone (never enlarged)."""
+    return min(1.0, PHONE_WIDTH / width)
+
+
+def faults(runs: list[common.TextRun], width: int) -> list[str]:
+    """Why each text of a picture ``width`` px wide is not readable on a phone."""
+    scale = phone_scale(width)
+    out = []
+    for run in runs:
+        if run.size * scale < MIN_PX:
+            out.append(f"{run.text!r} {run.size * scale:.1f} CSS px high")
+        thin_halo = run.halo and run.halo * scale < MIN_HALO
+        contrast = run.bare_contrast if thin_halo else run.contrast
+        if contrast < MIN_CONTRAST:
+            behind = run.behind[0][1] if run.behind and not thin_halo else "the picture, its halo too thin"
+            out.append(f"{run.text!r} contrast {contrast:.2f} ({run.fill} on {behind})")
+        if run.covered > MAX_COVERED:
+            out.append(f"{run.text!r} {run.covered:.0%} covered by a later drawing")
+    return out
 
 
 @pytest.fixture(scope="module")
-def smallest() -> dict[str, tuple[float, str, str]]:
-    """Per picture kind: the smallest text as seen on a phone (px), the text, the picture."""
-    worst: dict[str, tuple[float, str, str]] = defaultdict(lambda: (float("inf"), "", ""))
-    count = 0
-    for shot in gallery.all_shots():
-        _clear_caches()
-        with common.recording_text() as drawn:
-            data = shot.draw()
-        if not data:
-            continue
-        count += 1
-        width = Image.open(io.BytesIO(data)).width
-        assert drawn, f"{shot.name}: no text recorded (does it draw through render.common?)"
-        for size, text in drawn:
-            seen = size * PHONE_WIDTH / width
-            if seen < worst[kind_of(shot.name)][0]:
-                worst[kind_of(shot.name)] = (seen, text, shot.name)
-    assert count > 200
-    return dict(worst)
+def report() -> dict[str, list[str]]:
+    """Per picture kind: every fault found (with the picture's name)."""
+    found: dict[str, list[str]] = defaultdict(list)
+    shots = gallery.recorded_shots()
+    for name, width, drawn in shots:
+        assert drawn, f"{name}: no text recorded (does it draw through render.common?)"
+        assert all(run.box != (0, 0, 0, 0) for run in drawn), f"{name}: a text recorded without its place"
+        found[kind_of(name)] += [f"{name}: {f}" for f in faults(drawn, width)]
+    assert len(shots) > 200
+    return dict(found)
 
 
-def test_the_gallery_covers_every_picture_kind(smallest):
+def test_the_gallery_covers_every_picture_kind(report):
     expected = {"leaderboard", "records"} | {f"{k}-public" for k in ("armada", "limit", "ludime", "ludix",
                                                                       "lutinades", "ranta", "tectonic")}
     expected |= {"ludime-private", "limit-private", "lutinades-private", "ranta-private", "ranta-preview",
                  "limit-between-games", "armada-previous-round", "limit-final", "ranta-final"}
-    assert expected <= set(smallest)
+    assert expected <= set(report)
 
 
-def test_every_text_is_readable_at_phone_width(smallest):
-    too_small = {kind: v for kind, v in smallest.items() if v[0] < MIN_PX and kind not in NOT_YET}
-    assert not too_small, "\n".join(f"{k}: {v[1]!r} {v[0]:.1f} px in {v[2]}" for k, v in sorted(too_small.items()))
+def test_every_text_is_readable_at_phone_width(report):
+    bad = {kind: v for kind, v in report.items() if v}
+    assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
 
 
-def test_the_not_yet_list_is_current(smallest):
-    fixed = sorted(kind for kind in NOT_YET if kind in smallest and smallest[kind][0] >= MIN_PX)
-    assert not fixed, f"now readable, remove from NOT_YET: {fixed}"
+# --- the measure itself --------------------------------------------------------------------------
+
+def _runs(draw_fn, size=(400, 100), colour=common.BACKGROUND):
+    with common.recording_text() as runs:
+        img, draw = common.canvas(*size, colour)
+        draw_fn(img, draw)
+        common.encode_png(img)
+    return runs
+
+
+def test_contrast_is_wcag():
+    assert common.contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21, rel=1e-3)
+    assert common.contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+    assert common.contrast((10, 20, 30), (10, 20, 30)) == 1
+
+
+def test_a_small_text_fails_at_phone_width_and_a_narrow_picture_is_not_enlarged():
+    runs = _runs(lambda img, d: d.text((10, 10), "D4", font=common.font(16), fill=common.TEXT))
+    (run,) = runs
+    assert run.size == 16 and 9 <= run.ink <= 14
+    assert faults(runs, 390) == []
+    assert faults(runs, 1000) == ["'D4' 6.2 CSS px high"]
+    assert faults(runs, 200) == []  # shown at its own size
+
+
+def test_the_background_is_sampled_from_the_picture_under_the_glyphs():
+    def dark_on_dark(img, d):
+        d.rectangle((0, 0, 200, 100), fill=(22, 23, 28))
+        d.text((20, 20), "10", font=common.font(30, bold=True), fill=(15, 15, 15))
+        d.text((250, 20), "10", font=common.font(30, bold=True), fill=(15, 15, 15))  # on the grey canvas
+
+    first, second = _runs(dark_on_dark)
+    assert first.behind[0][1] == (22, 23, 28) and first.contrast < 1.2
+    assert second.behind[0][1] == common.BACKGROUND and second.contrast < 4.5
+    assert any("contrast" in f for f in faults([first], 390))
+
+
+def test_a_stroked_text_stands_on_its_halo_and_a_covered_text_is_found():
+    def draw(img, d):
+        d.text((20, 20), "11", font=common.font(30, bold=True), fill=(255, 255, 255), stroke_width=3,
+               stroke_fill=(250, 210, 30))  # white on a yellow halo: unreadable whatever lies behind
+        d.text((200, 20), "11", font=common.font(30, bold=True), fill=(255, 255, 255))
+        d.ellipse((195, 15, 240, 60), fill=(250, 210, 30))  # an icon drawn over it afterwards
+
+    halo, hidden = _runs(draw)
+    assert halo.behind == [(halo.behind[0][0], (250, 210, 30))] and halo.contrast < 2
+    assert halo.halo == 3 and halo.bare_contrast > 10  # on the dark canvas it would have been readable
+    assert hidden.contrast > 4.5 and hidden.covered > 0.5
+    assert any("covered" in f for f in faults([hidden], 390))
+
+
+def test_a_halo_counts_only_when_it_is_at_least_one_css_px_wide():
+    def draw(img, d):
+        d.rectangle((0, 0, 400, 100), fill=(250, 210, 30))  # a yellow line under the number
+        d.text((20, 20), "11", font=common.font(40, bold=True), fill=(255, 255, 255), stroke_width=2,
+               stroke_fill=(0, 0, 0))
+
+    (run,) = _runs(draw)
+    assert run.contrast > 15 and run.bare_contrast < 1.5 and run.halo == 2
+    assert faults([run], 400) == []  # 2 px shown as 1.95 CSS px: the halo holds
+    assert faults([run], 1000) == ["'11' contrast 1.47 ((255, 255, 255) on the picture, its halo too thin)"]
+
+
+def test_text_drawn_on_a_supersampled_layer_is_measured_at_its_final_size():
+    with common.recording_text() as runs:
+        layer = Image.new("RGB", (200, 100), (22, 23, 28))
+        common.draw_on(layer, None, 2).text((10, 10), "12", font=common.font(40, bold=True), fill=(255, 255, 255))
+    (run,) = runs
+    assert run.size == 20 and run.contrast > 15
+    # a text on a transparent layer with nothing under it has nothing to contrast with: it is reported as such
+    with common.recording_text() as runs:
+        ImageDraw.Draw(Image.new("RGBA", (10, 10)))  # a plain drawer records nothing
+        common.draw_on(Image.new("RGBA", (100, 60), (0, 0, 0, 0))).text((5, 5), "A", font=common.font(30))
+    assert runs[0].behind == []

@@ -142,7 +142,7 @@ def test_one_final_picture_per_sheet_best_rank_first(players):
     for seat in order:
         with common.recording_text() as drawn:
             img = png(render_final(view, NAMES[:players], labels("fr"), seat))
-        texts = [t for _, t in drawn]
+        texts = [run.text for run in drawn]
         assert img.width == together.width and img.height < 2 * img.width  # about one phone screen
         assert f"{ranks[seat]}. {NAMES[seat]}" in texts and str(view["sheets"][seat]["score"]) in texts
         assert not any(f". {NAMES[other]}" in t for t in texts for other in range(players) if other != seat)

@@ -1,14 +1,6 @@
 ## name
 name-title = The Invincible Armada
 
-## rules
-rules-summary =
-    {"*"}*L'Invincible Armada** — 2 players, 2 rounds: each plays Spain (20 red ships) once and England (20 white ships) once.
-    • Ships stand on the **intersections** (A1 bottom left, K11 top right on the 11 × 11 board). Spain starts; one ship per turn.
-    • **Spain**: an unbroken straight line of Spanish ships (horizontal, vertical or diagonal) has a **range** equal to its number of ships. When the placed ship makes or extends a line, Spain takes **one** English ship in that alignment within range beyond either end (Spain chooses if several; nothing shields). Once all 20 ships are down, Spain moves one anywhere instead.
-    • **England**: never more than 5 ships on the board, never 3 aligned. Two neighbouring ships form a **pair**. With 4 free ships, the 5th must form a pair. Instead of placing, England may **pivot** one ship of a pair around the other (onto one of its 7 other neighbouring points); at 5 ships it must pivot. A pair takes the Spanish ship right beyond either end of its alignment when the placed or pivoted ship forms it so.
-    • A round ends at **11 captures**; the winner scores 11 − the loser's captures. After two rounds the higher total wins; on a tie a 3rd round is played like the first.
-    Commands: `/armada start` (against a player or the bot), `/armada placer point:` (place), `/armada deplacer de: vers:` (move: Spain, once its 20 ships are down), `/armada pivoter de: vers:` (pivot); when several captures are possible, "Take …" buttons under the board. Also `/armada status`, `/armada abandon` (resign), `/armada rules`. Details: `docs/rules/armada.md`.
 
 ## side
 side-spain = Spain
@@ -24,17 +16,17 @@ option-9x9 = 9 × 9 intersections (no edges)
 error-missing_point = The intersection is missing (“{ $field }”).
 error-bad_point = “{ $point }” is not an intersection of the board (A1 bottom left to { $last } top right).
 error-occupied = Intersection { $point } is already taken.
-error-spain_reserve_empty = All your { $fleet } ships are down: move one with `/armada deplacer de: vers:` (the ship to lift, then its new intersection).
+error-spain_reserve_empty = All your { $fleet } ships are down: move one with `/armada move from: to:` (the ship to lift, then its new intersection).
 error-reserve_empty = You have no ship left in reserve.
 error-reserve_left = You still have { $count } { $count ->
         [one] ship
        *[other] ships
     } to place: you may move a ship only once all 20 are down.
-error-move_spain_only = Only Spain moves ships around; England places (`/armada placer`) or pivots (`/armada pivoter`).
+error-move_spain_only = Only Spain moves ships around; England places (`/armada place`) or pivots (`/armada pivot`).
 error-pivot_england_only = Only England pivots; Spain places (or moves) a ship.
 error-not_your_ship = You have no ship on { $point }.
 error-same_point = The ship is already on { $point }: choose another intersection.
-error-fleet_full = You already have { $limit } ships on the board: pivot a ship of a pair with `/armada pivoter de: vers:`.
+error-fleet_full = You already have { $limit } ships on the board: pivot a ship of a pair with `/armada pivot from: to:`.
 error-three_aligned = On { $point } you would align three English ships ({ $line }): two at most.
 error-must_pair = Your 4 ships are all free: the 5th must form a pair next to one of them ({ $point } touches none of your ships).
 error-not_in_pair = The ship on { $point } is not part of a pair: only a ship of a pair may pivot.
@@ -53,7 +45,10 @@ event-captured = 💥 { $seat } takes the ship on { $point } ({ $total }/{ $need
 event-capture_pending = 🎯 { $seat } may take one ship of: { $choices }.
 event-passed = { $seat } has no legal move and passes.
 event-turn = { $seat } to play.
-event-round_over = 🏁 End of round { $round }: { $winner } wins it ({ $spain_captures } Spanish captures, { $england_captures } English) and scores { $points } { $points ->
+event-round_over = 🏁 End of round { $round }: { $winner } wins it ({ $spain_captures } Spanish { $spain_captures ->
+        [one] capture
+       *[other] captures
+    }, { $england_captures } English) and scores { $points } { $points ->
         [one] point
        *[other] points
     }.
@@ -104,21 +99,43 @@ cmd-vers = Destination intersection
 cmd-adversaire = Who to play against: another player (default) or the bot
 cmd-vs_player = Another player (waiting room)
 cmd-vs_bot = The bot (the game starts at once)
-cmd-niveau = Bot level: 1 (fast) or 2 (stronger)
+cmd-niveau = AI level
 cmd-deplacer = Move a Spanish ship (once all 20 are down)
 cmd-deplacer_de = Spanish ship to lift
 cmd-deplacer_vers = Empty intersection to put it on
 cmd-abandon = Resign the game (your opponent wins it)
 
 ## ui
-ui-hint_spain_place = ➡️ Spain: place a ship with `/armada placer point:`.
-ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one with `/armada deplacer de: vers:`.
-ui-hint_england_place = ➡️ England: place a ship with `/armada placer point:`.
-ui-hint_england_any = ➡️ England: place a ship (`/armada placer point:`) or pivot a ship of a pair (`/armada pivoter de: vers:`).
-ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair with `/armada pivoter de: vers:`.
+ui-hint_spain_place = ➡️ Spain: place a ship with `/armada place point:`.
+ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one with `/armada move from: to:`.
+ui-hint_england_place = ➡️ England: place a ship with `/armada place point:`.
+ui-hint_england_any = ➡️ England: place a ship (`/armada place point:`) or pivot a ship of a pair (`/armada pivot from: to:`).
+ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair with `/armada pivot from: to:`.
 ui-hint_capture = 🎯 Choose the ship to take with the buttons below.
 ui-hint_pass = ⛔ No legal move: click "Pass".
 ui-pivot_choice = { $to } (around { $around })
 ui-resign_confirm = Resign game #{ $id }? { $opponent } will win it, whatever the points.
 ui-resign_done = You resigned game #{ $id }.
 ui-resign_kept = Game #{ $id } goes on.
+
+## rules
+rules-page_1 =
+    {"*"}*L'Invincible Armada — the goal**
+    2 players, 2 rounds: each plays Spain (20 red ships) once and England (20 white ships) once.
+    • Ships stand on the **intersections** (A1 bottom left, K11 top right on the 11 × 11 board). Spain starts; one ship per turn.
+    • A round ends at **11 captures**; the winner scores 11 minus the loser's captures. After two rounds the higher total wins; on a tie a 3rd round is played like the first.
+rules-page_2 =
+    {"*"}*Spain**
+    • An unbroken straight line of Spanish ships (horizontal, vertical or diagonal) has a **range** equal to its number of ships.
+    • When the placed ship makes or extends a line, Spain takes **one** English ship in that alignment within range beyond either end (Spain chooses if several; nothing shields).
+    • Once all 20 ships are down, Spain moves one anywhere each turn instead.
+rules-page_3 =
+    {"*"}*England**
+    • Never more than 5 ships on the board, never 3 aligned. Two neighbouring ships form a **pair**; with 4 free ships, the 5th must form a pair.
+    • Instead of placing, England may **pivot** a ship of a pair around the other (onto one of its 7 other neighbouring points); at 5 ships it must pivot.
+    • A pair takes the Spanish ship right beyond either end of its alignment when the placed or pivoted ship forms it so.
+rules-page_4 =
+    {"*"}*Commands**
+    • `/armada start`: against a player or the bot, bot level, board size, pace, thread.
+    • `/armada place point:`, `/armada move from: to:` (Spain, once its 20 ships are down), `/armada pivot from: to:`; when several captures are possible, "Take …" buttons under the board.
+    • `/armada status`, `/armada abandon` to resign.

@@ -1,14 +1,6 @@
 ## name
 name-title = L'Invincible Armada
 
-## rules
-rules-summary =
-    {"*"}*L'Invincible Armada** — 2 joueurs, 2 manches : chacun joue une fois l'Espagne (20 navires rouges) et une fois l'Angleterre (20 navires blancs).
-    • On pose les navires sur les **intersections** (A1 en bas à gauche, K11 en haut à droite sur le plateau 11 × 11). L'Espagne commence ; un navire par tour.
-    • **Espagne** : une ligne droite ininterrompue de navires espagnols (horizontale, verticale ou diagonale) a une **portée** égale à son nombre de navires. Quand le navire posé forme ou prolonge une ligne, l'Espagne prend **un** navire anglais dans l'alignement, à portée au-delà d'un des bouts (elle choisit s'il y en a plusieurs ; aucun navire ne fait écran). Une fois les 20 navires posés, elle en déplace un n'importe où.
-    • **Angleterre** : jamais plus de 5 navires sur le plateau, jamais 3 alignés. Deux navires voisins forment un **ensemble**. Avec 4 navires libres, le 5e doit former un ensemble. Au lieu de poser, on peut **pivoter** un navire d'un ensemble autour de l'autre (sur une des 7 autres intersections voisines) ; à 5 navires, il faut pivoter. Un ensemble prend le navire espagnol situé juste au bout de son alignement, quand le navire posé ou pivoté le forme ainsi.
-    • La manche s'arrête à **11 prises** ; le vainqueur marque 11 − les prises du perdant. Après deux manches, le plus haut total gagne ; en cas d'égalité, une 3e manche se joue comme la première.
-    Commandes : `/armada start` (contre un joueur ou le bot), `/armada placer point:`, `/armada deplacer de: vers:` (l'Espagne, une fois ses 20 navires posés), `/armada pivoter de: vers:` ; quand plusieurs prises sont possibles, des boutons « Prendre … » sous le plateau. Aussi `/armada status`, `/armada abandon`, `/armada rules`. Détails : `docs/rules/armada.md`.
 
 ## side
 side-spain = Espagne
@@ -56,7 +48,13 @@ event-turn = Au tour { ELISION($seat) ->
         [vowel] d'{ $seat }
        *[consonant] de { $seat }
     }.
-event-round_over = 🏁 Fin de la manche { $round } : { $winner } l'emporte ({ $spain_captures } prises espagnoles, { $england_captures } anglaises) et marque { $points } { $points ->
+event-round_over = 🏁 Fin de la manche { $round } : { $winner } l'emporte ({ $spain_captures } { $spain_captures ->
+        [one] prise espagnole
+       *[other] prises espagnoles
+    }, { $england_captures } { $england_captures ->
+        [one] anglaise
+       *[other] anglaises
+    }) et marque { $points } { $points ->
         [one] point
        *[other] points
     }.
@@ -107,7 +105,7 @@ cmd-vers = Intersection d'arrivée
 cmd-adversaire = Contre qui jouer : un autre joueur (par défaut) ou le bot
 cmd-vs_player = Un autre joueur (salon d'attente)
 cmd-vs_bot = Le bot (la partie commence tout de suite)
-cmd-niveau = Niveau du bot : 1 (rapide) ou 2 (plus fort)
+cmd-niveau = Niveau de l'IA
 cmd-deplacer = Déplacer un navire espagnol (une fois les 20 posés)
 cmd-deplacer_de = Navire espagnol à lever
 cmd-deplacer_vers = Intersection libre où le reposer
@@ -125,3 +123,25 @@ ui-pivot_choice = { $to } (autour de { $around })
 ui-resign_confirm = Abandonner la partie n°{ $id } ? { $opponent } la gagnera, quels que soient les points.
 ui-resign_done = Vous avez abandonné la partie n°{ $id }.
 ui-resign_kept = La partie n°{ $id } continue.
+
+## rules
+rules-page_1 =
+    {"*"}*L'Invincible Armada — le but**
+    2 joueurs, 2 manches : chacun joue une fois l'Espagne (20 navires rouges) et une fois l'Angleterre (20 navires blancs).
+    • Les navires se posent sur les **intersections** (A1 en bas à gauche, K11 en haut à droite sur le plateau 11 × 11). L'Espagne commence ; un navire par tour.
+    • La manche s'arrête à **11 prises** ; le vainqueur marque 11 moins les prises du perdant. Après deux manches, le plus haut total gagne ; en cas d'égalité, une 3e manche se joue comme la première.
+rules-page_2 =
+    {"*"}*L'Espagne**
+    • Une ligne droite ininterrompue de navires espagnols (horizontale, verticale ou diagonale) a une **portée** égale à son nombre de navires.
+    • Quand le navire posé forme ou prolonge une ligne, l'Espagne prend **un** navire anglais dans l'alignement, à portée au-delà d'un des bouts (elle choisit s'il y en a plusieurs ; aucun navire ne fait écran).
+    • Une fois ses 20 navires posés, elle en déplace un n'importe où à chaque tour.
+rules-page_3 =
+    {"*"}*L'Angleterre**
+    • Jamais plus de 5 navires sur le plateau, jamais 3 alignés. Deux navires voisins forment un **ensemble** ; avec 4 navires libres, le 5e doit former un ensemble.
+    • Au lieu de poser, on peut **pivoter** un navire d'un ensemble autour de l'autre (sur une des 7 autres intersections voisines) ; à 5 navires, il faut pivoter.
+    • Un ensemble prend le navire espagnol situé juste au bout de son alignement, quand le navire posé ou pivoté le forme ainsi.
+rules-page_4 =
+    {"*"}*Commandes**
+    • `/armada start` : contre un joueur ou le bot, niveau du bot, taille du plateau, rythme, fil.
+    • `/armada placer point:`, `/armada deplacer de: vers:` (l'Espagne, une fois ses 20 navires posés), `/armada pivoter de: vers:` ; quand plusieurs prises sont possibles, des boutons « Prendre … » sous le plateau.
+    • `/armada status`, `/armada abandon` pour abandonner.

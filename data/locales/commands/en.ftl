@@ -6,6 +6,7 @@
 
 ## command
 command-abandon = resign
+command-annuler-coup = undo
 command-ajouter = add
 command-allonger = lengthen
 command-cancel = cancel
@@ -75,7 +76,7 @@ option-point = point
 option-position = position
 option-rappel = reminder
 option-rappels_mp = dm_reminders
-option-recul_pic = pic_backward
+option-recul_pic = peak_backward
 option-reinitialiser = reset
 option-retourner = flip
 option-serie = series
@@ -86,6 +87,8 @@ option-variante = variant
 option-vers = to
 option-annuler = cancel
 option-fil = thread
+option-reprises = takebacks
+option-reprises_max = takebacks_max
 option-rythme = pace
 option-jours = days
 

@@ -6,6 +6,7 @@
 
 ## command
 command-abandon = abandon
+command-annuler-coup = annuler-coup
 command-ajouter = ajouter
 command-allonger = allonger
 command-cancel = annuler
@@ -86,6 +87,8 @@ option-variante = variante
 option-vers = vers
 option-annuler = annuler
 option-fil = fil
+option-reprises = reprises
+option-reprises_max = reprises_max
 option-rythme = rythme
 option-jours = jours
 

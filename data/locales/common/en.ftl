@@ -13,7 +13,7 @@ error-game_finished = Game #{ $game } is over.
 error-game_cancelled = Game #{ $game } was cancelled.
 error-wrong_game = Game #{ $game } is not a game of this kind.
 error-no_game_here = No game of this kind is running in this channel. Open one with the start command.
-error-ambiguous = Several games are running here: { $games }. Say which one with the “partie” option.
+error-ambiguous = Several games are open here: { $games }. Say which one with the “game” option.
 error-busy = Too many clicks at once: please try again.
 error-not_a_player = You are not playing in game #{ $game }.
 error-already_played = This move was already played: this button is out of date. Look at the game's latest message.
@@ -53,6 +53,7 @@ status-cancelled = cancelled
 
 ## label
 label-ai = AI
+label-game_listed = #{ $id } ({ $players }, { $status })
 label-game_choice = #{ $id } — { $players } ({ $status })
 label-rank_line = { $rank }. { $player } — { $score }
 label-private_view = Your private view of game #{ $id } (only you can see it).
@@ -112,7 +113,7 @@ paused-thread_locked = the thread was locked.
 
 ## merged from main
 error-other_channel = Game #{ $game } is played in { $channel }: type the command there.
-error-game_broken = Game #{ $game } cannot be read (a bot update?) and was set aside: a server admin can cancel it with /ludibot casse.
+error-game_broken = Game #{ $game } cannot be read (a bot update?) and was set aside: a server admin can cancel it with /ludibot broken.
 error-number_out_of_range = The number given for “{ $option }” is out of range ({ $min } to { $max }).
 error-bad_choice = “{ $value }” is not a choice for “{ $option }” (choices: { $allowed }).
 error-wrong_component = This button or menu is not of the right type: nothing was done.
@@ -120,6 +121,11 @@ error-bad_value = “{ $value }” is not a valid value for “{ $option }”.
 button-rematch = Rematch
 lobby-rematch_exists = The rematch of this game is already open: game #{ $id } ({ $link }). Join it with its “Join” button.
 lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.
+
+## level
+level-easy = Easy
+level-medium = Medium
+level-hard = Hard
 
 ## pace
 pace-direct = Live (5 min a player, +1 min a move)
@@ -145,3 +151,21 @@ clock-days = { $n } { $n ->
 clock-hours = { $n } h
 clock-minutes = { $n } min
 clock-seconds = { $n } s
+
+## rules
+rules-footer = Page { $page } of { $pages } · the complete rules, inside Discord
+rules-previous = Previous
+rules-next = Next
+rules-pick = Go to page…
+rules-page_time =
+    {"*"}*Time and absent players**
+    Every game has a **pace** (the `pace` option of `start`): each player has a time bank that runs during their turn and grows back with every move they make.
+    • Live: 5 min, +1 min per move; Fast: 2 h, +30 min; Normal: the server's timeout (2 days by default), +half of it; Slow: 7 days, +3 days.
+    • A reminder comes before the bank runs out. When it is empty, the bot plays the game's default move for the absent player; in Tectonic and L'Invincible Armada, three absences in a row lose the game by forfeit.
+    • With at least two other humans at the table, they vote instead: wait, let the bot play for the player (until they click "Take my seat back") or remove them from the game.
+    • `/ludibot vacation days:` stops your clocks in all your games (at most 30 days a year).
+rules-page_undo =
+    {"*"}*Taking a move back**
+    • As long as nobody has played after you, `undo` (or the "Take my move back" button) takes your last move back: at once if it is still your turn or no other human plays, otherwise once every other human player has accepted. A move made meanwhile cancels the request; unanswered, it expires.
+    • Never a move that revealed something (dice rolled, a card drawn, a tile announced, gestures shown, a round scored), nor the end of the game: in Ludix and Lutinades no move can be taken back.
+    • The server decides whether takebacks are allowed and how many each player has per game (`/ludibot config`, 3 by default).

@@ -13,7 +13,7 @@ error-game_finished = La partie n°{ $game } est terminée.
 error-game_cancelled = La partie n°{ $game } a été annulée.
 error-wrong_game = La partie n°{ $game } n'est pas une partie de ce jeu.
 error-no_game_here = Aucune partie de ce jeu n'est en cours dans ce salon. Lancez-en une avec la commande start.
-error-ambiguous = Plusieurs parties sont en cours ici : { $games }. Précisez laquelle avec l'option « partie ».
+error-ambiguous = Plusieurs parties sont ouvertes ici : { $games }. Précisez laquelle avec l'option « partie ».
 error-busy = Trop de monde clique en même temps : réessayez.
 error-not_a_player = Vous ne jouez pas dans la partie n°{ $game }.
 error-already_played = Ce coup a déjà été joué : ce bouton n'est plus à jour. Regardez le dernier message de la partie.
@@ -53,9 +53,10 @@ status-cancelled = annulée
 
 ## label
 label-ai = IA
+label-game_listed = n°{ $id } ({ $players }, { $status })
 label-game_choice = n°{ $id } — { $players } ({ $status })
 label-rank_line = { $rank }. { $player } — { $score }
-label-private_view = Votre vue privée de la partie n°{ $id } (vous seul la voyez).
+label-private_view = Votre vue privée de la partie n°{ $id } (visible de vous seulement).
 label-status_head = **{ $game }** — partie n°{ $id }, { $status }.
 
 ## button
@@ -127,6 +128,11 @@ button-rematch = Revanche
 lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
 
+## level
+level-easy = Facile
+level-medium = Moyen
+level-hard = Difficile
+
 ## pace
 pace-direct = En direct (5 min par joueur, +1 min par coup)
 pace-rapide = Rapide (2 h par joueur, +30 min par coup)
@@ -151,3 +157,21 @@ clock-days = { $n } { $n ->
 clock-hours = { $n } h
 clock-minutes = { $n } min
 clock-seconds = { $n } s
+
+## rules
+rules-footer = Page { $page } sur { $pages } · règles complètes, dans Discord
+rules-previous = Précédente
+rules-next = Suivante
+rules-pick = Aller à la page…
+rules-page_time =
+    {"*"}*Le temps et les absents**
+    Chaque partie a un **rythme** (option `rythme` de `start`) : chaque joueur a une réserve de temps qui s'écoule pendant son tour et remonte à chaque coup joué.
+    • En direct : 5 min, +1 min par coup ; Rapide : 2 h, +30 min ; Normal : le délai du serveur (2 jours par défaut), +la moitié ; Lent : 7 jours, +3 jours.
+    • Un rappel arrive avant la fin de la réserve. Quand elle est vide, le bot joue le coup par défaut du jeu pour le joueur absent ; à Tectonic et à L'Invincible Armada, trois absences de suite donnent la partie perdue par forfait.
+    • Avec au moins deux autres humains à la table, ils votent plutôt : attendre, laisser le bot jouer à sa place (jusqu'à ce qu'il clique sur « Reprendre ma place ») ou le retirer de la partie.
+    • `/ludibot vacances jours:` arrête vos horloges dans toutes vos parties (30 jours par an au plus).
+rules-page_undo =
+    {"*"}*Reprendre un coup**
+    • Tant que personne n'a joué après vous, `annuler-coup` (ou le bouton « Reprendre mon coup ») reprend votre dernier coup : aussitôt si c'est encore votre tour ou si aucun autre humain ne joue, sinon quand tous les autres joueurs humains ont accepté. Un coup joué entre-temps annule la demande ; sans réponse, elle expire.
+    • Jamais un coup qui a révélé quelque chose (des dés lancés, une carte piochée, une tuile annoncée, des gestes montrés, une manche comptée), ni la fin de la partie : à Ludix et à Lutinades, aucun coup ne se reprend.
+    • Le serveur choisit si les reprises sont permises et combien chacun en a par partie (`/ludibot config`, 3 par défaut).

@@ -35,8 +35,8 @@ error-guild_only = This command only works on a server.
 error-manage_only = Only members with the Manage Server permission can change Ludibot's settings.
 error-unknown_game = Unknown game: "{ $game }". Games: { $allowed }.
 error-pick_game = Pick one game (for example ludix).
-error-bad_period = Unknown period: "{ $period }". Choose semaine (week), mois (month) or tout (all time).
-error-bad_format = Unknown format: "{ $format }". Choose texte (text) or json.
+error-bad_period = Unknown period: "{ $period }". Pick one from the list: last 7 days, last 30 days or all time.
+error-bad_format = Unknown format: "{ $format }". Pick one from the list: text or JSON.
 error-negative_reminder = The reminder cannot be negative (got { $value } h). Use 0 for no reminder.
 error-negative_timeout = The timeout cannot be negative (got { $value } h). Use 0 to never play for an absent player.
 error-negative_forfeit = The number of timeouts before a forfeit cannot be negative (got { $value }). Use 0 to never forfeit.
@@ -44,7 +44,7 @@ error-reminder_too_long = The reminder cannot be longer than { $max } hours (got
 error-timeout_too_long = The timeout cannot be longer than { $max } hours (got { $value } h).
 error-forfeit_too_big = The forfeit must come at the latest at the { $max }th timeout in a row (got { $value }).
 error-timeout_before_reminder = For { $game }, the timeout ({ $timeout } h) must be longer than the reminder ({ $reminder } h): otherwise the move would be played before the reminder.
-error-no_solo = { $game } has no solo mode, so no solo records. Try /classement instead.
+error-no_solo = { $game } has no solo mode, so no solo records. Try /leaderboard instead.
 error-vacation_days = A vacation lasts 0 to { $max } days (got: { $days }).
 error-vacation_allowance = You cannot go away for { $days } { $days ->
         [one] day
@@ -71,7 +71,11 @@ board-games = Games
 board-wins = Wins
 board-best = Best score
 board-empty = Nobody has finished a game in this period yet.
-board-caption = Leaderboard of **{ $game }** ({ $period }).
+board-caption = **{ $game }** leaderboard, { $period ->
+        [week] last 7 days
+        [month] last 30 days
+       *[other] all time
+    }.
 
 ## records
 records-title = Solo records — { $game }
@@ -90,7 +94,7 @@ records-caption = Solo records of **{ $game }**.
 ## profile
 profile-head = **{ $name }'s profile** on { $server }
 profile-empty = { $name } has not finished any game on this server yet.
-profile-game_line = **{ $game }** — rating { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
+profile-game_line = **{ $game }** — rating { $rating } (ranked { $rank } of { $total }) · { $games } { $games ->
         [one] game
        *[other] games
     } · { $wins } { $wins ->
@@ -102,7 +106,7 @@ profile-solo_line = **{ $game }** (solo) — record { $best } · { $games } { $g
        *[other] games
     }
 profile-recent_head = Recent games:
-profile-recent_line = • #{ $id } { $game } — place { $rank }/{ $players }{ $score } · { $when }
+profile-recent_line = • #{ $id } { $game } — finished { $rank } of { $players }{ $score } · { $when }
 profile-recent_solo_line = • #{ $id } { $game } (solo){ $score } · { $when }
 profile-no_score = —
 profile-points = {" "}· { $score } { $score ->
@@ -177,7 +181,7 @@ config-note = Deadlines already planned keep their time; new ones follow these s
 prefs-on = You will also get your reminders by direct message.
 prefs-off = You will not get reminders by direct message (only the mention in the channel).
 prefs-show_on = Reminders by direct message: on.
-prefs-show_off = Reminders by direct message: off. Turn them on with /ludibot preferences rappels_mp:True.
+prefs-show_off = Reminders by direct message: off. Turn them on with /ludibot preferences dm_reminders:True.
 
 ## reminder
 reminder-channel = ⏰ Reminder: { $players }, it is your turn in { $game } game #{ $id } (since { $since }). { $link }
@@ -212,7 +216,7 @@ error-not_broken = Game #{ $game } is not unreadable: cancel it with its game's 
 broken-none = No unreadable game on this server.
 broken-head = Unreadable games, set aside ({ $count }):
 broken-line = • #{ $id } — { $game } in { $channel }: { $reason }
-broken-how = Other games are not affected. To cancel one: /ludibot casse annuler:<number>.
+broken-how = Other games are not affected. To cancel one: /ludibot broken cancel:<number>.
 broken-cancelled = Game #{ $id } is cancelled.
 export-ready = Here is the server's export: { $games } finished { $games ->
         [one] game

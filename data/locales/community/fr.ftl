@@ -71,7 +71,14 @@ board-games = Parties
 board-wins = Victoires
 board-best = Meilleur score
 board-empty = Personne n'a encore terminé de partie sur cette période.
-board-caption = Classement de **{ $game }** ({ $period }).
+board-caption = Classement { ELISION($game) ->
+        [vowel] d'**{ $game }**
+       *[consonant] de **{ $game }**
+    } { $period ->
+        [week] des 7 derniers jours
+        [month] des 30 derniers jours
+       *[other] depuis toujours
+    }.
 
 ## records
 records-title = Records solo — { $game }

@@ -1,14 +1,6 @@
 ## name
 name-title = Take it to the Limit
 
-## rules
-rules-summary =
-    {"*"}*Take it to the Limit** — the bot is the announcer: it draws tiles from one shuffled set and announces the same tile to everyone. Each player places it, in secret, on their own board; the next tile comes when all have placed. A placed tile never moves and is never turned.
-    Each tile carries three lines: vertical (1 grey, 4 blue, 9 yellow, 12 violet), diagonal ↗ (2 pink, 6 red, 7 green, 11 white), diagonal ↘ (3 cherry, 5 turquoise, 8 orange, 10 black).
-    {"*"}*Nexus** (37 cells A1…G4) + **Déchetterie** (scrapyard, 7 cells X1…X7): 44 tiles. Once one board is full, the rest go on the other. A complete **line** of one colour scores value × tiles. **Bonus** tile (gold 80, silver 40): 3 scoring lines through it = full bonus, 2 = half. The longest **ray** of suns or of moons: 10 per tile (one only). **Déchetterie**: the best of its 3 best lines, its 2 best silver bonuses or its best gold bonus; below 60 → −60 on your score.
-    {"*"}*Orchidée** (22 cells 1…22 + big orchid O for 3 tiles): 25 tiles, suns only or moons only. At the end you may move the big-orchid tiles onto the small orchids A, B, C (the bot computes and offers the best choice). No rays, no Déchetterie.
-    {"*"}*Variants**: dechetterie-basse (the lowest pays 60, shared on ties), passe-dechetterie (your neighbour fills your Déchetterie; the highest pays), sans-dechetterie (37 tiles, a fine solo game), orchidee-64 (all tiles, rays count), paires (two players, one board), serie (several games, summed scores).
-    Details: `docs/rules/limit.md`.
 
 ## error
 error-missing_field = The action lacks “{ $field }”.
@@ -58,16 +50,25 @@ event-waiting = { $seat } has placed ({ $remaining } { $remaining ->
         [one] player still to place
        *[other] players still to place
     }).
-event-round_closed = Everyone placed tile { $round } ({ $tile }): the boards are revealed.
+event-round_closed = { $boards ->
+        [1] Tile { $round } ({ $tile }) placed.
+       *[other] Everyone placed tile { $round } ({ $tile }): the boards are revealed.
+    }
 event-relocation = Every tile is placed: each player may move their big-orchid tiles onto the small orchids A, B and C.
-event-relocated = { $seat } moved { $moved } { $moved ->
-        [one] big-orchid tile
-       *[other] big-orchid tiles
-    } ({ $gain } { $gain ->
-        [one] point
-       *[other] points
-    }).
-event-game_scored = Game { $game }/{ $games } is over: here are the scores.
+event-relocated = { $moved ->
+        [0] { $seat } leaves their big-orchid tiles where they are.
+       *[other] { $seat } moved { $moved } { $moved ->
+            [one] big-orchid tile
+           *[other] big-orchid tiles
+        } ({ $gain } { $gain ->
+            [one] point
+           *[other] points
+        }).
+    }
+event-game_scored = { $games ->
+        [1] {""}
+       *[other] Game { $game }/{ $games } is over: here are the scores.
+    }
 event-next_game = Game { $game }/{ $games }: a fresh shuffle, here we go!
 event-game_over = Game over! Here are all the boards and their scores.
 
@@ -175,7 +176,10 @@ prompt-place = Tile { $round }/{ $rounds }: **{ $tile }**. Where do you place it
 prompt-placeholder = Position ({ $first } … { $last })
 prompt-fill = { $owner } handed you tile **{ $tile }**: pick a cell of their Déchetterie.
 prompt-fill_placeholder = { $owner }'s Déchetterie
-prompt-placed_round_closed = Everyone has placed: the next tile is announced in the channel.
+prompt-placed_round_closed = { $boards ->
+        [1] Placed: the next tile is announced in the channel.
+       *[other] Everyone has placed: the next tile is announced in the channel.
+    }
 prompt-placed_wait = The other players will see your tile only when the round closes.
 prompt-relocation =
     {"*"}*Big orchid**: { $tiles }.
@@ -212,3 +216,45 @@ position-dechetterie = { $position } — Déchetterie
 position-big_orchid = { $position } — big orchid (can be moved at the end)
 position-pass = { $position } — hand the tile to { $holder } for your Déchetterie
 position-fill = { $position } — { $owner }'s Déchetterie
+
+## rules
+rules-page_1 =
+    {"*"}*Take it to the Limit — the goal**
+    For 1 player or more, each on their own board. The bot is the caller: it draws tiles from a shuffled bag and announces the same one to everybody; each player secretly places it on their board, and the next tile comes once everyone has placed. A placed tile never moves and is never turned. The highest score wins.
+    Each tile carries three coloured lines, one per direction, with their values: vertical (1 grey, 4 blue, 9 yellow, 12 purple), diagonal ↗ (2 pink, 6 red, 7 green, 11 white), diagonal ↘ (3 cherry, 5 turquoise, 8 orange, 10 black).
+rules-page_2 =
+    {"*"}*The Nexus board** (37 cells A1…G4) **and its Déchetterie** (scrapyard, 7 cells X1…X7): 44 tiles
+    • Place each tile on the Nexus or in the Déchetterie; once one board is full, the rest go on the other.
+    • A complete **line** (a whole row of the board in one direction) of a single colour scores value × number of tiles.
+    • **Bonus** tile (gold 80, silver 40): crossed by 3 complete lines, the whole bonus; by 2, half of it.
+    • The longest **ray** of suns or of moons: 10 points per tile (one ray only).
+    • **Déchetterie**: it is worth the best of its 3 best lines, its 2 best silver bonuses or its best gold bonus; below 60 → −60 to the score.
+rules-page_3 =
+    {"*"}*The Orchidée board** (22 cells 1…22 and the big orchid O, which takes 3 tiles): 25 tiles, suns only or moons only (the `tiles` option)
+    • Lines score as on the Nexus; no ray, no Déchetterie.
+    • At the end you may move the big orchid's tiles onto the small orchids A, B and C; the bot computes and offers the best choice.
+rules-page_4 =
+    {"*"}*Commands**
+    • `/limit start`: board, variant, tiles, pairs, series, solo, AI players, pace, thread.
+    • For each announced tile, choose its cell with the button under the message (or `/limit place`).
+    • `/limit move` for the big orchid at the end; `/limit status` for who has not placed yet.
+rules-page_5 =
+    {"*"}*In pairs, in a series**
+    • `pairs`: two players per board (seats 1 and 2, 3 and 4…); either one places the announced tile, and both partners score the board.
+    • `series`: several games in a row, with a fresh shuffle each time; the scores are added up.
+rules-variant_dechetterie-basse =
+    {"*"}*Variant: the lowest Déchetterie pays**
+    The Déchetterie no longer costs 60 below a threshold: the lowest one at the table pays 60 points (shared on a tie).
+rules-variant_passe-dechetterie =
+    {"*"}*Variant: pass the Déchetterie**
+    Your neighbour fills your Déchetterie: a tile you send there is handed to them and they choose the cell. At the end, the highest Déchetterie pays.
+rules-variant_sans-dechetterie =
+    {"*"}*Variant: no Déchetterie**
+    37 tiles, all on the Nexus: a fine solo game.
+rules-variant_orchidee-64 =
+    {"*"}*Variant: Orchidée with 64 tiles**
+    The Orchidée board with every tile, suns and moons; rays count.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = en

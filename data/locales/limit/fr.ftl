@@ -1,14 +1,6 @@
 ## name
 name-title = Take it to the Limit
 
-## rules
-rules-summary =
-    {"*"}*Take it to the Limit** — le bot est l'annonceur : il tire les tuiles d'un jeu mélangé et annonce la même à tout le monde. Chacun la pose, en secret, sur son propre plateau ; la tuile suivante vient quand tous ont posé. Une tuile posée ne bouge plus et n'est jamais tournée.
-    Chaque tuile porte trois traits : vertical (1 gris, 4 bleu, 9 jaune, 12 violet), diagonale ↗ (2 rose, 6 rouge, 7 vert, 11 blanc), diagonale ↘ (3 cerise, 5 turquoise, 8 orange, 10 noir).
-    {"*"}*Nexus** (37 cases A1…G4) + **Déchetterie** (7 cases X1…X7) : 44 tuiles. Une fois un plateau plein, le reste va sur l'autre. Un **alignement** complet d'une seule couleur rapporte valeur × tuiles. Tuile **bonus** (or 80, argent 40) : 3 alignements qui la traversent = bonus entier, 2 = moitié. Le plus long **rayon** de soleils ou de lunes : 10 par tuile (un seul). **Déchetterie** : le meilleur de ses 3 meilleurs alignements, de ses 2 meilleurs bonus argent ou de son meilleur bonus or ; moins de 60 → −60 au score.
-    {"*"}*Orchidée** (22 cases 1…22 + grande orchidée O pour 3 tuiles) : 25 tuiles, soleils seuls ou lunes seules. À la fin, vous pouvez déplacer les tuiles de la grande orchidée sur les petites orchidées A, B, C (le bot calcule et propose le meilleur choix). Pas de rayons, pas de Déchetterie.
-    {"*"}*Variantes** : dechetterie-basse (la plus basse paie 60, partagés en cas d'égalité), passe-dechetterie (votre voisin remplit votre Déchetterie ; la plus haute paie), sans-dechetterie (37 tuiles, idéal en solo), orchidee-64 (toutes les tuiles, rayons comptés), paires (deux joueurs, un plateau), serie (plusieurs parties, scores additionnés).
-    Détails : `docs/rules/limit.md`.
 
 ## error
 error-missing_field = Il manque « { $field } » dans l'action.
@@ -58,16 +50,25 @@ event-waiting = { $seat } a posé ({ $remaining } { $remaining ->
         [one] joueur en attente
        *[other] joueurs en attente
     }).
-event-round_closed = Tout le monde a posé la tuile { $round } ({ $tile }) : les plateaux sont révélés.
+event-round_closed = { $boards ->
+        [1] Tuile { $round } ({ $tile }) posée.
+       *[other] Tout le monde a posé la tuile { $round } ({ $tile }) : les plateaux sont révélés.
+    }
 event-relocation = Toutes les tuiles sont posées : chacun peut déplacer les tuiles de sa grande orchidée vers les petites orchidées A, B et C.
-event-relocated = { $seat } a déplacé { $moved } { $moved ->
-        [one] tuile
-       *[other] tuiles
-    } de la grande orchidée ({ $gain } { $gain ->
-        [one] point
-       *[other] points
-    }).
-event-game_scored = Partie { $game }/{ $games } terminée : voici les scores.
+event-relocated = { $moved ->
+        [0] { $seat } laisse les tuiles de sa grande orchidée en place.
+       *[other] { $seat } a déplacé { $moved } { $moved ->
+            [one] tuile
+           *[other] tuiles
+        } de la grande orchidée ({ $gain } { $gain ->
+            [one] point
+           *[other] points
+        }).
+    }
+event-game_scored = { $games ->
+        [1] {""}
+       *[other] Partie { $game }/{ $games } terminée : voici les scores.
+    }
 event-next_game = Partie { $game }/{ $games } : c'est reparti, nouveau mélange !
 event-game_over = Partie terminée ! Voici tous les plateaux et leurs scores.
 
@@ -178,7 +179,10 @@ prompt-fill_placeholder = Déchetterie { ELISION($owner) ->
         [vowel] d'{ $owner }
        *[consonant] de { $owner }
     }
-prompt-placed_round_closed = Tout le monde a posé : la tuile suivante est annoncée dans le salon.
+prompt-placed_round_closed = { $boards ->
+        [1] C'est posé : la tuile suivante est annoncée dans le salon.
+       *[other] Tout le monde a posé : la tuile suivante est annoncée dans le salon.
+    }
 prompt-placed_wait = Les autres joueurs ne verront votre tuile qu'à la fin du tour.
 prompt-relocation =
     {"*"}*Grande orchidée** : { $tiles }.
@@ -218,3 +222,45 @@ position-fill = { $position } — Déchetterie { ELISION($owner) ->
         [vowel] d'{ $owner }
        *[consonant] de { $owner }
     }
+
+## rules
+rules-page_1 =
+    {"*"}*Take it to the Limit — le but**
+    Pour 1 joueur ou plus, chacun sur son plateau. Le bot est l'annonceur : il tire les tuiles d'un sac mélangé et annonce la même à tout le monde ; chacun la pose en secret sur son plateau, et la tuile suivante vient quand tous ont posé. Une tuile posée ne bouge plus et n'est jamais tournée. Le plus haut score gagne.
+    Chaque tuile porte trois traits de couleur, un par direction, avec sa valeur : vertical (1 gris, 4 bleu, 9 jaune, 12 violet), diagonale ↗ (2 rose, 6 rouge, 7 vert, 11 blanc), diagonale ↘ (3 cerise, 5 turquoise, 8 orange, 10 noir).
+rules-page_2 =
+    {"*"}*Le plateau Nexus** (37 cases A1…G4) **et sa Déchetterie** (7 cases X1…X7) : 44 tuiles
+    • Posez chaque tuile sur le Nexus ou dans la Déchetterie ; une fois un plateau plein, le reste va sur l'autre.
+    • Un **alignement** complet (toute une ligne du plateau dans une direction) d'une seule couleur rapporte valeur × nombre de tuiles.
+    • Tuile **bonus** (or 80, argent 40) : traversée par 3 alignements complets, bonus entier ; par 2, la moitié.
+    • Le plus long **rayon** de soleils ou de lunes : 10 points par tuile (un seul rayon compte).
+    • **Déchetterie** : elle vaut le meilleur de ses 3 meilleurs alignements, de ses 2 meilleurs bonus argent ou de son meilleur bonus or ; moins de 60 → −60 au score.
+rules-page_3 =
+    {"*"}*Le plateau Orchidée** (22 cases 1…22 et la grande orchidée O, qui prend 3 tuiles) : 25 tuiles, soleils seuls ou lunes seules (option `tuiles`)
+    • Les alignements comptent comme sur le Nexus ; pas de rayon, pas de Déchetterie.
+    • À la fin, vous pouvez déplacer les tuiles de la grande orchidée sur les petites orchidées A, B et C ; le bot calcule et propose le meilleur choix.
+rules-page_4 =
+    {"*"}*Commandes**
+    • `/limit start` : plateau, variante, tuiles, paires, série, solo, joueurs IA, rythme, fil.
+    • À chaque tuile annoncée, choisissez sa case avec le bouton sous le message (ou `/limit placer`).
+    • `/limit deplacer` pour la grande orchidée à la fin ; `/limit status` pour qui n'a pas encore posé.
+rules-page_5 =
+    {"*"}*En paires, en série**
+    • `paires` : deux joueurs par plateau (sièges 1 et 2, 3 et 4…) ; l'un ou l'autre pose la tuile annoncée, et les deux partenaires marquent le score du plateau.
+    • `serie` : plusieurs parties de suite, avec un nouveau mélange à chaque fois ; les scores sont additionnés.
+rules-variant_dechetterie-basse =
+    {"*"}*Variante : la plus basse Déchetterie paie**
+    La Déchetterie ne coûte plus 60 sous un seuil : la plus basse de la table paie 60 points (partagés en cas d'égalité).
+rules-variant_passe-dechetterie =
+    {"*"}*Variante : passez la Déchetterie**
+    Votre voisin remplit votre Déchetterie : une tuile que vous y envoyez lui est confiée et c'est lui qui choisit la case. À la fin, la Déchetterie la plus haute paie.
+rules-variant_sans-dechetterie =
+    {"*"}*Variante : sans Déchetterie**
+    37 tuiles, toutes sur le Nexus : idéal en solo.
+rules-variant_orchidee-64 =
+    {"*"}*Variante : Orchidée à 64 tuiles**
+    Le plateau Orchidée avec toutes les tuiles, soleils et lunes ; les rayons comptent.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = fr

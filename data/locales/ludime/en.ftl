@@ -73,7 +73,7 @@ event-exchanged = 🔁 { $seat } exchanges { $count } { $count ->
         [one] card
        *[other] cards
     }.
-event-exchanged_cards = You give back { $returned } and receive { $received }.
+event-exchanged_cards = You give back the letters { $returned } and receive { $received }.
 event-returned = ↩️ { $seat } puts the { $letter } back on the discard.
 event-discarded = { $seat } discards a **{ $letter }**.
 event-went_out = 🏁 { $seat } has no card left! The lap is finished.
@@ -92,7 +92,7 @@ event-added = ➕ { $seat } adds { $letter }: **{ $word }** ({ $value } { $value
         [one] pt
        *[other] pts
     }).
-event-passed = { $seat } passes.
+event-passed = { $seat } ends their turn.
 event-abandoned = { $seat } gives up this round.
 event-opening_passed = { $seat } cannot open: the next player opens.
 event-declared = 🎉 { $seat } lays down the whole hand: **{ $word }** ({ $value } { $value ->
@@ -182,7 +182,7 @@ cmd-variant_name = variant
 cmd-variant = Main game, one word on the table, or one hand one word
 cmd-ia = Number of AI players to add (0 to 3)
 cmd-poser = Lay one or more words with your cards
-cmd-poser_mot = The word(s), separated by spaces or commas
+cmd-poser_mot = One word or several, separated by spaces or commas
 cmd-allonger = Lengthen your word, or take another player's word by changing it
 cmd-allonger_mot = The word on the table to change
 cmd-allonger_nouveau = The new word: every letter of the old one and at least one of yours
@@ -195,17 +195,6 @@ cmd-declarer_mot = The word made of all your cards
 cmd-table = Show the table: every word, its owner and its value
 cmd-main = See your hand (privately), at any time
 
-## rules
-rules-summary =
-    {"*"}*Ludime** — a French word game with letter cards, 2 to 4 players, 120 cards (vowels 2 pts, consonants 3 pts).
-    {"*"}*Main game** (3 rounds, 15 cards each, the dealer starts):
-    • On your turn: draw (pile, or the discard — only to use it in a word this turn), lay words, then discard one card to end the turn.
-    • First turn: exactly one word of at least **6 letters**; otherwise exchange cards (you lay next turn and touch other players' words the turn after).
-    • Then: any number of new words of 3+ letters; lengthen your words; **take** other players' words by changing them (all their letters + at least one of yours, in any order) — only while you own a word on the table.
-    • When a player has no card left, the lap is finished. Each owned word scores its letters, each card in hand costs its value. Ties: the most valuable word wins.
-    {"*"}*One word**: 12 cards (15 for the dealer, who lays a 3-letter word); each adds one letter at a time (chaining allowed). When nobody can play, the last player who changed the word scores it. First to 100.
-    {"*"}*One hand, one word**: the die sets the hand (5 to 10 cards); draw, discard; the first to make one word of the whole hand scores it. First to 100.
-    Accents ignored; proper nouns, acronyms, onomatopoeia and compound words are not allowed. French words only.
 
 ## picture: counts and the colon as the language writes them
 label-colon = {": "}
@@ -221,3 +210,31 @@ label-points_word = { $count ->
 ## hints that follow the first turn's limits
 hint-draw_pile_only = Your turn: draw (“{ $draw }”).
 hint-discard_only = First turn done: discard below to end your turn.
+
+## rules
+rules-page_1 =
+    {"*"}*Ludime — the goal**
+    A French word game for 2 to 4 players, with 120 letter cards: a vowel is worth 2 points, a consonant 3 points. Players form French words on the table to score their points.
+    • Words come from the bot's French dictionary: accents are ignored; proper nouns, acronyms, abbreviations, onomatopoeias and compound words are excluded.
+    • Three ways to play (the `variant` option): the **main game**, **One word** and **One hand, one word**; each has its own page.
+rules-page_2 =
+    {"*"}*Commands**
+    • `/ludime start`: variant, AI players, pace, thread; `/ludime join`, `/ludime leave`, `/ludime cancel`.
+    • "My hand" (or `/ludime hand`) shows your cards, to you only, with the moves you can make.
+    • `/ludime lay`, `/ludime lengthen`, `/ludime exchange`, `/ludime add`, `/ludime declare` depending on the variant; `/ludime table` shows the words on the table; `/ludime status` the scores.
+rules-variant_main =
+    {"*"}*Main game** (3 rounds)
+    • Everyone gets 15 cards; the dealer starts. On your turn: **draw** a card (from the pile, or the top of the discard pile, only to use it in a word this turn), **lay** words if you like, then **discard** a card to end your turn.
+    • First turn: a single word of at least **6 letters**; otherwise exchange cards: you will lay words next turn and touch other players' words the turn after.
+    • Then: lay as many words of 3 letters or more as you like, **lengthen** yours, and **take** other players' words by changing them (all their letters plus at least one of yours, in any order), only once you have a word of your own on the table.
+    • When a player has no card left, the round is played to its end. Each word you own scores its points, each card left in hand costs its points. After 3 rounds the highest total wins; on a tie, the best word wins.
+rules-variant_mot-unique =
+    {"*"}*One word** (first to 100 points)
+    • Everyone gets 12 cards, the dealer 15; the dealer opens with a 3-letter word (or passes, and the next player may open).
+    • On your turn, add **one letter** from your hand to the word on the table, in any order, to form a new word; you may chain several additions, then "End my turn". Passing without adding anything drops you out of the round.
+    • When nobody can play any more, the last player who changed the word scores its points. The first to 100 points wins.
+rules-variant_main-entiere =
+    {"*"}*One hand, one word** (first to 100 points)
+    • A die sets the size of the hands, from 5 to 10 cards.
+    • On your turn, draw a card, then discard one.
+    • The first player to form a word with **their whole hand** lays it down (`/ludime declare`) and scores its points. The first to 100 points wins.

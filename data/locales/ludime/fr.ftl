@@ -76,7 +76,7 @@ event-exchanged = 🔁 { $seat } échange { $count } { $count ->
         [one] carte
        *[other] cartes
     }.
-event-exchanged_cards = Vous rendez { $returned } et recevez { $received }.
+event-exchanged_cards = Vous rendez les lettres { $returned } et recevez { $received }.
 event-returned = ↩️ { $seat } repose le { $letter } sur la défausse.
 event-discarded = { $seat } se défausse d'un **{ $letter }**.
 event-went_out = 🏁 { $seat } n'a plus de carte ! On finit le tour de table.
@@ -95,7 +95,7 @@ event-added = ➕ { $seat } ajoute { $letter } : **{ $word }** ({ $value } { $va
         [one] pt
        *[other] pts
     }).
-event-passed = { $seat } passe.
+event-passed = { $seat } finit son tour.
 event-abandoned = { $seat } abandonne la manche.
 event-opening_passed = { $seat } ne peut pas ouvrir : la main passe.
 event-declared = 🎉 { $seat } abat toute sa main : **{ $word }** ({ $value } { $value ->
@@ -198,17 +198,6 @@ cmd-declarer_mot = Le mot formé avec toutes vos cartes
 cmd-table = Montrer la table : chaque mot, son propriétaire et sa valeur
 cmd-main = Voir votre main (en privé), à tout moment
 
-## rules
-rules-summary =
-    {"*"}*Ludime** — jeu de lettres, 2 à 4 joueurs, 120 cartes (voyelles 2 pts, consonnes 3 pts).
-    {"*"}*Partie principale** (3 manches, 15 cartes chacun, le donneur commence) :
-    • À votre tour : piochez (pioche, ou la défausse — seulement pour l'utiliser dans un mot ce tour-ci), posez, puis défaussez une carte pour finir le tour.
-    • Premier tour : un seul mot d'au moins **6 lettres** ; sinon échangez des cartes (vous poserez au tour suivant, et toucherez aux mots des autres au tour d'après).
-    • Ensuite : autant de nouveaux mots de 3 lettres ou plus que vous voulez ; allongez vos mots ; **prenez** ceux des autres en les modifiant (toutes leurs lettres + au moins une des vôtres, dans l'ordre que vous voulez) — seulement si vous avez déjà un mot à vous sur la table.
-    • Quand un joueur n'a plus de carte, on finit le tour de table. Chaque mot possédé rapporte ses points, chaque carte en main en coûte. Égalité : le mot le plus coté l'emporte.
-    {"*"}*Un seul mot** : 12 cartes (15 pour le donneur), qui pose un mot de 3 lettres ; chacun ajoute une lettre à la fois (on peut enchaîner). Quand plus personne ne joue, le dernier à avoir modifié le mot marque ses points. Premier à 100.
-    {"*"}*Une main, un mot** : le dé fixe la main (5 à 10 cartes) ; piochez, défaussez ; le premier qui forme un mot avec toute sa main le marque. Premier à 100.
-    Accents ignorés ; noms propres, sigles, onomatopées et mots composés exclus.
 
 ## picture: counts and the colon as the language writes them
 label-colon = {" : "}
@@ -224,3 +213,31 @@ label-points_word = { $count ->
 ## hints that follow the first turn's limits
 hint-draw_pile_only = À vous : piochez (« { $draw } »).
 hint-discard_only = Premier tour fait : défaussez-vous ci-dessous pour finir le tour.
+
+## rules
+rules-page_1 =
+    {"*"}*Ludime — le but**
+    Un jeu de lettres de 2 à 4 joueurs, avec 120 cartes lettres : une voyelle vaut 2 points, une consonne 3 points. On forme des mots français sur la table pour marquer leurs points.
+    • Les mots viennent du dictionnaire du bot : accents ignorés ; noms propres, sigles, abréviations, onomatopées et mots composés exclus.
+    • Trois façons de jouer (option `variante`) : la **partie principale**, **Un seul mot** et **Une main, un mot** ; chacune a sa page.
+rules-page_2 =
+    {"*"}*Commandes**
+    • `/ludime start` : variante, joueurs IA, rythme, fil ; `/ludime join`, `/ludime leave`, `/ludime cancel`.
+    • « Ma main » (ou `/ludime main`) montre vos cartes, à vous seulement, avec les actions possibles.
+    • `/ludime poser`, `/ludime allonger`, `/ludime echanger`, `/ludime ajouter`, `/ludime declarer` selon la variante ; `/ludime table` montre les mots posés ; `/ludime status` les scores.
+rules-variant_main =
+    {"*"}*Partie principale** (3 manches, premier donneur au hasard)
+    • Chacun reçoit 15 cartes ; le donneur commence. À votre tour : **piochez** une carte (la pioche, ou la carte du dessus de la défausse, seulement pour l'utiliser dans un mot ce tour-ci), **posez** si vous voulez, puis **défaussez** une carte pour finir le tour.
+    • Premier tour : un seul mot d'au moins **6 lettres** ; sinon, échangez des cartes : vous poserez au tour suivant et toucherez aux mots des autres au tour d'après.
+    • Ensuite : posez autant de mots de 3 lettres ou plus que vous voulez, **allongez** les vôtres, et **prenez** ceux des autres en les modifiant (toutes leurs lettres plus au moins une des vôtres, dans l'ordre que vous voulez), seulement si vous avez déjà un mot à vous sur la table.
+    • Quand un joueur n'a plus de carte, on finit le tour de table. Chaque mot possédé rapporte ses points, chaque carte restée en main en coûte. Après 3 manches, le plus haut total gagne ; égalité : le mot le plus coté l'emporte.
+rules-variant_mot-unique =
+    {"*"}*Un seul mot** (premier à 100 points)
+    • Chacun reçoit 12 cartes, le donneur 15 ; le donneur ouvre avec un mot de 3 lettres (ou passe, et la main passe au suivant).
+    • À votre tour, ajoutez **une lettre** de votre main au mot de la table, dans l'ordre que vous voulez, pour former un nouveau mot ; vous pouvez enchaîner plusieurs ajouts, puis « Finir mon tour ». Passer sans rien ajouter vous fait abandonner la manche.
+    • Quand plus personne ne peut jouer, le dernier à avoir modifié le mot marque ses points. Le premier à 100 points gagne.
+rules-variant_main-entiere =
+    {"*"}*Une main, un mot** (premier à 100 points)
+    • Un dé fixe la taille des mains, de 5 à 10 cartes.
+    • À votre tour, piochez une carte puis défaussez-en une.
+    • Le premier qui forme un mot avec **toute sa main** l'abat (`/ludime declarer`) et marque ses points. Le premier à 100 points gagne.

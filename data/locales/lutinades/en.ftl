@@ -1,18 +1,6 @@
 ## name
 name-title = Lutinades
 
-## rules
-rules-summary =
-    {"*"}*Lutinades** — 3 to 7 players, bluff and mushrooms.
-    Each turn one player is the **picker** (cueilleur); the others are the **lutins** (elves). The top card of the deck is turned up: only the lutins see it ("See the card" button), never the picker.
-    Each lutin secretly chooses a gesture — **up**, **down**, **horizontal** or **small** — true or not. Once all have chosen, the gestures are shown, the picker **follows** one lutin, and the card is revealed:
-    • the followed lutin's gesture matches the signpost: the picker takes the **big number** of mushrooms, the lutin the **small** one;
-    • it does not: the lutin takes the **small number**, the picker nothing;
-    • every lutin made the same gesture: the picker takes the **big number**, the lutins nothing (no choice to make).
-    Mushrooms are cards taken from the deck (the picker serves first when it runs short). The revealed card is discarded and the deck passes to the next player. The game ends when the deck is empty (or holds a single card): most mushrooms wins.
-    {"*"}*Variants** (`variante`):
-    • `lutins-malins`: the lutin also shows the side, as the picker sees it — facing them, **your** left is the picker's right! A followed lutin with the wrong side gives the picker the big number and gets nothing.
-    • `en-grand`: the "small" gesture is forbidden; a lutin who uses it is ignored (cannot be followed) and returns one of their mushrooms to the deck, which is shuffled.
 
 
 ## option
@@ -51,7 +39,7 @@ label-waiting = thinking…
 label-chosen = has chosen
 label-ignored = ignored
 label-followed = followed
-label-revealed_card = Revealed card
+label-revealed_card = Card revealed in turn { $turn }
 label-hidden_card = Hidden card
 label-see_card = See the card
 label-call = Lutins, rascals, give me back my path!
@@ -126,17 +114,20 @@ side_card-right = to the right
 cmd-start = Open a game of Lutinades (bluffing, 3 to 7 players)
 cmd-variante = Variant: standard, clever lutins or think big
 cmd-ia = Number of AI players to add (0 to 6)
-cmd-niveau = AI level (1 or 2)
+cmd-niveau = AI level
 
 ## event
 event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give them back their path! ({ $deck } { $deck ->
         [one] card
        *[other] cards
     } in the deck)
-event-gesture_chosen = { $seat } has made their gesture ({ $waiting } { $waiting ->
-        [one] lutin still thinking
-       *[other] lutins still thinking
-    }).
+event-gesture_chosen = { $waiting ->
+        [0] { $seat } has made their gesture.
+       *[other] { $seat } has made their gesture ({ $waiting } { $waiting ->
+            [one] lutin still thinking
+           *[other] lutins still thinking
+        }).
+    }
 event-gestures_revealed = Every lutin has made a gesture: here they are!
 event-ignored = { $seat } made the forbidden gesture: ignored, returns { $returned } { $returned ->
         [one] mushroom
@@ -149,10 +140,13 @@ event-reshuffled = The deck is shuffled ({ $deck } { $deck ->
 event-choose = { $picker }, which lutin do you follow?
 event-followed = { $picker } follows { $lutin }.
 event-revealed = The card is revealed (big number { $big }, small number { $small }).
-event-gained = { $seat } picks { $count } { $count ->
-        [one] mushroom
-       *[other] mushrooms
-    } (total: { $total }).
+event-gained = { $count ->
+        [0] The deck has run out: { $seat } picks nothing.
+       *[other] The deck runs short: { $seat } picks only { $count } of { $wanted } { $wanted ->
+            [one] mushroom
+           *[other] mushrooms
+        }.
+    }
 event-game_over = The deck is empty: the game is over!
 event-turn_abandoned = Turn { $turn } is abandoned without its picker: its card is discarded unscored (big number { $big }, small number { $small }).
 
@@ -162,3 +156,27 @@ label-totals = 🍄 Mushrooms: { $totals }
 ## merged from main
 side_short-left = ←
 side_short-right = →
+
+## rules
+rules-page_1 =
+    {"*"}*Lutinades — the goal**
+    For 3 to 7 players, bluff and mushrooms. Each turn one player is the **picker**; the others are the **lutins** (elves). Most mushrooms at the end wins.
+    The top card of the deck is turned up: only the lutins see it ("See the card" button), never the picker. Its signpost shows a gesture, and two numbers: the big one and the small one.
+rules-page_2 =
+    {"*"}*A turn**
+    • Each lutin secretly chooses a gesture — **up**, **down**, **horizontal** or **small** — true or not. Once all have chosen, the gestures are shown and the picker **follows** one lutin; then the card is revealed:
+    • the followed lutin's gesture matches the signpost: the picker takes the **big number** of mushrooms, the lutin the **small** one;
+    • it does not: the lutin takes the **small number**, the picker nothing;
+    • every lutin made the same gesture: the picker takes the **big number**, the lutins nothing (no choice to make).
+rules-page_3 =
+    {"*"}*The deck and the end**
+    • Mushrooms are cards taken from the deck; when it runs short, the picker is served first.
+    • The revealed card is discarded and the picker's role passes to the next player.
+    • The game ends when the deck is empty (or holds a single card).
+    • On the picture, beside each player: their gesture of this turn and of the previous one.
+rules-variant_lutins-malins =
+    {"*"}*Variant: clever lutins**
+    The lutin also shows the side the signpost points to, as the picker sees it: facing them, **your** left is the picker's right! A followed lutin with the wrong side gives the picker the big number and wins nothing.
+rules-variant_en-grand =
+    {"*"}*Variant: think big**
+    The "small" gesture is forbidden: a lutin who uses it is ignored (cannot be followed) and returns one of their mushrooms to the deck, which is shuffled.

@@ -1,15 +1,6 @@
 ## name
 name-title = Range ta Ludothèque (Shelve your game library)
 
-## rules
-rules-summary =
-    {"*"}*Range ta Ludothèque** — 12 rounds to shelve your game library in your kallax (2 × 2 cubbies of 3 × 3 cells, A1 bottom-left, F6 top-right).
-    Each round the bot rolls 3 dice, the same for everyone. Each player, privately and at their own pace, gives one die to the **size** (1-2: 2 cells, 3-4: 3 cells, 5-6: 6 cells as 2 × 3), one to the **category** (1 T puzzle, 2 A dexterity, 3 C cards, 4 P board, 5 F miniatures, 6 R role-playing) and one to the **mechanic** (1 ☾ bluff, 2 ☆ deduction, 3 ♣ deck building, 4 ⚙ programming, 5 ♥ memory, 6 ☠ secret role), picks the orientation (horizontal or vertical) and the box's bottom-left cell.
-    The box must fit in one cubby, overlap nothing and rest entirely on the cubby's shelf or on boxes/mats. Instead you may always draw a 1-cell **mat** (it fills a cell, scores nothing). The round ends when everyone has placed; what you place stays hidden until then.
-    {"*"}*Classic**: for each category and each mechanic, the largest group of adjacent games sharing it scores 1 point per game if it has at least 2; -1 per empty cell.
-    {"*"}*Expert**: each game scores its category effect and its mechanic effect (expert table), +2 per game in each completely filled cubby, -1 per empty cell.
-    Tie: fewer empty cells wins. Details: `docs/rules/ranta.md`.
-    Commands: `/ranta start` (mode, solo), then each round the **Store a game**, **Lay a mat** and **My kallax** buttons under the dice message, or `/ranta placer` and `/ranta tapis` (only legal choices are offered, with a preview before you confirm); `/ranta kallax`, `/ranta status` (who has not placed yet), `/ranta rules`.
 
 ## error
 error-missing_round = This action has no round number: we are in round { $current }.
@@ -24,16 +15,19 @@ error-crosses_cubby = Placed at { $cell }, the box goes through the wall of cubb
 error-overlap = Placed at { $cell }, the box overlaps cell { $over }, which is already taken.
 error-unsupported = Placed at { $cell }, the box would float: nothing holds cell { $over } (no shelf, no game below).
 error-must_place = There is still room (a mat at { $cell }, for instance): you cannot pass.
-error-bad_choice = This choice is not valid ("{ $choice }"): start again from the round's message or /ranta placer.
+error-bad_choice = This choice is not valid ("{ $choice }"): start again from the round's message or /ranta place.
 error-not_in_game = { $player } is not playing in game #{ $game }.
 error-too_few_left = Fewer than { $min } player would be left: the game cannot go on without this player.
 error-removed = The other players removed you from this game: you no longer play in it.
 
 ## event
-event-placed = { $seat } is done for round { $round } ({ $waiting } { $waiting ->
-        [one] player still to place
-       *[other] players still to place
-    }).
+event-placed = { $waiting ->
+        [0] { $seat } is done for round { $round }.
+       *[other] { $seat } is done for round { $round } ({ $waiting } { $waiting ->
+            [one] player still to place
+           *[other] players still to place
+        }).
+    }
 event-passed = { $seat }'s kallax is full: they pass round { $round }.
 event-box_placed = You stored { $category ->
         [T] a puzzle
@@ -48,7 +42,10 @@ event-box_placed = You stored { $category ->
        *[other] cells
     } at { $cell }.
 event-mat_placed = You laid a mat at { $cell }.
-event-round_closed = Round { $round } is over: every kallax is revealed.
+event-round_closed = { $players ->
+        [1] Round { $round } is over: here is your kallax.
+       *[other] Round { $round } is over: every kallax is revealed, here they are.
+    }
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
 event-game_over = Game over! Here are the kallaxes and their scores.
 event-seat_removed = 🚪 The game goes on without { $seat }: their kallax stays as it is.
@@ -83,6 +80,24 @@ mechanic-deck_building = Deck building
 mechanic-programming = Programming
 mechanic-memory = Memory
 mechanic-secret_role = Secret role
+
+## why
+why-category_group = category groups
+why-mechanic_group = mechanic groups
+why-empty_cells = empty cells
+why-full_cubby = full cubbies
+why-category_T = puzzle
+why-category_A = dexterity
+why-category_C = cards
+why-category_P = board game
+why-category_F = miniatures
+why-category_R = role-playing
+why-mechanic_bluff = bluff
+why-mechanic_deduction = deduction
+why-mechanic_deck_building = deck building
+why-mechanic_programming = programming
+why-mechanic_memory = memory
+why-mechanic_secret_role = secret role
 
 ## rule
 rule-category_group = { $name } group: { $games } { $games ->
@@ -176,12 +191,47 @@ prompt-preview_score = Score: { $before } → { $after } ({ $sign }{ $delta } { 
         [one] point
        *[other] points
     }).
+prompt-preview_why = Why: { $reasons }
 prompt-confirmed = Stored! The other players will only see it when round { $round } is over.
 prompt-full = **Round { $round }**: your kallax is full, you pass this round. Confirm?
-prompt-confirmed_closed = Stored! Everyone has placed: round { $round } is over and every kallax is revealed.
+prompt-confirmed_closed = { $players ->
+        [1] Stored! Round { $round } is over.
+       *[other] Stored! Everyone has placed: round { $round } is over and every kallax is revealed.
+    }
 prompt-confirmed_pass = Your kallax is full: you pass round { $round }.
 prompt-discarded = Nothing was stored: pick again whenever you like.
 prompt-sheet_of = { $player }'s kallax (game #{ $id }); their box of the current round stays hidden until the round is over.
 prompt-placeholder_box = Game and orientation
 prompt-placeholder_cell = Bottom-left cell
 prompt-placeholder_mat = Cell of the mat
+
+## rules
+rules-page_1 =
+    {"*"}*Range ta Ludothèque — the goal**
+    A roll & write for 1 player or more: over 12 rounds, store your board-game collection in your **kallax**, a shelf of 2 × 2 cubbies of 3 × 3 cells (A1 bottom left, F6 top right). Everyone plays at the same time, with the same dice.
+    • The highest score wins; on a tie, fewer empty cells wins.
+rules-page_2 =
+    {"*"}*A round**
+    The bot rolls 3 dice, the same for everyone. Each player secretly assigns:
+    • one die to the **size**: 1-2 → 2 cells, 3-4 → 3 cells, 5-6 → 6 cells (2 × 3);
+    • one die to the **category**: 1 T puzzle, 2 A dexterity, 3 C cards, 4 P board game, 5 F miniatures, 6 R role-playing;
+    • one die to the **mechanic**: 1 ☾ bluff, 2 ☆ deduction, 3 ♣ deck building, 4 ⚙ programming, 5 ♥ memory, 6 ☠ secret role.
+    Choose the orientation (horizontal or vertical) and the bottom-left cell: the box fits in one cubby, overlapping nothing, resting on the shelf or on other boxes or mats. Instead, you may always lay a 1-cell **mat** (it fills a cell and scores nothing). What you store stays hidden until the round is over.
+rules-page_3 =
+    {"*"}*Classic scoring**
+    • For each category and each mechanic: the largest group of neighbouring games (sharing a side, across cubby walls too) that share it scores 1 point per game if it has at least 2. Mats do not count.
+    • −1 point per empty cell.
+rules-page_4 =
+    {"*"}*Expert scoring**: each game scores its category and its mechanic
+    • T: as many points as games in its cubby, if no two games of the cubby have anything in common · A: 2 points if it does not touch its cubby's bottom · C: 1 point per other card game in the cubby · P: 1 point if stored horizontally · F: 1 point if the box is 6 cells · R: 1 point if stored vertically.
+    • ☾: 1 point per neighbouring game it has something in common with · ☆: 1 point if the box is 2 cells · ♣: 1 point per game of the cubby that is not a deck builder · ⚙: 1 point per neighbouring programming game · ♥: 1 point per memory game in the kallax (at most 3) · ☠: 5 points if it is the only secret-role game.
+    • Then +2 points per game in each completely filled cubby, and −1 point per empty cell.
+rules-page_5 =
+    {"*"}*Commands**
+    • `/ranta start`: mode (classic or expert), solo, AI players, pace, thread.
+    • Each round, under the dice message: **Store a game**, **Lay a mat** and **My kallax**; or `/ranta place` and `/ranta mat`. Only legal choices are offered, with a preview of your kallax and score before you confirm.
+    • `/ranta kallax` shows your kallax or another player's (without their box of the current round); `/ranta status` tells who has not stored yet.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = en

@@ -1,15 +1,6 @@
 ## name
 name-title = Range ta Ludothèque
 
-## rules
-rules-summary =
-    {"*"}*Range ta Ludothèque** — 12 manches pour ranger votre ludothèque dans votre kallax (2 × 2 casiers de 3 × 3 cases, A1 en bas à gauche, F6 en haut à droite).
-    À chaque manche, le bot lance 3 dés, les mêmes pour tous. Chacun, en secret et à son rythme, attribue un dé à la **taille** (1-2 : 2 cases, 3-4 : 3 cases, 5-6 : 6 cases en 2 × 3), un à la **catégorie** (1 T casse-tête, 2 A adresse, 3 C cartes, 4 P plateau, 5 F figurines, 6 R jeu de rôle) et un à la **mécanique** (1 ☾ bluff, 2 ☆ déduction, 3 ♣ deck building, 4 ⚙ programmation, 5 ♥ mémorisation, 6 ☠ rôle secret), choisit l'orientation (horizontale ou verticale) et la case en bas à gauche de la boîte.
-    La boîte doit tenir dans un seul casier, sans chevaucher, et reposer entièrement sur la tablette du casier ou sur des boîtes/tapis. À la place, on peut toujours dessiner un **tapis** d'une case (il remplit, sans rien rapporter). La manche se termine quand tout le monde a rangé ; ce que vous rangez reste caché jusque-là.
-    {"*"}*Classique** : pour chaque catégorie et chaque mécanique, le plus grand groupe de jeux adjacents qui la partagent rapporte 1 point par jeu s'il en compte au moins 2 ; -1 par case vide.
-    {"*"}*Expert** : chaque jeu marque l'effet de sa catégorie et celui de sa mécanique (tableau expert), +2 par jeu dans chaque casier entièrement rempli, -1 par case vide.
-    Égalité : le moins de cases vides l'emporte. Détails : `docs/rules/ranta.md`.
-    Commandes : `/ranta start` (mode, solo), puis à chaque manche les boutons **Ranger un jeu**, **Poser un tapis** et **Ma kallax** sous le message des dés, ou `/ranta placer` et `/ranta tapis` (seuls les choix permis sont proposés, avec un aperçu avant de confirmer) ; `/ranta kallax`, `/ranta status` (qui n'a pas encore rangé), `/ranta rules`.
 
 ## error
 error-missing_round = Action sans numéro de manche : on en est à la manche { $current }.
@@ -27,13 +18,16 @@ error-must_place = Il reste de la place (par exemple un tapis en { $cell }) : vo
 error-bad_choice = Ce choix n'est pas valide (« { $choice } ») : repars du message de la manche ou de /ranta placer.
 error-not_in_game = { $player } ne joue pas dans la partie n°{ $game }.
 error-too_few_left = Il resterait moins de { $min } joueur : la partie ne peut pas continuer sans ce joueur.
-error-removed = Vous avez été retiré de cette partie par les autres joueurs : vous n'y jouez plus.
+error-removed = Les autres joueurs ont voté votre retrait de cette partie : vous n'y jouez plus.
 
 ## event
-event-placed = { $seat } a fini de ranger pour la manche { $round } ({ $waiting } { $waiting ->
-        [one] joueur en attente
-       *[other] joueurs en attente
-    }).
+event-placed = { $waiting ->
+        [0] { $seat } a fini de ranger pour la manche { $round }.
+       *[other] { $seat } a fini de ranger pour la manche { $round } ({ $waiting } { $waiting ->
+            [one] joueur en attente
+           *[other] joueurs en attente
+        }).
+    }
 event-passed = { $seat } a une kallax pleine et passe la manche { $round }.
 event-box_placed = Vous avez rangé { $category ->
         [T] un casse-tête
@@ -48,7 +42,10 @@ event-box_placed = Vous avez rangé { $category ->
        *[other] cases
     } en { $cell }.
 event-mat_placed = Vous avez posé un tapis en { $cell }.
-event-round_closed = Manche { $round } terminée : toutes les kallax sont révélées.
+event-round_closed = { $players ->
+        [1] Manche { $round } terminée : voici votre kallax.
+       *[other] Manche { $round } terminée : toutes les kallax sont révélées, les voici.
+    }
 event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
 event-game_over = Partie terminée ! Voici les kallax et leurs scores.
 event-seat_removed = 🚪 La partie continue sans { $seat } : son kallax reste tel quel.
@@ -83,6 +80,24 @@ mechanic-deck_building = Deck building
 mechanic-programming = Programmation
 mechanic-memory = Mémorisation
 mechanic-secret_role = Rôle secret
+
+## why
+why-category_group = groupes de catégories
+why-mechanic_group = groupes de mécaniques
+why-empty_cells = cases vides
+why-full_cubby = casiers pleins
+why-category_T = casse-tête
+why-category_A = adresse
+why-category_C = cartes
+why-category_P = plateau
+why-category_F = figurines
+why-category_R = jeu de rôle
+why-mechanic_bluff = bluff
+why-mechanic_deduction = déduction
+why-mechanic_deck_building = deck building
+why-mechanic_programming = programmation
+why-mechanic_memory = mémorisation
+why-mechanic_secret_role = rôle secret
 
 ## rule
 rule-category_group = Groupe { $name } : { $games } jeux
@@ -170,9 +185,13 @@ prompt-preview_score = Score : { $before } → { $after } ({ $sign }{ $delta } {
         [one] point
        *[other] points
     }).
+prompt-preview_why = Pourquoi : { $reasons }
 prompt-confirmed = C'est rangé ! Les autres joueurs ne le verront qu'à la fin de la manche { $round }.
 prompt-full = **Manche { $round }** : votre kallax est pleine, vous passez cette manche. Confirmer ?
-prompt-confirmed_closed = C'est rangé ! Tout le monde a rangé : la manche { $round } est terminée et les kallax sont révélées.
+prompt-confirmed_closed = { $players ->
+        [1] C'est rangé ! La manche { $round } est terminée.
+       *[other] C'est rangé ! Tout le monde a rangé : la manche { $round } est terminée et les kallax sont révélées.
+    }
 prompt-confirmed_pass = Votre kallax est pleine : vous passez la manche { $round }.
 prompt-discarded = Rien n'a été rangé : choisissez à nouveau quand vous voulez.
 prompt-sheet_of = Kallax { ELISION($player) ->
@@ -182,3 +201,34 @@ prompt-sheet_of = Kallax { ELISION($player) ->
 prompt-placeholder_box = Jeu et orientation
 prompt-placeholder_cell = Case en bas à gauche
 prompt-placeholder_mat = Case du tapis
+
+## rules
+rules-page_1 =
+    {"*"}*Range ta Ludothèque — le but**
+    Un roll & write pour 1 joueur ou plus : en 12 manches, rangez votre ludothèque dans votre **kallax**, un meuble de 2 × 2 casiers de 3 × 3 cases (A1 en bas à gauche, F6 en haut à droite). Tout le monde joue en même temps, avec les mêmes dés.
+    • Le plus haut score gagne ; égalité : le moins de cases vides l'emporte.
+rules-page_2 =
+    {"*"}*Une manche**
+    Le bot lance 3 dés, les mêmes pour tous. Chacun, en secret, attribue :
+    • un dé à la **taille** : 1-2 → 2 cases, 3-4 → 3 cases, 5-6 → 6 cases (2 × 3) ;
+    • un dé à la **catégorie** : 1 T casse-tête, 2 A adresse, 3 C cartes, 4 P plateau, 5 F figurines, 6 R jeu de rôle ;
+    • un dé à la **mécanique** : 1 ☾ bluff, 2 ☆ déduction, 3 ♣ deck building, 4 ⚙ programmation, 5 ♥ mémorisation, 6 ☠ rôle secret.
+    Choisissez l'orientation (horizontale ou verticale) et la case en bas à gauche : la boîte tient dans un seul casier, sans chevaucher, posée sur l'étagère ou sur d'autres boîtes ou tapis. À la place, on peut toujours poser un **tapis** d'une case (il remplit sans rien rapporter). Ce que vous rangez reste caché jusqu'à la fin de la manche.
+rules-page_3 =
+    {"*"}*Décompte classique**
+    • Pour chaque catégorie et chaque mécanique : le plus grand groupe de jeux voisins (un côté commun, même d'un casier à l'autre) qui la partagent rapporte 1 point par jeu s'il en compte au moins 2. Les tapis ne comptent pas.
+    • −1 point par case vide.
+rules-page_4 =
+    {"*"}*Décompte expert** : chaque jeu marque sa catégorie et sa mécanique
+    • T : autant de points que de jeux dans son casier, si aucun jeu du casier n'a rien en commun avec un autre · A : 2 points s'il ne touche pas le bas de son casier · C : 1 point par autre jeu de cartes du casier · P : 1 point s'il est couché · F : 1 point si la boîte fait 6 cases · R : 1 point s'il est debout.
+    • ☾ : 1 point par jeu voisin qui a quelque chose en commun avec lui · ☆ : 1 point si la boîte fait 2 cases · ♣ : 1 point par jeu du casier qui n'est pas un deck building · ⚙ : 1 point par jeu de programmation voisin · ♥ : 1 point par jeu de mémorisation de la kallax (3 au plus) · ☠ : 5 points s'il est le seul jeu à rôle secret.
+    • Puis +2 points par jeu dans chaque casier entièrement rempli, et −1 point par case vide.
+rules-page_5 =
+    {"*"}*Commandes**
+    • `/ranta start` : mode (classique ou expert), solo, joueurs IA, rythme, fil.
+    • À chaque manche, sous le message des dés : **Ranger un jeu**, **Poser un tapis** et **Ma kallax** ; ou `/ranta placer` et `/ranta tapis`. Seuls les choix permis sont proposés, avec un aperçu de votre kallax et du score avant de confirmer.
+    • `/ranta kallax` montre votre kallax ou celle d'un autre joueur (sans sa boîte de la manche en cours) ; `/ranta status` dit qui n'a pas encore rangé.
+
+## meta
+# the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)
+meta-lang = fr

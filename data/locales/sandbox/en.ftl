@@ -12,6 +12,14 @@ error = Error
 yes = yes
 no = no
 
+lang = en
+unknown_channel = unknown channel
+spoiler = Spoiler: tap to reveal
+modal_submit = Submit
+modal_cancel = Cancel
+modal_unsupported = (a field the sandbox cannot show)
+modal_gone = This form is no longer open: do again what opened it.
+
 ## console
 console-ready = Ludibot sandbox ready: open { $url } (listening on 127.0.0.1 only). Ctrl+C to stop.
 console-no_token = No Discord token: starting the local sandbox (fake Discord + real bot).

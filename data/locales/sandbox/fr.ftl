@@ -2,7 +2,7 @@
 players = Joueurs virtuels
 channels = Salons
 playing_as = vous jouez : { $name }
-only_you = Seul·e vous voyez ce message
+only_you = Visible par vous seulement
 send = Envoyer
 command_placeholder = commande, par ex. ludix start
 unknown_command = Commande inconnue : choisissez-en une dans la liste.
@@ -11,6 +11,14 @@ bot_offline = Bot en cours de démarrage…
 error = Erreur
 yes = oui
 no = non
+
+lang = fr
+unknown_channel = salon inconnu
+spoiler = Divulgâcheur : touchez pour voir
+modal_submit = Envoyer
+modal_cancel = Annuler
+modal_unsupported = (champ que le bac à sable ne sait pas afficher)
+modal_gone = Ce formulaire n’est plus ouvert : refaites l’action qui l’a ouvert.
 
 ## console
 console-ready = Bac à sable Ludibot prêt : ouvrez { $url } (écoute sur 127.0.0.1 seulement). Ctrl+C pour arrêter.

@@ -1,19 +1,6 @@
 ## name
 name-title = Tectonic
 
-## rules
-rules-summary =
-    {"*"}*Tectonic** — jeu abstrait à 2 joueurs : Blanc (commence, en bas, rangées 1-2) contre Noir (en haut, rangées 9-10).
-    Plateau 10 × 10 (colonnes A-J, rangées 1-10) ; chaque coin est une **région** montagneuse de 6 cases : les deux du bas sont à Blanc, les deux du haut à Noir.
-    Chacun a 6 pièces en jeu et une colline, un pic et un mont en **réserve**.
-    {"*"}*Déplacements** (jamais par-dessus ni sur une pièce) :
-    • **colline** (rond) : 1 case dans les 8 directions ;
-    • **pic** (triangle) : jusqu'à 3 cases en diagonale vers l'avant, ou jusqu'à 3 cases tout droit vers l'arrière (option : en diagonale vers l'arrière) ;
-    • **mont** (carré) : jusqu'à 4 cases en ligne droite (horizontale ou verticale).
-    {"*"}*Retournement** : la pièce déplacée qui arrive orthogonalement à côté d'une pièce adverse la retourne face **rouge** (s'il y en a plusieurs, vous choisissez laquelle). Une pièce rouge est neutre et immobile.
-    {"*"}*Retour des rouges** : toute pièce rouge orthogonalement voisine de la pièce déplacée reprend la couleur du joueur : la sienne est simplement retournée ; celle de l'adversaire est remplacée par une pièce du même type prise dans votre réserve (la pièce rouge retourne dans la réserve de son propriétaire). Sans pièce de ce type en réserve, elle reste rouge. On rend les rouges d'abord, puis on retourne.
-    {"*"}*Victoire** : réunir une colline, un pic et un mont de votre couleur dans une même région adverse, ou rendre rouges toutes les pièces adverses sur le plateau. Un joueur sans coup possible perd ; la même position trois fois donne une partie nulle.
-    Jouer : `/tectonic jouer de:C2 vers:C6` (l'autocomplétion propose les coups permis), puis un bouton si plusieurs pièces peuvent être retournées. `/tectonic abandon` pour abandonner.
 
 ## error
 error-off_board = « { $cell } » n'est pas une case du plateau (de A1 à J10).
@@ -22,7 +9,10 @@ error-red_piece = La pièce en { $cell } ({ $piece }) est rouge : elle est neutr
 error-enemy_piece = La pièce en { $cell } ({ $piece }) appartient à votre adversaire.
 error-same_cell = La pièce doit quitter sa case ({ $cell }).
 error-wrong_pattern = { $from } → { $to } n'est pas un déplacement de { $piece }.
-error-too_far = { $from } → { $to } est trop loin : un déplacement de { $piece } fait au plus { $max } cases.
+error-too_far = { $from } → { $to } est trop loin : un déplacement de { $piece } fait au plus { $max } { $max ->
+        [one] case
+       *[other] cases
+    }.
 error-blocked = { $from } → { $to } est bloqué : la case { $cell } est occupée et on ne passe jamais par-dessus une pièce.
 error-occupied = La case d'arrivée { $cell } est déjà occupée.
 error-flip_required = Plusieurs pièces adverses peuvent être retournées : choisissez-en une ({ $choices }).
@@ -31,7 +21,10 @@ error-no_flip = Ce déplacement ne retourne aucune pièce : impossible de retour
 error-not_your_button = Ce bouton n'est pas pour vous.
 
 ## event
-event-moved = { $seat } joue { $piece } { $from } → { $to }.
+event-moved = { $seat } déplace { $piece_kind ->
+        [colline] sa colline
+       *[other] son { $piece }
+    } de { $from } à { $to }.
 event-flipped = 🔴 { $seat } retourne le pion adverse en { $cell } ({ $piece }) : il devient rouge.
 event-recoloured = ↩️ { $seat } récupère son pion rouge en { $cell } ({ $piece }).
 event-substituted = 🔁 { $seat } remplace le pion rouge en { $cell } ({ $piece }) par un pion de sa réserve ; celui-ci retourne dans la réserve { ELISION($owner) ->
@@ -92,10 +85,6 @@ option-pic_backward = recul du pic
 choice-droit = tout droit
 choice-diagonale = en diagonale
 
-## level
-level-1 = Facile
-level-2 = Moyen
-level-3 = Difficile
 
 ## button
 button-flip = Retourner { $cell } ({ $piece })
@@ -115,6 +104,10 @@ render-reserve = Réserve
 render-on_board = En jeu
 render-turn = à jouer
 render-winner = vainqueur
+render-corner_NO = NO
+render-corner_NE = NE
+render-corner_SO = SO
+render-corner_SE = SE
 render-draw = Partie nulle
 render-ply = Coup { $n }
 render-white = Blanc
@@ -123,7 +116,7 @@ render-black = Noir
 ## cmd
 cmd-start = Ouvrir une partie de Tectonic (contre un joueur ou l'IA)
 cmd-adversaire = Adversaire : un joueur (par défaut) ou le bot
-cmd-niveau = Niveau de l'IA (1 facile, 2 moyen, 3 difficile)
+cmd-niveau = Niveau de l'IA
 cmd-recul_pic = Recul du pic : tout droit (par défaut) ou en diagonale
 cmd-jouer = Déplacer une de vos pièces
 cmd-de = Case de départ (ex. C2)
@@ -145,3 +138,24 @@ ui-final_win = **Fin de la partie** : victoire { ELISION($winner) ->
        *[consonant] de { $winner }
     } ({ $reason }).
 ui-final_draw = **Fin de la partie** : partie nulle ({ $reason }).
+
+## rules
+rules-page_1 =
+    {"*"}*Tectonic — le but**
+    Un jeu abstrait à 2 joueurs : Blanc (commence, en bas, rangées 1-2) contre Noir (en haut, rangées 9-10), sur un plateau de 10 × 10 (colonnes A-J, rangées 1-10). Chaque coin est une **région** montagneuse de 6 cases : les deux du bas sont à Blanc, les deux du haut à Noir.
+    Chacun a 6 pièces en jeu et une colline, un pic et un mont en **réserve**.
+    {"*"}*Victoire** : réunir une colline, un pic et un mont de votre couleur dans une même région adverse, ou rendre rouges toutes les pièces adverses sur le plateau. Un joueur sans coup possible perd ; la même position trois fois donne une partie nulle.
+rules-page_2 =
+    {"*"}*Déplacements** (jamais par-dessus ni sur une pièce)
+    • **colline** (rond) : 1 case dans les 8 directions ;
+    • **pic** (triangle) : jusqu'à 3 cases en diagonale vers l'avant, ou jusqu'à 3 cases tout droit vers l'arrière (option `recul_pic` : en diagonale vers l'arrière) ;
+    • **mont** (carré) : jusqu'à 4 cases en ligne droite (horizontale ou verticale).
+rules-page_3 =
+    {"*"}*Retournements**
+    • La pièce déplacée qui arrive orthogonalement à côté d'une pièce adverse la retourne face **rouge** (s'il y en a plusieurs, vous choisissez laquelle). Une pièce rouge est neutre et immobile.
+    • **Retour des rouges** : toute pièce rouge orthogonalement voisine de la pièce déplacée reprend la couleur du joueur : la sienne est simplement retournée ; celle de l'adversaire est remplacée par une pièce du même type prise dans votre réserve (la pièce rouge retourne dans la réserve de son propriétaire). Sans pièce de ce type en réserve, elle reste rouge. On rend les rouges d'abord, puis on retourne.
+rules-page_4 =
+    {"*"}*Commandes**
+    • `/tectonic start` : adversaire (un joueur ou le bot), niveau du bot, recul du pic, rythme, fil.
+    • `/tectonic jouer de: vers:` : l'autocomplétion ne propose que vos coups permis ; si plusieurs pièces peuvent être retournées, un bouton par pièce.
+    • `/tectonic status`, `/tectonic abandon` pour abandonner.

@@ -1,0 +1,243 @@
+"""The schema: one list of numbered migrations, each written once with the dialect's words.
+
+A migration is a template (``str.format`` fields: ``{serial}`` an auto-numbered primary key,
+``{bigint}`` a Discord id or a game id, ``{real}`` a float, ``{blob}`` bytes, and the few phrases
+the dialects spell differently, see :class:`bot.storage.sql.Dialect`), or a tuple of parts where a
+part is such a template or, when the change itself differs (SQLite rebuilds a table to change a
+CHECK, PostgreSQL alters the constraint), ``{"sqlite": ..., "postgresql": ...}``. JSON defaults are
+written ``'{{}}'`` (the template's escape for ``'{}'``).
+
+Adding a table, a column or an index: append one migration at the end of :data:`MIGRATIONS` (never
+edit an applied one); both backends apply it at start, numbered by its position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Migration = str | tuple[Any, ...]
+
+MIGRATIONS: list[Migration] = [
+    # 1: the foundation
+    """
+    CREATE TABLE games (
+        id {serial},
+        guild_id {bigint},
+        channel_id {bigint} NOT NULL,
+        kind TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{{}}',
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        seed {bigint} NOT NULL,
+        creator_id {bigint} NOT NULL,
+        lobby_message_id {bigint},
+        control_message_id {bigint},
+        created_at {real} NOT NULL,
+        updated_at {real} NOT NULL,
+        finished_at {real}
+    );
+    CREATE INDEX games_channel ON games (channel_id, status);
+    CREATE INDEX games_guild ON games (guild_id, status, kind);
+    CREATE TABLE seats (
+        game_id {bigint} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id {bigint},
+        name TEXT NOT NULL,
+        ai_level INTEGER,
+        locale TEXT NOT NULL DEFAULT 'fr',
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE UNIQUE INDEX seats_user ON seats (game_id, user_id) WHERE user_id IS NOT NULL;
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE events (
+        id {serial},
+        game_id {bigint} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        seat INTEGER,
+        user_id {bigint},
+        action TEXT NOT NULL,
+        events TEXT NOT NULL,
+        created_at {real} NOT NULL,
+        UNIQUE (game_id, version)
+    );
+    CREATE TABLE results (
+        game_id {bigint} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id {bigint},
+        score INTEGER,
+        rank INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_user ON results (user_id);
+    CREATE TABLE guild_settings (
+        guild_id {bigint} PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{{}}'
+    );
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 2: playing over days (issue 9): deadlines, user preferences, ratings
+    """
+    CREATE TABLE deadlines (
+        game_id {bigint} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'timeout')),
+        version INTEGER NOT NULL,
+        due {real} NOT NULL,
+        since {real} NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'void', 'failed')),
+        lease_until {real},
+        attempts INTEGER NOT NULL DEFAULT 0,
+        fired_at {real},
+        PRIMARY KEY (game_id, seat, kind, version)
+    );
+    CREATE INDEX deadlines_due ON deadlines (due) WHERE state = 'pending';
+    CREATE INDEX events_seat ON events (game_id, seat, version);
+    CREATE TABLE user_prefs (
+        user_id {bigint} PRIMARY KEY,
+        prefs TEXT NOT NULL DEFAULT '{{}}'
+    );
+    CREATE TABLE rated_games (
+        game_id {bigint} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        guild_id {bigint},
+        kind TEXT NOT NULL,
+        finished_at {real} NOT NULL,
+        solo INTEGER NOT NULL,
+        humans INTEGER NOT NULL
+    );
+    CREATE INDEX rated_games_board ON rated_games (guild_id, kind, solo, finished_at);
+    CREATE INDEX results_user_game ON results (user_id, game_id);
+    CREATE INDEX games_finished ON games (status, finished_at);
+    CREATE TABLE ratings (
+        guild_id {bigint} NOT NULL,
+        kind TEXT NOT NULL,
+        user_id {bigint} NOT NULL,
+        name TEXT NOT NULL,
+        mu {real} NOT NULL,
+        sigma {real} NOT NULL,
+        ordinal {real} NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        best_score INTEGER,
+        last_played {real},
+        PRIMARY KEY (guild_id, kind, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, kind, ordinal);
+    CREATE INDEX ratings_player ON ratings (guild_id, user_id);
+    """,
+    # 3: the field (issues 13-17): the outbox, paused and broken games, a game's own thread
+    """
+    ALTER TABLE games ADD COLUMN published_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN paused TEXT;
+    ALTER TABLE games ADD COLUMN broken TEXT;
+    ALTER TABLE games ADD COLUMN thread_id {bigint};
+    UPDATE games SET published_version = version;
+    CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version
+        AND status IN ('running', 'finished');
+    CREATE INDEX games_paused ON games (guild_id) WHERE paused IS NOT NULL;
+    """,
+    # 4: lean storage (issue 14): closed deadlines are not history (events and results are); keep only
+    # each seat's newest epoch while its game runs. Indexes for the community queries. An ended game's
+    # state and log are archived, compressed, in one row.
+    """
+    DELETE FROM deadlines WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'cancelled'));
+    DELETE FROM deadlines WHERE state = 'void';
+    DELETE FROM deadlines WHERE state <> 'pending' AND version < (SELECT MAX(d.version) FROM deadlines d
+        WHERE d.game_id = deadlines.game_id AND d.seat = deadlines.seat);
+    CREATE INDEX games_guild_finished ON games (guild_id, status, id);
+    CREATE INDEX rated_games_unrated ON rated_games (finished_at);
+    CREATE TABLE archives (
+        game_id {bigint} PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        state {blob} NOT NULL,
+        events {blob} NOT NULL
+    );
+    """,
+    # 5: table settings chosen at start (issue 15): the pace and whether the game has its own thread
+    """
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{{}}';
+    """,
+    # 6: a game in its own thread (issue 15): commands typed in the thread find the game
+    """
+    CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
+    """,
+    # 7: vacations (issue 15): each player's vacations, the running one included (the yearly allowance reads them)
+    """
+    CREATE TABLE vacations (
+        user_id {bigint} NOT NULL,
+        starts_at {real} NOT NULL,
+        ends_at {real} NOT NULL,
+        PRIMARY KEY (user_id, starts_at)
+    );
+    CREATE INDEX vacations_end ON vacations (user_id, ends_at);
+    """,
+    # 8: a stalled player (issue 15): the other players' ballots, one per voter and vote (the vote itself is
+    # a 'vote' deadline of the stalled seat; its decision goes in the event log)
+    ("""
+    CREATE TABLE ballots (
+        game_id {bigint} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        epoch INTEGER NOT NULL,
+        voter {bigint} NOT NULL,
+        choice TEXT NOT NULL,
+        cast_at {real} NOT NULL,
+        PRIMARY KEY (game_id, seat, epoch, voter)
+    );
+    """, {"sqlite": """
+    CREATE TABLE deadlines_new (
+        game_id {bigint} NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'timeout', 'vote')),
+        version INTEGER NOT NULL,
+        due {real} NOT NULL,
+        since {real} NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'void', 'failed')),
+        lease_until {real},
+        attempts INTEGER NOT NULL DEFAULT 0,
+        fired_at {real},
+        PRIMARY KEY (game_id, seat, kind, version)
+    );
+    INSERT INTO deadlines_new (game_id, seat, kind, version, due, since, state, lease_until, attempts, fired_at)
+        SELECT game_id, seat, kind, version, due, since, state, lease_until, attempts, fired_at FROM deadlines;
+    DROP TABLE deadlines;
+    ALTER TABLE deadlines_new RENAME TO deadlines;
+    CREATE INDEX deadlines_due ON deadlines (due) WHERE state = 'pending';
+    """, "postgresql": """
+    ALTER TABLE deadlines DROP CONSTRAINT IF EXISTS deadlines_kind_check;
+    ALTER TABLE deadlines ADD CONSTRAINT deadlines_kind_check CHECK (kind IN ('reminder', 'timeout', 'vote'));
+    """}),
+    # 9: whose turn, since when (issue 16): kept with every commit so that /parties and the scheduler's
+    # sweep read indexes, not every running game's state. Running games start stale (turn_version
+    # NULL): the bot refreshes them at start (SessionService.refresh_turns), in batches.
+    """
+    ALTER TABLE games ADD COLUMN turn_since {real};
+    ALTER TABLE games ADD COLUMN turn_version INTEGER;
+    ALTER TABLE seats ADD COLUMN turn_since {real};
+    UPDATE games SET turn_version = version WHERE status <> 'running';
+    CREATE INDEX games_turns ON games (guild_id, turn_since{nulls_first}, id) WHERE status = 'running' AND broken IS NULL;
+    CREATE INDEX games_turn_stale ON games (id) WHERE status = 'running' AND broken IS NULL
+        AND turn_version {is_distinct} version;
+    CREATE INDEX seats_turns ON seats (user_id, turn_since) WHERE turn_since IS NOT NULL;
+    CREATE INDEX seats_expected ON seats (game_id, seat) WHERE turn_since IS NOT NULL AND ai_level IS NULL;
+    """,
+    # 10: lobbies and cancellations go through the outbox too (issue 24): a lobby's card shows its
+    # newest version, a cancelled game's card loses its controls. What is already shown stays as it is.
+    """
+    UPDATE games SET published_version = version WHERE status IN ('lobby', 'cancelled');
+    DROP INDEX games_unpublished;
+    CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version;
+    """,
+]
+
+
+def render(migration: Migration, dialect: Any) -> str:
+    """The SQL script of one migration for ``dialect`` (a :class:`bot.storage.sql.Dialect`)."""
+    parts = migration if isinstance(migration, tuple) else (migration,)
+    text = []
+    for part in parts:
+        if isinstance(part, dict):
+            part = part[dialect.name]
+        text.append(part.format(**dialect.ddl))
+    return "".join(text)

@@ -1,0 +1,144 @@
+"""An animated summary of a game (issue 27): the frames are the game's own public pictures.
+
+:func:`animate` takes the drawing jobs of the distinct pictures (each a renderer of ``render/``
+and its arguments) and, for every frame, which picture it shows: a picture that several frames
+show is drawn once. The frames share one canvas (the widest picture's width, at most
+``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot; the
+last frame carries the final ranking over the foot of the last picture. The result is an animated WebP, or a GIF when that is smaller;
+it stays under ``max_bytes`` (the pictures are made smaller until it does). Drawing is pure:
+the same jobs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PIL import Image
+
+from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, font
+
+#: a phone shows 390 CSS px: 480 px frames fill it, and keep the drawing and the file small
+MAX_WIDTH = 480
+#: Discord takes 10 MiB from a bot on a server without boosts; the summary stays well under
+MAX_BYTES = 8 * 1024 * 1024
+#: frames longer than this many pixels are cut (a very tall final sheet)
+MAX_HEIGHT = 1400
+FRAME_MS = 700
+#: the progress bar's height (px)
+PROGRESS = 4
+LAST_MS = 4000
+#: GIF (a palette per frame) is tried only up to this many frames: past it, WebP is always smaller
+GIF_FRAMES = 40
+
+Job = tuple[Callable[..., bytes | None], tuple[Any, ...], dict[str, Any]]
+
+
+def _draw(job: Job) -> Image.Image | None:
+    """The job's picture itself: its renderer runs with ``encode_png`` handing the image back."""
+    fn, args, kwargs = job
+    token = RAW.set(True)
+    try:
+        out: Any = fn(*args, **kwargs)
+    finally:
+        RAW.reset(token)
+    if out is None:
+        return None
+    if isinstance(out, bytes | bytearray):  # a renderer that encodes by itself
+        out = Image.open(io.BytesIO(out))
+    return out if out.mode == "RGB" else out.convert("RGB")
+
+
+def _ranking_band(lines: Sequence[str], width: int, title: str) -> Image.Image:
+    size = 22 if width >= 480 else 18
+    head, body = font(size + 2, bold=True), font(size)
+    line_h = size + 10
+    img, draw = canvas(width, 16 + line_h * (len(lines) + 1) + 8)
+    draw.text((16, 12), fit(title, head, width - 32), font=head, fill=HIGHLIGHT)
+    for i, line in enumerate(lines):
+        draw.text((16, 12 + line_h * (i + 1)), fit(line, body, width - 32), font=body, fill=TEXT)
+    return img
+
+
+def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int,
+            ranking: Sequence[str], title: str) -> list[Image.Image]:
+    """Every frame at one size: each picture scaled to ``width`` (once per picture), set at the top
+    of the canvas when it is shorter; the ranking laid over the foot of the last frame."""
+    scaled: dict[int, Image.Image] = {}
+    for i, pic in enumerate(pictures):
+        if pic is None:
+            continue
+        if pic.width != width:
+            pic = pic.resize((width, max(1, round(pic.height * width / pic.width))), Image.Resampling.BILINEAR,
+                             reducing_gap=2.0)
+        scaled[i] = pic.crop((0, 0, width, MAX_HEIGHT)) if pic.height > MAX_HEIGHT else pic
+    height = max([p.height for p in scaled.values()] + [1])
+    blank = Image.new("RGB", (width, height), BACKGROUND)
+    out: list[Image.Image] = []
+    shown: Image.Image | None = None
+    for index in order:
+        pic = scaled.get(index, shown)  # a position without a picture shows the previous one
+        if pic is None:
+            frame = blank.copy()
+        elif pic.height == height:
+            frame = pic.copy()
+        else:
+            frame = blank.copy()
+            frame.paste(pic, (0, 0))
+        out.append(frame)
+        shown = pic
+    if ranking and out:
+        band = _ranking_band(ranking, width, title)
+        last = out[-1].copy()
+        last.paste(band.crop((0, 0, width, min(band.height, height))), (0, max(0, height - band.height)))
+        out[-1] = last
+    # a progress bar along the foot: where the game is, and no two frames alike (an encoder would
+    # merge identical neighbours, and a position would lose its frame)
+    for n, frame in enumerate(out):
+        done = max(1, round(width * (n + 1) / len(out)))
+        frame.paste(HIGHLIGHT, (0, height - PROGRESS, done, height))
+        if done < width:
+            frame.paste(PANEL, (done, height - PROGRESS, width, height))
+    return out
+
+
+def _encode(frames: list[Image.Image], durations: list[int]) -> tuple[bytes, str]:
+    webp = io.BytesIO()
+    frames[0].save(webp, format="WEBP", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   quality=60, method=0, minimize_size=False, allow_mixed=False)
+    best, kind = webp.getvalue(), "webp"
+    if len(frames) <= GIF_FRAMES:
+        paletted = [f.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+                    for f in frames]
+        gif = io.BytesIO()
+        paletted[0].save(gif, format="GIF", save_all=True, append_images=paletted[1:], duration=durations,
+                         loop=0, optimize=False, disposal=1)
+        # a GIF merges identical neighbouring frames: taken only when it keeps every one (a frame a position)
+        if len(gif.getvalue()) < len(best) and Image.open(io.BytesIO(gif.getvalue())).n_frames == len(frames):
+            best, kind = gif.getvalue(), "gif"
+    return best, kind
+
+
+def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = (), title: str = "",
+            *, frame_ms: int = FRAME_MS, last_ms: int = LAST_MS, max_bytes: int = MAX_BYTES,
+            max_width: int = MAX_WIDTH) -> tuple[bytes, str] | None:
+    """``(bytes, "webp" | "gif")``: one frame per entry of ``order`` (an index into ``jobs``), the
+    ranking lines under the last one; None when there is nothing to show."""
+    if not order:
+        return None
+    wanted = sorted(set(order))
+    pictures: list[Image.Image | None] = [None] * len(jobs)
+    for i in wanted:
+        pictures[i] = _draw(jobs[i])
+    drawn = [p for p in pictures if p is not None]
+    if not drawn:
+        return None
+    width = min(max_width, max(p.width for p in drawn))
+    durations = [frame_ms] * (len(order) - 1) + [last_ms]
+    while True:
+        frames = _frames(pictures, order, width, ranking, title)
+        data, kind = _encode(frames, durations)
+        if len(data) <= max_bytes or width <= 160:
+            return (data, kind) if len(data) <= max_bytes else None
+        width = int(width * 0.75)

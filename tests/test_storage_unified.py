@@ -1,0 +1,161 @@
+"""Issue 29: every store function and every query written once under bot/storage/ (an AST walk), the
+migrations written once, and the dialect's few words the only thing the backends add."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.storage import TABLES
+from bot.storage.migrations import MIGRATIONS as TEMPLATES
+from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from bot.storage.postgres import POSTGRESQL
+from bot.storage.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
+from bot.storage.sqlite import SQLITE
+
+STORAGE = Path(__file__).resolve().parent.parent / "bot" / "storage"
+BACKENDS = ("sqlite.py", "postgres.py")
+#: what only a backend can do: open its connections, read and apply its schema number
+PLUMBING = {"open", "close", "schema_version", "migrate"}
+
+
+def methods(path: Path) -> dict[str, list[str]]:
+    """``method name -> [class, …]`` of every method defined in a class of ``path``."""
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    found.setdefault(item.name, []).append(node.name)
+    return found
+
+
+def abstract_store_methods() -> set[str]:
+    tree = ast.parse((STORAGE / "base.py").read_text(encoding="utf-8"))
+    store = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Store")
+    return {f.name for f in store.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+            and not f.name.startswith("_")}
+
+
+def test_every_store_method_is_written_once_under_bot_storage():
+    definitions: dict[str, list[str]] = {}
+    for path in sorted(STORAGE.glob("*.py")):
+        if path.name == "base.py":  # the interface (abstract signatures, and the caches every store shares)
+            continue
+        for name, classes in methods(path).items():
+            definitions.setdefault(name, []).extend(f"{path.name}:{c}" for c in classes)
+    public = abstract_store_methods()
+    assert len(public) >= 65  # the whole interface is looked at
+    twice = {name: where for name, where in definitions.items()
+             if name in public - PLUMBING and len(where) > 1}
+    assert not twice, f"written more than once: {twice}"
+    # and written: each abstract method of the interface has its one body (in the shared SQL store)
+    missing = {name for name in public if name not in definitions and name not in vars_of_base_store()}
+    assert not missing, missing
+    shared = methods(STORAGE / "sql.py")
+    for name in public - PLUMBING:
+        if name in definitions:
+            assert all(w.startswith("sql.py:") for w in definitions[name]), (name, definitions[name])
+            assert name in shared
+
+
+def vars_of_base_store() -> set[str]:
+    """Methods with a body in base.Store itself (the caches, the defaults)."""
+    tree = ast.parse((STORAGE / "base.py").read_text(encoding="utf-8"))
+    store = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Store")
+    return {f.name for f in store.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+            and not any(isinstance(d, ast.Name) and d.id == "abstractmethod" for d in f.decorator_list)}
+
+
+def test_the_backends_hold_no_query_on_the_bot_s_tables():
+    """Queries live in bot/storage/sql.py only: a string in a backend naming a table of the bot is a query
+    written a second time."""
+    pattern = re.compile(r"\b(FROM|INTO|UPDATE|JOIN|TABLE)\s+(" + "|".join(TABLES) + r")\b", re.IGNORECASE)
+    offenders = []
+    for name in BACKENDS:
+        for node in ast.walk(ast.parse((STORAGE / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and pattern.search(node.value):
+                offenders.append(f"{name}:{node.lineno}: {node.value[:60]!r}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_walk_would_catch_a_method_written_twice(tmp_path):
+    twice = tmp_path / "x.py"
+    twice.write_text("class A:\n    async def get_game(self): ...\nclass B:\n    def get_game(self): ...\n")
+    assert methods(twice)["get_game"] == ["A", "B"]
+
+
+def test_one_list_of_migrations_rendered_for_each_dialect():
+    assert len(SQLITE_MIGRATIONS) == len(PG_MIGRATIONS) == len(TEMPLATES) >= 9
+    for sqlite_sql, pg_sql in zip(SQLITE_MIGRATIONS, PG_MIGRATIONS, strict=True):
+        assert "{" not in sqlite_sql.replace("'{}'", "") and "{" not in pg_sql.replace("'{}'", "")
+    assert "BIGSERIAL" in PG_MIGRATIONS[0] and "AUTOINCREMENT" in SQLITE_MIGRATIONS[0]
+    assert "BYTEA" in PG_MIGRATIONS[3] and "BLOB" in SQLITE_MIGRATIONS[3]
+    # the only migration whose change differs in kind: a CHECK widened (SQLite rebuilds the table)
+    assert "deadlines_new" in SQLITE_MIGRATIONS[7] and "deadlines_new" not in PG_MIGRATIONS[7]
+
+
+def test_the_dialects_differ_only_in_words():
+    assert SQLITE.sql("SELECT ? % 2") == "SELECT ? % 2"
+    assert POSTGRESQL.sql("SELECT ? % 2") == "SELECT %s %% 2"
+    assert SQLITE.any_of("seat", [1, 2]) == ("seat IN (?, ?)", (1, 2))
+    assert POSTGRESQL.any_of("seat", [1, 2]) == ("seat = ANY(?)", ([1, 2],))
+    assert SQLITE.any_of("seat", []) == POSTGRESQL.any_of("seat", []) == ("1 = 0", ())
+    assert SQLITE.same("guild_id") == "guild_id IS ?"
+    assert POSTGRESQL.same("guild_id") == "guild_id IS NOT DISTINCT FROM ?"
+
+
+async def test_postgresql_connections_lost_are_opened_again(pg_server):
+    """The server drops every connection (a restart, a failover): a call on a lost connection fails, as it
+    did with a pool; the next ones open new connections and the store carries on."""
+    from bot.storage import Seat, open_store
+
+    store = open_store(await pg_server.new_database(), max_size=3)
+    await store.open()
+    try:
+        g = await store.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 100, "Alice"),
+                                    options={}, seed=7)
+        import psycopg
+
+        with psycopg.connect(pg_server.url(), autocommit=True) as admin:
+            gone = admin.execute("SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                 "WHERE datname = %s", (store.url.rsplit("/", 1)[1],)).fetchone()[0]
+        assert gone == 3  # every connection of the store
+        failures = 0
+        for _ in range(12):
+            try:
+                assert (await store.get_game(g.id)).id == g.id
+            except Exception:
+                failures += 1
+        healthy = [await store.healthy() for _ in range(4)]
+        # one call at most per lost connection (its thread opens a new one for the next)
+        assert failures + healthy.count(False) <= 3 and healthy.count(True) >= 1
+    finally:
+        await store.close()
+
+
+async def test_a_batch_that_fails_undoes_its_whole_transaction(store):
+    """A statement of a pipelined batch refused (here a duplicate log entry), the COMMIT sent with it:
+    nothing of the transaction stays, the error reaches the caller, and the connection serves again."""
+    from bot.storage import Seat
+
+    g = await store.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 100, "Alice"),
+                                options={}, seed=7)
+    await store.start_game(g.id, 0, g.seats, {"n": 0})
+    assert await store.commit_action(g.id, 1, state={"n": 1}, seat=0, user_id=100, action={"v": 1}, events=[])
+    entry = ("INSERT INTO events (game_id, version, seat, user_id, action, events, created_at) "
+             "VALUES (?, 2, 0, 100, '{}', '[]', 0)", (g.id,))
+
+    def work(tx):
+        tx.execute("UPDATE games SET state = '{\"n\":99}' WHERE id = ?", (g.id,))
+        tx.batch([("UPDATE games SET paused = 'x' WHERE id = ?", (g.id,)), entry], final=True)
+
+    with pytest.raises(Exception) as err:
+        await store._tx(work)
+    assert "unique" in str(err.value).lower()
+    after = await store.get_game(g.id)
+    assert after.state == {"n": 1} and after.paused is None and len(await store.events(g.id)) == 1
+    assert await store.commit_action(g.id, 2, state={"n": 2}, seat=0, user_id=100, action={"v": 2}, events=[])
