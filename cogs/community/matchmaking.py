@@ -81,11 +81,12 @@ class MatchCog(commands.Cog):
         player = player_of(interaction)
         game = await self.mm.challenge(player, interaction.channel_id, membre.id, kind, rythme, thread)
         lg = await public_lang(interaction)
-        text = i18n.t("tournament.challenge.head", lg, member=f"<@{membre.id}>", creator=f"<@{player.user_id}>",
-                      game=title(kind, lg)) + "\n" + cog.lobby_text(game, lg)
-        msg_id = await send(interaction, text, view=cog.lobby_view(game, lg))
+        head = i18n.t("tournament.challenge.head", lg, member=f"<@{membre.id}>", creator=f"<@{player.user_id}>",
+                      game=title(kind, lg))
+        msg_id = await send(interaction, card=await cog.lobby_card(game, lg, note=head))  # the game's lobby card
         if msg_id:
             await self.bot.store.set_message_ids(game.id, lobby=msg_id)  # type: ignore[attr-defined]
+            await self.bot.store.mark_published(game.id, game.version, None)  # type: ignore[attr-defined]
             game.lobby_message_id = msg_id
         try:  # a DM when the member allows them (a refusal is no error: the channel already says it)
             dm = await membre.create_dm()
