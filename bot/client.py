@@ -18,6 +18,10 @@ import engines
 from bot import i18n, looplag, metrics, payload
 from bot.clock import bot_clock
 from bot.community import Community
+from bot.community.matchmaking import Matchmaking, queue_store
+from bot.community.season_board import SeasonBoard
+from bot.community.tournament_notice import DiscordAnnouncer
+from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
 from bot.gamecog import register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
@@ -203,6 +207,12 @@ class Ludibot(commands.AutoShardedBot):
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
         self.render_pool = RenderPool()
+        self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
+                                             clock=self.clock, announcer=DiscordAnnouncer(self),
+                                             opened=self._wake_game)
+        self.seasons = SeasonBoard(self.store, clock=self.clock)
+        self.matchmaking = Matchmaking(queue_store(self.store), self.store, self.sessions, clock=self.clock,
+                                       opened=self._wake_game)
         #: the last check of the commands Discord holds, the re-syncs of the last day (monotonic), the check running
         self._tree_checked = -float("inf")
         self._resyncs: list[float] = []
@@ -231,9 +241,19 @@ class Ludibot(commands.AutoShardedBot):
         else:
             log.info("shard 0 is another process's: it syncs the slash commands")
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
+        self.community.tournaments = self.tournaments  # tournaments (issue 28)
+        self.community.matchmaking = self.matchmaking
+        self.community.seasons = self.seasons
+        self.community.season_post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
+        self.tournaments.shards = self.community.scheduler.shards
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
         self.publisher.start()
+
+    def _wake_game(self, game_id: int) -> None:
+        """A game opened without an interaction (a tournament's table): the outbox publishes it."""
+        if self.publisher is not None:
+            self.publisher.wake(game_id)
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]

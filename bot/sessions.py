@@ -257,9 +257,11 @@ class SessionService:
     # --- lobby ---------------------------------------------------------------------
     async def open_lobby(self, kind: str, *, guild_id: int | None, channel_id: int, player: Player,
                          options: dict[str, Any] | None = None, ai_seats: int = 0,
-                         ai_level: int = 1, pace: str | None = None, thread: bool | None = None) -> GameRow:
+                         ai_level: int = 1, pace: str | None = None, thread: bool | None = None,
+                         tournament: int | None = None, reserved_for: int | None = None) -> GameRow:
         """A lobby for ``kind`` with ``player`` seated. ``pace`` and ``thread`` are table settings
-        (None: the server's default when the game starts)."""
+        (None: the server's default when the game starts). ``tournament``: the game of a tournament's
+        table (bot.community.tournaments): only a server manager may cancel it."""
         engine = self.engine(kind)
         opts = validate_options(kind, engine.options, options)
         settings: dict[str, Any] = {}
@@ -267,6 +269,10 @@ class SessionService:
             settings["pace"] = pace
         if thread is not None:
             settings["thread"] = bool(thread)
+        if tournament is not None:
+            settings["tournament"] = int(tournament)
+        if reserved_for is not None:
+            settings["reserved_for"] = int(reserved_for)
         if ai_seats and not engine.has_ai:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:
@@ -347,6 +353,9 @@ class SessionService:
         def change(g: GameRow) -> list[Seat]:
             if g.seat_of(player.user_id) is not None:
                 raise SessionError("lobby.error.already_joined")
+            reserved = g.settings.get("reserved_for")
+            if reserved is not None and reserved != player.user_id:
+                raise SessionError("tournament.error.reserved", member=Safe(f"<@{int(reserved)}>"))
             if len(g.seats) >= engine.max_players:
                 raise SessionError("lobby.error.full", max=engine.max_players)
             return [*g.seats, Seat(seat=len(g.seats), user_id=player.user_id, name=player.name,
@@ -398,6 +407,9 @@ class SessionService:
             self.require_status(game, LOBBY, RUNNING)
             if not self._may_manage(game, player):
                 raise SessionError("lobby.error.only_creator_cancel")
+            if game.settings.get("tournament") and not (player.can_manage and player.guild_id == game.guild_id):
+                # a player about to lose must not wipe the game out: a server manager decides
+                raise SessionError("tournament.error.game_cancel", id=game.settings["tournament"])
             if not await self.store.set_status(game.id, game.version, CANCELLED):
                 raise SessionError("common.error.already_played")
             return await self.get(game_id, broken_ok=True)

@@ -12,9 +12,14 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from typing import Any
 
+import engines
 from bot.community import ratings
+from bot.community.matchmaking import Matchmaking
 from bot.community.scheduler import Notifier, Pacer, Scheduler
+from bot.community.season_board import SeasonBoard
+from bot.community.tournaments import TournamentService
 from bot.sessions import Outcome, SessionService
 from bot.storage import FINISHED, Store
 
@@ -43,6 +48,13 @@ class Community:
         self.scheduler = Scheduler(store, sessions, notifier, clock=clock, poll=poll, shards=shards, pacer=pacer)
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
+        #: tournaments (issue 28): told of every change, moved on at every poll (set by the bot)
+        self.tournaments: TournamentService | None = None
+        self.matchmaking: Matchmaking | None = None
+        #: seasons: a season that ended, its podium posted by ``season_post(guild, channel, season, podiums)``
+        self.seasons: SeasonBoard | None = None
+        self.season_post: Callable[..., Any] | None = None
+        self._tour_task: asyncio.Task | None = None
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
         sessions.clock_bank = self.scheduler.bank_after_move
@@ -70,6 +82,33 @@ class Community:
                 await ratings.rate(self.store, outcome.game.id)
             except Exception:
                 log.exception("could not rate game %s", outcome.game.id)
+        if self.tournaments is not None:
+            try:  # after the rating: a tournament's next round pairs on the results just stored
+                await self.tournaments.on_change(outcome)
+            except Exception:
+                log.exception("tournament hook failed for game %s", outcome.game.id)
+        if self.seasons is not None and outcome.game.status == FINISHED and outcome.game.guild_id is not None:
+            try:
+                ended = await self.seasons.ended(outcome.game.guild_id, engines.available())
+                if ended is not None and self.season_post is not None:
+                    await self.season_post(outcome.game.guild_id, *ended)
+            except Exception:
+                log.exception("season podium of server %s failed", outcome.game.guild_id)
+
+    async def _tournament_loop(self) -> None:
+        """Every poll: move on the tournaments of this process's servers (a restart, a lost lease, a
+        cancelled game, which has no hook)."""
+        while not self._stop.is_set():
+            for part in (self.tournaments, self.matchmaking):
+                if part is not None:
+                    try:
+                        await part.tick()
+                    except Exception:
+                        log.exception("%s tick failed", type(part).__name__)
+            try:
+                await asyncio.wait_for(self._stop.wait(), timeout=self.scheduler.poll)
+            except TimeoutError:
+                pass
 
     async def catch_up(self) -> None:
         """After a restart: rate finished games left unrated, schedule seats left without deadlines."""
@@ -81,6 +120,7 @@ class Community:
             self._stop.clear()
             self._task = asyncio.create_task(self.scheduler.run(self._stop, before=self.catch_up))
             self._check = asyncio.create_task(self._check_running())
+            self._tour_task = asyncio.create_task(self._tournament_loop())
 
     async def _check_running(self) -> None:
         """After start, in the background: running games whose state no longer loads are set aside
@@ -99,6 +139,9 @@ class Community:
             await asyncio.gather(self._check, return_exceptions=True)
         self._check = None
         self._stop.set()
+        if self._tour_task is not None:
+            await asyncio.gather(self._tour_task, return_exceptions=True)
+            self._tour_task = None
         if self._task is not None:
             try:
                 await asyncio.wait_for(self._task, timeout=10)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
@@ -15,6 +16,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.community import seasons
 from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
 from bot.safe import escape
@@ -33,6 +35,7 @@ RECORDS_SIZE = 10
 MAX_LISTED = 20
 MOVE_SAMPLE = 200  # the player's latest moves the median time per move reads
 LIST_BUDGET = 2000  # a Discord message
+SEASONS_WAIT = 0.4  # seconds /profil waits for season tables not cached yet
 
 
 def duration(seconds: float, lg: str) -> str:
@@ -72,29 +75,46 @@ class BoardsCog(commands.Cog):
 
     # --- /classement -------------------------------------------------------------------
     @app_commands.command(name="classement", description=L("community.cmd.classement"))
-    @app_commands.describe(jeu=L("community.cmd.jeu"), periode=L("community.cmd.periode"))
+    @app_commands.describe(jeu=L("community.cmd.jeu"), periode=L("community.cmd.periode"),
+                           saison=L("tournament.cmd.saison"))
     @app_commands.choices(periode=[app_commands.Choice(name=L("community.choice.week"), value="semaine"),
                                    app_commands.Choice(name=L("community.choice.month"), value="mois"),
                                    app_commands.Choice(name=L("community.choice.all"), value="tout")])
     @app_commands.guild_only()
-    async def classement(self, interaction: discord.Interaction, jeu: str, periode: str = "tout") -> None:
+    async def classement(self, interaction: discord.Interaction, jeu: str, periode: str = "tout",
+                         saison: str | None = None) -> None:
         guild = guild_of(interaction)
         kind = one_game(jeu)
         if periode not in PERIODS:
             raise RuleError("community.error.bad_period", period=periode[:30])
-        key, span = PERIODS[periode]
-        since = time.time() - span if span else None
-        rows = await self.store.leaderboard(guild, kind, since, BOARD_SIZE)
         lg = await public_lang(interaction)
-        period = i18n.t(f"community.board.{key}", lg)
+        if saison is not None:  # a season's own table (issue 28): its games only, a fresh start
+            board = self.bot.seasons  # type: ignore[attr-defined]
+            season_period = await board.period(guild)
+            season = seasons.parse(saison, season_period, time.time())
+            if season is None:
+                raise RuleError("tournament.error.season", value=escape(saison, limit=20),
+                                example=seasons.season_at(time.time(), season_period).label)
+            season_rows = (await board.table(guild, kind, season))[:BOARD_SIZE]
+            periode = season.label
+            period = i18n.t("tournament.season.board", lg, season=season.name(lg))
+            table = [{"rank": i + 1, "player": r.name, "rating": r.rating, "games": r.games, "wins": r.wins,
+                      "best": None} for i, r in enumerate(season_rows)]
+            users = [r.user_id for r in season_rows]
+        else:
+            key, span = PERIODS[periode]
+            since = time.time() - span if span else None
+            rows = await self.store.leaderboard(guild, kind, since, BOARD_SIZE)
+            period = i18n.t(f"community.board.{key}", lg)
+            table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games,
+                      "wins": r.wins, "best": r.best_score} for i, r in enumerate(rows)]
+            users = [r.user_id for r in rows]
         labels = {k: i18n.t(f"community.board.{k}", lg) for k in ("rank", "player", "rating", "games", "wins",
                                                                     "best", "empty")}
-        table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games, "wins": r.wins,
-                  "best": r.best_score} for i, r in enumerate(rows)]
-        mine = next((i for i, r in enumerate(rows) if r.user_id == interaction.user.id), None)
+        mine = next((i for i, u in enumerate(users) if u == interaction.user.id), None)
         image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
-            i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(rows)),
+            i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(table)),
             labels, table, mine)
         await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=key),
                    file=_png(image, f"classement-{kind}-{periode}.png"))
@@ -102,6 +122,17 @@ class BoardsCog(commands.Cog):
     @classement.autocomplete("jeu")
     async def _classement_jeu(self, interaction: discord.Interaction, current: str):
         return game_choices(interaction, current)
+
+    @classement.autocomplete("saison")
+    async def _classement_saison(self, interaction: discord.Interaction, current: str):
+        if interaction.guild_id is None:
+            return []
+        lg = lang(interaction)
+        period = await self.bot.seasons.period(interaction.guild_id)  # type: ignore[attr-defined]
+        wanted = current.strip().lower()
+        return [app_commands.Choice(name=s.name(lg)[:100], value=s.label)
+                for s in seasons.recent(time.time(), period, 12) if not wanted or wanted in s.label
+                or wanted in s.name(lg).lower()][:25]
 
     # --- /records ------------------------------------------------------------------------
     @app_commands.command(name="records", description=L("community.cmd.records"))
@@ -161,6 +192,20 @@ class BoardsCog(commands.Cog):
             lines.append(i18n.t("community.profile.game_line", lg, game=title(row.kind, lg),
                                 rating=display(row.ordinal), rank=position, total=total, games=row.games,
                                 wins=row.wins, best=none if row.best_score is None else row.best_score))
+        board = getattr(self.bot, "seasons", None)
+        placed = []
+        if board is not None and ratings:  # the member's place in this season and the last (issue 28)
+            # bounded: a season table not computed yet goes on in the background (cached for the next
+            # /profil) and this answer goes without it, inside Discord's 3 seconds
+            task = asyncio.ensure_future(board.player_seasons(guild, who.id, [r.kind for r, _, _ in ratings]))
+            try:
+                placed = await asyncio.wait_for(asyncio.shield(task), SEASONS_WAIT)
+            except TimeoutError:
+                log.info("/profil: season tables of server %s still being computed", guild)
+            for season, kind, position, total, row in placed:
+                lines.append(i18n.t("tournament.profile.season_line", lg, season=season.name(lg),
+                                    game=title(kind, lg), rank=position, total=total, rating=row.rating,
+                                    games=row.games))
         for kind, (best, count) in sorted(solo.items()):
             lines.append(i18n.t("community.profile.solo_line", lg, game=title(kind, lg),
                                 best=none if best is None else best, games=count))

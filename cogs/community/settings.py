@@ -12,6 +12,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n, takeback
+from bot.community import seasons
 from bot.community import settings as timers
 from bot.gamecog import PACE_CHOICES
 from bot.language import language_of, languages
@@ -23,6 +24,8 @@ from bot.translator import L
 from bot.ui import lang, send
 from cogs.community.common import game_choices, guild_of, title
 from engines.base import RuleError
+
+SEASON_CHOICES = [app_commands.Choice(name=L(f"tournament.season.{p}"), value=p) for p in seasons.PERIODS]
 
 
 def _hours(value: float, lg: str, zero_key: str) -> str:
@@ -70,26 +73,30 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
                            rappel=L("community.cmd.rappel"), delai=L("community.cmd.delai"),
                            forfait=L("community.cmd.forfait"), reinitialiser=L("community.cmd.reinitialiser"),
                            fil=L("community.cmd.fil"), rythme=L("community.cmd.rythme_config"),
-                           reprises=L("undo.cmd.reprises"), reprises_max=L("undo.cmd.reprises_max"))
+                           reprises=L("undo.cmd.reprises"), reprises_max=L("undo.cmd.reprises_max"),
+                           organisateur=L("tournament.cmd.organisateur"), saison=L("tournament.cmd.saison_config"))
     @app_commands.choices(langue=[app_commands.Choice(name=L("community.language.fr"), value="fr"),
                                   app_commands.Choice(name=L("community.language.en"), value="en")],
-                          rythme=PACE_CHOICES)
+                          rythme=PACE_CHOICES, saison=SEASON_CHOICES)
     @app_commands.guild_only()
     async def config(self, interaction: discord.Interaction, langue: str | None = None, jeu: str | None = None,
                      rappel: float | None = None, delai: float | None = None, forfait: int | None = None,
                      reinitialiser: bool = False, fil: bool | None = None, rythme: str | None = None,
                      reprises: bool | None = None,
-                     reprises_max: app_commands.Range[int, 0, takeback.MAX_LIMIT] | None = None) -> None:
+                     reprises_max: app_commands.Range[int, 0, takeback.MAX_LIMIT] | None = None,
+                     organisateur: discord.Role | None = None, saison: str | None = None) -> None:
         guild = self._managing(interaction)
         lg = lang(interaction)
         current = await self.store.guild_settings(guild)
         change_timers = (rappel is not None or delai is not None or forfait is not None or reinitialiser
                          or rythme is not None)
         change_undo = reprises is not None or reprises_max is not None  # takebacks (issue 26)
-        if langue is None and fil is None and not change_timers and not change_undo:
+        community = organisateur is not None or saison is not None  # tournaments and seasons (issue 28)
+        if langue is None and fil is None and not change_timers and not change_undo and not community:
             scope = timers.game_kind(jeu)
             await send(interaction, "\n".join([*self.describe(current, lg, scope),
-                                               takeback.describe_limits(current, lg)]), ephemeral=True)
+                                               takeback.describe_limits(current, lg),
+                                               *seasons.describe_lines(current, lg)]), ephemeral=True)
             return
         new, scope = dict(current), timers.game_kind(jeu)
         if change_timers:
@@ -101,6 +108,9 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
             new[THREAD_SETTING] = bool(fil)
         if change_undo:
             new = takeback.change_limits(new, reprises, reprises_max)
+        if community:
+            new = seasons.configure(new, role=organisateur.id if organisateur is not None else None, season=saison,
+                                    channel=interaction.channel_id)
         await self.store.set_guild_settings(guild, new)
         languages(self.store).remember(guild, language_of(new))
         lines = []
@@ -111,6 +121,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
             lines.append(i18n.t("community.config.thread_saved", lg, value="on" if fil else "off"))
         if change_undo:
             lines.append(takeback.describe_limits(new, lg))
+        if community:
+            lines += seasons.saved_lines(new, lg, role=organisateur is not None, season=saison is not None)
         if change_timers:
             name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
             lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[2:],

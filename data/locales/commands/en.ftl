@@ -91,3 +91,24 @@ option-reprises = takebacks
 option-reprises_max = takebacks_max
 option-rythme = pace
 option-jours = days
+
+## command (tournaments, issue 28)
+command-tournoi = tournament
+command-creer = create
+command-inscrire = join
+command-desinscrire = leave
+command-lancer = start
+command-etat = status
+command-annuler = cancel
+
+## option (tournaments, issue 28)
+option-rondes = rounds
+option-places = places
+option-fiabilite = reliability
+option-tournoi = tournament
+option-organisateur = organiser
+option-saison = season
+command-chercher = find
+command-defi = challenge
+option-joueurs = players
+option-quitter = leave

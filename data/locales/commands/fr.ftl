@@ -91,3 +91,24 @@ option-reprises = reprises
 option-reprises_max = reprises_max
 option-rythme = rythme
 option-jours = jours
+
+## command (tournaments, issue 28)
+command-tournoi = tournoi
+command-creer = creer
+command-inscrire = inscrire
+command-desinscrire = desinscrire
+command-lancer = lancer
+command-etat = etat
+command-annuler = annuler
+
+## option (tournaments, issue 28)
+option-rondes = rondes
+option-places = places
+option-fiabilite = fiabilite
+option-tournoi = tournoi
+option-organisateur = organisateur
+option-saison = saison
+command-chercher = chercher
+command-defi = defi
+option-joueurs = joueurs
+option-quitter = quitter

@@ -1,0 +1,100 @@
+"""What a tournament says on Discord: a round opened (who plays whom, who rests), the podium and
+the standings card at the end. Posted in the tournament's channel, one message each (the games
+themselves are published by the outbox, each in its own thread)."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot import i18n
+from bot.community import pairing as P
+from bot.community.season_board import podium_text as podium_of_season
+from bot.community.tournaments import EntryRow, TableRow, TournamentRow
+from bot.language import server_lang
+from bot.safe import allowed_mentions, escape
+from render.tournament import points_text, render_standings
+
+log = logging.getLogger("ludibot.tournaments")
+
+CARD_ROWS = 20  # the standings card shows the top of the table
+MESSAGE_MAX = 2000
+
+
+def card_args(t: TournamentRow, standings: list[P.Standing], names: dict[int, str], lg: str,
+              highlight_user: int | None = None) -> tuple[str, str, dict[str, str], list[dict[str, Any]], int | None,
+                                                          bool]:
+    """The arguments of :func:`render.tournament.render_standings` for this tournament."""
+    game = i18n.t(f"{t.kind}.name.title", lg)
+    title = i18n.t("tournament.card.title", lg, id=t.id, game=game)
+    subtitle = i18n.t("tournament.card.subtitle", lg, format=i18n.t(f"tournament.format.{t.format}", lg),
+                      round=t.round, total=t.total or t.rounds, count=len(standings))
+    labels = {k: i18n.t(f"tournament.card.{k}", lg) for k in ("rank", "player", "points", "games", "buchholz",
+                                                               "sb", "rating", "empty")}
+    half = i18n.t("tournament.card.half", lg)
+    rows = [{"rank": s.rank, "player": names.get(s.id, str(s.id)), "points": points_text(s.points, half),
+             "games": s.games, "buchholz": points_text(s.buchholz, half),
+             "sb": points_text(s.sonneborn_berger, half), "rating": round(s.rating)} for s in standings[:CARD_ROWS]]
+    mine = next((i for i, s in enumerate(standings[:CARD_ROWS]) if s.id == highlight_user), None)
+    return title, subtitle, labels, rows, mine, t.format != P.ELIMINATION
+
+
+def podium_text(t: TournamentRow, standings: list[P.Standing], lg: str) -> str:
+    lines = [i18n.t("tournament.podium.head", lg, id=t.id, game=i18n.t(f"{t.kind}.name.title", lg))]
+    for s in standings:
+        if s.rank > 3:
+            break
+        lines.append(i18n.t("tournament.podium.line", lg, rank=s.rank, player=f"<@{s.id}>",
+                            points=points_text(s.points, i18n.t("tournament.card.half", lg))))
+    return "\n".join(lines)
+
+
+def round_text(t: TournamentRow, number: int, tables: list[TableRow], byes: list[int], lg: str) -> str:
+    lines = [i18n.t("tournament.round.head", lg, id=t.id, round=number, total=t.total, count=len(tables))]
+    for x in tables:
+        players = ", ".join(f"<@{p}>" for p in x.players)
+        lines.append(i18n.t("tournament.round.table", lg, table=x.table + 1, players=players,
+                            game=x.game_id or 0))
+    if byes:
+        lines.append(i18n.t("tournament.round.byes", lg, players=", ".join(f"<@{p}>" for p in byes), count=len(byes)))
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_MAX:  # a big round: the head and where to look (/tournoi etat), every name pinged
+        text = "\n".join(lines[:1] + [i18n.t("tournament.round.many", lg, id=t.id)])
+    return text
+
+
+def entry_names(entries: list[EntryRow], *, for_text: bool = True) -> dict[int, str]:
+    """The entrants' names: escaped for a message, as they are for a picture (drawn, not parsed)."""
+    return {e.user_id: str(escape(e.name)) if for_text else " ".join(e.name.split()) for e in entries}
+
+
+class DiscordAnnouncer:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    async def _post(self, channel_id: int, content: str, file: discord.File | None = None) -> None:
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(
+                content=content[:MESSAGE_MAX], allowed_mentions=allowed_mentions(content[:MESSAGE_MAX]),
+                **({"file": file} if file is not None else {}))
+        except discord.HTTPException:
+            log.exception("could not post in channel %s", channel_id)
+
+    async def season_podium(self, guild_id: int, channel_id: int, season, podiums) -> None:
+        lg = await server_lang(self.bot.store, guild_id)
+        await self._post(channel_id, podium_of_season(season, podiums, lg))
+
+    async def round_opened(self, t: TournamentRow, number: int, tables: list[TableRow], byes: list[int]) -> None:
+        lg = await server_lang(self.bot.store, t.guild_id)
+        await self._post(t.channel_id, round_text(t, number, tables, byes, lg))
+
+    async def finished(self, t: TournamentRow, standings: list[P.Standing]) -> None:
+        lg = await server_lang(self.bot.store, t.guild_id)
+        names = entry_names(await self.bot.tournaments.store.tournament_entries(t.id), for_text=False)
+        args = card_args(t, standings, names, lg)
+        image = await self.bot.render_pool.run(render_standings, *args)
+        file = discord.File(io.BytesIO(image), filename=f"tournoi-{t.id}.png") if image else None
+        await self._post(t.channel_id, podium_text(t, standings, lg), file)

@@ -1,0 +1,140 @@
+"""A Swiss Armada tournament of four, end to end: the real bot against the strict fake Discord.
+
+/tournoi creer (refused without Manage Server), inscrire (full at four), lancer (refused to an entrant),
+each round's games opened in threads of their own by the bot, resignations ending them, the second
+round paired without a rematch, /tournoi etat's picture, and the podium with its standings card."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from tests.e2e.harness import usual_world
+
+pytestmark = pytest.mark.e2e
+
+
+def threads(fake, channel="jeux"):
+    parent = fake.channel(channel)
+    return [c for c in fake.channels.values() if c.is_thread and c.parent_id == parent.id]
+
+
+def public_with(fake, text, channel="jeux"):
+    return [m for m in fake.messages(channel) if m.visible_to is None and text in (m.content or "")]
+
+
+async def resign(fake, user, thread) -> None:
+    """Resign the thread's game (from the tournament's channel, naming the game: its home channel)."""
+    game = int(re.search(r"n°(\d+)", thread.name)[1])
+    res = await fake.run_command(user, "jeux", "armada abandon", partie=game)
+    assert res.ephemeral, res.content
+    res = await fake.click(user, res.message, label="Abandonner")
+    assert "Vous avez abandonné" in (res.content or res.message.content)
+
+
+async def thread_of(fake, name: str, seen: set[int]):
+    """The new game thread whose name carries ``name``."""
+    await fake.wait_until(lambda: any(name in t.name and t.id not in seen for t in threads(fake)), timeout=30)
+    t = next(t for t in threads(fake) if name in t.name and t.id not in seen)
+    # its first card, the bot's own post (no interaction opened this game)
+    await fake.wait_until(lambda: any("La partie commence" in (m.content or "") for m in fake.messages(t)),
+                          timeout=30)
+    return t
+
+
+async def test_swiss_armada_tournament(tmp_path, bot_db):
+    env = {"LUDIBOT_SCHEDULER_POLL": "0.3", "LUDIBOT_PUBLISH_POLL": "0.3"}
+    async with usual_world(tmp_path, bot_db, env=env) as w:
+        fake, u = w.fake, w.u
+        res = await fake.run_command(u.alice, "jeux", "tournoi creer", jeu="armada")
+        assert res.ephemeral and "Gérer le serveur" in res.content
+        res = await fake.run_command(u.modo, "jeux", "tournoi creer", jeu="armada", format="swiss", rondes=2,
+                                     places=4)
+        assert not res.ephemeral and "Tournoi n°1" in res.content and "2 rondes" in res.content
+        for who in (u.alice, u.bruno, u.chloe, u.dave):
+            res = await fake.run_command(who, "jeux", "tournoi inscrire")
+            assert not res.ephemeral and "participe au tournoi n°1" in res.content, res.content
+        res = await fake.run_command(u.modo, "jeux", "tournoi inscrire")
+        assert res.ephemeral and "complet" in res.content
+        res = await fake.run_command(u.alice, "jeux", "tournoi lancer")
+        assert res.ephemeral and "Gérer le serveur" in res.content
+        res = await fake.run_command(u.modo, "jeux", "tournoi lancer")
+        assert "commence" in res.content and "2 rondes" in res.content
+
+        await fake.wait_until(lambda: public_with(fake, "ronde 1 sur 2"), timeout=30)
+        seen: set[int] = set()
+        a = await thread_of(fake, "Alice, Bruno", seen)
+        c = await thread_of(fake, "Chloé, Dave", seen)
+        seen |= {a.id, c.id}
+        res = await fake.run_command(u.chloe, "jeux", "tournoi etat")
+        assert "ronde 1 sur 2" in res.content.lower() or "Ronde 1 sur 2" in res.content
+        att = res.message.attachments[0]
+        assert Image.open(io.BytesIO(att.bytes)).width <= 720
+
+        await resign(fake, u.alice, a)  # Bruno wins
+        await resign(fake, u.chloe, c)  # Dave wins
+        await fake.wait_until(lambda: public_with(fake, "ronde 2 sur 2"), timeout=30)
+        # winners meet winners, losers meet losers: no rematch
+        b = await thread_of(fake, "Bruno, Dave", seen)
+        a2 = await thread_of(fake, "Alice, Chloé", seen)
+        await resign(fake, u.bruno, b)
+        await resign(fake, u.alice, a2)
+        await fake.wait_until(lambda: public_with(fake, "Fin du tournoi n°1"), timeout=30)
+        (podium,) = public_with(fake, "Fin du tournoi n°1")
+        lines = podium.content.splitlines()
+        assert f"<@{u.dave.id}> — 2 pt" in lines[1] and lines[1].startswith("🥇")
+        # Bruno and Chloé: 1 point, Buchholz 2, Sonneborn-Berger 0, same rating: shared second place
+        assert {lines[2], lines[3]} == {f"🥈 <@{u.bruno.id}> — 1 pt", f"🥈 <@{u.chloe.id}> — 1 pt"}
+        assert podium.attachments and podium.attachments[0].filename == "tournoi-1.png"
+        assert not w.bot.tracebacks()
+
+
+async def test_queue_and_challenge(tmp_path, bot_db):
+    env = {"LUDIBOT_SCHEDULER_POLL": "0.3", "LUDIBOT_PUBLISH_POLL": "0.3"}
+    async with usual_world(tmp_path, bot_db, env=env) as w:
+        fake, u = w.fake, w.u
+        res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
+        assert res.ephemeral and "1 sur 2 en attente" in res.content
+        res = await fake.run_command(u.alice, "jeux", "chercher", jeu="ludix", joueurs=3)
+        assert res.ephemeral and "1 sur 3" in res.content
+        res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
+        assert res.ephemeral and "déjà" in res.content
+        res = await fake.run_command(u.bruno, "jeux", "chercher", jeu="ludix", joueurs=7)
+        assert res.ephemeral and "de 2 à 6 joueurs" in res.content
+        res = await fake.run_command(u.bruno, "autre", "chercher", jeu="tectonic")
+        assert not res.ephemeral and "Partie trouvée" in res.content
+        assert f"<@{u.alice.id}>" in res.content and f"<@{u.bruno.id}>" in res.content
+        # the game opens where Alice asked, and Alice left the Ludix queue as she was seated
+        await fake.wait_until(lambda: any("La partie commence" in (m.content or "") for m in fake.messages("jeux")),
+                              timeout=30)
+        res = await fake.run_command(u.alice, "jeux", "chercher", quitter=True)
+        assert res.ephemeral and "aucune file" in res.content
+
+        # a challenge: only Chloé can join; she gets a DM
+        res = await fake.run_command(u.alice, "jeux", "defi", membre=u.alice, jeu="armada")
+        assert res.ephemeral and "vous-même" in res.content
+        res = await fake.run_command(u.alice, "jeux", "defi", membre=u.chloe, jeu="armada")
+        assert not res.ephemeral and "défie" in res.content and f"<@{u.chloe.id}>" in res.content
+        lobby = res.message
+        res = await fake.click(u.bruno, lobby, label="Rejoindre")
+        assert res.ephemeral and "seul" in res.content
+        await fake.click(u.chloe, lobby, label="Rejoindre")
+        await fake.wait_until(lambda: "Chloé" in (lobby.content or ""), timeout=10)  # seated in the lobby
+        await fake.wait_until(lambda: fake.dms(u.chloe), timeout=10)
+        assert "vous défie" in fake.dms(u.chloe)[0].content
+
+        # seasons: set quarterly where the podiums will be posted; a season's table; a wrong season refused
+        res = await fake.run_command(u.modo, "jeux", "ludibot config", saison="quarter")
+        assert res.ephemeral and "trimestrielles" in res.content
+        res = await fake.run_command(u.alice, "jeux", "classement", jeu="tectonic", saison="2026-05")
+        assert res.ephemeral and "Saison inconnue" in res.content and "-q" in res.content
+        choices = await fake.autocomplete(u.alice, "jeux", "classement", {"jeu": "tectonic", "saison": ""},
+                                          focused="saison")
+        current = choices[0]["value"]
+        assert "-q" in current and "trimestre" in choices[0]["name"]
+        res = await fake.run_command(u.alice, "jeux", "classement", jeu="tectonic", saison=current)
+        assert not res.ephemeral and "saison" in res.content and res.message.attachments
+        assert not w.bot.tracebacks()

@@ -1,0 +1,150 @@
+"""Finding opponents (bot/community/matchmaking.py) over the real session service and store: queues filled
+from two processes at once (each member matched exactly once, leaving all their queues), every refusal,
+a match a crash left without its game, and challenges only the challenged member can join."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.community.matchmaking import TTL, Matchmaking, MemoryQueueStore, Waiting
+from bot.sessions import Player, SessionError, SessionService
+from bot.storage import LOBBY, RUNNING, open_store
+from engines.base import RuleError
+
+GUILD, OTHER, CHANNEL = 1, 2, 10
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def member(uid: int, guild: int = GUILD) -> Player:
+    return Player(uid, f"J{uid}", guild_id=guild)
+
+
+class Process:
+    def __init__(self, path: str, queues: MemoryQueueStore, clock: Clock) -> None:
+        self.path, self.queues, self.clock = path, queues, clock
+        self.woken: list[int] = []
+
+    async def __aenter__(self) -> Process:
+        self.store = open_store(self.path)
+        await self.store.open()
+        self.sessions = SessionService(self.store, clock=self.clock)
+        self.mm = Matchmaking(self.queues, self.store, self.sessions, clock=self.clock, opened=self.woken.append)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.store.close()
+
+
+@pytest.fixture
+def queues() -> MemoryQueueStore:
+    return MemoryQueueStore()
+
+
+async def test_a_queue_fills_and_its_members_leave_every_queue(tmp_path, queues):
+    clock = Clock()
+    async with Process(str(tmp_path / "db"), queues, clock) as p:
+        entry, match, count = await p.mm.search(member(1), CHANNEL, "ludix", 3)
+        assert match is None and count == 1 and entry.players == 3
+        await p.mm.search(member(1), CHANNEL + 1, "tectonic")  # a second queue
+        with pytest.raises(SessionError, match="queue_already"):
+            await p.mm.search(member(1), CHANNEL, "ludix", 3)
+        clock.now += 5
+        _, match, count = await p.mm.search(member(2), CHANNEL, "ludix", 3)
+        assert match is None and count == 2
+        clock.now += 5
+        _, match, _ = await p.mm.search(member(3), CHANNEL + 2, "ludix", 3)
+        assert match is not None and [w.user_id for w in match.members] == [1, 2, 3]
+        game = await p.store.get_game(match.game_id)
+        assert game.status == RUNNING and [s.user_id for s in game.seats] == [1, 2, 3]
+        assert game.channel_id == CHANNEL  # where the longest-waiting member asked
+        assert p.woken == [game.id]
+        assert await queues.waiting(GUILD) == []  # member 1 left the Tectonic queue too
+
+
+async def test_refusals(tmp_path, queues):
+    async with Process(str(tmp_path / "db"), queues, Clock()) as p:
+        cases = [(("chess", None), "tournament.error.game"), (("ludix", 7), "tournament.error.queue_players"),
+                 (("lutinades", 2), "tournament.error.queue_players"), (("tectonic", 3), "tournament.error.queue_players")]
+        for (kind, n), key in cases:
+            with pytest.raises(SessionError) as err:
+                await p.mm.search(member(1), CHANNEL, kind, n)
+            assert err.value.key == key
+        with pytest.raises(RuleError, match="bad_pace"):
+            await p.mm.search(member(1), CHANNEL, "ludix", None, "warp")
+        with pytest.raises(SessionError, match="guild_only"):
+            await p.mm.search(Player(1, "x"), CHANNEL, "ludix")
+        for kind, n in [("ludix", 2), ("ludix", 3), ("ludix", 4), ("ludix", 5), ("ludix", 6), ("ludime", 2),
+                        ("ludime", 3), ("ludime", 4), ("lutinades", 3), ("lutinades", 4)]:
+            await p.mm.search(member(1), CHANNEL, kind, n)
+        with pytest.raises(SessionError, match="queue_too_many"):
+            await p.mm.search(member(1), CHANNEL, "ranta", 2)
+        assert await p.mm.leave(member(1)) == 10
+        # queues are per server: a member of another server never completes this one's queue
+        await p.mm.search(member(5), CHANNEL, "tectonic")
+        _, match, count = await p.mm.search(member(6, guild=OTHER), CHANNEL, "tectonic")
+        assert match is None and count == 1
+
+
+async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_path, queues):
+    path, clock = str(tmp_path / "db"), Clock()
+    async with Process(path, queues, clock) as a, Process(path, queues, clock) as b:
+        members = list(range(100, 130))
+        random.Random(4).shuffle(members)
+
+        async def go(i: int, uid: int):
+            clock.now += 0.001
+            await asyncio.sleep(0)
+            await (a if i % 2 else b).mm.search(member(uid), CHANNEL, "tectonic")
+
+        await asyncio.gather(*(go(i, uid) for i, uid in enumerate(members)))
+        games = await a.store.games_with_status((LOBBY, RUNNING))
+        seated = [s.user_id for g in games for s in g.seats]
+        assert sorted(seated) == sorted(members), "every member seated exactly once"
+        assert all(g.status == RUNNING and len(g.seats) == 2 for g in games) and len(games) == 15
+        assert await queues.waiting(GUILD) == []
+
+
+async def test_a_wait_ends_after_a_day(tmp_path, queues):
+    clock = Clock()
+    async with Process(str(tmp_path / "db"), queues, clock) as p:
+        await p.mm.search(member(1), CHANNEL, "tectonic")
+        clock.now += TTL + 1
+        _, match, count = await p.mm.search(member(2), CHANNEL, "tectonic")
+        assert match is None and count == 1
+
+
+async def test_a_match_left_without_its_game_is_opened_by_the_tick(tmp_path, queues):
+    clock = Clock()
+    async with Process(str(tmp_path / "db"), queues, clock) as p:
+        for uid in (1, 2):  # the process dies right after the match is taken
+            await queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "armada", 2, None, clock.now + uid), 10)
+        match = await queues.take_group(GUILD, "armada", 2, None, 0.0, clock.now)
+        assert match is not None and await queues.unopened_matches() == [match]
+        assert await p.mm.tick() == 1
+        assert await p.mm.tick() == 0
+        (game,) = await p.store.games_with_status((RUNNING,))
+        assert [s.user_id for s in game.seats] == [1, 2]
+
+
+async def test_a_challenge_only_the_member_can_join(tmp_path, queues):
+    async with Process(str(tmp_path / "db"), queues, Clock()) as p:
+        with pytest.raises(SessionError, match="challenge_self"):
+            await p.mm.challenge(member(1), CHANNEL, 1, "tectonic")
+        lobby = await p.mm.challenge(member(1), CHANNEL, 2, "tectonic")
+        with pytest.raises(SessionError) as err:
+            await p.sessions.join(lobby.id, member(3))
+        assert err.value.key == "tournament.error.reserved"
+        lobby = await p.sessions.join(lobby.id, member(2))
+        assert [s.user_id for s in lobby.seats] == [1, 2]
+        outcome = await p.sessions.start(lobby.id, member(1))
+        assert outcome.game.status == RUNNING
