@@ -389,3 +389,28 @@ async def test_lobbies_and_cancellations_are_owed_to_their_channel_too(store):
     assert not g.due and g.control_message_id is None
     assert await store.set_status(g.id, g.version, "cancelled")
     assert [x.id for x in await store.unpublished_games()] == [g.id]
+
+
+async def test_a_seat_s_clock_is_its_latest_actions_and_the_game_s_deadlines_in_one_read(store):
+    """``seat_clock`` answers what ``seat_actions`` and ``deadlines_of`` answer, live and once archived."""
+    g = await _game(store)
+    await store.start_game(g.id, 0, g.seats + [Seat(1, 101, "Bruno")], {"n": 0})
+    for v in range(1, 6):
+        seat = v % 2
+        assert await store.commit_action(g.id, v, state={"n": v}, seat=seat, user_id=100 + seat,
+                                         action={"i": v}, events=[])
+    await store.schedule_deadlines(g.id, 6, 1000.0, [(0, "reminder", 2000.0), (0, "timeout", 3000.0)])
+    await store.schedule_deadlines(g.id, 6, 1000.0, [(1, "timeout", 4000.0)])
+    rows, deadlines = await store.seat_clock(g.id, 0, 2)
+    assert [e.action["i"] for e in rows] == [4, 2]  # seat 0's, newest first, at most 2
+    assert rows == await store.seat_actions(g.id, 0, 2)
+    assert deadlines == await store.deadlines_of(g.id)
+    assert sorted((d.seat, d.kind, d.due) for d in deadlines) == [
+        (0, "reminder", 2000.0), (0, "timeout", 3000.0), (1, "timeout", 4000.0)]
+    # ended: the log is in the archive, the deadlines void
+    assert await store.commit_action(g.id, 6, state={"n": 6}, seat=0, user_id=100, action={"i": 6}, events=[],
+                                     status=FINISHED, results=[ResultRow(g.id, 0, 100, 1, 1)])
+    await store.void_game_deadlines(g.id, 5000.0)
+    rows, deadlines = await store.seat_clock(g.id, 0, 2)
+    assert [e.action["i"] for e in rows] == [6, 4] and rows == await store.seat_actions(g.id, 0, 2)
+    assert deadlines == [] == await store.deadlines_of(g.id)

@@ -159,3 +159,62 @@ async def test_a_batch_that_fails_undoes_its_whole_transaction(store):
     after = await store.get_game(g.id)
     assert after.state == {"n": 1} and after.paused is None and len(await store.events(g.id)) == 1
     assert await store.commit_action(g.id, 2, state={"n": 2}, seat=0, user_id=100, action={"v": 2}, events=[])
+
+
+async def test_postgresql_locks_a_board_and_a_player_across_processes(pg_server):
+    """Ratings are folded one rater per board, a player's vacations changed one at a time: on PostgreSQL an
+    advisory lock held to the end of the transaction (SQLite's write transaction already is one). A second
+    store (another process) asking for the same key waits until the first commits."""
+    import asyncio
+    import time
+
+    from bot.storage import open_store
+
+    url = await pg_server.new_database()
+    a, b = open_store(url), open_store(url)
+    await a.open()
+    await b.open()
+    try:
+        for key in ("123:ludix", 4242):
+            def held(tx, key=key):
+                a._lock(tx, key)
+                time.sleep(0.4)  # in the database thread: the lock is held meanwhile
+                return tx.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                  "AND pid = pg_backend_pid()").value()
+
+            def waits(tx, key=key):
+                started = time.monotonic()
+                b._lock(tx, key)
+                return time.monotonic() - started
+
+            first = asyncio.ensure_future(a._tx(held))
+            await asyncio.sleep(0.1)
+            waited = await b._tx(waits)
+            assert await first == 1
+            assert waited >= 0.2, (key, waited)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_postgresql_prepared_statements_survive_a_failed_pipeline(pg_server):
+    """Statements are prepared the first time they are sent, in the same pipeline; one that fails (here the
+    second statement of a pipeline refers to no table) leaves the connection able to run both again, prepared
+    or not, and a statement that never parsed is not taken for prepared."""
+    from bot.storage import open_store
+
+    store = open_store(await pg_server.new_database(), max_size=1)
+    await store.open()
+    try:
+        ok = ("SELECT ? + 1 AS n", (1,))
+        broken = ("SELECT n FROM no_such_table WHERE n = ?", (1,))
+        for _ in range(3):
+            with pytest.raises(Exception) as err:
+                await store._run(lambda tx: tx.batch([ok, broken]))
+            assert "no_such_table" in str(err.value)
+            assert await store._run(lambda tx: tx.batch([ok, ok])[1].value()) == 2
+        await store._call(lambda con: con.execute("CREATE TABLE no_such_table (n BIGINT)"))
+        await store._call(lambda con: con.execute("INSERT INTO no_such_table VALUES (1)"))
+        assert [r.value() for r in await store._run(lambda tx: tx.batch([ok, broken]))] == [2, 1]
+    finally:
+        await store.close()

@@ -204,11 +204,11 @@ class Scheduler:
                             away: float | None) -> tuple[float, bool]:
         """``(seconds left, running)``: a seat expected with a pending timeout has ``due - now`` left
         (its clock stopped until the end of a vacation), any other seat the bank of its last move."""
-        rows = await self.store.seat_actions(game.id, seat, 5)
-        stored = self._stored(rows, p)
         if seat not in self.sessions.expected_seats(game):
-            return stored, False
-        timeouts = [d for d in await self.store.deadlines_of(game.id) if d.seat == seat and d.kind == TIMEOUT]
+            return self._stored(await self.store.seat_actions(game.id, seat, 5), p), False
+        rows, deadlines = await self.store.seat_clock(game.id, seat, 5)  # one read (one round trip)
+        stored = self._stored(rows, p)
+        timeouts = [d for d in deadlines if d.seat == seat and d.kind == TIMEOUT]
         if not timeouts:
             return stored, False
         d = max(timeouts, key=lambda d: d.version)

@@ -629,6 +629,11 @@ class Store(ABC):
         """The seat's latest actions, newest first."""
 
     @abstractmethod
+    async def seat_clock(self, game_id: int, seat: int, limit: int = 10) -> tuple[list[EventRow], list[Deadline]]:
+        """``seat_actions`` and ``deadlines_of`` together (what a seat's time bank is computed from), read in
+        one call: one round trip on PostgreSQL."""
+
+    @abstractmethod
     async def cast_ballot(self, game_id: int, seat: int, epoch: int, voter: int, choice: str, now: float) -> None:
         """Record (or change) ``voter``'s ballot in the vote about ``seat`` opened at version ``epoch``."""
 

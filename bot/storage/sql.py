@@ -564,22 +564,25 @@ class SQLStore(Store):
                   ("DELETE FROM events WHERE game_id = ?", (game_id,)),
                   ("UPDATE games SET state = NULL WHERE id = ?", (game_id,))])
 
-    async def _log(self, game_id: int, where: str = "", params: Sequence[Any] = (),
-                   order: str = "version") -> tuple[list[EventRow], list[EventRow] | None]:
+    async def _log(self, game_id: int, where: str = "", params: Sequence[Any] = (), order: str = "version",
+                   also: Sequence[Step] = ()) -> tuple[list[EventRow], list[EventRow] | None, list[Result]]:
         """The game's log entries ``where`` says, and its archived log (None: not archived), together (one
-        hop, one round trip): an ended game's log is in its archive."""
-        rows, archive = await self._run(lambda tx: tx.batch([
+        hop, one round trip): an ended game's log is in its archive. ``also``: more reads sent with them
+        (their results last)."""
+        results = await self._run(lambda tx: tx.batch([
             (f"SELECT * FROM events WHERE game_id = ?{where} ORDER BY {order}", (game_id, *params)),
-            ("SELECT events FROM archives WHERE game_id = ?", (game_id,))]))
+            ("SELECT events FROM archives WHERE game_id = ?", (game_id,)), *also]))
+        rows, archive = results[:2]
         blob = archive.value()
-        return [event_from(r) for r in rows.rows], (None if blob is None else unpack_log(game_id, bytes(blob)))
+        return ([event_from(r) for r in rows.rows], (None if blob is None else unpack_log(game_id, bytes(blob))),
+                results[2:])
 
     async def events(self, game_id) -> list[EventRow]:
-        rows, archived = await self._log(game_id)
+        rows, archived, _ = await self._log(game_id)
         return rows or archived or []
 
     async def events_after(self, game_id, version) -> list[EventRow]:
-        rows, archived = await self._log(game_id, " AND version > ?", (version,))
+        rows, archived, _ = await self._log(game_id, " AND version > ?", (version,))
         if not rows and archived is not None:
             return [e for e in archived if e.version > version]
         return rows
@@ -727,9 +730,12 @@ class SQLStore(Store):
         await self._write("DELETE FROM deadlines WHERE game_id = ? AND (state <> 'pending' "
                           "OR lease_until IS NULL OR lease_until <= ?)", (game_id, now))
 
+    @staticmethod
+    def _deadlines_step(game_id: int) -> Step:
+        return ("SELECT * FROM deadlines WHERE game_id = ? ORDER BY version, seat, kind", (game_id,))
+
     async def deadlines_of(self, game_id) -> list[Deadline]:
-        rows = await self._read("SELECT * FROM deadlines WHERE game_id = ? ORDER BY version, seat, kind", (game_id,))
-        return [deadline_from(r) for r in rows]
+        return [deadline_from(r) for r in await self._read(*self._deadlines_step(game_id))]
 
     async def latest_deadline_version(self, game_id, seat) -> int | None:
         rows = await self._read("SELECT MAX(version) AS v FROM deadlines WHERE game_id = ? AND seat = ?",
@@ -737,10 +743,14 @@ class SQLStore(Store):
         return rows[0]["v"] if rows else None
 
     async def seat_actions(self, game_id, seat, limit=10) -> list[EventRow]:
-        rows, archived = await self._log(game_id, " AND seat = ?", (seat,), "version DESC LIMIT " + str(int(limit)))
+        return (await self.seat_clock(game_id, seat, limit, deadlines=False))[0]
+
+    async def seat_clock(self, game_id, seat, limit=10, *, deadlines=True) -> tuple[list[EventRow], list[Deadline]]:
+        rows, archived, more = await self._log(game_id, " AND seat = ?", (seat,), "version DESC LIMIT " + str(int(limit)),
+                                               also=[self._deadlines_step(game_id)] if deadlines else ())
         if not rows and archived is not None:
-            return [e for e in reversed(archived) if e.seat == seat][:limit]
-        return rows
+            rows = [e for e in reversed(archived) if e.seat == seat][:limit]
+        return rows, [deadline_from(r) for r in more[0].rows] if more else []
 
     async def cast_ballot(self, game_id, seat, epoch, voter, choice, now) -> None:
         await self._write(
