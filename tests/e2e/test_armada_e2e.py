@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 
+from bot import rules
 from bot.storage import FINISHED, RUNNING
 from engines.armada import legal_points, movable_points, pivot_choices
 from tests.e2e.armada_driver import ENGINE, Reader, answered, game_id_of, quiet, send_action, step
@@ -132,7 +133,8 @@ async def test_two_users_play_both_rounds(world):
     res = await fake.run_command(u.chloe, "jeux", "armada status")
     assert res.ephemeral and "terminée" in res.content and res.attachments
     res = await fake.run_command(u.alice, "jeux", "armada rules")
-    assert res.ephemeral and "11 prises" in res.content and "/armada deplacer" in res.content
+    assert res.ephemeral and "11 prises" in res.content  # the rules card opens at its first page
+    assert "/armada deplacer" in rules.page_text("armada", 3, "fr", {})  # the commands page
     assert fake.errors == []
     assert world.bot.tracebacks() == []
     check_table_cards(fake, [u.alice.id, u.bruno.id])  # issue 24: every public message a card, pictures and pings in it

@@ -108,7 +108,8 @@ async def test_solo_nexus_game_to_the_end(world):
             res = await typed(fake, u.alice, position.lower() if rnd % 7 == 0 else position)
             used.append(position)
         public = res.public_messages[-1].content
-        assert f"Tout le monde a posé la tuile {rnd}" in public, public
+        assert f"Tuile {rnd} (" in public and "posée." in public, public  # solo: nobody else to wait for
+        assert "Tout le monde" not in public, public
     final = res.public_messages[-1]
     assert "Partie terminée" in final.content and "Fin de la partie" in final.content
     assert re.search(r"1\. Alice — -?\d+", final.content), final.content
