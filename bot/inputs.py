@@ -14,7 +14,7 @@ from typing import Any
 from discord import app_commands
 
 from bot.safe import escape
-from engines.base import RuleError
+from engines.base import Phrase, RuleError
 
 #: Discord's integer options lie strictly between -2**53 and 2**53, its numbers within ±2**53
 DISCORD_INT = 2**53
@@ -63,6 +63,15 @@ def _param(command: Any, name: str) -> app_commands.Parameter | None:
     return None
 
 
+def _choice_names(choices: list[Any]) -> tuple[Phrase, ...] | str:
+    """The choices as the user's client shows them: their catalog names (« Facile, Difficile »), in the
+    reader's language; the values when a choice has no catalog name."""
+    keys = [(getattr(getattr(c, "_locale_name", None) or c.name, "extras", None) or {}).get("key") for c in choices]
+    if all(keys):
+        return tuple(Phrase(k) for k in keys)
+    return ", ".join(str(c.value) for c in choices)
+
+
 def check_option(command: Any, option: dict[str, Any]) -> None:
     """Raise :class:`Refused` when one raw option (``{"name", "type", "value"}``) does not fit."""
     name = str(option.get("name", ""))[:32]
@@ -88,7 +97,7 @@ def check_option(command: Any, option: dict[str, Any]) -> None:
         allowed = [c.value for c in param.choices]
         if value not in allowed:
             raise Refused(RuleError("common.error.bad_choice", option=name, value=escape(value, limit=40),
-                                    allowed=", ".join(str(v) for v in allowed)))
+                                    allowed=_choice_names(param.choices)))
     if kind in (INTEGER, NUMBER):
         low, high = param.min_value, param.max_value
         if (low is not None and value < low) or (high is not None and value > high):

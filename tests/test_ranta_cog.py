@@ -125,3 +125,6 @@ def test_a_round_that_opens_shows_every_kallax_the_last_one_left():
     assert len(jobs) == 4  # the new round's dice, then the three kallaxes
     state, _ = ENGINE.apply(state, 0, {"type": MAT, "round": 2, "cell": "A2"})
     assert gallery(None, game, ENGINE.view(state, None), "fr") == []  # mid-round: the dice alone
+    solo = ENGINE.new_game(1, {"mode": "classique"}, 5)
+    solo, _ = ENGINE.apply(solo, 0, {"type": MAT, "round": 1, "cell": "A1"})
+    assert gallery(None, SimpleNamespace(names=["Alice"], id=2), ENGINE.view(solo, None), "fr") == []

@@ -450,13 +450,14 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
 
     def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
         """The end: every sheet. A round that has just opened: its dice, then every kallax as the last
-        round left it (what "the kallaxes are revealed" shows). Otherwise the dice alone."""
+        round left it (what "the kallaxes are revealed" shows), with two players or more. Otherwise the
+        dice alone."""
         labels = render_labels(lang)
         if view.get("finished"):
             return [picture(render_final, view, game.names, labels, seat) for seat in final_order(view)]
         out = set(view.get("out") or ())
         opened = view["round"] > 1 and not any(p for s, p in enumerate(view["placed"]) if s not in out)
-        if not opened:
+        if not opened or view["players"] < 2:  # alone, the kallax is the player's own private view
             return []
         sheets = [picture(render_sheet, view, seat, game.names, None, labels) for seat in range(view["players"])]
         return [picture(render_dice, view, labels), *sheets][:10]  # a gallery holds 10 pictures

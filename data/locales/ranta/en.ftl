@@ -43,7 +43,7 @@ event-box_placed = You stored { $category ->
     } at { $cell }.
 event-mat_placed = You laid a mat at { $cell }.
 event-round_closed = { $players ->
-        [1] Round { $round } is over: here is your kallax.
+        [1] Round { $round } is over.
        *[other] Round { $round } is over: every kallax is revealed, here they are.
     }
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.

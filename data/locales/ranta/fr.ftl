@@ -43,7 +43,7 @@ event-box_placed = Vous avez rangé { $category ->
     } en { $cell }.
 event-mat_placed = Vous avez posé un tapis en { $cell }.
 event-round_closed = { $players ->
-        [1] Manche { $round } terminée : voici votre kallax.
+        [1] Manche { $round } terminée.
        *[other] Manche { $round } terminée : toutes les kallax sont révélées, les voici.
     }
 event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
