@@ -24,7 +24,7 @@ from tests.e2e.harness import check_table_cards, last_control, mentioned, read_g
 pytestmark = pytest.mark.e2e
 
 FR_GESTURES = [gesture_name(k, "fr") for k in KINDS]
-CARD_PHRASES = ("que vous seuls voyez", "only you lutins can see", "La carte est révélée", "Le panneau",
+CARD_PHRASES = ("visible des lutins seulement", "only you lutins can see", "La carte est révélée", "Le panneau",
                 "The card is revealed", "The signpost", "gros chiffre", "big number")
 
 

@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from bot import rules
 from bot.storage import FINISHED, RUNNING
 from engines.tectonic import flip_choices, legal_destinations, legal_sources
 from tests.e2e.harness import check_table_cards, mentioned
@@ -65,13 +66,15 @@ async def test_a_whole_game_against_the_bot(world):
             board = boards[0]
             assert board.attachments[0].bytes[:4] == PNG
             a = s.action
-            assert f"Alice joue {piece_at(s.before, a['from'])} {a['from']} → {a['to']}." in board.content
+            piece = piece_at(s.before, a["from"])
+            mine = "sa colline" if piece == "colline" else f"son {piece}"
+            assert f"Alice déplace {mine} de {a['from']} à {a['to']}." in board.content
             deferred += (s.first or res).response_type == 5
             assert res.latency < 2.0
             game, after = await reader.state(game_id)
             if not after.finished:
                 assert after.ply == s.before.ply + 2  # the bot replied in the same answer
-                assert "Bot 1 joue" in board.content and mentioned(board) == [u.alice.id]
+                assert "Bot 1 déplace" in board.content and mentioned(board) == [u.alice.id]
                 assert "Au tour de" not in board.content
         else:
             pytest.fail("the game against the bot did not end")
@@ -196,12 +199,12 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
                       reader, game_id, de="C2", vers="C3", retourner="C9")
         res = await fake.run_command(u.alice, "jeux", "tectonic jouer", de=" c2 ", vers="C6", until=answered)
         (board,) = board_messages(res)
-        assert "Alice joue mont C2 → C6." in board.content and mentioned(board) == [u.dave.id]
+        assert "Alice déplace son mont de C2 à C6." in board.content and mentioned(board) == [u.dave.id]
         assert "/tectonic jouer de: vers:" in board.content and "Au tour de" not in board.content
         await refused(fake, u.dave, "The piece on C6 (mont) belongs to your opponent.", reader, game_id,
                       de="C6", vers="C5")
         res = await fake.run_command(u.dave, "jeux", "tectonic jouer", de="E9", vers="D8", until=answered)
-        assert "Dave joue colline E9 → D8." in board_messages(res)[0].content
+        assert "Dave déplace sa colline de E9 à D8." in board_messages(res)[0].content
         # White's mont C6 may now go to C8, next to two Black pieces: C9 and D8
         await refused(fake, u.alice, "C6 → C10 est bloqué : la case C9 est occupée et on ne passe jamais "
                       "par-dessus une pièce.", reader, game_id, de="C6", vers="C10")
@@ -238,7 +241,7 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
         res = await fake.click(u.alice, choice, label="Retourner D8 (colline)", until=answered)
         assert res.message.content == "Vous jouez C6 → C8 et retournez D8." and res.message.buttons == []
         (board,) = board_messages(res)
-        assert "Alice joue mont C6 → C8." in board.content
+        assert "Alice déplace son mont de C6 à C8." in board.content
         assert "🔴 Alice retourne le pion adverse en D8 (colline) : il devient rouge." in board.content
         assert mentioned(board) == [u.dave.id]
         # the other message's buttons were drawn for the previous position: refused
@@ -281,9 +284,10 @@ async def test_options_status_rules_and_resigning(world):
         res = await fake.run_command(u.alice, "jeux", "tectonic status")
         assert res.ephemeral and f"partie n°{game_id}, en cours" in res.content and res.attachments
         res = await fake.run_command(u.dave, "jeux", "tectonic rules")
-        assert res.ephemeral and "colline" in res.content and "/tectonic jouer" in res.content
+        assert res.ephemeral and "hill" in res.content  # the rules card, in the reader's language (Dave: English)
+        assert "/tectonic play" in rules.page_text("tectonic", 3, "en", {})  # the commands page
         s = await step(fake, reader, game_id, {0: u.alice})
-        assert "Bot 1 joue" in board_messages(s.result)[0].content
+        assert "Bot 1 déplace" in board_messages(s.result)[0].content
         # resigning: a confirmation first, that only Alice sees
         res = await fake.run_command(u.chloe, "jeux", "tectonic abandon")
         assert res.ephemeral and "Vous ne jouez pas" in res.content
@@ -308,7 +312,7 @@ async def test_options_status_rules_and_resigning(world):
     res = await fake.run_command(u.bruno, "autre", "tectonic jouer", de="E2", vers="E3", until=answered)
     assert res.response_type == 5 and res.latency < 1.0
     (board,) = board_messages(res)
-    assert "Bruno joue colline E2 → E3." in board.content and "Bot 1 joue" in board.content
+    assert "Bruno déplace sa colline de E2 à E3." in board.content and "Bot 1 déplace" in board.content
     assert mentioned(board) == [u.bruno.id]
     assert fake.errors == []
     assert world.bot.tracebacks() == []
