@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, looplag, metrics, payload
+from bot import emojis, i18n, looplag, metrics, payload
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.config import Settings
@@ -233,6 +233,7 @@ class Ludibot(commands.AutoShardedBot):
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
         self.publisher.start()
+        self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -398,6 +399,8 @@ class Ludibot(commands.AutoShardedBot):
             await explain_refused_component(interaction)
 
     async def close(self) -> None:
+        if getattr(self, "emoji_sync", None) is not None:
+            self.emoji_sync.cancel()
         if self.publisher is not None:
             await self.publisher.stop()
         if getattr(self, "community", None) is not None:
