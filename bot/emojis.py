@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 
 from render import emoji as pictures
@@ -248,9 +249,12 @@ async def run(api: EmojiApi, registry: Registry, *, create: bool, pace: float = 
             await asyncio.sleep(delay)
         try:
             report = await sync(api, registry, wanted, create=create, pace=pace)
-        except (discord.HTTPException, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             log.warning("could not read the application's emojis (%s): texts instead, for now", exc)
             continue
+        except Exception:  # a bug here must not leave an unread task error; texts stay as they are
+            log.exception("the application emojis' sync failed")
+            return None
         log.info("application emojis: %d reused, %d created, %d failed, %d pruned, %d missing",
                  report.reused, report.created, report.failed, report.pruned, report.missing)
         if not report.missing or create:
