@@ -195,18 +195,24 @@ async def sync(api: EmojiApi, registry: Registry, wanted: dict[str, tuple[str, s
     room = APP_EMOJIS_MAX - len(items)
     if room < len(missing):
         report.pruned = await _prune(api, items, wanted, len(missing) - room)
+        room += report.pruned
+    order = sorted(missing, key=list(wanted).index)
+    if room < len(order):  # no request Discord would refuse: the ones beyond the cap stay texts
+        log.warning("the application holds %d emojis: %d of ours not created, shown as text",
+                    APP_EMOJIS_MAX - room, len(order) - max(room, 0))
+        order = order[:max(room, 0)]
     refused = 0
-    for n, name in enumerate(sorted(missing, key=list(wanted).index)):
+    for n, name in enumerate(order):
         kind, key = wanted[name]
         if n:
             await asyncio.sleep(pace)
         try:
             item = await api.create(name, await asyncio.to_thread(pictures.render, kind, key))
         except discord.HTTPException as exc:
-            if _limit_reached(exc):
+            if _limit_reached(exc):  # someone else filled it meanwhile
                 log.warning("the application holds 2,000 emojis: %d of ours not created, shown as text",
-                            len(missing) - n)
-                refused += len(missing) - n
+                            len(order) - n)
+                refused += len(order) - n
                 break
             # most likely another process created it meanwhile (the name is taken): read back below
             log.info("could not create the application emoji %s (%s)", name, exc)

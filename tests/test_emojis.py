@@ -178,32 +178,29 @@ async def test_a_redrawn_emoji_gets_a_new_name_and_the_old_one_stays(wanted):
     assert all(reg.emoji(k, key).name in wanted for k, key in SOME)
 
 
-async def test_at_the_cap_only_our_older_designs_make_room(wanted):
+async def test_at_the_cap_only_our_older_designs_make_room(wanted, monkeypatch):
+    monkeypatch.setattr(emojis, "APP_EMOJIS_MAX", 8)
     disc = MemoryDiscord(limit=8)
-    emojis_max = emojis.APP_EMOJIS_MAX
-    emojis.APP_EMOJIS_MAX = 8
-    try:
-        reg = emojis.Registry()
-        old = {n[:-6] + "000000": v for n, v in wanted.items()}
-        await emojis.sync(disc.api(), reg, old, create=True, pace=0)
-        disc.add_foreign("party_parrot")
-        disc.add_foreign("logo")
-        report = await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
-    finally:
-        emojis.APP_EMOJIS_MAX = emojis_max
+    reg = emojis.Registry()
+    old = {n[:-6] + "000000": v for n, v in wanted.items()}
+    await emojis.sync(disc.api(), reg, old, create=True, pace=0)
+    disc.add_foreign("party_parrot")
+    disc.add_foreign("logo")
+    report = await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
     assert report.pruned == 4 and report.created == 5 and report.missing == 0
     assert {"party_parrot", "logo"} <= set(disc.names()), "never an emoji that is not ours"
     assert len(disc.items) == 8
 
 
-async def test_a_full_application_falls_back_to_text(wanted):
+async def test_a_full_application_falls_back_to_text(wanted, monkeypatch):
+    monkeypatch.setattr(emojis, "APP_EMOJIS_MAX", 3)
     disc = MemoryDiscord(limit=3)
     for n in range(3):
         disc.add_foreign(f"other_{n}")
     reg = emojis.Registry()
     report = await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
     assert report.created == 0 and report.failed == 5 and report.missing == 5
-    assert disc.creates == 1, "a full application: no more tries this start"
+    assert disc.creates == 0, "a full application: no request Discord would refuse"
     assert reg.emoji("ludix", "L") is None and reg.text("ludix", "L", "L") == "L"
     assert emojis.Registry().known == {}
 
@@ -288,3 +285,22 @@ async def test_against_the_fake_discord_two_creators_and_a_restart(monkeypatch):
         for h in clients:
             await h.close()
         await fake.stop()
+
+
+async def test_a_nearly_full_application_creates_what_fits(wanted, monkeypatch):
+    monkeypatch.setattr(emojis, "APP_EMOJIS_MAX", 3)
+    disc = MemoryDiscord(limit=3)
+    disc.add_foreign("other")
+    reg = emojis.Registry()
+    report = await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
+    assert (report.created, report.missing, disc.creates) == (2, 3, 2)
+    assert reg.emoji("ludix", "L") is not None and reg.emoji("ludix", "X") is not None  # the catalog's order
+    assert reg.emoji("lutinades", "up") is None
+
+
+async def test_filled_by_someone_else_meanwhile_stops_at_the_first_refusal(wanted):
+    """Discord answers 30008 (the list said there was room): no more tries this start."""
+    disc = MemoryDiscord(limit=2)
+    reg = emojis.Registry()
+    report = await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
+    assert (report.created, report.missing, disc.creates) == (2, 3, 3)

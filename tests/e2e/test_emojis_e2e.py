@@ -1,0 +1,100 @@
+"""Application emojis (issue 24 part 6) with the real bot process and the strict fake Discord:
+created once at the first start, reused after a crash, one deleted by an admin made again at the
+next start, and a full application (2,000 emojis) leaves every text and button as it was, with no
+reference to an emoji that does not exist."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.emojis import parse_name, wanted_names
+from fakediscord import models as m
+from render.emoji import render
+from tests.e2e.harness import mentioned
+
+pytestmark = pytest.mark.e2e
+
+WANTED = wanted_names()
+
+
+async def wait_for(predicate, timeout: float = 45.0, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {what}")
+        await asyncio.sleep(0.2)
+
+
+def ours(fake) -> dict[str, int]:
+    return {e.name: e.id for e in fake.app_emojis.values() if parse_name(e.name)}
+
+
+def sync_lines(bot) -> list[str]:
+    return [line for line in bot.log.splitlines() if "application emojis:" in line]
+
+
+async def restart(world) -> None:
+    world.bot.kill()
+    await world.fake.wait_disconnected(timeout=10)
+    world.bot.start()
+    await world.fake.wait_ready(timeout=60, fresh=True)
+
+
+async def test_created_once_reused_after_a_crash_and_made_again_when_deleted(world):
+    fake = world.fake
+    created: list[str] = []
+    fake.listeners.append(lambda event, obj: created.append(obj.name) if event == "emoji_create" else None)
+    await wait_for(lambda: len(ours(fake)) == len(WANTED) and sync_lines(world.bot), what="the first sync")
+    assert set(ours(fake)) == set(WANTED) and sorted(created) == sorted(WANTED)
+    assert f"0 reused, {len(WANTED)} created, 0 failed" in sync_lines(world.bot)[-1]
+    first = ours(fake)
+    for name, eid in first.items():  # the uploaded picture is the renderer's, as a PNG
+        kind, key, _ = parse_name(name)
+        assert fake.app_emojis[eid].data == render(kind, key)
+
+    await restart(world)  # a crash: everything is reused, nothing created twice
+    await wait_for(lambda: len(sync_lines(world.bot)) == 2, what="the second sync")
+    assert f"{len(WANTED)} reused, 0 created" in sync_lines(world.bot)[-1]
+    assert ours(fake) == first and len(created) == len(WANTED)
+
+    # an admin deletes one (and uploads one of their own): the next start makes ours again, only it
+    gone = next(n for n, (kind, key) in WANTED.items() if (kind, key) == ("ludix", "L"))
+    del fake.app_emojis[first[gone]]
+    fake.app_emojis[10**18] = m.FakeEmoji(id=10**18, name="party_parrot", data=b"GIF89a", content_type="image/gif",
+                                          user=fake.bot_user.user_payload())
+    await restart(world)
+    await wait_for(lambda: len(sync_lines(world.bot)) == 3, what="the third sync")
+    assert f"{len(WANTED) - 1} reused, 1 created" in sync_lines(world.bot)[-1]
+    now = ours(fake)
+    assert set(now) == set(WANTED) and now[gone] != first[gone]
+    assert 10**18 in fake.app_emojis, "an emoji that is not the bot's is left alone"
+    assert fake.validation_errors == []
+
+
+async def test_a_full_application_plays_with_texts(world):
+    """2,000 emojis already (none ours): nothing can be created; a game runs as before, in text."""
+    fake, u = world.fake, world.u
+    await wait_for(lambda: sync_lines(world.bot), what="the first sync")  # the usual world made ours: remove them
+    fake.app_emojis.clear()
+    for n in range(2000):
+        eid = 10**18 + n
+        fake.app_emojis[eid] = m.FakeEmoji(id=eid, name=f"other_{n}", data=b"\x89PNG", content_type="image/png",
+                                           user=fake.bot_user.user_payload())
+    await restart(world)
+    await wait_for(lambda: len(sync_lines(world.bot)) == 2, what="the sync at the restart")
+    assert f"0 created, {len(WANTED)} failed" in sync_lines(world.bot)[-1]
+    assert not ours(fake)
+    res = await fake.run_command(u.alice, "jeux", "ludix start", objectif=50)
+    await fake.click(u.bruno, res.message, label="Rejoindre")
+    res = await fake.click(u.alice, res.message, label="Lancer")
+    msg = res.message
+    for _ in range(3):
+        (uid,) = mentioned(msg)
+        user = u.alice if uid == u.alice.id else u.bruno
+        roll = next(b["custom_id"] for b in msg.buttons if ":roll:" in b["custom_id"])
+        res = await fake.click(user, msg, custom_id=roll)
+        msg = res.message or msg
+    # strict teardown: no validation error, no broken emoji
