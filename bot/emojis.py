@@ -268,14 +268,45 @@ async def run(api: EmojiApi, registry: Registry, *, create: bool, pace: float = 
     return report
 
 
+@dataclass
+class _Sync:
+    api: EmojiApi
+    create: bool
+    task: asyncio.Task | None = None
+    refreshed_at: float = -float("inf")
+
+
+_sync: _Sync | None = None
+#: at most one sync again per this many seconds after a refusal that names an emoji
+REFRESH_INTERVAL = 60.0
+
+
 def start(bot: Any) -> asyncio.Task | None:
     """Start the sync in the background (the process holding shard 0 creates; others read)."""
+    global _sync
     if bot.application_id is None:
         log.warning("no application id: application emojis are not used")
         return None
-    api = HttpEmojiApi(bot.http, bot.application_id)
-    create = bool(bot.settings.runs_shard_zero)
-    return asyncio.get_running_loop().create_task(run(api, REGISTRY, create=create), name="app-emojis")
+    _sync = _Sync(HttpEmojiApi(bot.http, bot.application_id), bool(bot.settings.runs_shard_zero))
+    _sync.task = asyncio.get_running_loop().create_task(run(_sync.api, REGISTRY, create=_sync.create),
+                                                        name="app-emojis")
+    return _sync.task
 
 
-__all__ = ["REGISTRY", "Registry", "emoji", "glyphs", "start", "sync", "text"]
+def refused(error: BaseException) -> bool:
+    """Discord refused a message because of an emoji (an admin deleted one while the bot runs: a
+    button naming it is invalid). Forget every emoji (the retry goes out with texts) and read
+    the list again (the process holding shard 0 makes it again). True when it was about emojis."""
+    if not isinstance(error, discord.HTTPException) or error.status != 400 or "emoji" not in (error.text or "").lower():
+        return False
+    REGISTRY.clear()
+    log.warning("Discord refused an application emoji: texts instead until the emojis are read again")
+    now = asyncio.get_running_loop().time()
+    if _sync is not None and (_sync.task is None or _sync.task.done()) and now - _sync.refreshed_at >= REFRESH_INTERVAL:
+        _sync.refreshed_at = now
+        _sync.task = asyncio.get_running_loop().create_task(
+            run(_sync.api, REGISTRY, create=_sync.create, relist_delays=()), name="app-emojis")
+    return True
+
+
+__all__ = ["REGISTRY", "Registry", "emoji", "glyphs", "refused", "start", "sync", "text"]

@@ -304,3 +304,26 @@ async def test_filled_by_someone_else_meanwhile_stops_at_the_first_refusal(wante
     reg = emojis.Registry()
     report = await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
     assert (report.created, report.missing, disc.creates) == (2, 3, 3)
+
+
+async def test_a_refusal_naming_an_emoji_forgets_them_and_reads_the_list_again(wanted, monkeypatch):
+    disc, reg = MemoryDiscord(), emojis.Registry()
+    monkeypatch.setattr(emojis, "REGISTRY", reg)
+    monkeypatch.setattr(emojis, "wanted_names", lambda: wanted)
+    await emojis.sync(disc.api(), reg, wanted, create=True, pace=0)
+    gone = reg.emoji("ludix", "L")
+    disc.items.pop(gone.id)  # an admin deletes it while the bot runs
+    monkeypatch.setattr(emojis, "_sync", emojis._Sync(disc.api(), create=True))
+    assert not emojis.refused(_http_error(400, 50035, "Invalid Form Body",
+                                          {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "too long"}]}}))
+    assert not emojis.refused(_http_error(403, 50013, "Missing Permissions"))
+    assert reg.emoji("ludix", "X") is not None, "other refusals change nothing"
+    err = _http_error(400, 50035, "Invalid Form Body", {"components": {"0": {"components": {"0": {"emoji": {"id": {
+        "_errors": [{"code": "COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}]}}}}}}})
+    assert emojis.refused(err)
+    assert reg.emoji("ludix", "X") is None, "the retry goes out with texts"
+    await emojis._sync.task
+    assert reg.emoji("ludix", "L") is not None and reg.emoji("ludix", "L").id != gone.id
+    assert reg.emoji("ludix", "X") is not None
+    task = emojis._sync.task
+    assert emojis.refused(err) and emojis._sync.task is task, "at most one sync again a minute"
