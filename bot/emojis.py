@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 
+from bot.safe import Safe
 from render import emoji as pictures
 
 log = logging.getLogger("ludibot.emojis")
@@ -133,6 +134,45 @@ def glyphs(kind: str, keys: Iterable[str]) -> str | None:
             return None
         out.append(str(e))
     return "".join(out)
+
+
+def with_text(kind: str, keys: Iterable[str], shown: str) -> str:
+    """``shown`` (the words, kept for screen readers and as the fallback) preceded by the glyphs of
+    ``keys`` when all are available: ``<:dx_I…><:dx_X…> IX``. Safe text when ``shown`` is."""
+    g = glyphs(kind, keys)
+    if g is None:
+        return shown
+    return Safe(f"{g} {shown}") if isinstance(shown, Safe) else f"{g} {shown}"
+
+
+#: a Limit tile id, one value per line: ``1-11-10``
+_TILE = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})$")
+
+
+def tile_text(tile: str) -> str:
+    """A Limit tile id with its three line values as glyphs in front (``1-11-10`` alone until they exist)."""
+    m = _TILE.match(tile or "")
+    return with_text("limit", m.groups(), tile) if m else tile
+
+
+def letters_text(letters: Iterable[str], shown: str) -> str:
+    """Ludime letters as cards in front of ``shown`` (the letters in words)."""
+    return with_text("ludime", [c.upper() for c in letters], shown)
+
+
+def event_glyphs(kind: str, event: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    """The narration's parameters with glyphs where one helps: a Ludix roll's faces, a Limit
+    tile. ``params`` are the escaped ones (:func:`bot.narrate.event_params`); the glyphs are the
+    bot's own text, added in front of them, never in place of them."""
+    if kind == "ludix" and isinstance(event.get("faces"), str) and "faces" in params:
+        faces = event["faces"].upper()
+        if faces and set(faces) <= set(pictures.LUDIX_FACES):
+            params["faces"] = with_text("ludix", faces, params["faces"])
+    elif kind == "limit" and isinstance(event.get("tile"), str) and "tile" in params:
+        m = _TILE.match(event["tile"])
+        if m:
+            params["tile"] = with_text("limit", m.groups(), params["tile"])
+    return params
 
 
 class EmojiApi(Protocol):
@@ -309,4 +349,5 @@ def refused(error: BaseException) -> bool:
     return True
 
 
-__all__ = ["REGISTRY", "Registry", "emoji", "glyphs", "refused", "start", "sync", "text"]
+__all__ = ["REGISTRY", "Registry", "emoji", "event_glyphs", "glyphs", "letters_text", "refused", "start", "sync", "text",
+           "tile_text", "with_text"]

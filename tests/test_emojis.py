@@ -327,3 +327,37 @@ async def test_a_refusal_naming_an_emoji_forgets_them_and_reads_the_list_again(w
     assert reg.emoji("ludix", "X") is not None
     task = emojis._sync.task
     assert emojis.refused(err) and emojis._sync.task is task, "at most one sync again a minute"
+
+
+@pytest.fixture
+def all_known(monkeypatch):
+    """A registry that knows every emoji of the catalog (ids made up)."""
+    reg = emojis.Registry()
+    for n, (name, (kind, key)) in enumerate(emojis.wanted_names().items()):
+        reg.add(kind, key, {"id": str(10**17 + n), "name": name})
+    monkeypatch.setattr(emojis, "REGISTRY", reg)
+    return reg
+
+
+def test_texts_keep_their_words_and_add_glyphs(all_known):
+    from bot.safe import Safe, escape
+
+    assert emojis.tile_text("1-11-10") == (f"{all_known.emoji('limit', '1')}{all_known.emoji('limit', '11')}"
+                                           f"{all_known.emoji('limit', '10')} 1-11-10")
+    assert emojis.tile_text("nonsense") == "nonsense" and emojis.tile_text("1-13-10") == "1-13-10"
+    shown = emojis.letters_text(["a", "B"], "A B")
+    assert shown.endswith(" A B") and shown.count("<:lm_") == 2
+    params = emojis.event_glyphs("ludix", {"faces": "IXXL"}, {"faces": escape("IXXL")})
+    assert isinstance(params["faces"], Safe) and params["faces"].endswith(" IXXL")
+    assert [e.group(1) for e in __import__("re").finditer(r"<:dx_(\w)_", params["faces"])] == list("IXXL")
+    # anything that is not a roll of Ludix faces stays as it is
+    assert emojis.event_glyphs("ludix", {"faces": "I<X"}, {"faces": "I<X"}) == {"faces": "I<X"}
+    assert emojis.event_glyphs("ludime", {"faces": "IX"}, {"faces": "IX"}) == {"faces": "IX"}
+    assert emojis.event_glyphs("limit", {"tile": "4-2-3"}, {"tile": "4-2-3"})["tile"].endswith(" 4-2-3")
+
+
+def test_texts_without_emojis_are_unchanged(monkeypatch):
+    monkeypatch.setattr(emojis, "REGISTRY", emojis.Registry())
+    assert emojis.tile_text("1-11-10") == "1-11-10"
+    assert emojis.letters_text("AB", "A B") == "A B"
+    assert emojis.event_glyphs("ludix", {"faces": "IXXL"}, {"faces": "IXXL"}) == {"faces": "IXXL"}
