@@ -108,23 +108,23 @@ def _draw(kind: str, key: str) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def _picture(kind: str, key: str) -> tuple[bytes, bytes]:
+def _drawn(kind: str, key: str) -> tuple[Image.Image, str]:
     img = _draw(kind, key)
-    pixels = hashlib.sha256(f"{img.mode}{img.size}".encode() + img.tobytes()).digest()
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=9)
-    return buf.getvalue(), pixels
+    return img, hashlib.sha256(f"{img.mode}{img.size}".encode() + img.tobytes()).hexdigest()
 
 
 def render(kind: str, key: str) -> bytes:
     """The emoji's picture: a 128 × 128 RGBA PNG (deterministic bytes). ``KeyError`` for an
     emoji that is not in :data:`CATALOG`."""
-    return _picture(kind, key)[0]
+    buf = io.BytesIO()
+    _drawn(kind, key)[0].save(buf, format="PNG", optimize=False, compress_level=9)
+    return buf.getvalue()
 
 
 def digest(kind: str, key: str) -> str:
-    """A short hex digest of the emoji's pixels: it changes exactly when the picture does."""
-    return _picture(kind, key)[1].hex()[:6]
+    """A short hex digest of the emoji's pixels (not of their encoding): it changes exactly when
+    the picture does."""
+    return _drawn(kind, key)[1][:6]
 
 
 def everything() -> list[tuple[str, str]]:

@@ -27,7 +27,7 @@ def test_every_picture_is_a_small_square_png_with_deterministic_bytes():
         assert img.format == "PNG" and img.size == (128, 128) and img.mode == "RGBA"
         assert len(png) <= 256 * 1024  # Discord's limit for an emoji
         assert img.getpixel((0, 0))[3] == 0, "a transparent corner: the shape reads on both themes"
-        pictures._picture.cache_clear()
+        pictures._drawn.cache_clear()
         assert pictures.render(kind, key) == png, f"{kind} {key}: same picture, same bytes"
         seen.add(pictures.digest(kind, key))
     assert len(seen) == len(pictures.everything()), "two emojis must not share a picture"
