@@ -98,3 +98,36 @@ async def test_a_full_application_plays_with_texts(world):
         res = await fake.click(user, msg, custom_id=roll)
         msg = res.message or msg
     # strict teardown: no validation error, no broken emoji
+
+
+async def test_two_processes_started_at_once_create_each_emoji_once(tmp_path, bot_db):
+    """Shard 0's process creates; shard 1's only reads the list, again until every emoji is there."""
+    from fakediscord import FakeDiscord
+    from tests.e2e.harness import BotProcess
+
+    fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux"], settle=0.1, timeout=20, shards=2)
+    fake.add_guild("Club", channels=["jeux"])
+    created: list[str] = []
+    fake.listeners.append(lambda event, obj: created.append(obj.name) if event == "emoji_create" else None)
+    await fake.start()
+    procs = {}
+    try:
+        for sid in (0, 1):
+            (tmp_path / f"p{sid}").mkdir()
+            procs[sid] = BotProcess(fake, tmp_path / f"p{sid}", extra_env={
+                "LUDIBOT_DEV_GUILD": "", "LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": str(sid),
+                "LUDIBOT_DB": str(bot_db)})
+            procs[sid].start()
+        await wait_for(lambda: sync_lines(procs[0]) and any(" 0 missing" in line for line in sync_lines(procs[1])),
+                       timeout=90, what="both processes to know every emoji")
+        assert f"0 reused, {len(WANTED)} created" in sync_lines(procs[0])[-1]
+        assert all(" 0 created" in line for line in sync_lines(procs[1])), sync_lines(procs[1])
+        assert f"{len(WANTED)} reused, 0 created" in sync_lines(procs[1])[-1]
+        assert sorted(created) == sorted(WANTED) and set(ours(fake)) == set(WANTED)
+        assert fake.validation_errors == []
+        for p in procs.values():
+            assert "Traceback" not in p.log
+    finally:
+        for p in procs.values():
+            p.kill()
+        await fake.stop()
