@@ -204,10 +204,6 @@ class HttpEmojiApi:
         await self.http.delete_application_emoji(self.application_id, emoji_id)
 
 
-class LimitReached(Exception):
-    """Discord holds 2,000 emojis of the application (30008)."""
-
-
 def _limit_reached(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and exc.code == 30008
 
@@ -236,7 +232,7 @@ async def sync(api: EmojiApi, registry: Registry, wanted: dict[str, tuple[str, s
     if room < len(missing):
         report.pruned = await _prune(api, items, wanted, len(missing) - room)
         room += report.pruned
-    order = sorted(missing, key=list(wanted).index)
+    order = [name for name in wanted if name in missing]  # the catalog's order
     if room < len(order):  # no request Discord would refuse: the ones beyond the cap stay texts
         log.warning("the application holds %d emojis: %d of ours not created, shown as text",
                     APP_EMOJIS_MAX - room, len(order) - max(room, 0))
