@@ -38,9 +38,10 @@ async def place_all(t: Timings, fake, user, path: str, tag: str) -> int:
             panel = t.record("button Placer (panel + board)", await fake.click(user, last_control(fake), label="Placer"))
             sel = panel.message.selects[0]
             verb = sel["custom_id"].split(":")[2]
-            t.record(f"select {verb} (confirmation + board)", await fake.select(
-                user, panel.message, [sel["options"][0]["value"]], custom_id=sel["custom_id"],
-                until=lambda r: bool(r.public_messages)))
+            preview = t.record(f"select {verb} (preview + board)", await fake.select(
+                user, panel.message, [sel["options"][0]["value"]], custom_id=sel["custom_id"]))
+            t.record("button Confirmer (confirmation + board)", await fake.click(
+                user, preview.message, label="Confirmer", until=lambda r: bool(r.public_messages)))
         elif path == "autocomplete":
             t.record("/limit placer (autocompleted)", await fake.run_command(
                 user, "jeux", "limit placer", position=choices.values[0], until=lambda r: bool(r.public_messages)))
@@ -71,7 +72,8 @@ async def play_game(t: Timings, fake, players, options: dict, rounds: int, rng: 
             if i == 1 and rnd % 3 == 2:
                 t.record("/limit status", await fake.run_command(user, "jeux", "limit status"))
         # until the round closes (pass variant: a holder fills a Déchetterie once its owner passed)
-        tag = last_control(fake).buttons[1]["custom_id"].split(":")[4]
+        place = next(b for b in last_control(fake).buttons if b["custom_id"].split(":")[2] == "place")
+        tag = place["custom_id"].split(":")[4]
         while sum([await place_all(t, fake, user, PATHS[(rnd + i + g) % len(PATHS)], tag)
                    for i, user in enumerate(order)]):
             pass

@@ -62,7 +62,7 @@ async def start_ludix(fake, alice, bruno, channel="jeux") -> int:
     lobby = (await fake.run_command(alice, channel, "ludix start", objectif=1000)).message
     await fake.click(bruno, lobby, label="Rejoindre")
     await fake.click(alice, lobby, label="Lancer")
-    gid = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    gid = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     await fake.wait_until(lambda: newest(fake, gid, channel) is not None, timeout=20)
     return gid
 

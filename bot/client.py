@@ -31,6 +31,7 @@ from bot.ui import (
     PREFIX,
     ComponentRouter,
     GameComponent,
+    dispatch_component,
     dm_guard,
     explain_refused_component,
     lang,
@@ -380,6 +381,10 @@ class Ludibot(commands.AutoShardedBot):
         discord.py silently ignores a custom id that is not among the clicked message's
         components; a crafted client would then see "interaction failed". We answer instead.
         """
+        if interaction.type is discord.InteractionType.modal_submit:
+            if str((interaction.data or {}).get("custom_id", "")).startswith(f"{PREFIX}:"):
+                await dispatch_component(interaction)  # a game's form (bot.ui.GameModal)
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))

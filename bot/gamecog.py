@@ -13,6 +13,7 @@ import asyncio
 import io
 import logging
 import time
+from collections import OrderedDict
 from typing import Any, ClassVar
 
 import discord
@@ -21,21 +22,25 @@ from discord.ext import commands
 
 import engines
 from bot import i18n, rules, takeback
+from bot.cards import TABLE_ACCENT, Card, card_of, from_message, rgb
+from bot.community.clocks import duration
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
-from bot.pace import PACES
+from bot.pace import DEFAULT_PACE, FIXED, PACES
 from bot.publisher import pause_reason
 from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
-from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
+from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
 from bot.threads import archive, ensure_thread, server_default, thread_link, wants_thread
 from bot.translator import L
 from bot.ui import (
+    CUSTOM_ID,
     Click,
     button,
+    edit_answer,
     in_thread,
     jump_link,
     lang,
@@ -48,11 +53,14 @@ from bot.ui import (
     view_of,
 )
 from engines.base import RuleError
+from render.common import seat_colour
 
 log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+#: Discord's JSON error code for an edit of a message too old to edit in a busy channel
+EDIT_TOO_OLD = 30046
 
 
 #: the ``rythme`` option of every ``start`` (see bot.pace)
@@ -168,8 +176,20 @@ class GameCog(commands.GroupCog):
         parts = []
         for name, value in game.options.items():
             label = i18n.t(f"{self.kind}.option.{name}", lang) if i18n.has(f"{self.kind}.option.{name}") else name
-            parts.append(f"{label} : {value}" if lang == "fr" else f"{label}: {value}")
+            words = self.option_words(value, lang)
+            parts.append(f"{label} : {words}" if lang == "fr" else f"{label}: {words}")
         return ", ".join(parts) or "-"
+
+    def option_words(self, value: Any, lang: str) -> str:
+        """An option's value in words: yes/no, the label of a named choice (``<kind>.choice|mode|
+        variant|option.<value>`` in the game's catalog), else the value itself (a number)."""
+        if isinstance(value, bool):
+            return i18n.t(f"table.value.{'yes' if value else 'no'}", lang)
+        for family in ("choice", "mode", "variant", "option"):
+            key = f"{self.kind}.{family}.{value}"
+            if isinstance(value, str) and i18n.has(key):
+                return i18n.t(key, lang)
+        return escape(str(value))
 
     # --- registration ----------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -250,16 +270,60 @@ class GameCog(commands.GroupCog):
             out.append(app_commands.Choice(name=label[:100], value=g.id))
         return out[:25]
 
-    # --- the lobby -------------------------------------------------------------------
-    def lobby_text(self, game: GameRow, lg: str) -> str:
+    # --- the lobby (issue 24: its card always shows the newest seats, through the outbox) ----------
+    def lobby_text(self, game: GameRow, lg: str, table: list[str] | None = None) -> str:
+        """The lobby's words: its seats (AI seats with their level), options, and ``table`` (the pace
+        with its clock and the thread, see :meth:`table_lines`)."""
+        low, high = getattr(self.engine, "ai_levels", (1, 1))
+        levels = high > low  # a game with one AI level does not name it
         seats = "\n".join(
-            f"{i + 1}. {escape(s.name)}" + (f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
+            f"{i + 1}. {escape(s.name)}" + (
+                f" ({i18n.t('table.lobby.ai', lg, level=s.ai_level or 1)})" if s.is_ai and levels
+                else f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
             for i, s in enumerate(game.seats))
-        return i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
+        text = i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
                       max=self.engine.max_players, seats=seats, options=self.options_text(game, lg))
+        if table:
+            head, _, tail = text.rpartition("\n")  # the table settings above the closing instruction
+            text = "\n".join([head, *table, tail]) if head else "\n".join([text, *table])
+        return text
 
-    def lobby_view(self, game: GameRow, lg: str) -> discord.ui.View:
+    async def table_lines(self, game: GameRow, lg: str) -> list[str]:
+        """The table settings in words: the pace with its clock (the server's timers for ``normal``),
+        and whether the game gets a thread of its own."""
+        pace = game.settings.get("pace")
+        bank = increment = None
+        community = getattr(self.bot, "community", None)
+        if community is not None:
+            try:
+                scheduler = community.scheduler
+                pace = pace or (await scheduler.timers(game.guild_id, game.kind)).pace
+                clock = await scheduler.profile_of(game)
+                if clock.timed:
+                    bank, increment = clock.bank_s, clock.increment_s
+            except Exception:  # a lobby must not break for a clock
+                log.exception("game %s: its clock could not be read for the lobby", game.id)
+        elif pace in FIXED:
+            bank, increment = FIXED[pace].bank_s, FIXED[pace].increment_s
+        name = i18n.t(f"table.pace.{pace if pace in PACES else DEFAULT_PACE}", lg)
+        lines = [i18n.t("table.lobby.pace", lg, pace=name, bank=duration(bank, lg), increment=duration(increment, lg))
+                 if bank else i18n.t("table.lobby.pace_untimed", lg, pace=name)]
+        if game.guild_id is not None:
+            lines.append(i18n.t("table.lobby.thread_own" if wants_thread(game) else "table.lobby.thread_here", lg))
+        return lines
+
+    async def lobby_card(self, game: GameRow, lg: str, *, note: str | None = None) -> Card:
+        """The lobby's card for the game's state: seats and settings, with the lobby's buttons while
+        it is open; "started" or "cancelled" (no buttons) once it is not."""
+        text = self.lobby_text(game, lg, await self.table_lines(game, lg))
+        if game.status == LOBBY:
+            return Card(text=text + (f"\n{note}" if note else ""), accent=TABLE_ACCENT,
+                        groups=(tuple(self.lobby_controls(game, lg)),))
+        ending = i18n.t("table.lobby.cancelled" if game.status == CANCELLED else "common.lobby.started", lg)
+        return Card(text="\n".join([text, ending, *([note] if note else [])]), accent=TABLE_ACCENT)
+
+    def lobby_controls(self, game: GameRow, lg: str) -> list[discord.ui.Item]:
         items = [
             button(game.id, "join", i18n.t("common.button.join", lg), style=discord.ButtonStyle.primary),
             button(game.id, "leave", i18n.t("common.button.leave", lg)),
@@ -270,7 +334,81 @@ class GameCog(commands.GroupCog):
             button(game.id, "start", i18n.t("common.button.start", lg), style=discord.ButtonStyle.success),
             button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger),
         ]
-        return view_of(*items)
+        return items
+
+    async def lobby_changed(self, game: GameRow) -> None:
+        """A lobby changed (or a game was cancelled) outside its card's buttons — a slash command:
+        its card is owed to the channel (the outbox); publish it now, the publisher retrying it if
+        Discord refuses or the process dies meanwhile."""
+        if game.status not in (LOBBY, CANCELLED):
+            return  # started meanwhile: its turn is published as a turn
+        publisher = getattr(self.bot, "publisher", None)
+        if publisher is not None:
+            await publisher.publish_game(game)
+            return
+        try:
+            await self.publish_lobby(game)
+        except discord.HTTPException:
+            log.info("game %s: its lobby card could not be updated", game.id)
+
+    async def publish_lobby(self, game: GameRow) -> int | None:
+        """Make the channel show the newest version of a lobby (its card edited in place, or posted
+        anew when it is gone or too old to edit) or of a cancelled game (its card says so, the controls
+        of its table are taken off); then mark it published. Read again under the game's lock, so
+        two changes at once show the newer; a game that started meanwhile is left to its turn."""
+        async with self.game_lock(game.id):
+            fresh = await self.sessions.store.get_game(game.id)
+            if fresh is None or not fresh.due or fresh.status not in (LOBBY, CANCELLED):
+                return None
+            game = fresh
+            msg_id: int | None = game.lobby_message_id
+            if game.status == CANCELLED and game.control_message_id:  # a running game: its table's buttons off
+                await self._strip_controls(game.thread_id or game.channel_id, game.control_message_id)
+            else:
+                lg = await self.public_lang_of(game)
+                card = await self.lobby_card(game, lg)
+                try:
+                    msg_id = await self._edit_or_post(game.channel_id, msg_id, card, post=game.status == LOBBY)
+                except discord.HTTPException:
+                    if game.status == LOBBY:
+                        raise  # retried, or the lobby paused, by the publisher
+                    log.info("game %s: its lobby card could not say it was cancelled", game.id)
+                if msg_id and msg_id != game.lobby_message_id:
+                    await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
+            await self.sessions.store.mark_published(game.id, game.version, None)
+            return msg_id
+
+    async def refresh_started_lobby(self, game: GameRow) -> None:
+        """A game the channel has not seen start (a crash between the start and its answer): its
+        lobby card says it started, before the first turn is posted. Best effort: the turn matters."""
+        if game.lobby_message_id is None or game.control_message_id is not None:
+            return
+        try:
+            lg = await self.public_lang_of(game)
+            card = await self.lobby_card(game, lg)
+            await self._edit_or_post(game.channel_id, game.lobby_message_id, card, post=False)
+        except discord.HTTPException:
+            log.info("game %s: its lobby card could not be marked started", game.id)
+
+    async def _edit_or_post(self, channel_id: int, message_id: int | None, card: Card, *,
+                            post: bool) -> int | None:
+        """Edit ``message_id`` to show ``card`` (a legacy message becomes a card: its content emptied);
+        when it is gone (or Discord refuses to edit a message that old, 30046) post it anew if
+        ``post``. Other refusals propagate (the publisher decides)."""
+        channel = self.bot.get_partial_messageable(channel_id)
+        if message_id:
+            try:
+                await channel.get_partial_message(message_id).edit(content=None, view=card.layout(),
+                                                                   allowed_mentions=allowed_mentions(card.text))
+                return message_id
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as err:
+                if err.code != EDIT_TOO_OLD:
+                    raise
+        if not post:
+            return None
+        return await self.post(channel_id, card=card)
 
     async def open_lobby(self, interaction: discord.Interaction, options: dict[str, Any], *,
                          ai_seats: int = 0, ai_level: int = 1, solo: bool = False,
@@ -296,21 +434,29 @@ class GameCog(commands.GroupCog):
         if solo and self.engine.min_players <= len(game.seats):
             outcome = await self.sessions.start(game.id, player)
             if wants_thread(outcome.game):  # the answer is the message its thread starts from
-                text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
-                msg_id = await send(interaction, text)
+                msg_id = await send(interaction, card=await self.lobby_card(outcome.game, lg))
                 if msg_id:
                     await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
                     outcome.game.lobby_message_id = msg_id
             await self.publish(outcome, interaction)
             return
-        msg_id = await send(interaction, self.lobby_text(game, lg), view=self.lobby_view(game, lg))
+        msg_id = await send(interaction, card=await self.lobby_card(game, lg))
         if msg_id:
             await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
+            await self.sessions.store.mark_published(game.id, game.version, None)
 
-    async def _lobby_refresh(self, click: Click, game: GameRow) -> None:
-        lg = await public_lang(click.interaction)
-        await click.interaction.response.edit_message(content=self.lobby_text(game, lg),
-                                                      view=self.lobby_view(game, lg))
+    async def _lobby_refresh(self, click: Click, game: GameRow, note: str | None = None) -> None:
+        """A lobby button changed the lobby: its answer is the card, edited, with the newest seats
+        (read again under the game's lock: of two clicks at once, the later answer shows both)."""
+        async with self.game_lock(game.id):
+            game = await self.sessions.store.get_game(game.id) or game
+            lg = await public_lang(click.interaction)
+            await edit_answer(click.interaction, card=await self.lobby_card(game, lg, note=note))
+            message = click.interaction.message
+            if message is not None and message.id == game.lobby_message_id and game.status in (LOBBY, CANCELLED):
+                await self.sessions.store.mark_published(game.id, game.version, None)
+        if message is None or message.id != game.lobby_message_id:
+            await self.lobby_changed(game)  # a copy of the card was clicked: the card itself too
 
     async def on_join(self, click: Click) -> None:
         game = await self.sessions.join(click.game.id, player_of(click.interaction))
@@ -330,14 +476,15 @@ class GameCog(commands.GroupCog):
         async with self.game_lock(click.game.id):
             outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
             lg = await public_lang(click.interaction)
-            text = self.lobby_text(outcome.game, lg) + "\n" + i18n.t("common.lobby.started", lg)
+            card = await self.lobby_card(outcome.game, lg)
+            text = card.text
             if wants_thread(outcome.game):
                 try:
                     thread_id = await ensure_thread(self.bot, outcome.game, lg)
                     text += "\n" + i18n.t("common.thread.started", lg, thread=f"<#{thread_id}>")
                 except discord.HTTPException:
                     log.info("game %s: its thread could not be created at start", outcome.game.id)
-            await click.interaction.response.edit_message(content=text, view=None)
+            await edit_answer(click.interaction, card=Card(text=text, accent=card.accent))
             await self.publish(outcome, click.interaction)
 
     async def on_rematch(self, click: Click) -> None:
@@ -352,10 +499,10 @@ class GameCog(commands.GroupCog):
         others = [s.user_id for s in click.game.seats if s.user_id and s.user_id != click.interaction.user.id]
         call = i18n.t("common.lobby.rematch_call", lg, id=click.game.id,
                       players=", ".join(f"<@{u}>" for u in others)) if others else ""
-        text = self.lobby_text(lobby, lg) + (f"\n{call}" if call else "")
-        msg_id = await send(click.interaction, text, view=self.lobby_view(lobby, lg))
+        msg_id = await send(click.interaction, card=await self.lobby_card(lobby, lg, note=call or None))
         if msg_id:
             await self.sessions.store.set_message_ids(lobby.id, lobby=msg_id)
+            await self.sessions.store.mark_published(lobby.id, lobby.version, None)
 
     async def on_cancel(self, click: Click) -> None:
         game = await self.sessions.cancel(click.game.id, player_of(click.interaction))
@@ -363,9 +510,10 @@ class GameCog(commands.GroupCog):
         text = i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       by=click.interaction.user.mention)
         if click.game.status == LOBBY:
-            await click.interaction.response.edit_message(content=text, view=None)
+            await self._lobby_refresh(click, game, note=text)  # the card says who cancelled it, without buttons
         else:
             await send(click.interaction, text)
+            await self.lobby_changed(game)  # the table's controls off
 
     # --- resigning (games where a player may give up on either turn) ----------------------
     async def ask_resign(self, interaction: discord.Interaction, partie: int | None = None) -> None:
@@ -393,15 +541,15 @@ class GameCog(commands.GroupCog):
             raise RuleError(f"{self.kind}.error.not_your_button")
         async with self.game_lock(click.game.id):
             outcome = await self.sessions.act(click.game.id, user.id, {"type": "resign"}, any_turn=True)
-            await click.interaction.response.edit_message(
-                content=i18n.t(f"{self.kind}.ui.resign_done", lang(click.interaction), id=click.game.id), view=None)
+            await edit_answer(click.interaction, i18n.t(f"{self.kind}.ui.resign_done", lang(click.interaction),
+                                                        id=click.game.id))
             await self.publish(outcome, click.interaction)
 
     async def on_keep(self, click: Click) -> None:
         if click.arg != str(click.interaction.user.id):
             raise RuleError(f"{self.kind}.error.not_your_button")
-        await click.interaction.response.edit_message(
-            content=i18n.t(f"{self.kind}.ui.resign_kept", lang(click.interaction), id=click.game.id), view=None)
+        await edit_answer(click.interaction, i18n.t(f"{self.kind}.ui.resign_kept", lang(click.interaction),
+                                                    id=click.game.id))
 
     # --- publishing a turn -----------------------------------------------------------
     def ranking_lines(self, outcome: Outcome, lg: str) -> list[str]:
@@ -440,7 +588,7 @@ class GameCog(commands.GroupCog):
 
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
                       extra: list[str] | None = None, first: list[str] | None = None,
-                      lang: str | None = None) -> int | None:
+                      lang: str | None = None, image: bool | None = None) -> int | None:
         """The public message for what just happened: narration, image, whose turn, controls.
 
         With ``interaction`` (a player's move) the answer to it *is* the public message; without
@@ -470,34 +618,35 @@ class GameCog(commands.GroupCog):
                 if waiting:
                     lines.append(waiting)
         view = await self.sessions.public_view(game)
-        files = await self.public_files(game, view, lg) if self.publish_image(outcome, view) else []
-        controls = await self.controls_of(game, view, lg)
-        content = "\n".join(lines)[:2000] or None
+        if image is None:
+            image = self.publish_image(outcome, view)
+        files = await self.public_files(game, view, lg) if image else []
+        card = Card(text="\n".join(lines), accent=self.accent(game), pictures=tuple(f.filename for f in files),
+                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
         if game.status == FINISHED and (replays := getattr(self.bot, "replays", None)) is not None:
             replays.prepare(game, lg)  # the animated summary, drawn in the background (issue 27)
         if wants_thread(game):
-            return await self._publish_in_thread(interaction, game, lg, content, files, controls, ranking)
+            return await self._publish_in_thread(interaction, game, lg, card, files, ranking)
         if interaction is not None:
-            return await self._answer_publication(interaction, game, content, files, controls)
-        return await self._post_publication(game, content, files, controls)
+            return await self._answer_publication(interaction, game, card, files)
+        return await self._post_publication(game, card, files)
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
-                                 content: str | None, files: list[discord.File], controls: list[discord.ui.Item],
-                                 ranking: list[str]) -> int | None:
+                                 card: Card, files: list[discord.File], ranking: list[str]) -> int | None:
         """A game in its own thread (bot.threads): the message goes there (created on the first one),
         as the interaction's answer when the player acted in the thread, else as a post. At the end
         the final message stays in the thread; the result, with « Revanche », goes back to the
         channel with a link, and the thread is archived. Refusals: see :meth:`_thread_refused`."""
         finished = game.status == FINISHED
-        here = controls if not finished else []
+        here = card if not finished else card.without_controls()
         try:
             thread_id = await ensure_thread(self.bot, game, lg)
             if interaction is not None and interaction.channel_id == thread_id:
-                msg_id = await send(interaction, content, files=files, view=view_of(*here) if here else None)
+                msg_id = await send(interaction, files=files, card=here)
                 if msg_id is None:
                     return await self._thread_refused(interaction, game, None)
             else:
-                msg_id = await self.post(thread_id, content, files=files, controls=here)
+                msg_id = await self.post(thread_id, files=files, card=here)
                 if interaction is not None and not interaction.response.is_done():
                     await send(interaction, i18n.t("common.thread.elsewhere", lang(interaction), id=game.id,
                                                    thread=f"<#{thread_id}>"), ephemeral=True)
@@ -506,7 +655,8 @@ class GameCog(commands.GroupCog):
                 raise
             return await self._thread_refused(interaction, game, err)
         if not finished:
-            await self._published(game, msg_id, bool(here), thread_id)
+            self.remember_card(msg_id, here)
+            await self._published(game, msg_id, bool(here.groups), thread_id)
             if interaction is not None and game.paused:
                 await self.check_permissions_back(interaction, game)
             return msg_id
@@ -516,7 +666,8 @@ class GameCog(commands.GroupCog):
         head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       link=thread_link(game, thread_id, msg_id))
         try:
-            result_id = await self.post(game.channel_id, "\n".join([head, *ranking])[:2000], controls=controls)
+            result_id = await self.post(game.channel_id, card=Card(text="\n".join([head, *ranking]), accent=card.accent,
+                                                                   groups=card.groups))
         except discord.HTTPException as err:
             if interaction is None:
                 raise
@@ -542,37 +693,50 @@ class GameCog(commands.GroupCog):
             publisher.wake(game.id, urgent=True)
         return None
 
-    async def controls_of(self, game: GameRow, view: dict[str, Any], lg: str) -> list[discord.ui.Item]:
-        """The buttons under the game's newest message: the open votes about stalled players and
-        "take my seat back" (issue 15), the turn's controls; Rematch once it is over."""
+    #: the verbs of the turn's controls that open the clicker's own view (grouped apart from the move)
+    private_verbs: ClassVar[frozenset[str]] = frozenset({"mine"})
+
+    def accent(self, game: GameRow) -> int:
+        """The card's colour: the seat to play (one seat expected), else the table's."""
+        if game.status == RUNNING:
+            expected = self.sessions.expected_seats(game)
+            if len(expected) == 1:
+                return rgb(seat_colour(next(iter(expected))))
+        return TABLE_ACCENT
+
+    async def control_groups(self, game: GameRow, view: dict[str, Any], lg: str) -> list[list[discord.ui.Item]]:
+        """The controls of the game's newest card, by purpose, never mixed in one row: the move, the
+        player's own view (« Ma main »…), the votes about stalled players and "take my seat back"
+        (issue 15); Rematch once it is over."""
         if game.status == FINISHED and any(not s.is_ai for s in game.seats):
-            return [button(game.id, "rematch", i18n.t("common.button.rematch", lg),
-                           style=discord.ButtonStyle.primary, emoji="🔁")]
+            return [[button(game.id, "rematch", i18n.t("common.button.rematch", lg),
+                            style=discord.ButtonStyle.primary, emoji="🔁")]]
         if game.status != RUNNING:
             return []
-        controls = self.turn_controls(game, view, lg)
+        move: list[discord.ui.Item] = []
+        mine: list[discord.ui.Item] = []
+        for item in self.turn_controls(game, view, lg):
+            m = CUSTOM_ID.match(getattr(item, "custom_id", None) or "")
+            (mine if m and m["verb"] in self.private_verbs else move).append(item)
+        groups = [move, mine]
         if game.settings.get("votes") or game.settings.get("ai_for"):
             votes = await vote_controls(self.sessions.store, game, lg, self.engine.has_ai)
-            try:  # in the rows the game's own controls leave free (Discord: 5 rows of 5)
-                view_of(*controls, *votes)
-            except ValueError:
+            if Card(text="", groups=tuple(tuple(g) for g in (*groups, votes))).fits():
+                groups.append(votes)
+            else:
                 log.warning("game %s: no room for the vote buttons under its controls", game.id)
-            else:
-                controls = [*controls, *votes]
-        undo = takeback.controls(game, lg)  # a takeback request waiting for the others (issue 26)
+        undo = takeback.controls(game, lg)  # a takeback request waiting for the others (issue 26): a vote too
         if undo:
-            try:
-                view_of(*controls, *undo)
-            except ValueError:
-                log.warning("game %s: no room for the takeback buttons under its controls", game.id)
+            if Card(text="", groups=tuple(tuple(g) for g in (*groups, undo))).fits():
+                groups.append(list(undo))
             else:
-                controls = [*controls, *undo]
-        return controls
+                log.warning("game %s: no room for the takeback buttons under its controls", game.id)
+        return [g for g in groups if g]
 
-    async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, content: str | None,
-                                  files: list[discord.File], controls: list[discord.ui.Item]) -> int | None:
+    async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, card: Card,
+                                  files: list[discord.File]) -> int | None:
         stripped = await self._strip_clicked(interaction, game)
-        msg_id = await send(interaction, content, files=files, view=view_of(*controls) if controls else None)
+        msg_id = await send(interaction, files=files, card=card)
         publisher = getattr(self.bot, "publisher", None)
         if msg_id is None:
             # Discord refused the answer or the interaction expired: the outbox still owes this
@@ -580,34 +744,41 @@ class GameCog(commands.GroupCog):
             if publisher is not None:
                 publisher.wake(game.id, urgent=True)
             return None
-        await self._published(game, msg_id, bool(controls), interaction.channel_id or game.channel_id,
+        self.remember_card(msg_id, card)
+        await self._published(game, msg_id, bool(card.groups), interaction.channel_id or game.channel_id,
                               stripped=stripped)
         if game.paused:
             await self.check_permissions_back(interaction, game)
         return msg_id
 
-    async def _post_publication(self, game: GameRow, content: str | None, files: list[discord.File],
-                                controls: list[discord.ui.Item]) -> int:
+    async def _post_publication(self, game: GameRow, card: Card, files: list[discord.File]) -> int:
         channel_id = game.thread_id or game.channel_id
-        msg_id = await self.post(channel_id, content, files=files, controls=controls)
-        await self._published(game, msg_id, bool(controls), channel_id)
+        msg_id = await self.post(channel_id, files=files, card=card)
+        await self._published(game, msg_id, bool(card.groups), channel_id)
         return msg_id
 
     async def _strip_clicked(self, interaction: discord.Interaction, game: GameRow) -> bool:
         """A click on the game's current turn message: take its buttons off through the interaction
         itself (an UPDATE_MESSAGE answer; the new turn follows as a follow-up). Interaction answers
         are not bound to Discord's global rate limit (50 requests/s), a channel edit is: past 50
-        moves/s the edits were the bottleneck (issue 16). True when done."""
+        moves/s the edits were the bottleneck (issue 16). True when done. A card keeps its text and
+        pictures (rebuilt from the message); a legacy message only loses its buttons."""
         message = interaction.message
         if (interaction.type != discord.InteractionType.component or message is None
                 or interaction.response.is_done() or message.id != game.control_message_id
                 or message.flags.ephemeral
                 or time.time() - message.created_at.timestamp() > STRIP_MAX_AGE):
             return False
+        shown = from_message(message)
         try:
-            await interaction.response.edit_message(view=None)
+            if shown is None:
+                await interaction.response.edit_message(view=None)
+            else:
+                await interaction.response.edit_message(view=shown.without_controls().layout(),
+                                                        allowed_mentions=allowed_mentions(None))
         except discord.HTTPException:
             return False  # expired or refused: the answer goes as usual, the edit as before
+        self._shown.pop(message.id, None)
         return True
 
     async def _published(self, game: GameRow, msg_id: int, has_controls: bool, channel_id: int, *,
@@ -622,30 +793,60 @@ class GameCog(commands.GroupCog):
         elif has_controls:
             asyncio.create_task(self._strip_controls(channel_id, msg_id))
 
-    async def post(self, channel_id: int, content: str | None, *, file: discord.File | None = None,
-                   controls: list[discord.ui.Item] | None = None, files: list[discord.File] | None = None) -> int:
+    #: the cards this process posted lately, without their controls (message id -> card): what a
+    #: message shows once its controls are taken off, without reading it back from Discord
+    _shown: ClassVar[OrderedDict[int, Card]] = OrderedDict()
+    SHOWN_MAX: ClassVar[int] = 4096
+
+    def remember_card(self, message_id: int, card: Card) -> None:
+        if card.groups:
+            self._shown[message_id] = card.without_controls()
+            while len(self._shown) > self.SHOWN_MAX:
+                self._shown.popitem(last=False)
+
+    async def post(self, channel_id: int, content: str | None = None, *, file: discord.File | None = None,
+                   controls: list[discord.ui.Item] | None = None, files: list[discord.File] | None = None,
+                   card: Card | None = None, silent: bool = False) -> int:
         """A message in a channel, outside any interaction (the publisher's repairs). Raises
-        ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause)."""
-        kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(content)}
-        if content:
+        ``discord.HTTPException`` when Discord refuses: the caller decides (retry or pause). A message
+        with a picture or controls is a card (see :func:`bot.ui.send`). ``silent``: nobody is pinged."""
+        all_files = ([file] if file is not None else []) + list(files or [])
+        if card is None and (controls or all_files or content):
+            card = card_of(content, pictures=[f.filename for f in all_files], controls=controls or ())
+        kwargs: dict[str, Any] = {}
+        if card is not None:
+            kwargs["view"] = card.layout()
+            kwargs["allowed_mentions"] = allowed_mentions(card.text)
+        else:
+            kwargs["allowed_mentions"] = allowed_mentions(content)
             kwargs["content"] = content
-        if file is not None:
-            kwargs["file"] = file
-        if files:
-            kwargs["files"] = files[:10]
-        if controls:
-            kwargs["view"] = view_of(*controls)
+        if all_files:
+            kwargs["files"] = all_files[:10]
+        if silent:
+            kwargs["allowed_mentions"] = discord.AllowedMentions.none()
         msg = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+        if card is not None:
+            self.remember_card(msg.id, card)
         return msg.id
 
     async def _strip_controls(self, channel_id: int, message_id: int) -> None:
         """Take the buttons off an older message. Discord refuses edits of messages older than an
         hour in busy channels (30046): those are left as they are — their buttons carry an old
-        version and are refused with a pointer to the current message, so no edit is needed."""
+        version and are refused with a pointer to the current message, so no edit is needed. A card
+        is edited to the same card without its rows (remembered when this process posted it, else
+        read back); a legacy message (posted before cards) only loses its buttons."""
         if time.time() - discord.utils.snowflake_time(message_id).timestamp() > STRIP_MAX_AGE:
             return
+        channel = self.bot.get_partial_messageable(channel_id)
         try:
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            shown = self._shown.pop(message_id, None)
+            if shown is None:
+                shown = from_message(await channel.fetch_message(message_id))
+            message = channel.get_partial_message(message_id)
+            if shown is None:
+                await message.edit(view=None)
+            else:
+                await message.edit(view=shown.layout(), allowed_mentions=allowed_mentions(None))
         except discord.HTTPException:
             pass  # deleted or not ours any more: nothing to strip
 
@@ -715,6 +916,7 @@ class GameCog(commands.GroupCog):
         lg = await public_lang(interaction)  # a public message
         await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
                                        count=len(game.seats), max=self.engine.max_players))
+        await self.lobby_changed(game)
 
     @app_commands.command(name="leave", description=L("common.cmd.leave"))
     @app_commands.describe(partie=L("common.cmd.partie"))
@@ -723,6 +925,7 @@ class GameCog(commands.GroupCog):
         game = await self.sessions.leave(game.id, player_of(interaction))
         await send(interaction, i18n.t("common.lobby.left", await public_lang(interaction), player=interaction.user.mention,
                                        id=game.id))
+        await self.lobby_changed(game)
 
     @app_commands.command(name="status", description=L("common.cmd.status"))
     @app_commands.describe(partie=L("common.cmd.partie"))
@@ -730,7 +933,7 @@ class GameCog(commands.GroupCog):
         game = await self.resolve(interaction, partie, (LOBBY, RUNNING, FINISHED))
         lg = lang(interaction)
         if game.status == LOBBY:
-            await send(interaction, self.lobby_text(game, lg), ephemeral=True)
+            await send(interaction, card=await self.lobby_card(game, lg), ephemeral=True)
             return
         view = await self.sessions.public_view(game)
         files = await self.public_files(game, view, lg)
@@ -776,6 +979,7 @@ class GameCog(commands.GroupCog):
         lg = await public_lang(interaction)
         await send(interaction, i18n.t("common.lobby.cancelled", lg, game=i18n.t(f"{self.kind}.name.title", lg),
                                        id=game.id, by=interaction.user.mention))
+        await self.lobby_changed(game)  # before the thread's archive, which freezes its messages
         if game.thread_id:  # the game's own thread ends with it
             await archive(self.bot, game.thread_id)
 

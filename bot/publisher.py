@@ -46,7 +46,7 @@ import discord
 from bot import i18n
 from bot.safe import escape
 from bot.sessions import Outcome
-from bot.storage import FINISHED, RUNNING, EventRow, GameRow
+from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, EventRow, GameRow
 from engines.base import Result
 
 log = logging.getLogger("ludibot.publisher")
@@ -90,7 +90,7 @@ def replay_outcome(game: GameRow, rows: list[EventRow], result: Result | None,
     """What a repair post tells: the events of the unpublished versions, the result if the game
     is over, and the players now expected (all of them: the post is a fresh turn notice)."""
     # nothing of this game was ever shown (a crash right after its start): tell the start too
-    events: list[dict[str, Any]] = [{"type": "started"}] if game.published_version == 0 else []
+    events: list[dict[str, Any]] = [{"type": "started"}] if game.control_message_id is None else []
     for row in rows:
         events.extend(row.events)
     return Outcome(game=game, events=events, result=result, newly_expected=set(expected))
@@ -244,17 +244,11 @@ class Publisher:
         if cog is None:
             return None
         self._urgent.discard(game.id)
-        rows = await self.store.events_after(game.id, game.published_version)
-        result = None
-        if game.status == FINISHED:
-            results = sorted(await self.store.results(game.id), key=lambda r: r.seat)
-            if results:
-                result = Result(scores=[r.score for r in results], ranks=[r.rank for r in results], details={})
-        lg = await cog.public_lang_of(game)
-        expected = cog.sessions.expected_seats(game) if game.status == RUNNING else set()
-        outcome = replay_outcome(game, rows, result, expected)
         try:
-            msg_id = await cog.publish(outcome, None, first=timeout_lines(game, rows, lg), lang=lg)
+            if game.status in (LOBBY, CANCELLED):  # the lobby's card, a cancelled game's controls
+                msg_id = await cog.publish_lobby(game)
+            else:
+                msg_id = await self._publish_turn(cog, game)
         except discord.HTTPException as err:
             reason = pause_reason(err)
             if reason is not None:
@@ -270,6 +264,20 @@ class Publisher:
         self._retrying.pop(game.id, None)
         self.stats["posted"] += 1
         return msg_id
+
+    async def _publish_turn(self, cog: Any, game: GameRow) -> int | None:
+        """A running or finished game: what its channel has not seen, with the newest table."""
+        rows = await self.store.events_after(game.id, game.published_version)
+        result = None
+        if game.status == FINISHED:
+            results = sorted(await self.store.results(game.id), key=lambda r: r.seat)
+            if results:
+                result = Result(scores=[r.score for r in results], ranks=[r.rank for r in results], details={})
+        lg = await cog.public_lang_of(game)
+        expected = cog.sessions.expected_seats(game) if game.status == RUNNING else set()
+        outcome = replay_outcome(game, rows, result, expected)
+        await cog.refresh_started_lobby(game)  # never shown: its lobby card still has its buttons
+        return await cog.publish(outcome, None, first=timeout_lines(game, rows, lg), lang=lg)
 
     def _back_off(self, game_id: int, err: BaseException) -> None:
         n = self._failures.get(game_id, 0) + 1

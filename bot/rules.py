@@ -95,8 +95,9 @@ PICK_ID = re.compile(r"^(?P<base>ludibot:rules:[a-z]{1,20}:[0-9]{1,2}:[0-9]{1,18
 Lookup = Callable[[int, int | None], Awaitable[dict[str, Any] | None]]
 
 
-async def on_click(interaction: discord.Interaction, options_of: Lookup) -> bool:
-    """Turn a rules card's page in place. False when the custom id is not a rules card's.
+async def turn_page(interaction: discord.Interaction, options_of: Lookup) -> tuple[str, list[discord.ui.Item]] | None:
+    """The page a rules card's click turns to: its text and controls, for the caller to edit the
+    card in place; None when the custom id is not a rules card's.
 
     ``options_of(game_id, guild_id)`` gives the options of that game in this server (None when it
     is not one of this server's games: the defaults are used, nothing of another server is read)."""
@@ -105,7 +106,7 @@ async def on_click(interaction: discord.Interaction, options_of: Lookup) -> bool
     picked = PICK_ID.match(cid)
     m = RULES_ID.match(picked["base"] if picked else cid)
     if m is None or not pages(m["kind"]):
-        return False
+        return None
     kind, game_id = m["kind"], int(m["game"])
     index = int(m["page"])
     if picked:
@@ -115,6 +116,5 @@ async def on_click(interaction: discord.Interaction, options_of: Lookup) -> bool
     options = await options_of(game_id, interaction.guild_id) if game_id else None
     lang = i18n.lang_of(interaction.locale)
     params = params_for(kind, options)
-    await interaction.response.edit_message(content=page_text(kind, index, lang, params),
-                                            view=controls(kind, index, lang, params, game_id if options else 0))
-    return True
+    view = controls(kind, index, lang, params, game_id if options else 0)
+    return page_text(kind, index, lang, params), list(view.children)

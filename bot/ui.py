@@ -19,12 +19,13 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import i18n, metrics, rules
+from bot.cards import Card, card_of, from_message
 from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
@@ -37,6 +38,11 @@ log = logging.getLogger("ludibot.ui")
 PREFIX = "ludibot"
 CUSTOM_ID = re.compile(r"^ludibot:(?P<game>[0-9]{1,18}):(?P<verb>[a-z_]{1,20}):(?P<version>[0-9]{1,9})"
                        r"(?::(?P<arg>[^:]{1,60}))?$")
+
+
+#: the statuses of a game whose controls are all stale, and the verbs that still act after its end
+ENDED = ("finished", "cancelled")
+AFTER_THE_END = frozenset({"rematch"})
 
 
 def custom_id(game_id: int, verb: str, version: int = 0, arg: str | None = None) -> str:
@@ -58,6 +64,8 @@ class Click:
     version: int  # 0 = no staleness check (lobby buttons, "show my hand")
     arg: str | None
     values: list[str]
+    #: a modal's answers: input custom id -> its text (or a select's chosen values)
+    fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def check_version(self) -> int | None:
@@ -96,19 +104,31 @@ async def public_lang(interaction: discord.Interaction) -> str:
 
 async def send(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
                file: discord.File | None = None, view: discord.ui.View | None = None,
-               embed: discord.Embed | None = None, files: list[discord.File] | None = None) -> int | None:
-    """Answer an interaction (response, or follow-up if already answered); the message id if known."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": allowed_mentions(content)}
-    if content is not None:
-        kwargs["content"] = content[:2000]
-    if file is not None:
-        kwargs["file"] = file
-    if files:  # several attachments (a gallery: at most 10)
-        kwargs["files"] = files[:10]
-    if view is not None:
-        kwargs["view"] = view
-    if embed is not None:
-        kwargs["embed"] = embed
+               embed: discord.Embed | None = None, files: list[discord.File] | None = None,
+               card: Card | None = None) -> int | None:
+    """Answer an interaction (response, or follow-up if already answered); the message id if known.
+
+    A public message, and a private one with a picture or controls, is a card (Components V2,
+    :mod:`bot.cards`): ``card`` as given, else one made of ``content``, the files (in one gallery) and
+    ``view``'s controls. A private plain text (a refusal) stays a plain message."""
+    all_files = ([file] if file is not None else []) + list(files or [])
+    if card is None and embed is None and (view is not None or all_files or (content and not ephemeral)):
+        card = card_of(content, pictures=[f.filename for f in all_files],
+                       controls=list(view.children) if view is not None else ())
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if card is not None:
+        kwargs["view"] = card.layout()
+        kwargs["allowed_mentions"] = allowed_mentions(card.text)
+    else:
+        kwargs["allowed_mentions"] = allowed_mentions(content)
+        if content is not None:
+            kwargs["content"] = content[:2000]
+        if view is not None:
+            kwargs["view"] = view
+        if embed is not None:
+            kwargs["embed"] = embed
+    if all_files:  # several attachments (a gallery: at most 10)
+        kwargs["files"] = all_files[:10]
     try:
         if not interaction.response.is_done():
             resp = await interaction.response.send_message(**kwargs)
@@ -120,6 +140,28 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
     except discord.HTTPException:
         log.exception("could not answer an interaction")
     return None
+
+
+async def edit_answer(interaction: discord.Interaction, content: str | None = None, *,
+                      items: list[discord.ui.Item] | None = None, files: list[discord.File] | None = None,
+                      card: Card | None = None) -> None:
+    """Answer a click by editing the message clicked into a card: ``card``, else ``content`` and
+    ``items`` (no items: no controls) with ``files`` as its new pictures (None: the pictures it has).
+    A legacy message clicked becomes a card (its content emptied, as Discord requires)."""
+    message = interaction.message
+    if card is None:
+        if files is not None:
+            pictures = [f.filename for f in files]
+        else:
+            shown = from_message(message) if message is not None else None
+            pictures = list(shown.pictures) if shown is not None else [
+                a.filename for a in getattr(message, "attachments", []) or []]
+        card = card_of(content, pictures=pictures, controls=items or ())
+    kwargs: dict[str, Any] = {"content": None, "view": card.layout(),
+                              "allowed_mentions": allowed_mentions(card.text)}
+    if files is not None:
+        kwargs["attachments"] = files
+    await interaction.response.edit_message(**kwargs)
 
 
 async def refuse(interaction: discord.Interaction, error: RuleError | str, **params: Any) -> None:
@@ -186,20 +228,28 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     cid = str(data.get("custom_id", ""))
     m = CUSTOM_ID.match(cid)
     if not m:
-        if not await rules.on_click(interaction, _options_here(bot)):
+        page = await rules.turn_page(interaction, _options_here(bot))
+        if page is None:
             await refuse(interaction, "common.error.forged_button")
+        else:  # a rules card's page, turned in place
+            await edit_answer(interaction, page[0], items=page[1])
         return
     sessions = bot.sessions  # type: ignore[attr-defined]
     router: ComponentRouter = bot.router  # type: ignore[attr-defined]
     try:
         # another server's game does not exist here; another channel's is refused as such
         game = await sessions.get_in(int(m["game"]), interaction.guild_id, interaction.channel_id)
+        if game.status in ENDED and m["verb"] not in AFTER_THE_END:
+            # a control of a game over or cancelled — a private one too (« Ma main », a select of the
+            # hand), whatever version it carries: it changes nothing, and says where the game is
+            await refuse_stale(interaction, game.id, ended=True)
+            return
         handler = router.find(game.kind, m["verb"])
         if handler is None:
             await refuse(interaction, "common.error.forged_button")
             return
         click = Click(interaction=interaction, game=game, verb=m["verb"], version=int(m["version"]),
-                      arg=m["arg"], values=[str(v) for v in data.get("values", [])])
+                      arg=m["arg"], values=[str(v) for v in data.get("values", [])], fields=modal_fields(data))
         await handler(click)
     except RuleError as err:
         if err.key == "common.error.already_played":
@@ -211,6 +261,49 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
         await refuse(interaction, "common.error.internal")
 
 
+def modal_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The answers of a submitted modal (``data.components``: labels, or legacy action rows, each
+    holding one input): input custom id -> its text, or a select's list of values."""
+    found: dict[str, Any] = {}
+
+    def walk(components: Any) -> None:
+        for comp in components or []:
+            if not isinstance(comp, dict):
+                continue
+            cid = comp.get("custom_id")
+            if cid and "value" in comp:
+                found[str(cid)] = str(comp.get("value") or "")
+            elif cid and "values" in comp:
+                found[str(cid)] = [str(v) for v in comp.get("values") or []]
+            walk(comp.get("components"))
+            if isinstance(comp.get("component"), dict):
+                walk([comp["component"]])
+
+    walk(data.get("components"))
+    return found
+
+
+class GameModal(discord.ui.Modal):
+    """A form opened by a game's button. Its custom id is a game's (``ludibot:<game>:<verb>:<version>``),
+    and its submission is routed like a click (:func:`dispatch_component`, from the bot's
+    ``on_interaction``), so a form filled across a restart still reaches its game."""
+
+    def __init__(self, title: str, game_id: int, verb: str, *, version: int = 0, arg: str | None = None) -> None:
+        super().__init__(title=fit(title, 45), custom_id=custom_id(game_id, verb, version, arg), timeout=900)
+
+    async def on_submit(self, interaction: discord.Interaction, /) -> None:
+        return None  # answered by dispatch_component (Bot.on_interaction): also after a restart
+
+
+def text_input(key: str, label: str, *, placeholder: str | None = None, min_length: int = 1,
+               max_length: int = 200, description: str | None = None) -> discord.ui.Label:
+    """A labelled one-line text input of a modal."""
+    field_ = discord.ui.TextInput(custom_id=key, min_length=min_length, max_length=max_length,
+                                  placeholder=placeholder[:100] if placeholder else None)
+    return discord.ui.Label(text=fit(label, 45), description=description[:100] if description else None,
+                            component=field_)
+
+
 async def explain_refused_component(interaction: discord.Interaction) -> None:
     """Refuse a component that is not on its message (stale client, crafted id) with the precise
     reason: no such game, game over or cancelled, already played; otherwise "not valid"."""
@@ -220,9 +313,9 @@ async def explain_refused_component(interaction: discord.Interaction) -> None:
         game = await interaction.client.store.get_game(int(m["game"]))  # type: ignore[attr-defined]
         if game is None or game.guild_id != interaction.guild_id:  # another server's: no such game here
             key, params = "common.error.no_such_game", {"game": int(m["game"])}
-        elif game.status in ("finished", "cancelled"):
-            key = "common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled"
-            params = {"game": game.id}
+        elif game.status in ENDED:
+            await refuse_stale(interaction, game.id, ended=True)
+            return
         elif int(m["version"]) and int(m["version"]) != game.version:
             await refuse_stale(interaction, game.id)
             return
@@ -236,12 +329,19 @@ def jump_link(game: GameRow, message_id: int | None = None) -> str:
     return f"https://discord.com/channels/{where}" + (f"/{target}" if target else "")
 
 
-async def refuse_stale(interaction: discord.Interaction, game_id: int) -> None:
+async def refuse_stale(interaction: discord.Interaction, game_id: int, *, ended: bool = False) -> None:
     """A button of an older turn: say so, with a link to the game's current message. (Old messages
     keep their buttons when they are too old to edit: this answer is what makes that harmless.)
-    A paused game says why it waits."""
+    A paused game says why it waits. ``ended``: any control of a game over or cancelled (a private
+    one too): the game's end is said first."""
     game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
     lg = lang(interaction)
+    if ended and game is not None:
+        head = i18n.t("common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled",
+                      lg, game=game.id)
+        link = jump_link(game, game.control_message_id or game.lobby_message_id)
+        await send(interaction, head + "\n" + i18n.t("table.stale.ended_link", lg, link=link), ephemeral=True)
+        return
     if game is not None and game.control_message_id:
         text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
     else:

@@ -51,6 +51,8 @@ class StubCog:
         self.fail: list[BaseException] = []
         self.told: list[tuple[int, str]] = []
         self.locks: dict[int, asyncio.Lock] = {}
+        self.lobby_posts: list[tuple[int, int, str]] = []
+        self.started_lobbies: list[int] = []
 
     def game_lock(self, game_id: int) -> asyncio.Lock:
         return self.locks.setdefault(game_id, asyncio.Lock())
@@ -66,6 +68,16 @@ class StubCog:
         self.posts.append((game.id, game.version, list(first or []), len(outcome.events)))
         await self.sessions.store.mark_published(game.id, game.version, msg_id)
         return msg_id
+
+    async def publish_lobby(self, game):
+        if self.fail:
+            raise self.fail.pop(0)
+        self.lobby_posts.append((game.id, game.version, game.status))
+        await self.sessions.store.mark_published(game.id, game.version, None)
+        return 20_000 + len(self.lobby_posts)
+
+    async def refresh_started_lobby(self, game) -> None:
+        self.started_lobbies.append(game.id)
 
     async def tell_creator_paused(self, game, reason: str) -> None:
         self.told.append((game.id, reason))
@@ -215,3 +227,51 @@ def test_pause_reasons_follow_discords_codes():
     assert pause_reason(http_error(500, 0)) is None
     assert pause_reason(http_error(429, 0)) is None
     assert decode_pause(json.dumps({"reason": "x", "since": 3.0})) == {"reason": "x", "since": 3.0}
+
+
+async def test_a_lobby_changed_outside_its_buttons_is_owed_its_card(world):
+    """Issue 24: a join (a slash command, say) makes the lobby's card due; the publisher shows it
+    once, then a cancellation is owed too; nothing is owed for a lobby its answer showed."""
+    w = world
+    game = await w.sessions.open_lobby("ludix", guild_id=5, channel_id=50, player=ALICE)
+    await drain(w)
+    assert w.cog.lobby_posts == []  # a new lobby: its opening answer shows it
+    game = await w.sessions.join(game.id, BRUNO)
+    w.clock.now += 5
+    await drain(w)
+    assert w.cog.lobby_posts == [(game.id, game.version, "lobby")]
+    await drain(w)
+    assert len(w.cog.lobby_posts) == 1
+    game = await w.sessions.cancel(game.id, ALICE)
+    w.pub.wake(game.id, urgent=True)  # the command's answer asked for it: no grace
+    await drain(w)
+    assert w.cog.lobby_posts[-1] == (game.id, game.version, "cancelled")
+    assert not (await w.store.get_game(game.id)).due
+
+
+async def test_a_start_the_channel_never_saw_is_told_with_its_lobby_marked_started(world):
+    """A crash between a lobby's card and the start's answer: the repair says the game started,
+    and the lobby card is refreshed first (no live « Rejoindre » under a started game)."""
+    w = world
+    game = await w.sessions.open_lobby("ludix", guild_id=5, channel_id=50, player=ALICE)
+    game = await w.sessions.join(game.id, BRUNO)
+    await w.store.mark_published(game.id, game.version, None)  # the lobby card showed Bruno
+    await w.sessions.start(game.id, ALICE)
+    w.clock.now += 5
+    await drain(w)
+    started = await w.store.get_game(game.id)
+    assert w.cog.started_lobbies == [game.id]
+    assert w.cog.posts == [(game.id, started.version, [], 1)]  # the "started" event told
+    assert w.cog.lobby_posts == []
+
+
+async def test_a_lobby_whose_channel_refuses_is_paused_not_retried_in_a_loop(world):
+    w = world
+    game = await w.sessions.open_lobby("ludix", guild_id=5, channel_id=50, player=ALICE)
+    game = await w.sessions.join(game.id, BRUNO)
+    w.cog.fail.append(http_error(403, 50013))
+    w.clock.now += 5
+    await drain(w)
+    assert (await w.store.get_game(game.id)).paused and w.cog.told == [(game.id, "missing_permissions")]
+    await drain(w)
+    assert w.cog.lobby_posts == []

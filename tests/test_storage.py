@@ -375,3 +375,17 @@ async def test_a_game_records_its_own_thread_once_and_is_found_from_it(store):
     assert [x.id for x in await store.games_in_channel(555, kind="ranta")] == []
     assert sorted(x.id for x in await store.games_in_channel(10)) == [g.id, other.id]
     assert await store.games_in_channel(666) == []
+
+
+async def test_lobbies_and_cancellations_are_owed_to_their_channel_too(store):
+    """Issue 24: a lobby's card and a cancelled game's controls go through the outbox."""
+    g = await _game(store)
+    assert not g.due and await store.unpublished_games() == []  # a new lobby: its opening answer shows it
+    assert await store.update_lobby(g.id, 0, g.seats + [Seat(1, 101, "Bruno")])
+    g = await store.get_game(g.id)
+    assert g.due and [x.id for x in await store.unpublished_games()] == [g.id]
+    assert await store.mark_published(g.id, g.version, None)  # the card edited: no control message
+    g = await store.get_game(g.id)
+    assert not g.due and g.control_message_id is None
+    assert await store.set_status(g.id, g.version, "cancelled")
+    assert [x.id for x in await store.unpublished_games()] == [g.id]

@@ -8,12 +8,14 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.cards import TABLE_ACCENT, Card, rgb
 from bot.language import server_lang
 from bot.narrate import narrate
 from bot.safe import allowed_mentions, escape
 from bot.sessions import Outcome
 from bot.storage import GameRow
 from bot.ui import jump_link  # noqa: F401 (also used by the community cogs)
+from render.common import seat_colour
 
 log = logging.getLogger("ludibot.notifier")
 
@@ -29,10 +31,12 @@ class DiscordNotifier:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    async def _post(self, channel_id: int, content: str) -> None:
+    async def _post(self, channel_id: int, content: str, accent: int = TABLE_ACCENT) -> None:
+        """A card of the game in its channel (a reminder, a timeout told without its cog)."""
+        card = Card(text=content, accent=accent)
         try:
-            await self.bot.get_partial_messageable(channel_id).send(content=content[:2000],
-                                                                    allowed_mentions=allowed_mentions(content[:2000]))
+            await self.bot.get_partial_messageable(channel_id).send(view=card.layout(),
+                                                                    allowed_mentions=allowed_mentions(card.text))
         except discord.HTTPException:
             log.exception("could not post in channel %s", channel_id)
 
@@ -44,7 +48,8 @@ class DiscordNotifier:
             return
         await self._post(game.thread_id or game.channel_id, i18n.t("community.reminder.channel", lg,
                                                   players=", ".join(f"<@{u}>" for u in users), game=title,
-                                                  id=game.id, since=timestamp(since), link=jump_link(game)))
+                                                  id=game.id, since=timestamp(since), link=jump_link(game)),
+                         accent=rgb(seat_colour(seats[0])))
         for seat in seats:
             s = game.seats[seat]
             if s.user_id is None or not (await self.bot.store.user_prefs(s.user_id)).get("dm_reminders"):

@@ -10,12 +10,15 @@ decided is refused as such.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot import i18n
+from bot.cards import from_message
 from bot.community.votes import Votes, choices_for, counts, majority, voters
+from bot.safe import allowed_mentions
 from bot.sessions import SessionError, open_votes
 from bot.storage import DONE, RUNNING, VOTE, GameRow, Store
 from bot.ui import Click, button, label_with_name, lang, refuse, send, view_of
@@ -103,9 +106,15 @@ async def _update_buttons(inter: discord.Interaction, cog: Any, game: GameRow) -
         return
     lg = await cog.public_lang_of(game)
     view = await cog.sessions.public_view(game)
-    controls = await cog.controls_of(game, view, lg)
+    groups = await cog.control_groups(game, view, lg)
+    shown = from_message(inter.message)
     try:
-        await inter.response.edit_message(view=view_of(*controls) if controls else None)
+        if shown is None:  # a message posted before cards
+            controls = [item for group in groups for item in group]
+            await inter.response.edit_message(view=view_of(*controls) if controls else None)
+        else:  # the same card, its controls (the counts) redrawn
+            await inter.response.edit_message(view=replace(shown, groups=tuple(tuple(g) for g in groups)).layout(),
+                                              allowed_mentions=allowed_mentions(None))
     except discord.HTTPException:
         log.info("could not update the vote counts of game %s", game.id)
 

@@ -72,8 +72,9 @@ class GameRow:
 
     @property
     def due(self) -> bool:
-        """Its channel owes a public message for a newer version than the one shown."""
-        return self.status in ("running", "finished") and self.published_version < self.version
+        """Its channel owes a public message for a newer version than the one shown (a lobby: its card
+        is older than its seats; a cancelled game: its controls are still up)."""
+        return self.published_version < self.version
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -544,8 +545,9 @@ class Store(ABC):
 
     @abstractmethod
     async def unpublished_games(self, limit: int = 100) -> list[GameRow]:
-        """Running or finished games whose newest version has no public message yet (not paused,
-        not broken), oldest change first."""
+        """Games whose newest version has no public message yet — a lobby whose card is older than
+        its seats, a game (running, finished, cancelled) whose table is older than its state — not
+        paused, not broken, oldest change first."""
 
     @abstractmethod
     async def mark_broken(self, game_id: int, reason: str) -> bool:

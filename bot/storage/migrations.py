@@ -222,6 +222,13 @@ MIGRATIONS: list[Migration] = [
     CREATE INDEX seats_turns ON seats (user_id, turn_since) WHERE turn_since IS NOT NULL;
     CREATE INDEX seats_expected ON seats (game_id, seat) WHERE turn_since IS NOT NULL AND ai_level IS NULL;
     """,
+    # 10: lobbies and cancellations go through the outbox too (issue 24): a lobby's card shows its
+    # newest version, a cancelled game's card loses its controls. What is already shown stays as it is.
+    """
+    UPDATE games SET published_version = version WHERE status IN ('lobby', 'cancelled');
+    DROP INDEX games_unpublished;
+    CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version;
+    """,
 ]
 
 

@@ -591,7 +591,7 @@ class SQLStore(Store):
 
     async def unpublished_games(self, limit=100) -> list[GameRow]:
         return await self._games(
-            "games.id IN (SELECT id FROM games WHERE published_version < version AND status IN ('running', 'finished') "
+            "games.id IN (SELECT id FROM games WHERE published_version < version "
             "AND paused IS NULL AND broken IS NULL ORDER BY updated_at LIMIT ?)", (limit,))
 
     async def set_paused(self, game_id, reason, now) -> None:

@@ -43,7 +43,7 @@ from bot.safe import escape
 from bot.sessions import Outcome
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, matches, select, send, view_of
+from bot.ui import Click, button, edit_answer, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
 from render.limit import LABEL_KEYS, final_order, render_board, render_final, render_tile, warm_cache
@@ -240,7 +240,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         file = await self._board_file(game, view, lg)
         content = "\n".join(lines)[:2000] or None
         if edit:
-            await interaction.response.edit_message(content=content, attachments=[file], view=None)
+            await edit_answer(interaction, content, files=[file])
         else:
             await send(interaction, content, ephemeral=True, file=file)
 
@@ -304,6 +304,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     # --- the "Placer" button and its selects -----------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
         return {"place": self.on_place, "pos": self.on_position, "fill": self.on_fill,
+                "pconfirm": self.on_preview_confirm, "pchange": self.on_preview_change,
                 "relocate": self.on_relocate, "reloc": self.on_reloc, "relocsel": self.on_reloc_select}
 
     def _position_selects(self, game: GameRow, view: dict[str, Any], lg: str) -> list[discord.ui.Item]:
@@ -338,21 +339,25 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             self.sessions.refuse_out_of_turn(self.engine, state, seat,
                                              {"type": "place", "tile": tile, "position": ""})
         lg = lang(interaction)
+        file = await self._board_file(game, view, lg)
+        await send(interaction, self._place_prompt(game, view, lg), ephemeral=True, file=file,
+                   view=view_of(*self._position_selects(game, view, lg)))
+
+    def _place_prompt(self, game: GameRow, view: dict[str, Any], lg: str) -> str:
+        current = view["tile"]["id"] if view["tile"] else None
         lines = []
         if view["legal"]:
             lines.append(i18n.t("limit.prompt.place", lg, round=view["round"], rounds=view["rounds"], tile=current))
         for fill in view["fills"]:
             lines.append(i18n.t("limit.prompt.fill", lg, owner=seats_names([escape(n) for n in game.names], fill["seats"]), tile=current))
-        file = await self._board_file(game, view, lg)
-        await send(interaction, "\n".join(lines), ephemeral=True, file=file,
-                   view=view_of(*self._position_selects(game, view, lg)))
+        return "\n".join(lines)
 
     async def on_position(self, click: Click) -> None:
         _part, tag = split_arg(click.arg)
         game_no, tile = parse_tag(tag)
         position = click.values[0] if click.values else ""
-        await self._act(click.interaction, click.game.id, {"type": "place", "tile": tile, "position": position},
-                        edit=True, game_no=game_no)
+        await self._preview(click, {"type": "place", "tile": tile, "position": position}, f"p.{position}.{tag}",
+                            game_no)
 
     async def on_fill(self, click: Click) -> None:
         board, tag = split_arg(click.arg)
@@ -360,9 +365,56 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             raise RuleError("limit.error.bad_choice", choice=str(click.arg))
         game_no, tile = parse_tag(tag)
         position = click.values[0] if click.values else ""
-        await self._act(click.interaction, click.game.id,
-                        {"type": "fill", "board": int(board), "tile": tile, "position": position},
-                        edit=True, game_no=game_no)
+        await self._preview(click, {"type": "fill", "board": int(board), "tile": tile, "position": position},
+                            f"f{board}.{position}.{tag}", game_no)
+
+    # --- a placement is irreversible: a preview first, then « Confirmer » / « Changer » (issue 24) ----
+    async def _preview(self, click: Click, action: dict[str, Any], arg: str, game_no: int) -> None:
+        """The board with the tile in place and the score change, with « Confirmer » (the placement is
+        made only then) and « Changer » (back to the choice). Nothing is stored: the engine's refusals
+        come first (the tile of another round, a cell taken, not this player's board)."""
+        interaction, game = click.interaction, click.game
+        state, seat = self.player_state(interaction, game)
+        before = self.engine.view(state, seat)
+        self._check_game_no(before, game_no)
+        after_state, _ = self.engine.apply(state, seat, action)  # pure: the precise refusal, or the preview
+        after = self.engine.view(after_state, seat)
+        board = action.get("board", self.engine.board_of(state, seat))
+        old, new = before["boards"][board]["score"]["total"], after["boards"][board]["score"]["total"]
+        lg = lang(interaction)
+        text = i18n.t("table.limit.preview", lg, tile=action["tile"], position=action["position"], before=old,
+                      after=new, gain=f"{new - old:+d}")
+        preview = dict(after, seat=before["seat"])
+        file = await self._board_file(game, preview, lg)
+        tag = f"{game_no}.{action['tile']}"
+        items = [button(game.id, "pconfirm", i18n.t("table.limit.confirm", lg), arg=arg,
+                        style=discord.ButtonStyle.success, emoji="✅"),
+                 button(game.id, "pchange", i18n.t("table.limit.change", lg), arg=tag, emoji="↩️")]
+        await edit_answer(interaction, text, items=items, files=[file])
+
+    async def on_preview_confirm(self, click: Click) -> None:
+        kind, _, rest = (click.arg or "").partition(".")
+        position, _, tag = rest.partition(".")
+        game_no, tile = parse_tag(tag)
+        if kind == "p":
+            action: dict[str, Any] = {"type": "place", "tile": tile, "position": position}
+        elif kind[:1] == "f" and kind[1:].isdigit():
+            action = {"type": "fill", "board": int(kind[1:]), "tile": tile, "position": position}
+        else:
+            raise RuleError("limit.error.bad_choice", choice=str(click.arg))
+        await self._act(click.interaction, click.game.id, action, edit=True, game_no=game_no)
+
+    async def on_preview_change(self, click: Click) -> None:
+        """« Changer »: the choice again, in the same private message."""
+        interaction, game = click.interaction, click.game
+        game_no, _tile = parse_tag(click.arg)
+        state, seat = self.player_state(interaction, game)
+        view = self.engine.view(state, seat)
+        self._check_game_no(view, game_no)
+        lg = lang(interaction)
+        file = await self._board_file(game, view, lg)
+        await edit_answer(interaction, self._place_prompt(game, view, lg), files=[file],
+                          items=self._position_selects(game, view, lg))
 
     # --- the relocation step (Orchidée) ----------------------------------------------------------
     async def _relocation_panel(self, interaction: discord.Interaction, game: GameRow,

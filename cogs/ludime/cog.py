@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n, takeback
+from bot.cards import Card
 from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
@@ -34,7 +35,7 @@ from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, lang, public_lang, send, view_of
+from bot.ui import Click, GameModal, lang, public_lang, send, text_input, view_of
 from cogs.ludime import views
 from engines.ludime import MAIN, SINGLE, WHOLE, normalize
 from render.ludime import render_hand, render_table
@@ -222,7 +223,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     # --- buttons and the discard select ------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
         return {"draw": self.on_draw, "take": self.on_take, "undo": self.on_undo, "pass": self.on_pass,
-                "discard_menu": self.on_discard_menu, "discard": self.on_discard}
+                "discard_menu": self.on_discard_menu, "discard": self.on_discard,
+                "word": self.on_word}
 
     async def on_draw(self, click: Click) -> None:
         await self.move(click.interaction, click.game, {"type": "draw", "source": "pile"},
@@ -246,10 +248,35 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             raise SessionError("common.error.not_your_turn")
         await self.send_hand(click.interaction, game)
 
+    async def on_word(self, click: Click) -> None:
+        """« Poser un mot »: the button opens a form showing the player's hand; its submission (the
+        same verb, a modal) lays the words typed, as ``/ludime poser`` does."""
+        game, interaction = click.game, click.interaction
+        if click.interaction.type is discord.InteractionType.modal_submit:
+            text = str(click.fields.get("mot") or "")
+            words = [w for w in WORD_SPLIT.split(text) if w]
+            if not words:
+                raise SessionError("table.ludime.no_word")
+            await self.move(interaction, game, {"type": "play", "words": words}, version=click.check_version)
+            return
+        _, seat = self.player_state(interaction, game)
+        if seat not in self.sessions.expected_seats(game):
+            raise SessionError("common.error.not_your_turn")
+        if click.check_version is not None and click.version != game.version:
+            raise SessionError("common.error.already_played")
+        lg = lang(interaction)
+        view = await self.sessions.view_for(game, interaction.user.id)
+        form = GameModal(i18n.t("table.ludime.modal_title", lg), game.id, "word", version=game.version)
+        form.add_item(discord.ui.TextDisplay(views.hand_text(view, lg)))
+        form.add_item(text_input("mot", i18n.t("table.ludime.modal_label", lg),
+                                 description=i18n.t("table.ludime.modal_hint", lg), max_length=200))
+        await interaction.response.send_modal(form)
+
     async def on_discard(self, click: Click) -> None:
         """The select of the hand's letters: discarding ends the turn (the engine says if it may)."""
         letter = click.values[0] if click.values else ""
-        await self.move(click.interaction, click.game, {"type": "discard", "letter": letter})
+        await self.move(click.interaction, click.game, {"type": "discard", "letter": letter},
+                        version=click.check_version)
 
     # --- applying a move ---------------------------------------------------------------
     async def move(self, interaction: discord.Interaction, game: GameRow, action: dict[str, Any], *,
@@ -318,16 +345,19 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         view = await self.sessions.public_view(game)
         content = await self.turn_story(game, view, lg)
         image = await self.render_public_cached(game, view, lg)
-        controls = self.turn_controls(game, view, lg)
+        name = f"ludime-{game.id}.png"
+        card = Card(text=content, accent=self.accent(game), pictures=(name,) if image else (),
+                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
 
         def picture() -> list[discord.File]:
-            return [discord.File(io.BytesIO(image), filename=f"ludime-{game.id}.png")] if image else []
+            return [discord.File(io.BytesIO(image), filename=name)] if image else []
 
+        # the same card, redrawn (a legacy turn message becomes a card: its content emptied); no ping
         edit = self.bot.get_partial_messageable(channel_id).get_partial_message(msg_id).edit(
-            content=content, attachments=picture(), view=view_of(*controls) if controls else None,
-            allowed_mentions=discord.AllowedMentions.none())
+            content=None, attachments=picture(), view=card.layout(), allowed_mentions=discord.AllowedMentions.none())
         try:
             await asyncio.wait_for(edit, EDIT_WAIT)
+            self.remember_card(msg_id, card)
         except TimeoutError:  # rate-limited for long: the turn's next message will show it all
             log.info("game %s: the turn message edit for version %s gave up after %s s", game.id, game.version,
                      EDIT_WAIT)
@@ -336,14 +366,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             latest = await self.sessions.store.get_game(game.id)
             if latest is None or latest.version != game.version or latest.control_message_id != msg_id:
                 return  # a newer message shows the game meanwhile
-            files = picture()
-            kwargs: dict[str, Any] = {"content": content, "allowed_mentions": discord.AllowedMentions.none()}
-            if files:
-                kwargs["file"] = files[0]
-            if controls:
-                kwargs["view"] = view_of(*controls)
-            posted = await self.bot.get_partial_messageable(channel_id).send(**kwargs)
-            await self.sessions.store.set_message_ids(game.id, control=posted.id)
+            posted = await self.post(channel_id, files=picture(), card=card, silent=True)
+            await self.sessions.store.set_message_ids(game.id, control=posted)
             asyncio.create_task(self._strip_controls(channel_id, msg_id))
 
     async def turn_story(self, game: GameRow, view: dict[str, Any], lg: str) -> str:

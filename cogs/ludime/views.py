@@ -114,7 +114,9 @@ def discard_select(game: GameRow, view: dict[str, Any], lang: str) -> discord.ui
     letters = sorted(set(view.get("hand") or []))
     values = view.get("values") or {}
     options = [(c, i18n.t("ludime.label.letter_option", lang, letter=c, value=values.get(c, 0))) for c in letters]
-    return select(game.id, "discard", i18n.t("ludime.label.discard_placeholder", lang), options)
+    # bound to the version it was drawn for: a select of an earlier turn or round is stale (issue 24)
+    return select(game.id, "discard", i18n.t("ludime.label.discard_placeholder", lang), options,
+                  version=game.version)
 
 
 def private_lines(game: GameRow, events: list[dict[str, Any]], seat: int, lang: str) -> list[str]:
@@ -165,6 +167,9 @@ def turn_buttons(game: GameRow, view: dict[str, Any], legal: list[dict[str, Any]
     if ("draw", "discard") in kinds:
         items.append(button(game.id, "take", i18n.t("ludime.button.draw_discard", lang), version=v))
     if view.get("variant") in (MAIN, WHOLE) and view.get("phase") == "play":
+        # a word from a form that shows the hand (issue 24): no slash command to type on a phone
+        items.append(button(game.id, "word", i18n.t("table.ludime.button_word", lang), version=v,
+                            style=discord.ButtonStyle.success, emoji="✍️"))
         items.append(button(game.id, "discard_menu", i18n.t("ludime.button.discard", lang),
                             style=discord.ButtonStyle.primary))
     if ("undo_take", None) in kinds:

@@ -167,6 +167,8 @@ def parse_gesture_arg(arg: str | None) -> tuple[int, str, str | None]:
 
 class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinades.cmd.start")):
     kind = "lutinades"
+    #: « Voir la carte » is the lutin's own view: its row is apart from the gestures (issue 24)
+    private_verbs = frozenset({"mine", "card"})
 
     @app_commands.command(name="start", description=L("lutinades.cmd.start"))
     @app_commands.describe(variante=L("lutinades.cmd.variante"), ia=L("lutinades.cmd.ia"),
@@ -263,7 +265,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         view = await self.sessions.public_view(outcome.game)
         lines = tell(outcome.events, view, outcome.game.names, lg) + (extra or [])
         told = Outcome(game=outcome.game, events=[], result=outcome.result, newly_expected=outcome.newly_expected)
-        return await super().publish(told, interaction, extra=lines, **kw)
+        return await super().publish(told, interaction, extra=lines, image=self.publish_image(outcome, view), **kw)
 
     # --- rendering -------------------------------------------------------------------
     def table_labels(self, game: GameRow, view: dict[str, Any], lg: str) -> dict[str, str]:
@@ -276,9 +278,12 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
         return picture(render_table, view, game.names, self.table_labels(game, view, lang))
 
     def publish_image(self, outcome, view):
-        """No table picture after a gesture that leaves others to choose: nothing visible changed
-        (the text says who has chosen), and a picture per lutin would flood the channel."""
-        return not (view.get("phase") == "gestures" and view.get("chosen"))
+        """No table picture after gestures that leave others to choose and nothing else: nothing
+        visible changed (the text says who has chosen), and a picture per lutin would flood the
+        channel. A new turn shows the table even when a seat the bot plays for (an AI seat, an
+        absent player after a vote) chose its gesture at once (issue 24)."""
+        only_gestures = bool(outcome.events) and all(e.get("type") == "gesture_chosen" for e in outcome.events)
+        return not (view.get("phase") == "gestures" and view.get("chosen") and only_gestures)
 
     def render_private(self, game, view, lang):
         if not view.get("card"):

@@ -33,7 +33,7 @@ from bot.safe import escape
 from bot.sessions import SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, matches, select, send, view_of
+from bot.ui import Click, button, edit_answer, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.ranta import BOX, HORIZONTAL, MAT, ORIENTATIONS, PASS, VERTICAL
 from render.ranta import LABEL_KEYS, final_order, render_dice, render_final, render_sheet
@@ -226,14 +226,14 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             before, after, change = score_change(self.engine, state, seat, action)
             text += "\n" + score_change_text(before, after, lg, change)
         file = await self._sheet_file(game, view, seat, lg, preview)
-        controls = view_of(
+        controls = [
             button(game.id, "confirm", i18n.t("ranta.button.confirm", lg), arg=encode(action),
                    style=discord.ButtonStyle.success),
-            button(game.id, "discard", i18n.t("ranta.button.discard", lg)))
+            button(game.id, "discard", i18n.t("ranta.button.discard", lg))]
         if edit:
-            await interaction.response.edit_message(content=text, attachments=[file], view=controls)
+            await edit_answer(interaction, text, items=controls, files=[file])
         else:
-            await send(interaction, text, ephemeral=True, file=file, view=controls)
+            await send(interaction, text, ephemeral=True, file=file, view=view_of(*controls))
 
     async def on_confirm(self, click: Click) -> None:
         interaction = click.interaction
@@ -265,12 +265,11 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         else:
             lines.append(i18n.t("ranta.prompt.confirmed", lg, round=action["round"]))
         # the preview's picture stays: it shows exactly what was stored ("Ma kallax" shows the new sheet)
-        await interaction.response.edit_message(content="\n".join(lines), view=None)
+        await edit_answer(interaction, "\n".join(lines))
         await self.publish(outcome, interaction)
 
     async def on_discard(self, click: Click) -> None:
-        await click.interaction.response.edit_message(
-            content=i18n.t("ranta.prompt.discarded", lang(click.interaction)), attachments=[], view=None)
+        await edit_answer(click.interaction, i18n.t("ranta.prompt.discarded", lang(click.interaction)), files=[])
 
     # --- the round message's buttons and the selects they open ---------------------------
     async def _start_choice(self, click: Click, want_box: bool) -> None:
@@ -318,7 +317,7 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         text = i18n.t("ranta.prompt.pick_cell", lg, round=rnd, box=box_label(assignment_of(view, dice), orientation, lg))
         items = [self._box_select(click.game, rnd, box_choices(self.engine, state, seat), lg),
                  self._cell_select(click.game, state, seat, rnd, dice, orientation, cells, lg)]
-        await interaction.response.edit_message(content=text, view=view_of(*items))
+        await edit_answer(interaction, text, items=items)
 
     async def _on_cell_or_mat(self, click: Click) -> None:
         value = click.values[0] if click.values else ""

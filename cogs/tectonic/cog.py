@@ -33,7 +33,7 @@ from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, refuse, send, view_of
+from bot.ui import Click, GameModal, button, edit_answer, lang, refuse, send, view_of
 from engines.base import RuleError
 from engines.tectonic import State, flip_choices, legal_destinations, legal_sources
 from render.tectonic import render_board
@@ -114,9 +114,8 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             game = await self.sessions.get(game.id)
             sure, bot_thinks = self._dry_run(game, user_id, action, version)
             if clicked and sure:
-                await interaction.response.edit_message(
-                    content=i18n.t("tectonic.ui.flip_done", lang(interaction), **{
-                        "from": action["from"], "to": action["to"], "cell": action["flip"]}), view=None)
+                await edit_answer(interaction, i18n.t("tectonic.ui.flip_done", lang(interaction), **{
+                    "from": action["from"], "to": action["to"], "cell": action["flip"]}))
             elif sure and bot_thinks:
                 await interaction.response.defer(thinking=True)
             try:
@@ -253,7 +252,60 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
 
     # --- components ----------------------------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
-        return {"flip": self.on_flip, "resign": self.on_resign, "keep": self.on_keep}
+        return {"flip": self.on_flip, "resign": self.on_resign, "keep": self.on_keep, "form": self.on_form}
+
+    # --- a move without typing (issue 24): « Jouer un coup » opens a form of the legal moves -------
+    def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
+        state = self.engine.from_dict(game.state) if game.state else None
+        if state is None or state.finished or game.seats[state.current].is_ai:
+            return []
+        return [button(game.id, "form", i18n.t("table.tectonic.button_play", lang), version=game.version,
+                       style=discord.ButtonStyle.primary, emoji="♟️")]
+
+    def move_choices(self, state: State, seat: int, lg: str) -> list[tuple[str, str]]:
+        """Every legal move of ``seat`` as (value ``from-to``, label naming the piece and the flips)."""
+        pieces = {p["cell"]: p["piece"] for p in self.engine.view(state, None)["pieces"]}
+        out = []
+        for source in legal_sources(state, seat):
+            for dest in legal_destinations(state, seat, source):
+                flips = flip_choices(state, seat, source, dest)
+                label = i18n.t("tectonic.label.source", lg, cell=source, piece=_piece_name(pieces.get(source, ""), lg))
+                label += " → " + dest
+                if flips:
+                    label += " " + i18n.t("table.tectonic.flips", lg, cells=", ".join(flips))
+                out.append((f"{source}-{dest}", label))
+        return out
+
+    async def on_form(self, click: Click) -> None:
+        """The button opens a form (a modal) whose selects list the legal moves, by groups of 25; its
+        submission (the same verb) plays the one move chosen, as ``/tectonic jouer`` does (a flip
+        still asked with buttons)."""
+        game, interaction = click.game, click.interaction
+        if interaction.type is discord.InteractionType.modal_submit:
+            chosen = [v for values in click.fields.values() if isinstance(values, list) for v in values]
+            if len(chosen) != 1 or chosen[0].count("-") != 1:
+                raise SessionError("table.tectonic.pick_one")
+            source, dest = chosen[0].split("-")
+            await self._move(interaction, game, {"type": "move", "from": source, "to": dest, "flip": None},
+                             version=click.check_version)
+            return
+        state, seat = self.player_state(interaction, game)
+        if seat != state.current:
+            raise SessionError("common.error.not_your_turn")
+        if click.check_version is not None and click.version != game.version:
+            raise SessionError("common.error.already_played")
+        lg = lang(interaction)
+        moves = self.move_choices(state, seat, lg)
+        form = GameModal(i18n.t("table.tectonic.modal_title", lg), game.id, "form", version=game.version)
+        for k in range(0, min(len(moves), 125), 25):
+            chunk = moves[k:k + 25]
+            menu = discord.ui.Select(custom_id=f"moves{k // 25}", required=False, min_values=0, max_values=1,
+                                     placeholder=i18n.t("table.tectonic.placeholder", lg)[:150],
+                                     options=[discord.SelectOption(label=label[:100], value=value)
+                                              for value, label in chunk])
+            form.add_item(discord.ui.Label(text=i18n.t("table.tectonic.group", lg, first=chunk[0][0].split("-")[0],
+                                                       last=chunk[-1][0].split("-")[0])[:45], component=menu))
+        await interaction.response.send_modal(form)
 
     async def on_flip(self, click: Click) -> None:
         """A flip choice: the button carries the move; the session checks the player and the version."""

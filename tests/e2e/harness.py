@@ -95,6 +95,38 @@ async def start_bot(fake: FakeDiscord, workdir: Path, **kw: Any) -> BotProcess:
     return bot
 
 
+def text_of(message) -> str:
+    """What a message says: its content (a Components V2 card: its text displays, in order)."""
+    return message.content or ""
+
+
+def public_cards(fake, channel: str = "jeux", *, since: int = 0) -> list:
+    """Every public message of the bot in ``channel`` (newer than message id ``since``), each checked
+    to be a Components V2 card with its text in it (issue 24): no legacy message left."""
+    out = []
+    for msg in fake.messages(channel):
+        if msg.visible_to is not None or msg.kind == "user" or msg.id <= since:
+            continue
+        assert msg.is_v2, f"a legacy public message: {msg.content[:200]!r}"
+        assert msg.content.strip(), msg
+        assert not msg.hidden_attachments, f"attachments no component shows: {msg}"
+        out.append(msg)
+    return out
+
+
+def check_table_cards(fake, user_ids: list[int], channel: str = "jeux") -> list:
+    """A whole game's public messages are cards (see :func:`public_cards`); its turn cards — the ones
+    with controls other than Revanche — show the table (a picture) and ping the player(s) to play."""
+    cards = public_cards(fake, channel)
+    turns = [m for m in cards if m.buttons and "Rejoindre" not in m.button_labels and "Revanche" not in m.button_labels]
+    for msg in turns:
+        assert msg.accent_color is not None
+    pinged = {u for m in cards for u in m.mentioned_user_ids()}  # (the pings were allowed when posted)
+    assert set(user_ids) <= pinged, (user_ids, pinged)
+    assert any(m.images for m in cards), "no picture in any card"
+    return cards
+
+
 def mentioned(message) -> list[int]:
     """User ids mentioned in the last line of a message (the turn notice)."""
     lines = [line for line in (message.content or "").splitlines() if line.strip()]

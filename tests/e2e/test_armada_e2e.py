@@ -15,7 +15,7 @@ import pytest
 from bot.storage import FINISHED, RUNNING
 from engines.armada import legal_points, movable_points, pivot_choices
 from tests.e2e.armada_driver import ENGINE, Reader, answered, game_id_of, quiet, send_action, step
-from tests.e2e.harness import mentioned
+from tests.e2e.harness import check_table_cards, mentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -135,6 +135,7 @@ async def test_two_users_play_both_rounds(world):
     assert res.ephemeral and "11 prises" in res.content and "/armada deplacer" in res.content
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [u.alice.id, u.bruno.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def refused(fake, user, path, needle, reader, game_id, **options):

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from engines.limit import DECHETTERIE, NEXUS, ORCHIDEE
-from tests.e2e.harness import last_control, mentioned, wait_control
+from tests.e2e.harness import check_table_cards, last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -65,10 +65,19 @@ async def by_buttons(fake, user, msg, value=None):
     assert res.ephemeral and is_png(res) and "Où la posez-vous" in res.content, res.content
     value = value or res.message.selects[0]["options"][0]["value"]
     sel = next(s for s in res.message.selects if value in [o["value"] for o in s["options"]])
-    done = await fake.select(user, res.message, [value], custom_id=sel["custom_id"],
-                             until=lambda r: bool(r.public_messages))
+    preview = await fake.select(user, res.message, [value], custom_id=sel["custom_id"])
+    done = await confirm(fake, user, preview, until=lambda r: bool(r.public_messages))
     assert done.response_type == 7 and done.ephemeral and "Vous avez posé" in done.content, done.content
     return done, value
+
+
+async def confirm(fake, user, preview, **kw):
+    """A choice of position is a preview (issue 24): the board with the tile in place and the score
+    change, nothing placed yet; « Confirmer » places it."""
+    assert preview.response_type == 7 and "Aperçu" in preview.content and "Rien n'est posé" in preview.content, \
+        preview.content
+    assert preview.message.button_labels == ["Confirmer", "Changer"] and is_png(preview)
+    return await fake.click(user, preview.message, label="Confirmer", **kw)
 
 
 async def test_solo_nexus_game_to_the_end(world):
@@ -78,7 +87,7 @@ async def test_solo_nexus_game_to_the_end(world):
     assert not res.ephemeral and is_png(res)
     msg = res.message
     assert "Tuile 1/44" in msg.content and mentioned(msg) == [u.alice.id]
-    assert msg.button_labels == ["Mon plateau", "Placer"]
+    assert msg.button_labels == ["Placer", "Mon plateau"]
     res = await fake.click(u.alice, msg, label="Mon plateau")
     assert res.ephemeral and is_png(res) and res.message.visible_to == u.alice.id
     used: list[str] = []
@@ -108,6 +117,7 @@ async def test_solo_nexus_game_to_the_end(world):
     assert res.ephemeral and "terminée" in res.content and is_png(res)
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [u.alice.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_two_player_orchidee_with_relocation(world):
@@ -118,9 +128,9 @@ async def test_two_player_orchidee_with_relocation(world):
     assert "Take it to the Limit" in lobby.content and "Orchidée, Standard, Lunes" in lobby.content
     await fake.click(u.bruno, lobby, label="Rejoindre")
     await fake.click(u.alice, lobby, label="Lancer")
-    msg = last_control(fake)
+    msg = await wait_control(fake, newer_than=lobby)  # (under load the first turn may follow the settle)
     assert sorted(mentioned(msg)) == sorted([u.alice.id, u.bruno.id]) and "Tuile 1/25" in msg.content
-    assert msg.button_labels == ["Mon plateau", "Placer"] and msg.attachments
+    assert msg.button_labels == ["Placer", "Mon plateau"] and msg.attachments
     used = {u.alice.id: [], u.bruno.id: []}
     # Bruno takes the first free position (the big orchid, then 1, 2, ...). Alice too, except that she
     # keeps hexes 6 and 7 for tiles with the vertical value of her first big-orchid tile: moving that
@@ -157,8 +167,10 @@ async def test_two_player_orchidee_with_relocation(world):
                 (sel,) = panel.message.selects  # the big orchid is full: the 22 hexes in one select
                 assert [o["value"] for o in sel["options"]] == list(ORCHIDEE.names)
             chosen = [pick(user, tile) for user in (u.alice, u.bruno)]
-            clicks = [await fake.select(user, panel.message, [value], wait=False)
-                      for user, panel, value in zip((u.alice, u.bruno), panels, chosen, strict=True)]
+            previews = [await fake.select(user, panel.message, [value])
+                        for user, panel, value in zip((u.alice, u.bruno), panels, chosen, strict=True)]
+            clicks = [await fake.click(user, p.message, label="Confirmer", wait=False)
+                      for user, p in zip((u.alice, u.bruno), previews, strict=True)]
             await asyncio.gather(*(c.wait() for c in clicks))
             assert all(c.response_type == 7 and "Vous avez posé" in c.content for c in clicks)
             for user, value in zip((u.alice, u.bruno), chosen, strict=True):
@@ -196,7 +208,7 @@ async def test_two_player_orchidee_with_relocation(world):
     assert sorted(used[u.alice.id]) == sorted(ORCHID_ORDER)
     # the relocation step: every board is revealed, each player chooses
     msg = last_control(fake)
-    assert "petites orchidées" in msg.content and msg.button_labels == ["Mon plateau", "Déplacer"]
+    assert "petites orchidées" in msg.content and msg.button_labels == ["Déplacer", "Mon plateau"]
     assert sorted(mentioned(msg)) == sorted([u.alice.id, u.bruno.id])
     panel = await fake.click(u.alice, msg, label="Déplacer")
     assert panel.ephemeral and is_png(panel) and "Meilleur déplacement" in panel.content, panel.content
@@ -324,9 +336,11 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
 
     # the round-2 panels, used at the same moment: both apply, one round closes, one new round message
     panels = [await fake.click(user, msg, label="Placer") for user in (u.alice, u.bruno)]
-    clicks = [await fake.select(user, p.message, [p.message.selects[0]["options"][0]["value"]],
-                                custom_id=p.message.selects[0]["custom_id"], wait=False)
-              for user, p in zip((u.alice, u.bruno), panels, strict=True)]
+    previews = [await fake.select(user, p.message, [p.message.selects[0]["options"][0]["value"]],
+                                  custom_id=p.message.selects[0]["custom_id"])
+                for user, p in zip((u.alice, u.bruno), panels, strict=True)]
+    clicks = [await fake.click(user, p.message, label="Confirmer", wait=False)
+              for user, p in zip((u.alice, u.bruno), previews, strict=True)]
     await asyncio.gather(*(c.wait() for c in clicks))
     assert all(c.response_type == 7 and "Vous avez posé" in c.content for c in clicks), [c.content for c in clicks]
     await fake.wait_idle(quiet=0.15)
@@ -357,7 +371,7 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     assert "Alice vous a confié la tuile" in panel.content and len(panel.message.selects) == 3
     fill = panel.message.selects[2]
     assert fill["placeholder"] == "Déchetterie d'Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
-    res = await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"])
+    res = await confirm(fake, u.bruno, await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"]))
     assert res.response_type == 7 and "Vous avez posé" in res.content and "X4" in res.content, res.content
     assert mentioned(res.public_messages[-1]) == [u.bruno.id]  # his own tile is still to place
     assert "X4" not in res.public_messages[-1].content

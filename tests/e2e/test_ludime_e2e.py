@@ -15,7 +15,7 @@ from itertools import permutations
 import pytest
 
 from engines.ludime import ENGINE, is_word
-from tests.e2e.harness import mentioned
+from tests.e2e.harness import check_table_cards, mentioned
 from tests.e2e.ludime_driver import LudimeTable, scan_for_leaks
 
 pytestmark = pytest.mark.e2e
@@ -107,6 +107,7 @@ async def test_a_whole_main_game_between_three_users_never_shows_a_hand_to_anoth
     assert checked > 200 and len(table.hand_images) > 20
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [u.alice.id, u.bruno.id, u.chloe.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_every_refusal_says_why_privately_and_changes_nothing(world):
@@ -139,7 +140,7 @@ async def test_every_refusal_says_why_privately_and_changes_nothing(world):
         done, stale = sorted([one, two], key=lambda r: r.ephemeral)
         assert not done.ephemeral and done.attachments
         assert stale.ephemeral and "déjà été joué" in stale.content
-        assert (await table.game()).version == version + 1 and table.control().button_labels[0] == "Se défausser"
+        assert (await table.game()).version == version + 1 and table.control().button_labels[:2] == ["Poser un mot", "Se défausser"]
         await table.remember_hands()
         await table.check_hand_message(done.ephemeral_messages[0], first)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import last_control, mentioned, wait_control
+from tests.e2e.harness import check_table_cards, last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -50,7 +50,7 @@ async def test_full_game_between_two_users(world):
     assert "Classement" in msg.content and "1. " in msg.content
     assert msg.button_labels == ["Revanche"]  # the finished game's only control
     # a stale client clicking a button of the finished game is told the game is over
-    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     res = await fake.forge_click(u.bruno, msg, f"ludibot:{game_id}:roll:1")
     assert res.ephemeral and f"La partie n°{game_id} est terminée" in res.content
     res = await fake.forge_click(u.dave, msg, f"ludibot:{game_id}:roll:1")
@@ -59,6 +59,7 @@ async def test_full_game_between_two_users(world):
     assert res.ephemeral and "terminée" in res.content and res.attachments
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [u.alice.id, u.bruno.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_refusals_are_specific_ephemeral_and_change_nothing(world):
@@ -89,13 +90,16 @@ async def test_refusals_are_specific_ephemeral_and_change_nothing(world):
     assert answers[1].ephemeral and "déjà été joué" in answers[1].content
     # the start message and exactly one roll
     assert sum(1 for m in fake.messages("jeux") if m.attachments and m.visible_to is None) == 2
-    # cancel: only the creator or a moderator; then clicks get "cancelled"
+    # cancel: only the creator or a moderator; then the table loses its controls (issue 24), and
+    # a click sent with an old client (the button still on its screen) gets "cancelled"
+    newest = last_control(fake)
+    button = newest.buttons[0]["custom_id"]
     res = await fake.run_command(u.bruno, "jeux", "ludix cancel")
     assert res.ephemeral and "Seul le créateur" in res.content
     res = await fake.run_command(u.modo, "jeux", "ludix cancel")
     assert not res.ephemeral and "annulée" in res.content
-    newest = last_control(fake)
-    res = await fake.click(u.alice, newest, label=newest.button_labels[0])
+    await fake.wait_until(lambda: not fake.message_by_id[newest.id].buttons)
+    res = await fake.forge_click(u.alice, newest, button)
     assert res.ephemeral and "annulée" in res.content
     assert fake.errors == []
 

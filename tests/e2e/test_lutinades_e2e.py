@@ -19,7 +19,7 @@ from bot import i18n
 from cogs.lutinades.cog import gesture_name, own_gesture_text
 from engines.lutinades import EN_GRAND, ENGINE, KINDS, MALINS, SIDES, card_dict, deck, mirror
 from render.lutinades import CARD_H, CARD_W, TABLE_W, render_card
-from tests.e2e.harness import last_control, mentioned, read_game_row
+from tests.e2e.harness import check_table_cards, last_control, mentioned, read_game_row
 
 pytestmark = pytest.mark.e2e
 
@@ -339,6 +339,7 @@ async def test_whole_four_player_standard_game_the_picker_never_sees_the_card(wo
     assert res.ephemeral and "over" in res.content and res.attachments
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_whole_four_player_lutins_malins_game(world):

@@ -58,7 +58,7 @@ async def test_ludix_four_nasty_names(world):
         res = await fake.click(user, lobby, label="Rejoindre")
         assert res.response_type == 7
     await fake.click(u.alice, lobby, label="Lancer")
-    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     msg = await wait_control(fake)
     by_id = {p.id: p for p in players}
     for _ in range(300):

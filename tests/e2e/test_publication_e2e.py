@@ -58,7 +58,7 @@ async def start_ludix(fake, u, channel="jeux", target=1000):
     lobby = res.message
     await fake.click(u.bruno, lobby, label="Rejoindre")
     await fake.click(u.alice, lobby, label="Lancer")
-    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     await fake.wait_until(lambda: newest_control(fake, game_id) is not None, timeout=20)
     return game_id
 
@@ -116,7 +116,7 @@ async def test_a_move_committed_just_before_a_crash_is_published_after_the_resta
     # one is told it is out of date; the new ones play
     await fake.wait_until(lambda: msg.buttons == [], timeout=10)
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
-    old_cid = msg.revisions[0].components[0]["components"][0]["custom_id"]
+    old_cid = msg.revisions[0].buttons[0]["custom_id"]
     res = await fake.forge_click(by_id[uid], msg, old_cid)
     assert res.ephemeral and "déjà été joué" in res.content
     label = new.button_labels[0]
@@ -328,7 +328,7 @@ async def test_games_in_threads_unarchive_and_a_locked_thread_pauses(field):
     lobby = res.message
     await fake.click(u.bruno, lobby, label="Rejoindre")
     await fake.click(u.alice, lobby, label="Lancer")
-    gid = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    gid = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     await fake.wait_until(lambda: newest_control_in(fake, thread, gid) is not None, timeout=20)
     before = len(fake.messages(thread))
     fake.archive_thread(thread)
@@ -369,7 +369,7 @@ async def test_rematch_opens_a_lobby_with_the_same_seats_and_options(world):
     lobby = (await fake.run_command(u.alice, "jeux", "ludix start", objectif=50, ia=1)).message
     await fake.click(u.bruno, lobby, label="Rejoindre")
     await fake.click(u.alice, lobby, label="Lancer")
-    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
     final = None
     for _ in range(400):

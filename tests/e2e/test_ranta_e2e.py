@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tests.e2e.harness import last_control, mentioned
+from tests.e2e.harness import check_table_cards, last_control, mentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -105,7 +105,7 @@ async def test_solo_expert_game_to_the_end(world):
     assert not res.ephemeral and is_png(res)
     msg = res.message
     assert mentioned(msg) == [u.alice.id]
-    assert msg.button_labels == ["Ma kallax", "Ranger un jeu", "Poser un tapis"]
+    assert msg.button_labels == ["Ranger un jeu", "Poser un tapis", "Ma kallax"]
     assert last_control(fake) is msg
     # "Ma kallax": the player's own sheet, for her eyes only
     res = await fake.click(u.alice, msg, label="Ma kallax")
@@ -134,6 +134,7 @@ async def test_solo_expert_game_to_the_end(world):
     assert res.ephemeral and is_png(res)
     assert fake.errors == []
     assert bot_errors(world.bot) == []
+    check_table_cards(fake, [u.alice.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_three_player_classic_game_at_different_paces(world):
@@ -141,7 +142,7 @@ async def test_three_player_classic_game_at_different_paces(world):
     players = [u.alice, u.bruno, u.chloe]
     res = await fake.run_command(u.alice, "jeux", "ranta start", mode="classique")
     lobby = res.message
-    assert "Range ta Ludothèque" in lobby.content and "mode : classique" in lobby.content
+    assert "Range ta Ludothèque" in lobby.content and "mode : Classique" in lobby.content
     for user in (u.bruno, u.chloe):
         await fake.click(user, lobby, label="Rejoindre")
     await fake.click(u.alice, lobby, label="Lancer", until=lambda r: bool(r.public_messages[1:]))
@@ -178,7 +179,7 @@ async def test_three_player_classic_game_at_different_paces(world):
         assert len(closing) == 1, rnd
         if rnd < 12:
             assert sorted(mentioned(closing[0])) == sorted(p.id for p in players)
-            assert closing[0].button_labels == ["Ma kallax", "Ranger un jeu", "Poser un tapis"]
+            assert closing[0].button_labels == ["Ranger un jeu", "Poser un tapis", "Ma kallax"]
             assert last_control(fake) is closing[0]
     final = next(m for m in fake.messages("jeux") if m.visible_to is None and "Fin de la partie" in m.content)
     assert all(re.search(rf"\d\. {p.name} — -?\d+", final.content) for p in players), final.content

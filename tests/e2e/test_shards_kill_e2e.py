@@ -73,7 +73,7 @@ async def start_ludix(fake, ch, alice, bruno) -> int:
     lobby = res.message
     await fake.click(bruno, lobby, label="Rejoindre")
     await fake.click(alice, lobby, label="Lancer")
-    game_id = int(lobby.revisions[0].components[0]["components"][0]["custom_id"].split(":")[1])
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     await fake.wait_until(lambda: newest_control(fake, ch, game_id) is not None, timeout=20)
     return game_id
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.storage import FINISHED, RUNNING
 from engines.tectonic import flip_choices, legal_destinations, legal_sources
-from tests.e2e.harness import mentioned
+from tests.e2e.harness import check_table_cards, mentioned
 from tests.e2e.tectonic_driver import (
     ENGINE,
     Reader,
@@ -88,6 +88,7 @@ async def test_a_whole_game_against_the_bot(world):
     assert res.ephemeral and "terminée" in res.content and res.attachments
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+    check_table_cards(fake, [u.alice.id])  # issue 24: every public message a card, pictures and pings in it
 
 
 async def test_a_random_player_picking_from_the_autocomplete_loses(world):

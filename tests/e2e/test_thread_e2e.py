@@ -39,7 +39,7 @@ async def tw(tmp_path, bot_db):
 
 
 def game_of(msg) -> int:
-    return int(CID.match(msg.revisions[0].components[0]["components"][0]["custom_id"])[1])
+    return int(CID.match(msg.revisions[0].buttons[0]["custom_id"])[1])
 
 
 def threads_of(fake, channel="jeux"):

@@ -1,0 +1,42 @@
+# The living table (issue 24): what a lobby card shows besides its seats, the cards' own lines.
+
+## lobby
+lobby-pace = Rythme : { $pace } — { $bank } par joueur, +{ $increment } par coup
+lobby-pace_untimed = Rythme : { $pace } — sans limite de temps
+lobby-thread_own = Fil : la partie se joue dans un fil à elle
+lobby-thread_here = Fil : la partie se joue dans ce salon
+lobby-ai = IA, niveau { $level }
+lobby-cancelled = **Partie annulée.**
+
+## pace
+pace-direct = En direct
+pace-rapide = Rapide
+pace-normal = Normal
+pace-lent = Lent
+
+## value
+value-yes = oui
+value-no = non
+
+## stale
+stale-ended_link = Ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+
+## ludime
+ludime-button_word = Poser un mot
+ludime-modal_title = Poser un mot
+ludime-modal_label = Mot à poser
+ludime-modal_hint = Avec les lettres de votre main ; plusieurs mots : séparez-les par une virgule.
+ludime-no_word = Écrivez au moins un mot.
+
+## limit
+limit-preview = Aperçu : la tuile { $tile } en { $position }. Votre plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-confirm = Confirmer
+limit-change = Changer
+
+## tectonic
+tectonic-button_play = Jouer un coup
+tectonic-modal_title = Votre coup
+tectonic-placeholder = Choisissez un coup…
+tectonic-group = Pièces de { $first } à { $last }
+tectonic-flips = (retourne { $cells })
+tectonic-pick_one = Choisissez un coup, un seul, dans une des listes.
