@@ -226,7 +226,10 @@ def dropped(ws: Any, raw: Any, exc: BaseException) -> None:
 #: where an interaction names who and where: Discord writes each as a string of a 64-bit snowflake
 SNOWFLAKES: tuple[tuple[str, ...], ...] = (("id",), ("application_id",), ("guild_id",), ("channel_id",),
                                            ("channel", "id"), ("member", "user", "id"), ("user", "id"),
-                                           ("message", "id"), ("data", "id"), ("data", "guild_id"))
+                                           ("message", "id"), ("data", "guild_id"))
+#: ``data.id`` is a command's snowflake for a command or an autocomplete; for a component it is the
+#: component's numeric id in its message (an integer, Components V2: components/reference.mdx)
+COMMAND_TYPES = (2, 4)
 
 
 class Malformed(ValueError):
@@ -267,6 +270,13 @@ def check_interaction(data: Any) -> None:
         raise Malformed("token")
     if type(kind) is not int or kind not in (1, 2, 3, 4, 5):
         raise Malformed("type")
+    inner = _at(data, ("data", "id"))
+    if inner is not None:
+        if kind in COMMAND_TYPES:
+            if not (isinstance(inner, str) and inner.isdigit() and len(inner) <= 20 and int(inner) < 2**63):
+                raise Malformed("data.id")
+        elif type(inner) is not int or not 0 <= inner < 2**31:
+            raise Malformed("data.id")
     if kind == 1:
         return
     # the channel: without it discord.py knows no channel_id, and nothing could check where the click was

@@ -223,6 +223,10 @@ def test_check_interaction_accepts_what_discord_sends():
                                "guild_id": "3", "member": {"user": {"id": "5"}}, "channel": {"id": "4"}})
     payload.check_interaction({"id": "1", "type": 5, "token": "t", "data": {"custom_id": "x", "components": []},
                                "user": {"id": "5"}, "channel": {"id": "4"}})
+    # a component's data.id is its numeric id in a Components V2 message, a command's is a snowflake
+    payload.check_interaction(interaction(data__id=7))
+    payload.check_interaction({"id": "1", "type": 2, "token": "t", "data": {"id": "99", "name": "ludix"},
+                               "guild_id": "3", "member": {"user": {"id": "5"}}, "channel": {"id": "4"}})
 
 
 @pytest.mark.parametrize(("changes", "field"), [
@@ -243,6 +247,8 @@ def test_check_interaction_accepts_what_discord_sends():
     ({"message__components": KeyError}, "message.components"),
     ({"member": None}, "member"),
     ({"member__user": KeyError}, "member.user"),
+    ({"data__id": "7"}, "data.id"),  # a component's id is a number
+    ({"data__id": 2**40}, "data.id"),
 ])
 def test_check_interaction_refuses_what_discord_never_sends(changes, field):
     with pytest.raises(payload.Malformed) as info:
