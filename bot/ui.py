@@ -422,9 +422,11 @@ def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | 
                              emoji=emoji, disabled=disabled)
 
 
-def select(game_id: int, verb: str, placeholder: str, options: list[tuple[str, str]], *, version: int = 0,
-           arg: str | None = None, min_values: int = 1, max_values: int = 1) -> discord.ui.Select:
-    opts = [discord.SelectOption(label=label[:100], value=value[:100]) for value, label in options[:25]]
+def select(game_id: int, verb: str, placeholder: str, options: list[tuple[str, str]] | list[tuple[str, str, Any]],
+           *, version: int = 0, arg: str | None = None, min_values: int = 1, max_values: int = 1) -> discord.ui.Select:
+    """``options``: ``(value, label)`` or ``(value, label, emoji)`` (an emoji or None)."""
+    opts = [discord.SelectOption(label=label[:100], value=value[:100], emoji=rest[0] if rest else None)
+            for value, label, *rest in options[:25]]
     return discord.ui.Select(custom_id=custom_id(game_id, verb, version, arg), placeholder=placeholder[:150],
                              options=opts, min_values=min_values, max_values=min(max_values, len(opts)))
 

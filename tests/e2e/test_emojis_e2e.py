@@ -6,6 +6,7 @@ reference to an emoji that does not exist."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from bot.emojis import parse_name, wanted_names
 from fakediscord import models as m
 from render.emoji import render
-from tests.e2e.harness import mentioned
+from tests.e2e.harness import last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -131,3 +132,89 @@ async def test_two_processes_started_at_once_create_each_emoji_once(tmp_path, bo
         for p in procs.values():
             p.kill()
         await fake.stop()
+
+
+CUSTOM = re.compile(r"<:(\w+):(\d+)>")
+
+
+def glyphs_in(text: str, code: str) -> list[str]:
+    """The keys of our emojis of ``code`` in ``text``, in order, each naming an emoji that exists."""
+    return [name.split("_")[1] for name, _ in CUSTOM.findall(text or "") if name.startswith(f"{code}_")]
+
+
+def assert_emojis_exist(fake, msg) -> None:
+    for name, eid in CUSTOM.findall(msg.text or ""):
+        assert fake.app_emojis[int(eid)].name == name
+
+
+async def test_games_show_their_glyphs(world):
+    """Dice faces in the Ludix narration, gesture emojis on the Lutinades buttons (labels kept), the
+    Limit tile's line values in the placement prompt, the Ludime hand's letters and discard options."""
+    fake, u = world.fake, world.u
+    await wait_for(lambda: len(ours(fake)) == len(WANTED) and sync_lines(world.bot), what="the sync")
+    ids = {eid: name for name, eid in ours(fake).items()}
+
+    # Ludix: the roll's faces as dice, then in letters (screen readers, copy-paste)
+    res = await fake.run_command(u.alice, "jeux", "ludix start", objectif=50)
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    msg = await wait_control(fake, newer_than=lobby)
+    (uid,) = mentioned(msg)
+    res = await fake.click(u.alice if uid == u.alice.id else u.bruno, msg, label="Lancer les dés")
+    card = res.message
+    faces = glyphs_in(card.content, "dx")
+    assert len(faces) == 4 and f"{''.join(faces)}" in CUSTOM.sub("", card.content), card.content
+    assert_emojis_exist(fake, card)
+    assert "Lancer les dés" in card.button_labels or "Relancer" in " ".join(card.button_labels)
+    await fake.run_command(u.alice, "jeux", "ludix cancel")
+
+    # Lutinades: every gesture button carries the gesture's application emoji and keeps its words
+    res = await fake.run_command(u.alice, "autre", "lutinades start", variante="standard")
+    lobby = res.message
+    for user in (u.bruno, u.chloe):
+        await fake.click(user, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer",
+                     until=lambda r: any(m.visible_to is None and m.buttons for m in r.created))
+    msg = last_control(fake, "autre")
+    gestures = [b for b in msg.buttons if ":gesture:" in b["custom_id"]]
+    assert len(gestures) == 4, msg.buttons
+    for b in gestures:
+        assert b["label"] and b.get("emoji", {}).get("id"), b
+        name = ids[int(b["emoji"]["id"])]
+        assert name.startswith("lut_") and name.split("_")[1] == b["custom_id"].split(":")[-1].split(".")[1], b
+    res = await fake.click(u.bruno, msg, label="Vers le bas", until=lambda r: bool(r.public_messages))
+    await fake.run_command(u.alice, "autre", "lutinades cancel")
+
+    # Limit: the announced tile's three line values, in the card and in the placement prompt
+    res = await fake.run_command(u.alice, "jeux", "limit start", plateau="orchidee", variante="standard", tuiles="lune")
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    msg = await wait_control(fake, newer_than=lobby)
+    tile = re.search(r"\d{1,2}-\d{1,2}-\d{1,2}", CUSTOM.sub("", msg.content)).group(0)
+    assert glyphs_in(msg.content, "lim") == tile.split("-"), msg.content
+    res = await fake.click(u.alice, msg, label="Placer")
+    assert res.ephemeral and glyphs_in(res.content, "lim") == tile.split("-") and tile in res.content, res.content
+    await fake.run_command(u.alice, "jeux", "limit cancel")
+
+    # Ludime: the hand as letter cards (then in letters); the discard select's letters too
+    res = await fake.run_command(u.alice, "jeux", "ludime start", variant="main")
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer",
+                     until=lambda r: any(m.visible_to is None and m.attachments for m in r.messages))
+    msg = last_control(fake)
+    (uid,) = mentioned(msg)
+    player = u.alice if uid == u.alice.id else u.bruno
+    res = await fake.click(player, msg, label="Ma main")
+    letters = glyphs_in(res.content, "lm")
+    assert len(letters) >= 5 and " ".join(letters) in res.content, res.content
+    res = await fake.click(player, msg, label="Piocher", until=lambda r: bool(r.public_messages))
+    await fake.wait_until(lambda: any(":discard:" in sel["custom_id"] for m in fake.messages("jeux", visible_to=player)
+                                      if m.visible_to == player.id for sel in m.selects), timeout=20)
+    private = next(m for m in reversed(fake.messages("jeux", visible_to=player))
+                   if m.visible_to == player.id and any(":discard:" in sel["custom_id"] for sel in m.selects))
+    options = [o for sel in private.selects if ":discard:" in sel["custom_id"] for o in sel["options"]]
+    assert options and all(ids[int(o["emoji"]["id"])].split("_")[1] == o["value"] for o in options), options
+    # (strict teardown: no validation error, no emoji shown as text)
