@@ -218,3 +218,5 @@ async def test_games_show_their_glyphs(world):
     options = [o for sel in private.selects if ":discard:" in sel["custom_id"] for o in sel["options"]]
     assert options and all(ids[int(o["emoji"]["id"])].split("_")[1] == o["value"] for o in options), options
     # (strict teardown: no validation error, no emoji shown as text)
+    # the hand's letter cards are private: no public message ever shows one
+    assert not [m.id for m in fake.messages("jeux") if m.visible_to is None and "<:lm_" in (m.text or "")]
