@@ -320,6 +320,9 @@ REFRESH_INTERVAL = 60.0
 def start(bot: Any) -> asyncio.Task | None:
     """Start the sync in the background (the process holding shard 0 creates; others read)."""
     global _sync
+    if not getattr(bot.settings, "app_emojis", True):
+        log.info("application emojis off (LUDIBOT_APP_EMOJIS): texts only")
+        return None
     if bot.application_id is None:
         log.warning("no application id: application emojis are not used")
         return None

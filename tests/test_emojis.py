@@ -361,3 +361,13 @@ def test_texts_without_emojis_are_unchanged(monkeypatch):
     assert emojis.tile_text("1-11-10") == "1-11-10"
     assert emojis.letters_text("AB", "A B") == "A B"
     assert emojis.event_glyphs("ludix", {"faces": "IXXL"}, {"faces": "IXXL"}) == {"faces": "IXXL"}
+
+
+def test_the_switch_in_the_settings():
+    from bot.config import load_settings
+
+    assert load_settings({}, dotenv=None).app_emojis is True
+    for off in ("0", "off", "FALSE", "no"):
+        assert load_settings({"LUDIBOT_APP_EMOJIS": off}, dotenv=None).app_emojis is False
+    bot = SimpleNamespace(settings=load_settings({"LUDIBOT_APP_EMOJIS": "off"}, dotenv=None), application_id=1)
+    assert emojis.start(bot) is None
