@@ -161,13 +161,18 @@ def letters_text(letters: Iterable[str], shown: str) -> str:
 
 
 def event_glyphs(kind: str, event: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
-    """The narration's parameters with glyphs where one helps: a Ludix roll's faces, a Limit
-    tile. ``params`` are the escaped ones (:func:`bot.narrate.event_params`); the glyphs are the
+    """The narration's parameters with glyphs where one helps: a Ludix roll's faces, Range ta
+    Ludothèque's dice, a Limit tile. ``params`` are the escaped ones (:func:`bot.narrate.event_params`); the glyphs are the
     bot's own text, added in front of them, never in place of them."""
     if kind == "ludix" and isinstance(event.get("faces"), str) and "faces" in params:
         faces = event["faces"].upper()
         if faces and set(faces) <= set(pictures.LUDIX_FACES):
             params["faces"] = with_text("ludix", faces, params["faces"])
+    elif kind == "ranta" and event.get("type") == "rolled":  # the three dice, each as a d6 face
+        for key in ("d1", "d2", "d3"):
+            value = event.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6 and key in params:
+                params[key] = with_text("ranta", [str(value)], str(value))
     elif kind == "limit" and isinstance(event.get("tile"), str) and "tile" in params:
         m = _TILE.match(event["tile"])
         if m:

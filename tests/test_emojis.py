@@ -354,6 +354,11 @@ def test_texts_keep_their_words_and_add_glyphs(all_known):
     assert emojis.event_glyphs("ludix", {"faces": "I<X"}, {"faces": "I<X"}) == {"faces": "I<X"}
     assert emojis.event_glyphs("ludime", {"faces": "IX"}, {"faces": "IX"}) == {"faces": "IX"}
     assert emojis.event_glyphs("limit", {"tile": "4-2-3"}, {"tile": "4-2-3"})["tile"].endswith(" 4-2-3")
+    rolled = {"type": "rolled", "round": 1, "dice": [3, 6, 1], "d1": 3, "d2": 6, "d3": 1}
+    params = emojis.event_glyphs("ranta", rolled, {"round": 1, "d1": 3, "d2": 6, "d3": 1})
+    assert params["round"] == 1 and [params[k].split(" ")[1] for k in ("d1", "d2", "d3")] == ["3", "6", "1"]
+    assert params["d2"].startswith(f"{all_known.emoji('ranta', '6')} ")
+    assert emojis.event_glyphs("ranta", {**rolled, "d1": 7}, {"d1": 7})["d1"] == 7
 
 
 def test_texts_without_emojis_are_unchanged(monkeypatch):

@@ -186,6 +186,23 @@ async def test_games_show_their_glyphs(world):
     res = await fake.click(u.bruno, msg, label="Vers le bas", until=lambda r: bool(r.public_messages))
     await fake.run_command(u.alice, "autre", "lutinades cancel")
 
+    # Range ta Ludothèque: the next round's three dice as d6 faces, each followed by its number
+    from tests.e2e.test_ranta_e2e import place_mat
+
+    res = await fake.run_command(u.alice, "jeux", "ranta start", mode="classique")
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer", until=lambda r: bool(r.public_messages[1:]))
+    await place_mat(fake, u.alice)
+    await place_mat(fake, u.bruno)
+    await fake.wait_until(lambda: any("les dés donnent" in m.content for m in fake.messages("jeux")), timeout=20)
+    msg = next(m for m in reversed(fake.messages("jeux")) if "les dés donnent" in m.content)
+    dice = re.search(r"les dés donnent (.*)\.", msg.content).group(1)
+    faces = glyphs_in(dice, "d6")
+    assert len(faces) == 3 and re.findall(r"> (\d)", dice) == faces, msg.content
+    assert_emojis_exist(fake, msg)
+    await fake.run_command(u.alice, "jeux", "ranta cancel")
+
     # Limit: the announced tile's three line values, in the card and in the placement prompt
     res = await fake.run_command(u.alice, "jeux", "limit start", plateau="orchidee", variante="standard", tuiles="lune")
     lobby = res.message
