@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n, metrics, rules
+from bot import emojis, i18n, metrics, rules
 from bot.cards import Card, card_of, from_message
 from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
@@ -256,7 +256,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
             await refuse_stale(interaction, int(m["game"]))
         else:
             await refuse(interaction, err)
-    except Exception:
+    except Exception as exc:
+        emojis.refused(exc)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")
 

@@ -237,3 +237,32 @@ async def test_games_show_their_glyphs(world):
     # (strict teardown: no validation error, no emoji shown as text)
     # the hand's letter cards are private: no public message ever shows one
     assert not [m.id for m in fake.messages("jeux") if m.visible_to is None and "<:lm_" in (m.text or "")]
+
+
+async def test_an_emoji_deleted_while_the_bot_runs(world):
+    """An admin deletes the gesture emojis while the bot runs: Discord refuses the next card that
+    names one; the bot forgets its emojis, makes them again (shard 0) and the card goes out (with
+    texts, or the new emojis): the game is never stuck."""
+    fake, u = world.fake, world.u
+    await wait_for(lambda: len(ours(fake)) == len(WANTED) and sync_lines(world.bot), what="the sync")
+    for name, eid in ours(fake).items():
+        if name.startswith("lut_"):
+            del fake.app_emojis[eid]
+    res = await fake.run_command(u.alice, "jeux", "lutinades start", variante="standard")
+    lobby = res.message
+    for user in (u.bruno, u.chloe):
+        await fake.click(user, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    await fake.wait_until(lambda: (m := last_control(fake)) is not None and any(
+        ":gesture:" in b["custom_id"] for b in m.buttons), timeout=40)
+    msg = last_control(fake)
+    for b in msg.buttons:
+        if b.get("emoji", {}).get("id"):
+            assert int(b["emoji"]["id"]) in fake.app_emojis
+    await wait_for(lambda: len(ours(fake)) == len(WANTED), what="the gesture emojis made again")
+    refused = [e for e in fake.validation_errors if "emoji" in str(e).lower()]
+    assert refused and len(fake.validation_errors) == len(refused), fake.validation_errors
+    assert "Discord refused an application emoji" in world.bot.log
+    fake.validation_errors.clear()  # the refusals this test caused on purpose
+    res = await fake.click(u.bruno, msg, label="Vers le bas", until=lambda r: bool(r.public_messages))
+    assert not fake.validation_errors
