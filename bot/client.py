@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, looplag, metrics, payload
+from bot import emojis, i18n, looplag, metrics, payload
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.community.matchmaking import Matchmaking, queue_store
@@ -249,6 +249,7 @@ class Ludibot(commands.AutoShardedBot):
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
         self.publisher.start()
+        self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
 
     def _wake_game(self, game_id: int) -> None:
         """A game opened without an interaction (a tournament's table): the outbox publishes it."""
@@ -423,6 +424,8 @@ class Ludibot(commands.AutoShardedBot):
             await explain_refused_component(interaction)
 
     async def close(self) -> None:
+        if getattr(self, "emoji_sync", None) is not None:
+            self.emoji_sync.cancel()
         if self.publisher is not None:
             await self.publisher.stop()
         if getattr(self, "community", None) is not None:

@@ -27,6 +27,8 @@ class Settings:
     #: opt-in HTTP port for /metrics and /healthz (None = off)
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    #: application emojis (bot/emojis.py): on unless ``LUDIBOT_APP_EMOJIS`` is 0, off, false or no
+    app_emojis: bool = True
 
     @property
     def uses_real_discord(self) -> bool:
@@ -94,6 +96,7 @@ def load_settings(env: dict[str, str] | None = None, dotenv: str | Path | None =
         shard_ids=shard_ids,
         metrics_port=metrics_port,
         metrics_host=metrics_host,
+        app_emojis=(env.get("LUDIBOT_APP_EMOJIS") or "on").strip().lower() not in ("0", "off", "false", "no"),
     )
 
 

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import i18n, rules, takeback
+from bot import emojis, i18n, rules, takeback
 from bot.cards import TABLE_ACCENT, Card, card_of, from_message, rgb
 from bot.community.clocks import duration
 from bot.community.clocks import line_for as clock_line_for
@@ -220,6 +220,7 @@ class GameCog(commands.GroupCog):
         if isinstance(original, RuleError):
             await refuse(interaction, original)
             return
+        emojis.refused(original)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("command failed", exc_info=original)
         await refuse(interaction, "common.error.internal")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import i18n
+from bot import emojis, i18n
 from bot.safe import escape
 
 SEAT_KEYS = {"seat", "lutin", "picker", "owner", "winner", "player", "opponent", "loser", "by_seat",
@@ -59,7 +59,7 @@ def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str
                 key = f"undo.event.{etype}"  # a takeback (bot.takeback), in every game
                 if not i18n.has(key):
                     continue
-        text = i18n.t(key, lang, **event_params(event, names))
+        text = i18n.t(key, lang, **emojis.event_glyphs(kind, event, event_params(event, names)))
         if text.strip():  # a catalog may say nothing for a case (a series of one game has no "1/1")
             lines.append(text)
     if len(lines) > limit:

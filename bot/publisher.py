@@ -43,7 +43,7 @@ from typing import Any
 
 import discord
 
-from bot import i18n
+from bot import emojis, i18n
 from bot.safe import escape
 from bot.sessions import Outcome
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, EventRow, GameRow
@@ -250,6 +250,7 @@ class Publisher:
             else:
                 msg_id = await self._publish_turn(cog, game)
         except discord.HTTPException as err:
+            emojis.refused(err)  # an emoji deleted meanwhile: the retry goes out with texts
             reason = pause_reason(err)
             if reason is not None:
                 await self.pause(game, reason)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n, metrics, rules
+from bot import emojis, i18n, metrics, rules
 from bot.cards import Card, card_of, from_message
 from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
@@ -256,7 +256,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
             await refuse_stale(interaction, int(m["game"]))
         else:
             await refuse(interaction, err)
-    except Exception:
+    except Exception as exc:
+        emojis.refused(exc)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")
 
@@ -422,9 +423,11 @@ def button(game_id: int, verb: str, label: str, *, version: int = 0, arg: str | 
                              emoji=emoji, disabled=disabled)
 
 
-def select(game_id: int, verb: str, placeholder: str, options: list[tuple[str, str]], *, version: int = 0,
-           arg: str | None = None, min_values: int = 1, max_values: int = 1) -> discord.ui.Select:
-    opts = [discord.SelectOption(label=label[:100], value=value[:100]) for value, label in options[:25]]
+def select(game_id: int, verb: str, placeholder: str, options: list[tuple[str, str]] | list[tuple[str, str, Any]],
+           *, version: int = 0, arg: str | None = None, min_values: int = 1, max_values: int = 1) -> discord.ui.Select:
+    """``options``: ``(value, label)`` or ``(value, label, emoji)`` (an emoji or None)."""
+    opts = [discord.SelectOption(label=label[:100], value=value[:100], emoji=rest[0] if rest else None)
+            for value, label, *rest in options[:25]]
     return discord.ui.Select(custom_id=custom_id(game_id, verb, version, arg), placeholder=placeholder[:150],
                              options=opts, min_values=min_values, max_values=min(max_values, len(opts)))
 

@@ -35,7 +35,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n
+from bot import emojis, i18n
 from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.render_pool import Picture, picture
@@ -259,7 +259,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
                 await self._post_boards(game, view, interaction, lg)
             if view["phase"] == "place" and view["tile"] and "announced" not in types:
                 lines.append(i18n.t("limit.event.announced", lg, round=view["round"], rounds=view["rounds"],
-                                    tile=view["tile"]["id"]))
+                                    tile=emojis.tile_text(view["tile"]["id"])))
         return await super().publish(outcome, interaction, extra=lines, **kw)
 
     async def _post_boards(self, game: GameRow, view: dict[str, Any], interaction: discord.Interaction | None,
@@ -347,7 +347,8 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         current = view["tile"]["id"] if view["tile"] else None
         lines = []
         if view["legal"]:
-            lines.append(i18n.t("limit.prompt.place", lg, round=view["round"], rounds=view["rounds"], tile=current))
+            lines.append(i18n.t("limit.prompt.place", lg, round=view["round"], rounds=view["rounds"],
+                                tile=emojis.tile_text(current)))
         for fill in view["fills"]:
             lines.append(i18n.t("limit.prompt.fill", lg, owner=seats_names([escape(n) for n in game.names], fill["seats"]), tile=current))
         return "\n".join(lines)

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot import i18n
+from bot import emojis, i18n
 from bot.narrate import narrate
 from bot.safe import escape
 from bot.storage import GameRow
@@ -51,7 +51,7 @@ def hand_text(view: dict[str, Any], lang: str) -> str:
         return i18n.t("ludime.label.hand_empty", lang)
     values = view.get("values") or {}
     return i18n.t("ludime.label.hand_text", lang, points=sum(values.get(c, 0) for c in hand),
-                  letters=" ".join(hand))
+                  letters=emojis.letters_text(hand, " ".join(hand)))
 
 
 def hint(view: dict[str, Any], lang: str, table_lang: str | None = None,
@@ -113,7 +113,8 @@ def discard_select(game: GameRow, view: dict[str, Any], lang: str) -> discord.ui
     """The letters of the seat's own hand (ephemeral only: the options list the hand)."""
     letters = sorted(set(view.get("hand") or []))
     values = view.get("values") or {}
-    options = [(c, i18n.t("ludime.label.letter_option", lang, letter=c, value=values.get(c, 0))) for c in letters]
+    options = [(c, i18n.t("ludime.label.letter_option", lang, letter=c, value=values.get(c, 0)), emojis.emoji("ludime", c))
+               for c in letters]
     # bound to the version it was drawn for: a select of an earlier turn or round is stale (issue 24)
     return select(game.id, "discard", i18n.t("ludime.label.discard_placeholder", lang), options,
                   version=game.version)

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n
+from bot import emojis, i18n
 from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import event_params, narrate
 from bot.render_pool import picture
@@ -44,6 +44,11 @@ from engines.lutinades import (
 from render.lutinades import render_card, render_table
 
 GESTURE_EMOJI = {"up": "⬆️", "down": "⬇️", "horizontal": "↔️", "small": "🤏"}
+
+
+def gesture_emoji(kind: str):
+    """The gesture's application emoji (as the table picture draws it), else its unicode arrow."""
+    return emojis.emoji("lutinades", kind) or GESTURE_EMOJI[kind]
 TABLE_LABELS = ("picker", "deck", "revealed_card")
 MAX_TOLD = 1500  # characters of narration per public message (Discord allows 2000 with the turn line)
 
@@ -224,7 +229,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
             self.engine.apply(state, seat, {"type": "gesture", "gesture": kind, "side": side, "turn": turn})
             lg = lang(click.interaction)
             confirm = button(click.game.id, "confirm", i18n.t("lutinades.button.confirm_forbidden", lg),
-                             arg=click.arg, emoji=GESTURE_EMOJI[kind], style=discord.ButtonStyle.danger)
+                             arg=click.arg, emoji=gesture_emoji(kind), style=discord.ButtonStyle.danger)
             await send(click.interaction, i18n.t("lutinades.label.forbidden_warning", lg, turn=turn,
                                                  gesture=gesture_name(kind, lg)),
                        ephemeral=True, view=view_of(confirm))
@@ -326,7 +331,7 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
                 if forbidden:
                     label = i18n.t("lutinades.button.forbidden", lg, gesture=label)
                 arg = f"{view['turn']}.{kind}" + (f".{side}" if side else "")
-                row.append(button(game.id, "gesture", label, arg=arg, emoji=GESTURE_EMOJI[kind],
+                row.append(button(game.id, "gesture", label, arg=arg, emoji=gesture_emoji(kind),
                                   style=discord.ButtonStyle.danger if forbidden else discord.ButtonStyle.secondary))
             rows.append(row)
         return rows

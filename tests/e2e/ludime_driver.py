@@ -26,7 +26,8 @@ BUTTONS = {"pile": "Piocher", "discard": "Prendre la défausse", "undo": "Repose
 PASS_LABELS = ("Passer", "Passer (abandonner la manche)", "Finir mon tour")
 
 
-HAND_LINE = re.compile(r"(?:Votre main :|Your hand:) ([A-Z](?: [A-Z])*) \(")
+#: the hand in words (its letters' application emojis in front once they exist: bot/emojis.py)
+HAND_LINE = re.compile(r"(?:Votre main :|Your hand:) (?:<:\w+:\d+>)* ?([A-Z](?: [A-Z])*) \(")
 
 
 def hand_letters(hand) -> str:

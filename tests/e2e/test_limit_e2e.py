@@ -24,6 +24,8 @@ pytestmark = pytest.mark.e2e
 
 NEXUS_ORDER = [*DECHETTERIE.names, *NEXUS.names]  # the order the positions are offered in
 ORCHID_ORDER = ["O", "O", "O", *ORCHIDEE.names]
+#: the announced tile in bold, its line values' application emojis in front once they exist (bot/emojis.py)
+TILE = r"\*\*(?:<:\w+:\d+>)* ?(\S+)\*\*"
 PRIVATE_TEXT = ("Vous avez posé", "You placed", "Meilleur déplacement", "C'est noté", "Où la posez-vous")
 
 
@@ -154,7 +156,7 @@ async def test_two_player_orchidee_with_relocation(world):
     for rnd in range(1, 26):
         msg = last_control(fake)
         assert f"Tuile {rnd}/25" in msg.content, (rnd, msg.content)
-        tile = re.search(rf"Tuile {rnd}/25 : \*\*(\S+)\*\*", msg.content)[1]
+        tile = re.search(rf"Tuile {rnd}/25 : {TILE}", msg.content)[1]
         if rnd == 4:
             # where the Orchidée does not allow a tile: the reason, nothing changes
             for position, needle in (("O", "La grande orchidée (O) porte déjà 3 tuiles"),
@@ -269,7 +271,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     await fake.click(u.alice, res.message, label="Lancer")
     msg = await wait_control(fake, newer_than=res.message)  # the first turn may follow the click's answer
     game = game_id(msg)
-    tile1 = re.search(r"Tuile 1/44 : \*\*(\S+)\*\*", msg.content)[1]
+    tile1 = re.search(rf"Tuile 1/44 : {TILE}", msg.content)[1]
 
     # offered positions are exactly the free ones, by name, for the user's own seat only
     choices = await fake.autocomplete(u.alice, "jeux", "limit placer", {"position": ""})
@@ -323,7 +325,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     assert "Tuile 2/44" in msg.content
 
     # round 2: the round-1 select and the round-1 autocompleted choice are stale, refused with the reason
-    tile2 = re.search(r"Tuile 2/44 : \*\*(\S+)\*\*", msg.content)[1]
+    tile2 = re.search(rf"Tuile 2/44 : {TILE}", msg.content)[1]
     stale = f"La tuile annoncée est {tile2}, pas {tile1} : ce placement est périmé, rien n'a changé."
     res = await fake.select(u.alice, panel.message, ["B1"], custom_id=panel.message.selects[0]["custom_id"])
     assert res.ephemeral and stale in res.content, res.content
