@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.community.matchmaking import TTL, Matchmaking, MemoryQueueStore, Waiting
+from bot.community.matchmaking import TTL, Matchmaking, MemoryQueueStore, QueueStore, Waiting, queue_store
 from bot.sessions import Player, SessionError, SessionService
 from bot.storage import LOBBY, RUNNING, open_store
 from engines.base import RuleError
@@ -30,13 +30,17 @@ def member(uid: int, guild: int = GUILD) -> Player:
 
 
 class Process:
-    def __init__(self, path: str, queues: MemoryQueueStore, clock: Clock) -> None:
-        self.path, self.queues, self.clock = path, queues, clock
+    """A bot process: its own store; its queues in that store (the database decides), or in the memory
+    ``shared`` by the test's processes (the in-memory store, run against the same cases)."""
+
+    def __init__(self, path: str, shared: MemoryQueueStore | None, clock: Clock) -> None:
+        self.path, self.shared, self.clock = path, shared, clock
         self.woken: list[int] = []
 
     async def __aenter__(self) -> Process:
         self.store = open_store(self.path)
         await self.store.open()
+        self.queues: QueueStore = self.shared if self.shared is not None else queue_store(self.store)
         self.sessions = SessionService(self.store, clock=self.clock)
         self.mm = Matchmaking(self.queues, self.store, self.sessions, clock=self.clock, opened=self.woken.append)
         return self
@@ -45,9 +49,10 @@ class Process:
         await self.store.close()
 
 
-@pytest.fixture
-def queues() -> MemoryQueueStore:
-    return MemoryQueueStore()
+@pytest.fixture(params=["memory", "database"])
+def queues(request) -> MemoryQueueStore | None:
+    """The queues in memory, or (None) in each process's own store."""
+    return MemoryQueueStore() if request.param == "memory" else None
 
 
 async def test_a_queue_fills_and_its_members_leave_every_queue(tmp_path, queues):
@@ -68,7 +73,7 @@ async def test_a_queue_fills_and_its_members_leave_every_queue(tmp_path, queues)
         assert game.status == RUNNING and [s.user_id for s in game.seats] == [1, 2, 3]
         assert game.channel_id == CHANNEL  # where the longest-waiting member asked
         assert p.woken == [game.id]
-        assert await queues.waiting(GUILD) == []  # member 1 left the Tectonic queue too
+        assert await p.queues.waiting(GUILD) == []  # member 1 left the Tectonic queue too
 
 
 async def test_refusals(tmp_path, queues):
@@ -95,9 +100,11 @@ async def test_refusals(tmp_path, queues):
         assert match is None and count == 1
 
 
-async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_path, queues):
-    path, clock = str(tmp_path / "db"), Clock()
+async def fill_from_two_processes(path: str, queues: MemoryQueueStore | None) -> None:
+    clock = Clock()
     async with Process(path, queues, clock) as a, Process(path, queues, clock) as b:
+        if queues is None:
+            assert a.queues is a.store and b.queues is b.store  # nothing shared but the database
         members = list(range(100, 130))
         random.Random(4).shuffle(members)
 
@@ -111,7 +118,16 @@ async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_p
         seated = [s.user_id for g in games for s in g.seats]
         assert sorted(seated) == sorted(members), "every member seated exactly once"
         assert all(g.status == RUNNING and len(g.seats) == 2 for g in games) and len(games) == 15
-        assert await queues.waiting(GUILD) == []
+        assert await a.queues.waiting(GUILD) == [] and await b.queues.waiting(GUILD) == []
+        assert await a.queues.unopened_matches() == []
+
+
+async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_path, queues):
+    await fill_from_two_processes(str(tmp_path / "db"), queues)
+
+
+async def test_two_processes_fill_a_queue_at_once_on_postgresql(pg_server):
+    await fill_from_two_processes(await pg_server.new_database(), None)
 
 
 async def test_a_wait_ends_after_a_day(tmp_path, queues):
@@ -127,9 +143,9 @@ async def test_a_match_left_without_its_game_is_opened_by_the_tick(tmp_path, que
     clock = Clock()
     async with Process(str(tmp_path / "db"), queues, clock) as p:
         for uid in (1, 2):  # the process dies right after the match is taken
-            await queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "armada", 2, None, clock.now + uid), 10)
-        match = await queues.take_group(GUILD, "armada", 2, None, 0.0, clock.now)
-        assert match is not None and await queues.unopened_matches() == [match]
+            await p.queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "armada", 2, None, clock.now + uid), 10)
+        match = await p.queues.take_group(GUILD, "armada", 2, None, 0.0, clock.now)
+        assert match is not None and await p.queues.unopened_matches() == [match]
         assert await p.mm.tick() == 1
         assert await p.mm.tick() == 0
         (game,) = await p.store.games_with_status((RUNNING,))
