@@ -9,7 +9,16 @@ import random
 
 import pytest
 
-from bot.community.matchmaking import TTL, Matchmaking, MemoryQueueStore, QueueStore, Waiting, queue_store
+from bot.community.matchmaking import (
+    GRACE,
+    MAX_QUEUES,
+    TTL,
+    Matchmaking,
+    MemoryQueueStore,
+    QueueStore,
+    Waiting,
+    queue_store,
+)
 from bot.sessions import Player, SessionError, SessionService
 from bot.storage import LOBBY, RUNNING, open_store
 from engines.base import RuleError
@@ -137,6 +146,19 @@ async def test_a_wait_ends_after_a_day(tmp_path, queues):
         clock.now += TTL + 1
         _, match, count = await p.mm.search(member(2), CHANNEL, "tectonic")
         assert match is None and count == 1
+        # a wait that ran out neither blocks its queue (stored: it would outlive restarts) nor counts
+        queues = [("ludix", 2), ("ludix", 3), ("ludix", 4), ("ludix", 5), ("ludix", 6), ("ludime", 2), ("ludime", 3),
+                  ("ludime", 4), ("lutinades", 3), ("lutinades", 4)]
+        assert len(queues) == MAX_QUEUES
+        for kind, n in queues:
+            await p.mm.search(member(3), CHANNEL, kind, n)
+        clock.now += TTL + 1
+        _, match, count = await p.mm.search(member(3), CHANNEL, "ranta", 2)
+        assert match is None and count == 1 and len(await p.queues.waiting(GUILD, 3)) == 1
+        _, match, _ = await p.mm.search(member(1), CHANNEL, "tectonic")
+        assert match is None
+        _, match, _ = await p.mm.search(member(4), CHANNEL, "tectonic")
+        assert match is not None and [w.user_id for w in match.members] == [1, 4]
 
 
 async def test_a_match_left_without_its_game_is_opened_by_the_tick(tmp_path, queues):
@@ -146,6 +168,8 @@ async def test_a_match_left_without_its_game_is_opened_by_the_tick(tmp_path, que
             await p.queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "armada", 2, None, clock.now + uid), 10)
         match = await p.queues.take_group(GUILD, "armada", 2, None, 0.0, clock.now)
         assert match is not None and await p.queues.unopened_matches() == [match]
+        assert await p.mm.tick() == 0  # just taken: its taker is opening it (this process or another)
+        clock.now += GRACE + 1
         assert await p.mm.tick() == 1
         assert await p.mm.tick() == 0
         (game,) = await p.store.games_with_status((RUNNING,))

@@ -820,6 +820,10 @@ class Store(ABC):
     async def leave_queues(self, guild_id: int, user_id: int) -> int: ...
 
     @abstractmethod
+    async def expire_waiting(self, guild_id: int, before: float) -> int:
+        """Forget the server's waits that began at or before ``before`` (they ran out): how many."""
+
+    @abstractmethod
     async def waiting(self, guild_id: int, user_id: int | None = None, since: float = 0.0) -> list[Any]: ...
 
     @abstractmethod

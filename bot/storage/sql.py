@@ -1173,6 +1173,9 @@ class SQLStore(Store):
     async def leave_queues(self, guild_id: int, user_id: int) -> int:
         return await self._write("DELETE FROM queue_entries WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
 
+    async def expire_waiting(self, guild_id: int, before: float) -> int:
+        return await self._write("DELETE FROM queue_entries WHERE guild_id = ? AND since <= ?", (guild_id, before))
+
     async def waiting(self, guild_id: int, user_id: int | None = None, since: float = 0.0) -> list[Any]:
         where, params = "guild_id = ? AND since > ?", [guild_id, since]
         if user_id is not None:
