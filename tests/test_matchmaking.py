@@ -188,3 +188,66 @@ async def test_a_challenge_only_the_member_can_join(tmp_path, queues):
         assert [s.user_id for s in lobby.seats] == [1, 2]
         outcome = await p.sessions.start(lobby.id, member(1))
         assert outcome.game.status == RUNNING
+
+
+RACER = """
+import asyncio, json, os, sys, time
+from bot.community.matchmaking import Waiting
+from bot.storage import open_store
+
+async def main(url, go, uids):
+    store = open_store(url)
+    await store.open()
+    print("ready", flush=True)
+    while not os.path.exists(go):
+        await asyncio.sleep(0.005)
+    taken = []
+    for uid in uids:  # as /chercher does: enter, then try to take a full table of three
+        assert await store.enqueue(Waiting(1, 10, uid, f"J{uid}", "ludix", 3, None, 1000.0 + uid), 10) == "ok"
+        m = await store.take_group(1, "ludix", 3, None, 0.0, 2000.0)
+        if m is not None:
+            taken.append([m.id, [w.user_id for w in m.members]])
+    await store.close()
+    print(json.dumps(taken), flush=True)
+
+asyncio.run(main(sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3].split(",")]))
+"""
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_two_os_processes_fill_one_queue_each_member_taken_once(tmp_path, backend, request):
+    """Two real processes on one database (nothing shared but it), entering members into one queue of three
+    and taking it at the same time: every member in exactly one match, every match full."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    url = str(tmp_path / "db") if backend == "sqlite" else await request.getfixturevalue("pg_server").new_database()
+    store = open_store(url)
+    await store.open()  # migrated once, before the racers
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    members = list(range(100, 160))
+    procs = [subprocess.Popen([sys.executable, "-c", RACER, url, str(go), ",".join(map(str, members[i::2]))],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for i in (0, 1)]
+    try:
+        for p in procs:
+            assert (await asyncio.to_thread(p.stdout.readline)).strip() == "ready"
+        go.write_text("")
+        outs = [await asyncio.to_thread(p.communicate, timeout=120) for p in procs]
+        for p, (_, err) in zip(procs, outs, strict=True):
+            assert p.returncode == 0, err
+        by_process = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+        assert all(by_process), "both processes took matches"
+        matches = [m for taken in by_process for m in taken]
+        taken = sorted(uid for _, uids in matches for uid in uids)
+        assert taken == members, "every member taken exactly once"
+        assert all(len(uids) == 3 for _, uids in matches) and len({i for i, _ in matches}) == 20
+        assert await store.waiting(1) == [] and len(await store.unopened_matches()) == 20
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        await store.close()
