@@ -278,8 +278,8 @@ class MemoryTournamentStore:
 
 
 def tournament_store(store: Any) -> TournamentStore:
-    """The tournaments' storage: the bot's store when it has the tables, else (until the unified SQL
-    store carries them) memory, said once in the log: such tournaments do not survive a restart."""
+    """The tournaments' storage: the bot's store (the unified SQL store carries the tables, migration 11);
+    a store without them falls back to memory, said in the log: such tournaments do not survive a restart."""
     if hasattr(store, "create_tournament"):
         return store
     log.warning("this store has no tournament tables: tournaments are kept in memory (lost on restart)")
