@@ -37,6 +37,9 @@ POSTGRESQL = Dialect(
     nulls_first=" NULLS FIRST",
     json_array="json_build_array",
     json_agg="json_agg({})::text",
+    # a transaction-scoped lock (SQLStore._lock: one rater per board, one vacation change per player)
+    lock_sql="SELECT pg_advisory_xact_lock(?)",
+    lock_text_sql="SELECT pg_advisory_xact_lock(hashtext(?))",
 )
 
 #: the migrations as PostgreSQL runs them (numbered from 1)
