@@ -70,6 +70,22 @@ async def test_entries_are_checked_and_written_at_once(stores):
     assert await ts.remove_tournament_entry(t.id, uid) and not await ts.remove_tournament_entry(t.id, uid)
 
 
+async def test_entries_move_the_version_and_close_with_the_launch(stores):
+    ts, _ = stores
+    t = await ts.create_tournament(row(places=4))
+    assert await ts.add_tournament_entry(EntryRow(t.id, 10, "J10", 1000.0), 4) == "ok"
+    read = await ts.get_tournament(t.id)  # a launch reads the entries here...
+    assert await ts.add_tournament_entry(EntryRow(t.id, 11, "J11", 1000.0), 4) == "ok"  # ...one more enters
+    assert await ts.update_tournament(t.id, read.version, status=STARTED) is None  # the launch must read again
+    read = await ts.get_tournament(t.id)
+    assert await ts.remove_tournament_entry(t.id, 11)
+    assert await ts.update_tournament(t.id, read.version, status=STARTED) is None  # a removal too
+    read = await ts.get_tournament(t.id)
+    assert (await ts.update_tournament(t.id, read.version, status=STARTED)).status == STARTED
+    assert await ts.add_tournament_entry(EntryRow(t.id, 12, "J12", 1000.0), 4) == "closed"
+    assert [e.user_id for e in await ts.tournament_entries(t.id)] == [10]
+
+
 async def test_a_round_is_written_once_and_each_table_gets_one_game_and_one_result(stores):
     ts, _ = stores
     t = await ts.create_tournament(row())

@@ -776,7 +776,8 @@ class Store(ABC):
 
     @abstractmethod
     async def add_tournament_entry(self, entry: Any, places: int) -> str:
-        """``"ok"``, ``"full"`` (``places`` taken) or ``"already"``: checked and written at once."""
+        """``"ok"``, ``"full"`` (``places`` taken), ``"already"`` or ``"closed"`` (no longer open): checked and
+        written at once; an entry (or its removal) moves the tournament's version."""
 
     @abstractmethod
     async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool: ...

@@ -1061,9 +1061,10 @@ class SQLStore(Store):
         def work(tx: Tx) -> str:
             # the tournament's row locked (PostgreSQL; SQLite's write transaction holds the file): entries
             # of one tournament are counted and written one at a time, so the places are never exceeded
-            if tx.execute(f"SELECT id FROM tournaments WHERE id = ?{tx.dialect.for_update}",
-                          (entry.tournament_id,)).one() is None:
-                return "full"
+            t = tx.execute(f"SELECT status FROM tournaments WHERE id = ?{tx.dialect.for_update}",
+                           (entry.tournament_id,)).one()
+            if t is None or t["status"] != "open":
+                return "closed"
             if tx.execute("SELECT 1 FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
                           (entry.tournament_id, entry.user_id)).rows:
                 return "already"
@@ -1075,13 +1076,21 @@ class SQLStore(Store):
                        "withdrawn) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (entry.tournament_id, entry.user_id, count["last"] + 1, entry.name, entry.rating,
                         entry.locale, int(entry.withdrawn)))
+            # the version moves: a launch that read the entries before this one fails its compare-and-swap
+            tx.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", (entry.tournament_id,))
             return "ok"
 
         return await self._tx(work)
 
     async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
-        return await self._write("DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
-                                 (tournament_id, user_id)) == 1
+        def work(tx: Tx) -> bool:
+            if tx.execute("DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                          (tournament_id, user_id)).rowcount != 1:
+                return False
+            tx.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", (tournament_id,))
+            return True
+
+        return await self._tx(work)
 
     async def withdraw_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
         return await self._write("UPDATE tournament_entries SET withdrawn = 1 WHERE tournament_id = ? AND user_id = ? "
