@@ -128,7 +128,7 @@ async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int
                     if rows:
                         await con.copy_records_to_table(table, records=rows, columns=cols)
                     counts[table] = len(rows)
-                for table, column in (("games", "id"), ("events", "id")):
+                for table, column in (("games", "id"), ("events", "id"), ("tournaments", "id"), ("queue_matches", "id")):
                     await con.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
                                       f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
                 # verify inside the transaction: a mismatch leaves the destination empty

@@ -9,7 +9,16 @@ import random
 
 import pytest
 
-from bot.community.matchmaking import TTL, Matchmaking, MemoryQueueStore, Waiting
+from bot.community.matchmaking import (
+    GRACE,
+    MAX_QUEUES,
+    TTL,
+    Matchmaking,
+    MemoryQueueStore,
+    QueueStore,
+    Waiting,
+    queue_store,
+)
 from bot.sessions import Player, SessionError, SessionService
 from bot.storage import LOBBY, RUNNING, open_store
 from engines.base import RuleError
@@ -30,13 +39,17 @@ def member(uid: int, guild: int = GUILD) -> Player:
 
 
 class Process:
-    def __init__(self, path: str, queues: MemoryQueueStore, clock: Clock) -> None:
-        self.path, self.queues, self.clock = path, queues, clock
+    """A bot process: its own store; its queues in that store (the database decides), or in the memory
+    ``shared`` by the test's processes (the in-memory store, run against the same cases)."""
+
+    def __init__(self, path: str, shared: MemoryQueueStore | None, clock: Clock) -> None:
+        self.path, self.shared, self.clock = path, shared, clock
         self.woken: list[int] = []
 
     async def __aenter__(self) -> Process:
         self.store = open_store(self.path)
         await self.store.open()
+        self.queues: QueueStore = self.shared if self.shared is not None else queue_store(self.store)
         self.sessions = SessionService(self.store, clock=self.clock)
         self.mm = Matchmaking(self.queues, self.store, self.sessions, clock=self.clock, opened=self.woken.append)
         return self
@@ -45,9 +58,10 @@ class Process:
         await self.store.close()
 
 
-@pytest.fixture
-def queues() -> MemoryQueueStore:
-    return MemoryQueueStore()
+@pytest.fixture(params=["memory", "database"])
+def queues(request) -> MemoryQueueStore | None:
+    """The queues in memory, or (None) in each process's own store."""
+    return MemoryQueueStore() if request.param == "memory" else None
 
 
 async def test_a_queue_fills_and_its_members_leave_every_queue(tmp_path, queues):
@@ -68,7 +82,7 @@ async def test_a_queue_fills_and_its_members_leave_every_queue(tmp_path, queues)
         assert game.status == RUNNING and [s.user_id for s in game.seats] == [1, 2, 3]
         assert game.channel_id == CHANNEL  # where the longest-waiting member asked
         assert p.woken == [game.id]
-        assert await queues.waiting(GUILD) == []  # member 1 left the Tectonic queue too
+        assert await p.queues.waiting(GUILD) == []  # member 1 left the Tectonic queue too
 
 
 async def test_refusals(tmp_path, queues):
@@ -95,9 +109,11 @@ async def test_refusals(tmp_path, queues):
         assert match is None and count == 1
 
 
-async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_path, queues):
-    path, clock = str(tmp_path / "db"), Clock()
+async def fill_from_two_processes(path: str, queues: MemoryQueueStore | None) -> None:
+    clock = Clock()
     async with Process(path, queues, clock) as a, Process(path, queues, clock) as b:
+        if queues is None:
+            assert a.queues is a.store and b.queues is b.store  # nothing shared but the database
         members = list(range(100, 130))
         random.Random(4).shuffle(members)
 
@@ -111,7 +127,16 @@ async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_p
         seated = [s.user_id for g in games for s in g.seats]
         assert sorted(seated) == sorted(members), "every member seated exactly once"
         assert all(g.status == RUNNING and len(g.seats) == 2 for g in games) and len(games) == 15
-        assert await queues.waiting(GUILD) == []
+        assert await a.queues.waiting(GUILD) == [] and await b.queues.waiting(GUILD) == []
+        assert await a.queues.unopened_matches() == []
+
+
+async def test_two_processes_fill_a_queue_at_once_each_member_matched_once(tmp_path, queues):
+    await fill_from_two_processes(str(tmp_path / "db"), queues)
+
+
+async def test_two_processes_fill_a_queue_at_once_on_postgresql(pg_server):
+    await fill_from_two_processes(await pg_server.new_database(), None)
 
 
 async def test_a_wait_ends_after_a_day(tmp_path, queues):
@@ -121,15 +146,30 @@ async def test_a_wait_ends_after_a_day(tmp_path, queues):
         clock.now += TTL + 1
         _, match, count = await p.mm.search(member(2), CHANNEL, "tectonic")
         assert match is None and count == 1
+        # a wait that ran out neither blocks its queue (stored: it would outlive restarts) nor counts
+        queues = [("ludix", 2), ("ludix", 3), ("ludix", 4), ("ludix", 5), ("ludix", 6), ("ludime", 2), ("ludime", 3),
+                  ("ludime", 4), ("lutinades", 3), ("lutinades", 4)]
+        assert len(queues) == MAX_QUEUES
+        for kind, n in queues:
+            await p.mm.search(member(3), CHANNEL, kind, n)
+        clock.now += TTL + 1
+        _, match, count = await p.mm.search(member(3), CHANNEL, "ranta", 2)
+        assert match is None and count == 1 and len(await p.queues.waiting(GUILD, 3)) == 1
+        _, match, _ = await p.mm.search(member(1), CHANNEL, "tectonic")
+        assert match is None
+        _, match, _ = await p.mm.search(member(4), CHANNEL, "tectonic")
+        assert match is not None and [w.user_id for w in match.members] == [1, 4]
 
 
 async def test_a_match_left_without_its_game_is_opened_by_the_tick(tmp_path, queues):
     clock = Clock()
     async with Process(str(tmp_path / "db"), queues, clock) as p:
         for uid in (1, 2):  # the process dies right after the match is taken
-            await queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "armada", 2, None, clock.now + uid), 10)
-        match = await queues.take_group(GUILD, "armada", 2, None, 0.0, clock.now)
-        assert match is not None and await queues.unopened_matches() == [match]
+            await p.queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "armada", 2, None, clock.now + uid), 10)
+        match = await p.queues.take_group(GUILD, "armada", 2, None, 0.0, clock.now)
+        assert match is not None and await p.queues.unopened_matches() == [match]
+        assert await p.mm.tick() == 0  # just taken: its taker is opening it (this process or another)
+        clock.now += GRACE + 1
         assert await p.mm.tick() == 1
         assert await p.mm.tick() == 0
         (game,) = await p.store.games_with_status((RUNNING,))
@@ -148,3 +188,66 @@ async def test_a_challenge_only_the_member_can_join(tmp_path, queues):
         assert [s.user_id for s in lobby.seats] == [1, 2]
         outcome = await p.sessions.start(lobby.id, member(1))
         assert outcome.game.status == RUNNING
+
+
+RACER = """
+import asyncio, json, os, sys, time
+from bot.community.matchmaking import Waiting
+from bot.storage import open_store
+
+async def main(url, go, uids):
+    store = open_store(url)
+    await store.open()
+    print("ready", flush=True)
+    while not os.path.exists(go):
+        await asyncio.sleep(0.005)
+    taken = []
+    for uid in uids:  # as /chercher does: enter, then try to take a full table of three
+        assert await store.enqueue(Waiting(1, 10, uid, f"J{uid}", "ludix", 3, None, 1000.0 + uid), 10) == "ok"
+        m = await store.take_group(1, "ludix", 3, None, 0.0, 2000.0)
+        if m is not None:
+            taken.append([m.id, [w.user_id for w in m.members]])
+    await store.close()
+    print(json.dumps(taken), flush=True)
+
+asyncio.run(main(sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3].split(",")]))
+"""
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_two_os_processes_fill_one_queue_each_member_taken_once(tmp_path, backend, request):
+    """Two real processes on one database (nothing shared but it), entering members into one queue of three
+    and taking it at the same time: every member in exactly one match, every match full."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    url = str(tmp_path / "db") if backend == "sqlite" else await request.getfixturevalue("pg_server").new_database()
+    store = open_store(url)
+    await store.open()  # migrated once, before the racers
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    members = list(range(100, 160))
+    procs = [subprocess.Popen([sys.executable, "-c", RACER, url, str(go), ",".join(map(str, members[i::2]))],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for i in (0, 1)]
+    try:
+        for p in procs:
+            assert (await asyncio.to_thread(p.stdout.readline)).strip() == "ready"
+        go.write_text("")
+        outs = [await asyncio.to_thread(p.communicate, timeout=120) for p in procs]
+        for p, (_, err) in zip(procs, outs, strict=True):
+            assert p.returncode == 0, err
+        by_process = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+        assert all(by_process), "both processes took matches"
+        matches = [m for taken in by_process for m in taken]
+        taken = sorted(uid for _, uids in matches for uid in uids)
+        assert taken == members, "every member taken exactly once"
+        assert all(len(uids) == 3 for _, uids in matches) and len({i for i, _ in matches}) == 20
+        assert await store.waiting(1) == [] and len(await store.unopened_matches()) == 20
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        await store.close()

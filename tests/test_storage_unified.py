@@ -218,3 +218,40 @@ async def test_postgresql_prepared_statements_survive_a_failed_pipeline(pg_serve
         assert [r.value() for r in await store._run(lambda tx: tx.batch([ok, broken]))] == [2, 1]
     finally:
         await store.close()
+
+
+async def test_two_raters_of_one_board_take_turns(db_url):
+    """Two processes rating two games of the same board at once: the second reads the ratings the first
+    wrote (a lock per board: PostgreSQL's advisory lock, SQLite's write transaction), no rating lost."""
+    import asyncio
+    import time
+
+    from bot.storage import FINISHED, ResultRow, Seat, open_store
+
+    a, b = open_store(db_url), open_store(db_url)
+    await a.open()
+    await b.open()
+    try:
+        games = []
+        for _ in range(2):
+            g = await a.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 100, "Alice"),
+                                    options={}, seed=7)
+            g = await a.get_game(g.id)
+            assert await a.update_lobby(g.id, g.version, [Seat(0, 100, "Alice"), Seat(1, 200, "Bruno")])
+            await a.start_game(g.id, g.version + 1, [Seat(0, 100, "Alice"), Seat(1, 200, "Bruno")], {"n": 0})
+            g = await a.get_game(g.id)
+            assert await a.commit_action(g.id, g.version, state={"n": 1}, seat=0, user_id=100, action={}, events=[],
+                                         status=FINISHED, results=[ResultRow(g.id, 0, 100, 10, 1),
+                                                                   ResultRow(g.id, 1, 200, 5, 2)])
+            games.append(g.id)
+
+        def compute(info, results, current):  # each game adds one to the mu it read (slowly: the race's window)
+            time.sleep(0.3)
+            return {r.user_id: (current.get(r.user_id, (25.0, 8.0))[0] + 1, 8.0) for r in results}
+
+        assert await asyncio.gather(a.rate_game(games[0], compute), b.rate_game(games[1], compute)) == [True, True]
+        mus = {r.user_id: (r.mu, r.games) for r in await a.leaderboard(1, "ludix")}
+        assert mus == {100: (27.0, 2), 200: (27.0, 2)}, mus
+    finally:
+        await a.close()
+        await b.close()

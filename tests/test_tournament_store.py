@@ -1,6 +1,6 @@
 """The storage contract of tournaments and queues (``TournamentStore``, ``QueueStore``): what the services
-rely on when two processes race. Run against the in-memory stores, and against the SQL store on both
-backends as soon as it implements them (the ``sql`` parameter is skipped until then)."""
+rely on when two processes race. Run against the in-memory stores and against the SQL store on both
+backends (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,23 @@ from bot.community.matchmaking import MemoryQueueStore, Waiting
 from bot.community.tournaments import OPEN, STARTED, EntryRow, MemoryTournamentStore, TableRow, TournamentRow
 
 
-@pytest.fixture(params=["memory", "sql"])
-async def stores(request):
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+async def stores(request, tmp_path):
     if request.param == "memory":
-        return MemoryTournamentStore(), MemoryQueueStore()
-    from bot.storage import SQLiteStore
+        yield MemoryTournamentStore(), MemoryQueueStore()
+        return
+    from bot.storage import open_store
 
-    if not hasattr(SQLiteStore, "create_tournament") or not hasattr(SQLiteStore, "take_group"):
-        pytest.skip("the SQL store does not carry tournaments and queues yet (the unified store's migration)")
-    store = request.getfixturevalue("store")  # SQLite and PostgreSQL (tests/conftest.py)
-    return store, store
+    if request.param == "sqlite":
+        url = str(tmp_path / "ludibot-test.db")
+    else:
+        url = await request.getfixturevalue("pg_server").new_database()
+    store = open_store(url)
+    await store.open()
+    try:
+        yield store, store
+    finally:
+        await store.close()
 
 
 def row(**kw) -> TournamentRow:
@@ -63,6 +70,22 @@ async def test_entries_are_checked_and_written_at_once(stores):
     assert await ts.remove_tournament_entry(t.id, uid) and not await ts.remove_tournament_entry(t.id, uid)
 
 
+async def test_entries_move_the_version_and_close_with_the_launch(stores):
+    ts, _ = stores
+    t = await ts.create_tournament(row(places=4))
+    assert await ts.add_tournament_entry(EntryRow(t.id, 10, "J10", 1000.0), 4) == "ok"
+    read = await ts.get_tournament(t.id)  # a launch reads the entries here...
+    assert await ts.add_tournament_entry(EntryRow(t.id, 11, "J11", 1000.0), 4) == "ok"  # ...one more enters
+    assert await ts.update_tournament(t.id, read.version, status=STARTED) is None  # the launch must read again
+    read = await ts.get_tournament(t.id)
+    assert await ts.remove_tournament_entry(t.id, 11)
+    assert await ts.update_tournament(t.id, read.version, status=STARTED) is None  # a removal too
+    read = await ts.get_tournament(t.id)
+    assert (await ts.update_tournament(t.id, read.version, status=STARTED)).status == STARTED
+    assert await ts.add_tournament_entry(EntryRow(t.id, 12, "J12", 1000.0), 4) == "closed"
+    assert [e.user_id for e in await ts.tournament_entries(t.id)] == [10]
+
+
 async def test_a_round_is_written_once_and_each_table_gets_one_game_and_one_result(stores):
     ts, _ = stores
     t = await ts.create_tournament(row())
@@ -96,7 +119,8 @@ async def test_a_queue_is_taken_once(stores):
     assert sorted(taken) == list(range(20)), "each member taken once"
     assert sum(m is not None for m in matches) == 10
     assert await qs.waiting(1) == []  # taken members left every queue (the Ludix one too)
-    first = next(m for m in matches if m is not None)
+    # the first match taken (the calls run in parallel on PostgreSQL: the lowest id, not the first call)
+    first = min((m for m in matches if m is not None), key=lambda m: m.id)
     assert [w.user_id for w in first.members] == [0, 1]  # the longest-waiting first
     assert await qs.set_match_game(first.id, 9) == 9 and await qs.set_match_game(first.id, 10) == 9
     assert first.id not in {m.id for m in await qs.unopened_matches()}

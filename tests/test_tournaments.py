@@ -17,6 +17,8 @@ from bot.community.tournaments import (
     STARTED,
     MemoryTournamentStore,
     TournamentService,
+    TournamentStore,
+    tournament_store,
 )
 from bot.sessions import Player, SessionError, SessionService
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, open_store
@@ -45,17 +47,18 @@ class Announcer:
 
 
 class World:
-    """One process: its game store (SQLite file), session service and tournament service; the
-    tournament store is shared (it stands for the database)."""
+    """One process: its store (SQLite file), session service and tournament service; the tournaments in that
+    store (the database), or in the memory ``shared`` by the test's processes (the in-memory store)."""
 
-    def __init__(self, path: str, tstore: MemoryTournamentStore) -> None:
-        self.path, self.tstore = path, tstore
+    def __init__(self, path: str, shared: MemoryTournamentStore | None) -> None:
+        self.path, self.shared = path, shared
         self.announcer = Announcer()
         self.woken: list[int] = []
 
     async def __aenter__(self) -> World:
         self.store = open_store(self.path)
         await self.store.open()
+        self.tstore: TournamentStore = self.shared if self.shared is not None else tournament_store(self.store)
         self.sessions = SessionService(self.store)
         self.tour = TournamentService(self.tstore, self.store, self.sessions, announcer=self.announcer,
                                       opened=self.woken.append)
@@ -82,9 +85,10 @@ async def entered(w: World, tid: int, uids: list[int]) -> None:
         await w.tour.register(tid, member(uid))
 
 
-@pytest.fixture
-def tstore() -> MemoryTournamentStore:
-    return MemoryTournamentStore()
+@pytest.fixture(params=["memory", "database"])
+def tstore(request) -> MemoryTournamentStore | None:
+    """The tournaments in memory, or (None) in each process's own store: a restart is then a real one."""
+    return MemoryTournamentStore() if request.param == "memory" else None
 
 
 async def test_create_refusals(tmp_path, tstore):
@@ -166,7 +170,7 @@ async def test_swiss_to_the_end_with_a_bye_a_forfeit_and_a_cancelled_game(tmp_pa
         with pytest.raises(SessionError, match="status_running"):
             await w.tour.register(t.id, member(106))
         await w.loses(t.id, 101)  # 102 wins
-        assert (await tstore.get_tournament(t.id)).round == 1  # the other game still runs
+        assert (await w.tstore.get_tournament(t.id)).round == 1  # the other game still runs
         await w.loses(t.id, 104)  # 103 wins: round 2 opens
         # 102 103 105 on 1 point (Buchholz 0 each), 101 and 104 on 0 (Buchholz 1 each); 104 rests
         assert w.announcer.rounds[1] == (t.id, 2, [(102, 103), (105, 101)], [104])
@@ -176,9 +180,9 @@ async def test_swiss_to_the_end_with_a_bye_a_forfeit_and_a_cancelled_game(tmp_pa
             await w.sessions.cancel(game.id, member(game.creator_id))
         assert err.value.key == "tournament.error.game_cancel"
         await w.sessions.cancel(game.id, member(1, manage=True))  # a server manager can: nobody scores
-        assert (await tstore.get_tournament(t.id)).status == STARTED  # a cancel has no hook: the tick sees it
+        assert (await w.tstore.get_tournament(t.id)).status == STARTED  # a cancel has no hook: the tick sees it
         assert await w.tour.tick() == 1
-        t = await tstore.get_tournament(t.id)
+        t = await w.tstore.get_tournament(t.id)
         assert t.status == DONE
         # by hand: points 103 2, 102 1, 104 1 (bye), 105 1 (bye), 101 0. Buchholz: 103 = 104 + 102 = 2;
         # 102 = 101 + 103 = 2; 104 = 103 + bye = 2; 105 = bye + 101 = 0; 101 = 102 + 105 = 2.
@@ -187,7 +191,7 @@ async def test_swiss_to_the_end_with_a_bye_a_forfeit_and_a_cancelled_game(tmp_pa
         assert got == [(103, 1, 2, 2, 2), (102, 2, 1, 2, 0), (104, 2, 1, 2, 0), (105, 4, 1, 0, 0), (101, 5, 0, 2, 0)]
         # the games are ordinary games: results stored (and so rated by the community hook)
         assert (await w.store.get_game(game.id)).status == CANCELLED
-        assert all(x.ended for x in await tstore.tournament_tables(t.id))
+        assert all(x.ended for x in await w.tstore.tournament_tables(t.id))
 
 
 async def test_restart_between_rounds_and_two_processes_open_each_game_once(tmp_path, tstore):
@@ -200,14 +204,14 @@ async def test_restart_between_rounds_and_two_processes_open_each_game_once(tmp_
         w.sessions.on_change = None  # the process dies as the games end: no hook runs
         for uid in (201, 203, 205, 207):
             await w.loses(t.id, uid)
-        assert (await tstore.get_tournament(t.id)).round == 1
+        assert (await w.tstore.get_tournament(t.id)).round == 1
     # two processes come back on the same database and race
     async with World(path, tstore) as a, World(path, tstore) as b:
         moved = await asyncio.gather(a.tour.tick(), b.tour.tick(), a.tour.advance(t.id), b.tour.tick())
         assert sum(moved) >= 1
-        t = await tstore.get_tournament(t.id)
+        t = await a.tstore.get_tournament(t.id)
         assert t.round == 2
-        r2 = [x for x in await tstore.tournament_tables(t.id) if x.round == 2]
+        r2 = [x for x in await a.tstore.tournament_tables(t.id) if x.round == 2]
         assert len(r2) == 4 and all(x.game_id for x in r2)
         games = await a.store.games_with_status((LOBBY, RUNNING))
         assert sorted(g.id for g in games) == sorted(x.game_id for x in r2), "one game per table, no extra"
@@ -234,7 +238,7 @@ async def test_elimination_with_byes_to_the_top_seeds(tmp_path, tstore):
         await w.loses(t.id, 303)
         assert w.announcer.rounds[2][2] == [(305, 302)] or w.announcer.rounds[2][2] == [(302, 305)]
         await w.loses(t.id, 302)
-        t = await tstore.get_tournament(t.id)
+        t = await w.tstore.get_tournament(t.id)
         assert t.status == DONE
         podium = w.announcer.podiums[0]
         assert [s.id for s in podium[:2]] == [305, 302]
@@ -278,14 +282,15 @@ class Process:
     """A whole bot process minus Discord: store, sessions, the community (scheduler: timeouts and
     forfeits; ratings) and the tournaments, all on one moved clock."""
 
-    def __init__(self, path: str, tstore: MemoryTournamentStore, clock: Clock, announcer: Announcer) -> None:
-        self.path, self.tstore, self.clock, self.announcer = path, tstore, clock, announcer
+    def __init__(self, path: str, shared: MemoryTournamentStore | None, clock: Clock, announcer: Announcer) -> None:
+        self.path, self.shared, self.clock, self.announcer = path, shared, clock, announcer
 
     async def __aenter__(self) -> Process:
         from bot.community import Community
 
         self.store = open_store(self.path, clock=self.clock)
         await self.store.open()
+        self.tstore: TournamentStore = self.shared if self.shared is not None else tournament_store(self.store)
         self.sessions = SessionService(self.store, clock=self.clock)
         self.community = Community(self.store, self.sessions, None, clock=self.clock)
         self.tour = TournamentService(self.tstore, self.store, self.sessions, clock=self.clock,
@@ -325,7 +330,7 @@ async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and
         w.sessions.on_change = None  # the process is killed as the last game of round 1 ends
         await w.loses(t.id, p8)
     async with Process(path, tstore, clock, ann) as w:  # a new process: its first tick opens round 2
-        assert (await tstore.get_tournament(t.id)).round == 1
+        assert (await w.tstore.get_tournament(t.id)).round == 1
         assert await w.tour.tick() == 1
         # winners 1 3 6 7 (Buchholz 0), losers 2 4 5 8 (Buchholz 1): Monrad down that order
         assert ann.rounds[1][2] == [(p1, p3), (p6, p7), (p2, p4), (p5, p8)]
@@ -346,7 +351,7 @@ async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and
         assert ann.rounds[2][2] == [(p6, p3), (p1, p5), (p7, p2), (p4, p8)]
         for loser in (p6, p5, p2, p4):
             await w.loses(t.id, loser)
-        assert (await tstore.get_tournament(t.id)).status == DONE
+        assert (await w.tstore.get_tournament(t.id)).status == DONE
         (rating, _, _), = [r for r in await w.store.player_ratings(GUILD, p3) if r[0].kind == "ludix"]
         assert rating.games == 3 and rating.wins == 3  # the games count in the ratings as usual
     # by hand: points, Buchholz (opponents' final points), Sonneborn-Berger (points scored x theirs)
@@ -379,6 +384,6 @@ async def test_games_ending_together_all_count_before_the_next_round(tmp_path, t
 
         w.tour._advance = advance_then_the_others_end
         await w.sessions.forfeit(games[0].id, 0)
-        t = await tstore.get_tournament(t.id)
+        t = await w.tstore.get_tournament(t.id)
         assert calls == 2 and t.round == 2 and len(w.announcer.rounds) == 2
-        assert len([x for x in await tstore.tournament_tables(t.id) if x.round == 2 and x.game_id]) == 4
+        assert len([x for x in await w.tstore.tournament_tables(t.id) if x.round == 2 and x.game_id]) == 4

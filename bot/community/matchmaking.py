@@ -35,6 +35,7 @@ log = logging.getLogger("ludibot.matchmaking")
 
 TTL = 24 * 3600.0  # a member waits at most a day in a queue
 MAX_QUEUES = 10  # queues one member may wait in at once
+GRACE = 60.0  # seconds before the tick opens a match's game itself (the taker crashed)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,9 @@ class QueueStore(Protocol):
 
     async def leave_queues(self, guild_id: int, user_id: int) -> int: ...
 
+    async def expire_waiting(self, guild_id: int, before: float) -> int:
+        """Forget the server's waits that began at or before ``before`` (they ran out): how many."""
+
     async def waiting(self, guild_id: int, user_id: int | None = None, since: float = 0.0) -> list[Waiting]: ...
 
     async def take_group(self, guild_id: int, kind: str, players: int, pace: str | None, since: float,
@@ -106,6 +110,11 @@ class MemoryQueueStore:
         before = len(self._waiting)
         self._waiting = [w for w in self._waiting if not (w.guild_id == guild_id and w.user_id == user_id)]
         return before - len(self._waiting)
+
+    async def expire_waiting(self, guild_id: int, before: float) -> int:
+        gone = [w for w in self._waiting if w.guild_id == guild_id and w.since <= before]
+        self._waiting = [w for w in self._waiting if w not in gone]
+        return len(gone)
 
     async def waiting(self, guild_id: int, user_id: int | None = None, since: float = 0.0) -> list[Waiting]:
         return [w for w in self._waiting if w.guild_id == guild_id and w.since > since
@@ -177,6 +186,8 @@ class Matchmaking:
         now = self.clock()
         entry = Waiting(player.guild_id, channel_id, player.user_id, player.name, kind, size, pace, now,
                         player.locale)
+        # a wait that ran out neither blocks this queue nor counts among the member's queues
+        await self.store.expire_waiting(player.guild_id, now - TTL)
         got = await self.store.enqueue(entry, MAX_QUEUES)
         if got == "already":
             raise SessionError("tournament.error.queue_already")
@@ -220,9 +231,12 @@ class Matchmaking:
         return dataclasses.replace(match, game_id=game_id)
 
     async def tick(self) -> int:
-        """Open the games of matches a crash left without one."""
+        """Open the games of matches a crash left without one (taken :data:`GRACE` seconds ago at least:
+        a match just taken is being opened by the call that took it, in this process or another)."""
         done = 0
         for m in await self.store.unopened_matches():
+            if m.created_at > self.clock() - GRACE:
+                continue
             try:
                 await self.open(m)
                 done += 1

@@ -139,9 +139,12 @@ class TournamentStore(Protocol):
     async def release_tournament(self, tournament_id: int) -> None: ...
 
     async def add_tournament_entry(self, entry: EntryRow, places: int) -> str:
-        """``"ok"``, ``"full"`` (``places`` taken) or ``"already"``: checked and written at once."""
+        """``"ok"``, ``"full"`` (``places`` taken), ``"already"`` or ``"closed"`` (no longer open): checked and
+        written at once. An entry moves the tournament's version (a launch that read the entries before it
+        fails its compare-and-swap)."""
 
-    async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool: ...
+    async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
+        """Leave an open tournament (moves the version, as an entry does)."""
 
     async def withdraw_tournament_entry(self, tournament_id: int, user_id: int) -> bool: ...
 
@@ -213,16 +216,24 @@ class MemoryTournamentStore:
             self._t[tournament_id] = dataclasses.replace(self._t[tournament_id], lease_until=0.0)
 
     async def add_tournament_entry(self, entry: EntryRow, places: int) -> str:
+        row = self._t.get(entry.tournament_id)
+        if row is None or row.status != OPEN:
+            return "closed"
         got = self._entries[entry.tournament_id]
         if entry.user_id in got:
             return "already"
         if len(got) >= places:
             return "full"
         got[entry.user_id] = entry
+        self._t[row.id] = dataclasses.replace(row, version=row.version + 1)
         return "ok"
 
     async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
-        return self._entries.get(tournament_id, {}).pop(user_id, None) is not None
+        if self._entries.get(tournament_id, {}).pop(user_id, None) is None:
+            return False
+        row = self._t[tournament_id]
+        self._t[tournament_id] = dataclasses.replace(row, version=row.version + 1)
+        return True
 
     async def withdraw_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
         got = self._entries.get(tournament_id, {})
@@ -278,8 +289,8 @@ class MemoryTournamentStore:
 
 
 def tournament_store(store: Any) -> TournamentStore:
-    """The tournaments' storage: the bot's store when it has the tables, else (until the unified SQL
-    store carries them) memory, said once in the log: such tournaments do not survive a restart."""
+    """The tournaments' storage: the bot's store (the unified SQL store carries the tables, migration 11);
+    a store without them falls back to memory, said in the log: such tournaments do not survive a restart."""
     if hasattr(store, "create_tournament"):
         return store
     log.warning("this store has no tournament tables: tournaments are kept in memory (lost on restart)")
@@ -385,6 +396,8 @@ class TournamentService:
             raise SessionError("tournament.error.already_in")
         if got == "full":
             raise SessionError("tournament.error.full", places=t.places)
+        if got == "closed":  # launched or cancelled meanwhile: the next try says which
+            raise SessionError("tournament.error.busy")
         return entry
 
     async def rating_of(self, t: TournamentRow, user_id: int) -> float:

@@ -364,7 +364,8 @@ def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
 
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
-          "ballots", "rated_games", "ratings", "archives", "vacations")
+          "ballots", "rated_games", "ratings", "archives", "vacations", "tournaments", "tournament_entries",
+          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches")
 
 
 class Store(ABC):
@@ -750,3 +751,96 @@ class Store(ABC):
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         """One server's finished games (with seats and results) and ratings, JSON-safe, and
         nothing of any other server: ``{"guild_id", "games": [...], "ratings": [...]}``."""
+
+    # --- tournaments and queues (issue 28): the contract is bot.community.tournaments.TournamentStore and
+    # bot.community.matchmaking.QueueStore (rows of those modules; tests/test_tournament_store.py) ----------
+    @abstractmethod
+    async def create_tournament(self, row: Any) -> Any:
+        """Store a new ``TournamentRow`` (open, version 1); returns it with its id."""
+
+    @abstractmethod
+    async def get_tournament(self, tournament_id: int) -> Any: ...
+
+    @abstractmethod
+    async def tournaments_in(self, guild_id: int, statuses: tuple[str, ...]) -> list[Any]: ...
+
+    @abstractmethod
+    async def running_tournaments(self) -> list[Any]: ...
+
+    @abstractmethod
+    async def update_tournament(self, tournament_id: int, old_version: int, **changes: Any) -> Any:
+        """Apply ``changes`` (fields of ``TournamentRow``) if the version is still ``old_version`` (then
+        version + 1): the row after, else None."""
+
+    @abstractmethod
+    async def claim_tournament(self, tournament_id: int, now: float, lease: float) -> bool:
+        """Take the tournament's lease if it is free (``lease_until <= now``): one process at a time."""
+
+    @abstractmethod
+    async def release_tournament(self, tournament_id: int) -> None: ...
+
+    @abstractmethod
+    async def add_tournament_entry(self, entry: Any, places: int) -> str:
+        """``"ok"``, ``"full"`` (``places`` taken), ``"already"`` or ``"closed"`` (no longer open): checked and
+        written at once; an entry (or its removal) moves the tournament's version."""
+
+    @abstractmethod
+    async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool: ...
+
+    @abstractmethod
+    async def withdraw_tournament_entry(self, tournament_id: int, user_id: int) -> bool: ...
+
+    @abstractmethod
+    async def tournament_entries(self, tournament_id: int) -> list[Any]:
+        """The ``EntryRow``s in the order they entered."""
+
+    @abstractmethod
+    async def add_tournament_round(self, tournament_id: int, old_version: int, number: int, tables: list[Any],
+                                   byes: list[tuple[int, Any]]) -> bool:
+        """Write round ``number`` (its ``TableRow``s and ``(player, points)`` byes) and set ``round``, if the
+        version is still ``old_version`` (then version + 1)."""
+
+    @abstractmethod
+    async def tournament_tables(self, tournament_id: int) -> list[Any]: ...
+
+    @abstractmethod
+    async def tournament_byes(self, tournament_id: int) -> list[Any]: ...
+
+    @abstractmethod
+    async def set_tournament_game(self, tournament_id: int, number: int, table: int, game_id: int) -> int | None:
+        """Record the table's game if it has none; returns the game recorded (this one or an earlier)."""
+
+    @abstractmethod
+    async def set_tournament_result(self, tournament_id: int, number: int, table: int,
+                                    ranks: tuple[int, ...] | None) -> bool:
+        """Record the table's result once (False if it already was)."""
+
+    @abstractmethod
+    async def tournament_table_of(self, game_id: int) -> Any: ...
+
+    @abstractmethod
+    async def enqueue(self, entry: Any, limit: int) -> str:
+        """A ``Waiting`` member in its queue: ``"ok"``, ``"already"`` or ``"too_many"`` (``limit`` queues)."""
+
+    @abstractmethod
+    async def leave_queues(self, guild_id: int, user_id: int) -> int: ...
+
+    @abstractmethod
+    async def expire_waiting(self, guild_id: int, before: float) -> int:
+        """Forget the server's waits that began at or before ``before`` (they ran out): how many."""
+
+    @abstractmethod
+    async def waiting(self, guild_id: int, user_id: int | None = None, since: float = 0.0) -> list[Any]: ...
+
+    @abstractmethod
+    async def take_group(self, guild_id: int, kind: str, players: int, pace: str | None, since: float,
+                         now: float) -> Any:
+        """At once: if ``players`` members wait in this queue (entered after ``since``), take the longest-waiting
+        ones out of every queue of the server and record their ``Match``; else None. Exactly once across
+        processes."""
+
+    @abstractmethod
+    async def set_match_game(self, match_id: int, game_id: int) -> int | None: ...
+
+    @abstractmethod
+    async def unopened_matches(self) -> list[Any]: ...

@@ -229,6 +229,89 @@ MIGRATIONS: list[Migration] = [
     DROP INDEX games_unpublished;
     CREATE INDEX games_unpublished ON games (updated_at) WHERE published_version < version;
     """,
+    # 11: tournaments and queues (issue 28) in the database, so that they survive a restart and run across
+    # shard processes: a tournament moves under a claimed lease (``lease_until``) and a compare-and-swap on
+    # its ``version``; its entrants (``position``: the order they entered), each round's tables (a table's
+    # game recorded once, found back from the game's end) and byes (points as a fraction). A queue entry is
+    # one member waiting in one queue (``pace`` '' when none); a full queue becomes a match, whose game is
+    # recorded once.
+    """
+    CREATE TABLE tournaments (
+        id {serial},
+        guild_id {bigint} NOT NULL,
+        channel_id {bigint} NOT NULL,
+        kind TEXT NOT NULL,
+        format TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        places INTEGER NOT NULL,
+        creator_id {bigint} NOT NULL,
+        pace TEXT,
+        reliability INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        round INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 1,
+        created_at {real} NOT NULL,
+        lease_until {real} NOT NULL DEFAULT 0,
+        seeds TEXT NOT NULL DEFAULT '[]',
+        table_size INTEGER
+    );
+    CREATE INDEX tournaments_guild ON tournaments (guild_id, status);
+    CREATE INDEX tournaments_status ON tournaments (status, id);
+    CREATE TABLE tournament_entries (
+        tournament_id {bigint} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id {bigint} NOT NULL,
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        rating {real} NOT NULL,
+        locale TEXT NOT NULL DEFAULT 'fr',
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id {bigint} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        players TEXT NOT NULL,
+        game_id {bigint},
+        ranks TEXT,
+        ended INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, table_no)
+    );
+    CREATE INDEX tournament_tables_game ON tournament_tables (game_id) WHERE game_id IS NOT NULL;
+    CREATE TABLE tournament_byes (
+        tournament_id {bigint} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        player {bigint} NOT NULL,
+        points_num INTEGER NOT NULL,
+        points_den INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, round, player)
+    );
+    CREATE TABLE queue_entries (
+        guild_id {bigint} NOT NULL,
+        user_id {bigint} NOT NULL,
+        kind TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        pace TEXT NOT NULL DEFAULT '',
+        channel_id {bigint} NOT NULL,
+        name TEXT NOT NULL,
+        since {real} NOT NULL,
+        locale TEXT NOT NULL DEFAULT 'fr',
+        PRIMARY KEY (guild_id, user_id, kind, players, pace)
+    );
+    CREATE INDEX queue_entries_queue ON queue_entries (guild_id, kind, players, pace, since);
+    CREATE TABLE queue_matches (
+        id {serial},
+        guild_id {bigint} NOT NULL,
+        channel_id {bigint} NOT NULL,
+        kind TEXT NOT NULL,
+        pace TEXT,
+        members TEXT NOT NULL,
+        created_at {real} NOT NULL,
+        game_id {bigint}
+    );
+    CREATE INDEX queue_matches_unopened ON queue_matches (id) WHERE game_id IS NULL;
+    """,
 ]
 
 

@@ -20,6 +20,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from bot.storage.base import (
@@ -1014,6 +1015,276 @@ class SQLStore(Store):
                    for r in await self._read("SELECT * FROM ratings WHERE guild_id = ? ORDER BY kind, "
                                              "ordinal DESC, user_id", (guild_id,))]
         return {"guild_id": guild_id, "games": out_games, "ratings": ratings}
+
+    # --- tournaments (issue 28): bot.community.tournaments.TournamentStore -------------------------
+    async def create_tournament(self, row: Any) -> Any:
+        def work(tx: Tx) -> Any:
+            return tx.execute(
+                "INSERT INTO tournaments (guild_id, channel_id, kind, format, rounds, places, creator_id, pace, "
+                "reliability, status, round, total, version, created_at, lease_until, seeds, table_size) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) RETURNING *",
+                (row.guild_id, row.channel_id, row.kind, row.format, row.rounds, row.places, row.creator_id,
+                 row.pace, row.reliability, row.status, row.round, row.total, row.created_at, row.lease_until,
+                 dump_json(row.seeds), row.table)).one()
+
+        return _tournament_from(await self._tx(work))
+
+    async def get_tournament(self, tournament_id: int) -> Any:
+        rows = await self._read("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        return _tournament_from(rows[0]) if rows else None
+
+    async def tournaments_in(self, guild_id: int, statuses: tuple[str, ...]) -> list[Any]:
+        cond, params = self.dialect.any_of("status", statuses)
+        rows = await self._read(f"SELECT * FROM tournaments WHERE guild_id = ? AND {cond} ORDER BY id",
+                                (guild_id, *params))
+        return [_tournament_from(r) for r in rows]
+
+    async def running_tournaments(self) -> list[Any]:
+        return [_tournament_from(r) for r in await self._read(
+            "SELECT * FROM tournaments WHERE status = 'running' ORDER BY id")]
+
+    async def update_tournament(self, tournament_id: int, old_version: int, **changes: Any) -> Any:
+        sets, params = [], []
+        for name, value in changes.items():
+            column = _TOURNAMENT_COLUMNS.get(name)
+            if column is None:
+                raise TypeError(f"a tournament has no field {name!r} to change")
+            sets.append(f"{column} = ?")
+            params.append(dump_json(value) if name == "seeds" else value)
+
+        def work(tx: Tx) -> Any:
+            return tx.execute(f"UPDATE tournaments SET {''.join(s + ', ' for s in sets)}version = version + 1 "
+                              "WHERE id = ? AND version = ? RETURNING *", (*params, tournament_id, old_version)).one()
+
+        found = await self._tx(work)
+        return _tournament_from(found) if found is not None else None
+
+    async def claim_tournament(self, tournament_id: int, now: float, lease: float) -> bool:
+        # one statement, like a deadline's claim: the row lock makes a second process re-check the lease
+        return await self._write("UPDATE tournaments SET lease_until = ? WHERE id = ? AND lease_until <= ?",
+                                 (now + lease, tournament_id, now)) == 1
+
+    async def release_tournament(self, tournament_id: int) -> None:
+        await self._write("UPDATE tournaments SET lease_until = 0 WHERE id = ?", (tournament_id,))
+
+    async def add_tournament_entry(self, entry: Any, places: int) -> str:
+        def work(tx: Tx) -> str:
+            # the tournament's row locked (PostgreSQL; SQLite's write transaction holds the file): entries
+            # of one tournament are counted and written one at a time, so the places are never exceeded
+            t = tx.execute(f"SELECT status FROM tournaments WHERE id = ?{tx.dialect.for_update}",
+                           (entry.tournament_id,)).one()
+            if t is None or t["status"] != "open":
+                return "closed"
+            if tx.execute("SELECT 1 FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                          (entry.tournament_id, entry.user_id)).rows:
+                return "already"
+            count = tx.execute("SELECT COUNT(*) AS n, COALESCE(MAX(position), 0) AS last FROM tournament_entries "
+                               "WHERE tournament_id = ?", (entry.tournament_id,)).one()
+            if count["n"] >= places:
+                return "full"
+            tx.execute("INSERT INTO tournament_entries (tournament_id, user_id, position, name, rating, locale, "
+                       "withdrawn) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (entry.tournament_id, entry.user_id, count["last"] + 1, entry.name, entry.rating,
+                        entry.locale, int(entry.withdrawn)))
+            # the version moves: a launch that read the entries before this one fails its compare-and-swap
+            tx.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", (entry.tournament_id,))
+            return "ok"
+
+        return await self._tx(work)
+
+    async def remove_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
+        def work(tx: Tx) -> bool:
+            if tx.execute("DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                          (tournament_id, user_id)).rowcount != 1:
+                return False
+            tx.execute("UPDATE tournaments SET version = version + 1 WHERE id = ?", (tournament_id,))
+            return True
+
+        return await self._tx(work)
+
+    async def withdraw_tournament_entry(self, tournament_id: int, user_id: int) -> bool:
+        return await self._write("UPDATE tournament_entries SET withdrawn = 1 WHERE tournament_id = ? AND user_id = ? "
+                                 "AND withdrawn = 0", (tournament_id, user_id)) == 1
+
+    async def tournament_entries(self, tournament_id: int) -> list[Any]:
+        from bot.community.tournaments import EntryRow
+
+        return [EntryRow(tournament_id=r["tournament_id"], user_id=r["user_id"], name=r["name"],
+                         rating=float(r["rating"]), locale=r["locale"], withdrawn=bool(r["withdrawn"]))
+                for r in await self._read("SELECT * FROM tournament_entries WHERE tournament_id = ? ORDER BY position",
+                                          (tournament_id,))]
+
+    async def add_tournament_round(self, tournament_id: int, old_version: int, number: int, tables: list[Any],
+                                   byes: list[tuple[int, Any]]) -> bool:
+        def work(tx: Tx) -> bool:
+            # the compare-and-swap first: a second writer of this round finds the version moved and writes nothing
+            if tx.execute("UPDATE tournaments SET round = ?, version = version + 1 WHERE id = ? AND version = ?",
+                          (number, tournament_id, old_version)).rowcount != 1:
+                return False
+            steps: list[Step] = [
+                ("INSERT INTO tournament_tables (tournament_id, round, table_no, players, game_id, ranks, ended) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (tournament_id, number, t.table, dump_json(list(t.players)), t.game_id,
+                  None if t.ranks is None else dump_json(list(t.ranks)), int(t.ended))) for t in tables]
+            for player, points in byes:
+                points = Fraction(points)
+                steps.append(("INSERT INTO tournament_byes (tournament_id, round, player, points_num, points_den) "
+                              "VALUES (?, ?, ?, ?, ?)", (tournament_id, number, player, points.numerator,
+                                                          points.denominator)))
+            tx.batch(steps, final=True)
+            return True
+
+        return await self._tx(work)
+
+    async def tournament_tables(self, tournament_id: int) -> list[Any]:
+        return [_table_from(r) for r in await self._read(
+            "SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,))]
+
+    async def tournament_byes(self, tournament_id: int) -> list[Any]:
+        from bot.community.pairing import Bye
+
+        return [Bye(r["round"], r["player"], Fraction(r["points_num"], r["points_den"])) for r in await self._read(
+            "SELECT * FROM tournament_byes WHERE tournament_id = ? ORDER BY round, player", (tournament_id,))]
+
+    async def set_tournament_game(self, tournament_id: int, number: int, table: int, game_id: int) -> int | None:
+        key = (tournament_id, number, table)
+
+        def work(tx: Tx) -> int | None:
+            # set while empty: a second writer (blocked by the row lock, then re-checking) writes nothing and
+            # reads the first one's game
+            tx.execute("UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
+                       "AND table_no = ? AND game_id IS NULL", (game_id, *key))
+            return tx.execute("SELECT game_id FROM tournament_tables WHERE tournament_id = ? AND round = ? "
+                              "AND table_no = ?", key).value()
+
+        return await self._tx(work)
+
+    async def set_tournament_result(self, tournament_id: int, number: int, table: int,
+                                    ranks: tuple[int, ...] | None) -> bool:
+        return await self._write(
+            "UPDATE tournament_tables SET ranks = ?, ended = 1 WHERE tournament_id = ? AND round = ? AND table_no = ? "
+            "AND ended = 0", (None if ranks is None else dump_json(list(ranks)), tournament_id, number, table)) == 1
+
+    async def tournament_table_of(self, game_id: int) -> Any:
+        rows = await self._read("SELECT * FROM tournament_tables WHERE game_id = ? ORDER BY tournament_id LIMIT 1",
+                                (game_id,))
+        return _table_from(rows[0]) if rows else None
+
+    # --- queues (issue 28): bot.community.matchmaking.QueueStore --------------------------------------
+    async def enqueue(self, entry: Any, limit: int) -> str:
+        def work(tx: Tx) -> str:
+            mine = tx.execute(f"SELECT kind, players, pace FROM queue_entries WHERE guild_id = ? AND user_id = ?"
+                              f"{tx.dialect.for_update}", (entry.guild_id, entry.user_id)).rows
+            queue = (entry.kind, entry.players, entry.pace or "")
+            if any((r["kind"], r["players"], r["pace"]) == queue for r in mine):
+                return "already"
+            if len(mine) >= limit:
+                return "too_many"
+            if tx.execute("INSERT INTO queue_entries (guild_id, user_id, kind, players, pace, channel_id, name, since, "
+                          "locale) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                          (entry.guild_id, entry.user_id, *queue, entry.channel_id, entry.name, entry.since,
+                           entry.locale)).rowcount != 1:
+                return "already"  # entered by a second click at the same instant
+            return "ok"
+
+        return await self._tx(work)
+
+    async def leave_queues(self, guild_id: int, user_id: int) -> int:
+        return await self._write("DELETE FROM queue_entries WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+
+    async def expire_waiting(self, guild_id: int, before: float) -> int:
+        return await self._write("DELETE FROM queue_entries WHERE guild_id = ? AND since <= ?", (guild_id, before))
+
+    async def waiting(self, guild_id: int, user_id: int | None = None, since: float = 0.0) -> list[Any]:
+        where, params = "guild_id = ? AND since > ?", [guild_id, since]
+        if user_id is not None:
+            where += " AND user_id = ?"
+            params.append(user_id)
+        return [_waiting_from(r) for r in await self._read(
+            f"SELECT * FROM queue_entries WHERE {where} ORDER BY since, user_id", params)]
+
+    async def take_group(self, guild_id: int, kind: str, players: int, pace: str | None, since: float,
+                         now: float) -> Any:
+        from bot.community.matchmaking import Match
+
+        def work(tx: Tx) -> Any:
+            d = tx.dialect
+            # every entry of the server locked, in one order (PostgreSQL; SQLite's write transaction holds the
+            # file): two takers of one server, from two processes, run one after the other, and the second
+            # no longer sees the members the first took
+            rows = tx.execute(f"SELECT * FROM queue_entries WHERE guild_id = ? "
+                              f"ORDER BY user_id, kind, players, pace{d.for_update}", (guild_id,)).rows
+            here = sorted((r for r in rows if r["kind"] == kind and r["players"] == players
+                           and r["pace"] == (pace or "") and r["since"] > since),
+                          key=lambda r: (r["since"], r["user_id"]))
+            if len(here) < players:
+                return None
+            taken = tuple(_waiting_from(r) for r in here[:players])
+            cond, params = d.any_of("user_id", [w.user_id for w in taken])
+            tx.execute(f"DELETE FROM queue_entries WHERE guild_id = ? AND {cond}", (guild_id, *params))
+            match_id = tx.execute(
+                "INSERT INTO queue_matches (guild_id, channel_id, kind, pace, members, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (guild_id, taken[0].channel_id, kind, pace, dump_json([_waiting_json(w) for w in taken]), now)).value()
+            return Match(match_id, guild_id, taken[0].channel_id, kind, pace, taken, now)
+
+        return await self._tx(work)
+
+    async def set_match_game(self, match_id: int, game_id: int) -> int | None:
+        def work(tx: Tx) -> int | None:
+            tx.execute("UPDATE queue_matches SET game_id = ? WHERE id = ? AND game_id IS NULL", (game_id, match_id))
+            return tx.execute("SELECT game_id FROM queue_matches WHERE id = ?", (match_id,)).value()
+
+        return await self._tx(work)
+
+    async def unopened_matches(self) -> list[Any]:
+        return [_match_from(r) for r in await self._read(
+            "SELECT * FROM queue_matches WHERE game_id IS NULL ORDER BY id")]
+
+
+#: the fields of a tournament ``update_tournament`` may change, and their columns
+_TOURNAMENT_COLUMNS = {name: name for name in (
+    "guild_id", "channel_id", "kind", "format", "rounds", "places", "creator_id", "pace", "reliability", "status",
+    "round", "total", "created_at", "lease_until", "seeds")} | {"table": "table_size"}
+
+
+def _tournament_from(r: Any) -> Any:
+    from bot.community.tournaments import TournamentRow
+
+    return TournamentRow(id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], kind=r["kind"],
+                         format=r["format"], rounds=r["rounds"], places=r["places"], creator_id=r["creator_id"],
+                         pace=r["pace"], reliability=r["reliability"], status=r["status"], round=r["round"],
+                         total=r["total"], version=r["version"], created_at=float(r["created_at"]),
+                         lease_until=float(r["lease_until"]), seeds=json.loads(r["seeds"]), table=r["table_size"])
+
+
+def _table_from(r: Any) -> Any:
+    from bot.community.tournaments import TableRow
+
+    return TableRow(tournament_id=r["tournament_id"], round=r["round"], table=r["table_no"],
+                    players=tuple(json.loads(r["players"])), game_id=r["game_id"],
+                    ranks=None if r["ranks"] is None else tuple(json.loads(r["ranks"])), ended=bool(r["ended"]))
+
+
+def _waiting_from(r: Any) -> Any:
+    from bot.community.matchmaking import Waiting
+
+    return Waiting(guild_id=r["guild_id"], channel_id=r["channel_id"], user_id=r["user_id"], name=r["name"],
+                   kind=r["kind"], players=r["players"], pace=r["pace"] or None, since=float(r["since"]),
+                   locale=r["locale"])
+
+
+def _waiting_json(w: Any) -> dict[str, Any]:
+    return {"guild_id": w.guild_id, "channel_id": w.channel_id, "user_id": w.user_id, "name": w.name, "kind": w.kind,
+            "players": w.players, "pace": w.pace, "since": w.since, "locale": w.locale}
+
+
+def _match_from(r: Any) -> Any:
+    from bot.community.matchmaking import Match, Waiting
+
+    members = tuple(Waiting(**m) for m in json.loads(r["members"]))
+    return Match(r["id"], r["guild_id"], r["channel_id"], r["kind"], r["pace"], members, float(r["created_at"]),
+                 r["game_id"])
 
 
 def _seats(text: str | None) -> list[Seat]:

@@ -98,6 +98,7 @@ class BoardsCog(commands.Cog):
             season_rows = (await board.table(guild, kind, season))[:BOARD_SIZE]
             periode = season.label
             period = i18n.t("tournament.season.board", lg, season=season.name(lg))
+            caption = i18n.t("tournament.season.caption", lg, game=title(kind, lg), season=season.name(lg))
             table = [{"rank": i + 1, "player": r.name, "rating": r.rating, "games": r.games, "wins": r.wins,
                       "best": None} for i, r in enumerate(season_rows)]
             users = [r.user_id for r in season_rows]
@@ -106,6 +107,7 @@ class BoardsCog(commands.Cog):
             since = time.time() - span if span else None
             rows = await self.store.leaderboard(guild, kind, since, BOARD_SIZE)
             period = i18n.t(f"community.board.{key}", lg)
+            caption = i18n.t("community.board.caption", lg, game=title(kind, lg), period=key)
             table = [{"rank": i + 1, "player": r.name, "rating": display(r.ordinal), "games": r.games,
                       "wins": r.wins, "best": r.best_score} for i, r in enumerate(rows)]
             users = [r.user_id for r in rows]
@@ -116,8 +118,7 @@ class BoardsCog(commands.Cog):
             render_leaderboard, i18n.t("community.board.title", lg, game=title(kind, lg)),
             i18n.t("community.board.subtitle", lg, period=period, server=server_name(interaction), count=len(table)),
             labels, table, mine)
-        await send(interaction, i18n.t("community.board.caption", lg, game=title(kind, lg), period=key),
-                   file=_png(image, f"classement-{kind}-{periode}.png"))
+        await send(interaction, caption, file=_png(image, f"classement-{kind}-{periode}.png"))
 
     @classement.autocomplete("jeu")
     async def _classement_jeu(self, interaction: discord.Interaction, current: str):

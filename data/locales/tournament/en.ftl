@@ -141,6 +141,7 @@ config-season_saved = Leaderboard seasons: { $season }. See them with `/leaderbo
 
 ## season
 season-board = season { $season }
+season-caption = **{ $game }** leaderboard, season { $season }.
 season-month = monthly
 season-quarter = quarterly
 season-quarter_name = Q{ $index } { $year }

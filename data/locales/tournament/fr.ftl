@@ -141,6 +141,10 @@ config-season_saved = Saisons du classement : { $season }. Elles se voient avec 
 
 ## season
 season-board = saison { $season }
+season-caption = Classement { ELISION($game) ->
+        [vowel] d'**{ $game }**
+       *[consonant] de **{ $game }**
+    }, saison { $season }.
 season-month = mensuelles
 season-quarter = trimestrielles
 season-quarter_name = { $index }{ $index ->
