@@ -15,7 +15,8 @@ from tests.e2e.harness import mentioned, wait_control
 pytestmark = pytest.mark.e2e
 
 WORD = re.compile(r"[^\W\d_]{3,}")
-NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<t:\d+:\w>|\b[IVXLCDM]+\b")
+#: a custom emoji (<:name:id>) is a picture, not a word
+NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>|\b[IVXLCDM]+\b")
 
 
 @cache
