@@ -52,7 +52,7 @@ from bot.ui import (
     send,
     view_of,
 )
-from engines.base import RuleError
+from engines.base import Phrase, RuleError
 from render.common import seat_colour
 
 log = logging.getLogger("ludibot.cogs")
@@ -67,10 +67,21 @@ EDIT_TOO_OLD = 30046
 PACE_CHOICES = [app_commands.Choice(name=L(f"common.pace.{p}"), value=p) for p in PACES]
 
 
+#: the names of an AI's levels, by how many it has: 2 levels are easy and hard
+LEVEL_NAMES = {1: ("easy",), 2: ("easy", "hard"), 3: ("easy", "medium", "hard")}
+
+
 def level_choices(levels: int) -> list[app_commands.Choice[int]]:
-    """An AI's levels as named choices (easy … hard), never a bare number: 2 levels are easy and hard."""
-    names = {2: ("easy", "hard"), 3: ("easy", "medium", "hard")}[levels]
-    return [app_commands.Choice(name=L(f"common.level.{name}"), value=i + 1) for i, name in enumerate(names)]
+    """An AI's levels as named choices (easy … hard), never a bare number."""
+    return [app_commands.Choice(name=L(f"common.level.{name}"), value=i + 1)
+            for i, name in enumerate(LEVEL_NAMES[levels])]
+
+
+def level_name(levels: tuple[int, int], level: int) -> Phrase:
+    """The name of ``level`` among an engine's ``(lowest, highest)`` levels, as the start command offers it."""
+    low, high = levels
+    names = LEVEL_NAMES.get(high - low + 1, LEVEL_NAMES[3])
+    return Phrase(f"common.level.{names[max(0, min(level - low, len(names) - 1))]}")
 
 
 
@@ -279,12 +290,14 @@ class GameCog(commands.GroupCog):
         levels = high > low  # a game with one AI level does not name it
         seats = "\n".join(
             f"{i + 1}. {escape(s.name)}" + (
-                f" ({i18n.t('table.lobby.ai', lg, level=s.ai_level or 1)})" if s.is_ai and levels
+                f" ({i18n.t('table.lobby.ai', lg, level=level_name((low, high), s.ai_level or low))})"
+                if s.is_ai and levels
                 else f" ({i18n.t('common.label.ai', lg)})" if s.is_ai else "")
             for i, s in enumerate(game.seats))
         text = i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
-                      max=self.engine.max_players, seats=seats, options=self.options_text(game, lg))
+                      max=self.engine.max_players, seats=seats, options=self.options_text(game, lg),
+                      fixed="yes" if self.engine.min_players == self.engine.max_players else "no")
         if table:
             head, _, tail = text.rpartition("\n")  # the table settings above the closing instruction
             text = "\n".join([head, *table, tail]) if head else "\n".join([text, *table])

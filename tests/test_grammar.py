@@ -107,3 +107,19 @@ def test_tectonic_moves_read_as_sentences_in_both_languages():
         assert narrate("tectonic", told, ["Alice"], "fr") == [french]
     told = TectonicCog._told([{"type": "moved", "seat": 0, "piece": "colline", "from": "E2", "to": "E3"}], "en")
     assert narrate("tectonic", told, ["Alice"], "en") == ["Alice moves a hill from E2 to E3."]
+
+
+@pytest.mark.parametrize("lang,fixed,expected", [("fr", True, "Joueurs (1 sur 2) :"), ("fr", False, "Joueurs (1, de 2 à 6) :"),
+                                                 ("en", True, "Players (1 of 2):"), ("en", False, "Players (1, 2 to 6):")])
+def test_a_lobby_counts_its_players_as_people_read_it(lang, fixed, expected):
+    text = i18n.t("common.lobby.text", lang, game="Tectonic", id=3, creator="<@1>", count=1, min=2,
+                  max=2 if fixed else 6, seats="1. Alice", options="-", fixed="yes" if fixed else "no")
+    assert text.split("\n")[1] == expected
+
+
+def test_an_ai_seat_names_its_level():
+    from bot.gamecog import level_name
+
+    assert i18n.t("table.lobby.ai", "fr", level=level_name((1, 3), 2)) == "IA, Moyen"
+    assert i18n.t("table.lobby.ai", "fr", level=level_name((1, 2), 2)) == "IA, Difficile"
+    assert i18n.t("table.lobby.ai", "en", level=level_name((1, 2), 1)) == "AI, Easy"

@@ -45,7 +45,7 @@ async def test_a_lobby_cancelled_by_its_number_and_an_ai_seat_show_on_its_card(w
     fake, u = world.fake, world.u
     first = (await fake.run_command(u.alice, "jeux", "tectonic start", adversaire="joueur")).message
     second = (await fake.run_command(u.bruno, "jeux", "ludix start", ia=1, niveau=2)).message
-    assert "2. Bot 1 (IA, niveau 2)" in text_of(second)
+    assert "2. Bot 1 (IA, Difficile)" in text_of(second)  # the level as the start command names it
     assert "Recul du pic" in text_of(first) or "recul du pic" in text_of(first)
     await fake.run_command(u.alice, "jeux", "tectonic cancel", partie=game_id_of(first))
     await fake.wait_until(lambda: not fake.message_by_id[first.id].buttons)

@@ -69,7 +69,10 @@ button-cancel = Cancel
 ## lobby
 lobby-text =
     {"*"}*{ $game }** — game #{ $id }, opened by { $creator }
-    Players ({ $count }, { $min } to { $max }):
+    Players ({ $count }{ $fixed ->
+        [yes] {" "}of { $max }
+       *[no] , { $min } to { $max }
+    }):
     { $seats }
     Options: { $options }
     Click “Join” to take a seat; the creator starts the game.

@@ -69,7 +69,10 @@ button-cancel = Annuler
 ## lobby
 lobby-text =
     {"*"}*{ $game }** — partie n°{ $id }, ouverte par { $creator }
-    Joueurs ({ $count }, de { $min } à { $max }) :
+    Joueurs ({ $count }{ $fixed ->
+        [yes] {" "}sur { $max }
+       *[no] , de { $min } à { $max }
+    }) :
     { $seats }
     Options : { $options }
     Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.

@@ -5,7 +5,7 @@ lobby-pace = Pace: { $pace } — { $bank } per player, +{ $increment } per move
 lobby-pace_untimed = Pace: { $pace } — no time limit
 lobby-thread_own = Thread: the game is played in a thread of its own
 lobby-thread_here = Thread: the game is played in this channel
-lobby-ai = AI, level { $level }
+lobby-ai = AI, { $level }
 lobby-cancelled = **Game cancelled.**
 
 ## pace

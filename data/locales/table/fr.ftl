@@ -5,7 +5,7 @@ lobby-pace = Rythme : { $pace } — { $bank } par joueur, +{ $increment } par co
 lobby-pace_untimed = Rythme : { $pace } — sans limite de temps
 lobby-thread_own = Fil : la partie se joue dans un fil à elle
 lobby-thread_here = Fil : la partie se joue dans ce salon
-lobby-ai = IA, niveau { $level }
+lobby-ai = IA, { $level }
 lobby-cancelled = **Partie annulée.**
 
 ## pace
