@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.armada_driver import answered
-from tests.e2e.harness import read_game_row
+from tests.e2e.armada_driver import ENGINE, Reader, answered, quiet, step
+from tests.e2e.harness import last_control, read_game_row
 from tests.e2e.test_armada_e2e import board_messages, open_game
 
 pytestmark = pytest.mark.e2e
@@ -86,3 +86,43 @@ async def test_armada_ships_are_placed_and_pivoted_from_forms(world):
     assert not res.ephemeral, res.content
     assert "Bruno fait pivoter le navire de G8 en H8 autour de G7" in board_messages(res)[-1].content
     assert read_game_row(world.bot.db, gid).version > before
+
+
+async def test_spain_moves_a_ship_from_the_form_once_its_fleet_is_down(world):
+    """Once Spain's 20 ships are down its card carries « Déplacer » only: the form lists its ships, then
+    the columns and rows of the empty points; a destination that is taken is refused with its reason."""
+    fake, u = world.fake, world.u
+    gid, _ = await open_game(world)
+    users = {0: u.alice, 1: u.bruno}
+    async with Reader(world.bot.db) as reader:
+        for _ in range(60):
+            _, state = await reader.state(gid)
+            view = ENGINE.view(state, None)
+            if view["spain_must_move"] and view["turn_side"] == "spain":
+                break
+            res = (await step(fake, reader, gid, users, choose=quiet)).result
+            assert not res.ephemeral, res.content
+        else:
+            pytest.fail("Spain never placed its 20 ships")
+        card = last_control(fake, "jeux")
+        assert card.button_labels == ["Déplacer"], card.button_labels
+        opened = await fake.click(u.alice, card, label="Déplacer")
+        assert opened.modal["title"] == "Déplacer un navire"
+        ship, col, row = selects(opened)
+        assert sorted(values(ship)) == sorted(view["spain"]) and len(values(ship)) == 20
+        english = view["england"][0]  # a column and a row of empty points, not that combination
+        assert english[0] in values(col) and english[1:] in values(row)
+        version = read_game_row(world.bot.db, gid).version
+        res = await fake.submit_modal(u.alice, opened, {"ship": [view["spain"][0]], "col": [english[0]],
+                                                        "row": [english[1:]]}, until=answered)
+        assert res.ephemeral and f"L'intersection {english} est déjà occupée" in res.content, res.content
+        assert read_game_row(world.bot.db, gid).version == version
+        action = quiet(state, 0)
+        opened = await fake.click(u.alice, card, label="Déplacer")
+        res = await fake.submit_modal(u.alice, opened, {"ship": [action["from"]], "col": [action["to"][0]],
+                                                        "row": [action["to"][1:]]}, until=answered)
+        assert not res.ephemeral, res.content
+        assert f"Alice déplace un navire de {action['from']} en {action['to']}" in res.content
+        _, after = await reader.state(gid)
+        assert ENGINE.view(after, None)["spain"].count(action["to"]) == 1 and action["from"] not in \
+            ENGINE.view(after, None)["spain"]
