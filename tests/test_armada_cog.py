@@ -195,3 +195,36 @@ async def test_resigning_is_accepted_out_of_turn_only_when_asked_for(store):
     out = await svc.act(game.id, bruno.user_id, {"type": "resign"}, any_turn=True)
     assert out.finished and out.result.ranks == [1, 2]
     assert [e["type"] for e in out.events] == ["resigned", "game_over"]
+
+
+async def test_a_form_opens_only_for_a_move_type_the_side_may_use_now():
+    """Defence in depth behind Discord's own check of the buttons on a message: England at its 5
+    ships gets no placement form, an unknown form type is refused as forged; the pivot form opens."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.ui import Click
+
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    state = with_ships(start, spain=("A9",), england=("B2", "B3", "G2", "G3", "E8"), turn=ENGLAND,
+                       reserve=(19, 15), ply=9)
+    c = cog()
+    c.sessions = SimpleNamespace(require_status=lambda game, status: None)
+    opened = []
+
+    async def send_modal(modal):
+        opened.append(modal)
+
+    interaction = SimpleNamespace(type=discord.InteractionType.component, user=SimpleNamespace(id=11),
+                                  locale=discord.Locale.french, response=SimpleNamespace(send_modal=send_modal))
+    for kind, key in (("place", "armada.form.not_now"), ("teleport", "common.error.forged_button")):
+        with pytest.raises(RuleError) as err:
+            await c.on_form(Click(interaction, row(state), "form", 12, kind, []))
+        assert err.value.key == key and not opened
+    with pytest.raises(RuleError) as err:  # a button of an earlier turn
+        await c.on_form(Click(interaction, row(state), "form", 11, "pivot", []))
+    assert err.value.key == "common.error.already_played" and not opened
+    await c.on_form(Click(interaction, row(state), "form", 12, "pivot", []))
+    (modal,) = opened
+    assert modal.custom_id == "ludibot:7:form:12:pivot"

@@ -34,6 +34,11 @@ async def test_armada_ships_are_placed_and_pivoted_from_forms(world):
     # Bruno (England) is not to play: the form does not open for him
     res = await fake.click(u.bruno, first, label="Placer")
     assert res.ephemeral and res.modal is None and read_game_row(world.bot.db, gid).version == version
+    # a crafted client: Spain has no pivot form, and no form is of an unknown type: nothing opens
+    for kind in ("pivot", "teleport"):
+        res = await fake.forge_click(u.alice, first, f"ludibot:{gid}:form:{version}:{kind}")
+        assert res.ephemeral and res.modal is None and "Ce bouton n'est pas valide" in res.content, res.content
+    assert read_game_row(world.bot.db, gid).version == version
 
     # Alice places C3 from the form: a column list and a row list, the whole 9 × 9 board empty
     opened = await fake.click(u.alice, first, label="Placer")
