@@ -14,7 +14,8 @@ import pytest
 import engines
 from bot.sessions import Player, SessionService
 from bot.storage import RUNNING, GameRow, Seat
-from cogs.armada.cog import ArmadaCog, _matching
+from cogs.armada.cog import ArmadaCog, _matching, bands, form_kinds, pivot_options
+from engines.armada import legal_points, movable_points, pivot_choices
 from engines.armada.board import ENGLAND, SPAIN
 from engines.base import RuleError
 
@@ -82,6 +83,101 @@ def test_autocomplete_filtering_is_by_prefix_in_board_order_and_capped():
     assert _matching(points, "Z") == []
 
 
+POINTS_9 = {f"{c}{r}": (r - 1) * 9 + i for i, c in enumerate("ABCDEFGHI") for r in range(1, 10)}
+
+
+def with_ships(state, spain=(), england=(), **changes):
+    board = list(state.board)
+    for p in spain:
+        board[POINTS_9[p]] = SPAIN
+    for p in england:
+        board[POINTS_9[p]] = ENGLAND
+    return replace(state, board=tuple(board), **changes)
+
+
+def menus(modal):
+    """A form's selects as (label text, custom id, [option values], required)."""
+    return [(item.text, item.component.custom_id, [o.value for o in item.component.options], item.component.required)
+            for item in modal.children]
+
+
+def test_the_forms_buttons_follow_the_move_types_the_side_may_use():
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    (place,) = cog().turn_controls(row(start), ENGINE.view(start, None), "fr")
+    assert (place.label, place.custom_id) == ("Placer", "ludibot:7:form:12:place")
+    # England with a pair and 3 ships: it may place or pivot; at 5 ships it may only pivot
+    england = with_ships(start, spain=("A9",), england=("E5", "E6", "B2"), turn=ENGLAND, reserve=(19, 17), ply=7)
+    assert form_kinds(england, 1) == ["place", "pivot"] and form_kinds(england, 0) == []
+    assert [b.label for b in cog().turn_controls(row(england), ENGINE.view(england, None), "en")] == ["Place", "Pivot"]
+    full = with_ships(england, england=("H1", "H3"), reserve=(19, 15))
+    assert form_kinds(full, 1) == ["pivot"]
+    # Spain with its 20 ships down moves, never places
+    spain20 = ("A1", "A3", "A5", "A7", "A9", "C1", "C3", "C5", "C7", "C9",
+               "E1", "E3", "E7", "E9", "G1", "G3", "G5", "G7", "G9", "I1")
+    fleet_down = with_ships(start, spain=spain20, england=("E5",), reserve=(0, 19), ply=40)
+    assert form_kinds(fleet_down, 0) == ["move"]
+    # a capture to choose, or no move at all: the buttons of those moments only
+    assert form_kinds(boxed_in_england(), 1) == []
+
+
+def test_a_placement_form_offers_the_columns_and_rows_of_the_legal_points_only():
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    # England's 5th ship must pair: only the neighbours of its 4 free ships are legal
+    state = with_ships(start, spain=("A9", "I9", "A5", "I5"), england=("B2", "H2", "B8", "H8"),
+                       turn=ENGLAND, reserve=(16, 16), ply=8)
+    legal = legal_points(state, 1)
+    cols, rows = bands(legal)
+    assert cols == sorted({p[0] for p in legal}) and "E" not in cols and "5" not in rows
+    assert all(p[0] in cols and p[1:] in rows for p in legal)
+    modal = cog().form(row(state), state, 1, "place", "fr")
+    assert modal.custom_id == "ludibot:7:form:12:place" and modal.title == "Poser un navire"
+    assert menus(modal) == [("Colonne (lettre)", "col", cols, True), ("Ligne (numéro)", "row", rows, True)]
+    assert bands(["A1", "K11", "C10", "C2"]) == (["A", "C", "K"], ["1", "2", "10", "11"])  # rows by number
+
+
+def test_a_move_form_lists_the_ships_to_lift_then_the_empty_points():
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    spain20 = ("A1", "A3", "A5", "A7", "A9", "C1", "C3", "C5", "C7", "C9",
+               "E1", "E3", "E7", "E9", "G1", "G3", "G5", "G7", "G9", "I1")
+    state = with_ships(start, spain=spain20, england=("E5",), reserve=(0, 19), ply=40)
+    modal = cog().form(row(state), state, 0, "move", "en")
+    (ship, col, row_) = menus(modal)
+    assert ship[:2] == ("Ship to lift", "ship") and sorted(ship[2]) == sorted(movable_points(state, 0))
+    assert len(ship[2]) == 20 and ship[2][:3] == ["A1", "A3", "A5"]
+    assert col[2] == list("ABCDEFGHI") and row_[2] == [str(r) for r in range(1, 10)]
+
+
+def test_a_pivot_form_lists_every_legal_pivot_by_groups_of_25_and_five_lists_at_most():
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    state = with_ships(start, spain=("A9",), england=("B2", "B3", "G2", "G3", "E8"), turn=ENGLAND,
+                       reserve=(19, 15), ply=9)
+    legal = pivot_choices(state, 1)
+    assert len(legal) > 25  # two pairs of 2 × 7 pivots, fewer at the edge
+    modal = cog().form(row(state), state, 1, "pivot", "fr")
+    lists = menus(modal)
+    assert 2 <= len(lists) <= 5 and all(len(values) <= 25 and not required for _, _, values, required in lists)
+    assert sorted(v for _, _, values, _ in lists for v in values) == sorted(f"{c['from']}-{c['to']}" for c in legal)
+    assert lists[0][0] == "Navires de B2 à " + pivot_options(state, 1)[24][1]
+    first = modal.children[0].component.options[0]
+    value, a, b, around = pivot_options(state, 1)[0]
+    assert (first.value, first.label) == (value, f"{a} → {b} (autour de {around})")
+
+
+def test_a_submitted_form_becomes_the_move_it_names_or_a_precise_refusal():
+    act = ArmadaCog._form_action
+    assert act("place", {"col": ["C"], "row": ["10"]}) == {"type": "place", "point": "C10"}
+    assert act("move", {"ship": ["A1"], "col": ["B"], "row": ["2"]}) == {"type": "move", "from": "A1", "to": "B2"}
+    assert act("pivot", {"pivot0": [], "pivot1": ["B2-C1"]}) == {"type": "pivot", "from": "B2", "to": "C1"}
+    for kind, fields, key in (("place", {"col": ["C"]}, "armada.form.incomplete"),
+                              ("move", {"col": ["C"], "row": ["1"]}, "armada.form.incomplete"),
+                              ("place", {"col": ["C", "D"], "row": ["1"]}, "armada.form.incomplete"),
+                              ("pivot", {"pivot0": [], "pivot1": []}, "armada.form.pick_one"),
+                              ("pivot", {"pivot0": ["B2-C1"], "pivot1": ["G2-H1"]}, "armada.form.pick_one")):
+        with pytest.raises(RuleError) as err:
+            act(kind, fields)
+        assert err.value.key == key
+
+
 async def test_resigning_is_accepted_out_of_turn_only_when_asked_for(store):
     """``SessionService.act(..., any_turn=True)`` (added for /armada abandon): the turn check is
     skipped, the engine still judges the action; without it, out of turn is refused as before."""
@@ -99,3 +195,36 @@ async def test_resigning_is_accepted_out_of_turn_only_when_asked_for(store):
     out = await svc.act(game.id, bruno.user_id, {"type": "resign"}, any_turn=True)
     assert out.finished and out.result.ranks == [1, 2]
     assert [e["type"] for e in out.events] == ["resigned", "game_over"]
+
+
+async def test_a_form_opens_only_for_a_move_type_the_side_may_use_now():
+    """Defence in depth behind Discord's own check of the buttons on a message: England at its 5
+    ships gets no placement form, an unknown form type is refused as forged; the pivot form opens."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.ui import Click
+
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    state = with_ships(start, spain=("A9",), england=("B2", "B3", "G2", "G3", "E8"), turn=ENGLAND,
+                       reserve=(19, 15), ply=9)
+    c = cog()
+    c.sessions = SimpleNamespace(require_status=lambda game, status: None)
+    opened = []
+
+    async def send_modal(modal):
+        opened.append(modal)
+
+    interaction = SimpleNamespace(type=discord.InteractionType.component, user=SimpleNamespace(id=11),
+                                  locale=discord.Locale.french, response=SimpleNamespace(send_modal=send_modal))
+    for kind, key in (("place", "armada.form.not_now"), ("teleport", "common.error.forged_button")):
+        with pytest.raises(RuleError) as err:
+            await c.on_form(Click(interaction, row(state), "form", 12, kind, []))
+        assert err.value.key == key and not opened
+    with pytest.raises(RuleError) as err:  # a button of an earlier turn
+        await c.on_form(Click(interaction, row(state), "form", 11, "pivot", []))
+    assert err.value.key == "common.error.already_played" and not opened
+    await c.on_form(Click(interaction, row(state), "form", 12, "pivot", []))
+    (modal,) = opened
+    assert modal.custom_id == "ludibot:7:form:12:pivot"

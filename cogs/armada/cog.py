@@ -5,7 +5,9 @@ from its reserve, or England), ``deplacer de: vers:`` (Spain, once its 20 ships 
 ``pivoter de: vers:`` (England), ``abandon`` (resign, after a confirmation button). Every point
 option autocompletes the legal choices of the asking player's seat (nothing for anyone else).
 When a move could take several ships, the public message carries one "Prendre …" button per
-target. ``join``/``leave``/``status``/``rules``/``cancel`` come from GameCog. Between rounds the
+target. The table card of a player to move also carries « Placer » / « Déplacer » / « Pivoter »
+(the move types the side may use now): each opens a form whose selects list only the legal
+choices (issue 24: a move without typing coordinates). ``join``/``leave``/``status``/``rules``/``cancel`` come from GameCog. Between rounds the
 final position of the round is posted before the new round (sides swapped) starts.
 """
 
@@ -22,10 +24,10 @@ from bot import i18n
 from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import narrate
 from bot.render_pool import Picture, picture
-from bot.sessions import Outcome
+from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, button, lang, send
+from bot.ui import Click, GameModal, button, lang, send
 from engines.armada import State, legal_points, movable_points, pivot_choices
 from render.armada import render_board
 
@@ -65,6 +67,40 @@ def _matching(points: list[str], current: str | None) -> list[str]:
     if not found and q:
         found = [p for p in ordered if q in p]
     return found[:MAX_CHOICES]
+
+
+#: the forms' move types, in the order of their buttons: (button key, emoji)
+FORMS = {"place": ("armada.button.place", "⚓"), "move": ("armada.button.move", "⛵"),
+         "pivot": ("armada.button.pivot", "🔄")}
+MAX_SELECTS = 5  # Discord: at most 5 top-level components in a modal
+MAX_OPTIONS = 25  # Discord: at most 25 options in a string select
+
+
+def form_kinds(state: State, seat: int) -> list[str]:
+    """The move types ``seat`` may use now, each with a form: Spain places (reserve) or moves (fleet
+    down); England places and/or pivots. None on another's turn, a capture to choose, or a pass."""
+    if state.finished or state.pending or seat != state.current:
+        return []
+    out = ["move"] if movable_points(state, seat) else ["place"] if legal_points(state, seat) else []
+    if pivot_choices(state, seat):
+        out.append("pivot")
+    return out
+
+
+def bands(points: list[str]) -> tuple[list[str], list[str]]:
+    """The column letters and the row numbers (in board order) that hold at least one of ``points``:
+    a form chooses a point by its column and its row (a board has up to 121 intersections, a select
+    holds 25 options); the combination chosen is then checked by the engine, like a typed point."""
+    cols = sorted({p[0] for p in points})
+    rows = sorted({int(p[1:]) for p in points})
+    return cols, [str(r) for r in rows]
+
+
+def pivot_options(state: State, seat: int) -> list[tuple[str, str, str, str]]:
+    """England's legal pivots as (value ``from-to``, from, to, around), by ship then destination."""
+    found = pivot_choices(state, seat)
+    found.sort(key=lambda c: (_point_key(c["from"]), _point_key(c["to"])))
+    return [(f"{c['from']}-{c['to']}", c["from"], c["to"], c["around"]) for c in found]
 
 
 def _choices(points: list[str], current: str | None) -> list[app_commands.Choice[str]]:
@@ -174,7 +210,8 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
 
     # --- components ----------------------------------------------------------------------
     def component_handlers(self) -> dict[str, Any]:
-        return {"capture": self.on_capture, "pass": self.on_pass, "resign": self.on_resign, "keep": self.on_keep}
+        return {"capture": self.on_capture, "pass": self.on_pass, "resign": self.on_resign, "keep": self.on_keep,
+                "form": self.on_form}
 
     async def on_capture(self, click: Click) -> None:
         """One button per capturable ship; only the player choosing may use them (sessions checks)."""
@@ -183,6 +220,77 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
 
     async def on_pass(self, click: Click) -> None:
         await self.play(click.interaction, click.game, {"type": "pass"}, version=click.check_version)
+
+    # --- a move without typing (issue 24): a form of the legal choices per move type ----------
+    async def on_form(self, click: Click) -> None:
+        """« Placer » / « Déplacer » / « Pivoter » (the form's type is the button's argument) opens a
+        form of the legal choices; its submission (the same verb and argument) plays the move chosen
+        through the session service, as the slash command does (same refusals, same version check:
+        a form of an earlier turn is refused as stale)."""
+        game, interaction, kind = click.game, click.interaction, click.arg or ""
+        if kind not in FORMS:
+            raise SessionError("common.error.forged_button")
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self.play(interaction, game, self._form_action(kind, click.fields), version=click.check_version)
+            return
+        state, seat = self.player_state(interaction, game)
+        if seat != state.current:
+            raise SessionError("common.error.not_your_turn")
+        if click.check_version is not None and click.version != game.version:
+            raise SessionError("common.error.already_played")
+        if kind not in form_kinds(state, seat):  # e.g. « Placer » once England has 5 ships at sea
+            raise SessionError("armada.form.not_now", move=i18n.t(FORMS[kind][0], lang(interaction)))
+        await interaction.response.send_modal(self.form(game, state, seat, kind, lang(interaction)))
+
+    @staticmethod
+    def form(game: GameRow, state: State, seat: int, kind: str, lg: str) -> GameModal:
+        """The form of one move type: a ship (to lift) and/or a point by column and row, or the pivots."""
+        modal = GameModal(i18n.t(f"armada.form.title_{kind}", lg), game.id, "form", version=game.version, arg=kind)
+
+        def select(key: str, label: str, options: list[tuple[str, str]], *, required: bool = True) -> None:
+            menu = discord.ui.Select(custom_id=key, required=required, min_values=1 if required else 0,
+                                     max_values=1, placeholder=i18n.t("armada.form.placeholder", lg)[:150],
+                                     options=[discord.SelectOption(label=text[:100], value=value)
+                                              for value, text in options[:MAX_OPTIONS]])
+            modal.add_item(discord.ui.Label(text=label[:45], component=menu))
+
+        if kind == "pivot":
+            pivots = pivot_options(state, seat)
+            chunks = [pivots[k:k + MAX_OPTIONS] for k in range(0, len(pivots), MAX_OPTIONS)][:MAX_SELECTS]
+            for n, chunk in enumerate(chunks):
+                select(f"pivot{n}", i18n.t("armada.form.pivots", lg, first=chunk[0][1], last=chunk[-1][1]),
+                       [(value, i18n.t("armada.form.pivot", lg, **{"from": a, "to": b, "around": c}))
+                        for value, a, b, c in chunk], required=len(chunks) == 1)
+            return modal
+        if kind == "move":
+            ships = sorted(movable_points(state, seat), key=_point_key)
+            select("ship", i18n.t("armada.form.ship", lg), [(p, p) for p in ships])
+        cols, rows = bands(legal_points(state, seat))
+        select("col", i18n.t("armada.form.column", lg), [(c, c) for c in cols])
+        select("row", i18n.t("armada.form.row", lg), [(r, r) for r in rows])
+        return modal
+
+    @staticmethod
+    def _form_action(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """The move a submitted form asks for; the engine (through the session service) judges it."""
+        def one(key: str) -> str | None:
+            values = fields.get(key)
+            return values[0] if isinstance(values, list) and len(values) == 1 else None
+
+        if kind == "pivot":
+            chosen = [v for key, values in fields.items() if key.startswith("pivot") and isinstance(values, list)
+                      for v in values]
+            if len(chosen) != 1 or chosen[0].count("-") != 1:
+                raise SessionError("armada.form.pick_one")
+            source, dest = chosen[0].split("-")
+            return {"type": "pivot", "from": source, "to": dest}
+        col, row_ = one("col"), one("row")
+        if col is None or row_ is None or (kind == "move" and one("ship") is None):
+            raise SessionError("armada.form.incomplete")
+        point = f"{col}{row_}"
+        if kind == "move":
+            return {"type": "move", "from": one("ship"), "to": point}
+        return {"type": "place", "point": point}
 
     # --- publishing ----------------------------------------------------------------------
     async def publish(self, outcome: Outcome, interaction: discord.Interaction | None = None, *,
@@ -266,4 +374,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
                     for p in view["pending_captures"][:MAX_CHOICES]]
         if self._must_pass(game):
             return [button(game.id, "pass", i18n.t("armada.button.pass", lang), version=game.version)]
-        return []
+        state = self.engine.from_dict(game.state)
+        return [button(game.id, "form", i18n.t(FORMS[kind][0], lang), version=game.version, arg=kind,
+                       style=discord.ButtonStyle.primary, emoji=FORMS[kind][1])
+                for kind in form_kinds(state, current)]

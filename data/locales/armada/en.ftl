@@ -118,6 +118,20 @@ ui-resign_confirm = Resign game #{ $id }? { $opponent } will win it, whatever th
 ui-resign_done = You resigned game #{ $id }.
 ui-resign_kept = Game #{ $id } goes on.
 
+## form
+form-title_place = Place a ship
+form-title_move = Move a ship
+form-title_pivot = Pivot a ship
+form-placeholder = Choose…
+form-ship = Ship to lift
+form-column = Column (letter)
+form-row = Row (number)
+form-pivots = Ships from { $first } to { $last }
+form-pivot = { $from } → { $to } (around { $around })
+form-pick_one = Choose one pivot, only one, in one of the lists.
+form-incomplete = Choose a column and a row (and, to move, the ship to lift).
+form-not_now = “{ $move }” is not a legal move this turn: use another button of the board.
+
 ## rules
 rules-page_1 =
     {"*"}*L'Invincible Armada — the goal**

@@ -124,6 +124,20 @@ ui-resign_confirm = Abandonner la partie n°{ $id } ? { $opponent } la gagnera, 
 ui-resign_done = Vous avez abandonné la partie n°{ $id }.
 ui-resign_kept = La partie n°{ $id } continue.
 
+## form
+form-title_place = Poser un navire
+form-title_move = Déplacer un navire
+form-title_pivot = Faire pivoter un navire
+form-placeholder = Choisissez…
+form-ship = Navire à lever
+form-column = Colonne (lettre)
+form-row = Ligne (numéro)
+form-pivots = Navires de { $first } à { $last }
+form-pivot = { $from } → { $to } (autour de { $around })
+form-pick_one = Choisissez un pivot, un seul, dans une des listes.
+form-incomplete = Choisissez une colonne et une ligne (et, pour un déplacement, le navire à lever).
+form-not_now = « { $move } » n'est pas un coup permis à ce tour : utilisez un autre bouton du plateau.
+
 ## rules
 rules-page_1 =
     {"*"}*L'Invincible Armada — le but**
