@@ -14,6 +14,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import discord
@@ -22,7 +23,7 @@ from discord.ext import commands
 
 import engines
 from bot import emojis, i18n, rules, takeback
-from bot.cards import TABLE_ACCENT, Card, card_of, from_message, rgb
+from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, card_of, from_message, rgb
 from bot.community.clocks import duration
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
@@ -59,6 +60,10 @@ log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+#: seconds between a game's end and the drawing of its animated summary (the result's own pictures first)
+SUMMARY_DELAY = 2.0
+#: Discord's upload limit per file for a bot on a server without boosts (the summary stays under 8 MiB)
+UPLOAD_LIMIT = 10 * 1024 * 1024
 #: Discord's JSON error code for an edit of a message too old to edit in a busy channel
 EDIT_TOO_OLD = 30046
 
@@ -624,13 +629,49 @@ class GameCog(commands.GroupCog):
         files = await self.public_files(game, view, lg) if image else []
         card = Card(text="\n".join(lines), accent=self.accent(game), pictures=tuple(f.filename for f in files),
                     groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
-        if game.status == FINISHED and (replays := getattr(self.bot, "replays", None)) is not None:
-            replays.prepare(game, lg)  # the animated summary, drawn in the background (issue 27)
         if wants_thread(game):
-            return await self._publish_in_thread(interaction, game, lg, card, files, ranking)
-        if interaction is not None:
-            return await self._answer_publication(interaction, game, card, files)
-        return await self._post_publication(game, card, files)
+            msg_id = await self._publish_in_thread(interaction, game, lg, card, files, ranking)
+            channel_id = game.channel_id  # the result goes back to the channel
+        elif interaction is not None:
+            msg_id = await self._answer_publication(interaction, game, card, files)
+            channel_id = interaction.channel_id or game.channel_id
+        else:
+            msg_id = await self._post_publication(game, card, files)
+            channel_id = game.thread_id or game.channel_id
+        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None:
+            # the animated summary, drawn in a worker after the result is out, then added to its gallery
+            asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, card.groups))
+        return msg_id
+
+    async def attach_summary(self, game: GameRow, lg: str, channel_id: int, message_id: int,
+                             groups: tuple[tuple[discord.ui.Item, ...], ...] = ()) -> bool:
+        """Issue 27: add the finished ``game``'s animated summary to the gallery of its result card
+        (``message_id``), once drawn. Nothing waits for it: the result is already published. The
+        edit lists the attachments the card keeps plus the new file (a V2 card shows every one of
+        them). True when added. Never raises: a restart before the edit (or a refusal) leaves the
+        card as published, and the summary is still drawn on demand by ``/historique``."""
+        replays = self.bot.replays
+        try:
+            await asyncio.sleep(SUMMARY_DELAY)
+            anim = await replays.summary(game, lg)
+            if anim is None:
+                return False
+            name = f"ludibot-{game.kind}-{game.id}.{anim.ext}"
+            channel = self.bot.get_partial_messageable(channel_id)
+            message = await channel.fetch_message(message_id)
+            shown = from_message(message)
+            if shown is None or name in shown.pictures or len(shown.pictures) >= MAX_GALLERY:
+                return False
+            kept = list(message.attachments)
+            if len(anim.data) > UPLOAD_LIMIT or len(kept) >= 10:
+                return False
+            new = replace(shown, pictures=(*shown.pictures, name), groups=groups)
+            await message.edit(view=new.layout(), attachments=[*kept, discord.File(io.BytesIO(anim.data), filename=name)],
+                               allowed_mentions=allowed_mentions(None))
+            return True
+        except Exception:  # the result stands as published; /historique still has the summary
+            log.exception("could not add the animated summary to the result of game %s", game.id)
+            return False
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
                                  card: Card, files: list[discord.File], ranking: list[str]) -> int | None:

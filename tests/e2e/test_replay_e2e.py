@@ -169,3 +169,29 @@ async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refu
     assert res.ephemeral and "earlier version of the rules" in res.content
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+
+
+async def test_the_result_card_gets_the_animation_in_its_gallery(world):
+    """The result is published at once; its animated summary is drawn in a worker afterwards and
+    added to the card's gallery by an edit that keeps the card's text, pictures and « Revanche »."""
+    fake, u = world.fake, world.u
+    gid = await finished_ludix(world)
+    result = await wait_control(fake)
+    assert "Revanche" in result.button_labels and f"{gid}" in result.content
+    before, text = [a.filename for a in result.images], result.content
+
+    def animated():
+        msg = fake.message_by_id[result.id]
+        return [a for a in msg.images if a.filename.endswith((".webp", ".gif"))]
+
+    await fake.wait_until(lambda: animated(), timeout=30)
+    msg = fake.message_by_id[result.id]
+    (anim,) = animated()
+    moves = await log_count(fake, u.chloe, gid)
+    img = Image.open(io.BytesIO(anim.bytes))
+    assert img.n_frames == moves + 1 and len(anim.bytes) <= 8 * 1024 * 1024
+    # the pictures the card had stay shown; its text and its « Revanche » too
+    assert [a.filename for a in msg.images][:len(before)] == before and msg.hidden_attachments == []
+    assert "Revanche" in msg.button_labels and msg.content == text
+    assert fake.errors == [] and fake.validation_errors == []
+    assert world.bot.tracebacks() == []
