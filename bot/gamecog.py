@@ -126,6 +126,11 @@ class GameCog(commands.GroupCog):
         """The table picture, as a job for the render pool: ``picture(render_fn, view, ...)``."""
         return None
 
+    def render_replay(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """A frame of a replay (the viewer, the animated summary) from a public ``view``: the table
+        picture, unless the game draws something fuller for it (every board as it stands)."""
+        return self.render_public(game, view, lang)
+
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         """The player's own picture, as a job for the render pool (see :meth:`render_public`)."""
         return None
