@@ -648,16 +648,37 @@ class GameCog(commands.GroupCog):
             asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, card.groups))
         return msg_id
 
+    #: finished games whose result card shows its animated summary (in this process)
+    _completed: ClassVar[set[int]] = set()
+    #: finished games whose result card is being completed (the guild's games are this process's)
+    _attaching: ClassVar[set[int]] = set()
+
+    async def complete_result(self, game: GameRow) -> bool:
+        """A finished game's result card without its animated summary (the bot restarted between
+        the result and its edit): add it now. Called when ``/historique`` draws the summary anyway;
+        a card that has it already is left alone (one read, once per process)."""
+        if game.status != FINISHED or not game.control_message_id or game.id in self._completed:
+            return False
+        lg = await self.public_lang_of(game)
+        view = await self.sessions.public_view(game)
+        groups = tuple(tuple(g) for g in await self.control_groups(game, view, lg))
+        channel_id = game.channel_id if wants_thread(game) else (game.thread_id or game.channel_id)
+        return await self.attach_summary(game, lg, channel_id, game.control_message_id, groups, delay=0)
+
     async def attach_summary(self, game: GameRow, lg: str, channel_id: int, message_id: int,
-                             groups: tuple[tuple[discord.ui.Item, ...], ...] = ()) -> bool:
+                             groups: tuple[tuple[discord.ui.Item, ...], ...] = (), *,
+                             delay: float = SUMMARY_DELAY) -> bool:
         """Issue 27: add the finished ``game``'s animated summary to the gallery of its result card
         (``message_id``), once drawn. Nothing waits for it: the result is already published. The
         edit lists the attachments the card keeps plus the new file (a V2 card shows every one of
         them). True when added. Never raises: a restart before the edit (or a refusal) leaves the
-        card as published, and the summary is still drawn on demand by ``/historique``."""
+        card as published until ``/historique`` draws the summary (:meth:`complete_result`)."""
         replays = self.bot.replays
+        if game.id in self._attaching:  # the publication's own edit and /historique's: one of them
+            return False
+        self._attaching.add(game.id)
         try:
-            await asyncio.sleep(SUMMARY_DELAY)
+            await asyncio.sleep(delay)
             anim = await replays.summary(game, lg)
             if anim is None:
                 return False
@@ -665,18 +686,24 @@ class GameCog(commands.GroupCog):
             channel = self.bot.get_partial_messageable(channel_id)
             message = await channel.fetch_message(message_id)
             shown = from_message(message)
-            if shown is None or name in shown.pictures or len(shown.pictures) >= MAX_GALLERY:
-                return False
             kept = list(message.attachments)
-            if len(anim.data) > UPLOAD_LIMIT or len(kept) >= 10:
+            if (shown is None or name in shown.pictures or len(shown.pictures) >= MAX_GALLERY
+                    or len(anim.data) > UPLOAD_LIMIT or len(kept) >= 10):
+                self._completed.add(game.id)  # already there, or it cannot be: not tried again
                 return False
             new = replace(shown, pictures=(*shown.pictures, name), groups=groups)
             await message.edit(view=new.layout(), attachments=[*kept, discord.File(io.BytesIO(anim.data), filename=name)],
                                allowed_mentions=allowed_mentions(None))
+            self._completed.add(game.id)
             return True
+        except discord.HTTPException as err:  # deleted, too old to edit, no access: the card stays as it is
+            log.info("result of game %s left without its animated summary: %s", game.id, err)
+            return False
         except Exception:  # the result stands as published; /historique still has the summary
             log.exception("could not add the animated summary to the result of game %s", game.id)
             return False
+        finally:
+            self._attaching.discard(game.id)
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
                                  card: Card, files: list[discord.File], ranking: list[str]) -> int | None:
