@@ -698,6 +698,7 @@ class GameCog(commands.GroupCog):
             return True
         except discord.HTTPException as err:  # deleted, too old to edit, no access: the card stays as it is
             log.info("result of game %s left without its animated summary: %s", game.id, err)
+            self._completed.add(game.id)  # not asked again by every /historique of this process
             return False
         except Exception:  # the result stands as published; /historique still has the summary
             log.exception("could not add the animated summary to the result of game %s", game.id)
