@@ -14,6 +14,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import discord
@@ -22,7 +23,7 @@ from discord.ext import commands
 
 import engines
 from bot import emojis, i18n, rules, takeback
-from bot.cards import TABLE_ACCENT, Card, card_of, from_message, rgb
+from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, card_of, from_message, rgb
 from bot.community.clocks import duration
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
@@ -59,6 +60,10 @@ log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+#: seconds between a game's end and the drawing of its animated summary (the result's own pictures first)
+SUMMARY_DELAY = 2.0
+#: Discord's upload limit per file for a bot on a server without boosts (the summary stays under 8 MiB)
+UPLOAD_LIMIT = 10 * 1024 * 1024
 #: Discord's JSON error code for an edit of a message too old to edit in a busy channel
 EDIT_TOO_OLD = 30046
 
@@ -131,6 +136,11 @@ class GameCog(commands.GroupCog):
     def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         """The table picture, as a job for the render pool: ``picture(render_fn, view, ...)``."""
         return None
+
+    def render_replay(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """A frame of a replay (the viewer, the animated summary) from a public ``view``: the table
+        picture, unless the game draws something fuller for it (every board as it stands)."""
+        return self.render_public(game, view, lang)
 
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
         """The player's own picture, as a job for the render pool (see :meth:`render_public`)."""
@@ -637,13 +647,77 @@ class GameCog(commands.GroupCog):
         files = await self.public_files(game, view, lg) if image else []
         card = Card(text="\n".join(lines), accent=self.accent(game), pictures=tuple(f.filename for f in files),
                     groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
-        if game.status == FINISHED and (replays := getattr(self.bot, "replays", None)) is not None:
-            replays.prepare(game, lg)  # the animated summary, drawn in the background (issue 27)
         if wants_thread(game):
-            return await self._publish_in_thread(interaction, game, lg, card, files, ranking)
-        if interaction is not None:
-            return await self._answer_publication(interaction, game, card, files)
-        return await self._post_publication(game, card, files)
+            msg_id = await self._publish_in_thread(interaction, game, lg, card, files, ranking)
+            channel_id = game.channel_id  # the result goes back to the channel
+        elif interaction is not None:
+            msg_id = await self._answer_publication(interaction, game, card, files)
+            channel_id = interaction.channel_id or game.channel_id
+        else:
+            msg_id = await self._post_publication(game, card, files)
+            channel_id = game.thread_id or game.channel_id
+        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None:
+            # the animated summary, drawn in a worker after the result is out, then added to its gallery
+            asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, card.groups))
+        return msg_id
+
+    #: finished games whose result card shows its animated summary (in this process)
+    _completed: ClassVar[set[int]] = set()
+    #: finished games whose result card is being completed (the guild's games are this process's)
+    _attaching: ClassVar[set[int]] = set()
+
+    async def complete_result(self, game: GameRow) -> bool:
+        """A finished game's result card without its animated summary (the bot restarted between
+        the result and its edit): add it now. Called when ``/historique`` draws the summary anyway;
+        a card that has it already is left alone (one read, once per process)."""
+        if game.status != FINISHED or not game.control_message_id or game.id in self._completed:
+            return False
+        lg = await self.public_lang_of(game)
+        view = await self.sessions.public_view(game)
+        groups = tuple(tuple(g) for g in await self.control_groups(game, view, lg))
+        channel_id = game.channel_id if wants_thread(game) else (game.thread_id or game.channel_id)
+        return await self.attach_summary(game, lg, channel_id, game.control_message_id, groups, delay=0)
+
+    async def attach_summary(self, game: GameRow, lg: str, channel_id: int, message_id: int,
+                             groups: tuple[tuple[discord.ui.Item, ...], ...] = (), *,
+                             delay: float = SUMMARY_DELAY) -> bool:
+        """Issue 27: add the finished ``game``'s animated summary to the gallery of its result card
+        (``message_id``), once drawn. Nothing waits for it: the result is already published. The
+        edit lists the attachments the card keeps plus the new file (a V2 card shows every one of
+        them). True when added. Never raises: a restart before the edit (or a refusal) leaves the
+        card as published until ``/historique`` draws the summary (:meth:`complete_result`)."""
+        replays = self.bot.replays
+        if game.id in self._attaching:  # the publication's own edit and /historique's: one of them
+            return False
+        self._attaching.add(game.id)
+        try:
+            await asyncio.sleep(delay)
+            anim = await replays.summary(game, lg)
+            if anim is None:
+                return False
+            name = f"ludibot-{game.kind}-{game.id}.{anim.ext}"
+            channel = self.bot.get_partial_messageable(channel_id)
+            message = await channel.fetch_message(message_id)
+            shown = from_message(message)
+            kept = list(message.attachments)
+            if (shown is None or name in shown.pictures or len(shown.pictures) >= MAX_GALLERY
+                    or len(anim.data) > UPLOAD_LIMIT or len(kept) >= 10):
+                self._completed.add(game.id)  # already there, or it cannot be: not tried again
+                return False
+            new = replace(shown, pictures=(*shown.pictures, name), groups=groups)
+            await message.edit(view=new.layout(), attachments=[*kept, discord.File(io.BytesIO(anim.data), filename=name)],
+                               allowed_mentions=allowed_mentions(None))
+            self._completed.add(game.id)
+            return True
+        except discord.HTTPException as err:  # deleted, too old to edit, no access: the card stays as it is
+            log.info("result of game %s left without its animated summary: %s", game.id, err)
+            self._completed.add(game.id)  # not asked again by every /historique of this process
+            return False
+        except Exception:  # the result stands as published; /historique still has the summary
+            log.exception("could not add the animated summary to the result of game %s", game.id)
+            return False
+        finally:
+            self._attaching.discard(game.id)
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
                                  card: Card, files: list[discord.File], ranking: list[str]) -> int | None:

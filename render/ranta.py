@@ -510,3 +510,49 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         _draw_breakdown(draw, bx + 18, gy + k.height + 2 * small + 6, block_w - 36, sheet_view["breakdown"],
                         sheet_view["score"], lab, small)
     return encode_png(img)
+
+
+#: the replay frame's width: the animation's own (render/animation.py MAX_WIDTH), so nothing is scaled
+REPLAY_WIDTH = 480
+
+
+def render_replay(view: Mapping[str, Any], names: Sequence[str] | None = None,
+                  labels: Mapping[str, str] | None = None) -> bytes:
+    """A frame of the animated summary (issue 27): the round, its three dice and every kallax as the
+    public ``view`` shows it (a box of the current round is not in it until the round closes: the
+    engine's public view leaves it out), two a row with the player's name and running score."""
+    lab = _Labels(labels)
+    sheets = view["sheets"]
+    cols = 1 if len(sheets) == 1 else 2
+    pad, gap = 8, 8
+    cell_w = (REPLAY_WIDTH - 2 * pad - (cols - 1) * gap) // cols
+    probe = _Kallax(view["sheet"], cell=10, wall=2)
+    cell = max(8, (cell_w - 16 - 2 * 3 * (len(probe.col_walls) + 2)) // probe.cols)
+    k = _Kallax(view["sheet"], cell=cell, wall=3)
+    small = 16
+    title_h = small + 12
+    box_h = title_h + k.height + 8
+    die = 34
+    header = die + 16
+    rows = -(-len(sheets) // cols)
+    img, draw = canvas(REPLAY_WIDTH, header + rows * (box_h + gap) + pad)
+    fb = font(small, bold=True)
+    info = lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
+    x = pad
+    for d in view.get("dice_meaning") or ():
+        _draw_pips(draw, (x, 8, x + die, 8 + die), d["face"])
+        x += die + 6
+    draw.text((x + 6, 8 + die / 2), _fit(info, fb, REPLAY_WIDTH - x - 2 * pad), font=fb, fill=TEXT, anchor="lm")
+    current = None if view.get("finished") else view.get("round")
+    for i, sheet in enumerate(sheets):
+        bx = pad + (i % cols) * (cell_w + gap)
+        by = header + (i // cols) * (box_h + gap)
+        draw.rounded_rectangle([bx, by, bx + cell_w, by + box_h], radius=10, fill=PANEL)
+        draw.rectangle([bx + 6, by + 6, bx + 10, by + 6 + small], fill=seat_colour(i))
+        score = str(sheet["score"])
+        sw = int(fb.getlength(score))
+        draw.text((bx + 16, by + 5), _fit(_name(names, i), fb, cell_w - sw - 30), font=fb, fill=TEXT)
+        draw.text((bx + cell_w - 8, by + 5), score, font=fb, fill=HIGHLIGHT, anchor="ra")
+        _draw_kallax(img, draw, k, bx + (cell_w - k.width) // 2, by + title_h, sheet["items"], current, None,
+                     False, lab)
+    return encode_png(img)

@@ -288,3 +288,47 @@ def test_the_select_and_the_buttons_never_go_past_the_ends():
         with pytest.raises(RuleError) as err:
             ReplayCog.target(item, shown, verb, values, g)
         assert err.value.key in ("replay.error.bad_position", "common.error.forged_button")
+
+
+@pytest.mark.parametrize(("kind", "players", "options"), [("limit", 3, {}), ("ranta", 3, {}),
+                                                          ("limit", 2, {"plateau": "orchidee"})])
+async def test_limit_and_ranta_frames_show_the_boards_but_no_placement_before_its_round_closes(
+        world, kind, players, options):
+    """Their frames draw every board / kallax from the position's public view alone: a placement
+    within a round changes no pixel until the round closes; the closed round shows it."""
+    g = await play(world.svc, kind, players, options, humans=players)
+    svc = service(world)
+    item = await svc.get(g)
+    cog = svc.bot.game_cogs[kind]
+    pictures = {}
+
+    def drawn(i):
+        if i not in pictures:
+            _, job = svc.job(g, item, i, "fr")
+            assert job.args[0] is item.positions[i].view  # only the public view is drawn
+            pictures[i] = job.fn(*job.args, **job.kwargs)
+        return pictures[i]
+
+    within = closed = 0
+    for first, last in zip([0, *[i + 1 for i in item.round_ends()[:-1]]], item.round_ends(), strict=True):
+        if item.positions[last].view.get("finished") or last + 1 >= len(item):
+            continue
+        if cog.render_replay(g, item.positions[first].view, "fr").fn is cog.render_public(
+                g, item.positions[first].view, "fr").fn:
+            continue  # the end (the final sheets) or the Orchidée relocation: the public pictures
+        for i in range(first + 1, last + 1):  # seats placing in turn: nothing shows
+            assert drawn(i) == drawn(first), (kind, i)
+            within += 1
+        assert drawn(last + 1) != drawn(last), (kind, last)  # the round closes: its placements show
+        closed += 1
+        if closed >= 3:
+            break
+    assert within >= 3 * (players - 1) and closed == 3
+    # and the frames do show the boards: the same position with empty boards draws another picture
+    i = item.round_ends()[2]
+    view = item.positions[i].view
+    part, empty = ("boards", {"cells": {}}) if kind == "limit" else ("sheets", {"items": []})
+    assert any(b.get("cells") or b.get("items") for b in view[part])
+    bare = {**view, part: [{**b, **empty} for b in view[part]]}
+    job = cog.render_replay(g, bare, "fr")
+    assert job.fn(*job.args, **job.kwargs) != drawn(i)

@@ -312,7 +312,7 @@ class ReplayService:
         if cog is None:
             return None
         for i in range(index, -1, -1):
-            pic = cog.render_public(game, item.positions[i].view, lang)
+            pic = cog.render_replay(game, item.positions[i].view, lang)
             if pic is not None:
                 return i, pic
         return None

@@ -10,6 +10,7 @@ find their game, and only in their own server. Replays, pictures and animations 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -201,6 +202,9 @@ class ReplayCog(commands.Cog):
         if game.status == FINISHED and item is not None:
             anim = await self._animation(game, rows, results, lg)
             if anim is not None:
+                cog = getattr(self.bot, "game_cogs", {}).get(game.kind)
+                if cog is not None:  # a result card a restart left without its summary gets it now
+                    asyncio.ensure_future(cog.complete_result(game))
                 files.append(discord.File(io.BytesIO(anim.data), filename=f"partie-{game.id}.{anim.ext}"))
                 lines.append(i18n.t("replay.animation.caption", lg, frames=anim.frames))
                 view = discord.ui.View(timeout=None)

@@ -46,7 +46,15 @@ from bot.translator import L
 from bot.ui import Click, button, edit_answer, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.limit import ENGINE, TILES
-from render.limit import LABEL_KEYS, final_order, render_board, render_final, render_tile, warm_cache
+from render.limit import (
+    LABEL_KEYS,
+    final_order,
+    render_board,
+    render_final,
+    render_replay,
+    render_tile,
+    warm_cache,
+)
 
 log = logging.getLogger("ludibot.cogs.limit")
 
@@ -282,6 +290,12 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if view["finished"] or view["phase"] == "relocate":
             return picture(render_final, view, game.names, render_labels(lang))
         return picture(render_tile, view["tile"], render_labels(lang)) if view["tile"] else None
+
+    def render_replay(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """A replay frame: every board as the table knew it (this round's tiles hidden), then the end."""
+        if view["finished"] or view["phase"] == "relocate":
+            return self.render_public(game, view, lang)
+        return picture(render_replay, view, game.names, render_labels(lang))
 
     def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
         """The end of the game: every board, one attachment each (a phone shows each across its width)."""

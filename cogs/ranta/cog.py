@@ -36,7 +36,7 @@ from bot.translator import L
 from bot.ui import Click, button, edit_answer, lang, matches, select, send, view_of
 from engines.base import RuleError
 from engines.ranta import BOX, HORIZONTAL, MAT, ORIENTATIONS, PASS, VERTICAL
-from render.ranta import LABEL_KEYS, final_order, render_dice, render_final, render_sheet
+from render.ranta import LABEL_KEYS, final_order, render_dice, render_final, render_replay, render_sheet
 
 ORIENTATION_CODES = {"h": HORIZONTAL, "v": VERTICAL}
 CODE_OF = {name: code for code, name in ORIENTATION_CODES.items()}
@@ -447,6 +447,12 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         if view.get("finished"):
             return picture(render_final, view, game.names, render_labels(lang))
         return picture(render_dice, view, render_labels(lang))
+
+    def render_replay(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
+        """A replay frame: the dice and every kallax as the table knew it (this round's boxes hidden)."""
+        if view.get("finished"):
+            return self.render_public(game, view, lang)
+        return picture(render_replay, view, game.names, render_labels(lang))
 
     def render_public_gallery(self, game: GameRow, view: dict[str, Any], lang: str) -> list[Picture]:
         """The end: every sheet. A round that has just opened: its dice, then every kallax as the last

@@ -169,3 +169,58 @@ async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refu
     assert res.ephemeral and "earlier version of the rules" in res.content
     assert fake.errors == []
     assert world.bot.tracebacks() == []
+
+
+async def test_the_result_card_gets_the_animation_in_its_gallery(world):
+    """The result is published at once; its animated summary is drawn in a worker afterwards and
+    added to the card's gallery by an edit that keeps the card's text, pictures and « Revanche »."""
+    fake, u = world.fake, world.u
+    gid = await finished_ludix(world)
+    result = await wait_control(fake)
+    assert "Revanche" in result.button_labels and f"{gid}" in result.content
+    before, text = [a.filename for a in result.images], result.content
+
+    def animated():
+        msg = fake.message_by_id[result.id]
+        return [a for a in msg.images if a.filename.endswith((".webp", ".gif"))]
+
+    await fake.wait_until(lambda: animated(), timeout=30)
+    msg = fake.message_by_id[result.id]
+    (anim,) = animated()
+    moves = await log_count(fake, u.chloe, gid)
+    img = Image.open(io.BytesIO(anim.bytes))
+    assert img.n_frames == moves + 1 and len(anim.bytes) <= 8 * 1024 * 1024
+    # the pictures the card had stay shown; its text and its « Revanche » too
+    assert [a.filename for a in msg.images][:len(before)] == before and msg.hidden_attachments == []
+    assert "Revanche" in msg.button_labels and msg.content == text
+    assert fake.errors == [] and fake.validation_errors == []
+    assert world.bot.tracebacks() == []
+
+
+async def test_a_result_card_a_restart_left_without_its_animation_gets_it_from_historique(world):
+    """The bot dies between the result and the edit that adds its animation (drawn two seconds
+    later): the card stays as published, its « Revanche » working; the first ``/historique`` of
+    the game after the restart draws the summary and completes the card; a second one changes
+    nothing."""
+    fake, u = world.fake, world.u
+    gid = await finished_ludix(world)
+    world.bot.kill()  # right after the result: before the summary is drawn
+    await fake.wait_disconnected(timeout=10)
+    result = await wait_control(fake)
+    assert "Revanche" in result.button_labels
+    assert not [a for a in result.images if a.filename.endswith((".webp", ".gif"))]
+    world.bot.start()
+    await fake.wait_ready(timeout=60, fresh=True)
+    edits = len(fake.message_by_id[result.id].revisions)
+
+    def animated():
+        return [a for a in fake.message_by_id[result.id].images if a.filename.endswith((".webp", ".gif"))]
+
+    await answers(fake, await fake.run_command(u.chloe, "jeux", "historique", partie=gid))
+    await fake.wait_until(lambda: animated(), timeout=30)
+    msg = fake.message_by_id[result.id]
+    assert "Revanche" in msg.button_labels and len(msg.revisions) == edits + 1
+    await answers(fake, await fake.run_command(u.dave, "jeux", "historique", partie=gid))
+    assert len(fake.message_by_id[result.id].revisions) == edits + 1 and len(animated()) == 1
+    assert fake.errors == [] and fake.validation_errors == []
+    assert world.bot.tracebacks() == []
