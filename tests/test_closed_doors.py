@@ -327,6 +327,14 @@ async def test_a_state_that_fails_to_load_anywhere_is_refused_and_marked(svc):
 
 
 # --- reminders and timeouts outside an interaction ---------------------------------------------
+def sent_text(kwargs: dict) -> str:
+    """What a message sent through the stand-in says: its content, or its card's text displays."""
+    if kwargs.get("content"):
+        return kwargs["content"]
+    view = kwargs.get("view")
+    return "\n".join(item.content for item in view.walk_children() if isinstance(item, discord.ui.TextDisplay))
+
+
 class _Sink:
     def __init__(self) -> None:
         self.sent: list[dict] = []
@@ -363,7 +371,7 @@ async def test_reminders_and_timeouts_ping_exactly_the_players_and_show_names_li
     assert sent["allowed_mentions"].to_dict() == {"parse": [], "users": [105, 101]}
     out = await svc.act_for(g.id, 0, {"type": "pass"}, actor="timeout")
     await notifier.timed_out(out, [0], None)
-    text = bot.sink.sent[-1]["content"]
+    text = sent_text(bot.sink.sent[-1])
     assert escape(nasty.name) in text and "<@103>" not in text and "@everyone" not in text
     assert bot.sink.sent[-1]["allowed_mentions"].to_dict() == {"parse": [], "users": []}
     lines = timeout_lines(out.game, await svc.store.events(g.id), "fr")
