@@ -151,10 +151,12 @@ async def last_message_in_view(page) -> dict:
         if (!last) return {text: "", bottom_visible: false, loaded: false, srcs: [], ephemeral: false};
         const b = box.getBoundingClientRect(); const r = last.getBoundingClientRect();
         const imgs = Array.from(last.querySelectorAll('img'));
+        // the game's pictures (emojis are images too, the size of a letter)
+        const pics = imgs.filter((i) => (i.getAttribute('src') || '').startsWith('/attachment/'));
         return {text: last.innerText, bottom_visible: r.bottom <= b.bottom + 2 && r.bottom > b.top,
                 loaded: imgs.every((i) => i.complete && i.naturalWidth > 0), srcs: imgs.map((i) => i.getAttribute('src')),
                 ephemeral: last.classList.contains('ephemeral'), page_width: document.documentElement.scrollWidth,
-                img_width: imgs.length ? imgs[0].getBoundingClientRect().width : 0};
+                img_width: pics.length ? pics[0].getBoundingClientRect().width : 0};
     }""")
 
 
