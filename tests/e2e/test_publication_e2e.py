@@ -114,7 +114,7 @@ async def test_a_move_committed_just_before_a_crash_is_published_after_the_resta
     assert new.id != msg.id and {v for _, _, v in controls_of(new)} == {version}
     # the old message lost its buttons once the new one existed; a stale client still clicking
     # one is told it is out of date; the new ones play
-    await fake.wait_until(lambda: msg.buttons == [], timeout=10)
+    await fake.wait_until(lambda: msg.buttons == [], timeout=30)  # after the catch-up, off the interaction path
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
     old_cid = msg.revisions[0].buttons[0]["custom_id"]
     res = await fake.forge_click(by_id[uid], msg, old_cid)
