@@ -79,7 +79,7 @@ async def test_tectonic_against_the_bot(world):
     (first,) = board_messages(res)
     game_id = game_id_of(first)
     async with Reader(w.bot.db) as reader:
-        for _ in range(120):
+        for _ in range(400):  # a game against the level-1 bot may last long (its seed is random)
             game, state = await reader.state(game_id)
             if game.status == FINISHED:
                 break
