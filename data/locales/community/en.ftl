@@ -149,17 +149,10 @@ games-mine_line = • **{ $game }** #{ $id } in <#{ $channel }> — your turn si
 
 ## history
 history-choice = #{ $id } — { $game } — { $players }
-history-head = **{ $game }** — game #{ $id } ({ $players }), finished { $when }. The log, move by move:
 history-line = `{ $n }` **{ $player }**: { $text }
 history-by_timeout = (timed out: default move)
 history-forfeit = { $player } forfeits (too many timeouts)
 history-hidden = (secret move)
-history-attached = The full log ({ $count } { $count ->
-        [one] move
-       *[other] moves
-    }) is attached.
-history-final = **Final ranking:**
-history-rank_line = { $rank }. { $player } — { $score }
 history-json_ready = JSON export of game #{ $id } (game, players, options, public log, results).
 
 ## config

@@ -164,17 +164,10 @@ games-mine_line = • **{ $game }** n°{ $id } dans <#{ $channel }> — à vous 
 
 ## history
 history-choice = n°{ $id } — { $game } — { $players }
-history-head = **{ $game }** — partie n°{ $id } ({ $players }), terminée { $when }. Journal, coup par coup :
 history-line = `{ $n }` **{ $player }** : { $text }
 history-by_timeout = (délai dépassé : coup par défaut)
 history-forfeit = { $player } déclare forfait (trop de délais dépassés)
 history-hidden = (coup secret)
-history-attached = Le journal complet ({ $count } { $count ->
-        [one] coup
-       *[other] coups
-    }) est en pièce jointe.
-history-final = **Classement final :**
-history-rank_line = { $rank }. { $player } — { $score }
 history-json_ready = Export JSON de la partie n°{ $id } (partie, joueurs, options, journal public, résultats).
 
 ## config
