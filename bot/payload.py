@@ -46,6 +46,10 @@ log = logging.getLogger("ludibot")
 
 #: a lone surrogate (a well-formed pair was already joined into one code point by the decoder)
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: a bare number (not in a string) of 20 digits or more, or with an exponent: what orjson may read
+#: as a float where Discord meant an integer past 64 bits
+_BIG_NUMBER_TEXT = re.compile(r"[:\[,]\s*-?(?:\d{20}|[\d.]+[eE])")
+_BIG_NUMBER = re.compile(_BIG_NUMBER_TEXT.pattern.encode())
 #: what a JSON text holding a surrogate escape looks like (a cheap test before walking the value)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 REPLACEMENT = "\ufffd"
@@ -78,9 +82,14 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
     ``RecursionError`` (nested deeper than the standard library reads) like ``json.loads``."""
     if orjson is not None:
         try:
-            return orjson.loads(data)
+            value = orjson.loads(data)
         except orjson.JSONDecodeError:
             pass  # e.g. "no low surrogate in string": the standard library reads what orjson refuses
+        else:
+            # orjson reads an integer past 64 bits as a float: only a frame with such a bare number
+            # (or an exponent) is walked, not every frame (the walk cost a Ludix move 0.1 ms)
+            big = _BIG_NUMBER_TEXT if isinstance(data, str) else _BIG_NUMBER
+            return whole_numbers(value) if big.search(data) else value
     text = bytes(data).decode("utf-8", "replace") if isinstance(data, (bytes, bytearray, memoryview)) else data
     value = json.loads(text)
     return scrub_all(value) if _SURROGATE_ESCAPE.search(text) else value
@@ -247,7 +256,7 @@ def _at(data: Any, path: tuple[str, ...]) -> Any:
 def check_interaction(data: Any) -> None:
     """Refuse an interaction that is not what Discord documents, before discord.py reads it:
 
-    * an integer past 64 bits (a float, as orjson reads it) is an ``int`` again (:func:`whole_numbers`);
+    * an integer past 64 bits is an ``int`` again, as :func:`loads` reads it (:func:`whole_numbers`);
     * its ids must be Discord's: a user, server or channel id that is not a snowflake string (an
       integer past 2**64, a float, a word) would reach SQLite, whose integers stop at 2**63, or
       name someone it is not;
@@ -260,7 +269,6 @@ def check_interaction(data: Any) -> None:
     """
     if not isinstance(data, dict):
         raise Malformed("d")
-    whole_numbers(data)
     for path in SNOWFLAKES:
         node = _at(data, path)
         if node is None:
@@ -307,6 +315,36 @@ def check_interaction(data: Any) -> None:
         v2 = any(not isinstance(c, dict) or c.get("type") != 1 for c in message["components"])
         if type(flags) is not int or (v2 and not flags & V2_FLAG):
             raise Malformed("message.flags")
+        if not _components_readable(message["components"]):
+            raise Malformed("message.components")
+
+
+#: the fields of a component discord.py reads as a string, and those holding child components
+_COMPONENT_TEXTS = ("custom_id", "label", "placeholder", "content", "url")
+_COMPONENT_CHILDREN = ("components", "children")
+
+
+def _components_readable(nodes: Any, depth: int = 0) -> bool:
+    """The clicked message's components as discord.py rebuilds them: each an object with an integer
+    type, its texts strings, its children lists (Discord nests them at most 3 deep: a container, a
+    section or action row, its items)."""
+    if not isinstance(nodes, list) or depth > 4:
+        return False
+    for node in nodes:
+        if not isinstance(node, dict) or type(node.get("type")) is not int:
+            return False
+        for key in _COMPONENT_TEXTS:
+            value = node.get(key)
+            if value is not None and not isinstance(value, str):
+                return False
+        for key in _COMPONENT_CHILDREN:
+            children = node.get(key)
+            if children is not None and not _components_readable(children, depth + 1):
+                return False
+        accessory = node.get("accessory")
+        if accessory is not None and not _components_readable([accessory], depth + 1):
+            return False
+    return True
 
 
 #: what must still end a frame's handling: discord.py's own reconnects and closes, and cancellation

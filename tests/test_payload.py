@@ -7,11 +7,13 @@ import asyncio
 import json
 import logging
 
+import discord
 import pytest
 from discord import app_commands
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 
 from bot import i18n, payload
+from bot.cards import Card
 from bot.client import command_shape
 from bot.inputs import Stale, check_signature
 
@@ -218,6 +220,13 @@ def interaction(**changes):
 
 def test_check_interaction_accepts_what_discord_sends():
     payload.check_interaction(interaction())
+    # a real card as the bot sends it, with a section and its button accessory
+    card = Card(text="**Alice** joue", accent=0x2E7D5B, pictures=("t.png",),
+                groups=((discord.ui.Button(label="Lancer", custom_id="ludibot:1:roll"),),))
+    components = card.layout().to_components()
+    components[0]["components"].append({"type": 9, "components": [{"type": 10, "content": "Bruno"}],
+                                        "accessory": {"type": 2, "style": 2, "label": "Profil", "custom_id": "p"}})
+    payload.check_interaction(interaction(message__components=components, message__flags=1 << 15))
     payload.check_interaction(interaction(guild_id=None, member=KeyError, user={"id": "5"}))  # a DM
     payload.check_interaction({"id": "1", "type": 2, "token": "t", "data": {"name": "ludix", "options": []},
                                "guild_id": "3", "member": {"user": {"id": "5"}}, "channel": {"id": "4"}})
@@ -254,6 +263,16 @@ def test_check_interaction_accepts_what_discord_sends():
     # a card (a container at the top) without the Components V2 flag, or a flag that is not a number
     ({"message__components": [{"type": 17, "components": []}]}, "message.flags"),
     ({"message__flags": "32768"}, "message.flags"),
+    # the clicked message's components as discord.py rebuilds them (a wire fuzz found each one)
+    ({"message__components": [{"type": 1, "components": [{"type": 2, "custom_id": ["x"]}]}]}, "message.components"),
+    ({"message__components": [{"type": 1, "components": {"type": 2}}]}, "message.components"),
+    ({"message__components": ["row"], "message__flags": 1 << 15}, "message.components"),
+    ({"message__components": [{"type": "1", "components": []}], "message__flags": 1 << 15}, "message.components"),
+    ({"message__components": [{"type": 17, "components": [{"type": 9, "accessory": {"type": 2, "label": 5}}]}],
+      "message__flags": 1 << 15}, "message.components"),
+    ({"message__components": [{"type": 17, "components": [{"type": 10, "content": None}, {"type": 1, "components": [
+        {"type": 1, "components": [{"type": 1, "components": [{"type": 1, "components": [{"type": 2}]}]}]}]}]}],
+      "message__flags": 1 << 15}, "message.components"),  # nested deeper than Discord nests
 ])
 def test_check_interaction_refuses_what_discord_never_sends(changes, field):
     with pytest.raises(payload.Malformed) as info:
@@ -264,11 +283,17 @@ def test_check_interaction_refuses_what_discord_never_sends(changes, field):
 
 
 def test_whole_numbers_past_64_bits_are_integers_again():
-    d = payload.loads('{"flags": 36893488147419103232, "x": [1.5, -18446744073709551617, 3], "n": 2.0}')
-    assert type(d["flags"]) is float  # as orjson reads it
+    raw = '{"flags": 36893488147419103232, "x": [1.5, -18446744073709551617, 3], "n": 2.0, "t": "1e5"}'
+    for data in (raw, raw.encode(), memoryview(raw.encode())):
+        d = payload.loads(data)
+        assert d["flags"] == 2**65 and type(d["flags"]) is int
+        assert d["x"] == [1.5, -(2**64), 3] and type(d["x"][1]) is int
+        assert d["n"] == 2.0 and d["t"] == "1e5"
+    assert type(payload.loads('{"e": 1e30}')["e"]) is int  # an exponent too
     interaction_payload = interaction(message__flags=d["flags"], data__values=d["x"])
     payload.check_interaction(interaction_payload)
-    assert interaction_payload["message"]["flags"] == 2**65 and type(interaction_payload["message"]["flags"]) is int
-    assert interaction_payload["data"]["values"] == [1.5, -(2**64), 3]
+    # a float where Discord sends an integer (not from loads): refused, not read
+    with pytest.raises(payload.Malformed):
+        payload.check_interaction(interaction(message__flags=float(2**65)))
     assert payload.whole_numbers({"n": 2.0, "big": 1e300, "inf": float("inf")}) == {"n": 2.0, "big": int(1e300),
                                                                                     "inf": float("inf")}
