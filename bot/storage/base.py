@@ -24,6 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+try:  # a dependency of the bot; the standard library alone still works
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None  # type: ignore[assignment]
+
 LOBBY, RUNNING, FINISHED, CANCELLED = "lobby", "running", "finished", "cancelled"
 ACTIVE = (LOBBY, RUNNING)
 
@@ -196,6 +201,18 @@ class SchemaTooNew(RuntimeError):
         return {"found": self.found, "known": self.known}
 
 
+def load_json(text: str | bytes) -> Any:
+    """JSON the store wrote (:func:`dump_json`), read with orjson when it can (a game's state, its
+    events and settings are read several times per move); the standard library reads the rest (an
+    integer past 64 bits, NaN) exactly as before."""
+    if orjson is not None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
+
+
 def dump_json(value: Any) -> str:
     """The compact JSON both backends store (identical text, so checksums compare across them)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -216,7 +233,7 @@ def readable_json(text: str | None) -> Any:
 
 
 def unpack(blob: bytes) -> Any:
-    return json.loads(zlib.decompress(blob))
+    return load_json(zlib.decompress(blob))
 
 
 def pack_log(rows: list[EventRow]) -> bytes:
@@ -293,9 +310,9 @@ def game_from(r: Any, seats: list[Seat]) -> GameRow:
     (with the reason, which the backend's reader stores) and its state ``None``."""
     broken = r["broken"]
     try:
-        options = json.loads(r["options"])
+        options = load_json(r["options"])
         if r["state"]:
-            state = json.loads(r["state"])
+            state = load_json(r["state"])
         else:
             packed = _get(r, "packed")
             state = unpack(packed) if packed else None
@@ -318,7 +335,7 @@ def game_from(r: Any, seats: list[Seat]) -> GameRow:
 def _settings(r: Any) -> dict[str, Any]:
     """A game's table settings; unreadable ones fall back to the defaults (they are not rules)."""
     try:
-        value = json.loads(_get(r, "settings") or "{}")
+        value = load_json(_get(r, "settings") or "{}")
     except (ValueError, TypeError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
@@ -327,7 +344,7 @@ def _settings(r: Any) -> dict[str, Any]:
 def turn_from(r: Any) -> TurnRow:
     """A row of the ``/parties`` queries (``waiting``: a JSON array of names, seat order)."""
     try:
-        waiting = json.loads(r["waiting"] or "[]")
+        waiting = load_json(r["waiting"] or "[]")
     except (ValueError, TypeError):
         waiting = []
     return TurnRow(game_id=r["id"], kind=r["kind"], guild_id=r["guild_id"], channel_id=r["channel_id"],
@@ -348,7 +365,7 @@ def turn_times(old: dict[int, float | None], expected: Any, actor: int | None, n
 
 def event_from(r: Any) -> EventRow:
     return EventRow(id=r["id"], game_id=r["game_id"], version=r["version"], seat=r["seat"], user_id=r["user_id"],
-                    action=json.loads(r["action"]), events=json.loads(r["events"]), created_at=r["created_at"])
+                    action=load_json(r["action"]), events=load_json(r["events"]), created_at=r["created_at"])
 
 
 def deadline_from(r: Any) -> Deadline:
