@@ -70,7 +70,8 @@ class InteractionResult:
         self.deadline_missed = False
         self.still_loading = False
         self.settled = False
-        self._known_before: set[int] = set(fake.message_by_id)
+        #: the newest message id when the interaction was made: a message with a greater id is new
+        self._known_until: int = fake._snowflake.last
 
     # -- identity
     @property
@@ -143,11 +144,11 @@ class InteractionResult:
 
     @property
     def created(self) -> list[FakeMessage]:
-        return [x for x in self.messages if x.id not in self._known_before]
+        return [x for x in self.messages if x.id > self._known_until]
 
     @property
     def updated(self) -> list[FakeMessage]:
-        return [x for x in self.messages if x.id in self._known_before]
+        return [x for x in self.messages if x.id <= self._known_until]
 
     @property
     def message(self) -> FakeMessage | None:
@@ -393,7 +394,9 @@ class FakeDiscord(FakeDiscordServer):
                     visible_to: FakeUser | None = None) -> list[FakeMessage]:
         ch = self.channel(channel) if channel is not None else None
         out = []
-        for msg in self.message_by_id.values():
+        every = self.message_by_id.values() if ch is None else \
+            [self.message_by_id[i] for i in self.channel_message_ids.get(ch.id, ()) if i in self.message_by_id]
+        for msg in every:
             if ch is not None and msg.channel_id != ch.id:
                 continue
             if msg.deleted and not include_deleted:
@@ -757,7 +760,7 @@ class FakeDiscord(FakeDiscordServer):
         msg = FakeMessage(id=self._snowflake(), channel_id=ch.id, guild_id=None if ch.is_dm else ch.guild_id,
                           author=user.user_payload(), content=content, kind="user",
                           visible_to=ch.recipient_id if ch.is_dm else None)
-        self.message_by_id[msg.id] = msg
+        self.add_message(msg)
         self._emit("message_create", msg)
         payload = msg.payload()
         if not ch.is_dm:

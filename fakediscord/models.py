@@ -7,6 +7,7 @@ Discord's API v10 (and therefore discord.py) uses.  No networking.
 from __future__ import annotations
 
 import base64
+import copy
 import datetime as _dt
 import re
 import struct
@@ -15,6 +16,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+try:  # faster copies when installed (the bot installs it)
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None  # type: ignore[assignment]
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -174,6 +180,16 @@ class SnowflakeGenerator:
                 value = self._last + 1
             self._last = value
             return value
+
+    @property
+    def last(self) -> int:
+        """The newest snowflake given (or seen: :meth:`at_least`)."""
+        return self._last
+
+    def at_least(self, value: int) -> None:
+        """Never give ``value`` or an older snowflake again (one loaded from a saved state)."""
+        with self._lock:
+            self._last = max(self._last, value)
 
 
 def iso_now() -> str:
@@ -766,6 +782,16 @@ def media_items(components: list[dict[str, Any]] | None) -> list[tuple[str, dict
     return out
 
 
+def _copy_json(value: Any) -> Any:
+    """A deep copy of a decoded JSON value (through orjson when installed: ten times copy.deepcopy's speed)."""
+    if orjson is not None:
+        try:
+            return orjson.loads(orjson.dumps(value))
+        except (TypeError, orjson.JSONEncodeError):  # what orjson cannot write (an integer past 64 bits)
+            pass
+    return copy.deepcopy(value)
+
+
 def resolve_components(components: list[dict[str, Any]], attachments: list[FakeAttachment], *,
                        v2: bool) -> list[dict[str, Any]]:
     """What Discord stores and returns for the components a bot sent (components/reference.mdx):
@@ -776,9 +802,7 @@ def resolve_components(components: list[dict[str, Any]], attachments: list[FakeA
       `name` and `size`."""
     if not v2:
         return components
-    import copy
-
-    comps = copy.deepcopy(components)
+    comps = _copy_json(components)
     used = {c["id"] for c in walk_components(comps) if isinstance(c.get("id"), int) and c["id"]}
     nxt = 1
     for c in walk_components(comps):

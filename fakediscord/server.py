@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -20,7 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMsgType, multipart, web
+
+try:  # faster answers when installed (the bot installs it); the standard library otherwise
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None  # type: ignore[assignment]
 
 from . import models as m
 from . import validation as v
@@ -214,6 +220,8 @@ class FakeDiscordServer:
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
         self.message_by_id: dict[int, FakeMessage] = {}
+        #: channel id -> its messages' ids, oldest first (an index of message_by_id: see add_message)
+        self.channel_message_ids: dict[int, list[int]] = {}
         #: the application's own emojis (GET/POST/PATCH/DELETE /applications/{app_id}/emojis)
         self.app_emojis: dict[int, m.FakeEmoji] = {}
         #: ``<:name:id>`` in a bot message that names no emoji of the application (shown as plain text)
@@ -674,9 +682,18 @@ class FakeDiscordServer:
             out["permissions"] = str(self.channel_permissions(with_permissions_for, ch))
         return out
 
+    def add_message(self, msg: FakeMessage) -> None:
+        """A new message (ids only grow: the snowflake generator never goes back past a loaded one)."""
+        self.message_by_id[msg.id] = msg
+        self.channel_message_ids.setdefault(msg.channel_id, []).append(msg.id)
+        self._snowflake.at_least(msg.id)
+
     def _last_message_id(self, channel_id: int) -> str | None:
-        ids = [mid for mid, msg in self.message_by_id.items() if msg.channel_id == channel_id and msg.visible_to is None]
-        return str(max(ids)) if ids else None
+        for mid in reversed(self.channel_message_ids.get(channel_id, ())):
+            msg = self.message_by_id.get(mid)
+            if msg is not None and msg.channel_id == channel_id and msg.visible_to is None:
+                return str(mid)
+        return None
 
     def _guild_payload(self, guild: FakeGuild | None = None, *, full: bool) -> dict[str, Any]:
         g = guild or self.guild
@@ -1218,18 +1235,18 @@ class FakeDiscordServer:
                 part = await reader.next()
                 if part is None:
                     break
-                name = part.name or ""
+                name, filename = _part_names(part.headers.get("Content-Disposition", ""))
                 raw = await part.read(decode=False)
                 if name == "payload_json":
                     payload = json.loads(raw.decode() or "{}")
-                    if has_lone_surrogate(payload):
+                    if _SURROGATE_ESCAPE.search(raw) and has_lone_surrogate(payload):
                         raise ApiError(400, 50109, "The request body contains invalid JSON.")
                     continue
                 mm = re.match(r"^files\[(\d+)\]$", name)
                 idx = int(mm.group(1)) if mm else auto
                 auto += 1
                 pct = part.headers.get("Content-Type")
-                files[idx] = (part.filename or f"file{idx}", bytes(raw),
+                files[idx] = (filename or f"file{idx}", bytes(raw),
                               None if pct in (None, "application/octet-stream") else pct)
             return payload, files
         raw = await request.read()
@@ -1239,7 +1256,7 @@ class FakeDiscordServer:
             body = json.loads(raw)
         except ValueError as exc:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
-        if has_lone_surrogate(body):  # "\ud800" is valid JSON for Python, not UTF-8 text for Discord
+        if _SURROGATE_ESCAPE.search(raw) and has_lone_surrogate(body):  # "\ud800": JSON for Python, not UTF-8
             raise ApiError(400, 50109, "The request body contains invalid JSON.")
         return (body if isinstance(body, dict) else {"_list": body}), files
 
@@ -1427,7 +1444,7 @@ class FakeDiscordServer:
                 meta["original_response_message_id"] = str(rec.original_message_id)
             msg.interaction_metadata = meta
             rec.touch(msg.id)
-        self.message_by_id[msg.id] = msg
+        self.add_message(msg)
         self._check_emojis(msg)
         self._attribute(msg)
         self._emit("message_create", msg)
@@ -2350,7 +2367,10 @@ class FakeDiscordServer:
             self.dm_channels[c["recipient_id"]] = FakeChannel(id=c["id"], name=c["name"], type=m.CH_DM,
                                                               recipient_id=c["recipient_id"])
         self.commands = {c["id"]: RegisteredCommand(**c) for c in data.get("commands", [])}
-        self.message_by_id = {x["id"]: FakeMessage.from_json(x) for x in data.get("messages", [])}
+        self.message_by_id = {}
+        self.channel_message_ids = {}
+        for x in sorted(data.get("messages", []), key=lambda x: x["id"]):
+            self.add_message(FakeMessage.from_json(x))
         self.app_emojis = {e["id"]: m.FakeEmoji.from_json(e) for e in data.get("app_emojis", [])}
 
     def _schedule_save(self) -> None:
@@ -2371,9 +2391,26 @@ class FakeDiscordServer:
             self._save_handle = loop.call_later(0.5, _do)
 
 
+@functools.lru_cache(maxsize=1024)
+def _part_names(disposition: str) -> tuple[str, str | None]:
+    """A multipart part's name and file name, read from its Content-Disposition as aiohttp reads them
+    (``part.name``, ``part.filename``), once per distinct header: the same few headers come with every
+    upload, and aiohttp parses the header anew at each property."""
+    _, params = multipart.parse_content_disposition(disposition or None)
+    return (multipart.content_disposition_filename(params, "name") or "",
+            multipart.content_disposition_filename(params, "filename"))
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     """Like Discord: Content-Type exactly "application/json" (discord.py compares it verbatim)."""
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+    if orjson is not None:
+        try:
+            body = orjson.dumps(data)
+        except (TypeError, orjson.JSONEncodeError):  # a lone surrogate, an integer past 64 bits: as json does
+            body = json.dumps(data).encode()
+    else:
+        body = json.dumps(data).encode()
+    return web.Response(body=body, status=status, headers={"Content-Type": "application/json"})
 
 
 def _int(value: str, code: int, message: str) -> int:
@@ -2385,6 +2422,9 @@ def _int(value: str, code: int, message: str) -> int:
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: a body can only hold a surrogate through a ``\uD8xx``–``\uDFxx`` escape (raw UTF-8 cannot encode
+#: one): bodies without one are not walked
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def has_lone_surrogate(value: Any) -> bool:
