@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -31,6 +32,14 @@ from bench.bench_ludix import _next_control
 from bench.common import CpuMeter, next_control, percentile, process_cpu, start_floor_bot
 from fakediscord import FakeDiscord
 from tests.e2e.harness import last_control, mentioned, start_bot
+
+
+def profile_env() -> dict[str, str]:
+    """``BENCH_PROFILE=<file>``: the bot's event loop profiled (cProfile, thread CPU time) into <file>,
+    from the end of the warm-up to the end of the run."""
+    path = os.environ.get("BENCH_PROFILE")
+    return {"LUDIBOT_PROFILE": path} if path else {}
+
 
 GAMES = 50
 FINAL = "Fin de la partie"
@@ -232,13 +241,15 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
     users = [fake.add_user(f"J{i}", locale="fr") for i in range(2 * GAMES)]
     await fake.start()
     lag_file = tmp / "lag.txt"
-    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_LOOP_LAG": str(lag_file)})
+    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_LOOP_LAG": str(lag_file), **profile_env()})
     rows, failures = [], []
     limited: list[dict] = []
     try:
         games = [Game(fake, ch, users[2 * i:2 * i + 2]) for i, ch in enumerate(channels)]
         await asyncio.gather(*(g.start() for g in games))
         await run_step(games, 30, 2.0)  # warm-up: every worker has drawn a few pictures
+        if profile_env():
+            bot.proc.send_signal(signal.SIGUSR1)  # the profile starts here: moves only, not the start
         for rate in rates:
             meter = CpuMeter(bot.proc.pid)
             driver0 = process_cpu(os.getpid())
@@ -261,7 +272,7 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
                          "lag_p99": percentile(lag, 99) if lag else float("nan"), "lag_n": len(lag)})
         limited = list(fake.rate_limited)
     finally:
-        bot.kill()
+        bot.stop() if profile_env() else bot.kill()  # SIGTERM: a profiled bot writes its statistics
         await fake.stop()
     floor_seconds = min(seconds, FLOOR_SECONDS)
     floor = await floor_steps(rates, floor_seconds)

@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     log.info("event loop %s", loop.install())
     bot = Ludibot(settings)
+    _profile_if_asked(os.environ.get("LUDIBOT_PROFILE"))
     try:
         bot.run(settings.token, log_handler=None)
     except (discord.LoginFailure, discord.PrivilegedIntentsRequired, discord.ConnectionClosed) as exc:
@@ -92,6 +93,34 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+def _profile_if_asked(path: str | None) -> None:
+    """For benchmarks (``LUDIBOT_PROFILE=<file>``): profile the event loop's thread with cProfile, on
+    the thread's CPU time, and write the statistics to ``<file>`` when the process is told to stop
+    (SIGTERM); SIGUSR1 starts the profile again (a benchmark's warm-up left out). Not for production:
+    profiling slows every call."""
+    if not path:
+        return
+    import cProfile
+    import signal
+    import time
+
+    profiler = [cProfile.Profile(time.thread_time)]
+
+    def restart(*_: object) -> None:  # SIGUSR1: start again from here (after a warm-up)
+        profiler[0].disable()
+        profiler[0] = cProfile.Profile(time.thread_time)
+        profiler[0].enable()
+
+    def dump(*_: object) -> None:
+        profiler[0].disable()
+        profiler[0].dump_stats(path)
+        os._exit(0)
+
+    signal.signal(signal.SIGUSR1, restart)
+    signal.signal(signal.SIGTERM, dump)
+    profiler[0].enable()
 
 
 if __name__ == "__main__":
