@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n, takeback
+from bot import emojis, i18n, takeback
 from bot.community import replay as R
 from bot.community.history import export, replay_lines
 from bot.narrate import narrate
@@ -164,6 +164,22 @@ def test_exchanged_letters_are_told_as_letters_with_their_cards():
     event = {"type": "exchanged_cards", "seat": 0, "returned": ["H", "Z"], "received": ["E", "N"], "private_to": 0}
     assert narrate("ludime", [event], NAMES, "fr", viewer=0) == ["Vous rendez les lettres H, Z et recevez E, N."]
     assert narrate("ludime", [event], NAMES, "en", viewer=0) == ["You give back the letters H, Z and receive E, N."]
+
+
+
+def test_with_the_letter_emojis_the_letters_are_shown_as_cards_and_a_word_is_not(monkeypatch):
+    reg = emojis.Registry()
+    for n, letter in enumerate("EHNZ"):
+        reg.add("ludime", letter, {"id": str(10**17 + n), "name": f"lm_{letter}_abcdef"})
+    monkeypatch.setattr(emojis, "REGISTRY", reg)
+    card = {c: str(reg.emoji("ludime", c)) for c in "EHNZ"}
+    event = {"type": "exchanged_cards", "seat": 0, "returned": ["H", "Z"], "received": ["E", "N"], "private_to": 0}
+    assert narrate("ludime", [event], NAMES, "fr", viewer=0) == [
+        f"Vous rendez les lettres {card['H']}{card['Z']} H, Z et recevez {card['E']}{card['N']} E, N."]
+    discarded = {"type": "discarded", "seat": 1, "letter": "E"}
+    assert narrate("ludime", [discarded], NAMES, "en") == [f"Bruno discards a **{card['E']} E**."]
+    played = {"type": "played", "seat": 0, "word": "TUEE", "word_shown": "TUÉE", "value": 9, "id": 1}
+    assert "<:" not in narrate("ludime", [played], NAMES, "fr")[0]  # a word stays a word
 
 
 # --- through the session service: history, export, replay ----------------------------------------
