@@ -107,6 +107,9 @@ def test_letters_french_does_not_write_are_refused_precisely_and_change_nothing(
     assert i18n.t(err.key, "en", **err.params).startswith("Ñ is not a French letter: type TUNE")
     zalgo = _refusal(state, {"type": "play", "words": ["tue\u0337e"], "as_typed": True})
     assert zalgo.key == "ludime.error.foreign_letter" and zalgo.params["letter"] == "\u25cc\u0337"
+    # a French accent typed as a combining mark (e + ◌́) is the same É
+    decomposed, _ = ENGINE.apply(_main("TUEEXZ"), 0, {"type": "play", "words": ["tue\u0301e"], "as_typed": True})
+    assert decomposed.spellings == ((1, "TUÉE"),)
     # without « as_typed » (the AI, a log of before) the card letters are all there is: as before
     plain, events = ENGINE.apply(state, 0, {"type": "play", "words": ["tuñe"]})
     assert plain.words == ((1, "TUNE", 0),) and plain.spellings == () and "word_shown" not in events[0]
