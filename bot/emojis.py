@@ -145,6 +145,8 @@ def with_text(kind: str, keys: Iterable[str], shown: str) -> str:
     return Safe(f"{g} {shown}") if isinstance(shown, Safe) else f"{g} {shown}"
 
 
+#: one Ludime card letter
+_LETTER = re.compile(r"^[A-Z]$")
 #: a Limit tile id, one value per line: ``1-11-10``
 _TILE = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})$")
 
@@ -162,7 +164,7 @@ def letters_text(letters: Iterable[str], shown: str) -> str:
 
 def event_glyphs(kind: str, event: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """The narration's parameters with glyphs where one helps: a Ludix roll's faces, Range ta
-    Ludothèque's dice, a Limit tile. ``params`` are the escaped ones (:func:`bot.narrate.event_params`); the glyphs are the
+    Ludothèque's dice, a Limit tile, Ludime's letters. ``params`` are the escaped ones (:func:`bot.narrate.event_params`); the glyphs are the
     bot's own text, added in front of them, never in place of them."""
     if kind == "ludix" and isinstance(event.get("faces"), str) and "faces" in params:
         faces = event["faces"].upper()
@@ -173,6 +175,12 @@ def event_glyphs(kind: str, event: dict[str, Any], params: dict[str, Any]) -> di
             value = event.get(key)
             if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6 and key in params:
                 params[key] = with_text("ranta", [str(value)], str(value))
+    elif kind == "ludime":  # letters as cards: a discard's E, an exchange's H, Z (never a word)
+        for key in ("letter", "returned", "received"):
+            value = event.get(key)
+            letters = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+            if key in params and letters and all(isinstance(c, str) and _LETTER.match(c) for c in letters):
+                params[key] = with_text("ludime", letters, params[key])
     elif kind == "limit" and isinstance(event.get("tile"), str) and "tile" in params:
         m = _TILE.match(event["tile"])
         if m:

@@ -4,7 +4,9 @@ An event ``{"type": "rolled", "seat": 0, "value": 22}`` of game ``ludix`` is tol
 with the template ``ludix.event.rolled``. Parameters that name seats (``seat``,
 ``lutin``, ``picker``, ``owner``, ``winner``, anything ending in ``_seat``) are
 replaced by the player's name; lists of seats (``winners``, ``seats``,
-``lutins``) by the names joined. Events ``private_to`` another seat are skipped.
+``lutins``) by the names joined. Events ``private_to`` another seat are skipped. A text
+``<key>_shown`` is how ``<key>`` is shown (a Ludime word laid as TUÉE, played with the cards
+T U E E): the template's ``<key>`` says it; events logged before it existed tell ``<key>``.
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ def event_params(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
     names = [escape(n) for n in names]
     params: dict[str, Any] = {}
     for key, value in event.items():
-        if key.startswith("_"):
+        if key.startswith("_") or key.endswith("_shown"):
             continue
+        shown = event.get(f"{key}_shown")
+        if isinstance(shown, str) and shown:
+            value = shown
         if _is_seat_key(key) and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
             params[key] = names[value]
             params[f"{key}_index"] = value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.ludime.lexicon import normalize
 from render.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -60,8 +61,9 @@ def _name(names: list[str], seat: int | None) -> str:
 def _card(draw, x: int, y: int, w: int, h: int, letter: str, value: int | None,
           outline=CARD_EDGE, width: int = 2) -> None:
     """One letter card: the letter big in the middle, its value small in the corner."""
-    fill = VOWEL_TINT if letter in VOWELS else CARD_FACE
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=max(4, w // 8), fill=fill, outline=outline, width=width)
+    base = normalize(letter)  # É is an E card, Œ the O and E cards
+    fill = VOWEL_TINT if base and set(base) <= VOWELS else CARD_FACE
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=max(4, min(w, h) // 8), fill=fill, outline=outline, width=width)
     centred_text(draw, (x + w / 2, y + h * 0.47), letter, font(int(h * 0.52), bold=True), fill=CARD_INK)
     if value is not None and h >= 40:
         vf = font(max(11, int(h * 0.2)), bold=True)
@@ -134,6 +136,15 @@ def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tu
     return notes
 
 
+def _faces(word: str, shown: str | None) -> list[tuple[str, int]]:
+    """What each card of ``word`` shows, as (text, cards): the spelling's characters (É on an E card),
+    a ligature over the two cards it stands for (Œ on O and E); the card letters when ``shown`` is
+    not a spelling of ``word``."""
+    if not shown or normalize(shown) != word:
+        return [(c, 1) for c in word]
+    return [(ch, len(normalize(ch))) for ch in shown]
+
+
 HALF_MAX = 9  # longest word drawn in a half-width slot when the table has two columns
 
 
@@ -196,7 +207,8 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     if view.get("out_seat") is not None and not view.get("finished"):
         draw.text((24, 176), fit(lab["went_out"], small, WIDTH - 48), font=small, fill=HIGHLIGHT)
     elif variant != "main" and last.get("word") and last.get("scorer") is not None:
-        line = f"{lab['last_round']}{lab['colon']}{last['word']} +{last['value']} · {_name(names, last['scorer'])}"
+        said = last.get("shown") or last["word"]
+        line = f"{lab['last_round']}{lab['colon']}{said} +{last['value']} · {_name(names, last['scorer'])}"
         draw.text((24, 176), fit(line, small, WIDTH - 48), font=small, fill=HIGHLIGHT)
 
     if variant != "mot-unique":
@@ -227,11 +239,14 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         word = w["word"]
         step = min(tile + 3, int(room // max(1, len(word))))
         if step - 3 >= 44:
-            for k, letter in enumerate(word):
-                _card(draw, x + 38 + k * step, int(mid - (step - 3) / 2), step - 3, step - 3, letter, None)
+            k = 0
+            for text, cards in _faces(word, w.get("shown")):  # a ligature spans its two cards
+                _card(draw, x + 38 + k * step, int(mid - (step - 3) / 2), cards * step - 3, step - 3, text, None)
+                k += cards
         else:
             word_font = font(30, bold=True)
-            draw.text((x + 40, mid), fit(word, word_font, room), font=word_font, fill=TEXT, anchor="lm")
+            said = w.get("shown") or word
+            draw.text((x + 40, mid), fit(said, word_font, room), font=word_font, fill=TEXT, anchor="lm")
         draw.text((x + width - 14, mid), value_text, font=value_font, fill=legible(colour, PANEL), anchor="rm")
 
     # scores: name and points on a line, the details under them

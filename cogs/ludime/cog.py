@@ -3,7 +3,8 @@
 Public turn message (every move): narration, the table picture, whose turn, and buttons —
 Piocher / Prendre la défausse (draw), Se défausser (opens the private discard menu),
 Reposer la défausse, Passer (variant 2), and « Ma main » for everyone. Words are typed:
-``/ludime poser``, ``allonger``, ``echanger``, ``ajouter`` (variant 2), ``declarer`` (variant 3).
+``/ludime poser``, ``allonger``, ``echanger``, ``ajouter`` (variant 2), ``declarer`` (variant 3), and
+shown as typed (``as_typed``: « TUÉE » laid with the cards T U E E).
 After each accepted move the player who made it gets their hand privately (picture + letters),
 with the discard select when the turn can end: the select lists the hand, so it is only ever
 in an ephemeral message to its owner. ``/ludime main`` shows the same hand at any time.
@@ -96,7 +97,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
                     partie: int | None = None) -> None:
         game = await self._game_for(interaction, partie, "poser")
         words = [w for w in WORD_SPLIT.split(mot) if w]
-        await self.move(interaction, game, {"type": "play", "words": words})
+        await self.move(interaction, game, {"type": "play", "words": words, "as_typed": True})
 
     @app_commands.command(name="allonger", description=L("ludime.cmd.allonger"))
     @app_commands.describe(mot=L("ludime.cmd.allonger_mot"), nouveau=L("ludime.cmd.allonger_nouveau"),
@@ -104,7 +105,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     async def allonger(self, interaction: discord.Interaction, mot: app_commands.Range[str, 1, 60],
                        nouveau: app_commands.Range[str, 1, 60], partie: int | None = None) -> None:
         game = await self._game_for(interaction, partie, "allonger")
-        await self.move(interaction, game, {"type": "extend", "target": mot.strip(), "word": nouveau})
+        await self.move(interaction, game, {"type": "extend", "target": mot.strip(), "word": nouveau,
+                                            "as_typed": True})
 
     @app_commands.command(name="echanger", description=L("ludime.cmd.echanger"))
     @app_commands.describe(lettres=L("ludime.cmd.echanger_lettres"), partie=L("common.cmd.partie"))
@@ -118,14 +120,14 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     async def ajouter(self, interaction: discord.Interaction, mot: app_commands.Range[str, 1, 60],
                       partie: int | None = None) -> None:
         game = await self._game_for(interaction, partie, "ajouter")
-        await self.move(interaction, game, {"type": "add", "word": mot})
+        await self.move(interaction, game, {"type": "add", "word": mot, "as_typed": True})
 
     @app_commands.command(name="declarer", description=L("ludime.cmd.declarer"))
     @app_commands.describe(mot=L("ludime.cmd.declarer_mot"), partie=L("common.cmd.partie"))
     async def declarer(self, interaction: discord.Interaction, mot: app_commands.Range[str, 1, 60],
                        partie: int | None = None) -> None:
         game = await self._game_for(interaction, partie, "declarer")
-        await self.move(interaction, game, {"type": "declare", "word": mot})
+        await self.move(interaction, game, {"type": "declare", "word": mot, "as_typed": True})
 
     @app_commands.command(name="table", description=L("ludime.cmd.table"))
     @app_commands.describe(partie=L("common.cmd.partie"))
@@ -206,7 +208,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
                 continue
             if typed and typed not in w["word"] and typed != str(w["id"]):
                 continue
-            label = i18n.t("ludime.label.word_choice", lg, word=w["word"], owner=names[w["owner"]], value=w["value"])
+            label = i18n.t("ludime.label.word_choice", lg, word=w.get("shown") or w["word"],
+                           owner=names[w["owner"]], value=w["value"])
             out.append(app_commands.Choice(name=label[:100], value=f"#{w['id']}"))
         return out[:25]
 
@@ -257,7 +260,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
             words = [w for w in WORD_SPLIT.split(text) if w]
             if not words:
                 raise SessionError("table.ludime.no_word")
-            await self.move(interaction, game, {"type": "play", "words": words}, version=click.check_version)
+            await self.move(interaction, game, {"type": "play", "words": words, "as_typed": True},
+                            version=click.check_version)
             return
         _, seat = self.player_state(interaction, game)
         if seat not in self.sessions.expected_seats(game):

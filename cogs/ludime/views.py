@@ -209,7 +209,8 @@ def table_text(game: GameRow, view: dict[str, Any], lang: str) -> str:
     names = game.names
     for w in view.get("words") or []:
         owner = escape(names[w["owner"]]) if 0 <= w["owner"] < len(names) else "?"
-        lines.append("• " + i18n.t("ludime.label.table_word", lang, word=w["word"], owner=owner, value=w["value"]))
+        lines.append("• " + i18n.t("ludime.label.table_word", lang, word=w.get("shown") or w["word"], owner=owner,
+                                           value=w["value"]))
     if not view.get("words"):
         lines.append(i18n.t("ludime.label.table_empty", lang))
     return "\n".join(lines)

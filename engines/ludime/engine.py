@@ -15,6 +15,13 @@ Main game (``variant="main"``), one turn = draw, then lay-down actions, then dis
 * ``{"type": "skip"}`` — the timeout move: draw from the pile (if not done) and discard the
   card drawn
 
+A word move (``play``, ``extend``, ``add``, ``declare``) may say ``"as_typed": true``: the words
+are then *shown* as typed (upper-cased, French accents kept: TUÉE, ŒUVRE) while the rules see
+only their card letters (T U E E, O E U V R E). The spellings are kept per word id
+(``State.spellings``) and told in the events as ``word_shown`` / ``old_shown``; a move without
+the flag (the AI's, every move logged before it existed) shows the card letters, so an old log
+replays to exactly the state it stored.
+
 Variant ``"mot-unique"``: ``play`` (the opening 3-letter word), ``add`` (``{"type": "add",
 "word": "TREVES"}``, one card added, may be repeated in a turn), ``pass`` (ends the turn; a
 pass without any addition abandons the round).
@@ -27,6 +34,7 @@ discarded).
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
@@ -59,6 +67,8 @@ SINGLE_HAND, SINGLE_DEALER_EXTRA, SINGLE_OPENING = 12, 3, 3
 TARGET = 100            # variants 2 and 3
 MAX_TURNS = 40          # [decision] a stalled round ends once every seat has played this many turns
 MAX_ROUNDS = 30         # [decision] variants 2 and 3: the game stops after this many rounds
+#: the letters a word may be shown with (``as_typed``): A-Z and French's accented letters and ligatures
+SHOWN_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZÀÂÄÆÇÉÈÊËÎÏÔÖŒÙÛÜŸ")
 RARITY = sorted(DECK_COUNTS, key=lambda c: (DECK_COUNTS[c], -VALUES[c], c))  # rarest first
 
 #: every event type the engine emits (each has a narration key ``ludime.event.<type>``)
@@ -114,6 +124,8 @@ class State:
     shuffles: int = 0  # reshuffles of the discard this round (RNG salt)
     last_round: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
+    #: (word id, spelling) of the table's words shown otherwise than their card letters (TUÉE for TUEE)
+    spellings: tuple[tuple[int, str], ...] = ()
 
 
 # --- small helpers ------------------------------------------------------------------
@@ -134,6 +146,17 @@ def _set(tup: tuple, index: int, value) -> tuple:
     return tup[:index] + (value,) + tup[index + 1:]
 
 
+def _shown_of(state: State, wid: int) -> str | None:
+    """The spelling word ``wid`` is shown with, or None (its card letters)."""
+    return next((text for i, text in state.spellings if i == wid), None)
+
+
+def _respelled(spellings: tuple[tuple[int, str], ...], wid: int, shown: str | None) -> tuple[tuple[int, str], ...]:
+    """``spellings`` with word ``wid`` shown as ``shown`` (None: as its card letters)."""
+    out = tuple(p for p in spellings if p[0] != wid)
+    return tuple(sorted(out + ((wid, shown),))) if shown else out
+
+
 def _word_arg(action: Action, key: str = "word") -> str:
     raw = action.get(key)
     if not isinstance(raw, str) or not raw.strip():
@@ -148,9 +171,33 @@ def _check_letters_only(raw: str) -> str:
     return word
 
 
-def _check_lexicon(word: str) -> None:
+def _spelling(raw: str, word: str, action: Action) -> str | None:
+    """How ``word`` (the card letters of ``raw``) is shown: ``raw`` upper-cased with its accents when the
+    move asks for it (``as_typed``) and they differ from the card letters, else None (the letters).
+    A letter French does not write (Ñ, Å, a stray combining mark) is refused: it is no card's."""
+    if action.get("as_typed") is not True:
+        return None
+    shown = unicodedata.normalize("NFC", raw.strip()).upper()
+    for ch in shown:
+        if ch not in SHOWN_LETTERS:
+            letter = f"\u25cc{ch}" if unicodedata.combining(ch) else ch
+            raise RuleError("ludime.error.foreign_letter", letter=letter, word=word)
+    if normalize(shown) != word:  # [decision] cannot happen for letters of SHOWN_LETTERS: show the cards
+        return None
+    return shown if shown != word else None
+
+
+def _tell_spellings(event: Event, shown: str | None, old_shown: str | None = None) -> None:
+    """Add the spellings the event's ``word`` and ``old`` are shown with (narration uses them)."""
+    if shown:
+        event["word_shown"] = shown
+    if old_shown:
+        event["old_shown"] = old_shown
+
+
+def _check_lexicon(word: str, shown: str | None = None) -> None:
     if not _is_word(word):
-        raise RuleError("ludime.error.not_a_word", word=word)
+        raise RuleError("ludime.error.not_a_word", word=shown or word)
 
 
 def _letter_arg(raw: Any) -> str:
@@ -220,7 +267,7 @@ class LudimeEngine:
             words=(), next_id=1, turns=(0,) * n, first_word_turn=(-1,) * n,
             drawn=None, discard_taken=None, discard_used=False, undo_done=False, laid=False,
             exchanged=False, out_seat=None, abandoned=(False,) * n, last_modifier=None, added=0,
-            passes=0, hand_size=size, die=die, shuffles=0)
+            passes=0, hand_size=size, die=die, shuffles=0, spellings=())
         events: list[Event] = []
         if state.variant == WHOLE:
             events.append({"type": "die_rolled", "seat": dealer, "die": die, "cards": size})
@@ -385,26 +432,34 @@ class LudimeEngine:
         words = []
         for raw in raw_words:
             word = _check_letters_only(raw)
+            shown = _spelling(raw, word, action)
+            label = shown or word
             if len(word) < minimum:
                 if first:
-                    raise RuleError("ludime.error.first_word_short", word=word, min=minimum)
-                raise RuleError("ludime.error.too_short", word=word, min=minimum)
+                    raise RuleError("ludime.error.first_word_short", word=label, min=minimum)
+                raise RuleError("ludime.error.too_short", word=label, min=minimum)
             missing = _missing(hand, word)
             if missing:
-                raise RuleError("ludime.error.missing_letter", letter=missing, word=word)
-            _check_lexicon(word)
-            words.append(word)
+                raise RuleError("ludime.error.missing_letter", letter=missing, word=label)
+            _check_lexicon(word, shown)
+            words.append((word, shown))
         new_hand = _sorted(hand.elements())
         table = list(state.words)
+        spellings = state.spellings
         events: list[Event] = []
         next_id = state.next_id
-        for word in words:
+        for word, shown in words:
             table.append((next_id, word, seat))
-            events.append({"type": "played", "seat": seat, "word": word, "value": word_value(word), "id": next_id})
+            event: Event = {"type": "played", "seat": seat, "word": word, "value": word_value(word), "id": next_id}
+            if shown:
+                event["word_shown"] = shown
+                spellings = _respelled(spellings, next_id, shown)
+            events.append(event)
             next_id += 1
-        used = "".join(words)
+        used = "".join(w for w, _ in words)
         new = replace(state, hands=_set(state.hands, seat, new_hand), words=tuple(table), next_id=next_id,
-                      laid=True, discard_used=state.discard_used or (state.discard_taken or "#") in used)
+                      laid=True, discard_used=state.discard_used or (state.discard_taken or "#") in used,
+                      spellings=spellings)
         if new.first_word_turn[seat] < 0:
             new = replace(new, first_word_turn=_set(new.first_word_turn, seat, state.turns[seat]))
         return self._after_lay(new, seat, events)
@@ -431,16 +486,20 @@ class LudimeEngine:
                     return w
         raise RuleError("ludime.error.no_such_word", target="" if target is None else str(target))
 
-    def _check_change(self, old: str, raw: str) -> tuple[str, str]:
-        """``new`` keeps every letter of ``old`` and adds at least one: returns (new, added letters)."""
+    def _check_change(self, old: str, raw: str, action: Action,
+                      old_shown: str | None = None) -> tuple[str, str, str | None]:
+        """``new`` keeps every letter of ``old`` and adds at least one: returns (new, added letters,
+        the spelling ``new`` is shown with or None)."""
         new = _check_letters_only(raw)
+        shown = _spelling(raw, new, action)
         lost = Counter(old) - Counter(new)
         if lost:
-            raise RuleError("ludime.error.must_keep_letters", word=new, old=old, letter=sorted(lost)[0])
+            raise RuleError("ludime.error.must_keep_letters", word=shown or new, old=old_shown or old,
+                            letter=sorted(lost)[0])
         added = "".join(sorted((Counter(new) - Counter(old)).elements()))
         if not added:
-            raise RuleError("ludime.error.must_add_letter", word=new, old=old)
-        return new, added
+            raise RuleError("ludime.error.must_add_letter", word=shown or new, old=old_shown or old)
+        return new, added, shown
 
     def _extend(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         self._check_play_phase(state)
@@ -452,19 +511,21 @@ class LudimeEngine:
                 raise RuleError("ludime.error.take_needs_word", word=old)
             if state.first_word_turn[seat] >= state.turns[seat]:
                 raise RuleError("ludime.error.take_too_early", word=old)
-        new, added = self._check_change(old, _word_arg(action))
+        old_shown = _shown_of(state, wid)
+        new, added, shown = self._check_change(old, _word_arg(action), action, old_shown)
         missing = _missing(Counter(state.hands[seat]), added)
         if missing:
-            raise RuleError("ludime.error.missing_letter", letter=missing, word=new)
-        _check_lexicon(new)
+            raise RuleError("ludime.error.missing_letter", letter=missing, word=shown or new)
+        _check_lexicon(new, shown)
         hand = Counter(state.hands[seat])
         hand.subtract(added)
         words = tuple((i, new, seat) if i == wid else (i, w, o) for i, w, o in state.words)
         new_state = replace(state, hands=_set(state.hands, seat, _sorted(hand.elements())), words=words,
-                            laid=True,
+                            laid=True, spellings=_respelled(state.spellings, wid, shown),
                             discard_used=state.discard_used or (state.discard_taken or "#") in added)
         event: Event = {"type": "lengthened" if owner == seat else "took", "seat": seat, "word": new,
                         "old": old, "added": added, "value": word_value(new), "id": wid}
+        _tell_spellings(event, shown, old_shown)
         if owner != seat:
             event["from_seat"] = owner
         return self._after_lay(new_state, seat, [event])
@@ -511,16 +572,21 @@ class LudimeEngine:
     def _end_round_main(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
         n = state.players
         details = []
+        shown: list[dict[str, str]] = [{} for _ in range(n)]  # card letters -> spelling, per seat
         for seat in range(n):
             owned = [w for _, w, o in state.words if o == seat]
             details.append(round_breakdown(owned, state.hands[seat]))
+        for wid, w, o in state.words:
+            spelling = _shown_of(state, wid)
+            if spelling:
+                shown[o].setdefault(w, spelling)
         points = [d["total"] for d in details]
         scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
         best, best_text = list(state.best), list(state.best_text)
         for seat, d in enumerate(details):
             for word, value in d["words"]:
                 if value > best[seat] or (value == best[seat] and not best_text[seat]):
-                    best[seat], best_text[seat] = value, word
+                    best[seat], best_text[seat] = value, shown[seat].get(word, word)
         summary = {"round": state.round_no, "points": points,
                    "words": [d["words"] for d in details], "penalties": [d["penalty"] for d in details],
                    "cards_left": [len(h) for h in state.hands], "stalled": state.out_seat is None}
@@ -556,34 +622,39 @@ class LudimeEngine:
         if len(raw_words) != 1:
             raise RuleError("ludime.error.opening_single", length=SINGLE_OPENING)
         word = _check_letters_only(raw_words[0])
+        shown = _spelling(raw_words[0], word, action)
         if len(word) != SINGLE_OPENING:
-            raise RuleError("ludime.error.opening_length", word=word, length=SINGLE_OPENING)
+            raise RuleError("ludime.error.opening_length", word=shown or word, length=SINGLE_OPENING)
         hand = Counter(state.hands[seat])
         missing = _missing(hand, word)
         if missing:
-            raise RuleError("ludime.error.missing_letter", letter=missing, word=word)
-        _check_lexicon(word)
+            raise RuleError("ludime.error.missing_letter", letter=missing, word=shown or word)
+        _check_lexicon(word, shown)
         new = replace(state, hands=_set(state.hands, seat, _sorted(hand.elements())), words=((1, word, seat),),
-                      next_id=2, last_modifier=seat, phase="add", passes=0)
-        events: list[Event] = [{"type": "opened", "seat": seat, "word": word, "value": word_value(word)}]
-        return self._next_single(new, seat, events)
+                      next_id=2, last_modifier=seat, phase="add", passes=0, spellings=_respelled((), 1, shown))
+        event: Event = {"type": "opened", "seat": seat, "word": word, "value": word_value(word)}
+        _tell_spellings(event, shown)
+        return self._next_single(new, seat, [event])
 
     def _add(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if state.phase != "add":
             raise RuleError("ludime.error.no_word_yet")
         old = self._table_word(state)
-        new, added = self._check_change(old, _word_arg(action))
+        old_shown = _shown_of(state, 1)
+        new, added, shown = self._check_change(old, _word_arg(action), action, old_shown)
         if len(added) != 1:
-            raise RuleError("ludime.error.must_add_one", word=new, old=old)
+            raise RuleError("ludime.error.must_add_one", word=shown or new, old=old_shown or old)
         if added not in state.hands[seat]:
-            raise RuleError("ludime.error.missing_letter", letter=added, word=new)
-        _check_lexicon(new)
+            raise RuleError("ludime.error.missing_letter", letter=added, word=shown or new)
+        _check_lexicon(new, shown)
         rest = list(state.hands[seat])
         rest.remove(added)
         st = replace(state, hands=_set(state.hands, seat, tuple(rest)), words=((1, new, seat),),
-                     last_modifier=seat, added=state.added + 1)
-        events: list[Event] = [{"type": "added", "seat": seat, "word": new, "old": old, "letter": added,
-                                "value": word_value(new)}]
+                     last_modifier=seat, added=state.added + 1, spellings=_respelled((), 1, shown))
+        event: Event = {"type": "added", "seat": seat, "word": new, "old": old, "letter": added,
+                        "value": word_value(new)}
+        _tell_spellings(event, shown, old_shown)
+        events: list[Event] = [event]
         if not rest:
             events.append({"type": "passed", "seat": seat})
             return self._next_single(st, seat, events)
@@ -624,14 +695,16 @@ class LudimeEngine:
 
     # --- variant 3: one hand, one word ----------------------------------------------
     def _declare(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        word = _check_letters_only(_word_arg(action))
+        raw = _word_arg(action)
+        word = _check_letters_only(raw)
+        shown = _spelling(raw, word, action)
         if len(word) != state.hand_size:
-            raise RuleError("ludime.error.declare_length", word=word, length=state.hand_size)
+            raise RuleError("ludime.error.declare_length", word=shown or word, length=state.hand_size)
         hand = Counter(state.hands[seat])
         missing = _missing(hand, word)
         if missing:
-            raise RuleError("ludime.error.missing_letter", letter=missing, word=word)
-        _check_lexicon(word)
+            raise RuleError("ludime.error.missing_letter", letter=missing, word=shown or word)
+        _check_lexicon(word, shown)
         events: list[Event] = []
         discard = state.discard
         left = _sorted(hand.elements())
@@ -639,8 +712,10 @@ class LudimeEngine:
             discard = discard + left
             events.append({"type": "discarded", "seat": seat, "letter": left[0]})
         st = replace(state, hands=_set(state.hands, seat, ()), discard=discard,
-                     words=((1, word, seat),), next_id=2)
-        events.append({"type": "declared", "seat": seat, "word": word, "value": word_value(word)})
+                     words=((1, word, seat),), next_id=2, spellings=_respelled((), 1, shown))
+        event: Event = {"type": "declared", "seat": seat, "word": word, "value": word_value(word)}
+        _tell_spellings(event, shown)
+        events.append(event)
         return self._end_round_single(st, seat, word, events)
 
     # --- variants 2 and 3: one scorer per round, first to 100 ------------------------
@@ -648,20 +723,24 @@ class LudimeEngine:
                           events: list[Event]) -> tuple[State, list[Event]]:
         n = state.players
         value = word_value(word) if scorer is not None else 0
+        shown = _shown_of(state, 1) if scorer is not None and word else None
         points = [0] * n
         best, best_text = list(state.best), list(state.best_text)
         if scorer is not None:
             points[scorer] = value
             if value > best[scorer]:
-                best[scorer], best_text[scorer] = value, word
+                best[scorer], best_text[scorer] = value, shown or word
         scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
         summary = {"round": state.round_no, "points": points, "scorer": scorer,
                    "word": word if scorer is not None else "", "value": value}
+        if shown:
+            summary["shown"] = shown
         if scorer is None:
             events.append({"type": "round_void", "round": state.round_no})
         else:
-            events.append({"type": "scored", "seat": scorer, "word": word, "value": value,
-                           "score": scores[scorer]})
+            scored: Event = {"type": "scored", "seat": scorer, "word": word, "value": value, "score": scores[scorer]}
+            _tell_spellings(scored, shown)
+            events.append(scored)
         events.append({"type": "round_end", "round": state.round_no, "points": points, "scores": list(scores)})
         new = replace(state, scores=scores, history=state.history + (tuple(points),), best=tuple(best),
                       best_text=tuple(best_text), last_round=summary)
@@ -692,7 +771,8 @@ class LudimeEngine:
             "phase": state.phase,
             "hand": list(state.hands[seat]) if own else None,
             "hand_counts": [len(h) for h in state.hands],
-            "words": [{"id": i, "word": w, "owner": o, "value": word_value(w)} for i, w, o in state.words],
+            "words": [{"id": i, "word": w, "shown": _shown_of(state, i) or w, "owner": o, "value": word_value(w)}
+                      for i, w, o in state.words],
             "discard_top": state.discard[-1] if state.discard else None,
             "discard_count": len(state.discard),
             "pile_count": len(state.pile),
@@ -733,11 +813,13 @@ class LudimeEngine:
     # --- persistence ----------------------------------------------------------------
     def to_dict(self, state: State) -> dict[str, Any]:
         d = json.loads(json.dumps(asdict(state)))
+        if not d["spellings"]:  # a state without spellings stores as before they existed (old logs replay equal)
+            del d["spellings"]
         return stamp_schema(d, self.SCHEMA)
 
     def from_dict(self, data: dict[str, Any]) -> State:
         d = unstamp_schema(self.name, data, self.SCHEMA)
-        nested = {"hands", "words", "history"}
+        nested = {"hands", "words", "history", "spellings"}
         for f in fields(State):
             value = d.get(f.name)
             if isinstance(value, list):

@@ -156,6 +156,8 @@ async def test_every_refusal_says_why_privately_and_changes_nothing(world):
         junk = letters_that_are_no_word(hand)
         await table.refused(me, poser(me, junk), f"{junk} n'est pas dans le dictionnaire")
         await table.refused(me, poser(me, "porte-clé"), "contient autre chose que des lettres")
+        # accents are kept on show, but only French ones (issue 25): a letter no card stands for is named
+        await table.refused(me, poser(me, "tuñe"), "Ñ n'est pas une lettre du français", "tapez TUNE")
         await table.refused(me, lambda: fake.run_command(me, "jeux", "ludime allonger", mot="#1", nouveau="MAISONS"),
                             "Premier tour")
 

@@ -10,6 +10,7 @@ error-first_word_short = First turn: your word needs at least { $min } letters (
 error-first_word_single = First turn: you lay exactly one word of at least { $min } letters (or exchange cards).
 error-first_turn_extend = First turn: you may only lay one word of at least { $min } letters, not change a word on the table.
 error-missing_letter = You are missing the letter { $letter } for { $word }.
+error-foreign_letter = { $letter } is not a French letter: type { $word }, with or without French accents (é, è, ê, à, ç, ô, î, ï, ù, û, œ…).
 error-not_in_hand = You have no { $letter } in your hand.
 error-bad_letter = “{ $letter }” is not a letter.
 error-bad_source = Draw from the pile or the discard, not “{ $source }”.

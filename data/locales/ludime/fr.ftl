@@ -10,6 +10,7 @@ error-first_word_short = Premier tour : votre mot doit avoir au moins { $min } l
 error-first_word_single = Premier tour : vous ne posez qu'un seul mot, d'au moins { $min } lettres (ou vous échangez des cartes).
 error-first_turn_extend = Premier tour : vous ne pouvez que poser un seul mot d'au moins { $min } lettres, pas modifier un mot de la table.
 error-missing_letter = Il vous manque la lettre { $letter } pour { $word }.
+error-foreign_letter = { $letter } n'est pas une lettre du français : tapez { $word }, avec ou sans les accents du français (é, è, ê, à, ç, ô, î, ï, ù, û, œ…).
 error-not_in_hand = Vous n'avez pas de { $letter } en main.
 error-bad_letter = « { $letter } » n'est pas une lettre.
 error-bad_source = On pioche dans la pioche ou la défausse, pas « { $source } ».
