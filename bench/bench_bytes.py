@@ -13,8 +13,10 @@ interaction the script reports what went over the wire:
 * **gateway bytes** the bot received (JSON text, uncompressed) between the previous recorded
   interaction and this one: its INTERACTION_CREATE and the events of the messages it caused.
 
-Autocomplete requests are not counted (they are not moves). Runs are short (a capped number of moves
-per game, then ``/x cancel``) and the bot picks its games' seeds at random, so two runs differ a little.
+Every interaction is sent once the bot has been quiet for 0.3 s, so each window holds its own
+requests whatever the load. Autocomplete requests are not counted (they are not moves). Runs are short
+(a capped number of moves per game, then ``/x cancel``) and the bot picks its games' seeds at random,
+so two runs differ a little. Rows are grouped as moves, looks (a private view, a status) and lobby steps.
 
 Run: ``python -m bench.bench_bytes [--json out.json]``;
 ``python -m bench.bench_bytes --compare before.json after.json`` prints the before/after table.
@@ -217,15 +219,40 @@ async def emojis_created(fake, quiet: float = 3.0, at_most: float = 90.0) -> int
     return count
 
 
-async def settle(fake, seconds: float = 1.0) -> None:
-    """Let the late requests of the last move (its old buttons taken off) land."""
-    await asyncio.sleep(seconds)
+async def settle(fake, idle: float = 0.3, at_most: float = 5.0) -> None:
+    """Wait until the bot has been quiet (no request, no gateway frame) for ``idle`` seconds: the late
+    requests of the last move (its old buttons taken off, a card re-rendered) land in its window."""
+    t0 = time.monotonic()
+    seen, since = None, t0
+    while time.monotonic() - t0 < at_most:
+        log = fake.request_log
+        now = (len(log), id(log[-1]) if log else 0, fake.gateway_bytes_sent)
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif time.monotonic() - since >= idle:
+            return
+        await asyncio.sleep(0.05)
+
+
+def quiet_first(fake) -> None:
+    """Every interaction the drivers send waits first for the bot to be quiet (see :func:`settle`), so
+    that each one's window holds its own requests only, whatever the machine's load."""
+    for name in ("run_command", "click", "select", "autocomplete", "submit_modal"):
+        method = getattr(fake, name, None)
+        if method is None:
+            continue
+
+        async def quiet_then(*args, _method=method, **kw):
+            await settle(fake)
+            return await _method(*args, **kw)
+
+        setattr(fake, name, quiet_then)
 
 
 async def ludix(t: WireTimings, fake, users, moves: int) -> None:
     alice, bruno = users[:2]
     by_id = {alice.id: alice, bruno.id: bruno}
-    lobby = t.record("/ludix start", await fake.run_command(alice, "jeux", "ludix start", objectif=150)).message
+    lobby = t.record("/ludix start", await fake.run_command(alice, "jeux", "ludix start", objectif=500)).message
     t.record("button Rejoindre", await fake.click(bruno, lobby, label="Rejoindre"))
     t.record("button Lancer (start)", await fake.click(
         alice, lobby, label="Lancer", until=lambda r, a=lobby.id: next_control(fake, "jeux", a)))
@@ -376,6 +403,7 @@ async def run(scale: float = 1.0) -> WireTimings:
     """Every game, one after the other, in one bot process and one fake Discord."""
     t = WireTimings()
     fake, bot, users, _ = await bot_world(["Alice", "Bruno", "Chloé", "Dave"])
+    quiet_first(fake)
     n = max(4, round(40 * scale))
     plays = [
         ("Ludix", lambda: ludix(t, fake, users, n)),

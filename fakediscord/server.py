@@ -60,6 +60,8 @@ GATEWAY_CLOSE_MESSAGES = {
 VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109, 30008}
 #: close codes after which Discord says not to reconnect
 FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
+#: a request's attached files' bytes, as its body is read (for ``request_log``)
+FILE_BYTES = web.RequestKey("fake_file_bytes", int)
 
 
 class ApiError(Exception):
@@ -1186,7 +1188,7 @@ class FakeDiscordServer:
 
     def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
         self.request_log.append(LoggedRequest(request.method, request.path_qs, resp.status,
-                                              request.content.total_bytes, request.get("fake_file_bytes", 0)))
+                                              request.content.total_bytes, request.get(FILE_BYTES, 0)))
         if request.method in ("POST", "PATCH") and "/channels/" in request.path and "/messages" in request.path:
             self.channel_message_writes += 1  # posts and edits in channels (the log itself is trimmed)
         if len(self.request_log) > 5000:
@@ -1237,7 +1239,7 @@ class FakeDiscordServer:
                 mm = re.match(r"^files\[(\d+)\]$", name)
                 idx = int(mm.group(1)) if mm else auto
                 auto += 1
-                request["fake_file_bytes"] = request.get("fake_file_bytes", 0) + len(raw)
+                request[FILE_BYTES] = request.get(FILE_BYTES, 0) + len(raw)
                 pct = part.headers.get("Content-Type")
                 files[idx] = (part.filename or f"file{idx}", bytes(raw),
                               None if pct in (None, "application/octet-stream") else pct)
