@@ -143,8 +143,9 @@ class WireTimings(Timings):
 
 
 def summary(rows: dict[str, list[Wire]], what: str = "move") -> dict[str, float]:
-    """Means per interaction over a game's rows of category ``what`` (see :func:`category`)."""
-    ws = [w for name, lst in rows.items() if category(name) == what for w in lst]
+    """Means per interaction over a game's rows of category ``what`` (see :func:`category`; "all":
+    every row)."""
+    ws = [w for name, lst in rows.items() if what in ("all", category(name)) for w in lst]
     if not ws:
         return {"n": 0}
     out: dict[str, float] = {"n": len(ws)}
@@ -219,7 +220,7 @@ async def emojis_created(fake, quiet: float = 3.0, at_most: float = 90.0) -> int
     return count
 
 
-async def settle(fake, idle: float = 0.3, at_most: float = 5.0) -> None:
+async def settle(fake, idle: float = 0.25, at_most: float = 5.0) -> None:
     """Wait until the bot has been quiet (no request, no gateway frame) for ``idle`` seconds: the late
     requests of the last move (its old buttons taken off, a card re-rendered) land in its window."""
     t0 = time.monotonic()
@@ -404,15 +405,15 @@ async def run(scale: float = 1.0) -> WireTimings:
     t = WireTimings()
     fake, bot, users, _ = await bot_world(["Alice", "Bruno", "Chloé", "Dave"])
     quiet_first(fake)
-    n = max(4, round(40 * scale))
+    n = max(4, round(30 * scale))
     plays = [
         ("Ludix", lambda: ludix(t, fake, users, n)),
         ("Ludime", lambda: ludime(t, fake, bot, users, n)),
-        ("Range ta Ludothèque", lambda: ranta(t, fake, users, max(2, round(8 * scale)))),
-        ("Take it to the Limit", lambda: limit(t, fake, users, max(2, round(12 * scale)))),
+        ("Range ta Ludothèque", lambda: ranta(t, fake, users, max(2, round(6 * scale)))),
+        ("Take it to the Limit", lambda: limit(t, fake, users, max(2, round(10 * scale)))),
         ("Tectonic", lambda: tectonic(t, fake, bot, users, n)),
         ("L'Invincible Armada", lambda: armada(t, fake, bot, users, n)),
-        ("Lutinades", lambda: lutinades(t, fake, bot, users, max(2, round(8 * scale)))),
+        ("Lutinades", lambda: lutinades(t, fake, bot, users, max(2, round(6 * scale)))),
     ]
     try:
         await asyncio.sleep(2)  # the start-up's own requests (commands, emojis) are not a move's
@@ -421,7 +422,7 @@ async def run(scale: float = 1.0) -> WireTimings:
             t0 = time.perf_counter()
             t.begin(fake, game)
             await play()
-            await settle(fake)
+            await settle(fake, idle=4.0, at_most=30.0)  # a finished game's animated summary comes later
             t.flush()
             print(f"({game}: {time.perf_counter() - t0:.0f} s)", file=sys.stderr)
         if fake.validation_errors:
@@ -443,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compare:
         before, after = (json.loads(open(p).read()) for p in args.compare)
-        for what in CATEGORIES:
+        for what in (*CATEGORIES, "all"):
             print(f"#### {what}")
             print(compare_table(before, after, what))
             print()

@@ -121,6 +121,7 @@ def test_categories_summaries_and_the_before_after_table():
     assert (s["n"], s["interaction"], s["channel"], s["sent"], s["pictures"], s["gateway"]) == \
         (2, 2.0, 0.5, 2048, 1280, 1024)
     assert summary(rows, "look") == {"n": 0}
+    assert summary(rows, "all")["n"] == 3 and summary(rows, "all")["sent"] == (1024 + 3072 + 999_999) / 3
     before = {"Ludix": {k: [asdict(w) for w in v] for k, v in rows.items()}}
     after = {"Ludix": {"button Stop": [asdict(Wire(interaction=1, channel=1, sent=4096, pictures=3072, gateway=1024))]}}
     line = next(x for x in compare_table(before, after).splitlines() if x.startswith("| Ludix"))
