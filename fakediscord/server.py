@@ -66,6 +66,8 @@ GATEWAY_CLOSE_MESSAGES = {
 VALIDATION_CODES = {50035, 50006, 40005, 30032, 50109, 30008}
 #: close codes after which Discord says not to reconnect
 FATAL_CLOSE_CODES = {4004, 4010, 4011, 4012, 4013, 4014}
+#: a request's attached files' bytes, as its body is read (for ``request_log``)
+FILE_BYTES = web.RequestKey("fake_file_bytes", int)
 
 
 class ApiError(Exception):
@@ -234,8 +236,11 @@ class FakeDiscordServer:
         self.errors: list[dict[str, Any]] = []
         #: requests to routes the fake does not implement
         self.unhandled: list[str] = []
-        #: (method, path, status) of every REST request, for debugging
-        self.request_log: list[tuple[str, str, int]] = []
+        #: (method, path, status) of every REST request, for debugging; each entry also tells the bytes
+        #: of its body as received and of its attached files (``LoggedRequest.body_bytes``, ``file_bytes``)
+        self.request_log: list[LoggedRequest] = []
+        #: bytes of every gateway frame sent to the bot (JSON text, uncompressed)
+        self.gateway_bytes_sent = 0
         self.channel_message_writes = 0
         self.listeners: list[Callable[[str, Any], Any]] = []
         self.sync_count = 0
@@ -831,6 +836,7 @@ class FakeDiscordServer:
         async with sess.lock:
             sess.seq += 1
             text = json.dumps({"op": 0, "t": event, "s": sess.seq, "d": data})
+            self.gateway_bytes_sent += len(text)  # ASCII: json.dumps escapes the rest
             sess.buffer.append((sess.seq, text))
             if len(sess.buffer) > 2000:
                 del sess.buffer[:1000]
@@ -850,6 +856,7 @@ class FakeDiscordServer:
         async with sess.lock:
             sess.seq += 1
             text = f'{{"op": 0, "t": {json.dumps(event)}, "s": {sess.seq}, "d": {data_text}}}'
+            self.gateway_bytes_sent += len(text.encode(errors="surrogatepass"))
             sess.buffer.append((sess.seq, text))
             if sess.connected:
                 with contextlib.suppress(ConnectionError, RuntimeError):
@@ -867,7 +874,9 @@ class FakeDiscordServer:
                 await sess.ws.send_str(text)  # type: ignore[union-attr]
 
     async def _send_op(self, ws: web.WebSocketResponse, op: int, d: Any) -> None:
-        await ws.send_str(json.dumps({"op": op, "d": d}))
+        text = json.dumps({"op": op, "d": d})
+        self.gateway_bytes_sent += len(text)
+        await ws.send_str(text)
 
     async def _heartbeat_ack(self, ws: web.WebSocketResponse) -> None:
         # A real gateway answers over the network. discord.py's heartbeat thread records the send time only
@@ -1007,6 +1016,7 @@ class FakeDiscordServer:
                 self._spawn(old.close(code=4000))
             for seq, text in sess.buffer:
                 if seq > last:
+                    self.gateway_bytes_sent += len(text)
                     await ws.send_str(text)
         sess.resumes += 1
         self.resume_count += 1
@@ -1194,7 +1204,8 @@ class FakeDiscordServer:
         return resp
 
     def _record(self, request: web.Request, resp: web.StreamResponse) -> web.StreamResponse:
-        self.request_log.append((request.method, request.path_qs, resp.status))
+        self.request_log.append(LoggedRequest(request.method, request.path_qs, resp.status,
+                                              request.content.total_bytes, request.get(FILE_BYTES, 0)))
         if request.method in ("POST", "PATCH") and "/channels/" in request.path and "/messages" in request.path:
             self.channel_message_writes += 1  # posts and edits in channels (the log itself is trimmed)
         if len(self.request_log) > 5000:
@@ -1245,6 +1256,7 @@ class FakeDiscordServer:
                 mm = re.match(r"^files\[(\d+)\]$", name)
                 idx = int(mm.group(1)) if mm else auto
                 auto += 1
+                request[FILE_BYTES] = request.get(FILE_BYTES, 0) + len(raw)
                 pct = part.headers.get("Content-Type")
                 files[idx] = (filename or f"file{idx}", bytes(raw),
                               None if pct in (None, "application/octet-stream") else pct)
@@ -2399,6 +2411,20 @@ def _part_names(disposition: str) -> tuple[str, str | None]:
     _, params = multipart.parse_content_disposition(disposition or None)
     return (multipart.content_disposition_filename(params, "name") or "",
             multipart.content_disposition_filename(params, "filename"))
+
+
+class LoggedRequest(tuple):
+    """One entry of ``request_log``: the tuple (method, path, status) it always was, plus the bytes of
+    the request's body as the fake received it (multipart framing and files included) and of its files."""
+
+    def __new__(cls, method: str, path: str, status: int, body_bytes: int = 0, file_bytes: int = 0):
+        entry = super().__new__(cls, (method, path, status))
+        entry.body_bytes = body_bytes
+        entry.file_bytes = file_bytes
+        return entry
+
+    body_bytes: int
+    file_bytes: int
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
