@@ -312,6 +312,22 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX queue_matches_unopened ON queue_matches (id) WHERE game_id IS NULL;
     """,
+    # 12: a season's end is a claimed deadline of its server (issue 28): the podium is posted when the season
+    # ends, by the process that claims the row (a lease, like a timeout's), once per server and season
+    """
+    CREATE TABLE season_ends (
+        guild_id {bigint} NOT NULL,
+        period TEXT NOT NULL,
+        label TEXT NOT NULL,
+        due {real} NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'void', 'failed')),
+        lease_until {real},
+        attempts INTEGER NOT NULL DEFAULT 0,
+        fired_at {real},
+        PRIMARY KEY (guild_id, period, label)
+    );
+    CREATE INDEX season_ends_due ON season_ends (due) WHERE state = 'pending';
+    """,
 ]
 
 
