@@ -141,6 +141,22 @@ async def test_the_podium_is_posted_when_the_season_ends_without_any_game(db_url
         assert await pending(w) == [("month", "2026-12")]
 
 
+async def test_the_podium_counts_the_games_of_the_seasons_last_minute(db_url):
+    clock = Clock(ts(2026, 10, 31, 23, 59))
+    async with World(db_url, clock, Channel()) as w:
+        await set_up_seasons(w)
+        await play(w.svc, 1, 2)
+        assert len(await w.board.table(GUILD, "tectonic", S.Season(2026, 10))) == 2  # /classement, cached
+        clock.now += 50
+        await play(w.svc, 3, 1)  # ten seconds before the end
+        clock.now = ts(2026, 11, 1, 0, 0, 1)
+        assert await w.board.tick() == 1
+        (post,) = w.channel.posts
+        assert sorted(post[3]) == [1, 2, 3]
+        # and a table read after the end is final (no re-read within the minute nor after)
+        assert len(await w.board.table(GUILD, "tectonic", S.Season(2026, 10))) == 3
+
+
 async def test_two_processes_racing_post_the_podium_once(db_url):
     clock = Clock(ts(2026, 12, 20))
     channel = Channel()

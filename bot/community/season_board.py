@@ -75,6 +75,10 @@ class ExportSource:
         self._docs[guild_id] = (self.clock(), doc)
         return doc
 
+    def forget(self, guild_id: int) -> None:
+        """Read the server's games afresh next time."""
+        self._docs.pop(guild_id, None)
+
     async def season_results(self, guild_id: int, kind: str, start: float,
                              end: float) -> tuple[list[list[ResultRow]], dict[int, str]]:
         doc = await self._export(guild_id)
@@ -120,8 +124,9 @@ class SeasonBoard:
         now = self.clock()
         key = (guild_id, kind, season.period, season.label)
         hit = self._cache.get(key)
-        past = season.end <= now
-        if hit is not None and (past or now - hit[0] < CURRENT_TTL):
+        # a table read after the season's end is final; one read before it, only for a minute (else a podium
+        # would miss the games of the season's last minute)
+        if hit is not None and (hit[0] >= season.end or now - hit[0] < CURRENT_TTL):
             return hit[1]
         games, names = await self.source.season_results(guild_id, kind, season.start, season.end)
         rows = S.season_table(games, names)
@@ -165,7 +170,13 @@ class SeasonBoard:
         return end
 
     async def podiums(self, guild_id: int, season: S.Season) -> dict[str, list[S.SeasonRow]]:
-        """The top three of each game in the season (games nobody played are left out)."""
+        """The top three of each game in the season (games nobody played are left out), from the games as
+        stored now (not a table cached before the season's last minutes)."""
+        forget = getattr(self.source, "forget", None)
+        if forget is not None:
+            forget(guild_id)
+        for key in [k for k in self._cache if k[0] == guild_id and k[2:] == (season.period, season.label)]:
+            del self._cache[key]
         out = {}
         for kind in self.kinds():
             rows = await self.table(guild_id, kind, season)
