@@ -270,3 +270,59 @@ async def test_each_process_fires_its_own_shards_season_ends(db_url):
         assert await w.board.tick() == 1
 
         assert await w.store.due_season_ends(ts(2100, 1, 1), 10, shards=((), 2)) == []
+
+
+class FakeChannel:
+    """A channel as the announcer sees it (discord.py's PartialMessageable): its history, and send."""
+
+    def __init__(self, history: list, error: Exception | None = None) -> None:
+        self.sent: list[str] = []
+        self.looked = 0
+        self._history, self.error = history, error
+
+    async def history(self, limit: int):
+        self.looked += 1
+        for m in self._history[:limit]:
+            yield m
+
+    async def send(self, content: str, allowed_mentions=None):
+        if self.error is not None:
+            raise self.error
+        self.sent.append(content)
+
+
+async def test_the_announcer_posts_a_podium_once_and_says_why_not():
+    from types import SimpleNamespace
+
+    import discord
+    import pytest
+
+    from bot.community.tournament_notice import DiscordAnnouncer
+
+    oct_ = S.Season(2026, 10)
+    podiums = {"tectonic": [S.SeasonRow(1, "J1", 1100, 2, 2), S.SeasonRow(2, "J2", 900, 2, 0)]}
+    text = podium_text(oct_, podiums, "fr")
+    me = SimpleNamespace(id=99)
+
+    def announcer(channel):
+        return DiscordAnnouncer(SimpleNamespace(store=None, user=me, get_partial_messageable=lambda cid: channel))
+
+    ch = FakeChannel([])
+    await announcer(ch).season_podium(GUILD, CHANNEL, oct_, podiums)
+    assert ch.sent == [text] and ch.looked == 0  # a first attempt posts at once
+    # a retry: posted already (a crash before the close) -> not again; another message, or a member's copy -> posted
+    posted = SimpleNamespace(author=me, content=text)
+    ch = FakeChannel([SimpleNamespace(author=SimpleNamespace(id=5), content="hello"), posted])
+    await announcer(ch).season_podium(GUILD, CHANNEL, oct_, podiums, True)
+    assert ch.sent == [] and ch.looked == 1
+    ch = FakeChannel([SimpleNamespace(author=SimpleNamespace(id=5), content=text)])
+    await announcer(ch).season_podium(GUILD, CHANNEL, oct_, podiums, True)
+    assert ch.sent == [text]
+    # the channel gone or closed: logged, nothing to retry; Discord failing: raised (the season end is retried)
+    response = SimpleNamespace(status=403, reason="Forbidden")
+    await announcer(FakeChannel([], discord.Forbidden(response, "Missing Access"))).season_podium(
+        GUILD, CHANNEL, oct_, podiums)
+    response = SimpleNamespace(status=503, reason="Unavailable")
+    with pytest.raises(discord.HTTPException):
+        await announcer(FakeChannel([], discord.DiscordServerError(response, "down"))).season_podium(
+            GUILD, CHANNEL, oct_, podiums)
