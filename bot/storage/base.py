@@ -866,7 +866,12 @@ class Store(ABC):
     async def set_match_game(self, match_id: int, game_id: int) -> int | None: ...
 
     @abstractmethod
-    async def unopened_matches(self) -> list[Any]: ...
+    async def set_match_opened(self, match_id: int) -> None:
+        """The match's game has started (or ended or gone): the tick no longer looks at it."""
+
+    @abstractmethod
+    async def unopened_matches(self) -> list[Any]:
+        """Matches whose game was not seen started: none recorded yet, or recorded and still a lobby."""
 
     # --- season ends (issue 28): bot.community.season_board.SeasonEnds --------------------------------------
     @abstractmethod

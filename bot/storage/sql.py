@@ -1239,9 +1239,12 @@ class SQLStore(Store):
 
         return await self._tx(work)
 
+    async def set_match_opened(self, match_id: int) -> None:
+        await self._write("UPDATE queue_matches SET opened = 1 WHERE id = ? AND opened = 0", (match_id,))
+
     async def unopened_matches(self) -> list[Any]:
         return [_match_from(r) for r in await self._read(
-            "SELECT * FROM queue_matches WHERE game_id IS NULL ORDER BY id")]
+            "SELECT * FROM queue_matches WHERE opened = 0 ORDER BY id")]
 
     # --- season ends (issue 28): claimed like a timeout's deadline ----------------------------------------
     async def schedule_season_end(self, guild_id: int, period: str, label: str, due: float) -> bool:
