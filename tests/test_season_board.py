@@ -256,6 +256,12 @@ async def test_a_season_the_former_path_left_unannounced_is_caught_up(db_url):
         assert await w.board.tick() == 1 and w.channel.posts == [(GUILD, CHANNEL, "2026-09", [1, 2])]
         await w.board.schedule(GUILD)
         assert await w.board.tick() == 0 and len(w.channel.posts) == 1
+        assert await w.store.get_meta(f"season_announced:{GUILD}") == "month:2026-09"  # caught up, once
+        clock.now = ts(2026, 11, 1, 0, 0, 1)  # and October's podium comes by the deadline chain
+        async with World(db_url, clock, w.channel) as again:  # (a restarted process: nothing cached)
+            await again.board.schedule(GUILD)
+            assert await again.board.tick() == 0  # nobody played in October: nothing to crown
+        assert len(w.channel.posts) == 1 and await pending(w) == []
 
 
 async def test_each_process_fires_its_own_shards_season_ends(db_url):

@@ -164,6 +164,7 @@ class SeasonBoard:
         if last is not None and last != f"{before.period}:{before.label}":
             # set up under the former path, the season before ended unannounced: its end is due now
             await self.store.schedule_season_end(guild_id, before.period, before.label, before.end)
+            await self.store.set_meta(LEGACY_KEY.format(guild_id), f"{before.period}:{before.label}")  # caught up
         if len(self._scheduled) > 10_000:
             self._scheduled.clear()
         self._scheduled.add(end.key)
