@@ -198,6 +198,31 @@ async def test_a_match_recorded_but_not_started_is_started_once_by_two_ticks(tmp
         assert await a.queues.unopened_matches() == [] and await a.mm.tick() == 0
 
 
+@pytest.mark.parametrize("recorded", [False, True])
+async def test_a_lobby_left_by_a_crash_is_taken_up_not_doubled(tmp_path, queues, recorded):
+    """The taker created the match's lobby (seated its first member only) and died before recording it on
+    the match, or after recording it and before seating the others: the tick completes and starts that
+    lobby, and no other game is opened for the match."""
+    clock = Clock()
+    async with Process(str(tmp_path / "db"), queues, clock) as p:
+        for uid in (1, 2, 3):
+            await p.queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "ludix", 3, None, clock.now + uid), 10)
+        match = await p.queues.take_group(GUILD, "ludix", 3, None, 0.0, clock.now)
+        lobby = await p.sessions.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=member(1),
+                                            queue_match=match.id)
+        # another lobby of the channel (not this match's) is left alone
+        other = await p.sessions.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=member(9))
+        if recorded:
+            await p.queues.set_match_game(match.id, lobby.id)
+        clock.now += GRACE + 1
+        assert await p.mm.tick() == 1
+        games = {g.id: g for g in await p.store.games_with_status((LOBBY, RUNNING, CANCELLED))}
+        assert sorted(games) == sorted([lobby.id, other.id])
+        assert games[lobby.id].status == RUNNING and [s.user_id for s in games[lobby.id].seats] == [1, 2, 3]
+        assert games[other.id].status == LOBBY and p.woken == [lobby.id]
+        assert await p.queues.unopened_matches() == []
+
+
 async def test_a_challenge_only_the_member_can_join(tmp_path, queues):
     async with Process(str(tmp_path / "db"), queues, Clock()) as p:
         with pytest.raises(SessionError, match="challenge_self"):

@@ -6,12 +6,12 @@ enough members wait in a queue, the longest-waiting ones are *taken* in one atom
 storage (:meth:`QueueStore.take_group`): they leave every queue they were in, and a match is
 recorded. Two shard processes (or two members completing the queue at the same instant) can never
 take the same member twice: the database decides, not the memory of a process. Then the match's
-game is opened through the session service like a tournament table's (lobby with its players,
-recorded on the match by compare-and-set, started, then the match marked opened; the loser of a race
-cancels its own lobby), in the channel of the member who waited longest; the outbox publishes it. A
-match not marked opened :data:`GRACE` seconds after it was taken (a crash before its game was recorded,
-or between the record and the start) is opened by the next ``tick`` of any process: its recorded lobby
-started, else a new one. A member's wait ends after :data:`TTL` seconds.
+game is opened through the session service like a tournament table's (a lobby marked with the match,
+recorded on the match by compare-and-set, its other members seated, started, then the match marked
+opened; the loser of a race cancels its own lobby), in the channel of the member who waited longest;
+the outbox publishes it. A match not marked opened :data:`GRACE` seconds after it was taken (a crash
+anywhere in between) is opened by the next ``tick`` of any process: its recorded lobby, else the lobby
+marked with it, else a new one, completed and started — one game per match.
 
 **Challenges.** ``/defi`` opens an ordinary lobby reserved to one member (``reserved_for`` in the
 game's settings: the session service refuses anybody else's join).
@@ -222,16 +222,25 @@ class Matchmaking:
         first = seat(match.members[0])
         game_id = match.game_id
         if game_id is None:
-            lobby = await self.sessions.open_lobby(match.kind, guild_id=match.guild_id, channel_id=match.channel_id,
-                                                   player=first, pace=match.pace, thread=None)
-            for w in match.members[1:]:
-                lobby = await self.sessions.join(lobby.id, seat(w))
+            # a lobby an opener created for this match and died before recording it is taken up, not doubled
+            found = [g for g in await self.games.games_in_channel(match.channel_id, (LOBBY,), match.kind)
+                     if g.settings.get("queue_match") == match.id]
+            lobby = found[0] if found else await self.sessions.open_lobby(
+                match.kind, guild_id=match.guild_id, channel_id=match.channel_id, player=first, pace=match.pace,
+                thread=None, queue_match=match.id)
             game_id = await self.store.set_match_game(match.id, lobby.id)
             if game_id != lobby.id:
                 await self.sessions.cancel(lobby.id, dataclasses.replace(first, can_manage=True))
                 return dataclasses.replace(match, game_id=game_id)
         game = await self.games.get_game(game_id)
         if game is not None and game.status == LOBBY:
+            for w in match.members[1:]:  # (seated already by an opener that died before the start)
+                if game.seat_of(w.user_id) is None:
+                    try:
+                        game = await self.sessions.join(game_id, seat(w))
+                    except SessionError as err:
+                        if err.key != "lobby.error.already_joined":
+                            raise
             try:
                 await self.sessions.start(game_id, first)
             except SessionError:

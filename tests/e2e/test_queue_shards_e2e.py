@@ -110,9 +110,8 @@ async def handover(fake, db, procs, guilds, members, channels, via) -> None:
             seated = sorted(s.user_id for x in running for s in x.seats)
             assert seated == sorted(u.id for u in members), "every member seated exactly once"
             assert await store.waiting(g.id) == []
-            # a lobby the old process created and died before recording on its match is never started
-            stray = [x for x in games if x.status != RUNNING]
-            assert all(x.status == LOBBY for x in stray) and len(stray) <= 2, [(x.id, x.status) for x in stray]
+            # a lobby the old process created and died before recording is taken up by the tick, not doubled
+            assert [x for x in games if x.status != RUNNING] == []
             await fake.wait_until(lambda g=g, running=running: sorted(x for x in controls(fake, channels[g.id])
                                                                       if x not in before)
                                   == sorted(x.id for x in running), timeout=30)
