@@ -244,8 +244,8 @@ class Ludibot(commands.AutoShardedBot):
         self.community.tournaments = self.tournaments  # tournaments (issue 28)
         self.community.matchmaking = self.matchmaking
         self.community.seasons = self.seasons
-        self.community.season_post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
-        self.tournaments.shards = self.community.scheduler.shards
+        self.seasons.post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
+        self.tournaments.shards = self.seasons.shards = self.community.scheduler.shards
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
         self.publisher.start()

@@ -258,10 +258,12 @@ class SessionService:
     async def open_lobby(self, kind: str, *, guild_id: int | None, channel_id: int, player: Player,
                          options: dict[str, Any] | None = None, ai_seats: int = 0,
                          ai_level: int = 1, pace: str | None = None, thread: bool | None = None,
-                         tournament: int | None = None, reserved_for: int | None = None) -> GameRow:
+                         tournament: int | None = None, reserved_for: int | None = None,
+                         queue_match: int | None = None) -> GameRow:
         """A lobby for ``kind`` with ``player`` seated. ``pace`` and ``thread`` are table settings
         (None: the server's default when the game starts). ``tournament``: the game of a tournament's
-        table (bot.community.tournaments): only a server manager may cancel it."""
+        table (bot.community.tournaments): only a server manager may cancel it. ``queue_match``: the
+        game of a queue's match (bot.community.matchmaking), found back after a crash."""
         engine = self.engine(kind)
         opts = validate_options(kind, engine.options, options)
         settings: dict[str, Any] = {}
@@ -273,6 +275,8 @@ class SessionService:
             settings["tournament"] = int(tournament)
         if reserved_for is not None:
             settings["reserved_for"] = int(reserved_for)
+        if queue_match is not None:
+            settings["queue_match"] = int(queue_match)
         if ai_seats and not engine.has_ai:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:

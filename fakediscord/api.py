@@ -470,20 +470,23 @@ class FakeDiscord(FakeDiscordServer):
         deadline: float | None = None,
         check_deadline: bool | None = None,
         validate: bool = True,
+        via: Any = None,
         **kwoptions: Any,
     ) -> InteractionResult:
         """User runs ``/path`` (e.g. "ludix start") in a channel with typed options.
 
         Names may be the registered names or any localization. Values: str/int/bool/float, a
         FakeUser for user options, a FakeChannel for channel options, a choice's value or name
-        for options with choices, (filename, bytes) for attachments."""
+        for options with choices, (filename, bytes) for attachments. ``via``: the gateway session
+        (one of :meth:`sessions_of_shard` of the channel's shard) the interaction goes over, when
+        two processes run that shard; by default the newest."""
         ch = self.channel(channel)
         given = dict(options or {})
         given.update(kwoptions)
         data = self._command_data(user, ch, path, given, focused=None, validate=validate)
         rec = self._new_interaction(m.IT_APPLICATION_COMMAND, user, ch, data, deadline=deadline)
         rec.command_name = data["name"]
-        return await self._fire(rec, "command", wait, settle, timeout, until, check_deadline)
+        return await self._fire(rec, "command", wait, settle, timeout, until, check_deadline, via=via)
 
     async def autocomplete(
         self,
@@ -993,8 +996,13 @@ class FakeDiscord(FakeDiscordServer):
 
     async def _fire(self, rec: InteractionRecord, kind: str, wait: bool, settle: float | None,
                     timeout: float | None, until, check_deadline: bool | None, *,
-                    raw: Callable[[dict[str, Any]], str] | None = None) -> InteractionResult:
+                    raw: Callable[[dict[str, Any]], str] | None = None, via: Any = None) -> InteractionResult:
         sess = self.session_for_guild(rec.channel.guild_id)
+        if via is not None:
+            # Discord sends a server's interactions over that server's shard only
+            if via not in self.sessions_of_shard(self.shard_of(rec.channel.guild_id)):
+                raise ValueError("via: not a connected session of this channel's shard")
+            sess = via
         if sess is None or (not sess.connected and not self.buffer_when_disconnected) or not sess.guild_created:
             raise NotConnected("no bot is connected to the fake Discord gateway")
         self.interactions[rec.id] = rec

@@ -825,6 +825,14 @@ class FakeDiscordServer:
     def shard_sessions(self) -> dict[int, GatewaySession]:
         return dict(self._shard_sessions)
 
+    def sessions_of_shard(self, shard_id: int) -> list[GatewaySession]:
+        """Every connected, identified session of one shard (of the current shard count), oldest first:
+        more than one while two processes run the same shard (a rolling restart's overlap). Events go to
+        the newest; :meth:`run_command`'s ``via`` sends an interaction over another one."""
+        count = self.shard_count
+        return sorted((s for s in self._sessions.values() if s.shard_id == shard_id and s.shard_count == count
+                       and s.connected and s.guild_created), key=lambda s: s.identified_at)
+
     async def dispatch_event(self, event: str, data: Any, *, session: GatewaySession | None = None) -> None:
         """Send a dispatch; without `session`, to the shard of ``data["guild_id"]`` (shard 0 without one)."""
         sess = session

@@ -20,7 +20,7 @@ from bot.community.matchmaking import (
     queue_store,
 )
 from bot.sessions import Player, SessionError, SessionService
-from bot.storage import LOBBY, RUNNING, open_store
+from bot.storage import CANCELLED, LOBBY, RUNNING, open_store
 from engines.base import RuleError
 
 GUILD, OTHER, CHANNEL = 1, 2, 10
@@ -174,6 +174,53 @@ async def test_a_match_left_without_its_game_is_opened_by_the_tick(tmp_path, que
         assert await p.mm.tick() == 0
         (game,) = await p.store.games_with_status((RUNNING,))
         assert [s.user_id for s in game.seats] == [1, 2]
+
+
+async def test_a_match_recorded_but_not_started_is_started_once_by_two_ticks(tmp_path, queues):
+    """The taker recorded the match's lobby and died before starting it: after the grace, the ticks of two
+    processes at once start that very lobby, once; no second game, nothing left to open."""
+    clock = Clock()
+    path = str(tmp_path / "db")
+    async with Process(path, queues, clock) as a, Process(path, queues, clock) as b:
+        for uid in (1, 2):
+            await a.queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "tectonic", 2, None, clock.now + uid), 10)
+        match = await a.queues.take_group(GUILD, "tectonic", 2, None, 0.0, clock.now)
+        lobby = await a.sessions.open_lobby("tectonic", guild_id=GUILD, channel_id=CHANNEL, player=member(1))
+        await a.sessions.join(lobby.id, member(2))
+        assert await a.queues.set_match_game(match.id, lobby.id) == lobby.id  # ... and the process dies
+        assert [m.id for m in await b.queues.unopened_matches()] == [match.id]
+        clock.now += GRACE + 1
+        done = await asyncio.gather(a.mm.tick(), b.mm.tick())
+        assert sum(done) == 2  # each looked at it; the database let one start it
+        games = await a.store.games_with_status((LOBBY, RUNNING, CANCELLED))
+        assert [(g.id, g.status) for g in games] == [(lobby.id, RUNNING)]
+        assert len(a.woken) + len(b.woken) == 1
+        assert await a.queues.unopened_matches() == [] and await a.mm.tick() == 0
+
+
+@pytest.mark.parametrize("recorded", [False, True])
+async def test_a_lobby_left_by_a_crash_is_taken_up_not_doubled(tmp_path, queues, recorded):
+    """The taker created the match's lobby (seated its first member only) and died before recording it on
+    the match, or after recording it and before seating the others: the tick completes and starts that
+    lobby, and no other game is opened for the match."""
+    clock = Clock()
+    async with Process(str(tmp_path / "db"), queues, clock) as p:
+        for uid in (1, 2, 3):
+            await p.queues.enqueue(Waiting(GUILD, CHANNEL, uid, f"J{uid}", "ludix", 3, None, clock.now + uid), 10)
+        match = await p.queues.take_group(GUILD, "ludix", 3, None, 0.0, clock.now)
+        lobby = await p.sessions.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=member(1),
+                                            queue_match=match.id)
+        # another lobby of the channel (not this match's) is left alone
+        other = await p.sessions.open_lobby("ludix", guild_id=GUILD, channel_id=CHANNEL, player=member(9))
+        if recorded:
+            await p.queues.set_match_game(match.id, lobby.id)
+        clock.now += GRACE + 1
+        assert await p.mm.tick() == 1
+        games = {g.id: g for g in await p.store.games_with_status((LOBBY, RUNNING, CANCELLED))}
+        assert sorted(games) == sorted([lobby.id, other.id])
+        assert games[lobby.id].status == RUNNING and [s.user_id for s in games[lobby.id].seats] == [1, 2, 3]
+        assert games[other.id].status == LOBBY and p.woken == [lobby.id]
+        assert await p.queues.unopened_matches() == []
 
 
 async def test_a_challenge_only_the_member_can_join(tmp_path, queues):

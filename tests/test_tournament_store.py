@@ -123,4 +123,8 @@ async def test_a_queue_is_taken_once(stores):
     first = min((m for m in matches if m is not None), key=lambda m: m.id)
     assert [w.user_id for w in first.members] == [0, 1]  # the longest-waiting first
     assert await qs.set_match_game(first.id, 9) == 9 and await qs.set_match_game(first.id, 10) == 9
+    # recorded, not yet started: still to open (a crash between the record and the start)
+    assert [m.game_id for m in await qs.unopened_matches() if m.id == first.id] == [9]
+    await qs.set_match_opened(first.id)
+    await qs.set_match_opened(first.id)
     assert first.id not in {m.id for m in await qs.unopened_matches()}

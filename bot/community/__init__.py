@@ -12,9 +12,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import Any
 
-import engines
 from bot.community import ratings
 from bot.community.matchmaking import Matchmaking
 from bot.community.scheduler import Notifier, Pacer, Scheduler
@@ -51,9 +49,8 @@ class Community:
         #: tournaments (issue 28): told of every change, moved on at every poll (set by the bot)
         self.tournaments: TournamentService | None = None
         self.matchmaking: Matchmaking | None = None
-        #: seasons: a season that ended, its podium posted by ``season_post(guild, channel, season, podiums)``
+        #: seasons: each season's end a claimed deadline of its server, fired at every poll (set by the bot)
         self.seasons: SeasonBoard | None = None
-        self.season_post: Callable[..., Any] | None = None
         self._tour_task: asyncio.Task | None = None
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
@@ -88,18 +85,17 @@ class Community:
             except Exception:
                 log.exception("tournament hook failed for game %s", outcome.game.id)
         if self.seasons is not None and outcome.game.status == FINISHED and outcome.game.guild_id is not None:
-            try:
-                ended = await self.seasons.ended(outcome.game.guild_id, engines.available())
-                if ended is not None and self.season_post is not None:
-                    await self.season_post(outcome.game.guild_id, *ended)
+            try:  # catch-up: the season end of a server set up before season ends were deadlines (once a process)
+                await self.seasons.schedule(outcome.game.guild_id)
             except Exception:
-                log.exception("season podium of server %s failed", outcome.game.guild_id)
+                log.exception("season end of server %s not scheduled", outcome.game.guild_id)
 
     async def _tournament_loop(self) -> None:
         """Every poll: move on the tournaments of this process's servers (a restart, a lost lease, a
-        cancelled game, which has no hook)."""
+        cancelled game, which has no hook), open matches a crash left, post the podiums of seasons that
+        ended."""
         while not self._stop.is_set():
-            for part in (self.tournaments, self.matchmaking):
+            for part in (self.tournaments, self.matchmaking, self.seasons):
                 if part is not None:
                     try:
                         await part.tick()

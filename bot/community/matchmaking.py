@@ -6,11 +6,12 @@ enough members wait in a queue, the longest-waiting ones are *taken* in one atom
 storage (:meth:`QueueStore.take_group`): they leave every queue they were in, and a match is
 recorded. Two shard processes (or two members completing the queue at the same instant) can never
 take the same member twice: the database decides, not the memory of a process. Then the match's
-game is opened through the session service like a tournament table's (lobby with its players,
-recorded on the match by compare-and-set, started; the loser of a race cancels its own lobby), in
-the channel of the member who waited longest; the outbox publishes it. A match whose game is not
-recorded (a crash in between) is opened by the next ``tick``. A member's wait ends after
-:data:`TTL` seconds.
+game is opened through the session service like a tournament table's (a lobby marked with the match,
+recorded on the match by compare-and-set, its other members seated, started, then the match marked
+opened; the loser of a race cancels its own lobby), in the channel of the member who waited longest;
+the outbox publishes it. A match not marked opened :data:`GRACE` seconds after it was taken (a crash
+anywhere in between) is opened by the next ``tick`` of any process: its recorded lobby, else the lobby
+marked with it, else a new one, completed and started — one game per match.
 
 **Challenges.** ``/defi`` opens an ordinary lobby reserved to one member (``reserved_for`` in the
 game's settings: the session service refuses anybody else's join).
@@ -86,7 +87,11 @@ class QueueStore(Protocol):
     async def set_match_game(self, match_id: int, game_id: int) -> int | None:
         """Record the match's game if it has none; returns the game recorded."""
 
-    async def unopened_matches(self) -> list[Match]: ...
+    async def set_match_opened(self, match_id: int) -> None:
+        """The match's game started (or is over, or gone): nothing left to open."""
+
+    async def unopened_matches(self) -> list[Match]:
+        """Matches not marked opened: without a game yet, or whose recorded game may still be a lobby."""
 
 
 class MemoryQueueStore:
@@ -96,6 +101,7 @@ class MemoryQueueStore:
     def __init__(self) -> None:
         self._waiting: list[Waiting] = []
         self._matches: dict[int, Match] = {}
+        self._opened: set[int] = set()
 
     async def enqueue(self, entry: Waiting, limit: int) -> str:
         mine = [w for w in self._waiting if w.guild_id == entry.guild_id and w.user_id == entry.user_id]
@@ -142,8 +148,11 @@ class MemoryQueueStore:
             return game_id
         return m.game_id
 
+    async def set_match_opened(self, match_id: int) -> None:
+        self._opened.add(match_id)
+
     async def unopened_matches(self) -> list[Match]:
-        return [m for m in self._matches.values() if m.game_id is None]
+        return [m for m in self._matches.values() if m.id not in self._opened]
 
 
 def queue_store(store: Any) -> QueueStore:
@@ -213,26 +222,43 @@ class Matchmaking:
         first = seat(match.members[0])
         game_id = match.game_id
         if game_id is None:
-            lobby = await self.sessions.open_lobby(match.kind, guild_id=match.guild_id, channel_id=match.channel_id,
-                                                   player=first, pace=match.pace, thread=None)
-            for w in match.members[1:]:
-                lobby = await self.sessions.join(lobby.id, seat(w))
+            # a lobby an opener created for this match and died before recording it is taken up, not doubled
+            found = [g for g in await self.games.games_in_channel(match.channel_id, (LOBBY,), match.kind)
+                     if g.settings.get("queue_match") == match.id]
+            lobby = found[0] if found else await self.sessions.open_lobby(
+                match.kind, guild_id=match.guild_id, channel_id=match.channel_id, player=first, pace=match.pace,
+                thread=None, queue_match=match.id)
             game_id = await self.store.set_match_game(match.id, lobby.id)
             if game_id != lobby.id:
                 await self.sessions.cancel(lobby.id, dataclasses.replace(first, can_manage=True))
                 return dataclasses.replace(match, game_id=game_id)
         game = await self.games.get_game(game_id)
         if game is not None and game.status == LOBBY:
-            await self.sessions.start(game_id, first)
-            if self.opened is not None:
-                res = self.opened(game_id)
-                if asyncio.iscoroutine(res):
-                    await res
+            for w in match.members[1:]:  # (seated already by an opener that died before the start)
+                if game.seat_of(w.user_id) is None:
+                    try:
+                        game = await self.sessions.join(game_id, seat(w))
+                    except SessionError as err:
+                        if err.key != "lobby.error.already_joined":
+                            raise
+            try:
+                await self.sessions.start(game_id, first)
+            except SessionError:
+                # started meanwhile by another opener (the tick of another process): the database decided
+                game = await self.games.get_game(game_id)
+                if game is not None and game.status == LOBBY:
+                    raise
+            else:
+                if self.opened is not None:
+                    res = self.opened(game_id)
+                    if asyncio.iscoroutine(res):
+                        await res
+        await self.store.set_match_opened(match.id)
         return dataclasses.replace(match, game_id=game_id)
 
     async def tick(self) -> int:
-        """Open the games of matches a crash left without one (taken :data:`GRACE` seconds ago at least:
-        a match just taken is being opened by the call that took it, in this process or another)."""
+        """Open the games of matches a crash left unopened (taken :data:`GRACE` seconds ago at least: a
+        match just taken is being opened by the call that took it, in this process or another)."""
         done = 0
         for m in await self.store.unopened_matches():
             if m.created_at > self.clock() - GRACE:

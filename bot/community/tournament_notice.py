@@ -22,6 +22,7 @@ log = logging.getLogger("ludibot.tournaments")
 
 CARD_ROWS = 20  # the standings card shows the top of the table
 MESSAGE_MAX = 2000
+SEASON_LOOKBACK = 50  # messages looked at before posting a season's podium again
 
 
 def card_args(t: TournamentRow, standings: list[P.Standing], names: dict[int, str], lg: str,
@@ -83,9 +84,26 @@ class DiscordAnnouncer:
         except discord.HTTPException:
             log.exception("could not post in channel %s", channel_id)
 
-    async def season_podium(self, guild_id: int, channel_id: int, season, podiums) -> None:
+    async def season_podium(self, guild_id: int, channel_id: int, season, podiums, retry: bool = False) -> None:
+        """The podium of a season that ended (bot.community.season_board, under the season end's lease). A
+        failure Discord may get over raises (the season end is retried); a channel gone or closed to the bot
+        is logged. ``retry``: an earlier attempt may have posted it already (a crash before its close): the
+        channel's latest messages are looked at first."""
         lg = await server_lang(self.bot.store, guild_id)
-        await self._post(channel_id, podium_of_season(season, podiums, lg))
+        content = podium_of_season(season, podiums, lg)[:MESSAGE_MAX]
+        channel = self.bot.get_partial_messageable(channel_id)
+        head = content.split("\n", 1)[0]
+        try:
+            if retry:
+                me = self.bot.user.id if self.bot.user is not None else None
+                async for msg in channel.history(limit=SEASON_LOOKBACK):
+                    if msg.author.id == me and msg.content.split("\n", 1)[0] == head:
+                        log.info("season %s of server %s: podium already posted", season.label, guild_id)
+                        return
+            await channel.send(content=content, allowed_mentions=allowed_mentions(content))
+        except (discord.Forbidden, discord.NotFound):
+            log.warning("season %s of server %s: the season channel %s is closed to the bot or gone", season.label,
+                        guild_id, channel_id)
 
     async def round_opened(self, t: TournamentRow, number: int, tables: list[TableRow], byes: list[int]) -> None:
         lg = await server_lang(self.bot.store, t.guild_id)

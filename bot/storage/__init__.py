@@ -25,6 +25,7 @@ from bot.storage.base import (  # noqa: F401
     GameRow,
     RatingRow,
     ResultRow,
+    SeasonEnd,
     Seat,
     Store,
 )

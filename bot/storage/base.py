@@ -379,10 +379,33 @@ def rating_from(r: Any, guild_id: int, kind: str) -> RatingRow:
                      best_score=r["best_score"], last_played=r["last_played"])
 
 
+@dataclass(frozen=True)
+class SeasonEnd:
+    """The end of one season of one server: a deadline claimed like a timeout (a lease, then closed)."""
+
+    guild_id: int
+    period: str
+    label: str
+    due: float
+    state: str = PENDING
+    lease_until: float | None = None
+    attempts: int = 0
+
+    @property
+    def key(self) -> tuple[int, str, str]:
+        return (self.guild_id, self.period, self.label)
+
+
+def season_end_from(r: Any) -> SeasonEnd:
+    return SeasonEnd(guild_id=r["guild_id"], period=r["period"], label=r["label"], due=float(r["due"]),
+                     state=r["state"], lease_until=None if r["lease_until"] is None else float(r["lease_until"]),
+                     attempts=r["attempts"])
+
+
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
           "ballots", "rated_games", "ratings", "archives", "vacations", "tournaments", "tournament_entries",
-          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches")
+          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches", "season_ends")
 
 
 class Store(ABC):
@@ -860,4 +883,30 @@ class Store(ABC):
     async def set_match_game(self, match_id: int, game_id: int) -> int | None: ...
 
     @abstractmethod
-    async def unopened_matches(self) -> list[Any]: ...
+    async def set_match_opened(self, match_id: int) -> None:
+        """The match's game has started (or ended or gone): the tick no longer looks at it."""
+
+    @abstractmethod
+    async def unopened_matches(self) -> list[Any]:
+        """Matches whose game was not seen started: none recorded yet, or recorded and still a lobby."""
+
+    # --- season ends (issue 28): bot.community.season_board.SeasonEnds --------------------------------------
+    @abstractmethod
+    async def schedule_season_end(self, guild_id: int, period: str, label: str, due: float) -> bool:
+        """Write the server's season-end deadline (pending) unless it exists (in any state): True if written."""
+
+    @abstractmethod
+    async def due_season_ends(self, now: float, limit: int = 100,
+                              shards: tuple[tuple[int, ...], int] | None = None) -> list[SeasonEnd]:
+        """Pending season ends due at ``now`` whose lease is free, oldest first (``shards``: of those servers)."""
+
+    @abstractmethod
+    async def claim_season_end(self, key: tuple[int, str, str], now: float, lease: float) -> SeasonEnd | None:
+        """Lease a pending season end if free (one conditional update); the row as leased, or None."""
+
+    @abstractmethod
+    async def close_season_end(self, key: tuple[int, str, str], state: str, now: float) -> bool:
+        """``pending -> state`` (done, void, failed); False if it was no longer pending."""
+
+    @abstractmethod
+    async def release_season_end(self, key: tuple[int, str, str]) -> None: ...

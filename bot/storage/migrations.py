@@ -312,6 +312,27 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX queue_matches_unopened ON queue_matches (id) WHERE game_id IS NULL;
     """,
+    # 12: a season's end is a claimed deadline of its server (issue 28): the podium is posted when the season
+    # ends, by the process that claims the row (a lease, like a timeout's), once per server and season. A
+    # queue's match is ``opened`` once its game has started: a crash between recording the game and starting
+    # it leaves the match to the periodic tick (matches already recorded count as opened)
+    """
+    ALTER TABLE queue_matches ADD COLUMN opened INTEGER NOT NULL DEFAULT 0;
+    UPDATE queue_matches SET opened = 1 WHERE game_id IS NOT NULL;
+    CREATE INDEX queue_matches_unstarted ON queue_matches (id) WHERE opened = 0;
+    CREATE TABLE season_ends (
+        guild_id {bigint} NOT NULL,
+        period TEXT NOT NULL,
+        label TEXT NOT NULL,
+        due {real} NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'void', 'failed')),
+        lease_until {real},
+        attempts INTEGER NOT NULL DEFAULT 0,
+        fired_at {real},
+        PRIMARY KEY (guild_id, period, label)
+    );
+    CREATE INDEX season_ends_due ON season_ends (due) WHERE state = 'pending';
+    """,
 ]
 
 

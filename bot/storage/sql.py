@@ -35,6 +35,7 @@ from bot.storage.base import (
     GameRow,
     RatingRow,
     ResultRow,
+    SeasonEnd,
     Seat,
     Store,
     TurnLists,
@@ -48,6 +49,7 @@ from bot.storage.base import (
     pack_log,
     rating_from,
     readable_json,
+    season_end_from,
     seat_from,
     turn_from,
     turn_times,
@@ -1237,9 +1239,53 @@ class SQLStore(Store):
 
         return await self._tx(work)
 
+    async def set_match_opened(self, match_id: int) -> None:
+        await self._write("UPDATE queue_matches SET opened = 1 WHERE id = ? AND opened = 0", (match_id,))
+
     async def unopened_matches(self) -> list[Any]:
         return [_match_from(r) for r in await self._read(
-            "SELECT * FROM queue_matches WHERE game_id IS NULL ORDER BY id")]
+            "SELECT * FROM queue_matches WHERE opened = 0 ORDER BY id")]
+
+    # --- season ends (issue 28): claimed like a timeout's deadline ----------------------------------------
+    async def schedule_season_end(self, guild_id: int, period: str, label: str, due: float) -> bool:
+        return await self._write("INSERT INTO season_ends (guild_id, period, label, due) VALUES (?, ?, ?, ?) "
+                                 "ON CONFLICT DO NOTHING", (guild_id, period, label, due)) == 1
+
+    async def due_season_ends(self, now: float, limit: int = 100,
+                              shards: tuple[tuple[int, ...], int] | None = None) -> list[SeasonEnd]:
+        where, params = "", ()
+        if shards is not None:
+            ids, count = shards
+            ids = sorted({int(i) for i in ids})
+            if not ids:
+                return []
+            cond, id_params = self.dialect.any_of("((guild_id >> 22) % ?)", ids)
+            where, params = f"AND {cond} ", (int(count), *id_params)
+        rows = await self._read(
+            "SELECT * FROM season_ends WHERE state = 'pending' AND due <= ? AND (lease_until IS NULL OR "
+            f"lease_until <= ?) {where}ORDER BY due, guild_id LIMIT ?", (now, now, *params, limit))
+        return [season_end_from(r) for r in rows]
+
+    async def claim_season_end(self, key: tuple[int, str, str], now: float, lease: float) -> SeasonEnd | None:
+        def work(tx: Tx) -> SeasonEnd | None:
+            # one conditional update: the row lock makes a second process re-check the lease and find it taken
+            if tx.execute("UPDATE season_ends SET lease_until = ?, attempts = attempts + 1 WHERE guild_id = ? "
+                          "AND period = ? AND label = ? AND state = 'pending' AND (lease_until IS NULL OR "
+                          "lease_until <= ?)", (now + lease, *key, now)).rowcount != 1:
+                return None
+            rows = tx.execute("SELECT * FROM season_ends WHERE guild_id = ? AND period = ? AND label = ?", key).rows
+            return season_end_from(rows[0])
+
+        return await self._tx(work)
+
+    async def close_season_end(self, key: tuple[int, str, str], state: str, now: float) -> bool:
+        return await self._write(
+            "UPDATE season_ends SET state = ?, fired_at = ?, lease_until = NULL WHERE guild_id = ? AND period = ? "
+            "AND label = ? AND state = 'pending'", (state, now, *key)) == 1
+
+    async def release_season_end(self, key: tuple[int, str, str]) -> None:
+        await self._write("UPDATE season_ends SET lease_until = NULL WHERE guild_id = ? AND period = ? AND label = ? "
+                          "AND state = 'pending'", key)
 
 
 #: the fields of a tournament ``update_tournament`` may change, and their columns

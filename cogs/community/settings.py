@@ -113,6 +113,8 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
                                     channel=interaction.channel_id)
         await self.store.set_guild_settings(guild, new)
         languages(self.store).remember(guild, language_of(new))
+        if saison is not None:  # the podium of the season under way is posted when it ends
+            await self.bot.seasons.schedule(guild)  # type: ignore[attr-defined]
         lines = []
         if langue is not None:
             lines.append(i18n.t("community.config.language_saved", lg,

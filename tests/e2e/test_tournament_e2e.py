@@ -6,12 +6,14 @@ round paired without a rematch, /tournoi etat's picture, and the podium with its
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 
 import pytest
 from PIL import Image
 
+from bot.community import seasons
 from tests.e2e.harness import usual_world
 
 pytestmark = pytest.mark.e2e
@@ -106,6 +108,7 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         assert res.ephemeral and "de 2 à 6 joueurs" in res.content
         res = await fake.run_command(u.bruno, "autre", "chercher", jeu="tectonic")
         assert not res.ephemeral and "Partie trouvée" in res.content
+        game = int(re.search(r"n°(\d+)", res.content)[1])
         assert f"<@{u.alice.id}>" in res.content and f"<@{u.bruno.id}>" in res.content
         # the game opens where Alice asked, and Alice left the Ludix queue as she was seated
         await fake.wait_until(lambda: any("La partie commence" in (m.content or "") for m in fake.messages("jeux")),
@@ -137,4 +140,16 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         assert "-q" in current and "trimestre" in choices[0]["name"]
         res = await fake.run_command(u.alice, "jeux", "classement", jeu="tectonic", saison=current)
         assert not res.ephemeral and "saison" in res.content and res.message.attachments
+
+        # the quarter ends with nobody playing: its podium is posted at its end, in the season channel, once
+        res = await fake.run_command(u.alice, "jeux", "tectonic abandon", partie=game)
+        res = await fake.click(u.alice, res.message, label="Abandonner")
+        assert "Vous avez abandonné" in (res.content or res.message.content)
+        assert public_with(fake, "Fin de la saison") == []
+        w.bot.advance(seasons.season_at(w.bot.now(), seasons.QUARTER).end - w.bot.now() + 2)
+        await fake.wait_until(lambda: public_with(fake, "Fin de la saison"), timeout=20)
+        await asyncio.sleep(1.5)  # several polls later
+        (podium,) = public_with(fake, "Fin de la saison")
+        assert f"🥇 <@{u.bruno.id}>" in podium.content and f"🥈 <@{u.alice.id}>" in podium.content, podium.content
+        assert public_with(fake, "Fin de la saison", "autre") == []
         assert not w.bot.tracebacks()
