@@ -447,9 +447,25 @@ class TournamentService:
 
     def advance_soon(self, tournament_id: int) -> None:
         """:meth:`advance` in the background (after a command's answer)."""
-        task = asyncio.create_task(self.advance(tournament_id))
+        self._background(self.advance(tournament_id))
+
+    def on_change_soon(self, outcome: Outcome) -> None:
+        """:meth:`on_change` in the background: the hook as the bot calls it. The move that ended a round's
+        last game is answered at once, not after the next round's games are opened (at ``OPEN_RATE``: a
+        round of 128 games takes 16 s, and Discord wants an interaction answered within 3 s). Were the
+        process to die first, the next :meth:`tick` records the result and opens the round."""
+        if outcome.game.status in (FINISHED, CANCELLED):
+            self._background(self.on_change(outcome))
+
+    def _background(self, work) -> None:
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
+
+    async def settled(self) -> None:
+        """Wait until the background work (:meth:`advance_soon`, :meth:`on_change_soon`) is done."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _done(self, task: asyncio.Task) -> None:
         self._tasks.discard(task)
