@@ -422,3 +422,29 @@ async def test_the_move_that_ends_a_round_is_not_held_until_the_next_round_opens
         r2 = [x for x in await w.tstore.tournament_tables(t.id) if x.round == 2]
         assert t.round == 2 and len(ann.rounds) == 2 and len(r2) == 4 and all(x.game_id for x in r2)
         assert [(await w.store.get_game(x.game_id)).status for x in r2] == [RUNNING] * 4
+
+
+async def test_a_round_opened_by_a_process_that_died_before_announcing_it_is_announced_once(tmp_path, tstore):
+    """The process that opened round 2's games dies before its announcement (here: it has nobody to tell);
+    the next process's tick announces round 2, once, however many ticks and processes follow."""
+    path, ann = str(tmp_path / "db"), Announcer()
+    async with World(path, tstore) as w:
+        t = await w.tour.create(guild_id=GUILD, channel_id=CHANNEL, creator=ORGA, kind="armada", fmt=P.SWISS,
+                                rounds=2, places=8)
+        await entered(w, t.id, list(range(801, 809)))
+        await w.tour.launch(t.id, ORGA)
+        assert [r[1] for r in w.announcer.rounds] == [1]
+        w.tour.announcer = None  # dies between the games' opening and the announcement
+        for uid in (801, 803, 805, 807):
+            await w.loses(t.id, uid)
+        t = await w.tstore.get_tournament(t.id)
+        assert t.round == 2 and t.announced == 1
+    async with World(path, tstore) as a, World(path, tstore) as b:
+        a.announcer = b.announcer = ann
+        a.tour.announcer = b.tour.announcer = ann
+        await asyncio.gather(a.tour.tick(), b.tour.tick(), a.tour.tick())
+        await b.tour.tick()
+        assert [(r[1], len(r[2])) for r in ann.rounds] == [(2, 4)]  # announced once, with its four tables
+        tables = [x for x in await a.tstore.tournament_tables(t.id) if x.round == 2]
+        assert ann.rounds[0][2] == [x.players for x in tables] and all(x.game_id for x in tables)
+        assert (await a.tstore.get_tournament(t.id)).announced == 2

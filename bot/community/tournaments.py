@@ -85,6 +85,8 @@ class TournamentRow:
     seeds: list[list[Any]] = field(default_factory=list)
     #: players per table chosen by the organiser (None: two for a two-player game, else four if allowed)
     table: int | None = None
+    #: the round announced last (a round is announced once all its games are open, once: see ``_announce``)
+    announced: int = 0
 
     @property
     def lo_hi(self) -> tuple[int, int]:
@@ -609,6 +611,7 @@ class TournamentService:
                         moved |= await self.record(x, game.status)
             if t.round and any(x.game_id is None or x.status_lobby for x in await self._views(t)):
                 moved |= await self._open_games(t)
+            await self._announce(t)  # a round the dead process opened but did not announce
             tables = await self.store.tournament_tables(t.id)
             current = [x for x in tables if x.round == t.round]
             if t.round and not all(x.ended for x in current):
@@ -666,12 +669,32 @@ class TournamentService:
             return False  # the tournament changed meanwhile (cancelled...): look again next time
         t = await self.store.get_tournament(t.id) or t
         await self._open_games(t)
-        if self.announcer is not None:
-            try:
-                await self.announcer.round_opened(t, number, await self._round_tables(t, number), list(rnd.byes))
-            except Exception:
-                log.exception("tournament %s: round %s announcement failed", t.id, number)
+        await self._announce(t)
         return True
+
+    async def _announce(self, t: TournamentRow) -> None:
+        """Announce the current round once all its games are open, then mark it announced (a compare-and-swap
+        on the version). Under the tournament's lease, like every step: one process at a time. A process that
+        dies before the post leaves it to the next pass (a restart, another process's tick): a round is never
+        left unannounced; only a death between the post and the mark (a few milliseconds) would repeat it."""
+        if self.announcer is None:
+            return
+        t = await self.store.get_tournament(t.id) or t
+        if t.status != STARTED or not t.round or t.announced >= t.round:
+            return
+        tables = await self._round_tables(t, t.round)
+        if any(x.game_id is None for x in tables) or (tables and all(x.ended for x in tables)):
+            return  # games still to open; or a round already played out (after a long outage): nothing to say
+        for x in tables:
+            game = await self.games.get_game(x.game_id) if x.game_id is not None else None
+            if game is not None and game.status == LOBBY:
+                return  # recorded, not started yet
+        byes = [b.player for b in await self.store.tournament_byes(t.id) if b.round == t.round]
+        try:
+            await self.announcer.round_opened(t, t.round, tables, byes)
+        except Exception:
+            log.exception("tournament %s: round %s announcement failed", t.id, t.round)
+        await self.store.update_tournament(t.id, t.version, announced=t.round)  # lost to a cancel: nothing to do
 
     async def _round_tables(self, t: TournamentRow, number: int) -> list[TableRow]:
         return [x for x in await self.store.tournament_tables(t.id) if x.round == number]

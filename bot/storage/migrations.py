@@ -312,6 +312,13 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX queue_matches_unopened ON queue_matches (id) WHERE game_id IS NULL;
     """,
+    # 12: the round a tournament announced last (issue 28): a round is announced once all its games are open,
+    # marked by a compare-and-swap before it is posted, so that a restart or another process announces a
+    # round the dead process opened but did not announce, and never one twice.
+    """
+    ALTER TABLE tournaments ADD COLUMN announced INTEGER NOT NULL DEFAULT 0;
+    UPDATE tournaments SET announced = round;
+    """,
 ]
 
 

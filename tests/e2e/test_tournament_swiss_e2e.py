@@ -295,7 +295,8 @@ async def test_swiss_ludix_of_eight_with_a_kill_a_timeout_and_a_forfeit(tmp_path
         await fake.wait_idle(quiet=1.0, timeout=20)
         assert len(threads(fake)) == 12 and len({game_of(t) for t in threads(fake)}) == 12
         for n in (1, 2, 3):
-            assert len(public_with(fake, f"ronde {n} sur 3")) <= 1  # announced at most once
+            # announced once, round 2 too (by whichever process: the killed one may have opened its games)
+            assert len(public_with(fake, f"ronde {n} sur 3")) == 1, n
         (podium,) = public_with(fake, "Fin du tournoi n°1")
         rows = hand_standings(ids, games)
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
