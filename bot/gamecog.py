@@ -727,9 +727,13 @@ class GameCog(commands.GroupCog):
         channel with a link, and the thread is archived. Refusals: see :meth:`_thread_refused`."""
         finished = game.status == FINISHED
         here = card if not finished else card.without_controls()
+        stripped = False
         try:
             thread_id = await ensure_thread(self.bot, game, lg)
             if interaction is not None and interaction.channel_id == thread_id:
+                # the clicked turn message loses its buttons in the answer itself, as in a channel (issue 16):
+                # no thread edit per move (Discord's rate limits; a late edit would meet the archived thread)
+                stripped = await self._strip_clicked(interaction, game)
                 msg_id = await send(interaction, files=files, card=here)
                 if msg_id is None:
                     return await self._thread_refused(interaction, game, None)
@@ -744,12 +748,12 @@ class GameCog(commands.GroupCog):
             return await self._thread_refused(interaction, game, err)
         if not finished:
             self.remember_card(msg_id, here)
-            await self._published(game, msg_id, bool(here.groups), thread_id)
+            await self._published(game, msg_id, bool(here.groups), thread_id, stripped=stripped)
             if interaction is not None and game.paused:
                 await self.check_permissions_back(interaction, game)
             return msg_id
         old = game.control_message_id
-        if old and old != msg_id:
+        if old and old != msg_id and not stripped:
             await self._strip_controls(thread_id, old)  # before the archive, which freezes the thread
         head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       link=thread_link(game, thread_id, msg_id))

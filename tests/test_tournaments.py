@@ -5,11 +5,13 @@ hand), a restart between rounds, two processes racing to open a round, an elimin
 from __future__ import annotations
 
 import asyncio
+import time
 from fractions import Fraction
 
 import pytest
 
 from bot.community import pairing as P
+from bot.community.scheduler import Pacer
 from bot.community.tournaments import (
     ABANDONED,
     DONE,
@@ -299,6 +301,7 @@ class Process:
         return self
 
     async def __aexit__(self, *exc) -> None:
+        await self.tour.settled()
         await self.store.close()
 
     async def game_of(self, tid: int, uid: int):
@@ -309,6 +312,13 @@ class Process:
     async def loses(self, tid: int, uid: int) -> None:
         game = await self.game_of(tid, uid)
         await self.sessions.forfeit(game.id, game.seat_of(uid), reason="resign")
+        await self.tour.settled()  # the bot's hook moves the tournament on in the background
+
+    async def tick(self) -> int:
+        """The scheduler's poll (timeouts, forfeits), and what the games it ended set off."""
+        fired = await self.community.scheduler.tick()
+        await self.tour.settled()
+        return fired
 
 
 async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and_a_forfeit(tmp_path, tstore):
@@ -338,14 +348,14 @@ async def test_an_eight_player_swiss_ludix_in_pairs_with_a_restart_a_timeout_and
         await w.loses(t.id, p8)
         # nobody plays in games (1, 3) and (2, 4): an hour later both first seats time out (Ludix: pass)
         clock.now += hour + 1
-        assert await w.community.scheduler.tick() == 2
+        assert await w.tick() == 2
         g13, g24 = await w.game_of(t.id, p1), await w.game_of(t.id, p2)
         assert w.sessions.expected_seats(g13) == {g13.seat_of(p3)}
         assert w.sessions.expected_seats(g24) == {g24.seat_of(p4)}
         await w.sessions.act(g13.id, p3, {"type": "pass"})  # 3 plays; 1 is expected again
         await w.loses(t.id, p4)  # 4 resigns: 2 wins despite the timeout
         clock.now += hour + 1
-        await w.community.scheduler.tick()  # 1's second timeout in a row: forfeit, 3 wins
+        await w.tick()  # 1's second timeout in a row: forfeit, 3 wins
         assert (await w.store.get_game(g13.id)).status == FINISHED
         # 2 points: 3 (B 1) after 6 (B 2); 1 point: 1 (B 3), 5 and 7 (B 2, by id), 2 (B 1); 0: 4 (B 3), 8
         assert ann.rounds[2][2] == [(p6, p3), (p1, p5), (p7, p2), (p4, p8)]
@@ -387,3 +397,54 @@ async def test_games_ending_together_all_count_before_the_next_round(tmp_path, t
         t = await w.tstore.get_tournament(t.id)
         assert calls == 2 and t.round == 2 and len(w.announcer.rounds) == 2
         assert len([x for x in await w.tstore.tournament_tables(t.id) if x.round == 2 and x.game_id]) == 4
+
+
+async def test_the_move_that_ends_a_round_is_not_held_until_the_next_round_opens(tmp_path):
+    """The bot's hook (``Community.on_change``) moves a tournament on in the background: the move that ends
+    round 1's last game returns before round 2's games are opened, one by one at Discord's pace (a round of
+    128 games takes 16 s; the player's click must be answered within 3 s). Round 2 then opens in full."""
+    clock, ann = Clock(), Announcer()
+    async with Process(str(tmp_path / "db"), None, clock, ann) as w:
+        w.tour.pacer = Pacer(rate=4.0, per_channel=10**6, window=0.0)  # four games: about a second
+        t = await w.tour.create(guild_id=GUILD, channel_id=CHANNEL, creator=ORGA, kind="armada", fmt=P.SWISS,
+                                rounds=2, places=8)
+        await entered(w, t.id, list(range(701, 709)))
+        await w.tour.launch(t.id, ORGA)
+        for uid in (701, 703, 705):
+            await w.loses(t.id, uid)
+        game = await w.game_of(t.id, 707)
+        began = time.monotonic()
+        await w.sessions.forfeit(game.id, game.seat_of(707), reason="resign")
+        assert time.monotonic() - began < 0.5
+        assert len(ann.rounds) == 1  # round 2 announced once all its games are open: not yet
+        await w.tour.settled()
+        t = await w.tstore.get_tournament(t.id)
+        r2 = [x for x in await w.tstore.tournament_tables(t.id) if x.round == 2]
+        assert t.round == 2 and len(ann.rounds) == 2 and len(r2) == 4 and all(x.game_id for x in r2)
+        assert [(await w.store.get_game(x.game_id)).status for x in r2] == [RUNNING] * 4
+
+
+async def test_a_round_opened_by_a_process_that_died_before_announcing_it_is_announced_once(tmp_path, tstore):
+    """The process that opened round 2's games dies before its announcement (here: it has nobody to tell);
+    the next process's tick announces round 2, once, however many ticks and processes follow."""
+    path, ann = str(tmp_path / "db"), Announcer()
+    async with World(path, tstore) as w:
+        t = await w.tour.create(guild_id=GUILD, channel_id=CHANNEL, creator=ORGA, kind="armada", fmt=P.SWISS,
+                                rounds=2, places=8)
+        await entered(w, t.id, list(range(801, 809)))
+        await w.tour.launch(t.id, ORGA)
+        assert [r[1] for r in w.announcer.rounds] == [1]
+        w.tour.announcer = None  # dies between the games' opening and the announcement
+        for uid in (801, 803, 805, 807):
+            await w.loses(t.id, uid)
+        t = await w.tstore.get_tournament(t.id)
+        assert t.round == 2 and t.announced == 1
+    async with World(path, tstore) as a, World(path, tstore) as b:
+        a.announcer = b.announcer = ann
+        a.tour.announcer = b.tour.announcer = ann
+        await asyncio.gather(a.tour.tick(), b.tour.tick(), a.tour.tick())
+        await b.tour.tick()
+        assert [(r[1], len(r[2])) for r in ann.rounds] == [(2, 4)]  # announced once, with its four tables
+        tables = [x for x in await a.tstore.tournament_tables(t.id) if x.round == 2]
+        assert ann.rounds[0][2] == [x.players for x in tables] and all(x.game_id for x in tables)
+        assert (await a.tstore.get_tournament(t.id)).announced == 2

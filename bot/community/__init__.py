@@ -80,10 +80,9 @@ class Community:
             except Exception:
                 log.exception("could not rate game %s", outcome.game.id)
         if self.tournaments is not None:
-            try:  # after the rating: a tournament's next round pairs on the results just stored
-                await self.tournaments.on_change(outcome)
-            except Exception:
-                log.exception("tournament hook failed for game %s", outcome.game.id)
+            # after the rating: a tournament's next round pairs on the results just stored; in the
+            # background: the move is answered without waiting for the next round's games to open
+            self.tournaments.on_change_soon(outcome)
         if self.seasons is not None and outcome.game.status == FINISHED and outcome.game.guild_id is not None:
             try:  # catch-up: the season end of a server set up before season ends were deadlines (once a process)
                 await self.seasons.schedule(outcome.game.guild_id)

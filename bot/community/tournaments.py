@@ -85,6 +85,8 @@ class TournamentRow:
     seeds: list[list[Any]] = field(default_factory=list)
     #: players per table chosen by the organiser (None: two for a two-player game, else four if allowed)
     table: int | None = None
+    #: the round announced last (a round is announced once all its games are open, once: see ``_announce``)
+    announced: int = 0
 
     @property
     def lo_hi(self) -> tuple[int, int]:
@@ -447,9 +449,25 @@ class TournamentService:
 
     def advance_soon(self, tournament_id: int) -> None:
         """:meth:`advance` in the background (after a command's answer)."""
-        task = asyncio.create_task(self.advance(tournament_id))
+        self._background(self.advance(tournament_id))
+
+    def on_change_soon(self, outcome: Outcome) -> None:
+        """:meth:`on_change` in the background: the hook as the bot calls it. The move that ended a round's
+        last game is answered at once, not after the next round's games are opened (at ``OPEN_RATE``: a
+        round of 128 games takes 16 s, and Discord wants an interaction answered within 3 s). Were the
+        process to die first, the next :meth:`tick` records the result and opens the round."""
+        if outcome.game.status in (FINISHED, CANCELLED):
+            self._background(self.on_change(outcome))
+
+    def _background(self, work) -> None:
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
+
+    async def settled(self) -> None:
+        """Wait until the background work (:meth:`advance_soon`, :meth:`on_change_soon`) is done."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _done(self, task: asyncio.Task) -> None:
         self._tasks.discard(task)
@@ -593,6 +611,7 @@ class TournamentService:
                         moved |= await self.record(x, game.status)
             if t.round and any(x.game_id is None or x.status_lobby for x in await self._views(t)):
                 moved |= await self._open_games(t)
+            await self._announce(t)  # a round the dead process opened but did not announce
             tables = await self.store.tournament_tables(t.id)
             current = [x for x in tables if x.round == t.round]
             if t.round and not all(x.ended for x in current):
@@ -650,12 +669,32 @@ class TournamentService:
             return False  # the tournament changed meanwhile (cancelled...): look again next time
         t = await self.store.get_tournament(t.id) or t
         await self._open_games(t)
-        if self.announcer is not None:
-            try:
-                await self.announcer.round_opened(t, number, await self._round_tables(t, number), list(rnd.byes))
-            except Exception:
-                log.exception("tournament %s: round %s announcement failed", t.id, number)
+        await self._announce(t)
         return True
+
+    async def _announce(self, t: TournamentRow) -> None:
+        """Announce the current round once all its games are open, then mark it announced (a compare-and-swap
+        on the version). Under the tournament's lease, like every step: one process at a time. A process that
+        dies before the post leaves it to the next pass (a restart, another process's tick): a round is never
+        left unannounced; only a death between the post and the mark (a few milliseconds) would repeat it."""
+        if self.announcer is None:
+            return
+        t = await self.store.get_tournament(t.id) or t
+        if t.status != STARTED or not t.round or t.announced >= t.round:
+            return
+        tables = await self._round_tables(t, t.round)
+        if any(x.game_id is None for x in tables) or (tables and all(x.ended for x in tables)):
+            return  # games still to open; or a round already played out (after a long outage): nothing to say
+        for x in tables:
+            game = await self.games.get_game(x.game_id) if x.game_id is not None else None
+            if game is not None and game.status == LOBBY:
+                return  # recorded, not started yet
+        byes = [b.player for b in await self.store.tournament_byes(t.id) if b.round == t.round]
+        try:
+            await self.announcer.round_opened(t, t.round, tables, byes)
+        except Exception:
+            log.exception("tournament %s: round %s announcement failed", t.id, t.round)
+        await self.store.update_tournament(t.id, t.version, announced=t.round)  # lost to a cancel: nothing to do
 
     async def _round_tables(self, t: TournamentRow, number: int) -> list[TableRow]:
         return [x for x in await self.store.tournament_tables(t.id) if x.round == number]

@@ -333,6 +333,13 @@ MIGRATIONS: list[Migration] = [
     );
     CREATE INDEX season_ends_due ON season_ends (due) WHERE state = 'pending';
     """,
+    # 13: the round a tournament announced last (issue 28): a round is announced once all its games are open,
+    # then marked by a compare-and-swap, so that a restart or another process announces a round the dead
+    # process opened but did not announce (only a death between the post and the mark repeats it).
+    """
+    ALTER TABLE tournaments ADD COLUMN announced INTEGER NOT NULL DEFAULT 0;
+    UPDATE tournaments SET announced = round;
+    """,
 ]
 
 

@@ -1291,7 +1291,7 @@ class SQLStore(Store):
 #: the fields of a tournament ``update_tournament`` may change, and their columns
 _TOURNAMENT_COLUMNS = {name: name for name in (
     "guild_id", "channel_id", "kind", "format", "rounds", "places", "creator_id", "pace", "reliability", "status",
-    "round", "total", "created_at", "lease_until", "seeds")} | {"table": "table_size"}
+    "round", "total", "created_at", "lease_until", "seeds", "announced")} | {"table": "table_size"}
 
 
 def _tournament_from(r: Any) -> Any:
@@ -1301,7 +1301,8 @@ def _tournament_from(r: Any) -> Any:
                          format=r["format"], rounds=r["rounds"], places=r["places"], creator_id=r["creator_id"],
                          pace=r["pace"], reliability=r["reliability"], status=r["status"], round=r["round"],
                          total=r["total"], version=r["version"], created_at=float(r["created_at"]),
-                         lease_until=float(r["lease_until"]), seeds=json.loads(r["seeds"]), table=r["table_size"])
+                         lease_until=float(r["lease_until"]), seeds=json.loads(r["seeds"]), table=r["table_size"],
+                         announced=r["announced"])
 
 
 def _table_from(r: Any) -> Any:

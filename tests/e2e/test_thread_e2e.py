@@ -126,6 +126,33 @@ async def test_a_whole_ludix_game_in_its_own_thread(tw):
     assert fake.errors == []
 
 
+async def test_a_click_in_the_thread_takes_its_own_buttons_off_without_a_thread_edit(tw):
+    """As in a channel (issue 16), the turn message clicked in a game's thread loses its buttons in the
+    interaction's own answer: no PATCH of a thread message per move, which Discord's rate limits count (a
+    tournament's games are played in threads) and which, delayed past the game's end, met the archived
+    thread (400, 50083)."""
+    fake, u = tw.fake, tw.u
+    lobby, thread, msg = await launch(fake, u, objectif=50, fil=True)
+    by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    await fake.wait_idle(quiet=0.5)
+    before = len(fake.request_log)
+    seen = [msg]
+    for _ in range(200):
+        if "Fin de la partie" in (msg.content or ""):
+            break
+        msg = await play_turn(fake, by_id, msg)
+        seen.append(msg)
+    else:
+        pytest.fail("the game did not end")
+    await fake.wait_until(lambda: fake.channel(thread).archived, timeout=20)
+    await fake.wait_idle(quiet=0.5)
+    edits = [(m, p) for m, p, _ in fake.request_log[before:]
+             if m == "PATCH" and p.startswith(f"/api/v10/channels/{thread.id}/messages")]
+    assert edits == []
+    assert all(not m.buttons for m in fake.messages(thread))  # every turn message lost its buttons all the same
+    assert len(seen) > 2 and fake.errors == []
+
+
 async def test_the_server_default_from_config_gives_each_game_a_thread(tw):
     fake, u = tw.fake, tw.u
     res = await fake.run_command(u.modo, "jeux", "ludibot config", fil=True)

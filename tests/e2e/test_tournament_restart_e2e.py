@@ -69,7 +69,8 @@ async def test_a_tournament_survives_kills_between_and_within_rounds(tmp_path, b
         assert sorted(t.id for t in new) == sorted((b.id, a2.id)), [t.name for t in new]
         games = {int(re.search(r"n°(\d+)", t.name)[1]) for t in threads(fake)}
         assert len(games) == 4, "one game per table, none opened twice"
-        assert len(public_with(fake, "ronde 2 sur 2")) <= 1
+        await fake.wait_until(lambda: public_with(fake, "ronde 2 sur 2"), timeout=20)
+        assert len(public_with(fake, "ronde 2 sur 2")) == 1  # announced by whichever process, once
 
         await resign(fake, u.bruno, b)
         await resign(fake, u.alice, a2)
