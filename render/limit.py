@@ -46,7 +46,7 @@ SQRT3 = math.sqrt(3)
 SS = 2  # supersampling factor for cached tile images
 #: Line marks and empty cells' names: this fraction of the tile's radius, so that a board
 #: picture as wide as its board still shows them 11 px high on a 360 px phone screen.
-NUMBER_RATIO = 0.45
+NUMBER_RATIO = 0.53
 #: The three values inside a tile, in the narrower digits of the monospaced bold face (they share
 #: the tile's width): their ink (a digit's height) is 11 CSS px at least on a 390 px phone, on the
 #: widest board picture (Nexus, 559 px wide: 0.52 × 44 px = 22.5 px, digits 16.5 px, 11.5 CSS px).

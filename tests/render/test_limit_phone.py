@@ -107,3 +107,21 @@ def test_the_former_layout_fails_the_tile_check(monkeypatch):
     c = (tile.width / 2, tile.height / 2) * 2
     boxes = [tuple(v / module.SS - o for v, o in zip(run.box, c, strict=True)) for run in tile_values(runs)]
     assert not all(_apart(a, b, 2) for a, b in itertools.combinations(boxes, 2))
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_line_points_and_empty_positions_names_have_letters_11_css_px_high(final):
+    """The other marks on the board in its number font (each scoring line's points, the names of
+    the positions still empty): their glyphs, too, are 11 CSS px high on the widest pictures."""
+    s = advance(2, {}, until=lambda st: False) if final else advance(2, {}, moves=30)
+    view = ENGINE.view(s, None if final else 0)
+    _clear()
+    with common.recording_text() as runs:
+        img = png(module.render_final(view, NAMES[:2], labels("fr"), 0) if final
+                  else module.render_board(view, 0, NAMES[:2], labels("fr")))
+    _clear()
+    marks = [run for run in runs if run.size == int(module.TILE_SIZES[0] * module.NUMBER_RATIO)]
+    scale = min(1, 390 / img.width)
+    lines = view["final"]["breakdowns"][0]["lines"] if final else view["boards"][0]["score"]["lines"]
+    assert {str(ln["points"]) for ln in lines if ln["cells"]} <= {run.text for run in marks}
+    assert img.width > 550 and min(run.ink for run in marks) * scale >= 11
