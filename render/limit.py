@@ -44,12 +44,13 @@ from render.common import (
 
 SQRT3 = math.sqrt(3)
 SS = 2  # supersampling factor for cached tile images
-#: Line marks and empty cells' names: this fraction of the tile's radius, so that a board
-#: picture as wide as its board still shows them 11 px high on a 360 px phone screen.
+#: Line marks and empty cells' names: this fraction of the tile's radius, so that their glyphs
+#: (not only their font size) are 11 CSS px high on a 390 px phone, on the widest board picture
+#: (the final boards, 563 px wide: 23 px, digits 16-17 px, 11.1-11.8 CSS px).
 NUMBER_RATIO = 0.53
 #: The three values inside a tile, in the narrower digits of the monospaced bold face (they share
-#: the tile's width): their ink (a digit's height) is 11 CSS px at least on a 390 px phone, on the
-#: widest board picture (Nexus, 559 px wide: 0.52 × 44 px = 22.5 px, digits 16.5 px, 11.5 CSS px).
+#: the tile's width): their glyphs are 11 CSS px high at least on a 390 px phone, on the widest
+#: board picture (0.5 × 44 px = 22 px, digits 16-16.5 px, 11.1-11.5 CSS px; issue 24).
 VALUE_RATIO = 0.5
 PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
