@@ -44,10 +44,14 @@ from render.common import (
 
 SQRT3 = math.sqrt(3)
 SS = 2  # supersampling factor for cached tile images
-#: Tile values, line marks and cell names: this fraction of the tile's radius, so that a board
-#: picture as wide as its board still shows them 11 px high on a 360 px phone screen.
-NUMBER_RATIO = 0.45
-VALUE_RATIO = 0.44  # the three values inside a tile (they share its width)
+#: Line marks and empty cells' names: this fraction of the tile's radius, so that their glyphs
+#: (not only their font size) are 11 CSS px high on a 390 px phone, on the widest board picture
+#: (the final boards, 563 px wide: 23 px, digits 16-17 px, 11.1-11.8 CSS px).
+NUMBER_RATIO = 0.53
+#: The three values inside a tile, in the narrower digits of the monospaced bold face (they share
+#: the tile's width): their glyphs are 11 CSS px high at least on a 390 px phone, on the widest
+#: board picture (0.5 × 44 px = 22 px, digits 16-16.5 px, 11.1-11.5 CSS px; issue 24).
+VALUE_RATIO = 0.5
 PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -75,6 +79,7 @@ BOARD_BG = (84, 88, 100)
 GOOD = (120, 220, 130)
 FRAME = (70, 215, 255)  # this round's placement (seen only by its owner until the round closes)
 BAD = (240, 110, 100)
+VALUE_INK, VALUE_HALO = (255, 255, 255), (10, 10, 10)  # a tile's values: white on a near-black outline
 #: The same colours as text colours (on the panels, WCAG AA: 4.5 : 1 at least).
 ORCHID_TEXT = legible(ORCHID, PANEL)
 BAD_TEXT = legible(BAD, PANEL)
@@ -150,13 +155,28 @@ def _draw_orchid(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) ->
     draw.ellipse([cx - rad * 0.3, cy - rad * 0.3, cx + rad * 0.3, cy + rad * 0.3], fill=(250, 230, 120))
 
 
-#: Where a tile's marks sit, in fractions of its radius from its centre: the three values near
-#: the upper ends of their lines (the lower half of a tile holds only the lines' lower halves), the
-#: cell's name on a patch where the lines cross (drawn on the board, see ``_name_badge``), the sun
-#: or moon low on the left, clear of the values.
-VALUE_AT = (0.9, 0.77, 0.77)  # along each line, from its lower end (0) to its upper end (1)
-MARK_AT = (-0.45, 0.55)
-NAME_AT = (0.0, 0.3)
+#: Where a tile's marks sit, in fractions of its radius from its centre: the three values on the
+#: upper halves of their lines (the lower half of a tile holds only the lines' lower halves), the
+#: vertical line's at the top, the two others below it and apart from each other; the cell's name
+#: on a patch low on the right (drawn on the board, see ``_name_badge``), the sun or moon low on
+#: the left: nothing overlaps (tests/render/test_limit.py measures it).
+VALUE_AT = ((0.0, -0.53), (0.36, -0.07), (-0.36, -0.07))  # vertical, sw_ne, nw_se
+MARK_AT = (-0.48, 0.36)
+MARK_RADIUS = 0.1  # the sun's disc (its rays reach 1.6 times as far), the moon's 1.35 times
+MARK_PATCH = 1.7  # a patch of the tile's ground under the mark, this many times its radius: it shows on any line
+NAME_AT = (0.16, 0.46)
+
+
+def _mark_box(cx: float, cy: float, size: float) -> tuple[float, float, float, float]:
+    """The box the sun (with its rays) or the moon of a tile of radius ``size`` centred at ``cx, cy``
+    fills."""
+    x, y, r = cx + size * MARK_AT[0], cy + size * MARK_AT[1], size * MARK_RADIUS * MARK_PATCH
+    return x - r, y - r, x + r, y + r
+
+
+def _value_font(size: int):
+    """The font of a tile's values, drawn supersampled (``size`` in px of the supersampled tile)."""
+    return font(max(8, int(size * VALUE_RATIO)), bold=True, mono=True)
 
 
 @lru_cache(maxsize=1024)
@@ -184,18 +204,19 @@ def _tile_image(values: tuple[int, int, int], colours: tuple[str, str, str], sun
         a, b = ends[k]
         d.line([a, b], fill=STRIPE_EDGE, width=width + 2 * SS)  # a light edge: even the black line shows
         d.line([a, b], fill=rgb[colours[k]], width=width)
-    mark_x, mark_y, mark_r = cx + s * MARK_AT[0], cy + s * MARK_AT[1], s * 0.1
+    mark_x, mark_y, mark_r = cx + s * MARK_AT[0], cy + s * MARK_AT[1], s * MARK_RADIUS
+    patch = mark_r * MARK_PATCH
+    d.ellipse([mark_x - patch, mark_y - patch, mark_x + patch, mark_y + patch], fill=TILE_BG)
     if sun:
         _draw_sun(d, mark_x, mark_y, mark_r)
     else:
         _draw_moon(d, mark_x, mark_y, mark_r, TILE_BG)
     if numbers:
-        fnt = font(max(8, int(s * VALUE_RATIO)), bold=True)
+        fnt = _value_font(s)
         for k in range(3):
-            a, b = ends[k]
-            px, py = a[0] + (b[0] - a[0]) * VALUE_AT[k], a[1] + (b[1] - a[1]) * VALUE_AT[k]
-            d.text((px, py), str(values[k]), font=fnt, fill=(255, 255, 255), anchor="mm",
-                   stroke_width=max(2, int(s * 0.045)), stroke_fill=(10, 10, 10))
+            px, py = cx + s * VALUE_AT[k][0], cy + s * VALUE_AT[k][1]
+            d.text((px, py), str(values[k]), font=fnt, fill=VALUE_INK, anchor="mm",
+                   stroke_width=max(2, int(s * 0.05)), stroke_fill=VALUE_HALO)
     return img.reduce(SS)
 
 
@@ -261,16 +282,30 @@ def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, A
             if names:
                 _name_badge(draw, cx + size * NAME_AT[0], cy + size * NAME_AT[1], c["name"], name_font)
         if c["name"] in ray_cells:
-            draw.polygon(_hex_points(cx, cy, size * 0.99), outline=ray_colour, width=max(3, size // 12))
+            draw.polygon(_hex_points(cx, cy, size * RING_AT[0]), outline=ray_colour, width=_ring_width(size, 0))
         if frame is not None and c["name"] == frame:
-            draw.polygon(_hex_points(cx, cy, size * 0.98), outline=FRAME, width=max(3, size // 9))
+            draw.polygon(_hex_points(cx, cy, size * RING_AT[1]), outline=FRAME, width=_ring_width(size, 1))
+
+
+#: The rings drawn over a placed tile (inside the hexagon of that fraction of its radius): the best
+#: ray's, this round's placement's.
+RING_AT = (1.0, 1.0)
+
+
+def _ring_width(size: int, ring: int) -> int:
+    return max(3, size // (12, 9)[ring])
 
 
 def _name_badge(draw: ImageDraw.ImageDraw, x: float, y: float, name: str, fnt) -> None:
     """A placed tile's position name, on a patch of the tile's ground over its vertical line."""
-    left, top, right, bottom = draw.textbbox((x, y), name, font=fnt, anchor="mm")
-    draw.rounded_rectangle([left - 3, top - 2, right + 3, bottom + 2], radius=4, fill=TILE_BG)
+    box = _name_badge_box(draw, x, y, name, fnt)
+    draw.rounded_rectangle(box, radius=4, fill=TILE_BG)
     draw.text((x, y), name, font=fnt, fill=NAME_INK, anchor="mm")
+
+
+def _name_badge_box(draw: ImageDraw.ImageDraw, x: float, y: float, name: str, fnt) -> list[float]:
+    left, top, right, bottom = draw.textbbox((x, y), name, font=fnt, anchor="mm")
+    return [left - 3, top - 2, right + 3, bottom + 2]
 
 
 def _grid_size(layout: Sequence[Mapping], size: int, pad: float = 2) -> tuple[int, int, float, float]:

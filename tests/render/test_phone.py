@@ -90,6 +90,38 @@ def test_every_text_is_readable_at_phone_width(report):
     assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
 
 
+def tile_values(runs: list[common.TextRun]) -> list[common.TextRun]:
+    """The values drawn on Take it to the Limit's tiles (digits in their ink on their outline)."""
+    from render.limit import VALUE_HALO, VALUE_INK
+
+    return [run for run in runs if run.text.isdigit() and run.fill == VALUE_INK and run.halo
+            and run.behind and run.behind[0][1] == VALUE_HALO]
+
+
+def value_faults(runs: list[common.TextRun], width: int) -> list[str]:
+    """Issue 24's complaint was the digits' own height: on a picture ``width`` px wide, each Limit
+    tile value whose digits (their ink, not the font's em) are under 11 CSS px high."""
+    scale = phone_scale(width)
+    return [f"{run.text!r} digits {run.ink * scale:.1f} CSS px high" for run in tile_values(runs)
+            if run.ink * scale < MIN_PX]
+
+
+def test_every_limit_tile_value_has_digits_11_css_px_high():
+    """Placed tiles on every board, the tile to play, the final and between-games boards: the
+    digits themselves (ink height), not only the font size, are 11 CSS px high at phone width."""
+    kinds, counted, bad = set(), 0, []
+    for name, width, runs in gallery.recorded_shots():
+        values = tile_values(runs)
+        if not name.startswith("limit-") or not values:
+            continue
+        kinds.add(kind_of(name))
+        counted += len(values)
+        bad += [f"{name}: {f}" for f in value_faults(runs, width)]
+    assert {"limit-public", "limit-private", "limit-final", "limit-between-games"} <= kinds
+    assert counted > 1000
+    assert not bad, f"{len(bad)} values too small: " + "; ".join(bad[:6])
+
+
 # --- the measure itself --------------------------------------------------------------------------
 
 def _runs(draw_fn, size=(400, 100), colour=common.BACKGROUND):
