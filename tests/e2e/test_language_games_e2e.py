@@ -142,6 +142,14 @@ async def play(w, kind: str, lang: str, gid: int, seats: dict[int, Any], act, mo
                 break
             if n == 1:  # a running game's status
                 await fake.run_command(seats[seat], ch, f"{kind} status", partie=gid)
+            if n == 2:  # someone who does not play: the status, and a refusal of the table's controls
+                other = next(u for u in w.users[lang] if u not in seats.values())
+                await fake.run_command(other, ch, f"{kind} status", partie=gid)
+                table = [m for m in fake.messages(ch) if m.visible_to is None and not m.deleted and m.buttons
+                         and parts(m.buttons[0])[1] == str(gid)]
+                for button in table[-1].buttons[:2] if table else []:
+                    res = await fake.click(other, table[-1], custom_id=button["custom_id"])
+                    assert res.ephemeral, res.content
             await act(game, state, seat, seats[seat])
         else:
             pytest.fail(f"{kind} ({lang}) did not end in {moves} moves")
@@ -268,27 +276,31 @@ async def play_ranta(w, lang: str) -> None:
 
 
 async def play_limit(w, lang: str) -> None:
-    from tests.e2e.test_limit_e2e import NEXUS_ORDER
-
+    """The Orchidée board (25 tiles), then its end: moving the big orchid's tiles, from the panel."""
     fake, ch, (user, _) = w.fake, channel(w, "limit", lang), w.users[lang]
-    res = await fake.run_command(user, ch, "limit start", plateau="nexus", variante="standard", solo=True)
+    res = await fake.run_command(user, ch, "limit start", plateau="orchidee", variante="standard", solo=True)
     gid = game_id_of(res.message)
-    used: list[str] = []
+    engine = engines.get("limit")
+    placed = 0
 
     async def act(game, state, seat, user):
-        if not used:  # the buttons: « Placer », a position from the list, the preview, « Confirmer »
+        nonlocal placed
+        action = engine.ai_action(state, seat)
+        if action["type"] == "relocate":  # « Déplacer »: the panel, then « Appliquer la meilleure »
+            res = await fake.run_command(user, ch, "limit deplacer")
+            assert res.ephemeral and res.message.buttons, res.content
+            await fake.click(user, res.message, custom_id=res.message.buttons[0]["custom_id"])
+            return
+        placed += 1
+        if placed == 1:  # the buttons: « Placer », a position from the list, the preview, « Confirmer »
             res = await click(w, ch, gid, user, "place")
             sel = res.message.selects[0]
-            position = sel["options"][0]["value"]
-            res = await fake.select(user, res.message, [position], custom_id=sel["custom_id"])
+            res = await fake.select(user, res.message, [sel["options"][0]["value"]], custom_id=sel["custom_id"])
             await fake.click(user, res.message, custom_id=find(res.message, "pconfirm")["custom_id"])
-            used.append(position.split("@")[0])
             return
-        position = next(p for p in NEXUS_ORDER if p not in used)
-        await fake.run_command(user, ch, "limit placer", position=position)
-        used.append(position)
+        await fake.run_command(user, ch, "limit placer", position=action["position"])
 
-    await play(w, "limit", lang, gid, {0: user}, act, 50)
+    await play(w, "limit", lang, gid, {0: user}, act, 40)
 
 
 async def play_tectonic(w, lang: str) -> None:
