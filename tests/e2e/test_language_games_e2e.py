@@ -63,7 +63,8 @@ async def world(tmp_path_factory):
     }
     admin = fake.add_user("Zed", locale="en-US", guilds=[club], manage_guild=True)
     await fake.start()
-    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_DEV_GUILD": "", "LUDIBOT_PICTURE_TEXTS": str(texts)})
+    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_DEV_GUILD": "", "LUDIBOT_PICTURE_TEXTS": str(texts),
+                                                "LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.3"})
     w = SimpleNamespace(fake=fake, bot=bot, users=users, club=club, texts=texts, tmp=tmp, played={}, pictures={})
     async with strict(w):
         res = await fake.run_command(admin, fake.channel("en-ludime", guild=club), "ludibot config", langue="en")
@@ -490,6 +491,8 @@ def foreign(text: str, lang: str) -> list[str]:
 NAME = re.compile(rf"\b({'|'.join(NAMES)})\b")
 #: a word cut short to fit a picture (« Range 2 · Rang… »)
 CUT = re.compile(r"([^\W\d_]+)…")
+#: no words: links (a reminder's link to the turn), mentions, timestamps, custom emojis
+NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>")
 
 
 def other_language_words(text: str, lang: str) -> list[str]:
@@ -501,7 +504,7 @@ def other_language_words(text: str, lang: str) -> list[str]:
         stem = m.group(1).lower()
         return " " if any(w.startswith(stem) for w in own) else m.group(0)
 
-    return foreign(CUT.sub(cut, NAME.sub(" ", text)), lang)
+    return foreign(CUT.sub(cut, NAME.sub(" ", NOISE.sub(" ", text))), lang)
 
 
 def leftovers(w, ch) -> tuple[list[tuple[str, str, str]], list[str]]:
@@ -520,6 +523,7 @@ def test_the_measure_finds_the_other_language():
     assert other_language_words("Range 2 (F2–F3) · Rang…", "en") == []  # « Range », cut short
     assert other_language_words("Partie n°9 — class…", "en") == ["Partie"]
     assert other_language_words("Erin rolls the dice", "fr")
+    assert other_language_words("⏰ Rappel : à vous. https://discord.com/channels/1/2/3", "fr") == []
 
 
 # --- the tests -----------------------------------------------------------------------------------
@@ -529,6 +533,26 @@ async def test_a_whole_game_in_each_language(world, kind):
     await asyncio.gather(*(lobby_and_cancel(world, kind, lang, **LOBBIES[kind]) for lang in LANGS))
     await asyncio.gather(*(PLAYERS[kind](world, lang) for lang in LANGS))
     assert world.fake.errors == []
+
+
+async def test_a_late_player_is_reminded_then_played_for_in_each_language(world):
+    """The clock's messages (no interaction behind them): a Tectonic game between two players at the
+    live pace; the player to move does not, is reminded, then runs out of time and the bot plays."""
+    fake, bot = world.fake, world.bot
+    for lang in LANGS:
+        ch, (first, second) = channel(world, "tectonic", lang), world.users[lang]
+        lobby = (await fake.run_command(first, ch, "tectonic start", rythme="direct")).message
+        await fake.click(second, lobby, label=i18n.t("common.button.join", lang))
+        await fake.click(first, lobby, label=i18n.t("common.button.start", lang))
+
+    def posted() -> int:
+        return sum(1 for m in fake.messages() if m.kind != "user")
+
+    for minutes in (3, 3):  # past the reminder (2 min), then past the 5-minute bank
+        before = posted()
+        bot.advance(minutes * 60)
+        await fake.wait_until(lambda before=before: posted() >= before + 2, timeout=20)
+    await fake.wait_idle(quiet=0.5)
 
 
 async def test_everything_shown_is_in_the_server_s_language(world):
