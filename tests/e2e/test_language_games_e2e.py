@@ -47,7 +47,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 GAMES = ["ludime", "ranta", "limit", "tectonic", "armada", "lutinades", "ludix"]
 LANGS = ["en", "fr"]
 #: the players' display names (and the AI seats'), never words of either language
-NAMES = ["Alice", "Bruno", "Erin", "Frank", "Bot"]
+NAMES = ["Alice", "Bruno", "Chloé", "Erin", "Frank", "Gina", "Bot"]
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -58,8 +58,9 @@ async def world(tmp_path_factory):
     fake = FakeDiscord(guild_name="Ludothèque", channels=list(GAMES), settle=0.12, timeout=20)
     club = fake.add_guild("Games Club", channels=[f"en-{g}" for g in GAMES], locale="en-US")
     users = {
-        "fr": [fake.add_user("Alice", locale="fr"), fake.add_user("Bruno", locale="fr")],
-        "en": [fake.add_user("Erin", locale="en-US", guilds=[club]), fake.add_user("Frank", locale="en-GB", guilds=[club])],
+        "fr": [fake.add_user("Alice", locale="fr"), fake.add_user("Bruno", locale="fr"), fake.add_user("Chloé", locale="fr")],
+        "en": [fake.add_user("Erin", locale="en-US", guilds=[club]), fake.add_user("Frank", locale="en-GB", guilds=[club]),
+               fake.add_user("Gina", locale="en-US", guilds=[club])],
     }
     admin = fake.add_user("Zed", locale="en-US", guilds=[club], manage_guild=True)
     await fake.start()
@@ -188,7 +189,7 @@ async def lobby_started(w, ch, user, command: str, **options):
 
 async def lobby_and_cancel(w, kind: str, lang: str, **options) -> None:
     """A lobby with options off the beaten track (its card lists them), joined, left, then cancelled."""
-    fake, ch, (user, other) = w.fake, channel(w, kind, lang), w.users[lang]
+    fake, ch, (user, other, *_) = w.fake, channel(w, kind, lang), w.users[lang]
     res = await fake.run_command(user, ch, f"{kind} start", **options)
     assert not res.ephemeral, res.content
     gid = game_id_of(res.message)
@@ -211,7 +212,7 @@ LOBBIES = {
 
 # --- the games ----------------------------------------------------------------------------------
 async def play_ludix(w, lang: str) -> None:
-    ch, (user, _) = channel(w, "ludix", lang), w.users[lang]
+    ch, (user, *_) = channel(w, "ludix", lang), w.users[lang]
     gid = await lobby_started(w, ch, user, "ludix start", objectif=50, ia=1, niveau=2)
     engine = engines.get("ludix")
 
@@ -222,7 +223,7 @@ async def play_ludix(w, lang: str) -> None:
 
 
 async def play_ludime(w, lang: str) -> None:
-    fake, ch, (user, _) = w.fake, channel(w, "ludime", lang), w.users[lang]
+    fake, ch, (user, *_) = w.fake, channel(w, "ludime", lang), w.users[lang]
     gid = await lobby_started(w, ch, user, "ludime start", variant="main", ia=1)
     engine = engines.get("ludime")
     shown = False
@@ -256,7 +257,7 @@ async def play_ludime(w, lang: str) -> None:
 
 
 async def play_ranta(w, lang: str) -> None:
-    fake, ch, (user, _) = w.fake, channel(w, "ranta", lang), w.users[lang]
+    fake, ch, (user, *_) = w.fake, channel(w, "ranta", lang), w.users[lang]
     res = await fake.run_command(user, ch, "ranta start", mode="expert", solo=True)
     gid = game_id_of(res.message)
     rounds = 0
@@ -293,7 +294,7 @@ async def play_ranta(w, lang: str) -> None:
 
 async def play_limit(w, lang: str) -> None:
     """The Orchidée board (25 tiles), then its end: moving the big orchid's tiles, from the panel."""
-    fake, ch, (user, _) = w.fake, channel(w, "limit", lang), w.users[lang]
+    fake, ch, (user, *_) = w.fake, channel(w, "limit", lang), w.users[lang]
     res = await fake.run_command(user, ch, "limit start", plateau="orchidee", variante="standard", solo=True)
     gid = game_id_of(res.message)
     engine = engines.get("limit")
@@ -322,7 +323,7 @@ async def play_limit(w, lang: str) -> None:
 async def play_tectonic(w, lang: str) -> None:
     from tests.e2e.tectonic_driver import answered, send_move
 
-    fake, ch, (user, _) = w.fake, channel(w, "tectonic", lang), w.users[lang]
+    fake, ch, (user, *_) = w.fake, channel(w, "tectonic", lang), w.users[lang]
     res = await fake.run_command(user, ch, "tectonic start", adversaire="bot", niveau=1, until=answered)
     gid = game_id_of(next(m for m in res.public_messages if m.buttons))
     engine = engines.get("tectonic")
@@ -340,7 +341,7 @@ async def play_tectonic(w, lang: str) -> None:
 
 
 async def play_armada(w, lang: str) -> None:
-    fake, ch, (user, _) = w.fake, channel(w, "armada", lang), w.users[lang]
+    fake, ch, (user, *_) = w.fake, channel(w, "armada", lang), w.users[lang]
     res = await fake.run_command(user, ch, "armada start", adversaire="bot", niveau=1, plateau="9x9")
     gid = game_id_of(next(m for m in res.messages if m.buttons or m.selects))
     engine = engines.get("armada")
@@ -382,7 +383,7 @@ async def game_row(w, gid: int):
 
 
 async def play_lutinades(w, lang: str) -> None:
-    ch, (user, _) = channel(w, "lutinades", lang), w.users[lang]
+    ch, (user, *_) = channel(w, "lutinades", lang), w.users[lang]
     gid = await lobby_started(w, ch, user, "lutinades start", variante="lutins-malins", ia=3, niveau=1)
     engine = engines.get("lutinades")
     seen_card = False
@@ -540,7 +541,7 @@ async def test_a_late_player_is_reminded_then_played_for_in_each_language(world)
     live pace; the player to move does not, is reminded, then runs out of time and the bot plays."""
     fake, bot = world.fake, world.bot
     for lang in LANGS:
-        ch, (first, second) = channel(world, "tectonic", lang), world.users[lang]
+        ch, (first, second, _) = channel(world, "tectonic", lang), world.users[lang]
         lobby = (await fake.run_command(first, ch, "tectonic start", rythme="direct")).message
         await fake.click(second, lobby, label=i18n.t("common.button.join", lang))
         await fake.click(first, lobby, label=i18n.t("common.button.start", lang))
@@ -552,6 +553,32 @@ async def test_a_late_player_is_reminded_then_played_for_in_each_language(world)
         before = posted()
         bot.advance(minutes * 60)
         await fake.wait_until(lambda before=before: posted() >= before + 2, timeout=20)
+    await fake.wait_idle(quiet=0.5)
+
+
+async def test_the_others_vote_on_a_stalled_player_in_each_language(world):
+    """Three players of Lutinades at the live pace: the lutins do not make their gesture; once their
+    time is out the others vote (the stalled player's own click is refused), the bot plays for them."""
+    fake, bot = world.fake, world.bot
+    for lang in LANGS:
+        ch, (picker, *lutins) = channel(world, "lutinades", lang), world.users[lang]
+        lobby = (await fake.run_command(picker, ch, "lutinades start", rythme="direct")).message
+        for user in lutins:
+            await fake.click(user, lobby, label=i18n.t("common.button.join", lang))
+        await fake.click(picker, lobby, label=i18n.t("common.button.start", lang))
+
+    def ballots() -> list:
+        return [(m, b) for m in fake.messages() if m.visible_to is None and not m.deleted
+                for b in m.buttons if b.get("custom_id", "").endswith("-ai")]
+
+    bot.advance(6 * 60)  # past the 5-minute bank: a vote for each lutin
+    await fake.wait_until(lambda: len(ballots()) >= 2, timeout=20)
+    await fake.wait_idle(quiet=0.5)
+    for msg, button in ballots():
+        lang = "en" if fake.channel(msg.channel_id).name.startswith("en-") else "fr"
+        for user in world.users[lang]:  # (the stalled lutin's own ballot is refused; a decided vote is gone)
+            if any(b.get("custom_id") == button["custom_id"] for b in fake.message_by_id[msg.id].buttons):
+                await fake.click(user, msg, custom_id=button["custom_id"])
     await fake.wait_idle(quiet=0.5)
 
 
