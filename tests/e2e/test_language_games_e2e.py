@@ -1,11 +1,13 @@
 """Issue 25, through the real bot: a whole game of each of the seven games (Ludix, Ludime, Range ta
-Ludothèque, Take it to the Limit, Tectonic, L'Invincible Armada, Lutinades) on a server set to English (``/ludibot config
-langue:en``), and the same on a French server; everything the players are shown must be in the
-server's language — every public card (its text displays, buttons, select menus, every revision:
-lobby, turns, result), every private answer (in the player's own language, English or French
-here too), every form (modal) and autocomplete list, and the words drawn in every picture posted
-(the table, the private boards, the result's animated summary). test_language_e2e.py checks
-the setting itself (``/ludibot config langue:``, switching back, the reader's own language).
+Ludothèque, Take it to the Limit, Tectonic, L'Invincible Armada, Lutinades) on a server set to
+English (``/ludibot config langue:en``), and the same on a French server; everything the players are
+shown must be in the server's language — every public card (its text displays, buttons, select
+menus, every revision: lobby, turns, result, a cancelled lobby), every private answer (in the
+player's own language, English or French here too: status, rules, /historique and its journal file,
+refusals), every form (modal) and autocomplete list, the clock's messages (a reminder, a late turn,
+an absence vote), and the words drawn in every picture posted (the table, the private boards, the
+result's animated summary). test_language_e2e.py checks the setting itself (switching back, the
+reader's own language).
 
 One bot process and one fake Discord serve every game: the server Ludothèque (French, the
 default) and the server Games Club (set to English), a channel per game on each. The games are
