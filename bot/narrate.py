@@ -19,6 +19,11 @@ from bot.safe import escape
 SEAT_KEYS = {"seat", "lutin", "picker", "owner", "winner", "player", "opponent", "loser", "by_seat",
              "from_seat", "to_seat", "victim", "previous_owner", "new_owner", "dealer", "next"}
 SEAT_LISTS = {"winners", "seats", "lutins", "players", "losers"}
+#: string parameters that name one of a game's things (Tectonic's pieces and board regions): told by
+#: the catalog's name for it (``<kind>.<param>.<value>``, « hill » on an English server), the raw
+#: value kept as ``<param>_kind`` (French picks « sa colline » / « son pic » by it). Every narration
+#: goes through here — the turn messages, the replay viewer, /historique's journal.
+NAMED_THINGS = {"tectonic": ("piece", "region")}
 
 
 def _is_seat_key(key: str) -> bool:
@@ -49,10 +54,25 @@ def event_params(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return params
 
 
+def named_things(kind: str, event: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``event`` with the game's things named in ``lang`` (see :data:`NAMED_THINGS`)."""
+    keys = [k for k in NAMED_THINGS.get(kind, ()) if isinstance(event.get(k), str)]
+    if not keys:
+        return event
+    told = dict(event)
+    for key in keys:
+        value = event[key]
+        told.setdefault(f"{key}_kind", value)
+        if i18n.has(f"{kind}.{key}.{value}"):
+            told[key] = i18n.t(f"{kind}.{key}.{value}", lang)
+    return told
+
+
 def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str,
             viewer: int | None = None, limit: int = 30) -> list[str]:
     lines: list[str] = []
     for event in events:
+        event = named_things(kind, event, lang)
         private = event.get("private_to")
         if private is not None and private != viewer:
             continue

@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image
 
-from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, font
+from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, font, save_picture_texts
 
 #: a phone shows 390 CSS px: 480 px frames fill it, and keep the drawing and the file small
 MAX_WIDTH = 480
@@ -140,5 +140,6 @@ def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = 
         frames = _frames(pictures, order, width, ranking, title)
         data, kind = _encode(frames, durations)
         if len(data) <= max_bytes or width <= 160:
+            save_picture_texts(data)  # (LUDIBOT_PICTURE_TEXTS only: the words of every frame)
             return (data, kind) if len(data) <= max_bytes else None
         width = int(width * 0.75)

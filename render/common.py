@@ -6,7 +6,11 @@ phone screen (about 800-1000 px wide) and kept well under Discord's limits.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import os
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -80,6 +84,35 @@ def halo_for(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 
 #: While a test records (see :func:`recording_text`): every text drawn, as a :class:`TextRun`.
 _recorded: list[TextRun] | None = None
+
+#: ``LUDIBOT_PICTURE_TEXTS=<directory>`` (end-to-end tests only): every picture the process encodes
+#: leaves ``<sha256 of its bytes>.json`` there, the texts drawn on it (each thread's texts since its
+#: previous picture), so a test can read the words of the pictures the bot posted. Unset (always, in
+#: production) it costs nothing: the drawing reports texts only when ``_recorded`` is a list.
+_texts_dir: Path | None = Path(os.environ["LUDIBOT_PICTURE_TEXTS"]) if os.environ.get("LUDIBOT_PICTURE_TEXTS") else None
+_texts_of_thread = threading.local()
+if _texts_dir is not None:
+    _recorded = []  # a switch only: the texts go to each thread's own list
+
+
+def _thread_texts() -> list[str]:
+    texts = getattr(_texts_of_thread, "texts", None)
+    if texts is None:
+        texts = _texts_of_thread.texts = []
+    return texts
+
+
+def save_picture_texts(data: bytes) -> None:
+    """``LUDIBOT_PICTURE_TEXTS``: record the texts this thread drew since its previous picture as
+    those of ``data`` (a PNG, or an animation drawn from frames); then start afresh."""
+    if _texts_dir is None:
+        return
+    texts = _thread_texts()
+    name = hashlib.sha256(data).hexdigest()
+    tmp = _texts_dir / f"{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    tmp.write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, _texts_dir / f"{name}.json")
+    texts.clear()
 
 
 def luminance(colour: Sequence[int]) -> float:
@@ -193,6 +226,9 @@ class Draw(ImageDraw.ImageDraw):
         """Report ``text`` in ``font`` to :func:`recording_text`, drawn at ``xy`` in ``fill``
         (for a text drawn other than by ``text``, call it just before pasting the text)."""
         if _recorded is None or not text or not str(text).strip() or "\n" in str(text):
+            return
+        if _texts_dir is not None:  # LUDIBOT_PICTURE_TEXTS: the words only
+            _thread_texts().append(str(text))
             return
         size = (getattr(font, "size", None) or 10) / self.scale
         colour = _rgb_of(self.image, fill)
@@ -375,9 +411,17 @@ def encode_png(img: Image.Image, palette: bool = True) -> bytes:
     as it is.
     """
     if _recorded is not None:
+        if _texts_dir is not None and not RAW.get():
+            data = _encode(img, palette)
+            save_picture_texts(data)
+            return data
         _check_covered(img)
     if RAW.get():  # an animation frame: the picture itself, not its PNG (render/animation.py)
         return img  # type: ignore[return-value]
+    return _encode(img, palette)
+
+
+def _encode(img: Image.Image, palette: bool) -> bytes:
     if img.mode not in ("RGB", "P", "L"):
         img = img.convert("RGB")
     if img.mode == "RGB" and palette:

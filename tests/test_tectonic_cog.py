@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.narrate import narrate
 from bot.sessions import Outcome
 from bot.storage import FINISHED, RUNNING, GameRow, Seat
 from cogs.tectonic.cog import FLIP_ARG, TectonicCog, _matching
@@ -87,8 +88,16 @@ def test_narration_drops_turn_lines_names_the_colours_and_the_region():
                               {"type": "won_region", "winner": 0, "region": "NE"},
                               {"type": "moved", "seat": 0, "piece": "pic", "from": "D2", "to": "E3"}], "en")
     assert told == [{"type": "started"}, {"type": "sides", "white_seat": 0, "black_seat": 1},
-                    {"type": "won_region", "winner": 0, "region": "north-east"},
-                    {"type": "moved", "seat": 0, "piece": "peak", "piece_kind": "pic", "from": "D2", "to": "E3"}]
+                    {"type": "won_region", "winner": 0, "region": "NE"},
+                    {"type": "moved", "seat": 0, "piece": "pic", "from": "D2", "to": "E3"}]
+    # the pieces and regions are named in the language by narrate() itself: every narration of the
+    # game (turn messages, the replay viewer, /historique's journal) says « peak », never « pic »
+    lines = narrate("tectonic", told[2:], ["Alice", "Bob"], "en")
+    assert "north-east" in lines[0] and "NE" not in lines[0]
+    assert lines[1] == "Alice moves a peak from D2 to E3."
+    assert narrate("tectonic", told[3:], ["Alice", "Bob"], "fr") == ["Alice déplace son pic de D2 à E3."]
+    assert narrate("tectonic", [{"type": "moved", "seat": 0, "piece": "colline", "from": "D2", "to": "E3"}],
+                   ["Alice"], "fr") == ["Alice déplace sa colline de D2 à E3."]
 
 
 def test_the_end_names_the_winner_and_why():

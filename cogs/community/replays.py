@@ -142,7 +142,7 @@ class ReplayCog(commands.Cog):
             doc = history.export(game, rows, results, viewer_seat=game.seat_of(interaction.user.id))
             data = json.dumps(doc, ensure_ascii=False, indent=2).encode()
             await send(interaction, i18n.t("community.history.json_ready", lg, id=game.id), ephemeral=True,
-                       file=discord.File(io.BytesIO(data), filename=f"partie-{game.id}.json"))
+                       file=discord.File(io.BytesIO(data), filename=f"ludibot-{game.kind}-{game.id}.json"))
             return
         # the viewer answers at once (a replay is milliseconds, its picture one drawing); the journal
         # and the animation (a second or so in a worker) follow
@@ -196,7 +196,7 @@ class ReplayCog(commands.Cog):
             key = "replay.log.attached" if game.status == FINISHED else "replay.log.attached_running"
             lines.append(i18n.t(key, lg, count=len(rows)))
             files.append(discord.File(io.BytesIO(journal_text(game, rows, results, lg).encode()),
-                                      filename=f"partie-{game.id}.txt"))
+                                      filename=f"ludibot-{game.kind}-{game.id}.txt"))
         lines += final
         view = None
         if game.status == FINISHED and item is not None:
@@ -205,7 +205,7 @@ class ReplayCog(commands.Cog):
                 cog = getattr(self.bot, "game_cogs", {}).get(game.kind)
                 if cog is not None:  # a result card a restart left without its summary gets it now
                     asyncio.ensure_future(cog.complete_result(game))
-                files.append(discord.File(io.BytesIO(anim.data), filename=f"partie-{game.id}.{anim.ext}"))
+                files.append(discord.File(io.BytesIO(anim.data), filename=f"ludibot-{game.kind}-{game.id}.{anim.ext}"))
                 lines.append(i18n.t("replay.animation.caption", lg, frames=anim.frames))
                 view = discord.ui.View(timeout=None)
                 view.add_item(discord.ui.Button(label=i18n.t("replay.button.share", lg), emoji="📣",
@@ -374,7 +374,7 @@ class ReplayCog(commands.Cog):
         lines = [i18n.t("replay.share.post", glg, player=who, id=game.id, game=title(game.kind, glg)),
                  *ranking(game, rows, results, glg)]
         content = "\n".join(lines)[:2000]
-        file = discord.File(io.BytesIO(anim.data), filename=f"partie-{game.id}.{anim.ext}")
+        file = discord.File(io.BytesIO(anim.data), filename=f"ludibot-{game.kind}-{game.id}.{anim.ext}")
         if interaction.response.is_done():
             await interaction.followup.send(content=content, allowed_mentions=allowed_mentions(content), file=file)
         else:

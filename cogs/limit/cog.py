@@ -208,7 +208,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
 
     async def _board_file(self, game: GameRow, view: dict[str, Any], lg: str) -> discord.File:
         data = await self.render(render_board, view, view["seat"], game.names, render_labels(lg))
-        return discord.File(io.BytesIO(data), filename=f"limit-{game.id}-plateau.png")
+        return discord.File(io.BytesIO(data), filename=f"limit-{game.id}-private.png")
 
     # --- acting -----------------------------------------------------------------------------
     async def _act(self, interaction: discord.Interaction, game_id: int, action: dict[str, Any], *,
@@ -274,7 +274,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
                            lg: str) -> None:
         """Between two games of a series: the finished game's boards, one picture each."""
         images = [await self.render(job) for job in self._final_pictures(game, view, lg)]
-        files = [discord.File(io.BytesIO(data), filename=f"limit-{game.id}-partie-{view['final']['game']}-{i + 1}.png")
+        files = [discord.File(io.BytesIO(data), filename=f"limit-{game.id}-{view['final']['game']}-{i + 1}.png")
                  for i, data in enumerate(images) if data]
         text = i18n.t("limit.prompt.game_boards", lg, game=view["final"]["game"], games=view["games"])
         if interaction is not None:

@@ -339,13 +339,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             etype = event.get("type")
             if etype == "turn":
                 continue
-            told = dict(event)
-            if isinstance(told.get("piece"), str):
-                told["piece_kind"] = told["piece"]  # French says "sa colline", "son pic"
-                told["piece"] = _piece_name(told["piece"], lg)
-            if isinstance(told.get("region"), str) and i18n.has(f"tectonic.region.{told['region']}"):
-                told["region"] = i18n.t(f"tectonic.region.{told['region']}", lg)
-            out.append(told)
+            out.append(event)  # its piece and region are named in the language by narrate()
             if etype == "started":
                 out.append({"type": "sides", "white_seat": 0, "black_seat": 1})
         return out
