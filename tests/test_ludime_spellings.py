@@ -180,7 +180,7 @@ def test_with_the_letter_emojis_the_letters_are_shown_as_cards_and_a_word_is_not
     assert narrate("ludime", [event], NAMES, "fr", viewer=0) == [
         f"Vous rendez les lettres {card['H']}{card['Z']} H, Z et recevez {card['E']}{card['N']} E, N."]
     discarded = {"type": "discarded", "seat": 1, "letter": "E"}
-    assert narrate("ludime", [discarded], NAMES, "en") == [f"Bruno discards a **{card['E']} E**."]
+    assert narrate("ludime", [discarded], NAMES, "en") == [f"Bruno discards the letter **{card['E']} E**."]
     played = {"type": "played", "seat": 0, "word": "TUEE", "word_shown": "TUÉE", "value": 9, "id": 1}
     assert "<:" not in narrate("ludime", [played], NAMES, "fr")[0]  # a word stays a word
 

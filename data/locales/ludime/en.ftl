@@ -76,7 +76,7 @@ event-exchanged = 🔁 { $seat } exchanges { $count } { $count ->
     }.
 event-exchanged_cards = You give back the letters { $returned } and receive { $received }.
 event-returned = ↩️ { $seat } puts the { $letter } back on the discard.
-event-discarded = { $seat } discards a **{ $letter }**.
+event-discarded = { $seat } discards the letter **{ $letter }**.
 event-went_out = 🏁 { $seat } has no card left! The lap is finished.
 event-round_end = End of round { $round }.
 event-round_void = Round { $round }: nobody scores.
