@@ -184,7 +184,8 @@ async def test_a_full_card_is_stored_as_discord_returns_it(env):
     assert file_comp["name"] == "log.png" and file_comp["size"] == len(png())
     # what a test reads: the text of the card where content was, buttons wherever nested, the images
     assert msg.is_v2 and msg.content.startswith("## Tour 3") and "12 points" in msg.text and "Main" in msg.text
-    assert msg.button_labels == ["Jouer", "Passer", "Ma main"]
+    assert msg.button_labels == ["Jouer", "Passer"]  # the controls: the buttons of its action rows
+    assert [a.get("label") or a["type"] for a in msg.accessories] == [11, "Ma main"]  # beside the sections' texts
     assert msg.find_component(label="Ma main")["custom_id"] == "hand"
     assert [r["type"] for r in msg.rows] == [1] and msg.accent_color == 0x3366FF
     assert [a.filename for a in msg.gallery] == ["board.png"] and [a.filename for a in msg.thumbnails] == ["seat.png"]

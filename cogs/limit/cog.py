@@ -154,6 +154,11 @@ def moves_text(moves: dict[str, str], lg: str) -> str:
 class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start")):
     kind = "limit"
 
+    def seat_scores(self, game: GameRow, view: dict[str, Any]) -> list[Any] | None:
+        """The seats' totals over the games of the match so far (a board scores at its game's end)."""
+        totals = view.get("totals")
+        return totals if isinstance(totals, list) and len(totals) == len(game.seats) else None
+
     def __init__(self, bot) -> None:
         super().__init__(bot)
         self._warming: asyncio.Task | None = None

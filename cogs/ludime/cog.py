@@ -28,6 +28,7 @@ from discord import app_commands
 
 from bot import i18n, takeback
 from bot.cards import Card
+from bot.community.clocks import clocks_of
 from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
@@ -346,8 +347,10 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         content = await self.turn_story(game, view, lg)
         image = await self.render_public_cached(game, view, lg)
         name = f"ludime-{game.id}.png"
+        clocks = await clocks_of(self.bot, game, always=False)
         card = Card(text=content, accent=self.accent(game), pictures=(name,) if image else (),
-                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
+                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)),
+                    seats=self.seats_of(game, view, lg, clocks=clocks))
 
         def picture() -> list[discord.File]:
             return [discord.File(io.BytesIO(image), filename=name)] if image else []

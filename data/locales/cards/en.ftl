@@ -17,4 +17,3 @@ seat-bank = ⏳ { $time }
 
 ## error
 error-profile_ai = This seat is played by the bot: it has no profile.
-error-profile_unavailable = Profiles are not available on this bot right now.

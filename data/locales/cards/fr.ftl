@@ -17,4 +17,3 @@ seat-bank = ⏳ { $time }
 
 ## error
 error-profile_ai = Cette place est tenue par le bot : il n'a pas de profil.
-error-profile_unavailable = Les profils ne sont pas disponibles sur ce bot pour le moment.
