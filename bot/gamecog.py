@@ -614,7 +614,7 @@ class GameCog(commands.GroupCog):
         scores = self.seat_scores(game, view) if ranked is None else None
         low, high = getattr(self.engine, "ai_levels", (1, 1))
         profile = i18n.t("cards.seat.profile", lg)
-        now = time.time()
+        now = getattr(self.bot, "clock", time.time)()  # the scheduler's clock: its deadlines
         seats: list[Seat] = []
         order = (sorted(range(len(game.seats)), key=lambda s: (ranked.ranks[s], s)) if ranked is not None
                  else range(len(game.seats)))
