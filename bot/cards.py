@@ -15,6 +15,15 @@ pings as in ``content``, under ``allowed_mentions``.
 
 Taking the controls off a card means editing it to the same card without its rows: the card of a
 message is rebuilt from the message itself (:func:`from_message`), so that works after a restart too.
+
+Seats: a card may list its players, one Section each (reference.mdx, "Section": one to three text
+displays and a required accessory, a Button or a Thumbnail) — the seat to play marked ``▶`` and bold,
+its name, score and clock — with a button as accessory (« Profil », or an AI's level, disabled). A
+Section costs three components (itself, its text, its button): when the card would pass 40 with them,
+the seats are one compact text display instead (and nothing at all if even that does not fit: the
+controls come first). A card's seats survive :func:`from_message` with their accessories (a seat
+read back keeps its whole text in :attr:`Seat.line`): taking a card's controls off keeps « Profil »,
+which never goes stale (version 0).
 """
 
 from __future__ import annotations
@@ -63,6 +72,45 @@ def rows_of(group: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
     return rows
 
 
+#: the components of one seat shown as a Section: the section, its text display, its accessory
+SECTION_COST = 3
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player of a card, as plain data (texts already escaped and localized by the caller)."""
+
+    name: str
+    score: str | None = None
+    clock: str | None = None
+    #: the seat to play (marked ▶ and bold)
+    to_play: bool = False
+    #: an AI seat: its level's name, shown on its accessory (disabled: an AI has no profile)
+    ai: str | None = None
+    #: the accessory button: its custom id (None: the seat has none, and the card lists its seats in
+    #: one compact text) and its label
+    button: str | None = None
+    label: str = ""
+    #: the seat's text as given (a result's rank line; a seat read back from a message), used as is
+    line: str | None = None
+
+    def text(self) -> str:
+        """The seat's text: ``▶ **Alice** · 12 points · ⏳ in 2 hours`` (the seat to play), ``Bruno · 3 points``."""
+        if self.line is not None:
+            return self.line
+        head = f"▶ **{self.name}**" if self.to_play else self.name
+        return " · ".join(p for p in (head, self.score, self.clock) if p)
+
+    def compact(self) -> str:
+        """The seat's line in the compact list (no accessory there: an AI seat says so in its text)."""
+        text = self.text()
+        return f"{text} · {self.ai}" if self.ai and self.line is None else text
+
+    def accessory(self) -> discord.ui.Button:
+        return discord.ui.Button(label=self.label[:80], custom_id=self.button, style=discord.ButtonStyle.secondary,
+                                 disabled=self.ai is not None)
+
+
 @dataclass(frozen=True)
 class Card:
     """One message of a game, as data (see the module's docstring)."""
@@ -72,12 +120,15 @@ class Card:
     pictures: tuple[str, ...] = ()
     #: controls, one group per purpose, in order: the move, the player's own view, the vote
     groups: tuple[tuple[discord.ui.Item, ...], ...] = field(default=())
+    #: the players, in order, between the narration and the pictures (see the module's docstring)
+    seats: tuple[Seat, ...] = ()
 
     def __post_init__(self) -> None:
         text = self.text if len(self.text) <= MAX_TEXT else self.text[: MAX_TEXT - 1] + "…"
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "pictures", tuple(self.pictures)[:MAX_GALLERY])
         object.__setattr__(self, "groups", tuple(tuple(g) for g in self.groups if g))
+        object.__setattr__(self, "seats", tuple(self.seats))
 
     @property
     def controls(self) -> list[discord.ui.Item]:
@@ -89,18 +140,45 @@ class Card:
     def rows(self) -> list[list[discord.ui.Item]]:
         return [row for group in self.groups for row in rows_of(group)]
 
-    def count(self) -> int:
-        """The components this card sends (Discord counts nested ones: at most 40)."""
+    def _base(self) -> int:
         rows = self.rows()
         return 1 + 1 + (1 if self.pictures else 0) + len(rows) + sum(len(r) for r in rows)
+
+    def seats_form(self) -> str | None:
+        """How the seats are shown: ``"sections"`` (one each, with its button), ``"compact"`` (one text
+        display listing them: there is no room for sections, or a seat has no button), None (no seats,
+        or no room even for that)."""
+        if not self.seats:
+            return None
+        base = self._base()
+        if all(s.button for s in self.seats) and base + SECTION_COST * len(self.seats) <= MAX_COMPONENTS:
+            return "sections"
+        return "compact" if base + 1 <= MAX_COMPONENTS else None
+
+    def count(self) -> int:
+        """The components this card sends (Discord counts nested ones: at most 40)."""
+        form = self.seats_form()
+        return self._base() + (SECTION_COST * len(self.seats) if form == "sections" else 1 if form else 0)
 
     def fits(self) -> bool:
         return self.count() <= MAX_COMPONENTS
 
     def layout(self) -> discord.ui.LayoutView:
-        """The ``LayoutView`` Discord is sent: one container, accent = the seat to play; its text,
-        its pictures in one gallery, then one action row after another, group by group."""
-        children: list[discord.ui.Item] = [discord.ui.TextDisplay(self.text or "\u200b")]
+        """The ``LayoutView`` Discord is sent: one container, accent = the seat to play; its text, its
+        seats (sections, or one compact text), its pictures in one gallery, then one action row after
+        another, group by group. The narration is cut so that all texts stay within 4,000 characters."""
+        form = self.seats_form()
+        seat_texts = ([s.text() for s in self.seats] if form == "sections"
+                      else ["\n".join(s.compact() for s in self.seats)] if form else [])
+        seat_texts = [t[:MAX_TEXT // 2] or "\u200b" for t in seat_texts]
+        room = max(1, MAX_TEXT - sum(len(t) for t in seat_texts))
+        text = self.text if len(self.text) <= room else self.text[: room - 1] + "…"
+        children: list[discord.ui.Item] = [discord.ui.TextDisplay(text or "\u200b")]
+        if form == "sections":
+            children += [discord.ui.Section(t, accessory=s.accessory()) for s, t in zip(self.seats, seat_texts,
+                                                                                       strict=True)]
+        elif form:
+            children.append(discord.ui.TextDisplay(seat_texts[0]))
         if self.pictures:
             children.append(discord.ui.MediaGallery(
                 *(discord.MediaGalleryItem(f"attachment://{name}") for name in self.pictures)))
@@ -123,11 +201,24 @@ def card_of(content: str | None, *, pictures: Iterable[str] = (), controls: Iter
 
 
 def _walk(components: Iterable[Any]) -> Iterable[Any]:
+    """Every component, depth first; a Section is yielded whole (its text and accessory are its seat's)."""
     for c in components:
         yield c
+        if isinstance(c, discord.components.SectionComponent):
+            continue
         children = getattr(c, "children", None)
         if isinstance(children, list):
             yield from _walk(children)
+
+
+def _seat_of(section: Any) -> Seat:
+    """A seat read back from its Section: its text whole, its accessory button as it was."""
+    text = "\n".join(c.content for c in section.children if isinstance(c, discord.components.TextDisplay))
+    acc = section.accessory
+    cid = getattr(acc, "custom_id", None)
+    label = getattr(acc, "label", None) or ""
+    return Seat(name="", line=text, button=cid, label=label,
+                ai=label if getattr(acc, "disabled", False) else None)
 
 
 def is_card(message: discord.Message | Any) -> bool:
@@ -136,19 +227,23 @@ def is_card(message: discord.Message | Any) -> bool:
 
 
 def from_message(message: discord.Message | Any) -> Card | None:
-    """The card a message shows (its text, accent and pictures; without its controls), rebuilt from the
-    message as Discord returns it; None for a legacy message."""
+    """The card a message shows (its text, accent, seats and pictures; without its controls), rebuilt
+    from the message as Discord returns it; None for a legacy message. A compact list of seats comes
+    back as part of the text (it is a text display)."""
     if not is_card(message):
         return None
     texts: list[str] = []
+    seats: list[Seat] = []
     accent: int | None = None
     gallery = False
     for comp in _walk(getattr(message, "components", []) or []):
         if isinstance(comp, discord.components.Container) and accent is None and comp.accent_colour is not None:
             accent = comp.accent_colour.value
+        elif isinstance(comp, discord.components.SectionComponent):
+            seats.append(_seat_of(comp))
         elif isinstance(comp, discord.components.TextDisplay):
             texts.append(comp.content)
         elif isinstance(comp, discord.components.MediaGalleryComponent):
             gallery = True
     pictures = tuple(a.filename for a in getattr(message, "attachments", []) or []) if gallery else ()
-    return Card(text="\n".join(texts), accent=accent, pictures=pictures)
+    return Card(text="\n".join(texts), accent=accent, pictures=pictures, seats=tuple(seats))

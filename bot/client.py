@@ -451,6 +451,7 @@ def _custom_ids(components) -> set[str]:
         if cid:
             found.add(cid)
         found |= _custom_ids(getattr(comp, "children", None))
+        found |= _custom_ids(_accessory(comp))
     return found
 
 
@@ -462,7 +463,14 @@ def _component_types(components) -> dict[str, int]:
             kind = getattr(comp, "type", None)
             found[cid] = getattr(kind, "value", kind)
         found.update(_component_types(getattr(comp, "children", None)))
+        found.update(_component_types(_accessory(comp)))
     return found
+
+
+def _accessory(comp) -> list:
+    """A Section's accessory (a seat's « Profil » on a card), as a list of components to walk."""
+    accessory = getattr(comp, "accessory", None)
+    return [accessory] if accessory is not None else []
 
 
 def invite_url(application_id: str | int) -> str:

@@ -23,8 +23,8 @@ from discord.ext import commands
 
 import engines
 from bot import emojis, i18n, rules, takeback
-from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, card_of, from_message, rgb
-from bot.community.clocks import duration
+from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, from_message, rgb
+from bot.community.clocks import clock_line, clocks_of, duration
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
@@ -41,6 +41,7 @@ from bot.ui import (
     CUSTOM_ID,
     Click,
     button,
+    custom_id,
     edit_answer,
     in_thread,
     jump_link,
@@ -587,6 +588,62 @@ class GameCog(commands.GroupCog):
                                 score=result.scores[seat] if result.scores[seat] is not None else "-"))
         return lines
 
+    # --- the seats of a card (issue 24) ------------------------------------------------
+    #: the catalog key of a seat's score on a card (``n``: the number): points, or the game's own unit
+    score_key: ClassVar[str] = "cards.seat.points"
+
+    def seat_scores(self, game: GameRow, view: dict[str, Any]) -> list[Any] | None:
+        """Each seat's score while the game runs, from the public view (None: the game shows none):
+        the view's ``scores`` by default."""
+        scores = view.get("scores")
+        return scores if isinstance(scores, list) and len(scores) == len(game.seats) else None
+
+    def seats_of(self, game: GameRow, view: dict[str, Any], lg: str, *,
+                 clocks: dict[int, tuple[float | None, float | None]] | None = None,
+                 result: Any = None) -> tuple[Seat, ...]:
+        """The seats of the game's card: while it runs, each player's name, score (games that keep
+        one) and clock (the deadline of the seat to play, the bank of the others, a vacation); at
+        the end, the ranking, one seat per rank line. Each has « Profil », an AI seat its level
+        (disabled). Pure Python over the row and the view: no store query."""
+        if game.status not in (RUNNING, FINISHED):
+            return ()
+        ranked = result if game.status == FINISHED else None
+        if game.status == FINISHED and ranked is None:
+            return ()
+        expected = self.sessions.expected_seats(game) if game.status == RUNNING else set()
+        scores = self.seat_scores(game, view) if ranked is None else None
+        low, high = getattr(self.engine, "ai_levels", (1, 1))
+        profile = i18n.t("cards.seat.profile", lg)
+        now = getattr(self.bot, "clock", time.time)()  # the scheduler's clock: its deadlines
+        seats: list[Seat] = []
+        order = (sorted(range(len(game.seats)), key=lambda s: (ranked.ranks[s], s)) if ranked is not None
+                 else range(len(game.seats)))
+        for i in order:
+            s = game.seats[i]
+            ai = None
+            if s.is_ai:
+                level = (level_name((low, high), s.ai_level or low) if high > low
+                         else i18n.t("common.label.ai", lg))
+                ai = i18n.t("cards.seat.ai", lg, level=level)
+            name = escape(s.name)
+            line = score = clock = None
+            if ranked is not None:
+                line = i18n.t("common.label.rank_line", lg, rank=ranked.ranks[i], player=name,
+                              score=ranked.scores[i] if ranked.scores[i] is not None else "-")
+            else:
+                if scores is not None and scores[i] is not None:
+                    score = i18n.t(self.score_key, lg, n=scores[i])
+                left, away = (clocks or {}).get(i, (None, None))
+                if away is not None:
+                    clock = i18n.t("cards.seat.away", lg, until=f"<t:{int(away)}:D>")
+                elif left is not None and i in expected:
+                    clock = i18n.t("cards.seat.deadline", lg, deadline=f"<t:{int(now + left)}:R>")
+                elif left is not None:
+                    clock = i18n.t("cards.seat.bank", lg, time=duration(left, lg))
+            seats.append(Seat(name=name, score=score, clock=clock, to_play=i in expected, ai=ai,
+                              button=custom_id(game.id, "profile", 0, str(i)), label=ai or profile, line=line))
+        return tuple(seats)
+
     def turn_line(self, game: GameRow, lg: str, seats: set[int] | None = None) -> str | None:
         """Mention the human players expected (``seats``: only those, e.g. the newly expected)."""
         expected = self.sessions.expected_seats(game)
@@ -628,25 +685,28 @@ class GameCog(commands.GroupCog):
         lines += narrate(self.kind, outcome.events, game.names, lg)
         lines += extra or []
         ranking = self.ranking_lines(outcome, lg) if game.status == FINISHED else []
-        if game.status == FINISHED:
-            lines += ranking
-        elif game.status == RUNNING:
-            clocks = await clock_line_for(self.bot, game, lg, always=False)
-            if clocks:  # above the turn notice, which stays the last line
-                lines.append(clocks)
-            turn = self.turn_line(game, lg, outcome.newly_expected)
-            if turn:
-                lines.append(turn)
-            elif self.engine.simultaneous:
-                waiting = self.waiting_line(game, lg)
-                if waiting:
-                    lines.append(waiting)
+        clock_text: str | None = None
+        turn: list[str] = []
+        clocks: dict[int, tuple[float | None, float | None]] = {}
+        if game.status == RUNNING:
+            clocks = await clocks_of(self.bot, game, always=False)
+            clock_text = clock_line(game, clocks, lg) if clocks else None
+            line = self.turn_line(game, lg, outcome.newly_expected)
+            if line is None and self.engine.simultaneous:
+                line = self.waiting_line(game, lg)
+            turn = [line] if line else []
         view = await self.sessions.public_view(game)
         if image is None:
             image = self.publish_image(outcome, view)
         files = await self.public_files(game, view, lg) if image else []
-        card = Card(text="\n".join(lines), accent=self.accent(game), pictures=tuple(f.filename for f in files),
-                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
+        card = Card(text="\n".join([*lines, *ranking[:1], *turn]), accent=self.accent(game),
+                    pictures=tuple(f.filename for f in files),
+                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)),
+                    seats=self.seats_of(game, view, lg, clocks=clocks, result=outcome.result))
+        if card.seats_form() is None:  # no room for the seats: the ranking and clocks in the narration
+            # (the clock line above the turn notice, which stays the last line)
+            card = replace(card, text="\n".join([*lines, *ranking, *([clock_text] if clock_text else []), *turn]),
+                           seats=())
         if wants_thread(game):
             msg_id = await self._publish_in_thread(interaction, game, lg, card, files, ranking)
             channel_id = game.channel_id  # the result goes back to the channel
@@ -758,8 +818,9 @@ class GameCog(commands.GroupCog):
         head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       link=thread_link(game, thread_id, msg_id))
         try:
-            result_id = await self.post(game.channel_id, card=Card(text="\n".join([head, *ranking]), accent=card.accent,
-                                                                   groups=card.groups))
+            ranked = ranking[:1] if card.seats else ranking  # the ranking is the card's seats, or in its text
+            result_id = await self.post(game.channel_id, card=Card(text="\n".join([head, *ranked]), accent=card.accent,
+                                                                   groups=card.groups, seats=card.seats))
         except discord.HTTPException as err:
             if interaction is None:
                 raise

@@ -42,7 +42,7 @@ CUSTOM_ID = re.compile(r"^ludibot:(?P<game>[0-9]{1,18}):(?P<verb>[a-z_]{1,20}):(
 
 #: the statuses of a game whose controls are all stale, and the verbs that still act after its end
 ENDED = ("finished", "cancelled")
-AFTER_THE_END = frozenset({"rematch"})
+AFTER_THE_END = frozenset({"rematch", "profile"})
 
 
 def custom_id(game_id: int, verb: str, version: int = 0, arg: str | None = None) -> str:
@@ -86,6 +86,10 @@ class ComponentRouter:
 
     def unregister_kind(self, kind: str) -> None:
         for key in [k for k in self._handlers if k[0] == kind]:
+            del self._handlers[key]
+
+    def unregister_verb(self, verb: str) -> None:
+        for key in [k for k in self._handlers if k[1] == verb]:
             del self._handlers[key]
 
     def find(self, kind: str, verb: str) -> Handler | None:

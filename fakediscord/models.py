@@ -529,7 +529,16 @@ class Readable:
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
-        return [c for c in walk_components(self.components) if c.get("type") == C_BUTTON]
+        """The message's controls: the buttons of its action rows, wherever the rows are nested (a
+        section's accessory is not among them: see :attr:`accessories`)."""
+        return [c for row in self.rows for c in row.get("components") or [] if isinstance(c, dict)
+                and c.get("type") == C_BUTTON]
+
+    @property
+    def accessories(self) -> list[dict[str, Any]]:
+        """The accessories of its sections (a button or a thumbnail beside a text), in reading order."""
+        return [c["accessory"] for c in walk_components(self.components)
+                if c.get("type") == C_SECTION and isinstance(c.get("accessory"), dict)]
 
     @property
     def selects(self) -> list[dict[str, Any]]:

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.cards import MAX_TEXT, TABLE_ACCENT, Card, card_of, from_message, rgb, rows_of
+from bot.cards import MAX_TEXT, TABLE_ACCENT, Card, Seat, card_of, from_message, rgb, rows_of
+from bot.safe import allowed_mentions
 from bot.ui import button, select
 
 
@@ -102,3 +103,112 @@ def test_votes_never_share_a_row_with_the_gestures():
     rows = [[c["custom_id"].split(":")[2] for c in r["components"]]
             for r in card.layout().to_components()[0]["components"][1:]]
     assert rows == [["gesture"] * 5, ["card"], ["vote"] * 3]
+
+
+# ------------------------------------------------------------------------------------------- seats
+
+def seats(n: int, *, ai: set[int] = frozenset(), to_play: int | None = 0, gid: int = 7) -> tuple[Seat, ...]:
+    return tuple(Seat(name=f"P{i}", score=f"{i} points", clock="⏳ 1 h" if i == to_play else None,
+                      to_play=i == to_play, ai="🤖 Facile" if i in ai else None,
+                      button=f"ludibot:{gid}:profile:0:{i}", label="🤖 Facile" if i in ai else "Profil")
+                 for i in range(n))
+
+
+def test_one_section_per_seat_between_the_narration_and_the_gallery():
+    card = Card(text="Alice lance.", pictures=("t.png",), seats=seats(3, ai={2}),
+                groups=((button(7, "roll", "Lancer", version=3),),))
+    (container,) = card.layout().to_components()
+    kinds = [c["type"] for c in container["components"]]
+    assert kinds == [10, 9, 9, 9, 12, 1]  # narration, three seats, the board, the move
+    first, second, bot = container["components"][1:4]
+    assert first["components"] == [{"type": 10, "content": "▶ **P0** · 0 points · ⏳ 1 h"}]  # to play: marked, bold
+    assert second["components"][0]["content"] == "P1 · 1 points"  # not to play: plain, no clock
+    assert first["accessory"] == {"type": 2, "style": 2, "label": "Profil", "custom_id": "ludibot:7:profile:0:0",
+                                  "disabled": False}
+    assert bot["accessory"]["disabled"] is True and bot["accessory"]["label"] == "🤖 Facile"  # an AI: its level
+    assert card.seats_form() == "sections"
+    assert card.count() == 1 + 1 + 3 * 3 + 1 + 2 == len(list(_all(container)))  # each seat: section, text, button
+
+
+def _all(component):
+    yield component
+    for child in component.get("components", []):
+        yield from _all(child)
+    if isinstance(component.get("accessory"), dict):
+        yield from _all(component["accessory"])
+
+
+def test_seats_fall_back_to_one_compact_text_when_sections_would_pass_40():
+    rows = tuple(button(1, "b", str(i), arg=str(i)) for i in range(20))  # 4 rows of 5: 24 components
+    card = Card(text="t", pictures=("p.png",), seats=seats(7, ai={3}), groups=(rows,))
+    assert 2 + 1 + 24 + 7 * 3 > 40 and card.seats_form() == "compact"
+    (container,) = card.layout().to_components()
+    assert [c["type"] for c in container["components"]][:3] == [10, 10, 12]
+    listed = container["components"][1]["content"].split("\n")
+    assert listed[0] == "▶ **P0** · 0 points · ⏳ 1 h" and listed[3] == "P3 · 3 points · 🤖 Facile"  # no button there
+    assert card.count() == 2 + 1 + 24 + 1 <= 40 and card.fits()
+    full = Card(text="t", seats=seats(2), groups=(tuple(button(1, "b", str(i), arg=str(i)) for i in range(31)),))
+    assert full.count() == 2 + 7 + 31 and full.seats_form() is None  # no room even for that: controls first
+    assert [c["type"] for c in full.layout().to_components()[0]["components"]][:2] == [10, 1]
+    no_button = Card(text="t", seats=(Seat(name="A"),))
+    assert no_button.seats_form() == "compact"  # a section needs its accessory
+
+
+def test_a_seven_player_lutinades_card_keeps_its_gestures_and_validates():
+    """The largest card: seven lutins, the gesture rows, « Voir la carte », a vote; its seats go compact."""
+    from fakediscord.validation import Errors, validate_components
+
+    gestures = [button(9, "gesture", f"g{i}", version=4, arg=f"4.g{i}") for i in range(9)]
+    for i, b in enumerate(gestures):
+        b.row = 0 if i < 5 else 1
+    card_button = button(9, "card", "Voir la carte")
+    votes = tuple(button(9, "vote", f"v{i}", version=4, arg=f"0-{i}") for i in range(3))
+    card = Card(text="Tour 3", pictures=("lutinades-9.png",), seats=seats(7, gid=9),
+                groups=(tuple(gestures), (card_button,), votes))
+    payload = card.layout().to_components()
+    errors = Errors()
+    validate_components(payload, 1 << 15, errors, attachment_names={"lutinades-9.png"})
+    assert not errors, errors.errors
+    assert card.count() == len(list(_all(payload[0]))) <= 40
+    assert card.seats_form() in ("sections", "compact")
+    assert "P6" in "".join(c.get("content", "") for c in _all(payload[0]))  # every lutin listed
+
+
+def test_a_seat_name_is_shown_as_given_already_escaped():
+    from bot.safe import escape
+
+    name = escape("**@everyone** <@12> _x_")
+    (container,) = Card(text="t", seats=(Seat(name=name, to_play=True, button="ludibot:1:profile:0:0",
+                                                label="Profil"),)).layout().to_components()
+    text = container["components"][1]["components"][0]["content"]
+    assert text == f"▶ **{name}**" and "<@12>" not in text and "@everyone" not in text
+    assert text.count("**") == 2 and "\\*\\*" in text  # the name's own markdown escaped: only the marker bolds
+    pings = allowed_mentions(text)
+    assert pings.users == [] and not pings.everyone
+
+
+def test_the_narration_is_cut_so_that_seats_keep_their_text_within_4000():
+    card = Card(text="x" * MAX_TEXT, seats=seats(3))
+    texts = [c["content"] for c in _all(card.layout().to_components()[0]) if c["type"] == 10]
+    assert sum(len(t) for t in texts) <= MAX_TEXT and texts[0].endswith("…") and texts[1].startswith("▶ **P0**")
+
+
+def test_from_message_keeps_the_seats_with_their_buttons():
+    card = Card(text="Tour 3", accent=0x112233, pictures=("t.png",), seats=seats(3, ai={1}),
+                groups=((button(3, "roll", "Lancer", version=2),),))
+    data = card.layout().to_components()
+    comps = [discord.components._component_factory(c, None) for c in data]
+    message = SimpleNamespace(flags=discord.MessageFlags(components_v2=True), components=comps,
+                              attachments=[SimpleNamespace(filename="t.png")])
+    shown = from_message(message)
+    assert shown.text == "Tour 3" and shown.groups == () and len(shown.seats) == 3
+    # taking the controls off: the same card, seats and « Profil » included, without the move
+    again = shown.layout().to_components()
+    assert again[0]["components"][:4] == data[0]["components"][:4]
+    assert [c["type"] for c in again[0]["components"]] == [10, 9, 9, 9, 12]
+    assert shown.seats[1].ai == "🤖 Facile" and again[0]["components"][2]["accessory"]["disabled"] is True
+    compact = Card(text="t", seats=(Seat(name="A"), Seat(name="B")))  # read back as text (a text display)
+    comps = [discord.components._component_factory(c, None) for c in compact.layout().to_components()]
+    back = from_message(SimpleNamespace(flags=discord.MessageFlags(components_v2=True), components=comps,
+                                        attachments=[]))
+    assert back.text == "t\nA\nB" and back.seats == ()

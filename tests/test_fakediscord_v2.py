@@ -102,6 +102,31 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
      "UNION_TYPE_CHOICES"),
     ({"flags": V2, "components": [{"type": 9, "components": [button("x")], "accessory": button("b")}]},
      "components.0.components.0.type", "UNION_TYPE_CHOICES"),
+    # a Section (reference.mdx, "Section Structure"): one to three Text Displays, a required accessory
+    # that is a Button or a Thumbnail; sections only at the top level or in a container
+    ({"flags": V2, "components": [{"type": 9, "components": [], "accessory": button("b")}]},
+     "components.0.components", "BASE_TYPE_BAD_LENGTH"),
+    ({"flags": V2, "components": [{"type": 9, "accessory": button("b")}]}, "components.0.components",
+     "BASE_TYPE_BAD_LENGTH"),
+    ({"flags": V2, "components": [{"type": 9, "components": [text("a")], "accessory": None}]},
+     "components.0.accessory", "BASE_TYPE_REQUIRED"),
+    ({"flags": V2, "components": [{"type": 9, "components": [{"type": 11, "media": media("https://x/y.png")}],
+                                   "accessory": button("b")}]}, "components.0.components.0.type", "UNION_TYPE_CHOICES"),
+    ({"flags": V2, "components": [{"type": 9, "components": [text("a")], "accessory": text("b")}]},
+     "components.0.accessory.type", "UNION_TYPE_CHOICES"),
+    ({"flags": V2, "components": [{"type": 9, "components": [text("a")], "accessory": row(button("b"))}]},
+     "components.0.accessory.type", "UNION_TYPE_CHOICES"),
+    ({"flags": V2, "components": [{"type": 9, "components": [text("a")],
+                                   "accessory": {"type": 2, "style": 2, "label": "Profil"}}]},
+     "components.0.accessory.custom_id", "BASE_TYPE_REQUIRED"),
+    ({"flags": V2, "components": [row({"type": 9, "components": [text("a")], "accessory": button("b")})]},
+     "components.0.components.0.type", "UNION_TYPE_CHOICES"),
+    ({"content": "x", "components": [{"type": 9, "components": [text("a")], "accessory": button("b")}]},
+     "components.0.type", "UNION_TYPE_CHOICES"),
+    # a section counts itself, its texts and its accessory toward the 40 (13 sections and a text: 41)
+    ({"flags": V2, "components": [{"type": 17, "components": [text("t"), *(
+        {"type": 9, "components": [text(f"s{i}")], "accessory": button(f"b{i}")} for i in range(13))]}]},
+     "components", "BASE_TYPE_MAX_LENGTH"),
     # galleries of 1 to 10 items, alt text at most 1024
     ({"flags": V2, "components": [{"type": 12, "items": []}]}, "components.0.items", "BASE_TYPE_BAD_LENGTH"),
     ({"flags": V2, "components": [{"type": 12, "items": [{"media": media(f"https://x/{i}.png")}
@@ -152,6 +177,21 @@ async def test_v2_messages_are_refused_where_discord_refuses_them(env):
     assert fake.messages(ch) == []
 
 
+async def test_forty_components_with_sections_are_accepted(env):
+    """The limit is inclusive: a container, 12 sections of one text and a button, and three texts make 40."""
+    fake, c, _ = env
+    ch = fake.channel("jeux").id
+    sections = [{"type": 9, "components": [text(f"s{i}")], "accessory": button(f"b{i}", disabled=i == 3)}
+                for i in range(12)]
+    payload = {"flags": V2, "components": [{"type": 17, "components": [text("t"), *sections, text("u"), text("v")]}]}
+    status, body, _ = await c.req("POST", f"/channels/{ch}/messages", payload)
+    assert status == 200, body
+    msg = fake.message_by_id[int(body["id"])]
+    assert sum(1 for _ in m.walk_components(msg.components)) == 40
+    assert msg.buttons == [] and len(msg.accessories) == 12  # a section's button is not one of the controls
+    assert msg.text.split("\n")[:3] == ["t", "s0", "s1"] and fake.validation_errors == []
+
+
 async def test_a_full_card_is_stored_as_discord_returns_it(env):
     fake, c, alice = env
     ch = fake.channel("jeux").id
@@ -184,7 +224,8 @@ async def test_a_full_card_is_stored_as_discord_returns_it(env):
     assert file_comp["name"] == "log.png" and file_comp["size"] == len(png())
     # what a test reads: the text of the card where content was, buttons wherever nested, the images
     assert msg.is_v2 and msg.content.startswith("## Tour 3") and "12 points" in msg.text and "Main" in msg.text
-    assert msg.button_labels == ["Jouer", "Passer", "Ma main"]
+    assert msg.button_labels == ["Jouer", "Passer"]  # the controls: the buttons of its action rows
+    assert [a.get("label") or a["type"] for a in msg.accessories] == [11, "Ma main"]  # beside the sections' texts
     assert msg.find_component(label="Ma main")["custom_id"] == "hand"
     assert [r["type"] for r in msg.rows] == [1] and msg.accent_color == 0x3366FF
     assert [a.filename for a in msg.gallery] == ["board.png"] and [a.filename for a in msg.thumbnails] == ["seat.png"]
@@ -309,6 +350,10 @@ MODAL_REFUSED: list[tuple[dict[str, Any], str, str]] = [
     ({"custom_id": "m", "title": "T", "components": [label("L", button("b"))]}, "data.components.0.component.type",
      "UNION_TYPE_CHOICES"),
     ({"custom_id": "m", "title": "T", "components": [{"type": 17, "components": [text("a")]}]},
+     "data.components.0.type", "UNION_TYPE_CHOICES"),
+    # "Sections are currently only available in messages"
+    ({"custom_id": "m", "title": "T", "components": [{"type": 9, "components": [text("a")],
+                                                      "accessory": button("b")}]},
      "data.components.0.type", "UNION_TYPE_CHOICES"),
     ({"custom_id": "m", "title": "T", "components": [label("L", {"type": 21, "custom_id": "r", "options": [
         {"label": "a", "value": "a"}]})]}, "data.components.0.component.options", "BASE_TYPE_BAD_LENGTH"),

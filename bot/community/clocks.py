@@ -47,16 +47,23 @@ def clock_line(game: GameRow, clocks: dict[int, tuple[float | None, float | None
     return i18n.t("common.clock.line", lg, clocks=" · ".join(items))
 
 
+async def clocks_of(bot: Any, game: GameRow, *, always: bool = True) -> dict[int, tuple[float | None, float | None]]:
+    """``Scheduler.clocks`` of ``game`` (empty without a scheduler, or when it fails: a message must
+    not break for a clock). ``always=False`` (a public message): the banks only for a game started
+    with its own ``rythme``; the vacations always."""
+    community = getattr(bot, "community", None)
+    if community is None:
+        return {}
+    try:
+        return await community.scheduler.clocks(game, banks=always or "pace" in game.settings)
+    except Exception:
+        log.exception("clocks of game %s", game.id)
+        return {}
+
+
 async def line_for(bot: Any, game: GameRow, lg: str, *, always: bool = True) -> str | None:
     """The clock line of ``game`` from the bot's scheduler (None without one, or when it fails: a
     status must not break for a clock). ``always=False`` (a public message): only for a game started
     with its own ``rythme``, or when one of its players is on vacation."""
-    community = getattr(bot, "community", None)
-    if community is None:
-        return None
-    try:
-        clocks = await community.scheduler.clocks(game, banks=always or "pace" in game.settings)
-        return clock_line(game, clocks, lg)
-    except Exception:
-        log.exception("clocks of game %s", game.id)
-        return None
+    clocks = await clocks_of(bot, game, always=always)
+    return clock_line(game, clocks, lg) if clocks else None

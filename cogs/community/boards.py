@@ -21,7 +21,7 @@ from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
 from bot.safe import escape
 from bot.translator import L
-from bot.ui import lang, public_lang, send
+from bot.ui import Click, lang, public_lang, send
 from cogs.community.common import game_choices, guild_of, one_game, server_name, title
 from engines.base import RuleError
 from render.leaderboard import render_leaderboard, render_records
@@ -72,6 +72,13 @@ class BoardsCog(commands.Cog):
         self.bot = bot
         self.store = bot.store  # type: ignore[attr-defined]
         self.sessions = bot.sessions  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        # « Profil » beside a seat of every game's card (issue 24)
+        self.bot.router.register("*", "profile", self.on_profile_button)  # type: ignore[attr-defined]
+
+    async def cog_unload(self) -> None:
+        self.bot.router.unregister_verb("profile")  # type: ignore[attr-defined]
 
     # --- /classement -------------------------------------------------------------------
     @app_commands.command(name="classement", description=L("community.cmd.classement"))
@@ -170,17 +177,38 @@ class BoardsCog(commands.Cog):
         guild = guild_of(interaction)
         who = membre or interaction.user
         name = escape(getattr(who, "display_name", None) or who.name)
-        lg = await public_lang(interaction)
-        ratings = await self.store.player_ratings(guild, who.id)
-        solo = await self.store.player_solo_best(guild, who.id)
-        recent = await self.store.player_recent(guild, who.id, 5)
-        finished, cancelled, forfeited = await self.store.player_completion(guild, who.id)
-        waits = await self.store.move_times(guild, who.id, MOVE_SAMPLE)
+        await send(interaction, await self.profile_text(guild, who.id, name, server_name(interaction),
+                                                        await public_lang(interaction)))
+
+    async def on_profile_button(self, click: Click) -> None:
+        """« Profil » beside a seat of a game's card (issue 24): that player's profile on this server,
+        privately, in the clicker's language. The game was found in this server and channel (the
+        dispatcher's scope): a button carried to another server finds no game there."""
+        game, interaction = click.game, click.interaction
+        try:
+            seat = game.seats[int(click.arg or "")]
+        except (ValueError, IndexError):
+            raise RuleError("common.error.forged_button") from None
+        if seat.user_id is None:
+            raise RuleError("cards.error.profile_ai")
+        if game.guild_id is None or game.guild_id != interaction.guild_id:
+            raise RuleError("common.error.no_such_game", game=game.id)
+        text = await self.profile_text(game.guild_id, seat.user_id, escape(seat.name), server_name(interaction),
+                                       lang(interaction))
+        await send(interaction, text, ephemeral=True)
+
+    async def profile_text(self, guild: int, user_id: int, name: str, server: str, lg: str) -> str:
+        """A member's profile on a server (``name`` escaped): ratings and ranks, completion, pace,
+        seasons, solo records, recent games."""
+        ratings = await self.store.player_ratings(guild, user_id)
+        solo = await self.store.player_solo_best(guild, user_id)
+        recent = await self.store.player_recent(guild, user_id, 5)
+        finished, cancelled, forfeited = await self.store.player_completion(guild, user_id)
+        waits = await self.store.move_times(guild, user_id, MOVE_SAMPLE)
         if not (ratings or solo or recent or finished or cancelled or forfeited or waits):
-            await send(interaction, i18n.t("community.profile.empty", lg, name=name))
-            return
+            return i18n.t("community.profile.empty", lg, name=name)
         none = i18n.t("community.profile.no_score", lg)
-        lines = [i18n.t("community.profile.head", lg, name=name, server=server_name(interaction))]
+        lines = [i18n.t("community.profile.head", lg, name=name, server=server)]
         ended = finished + cancelled + forfeited
         if ended:
             # floored: 100 % only when every one was seen through
@@ -198,7 +226,7 @@ class BoardsCog(commands.Cog):
         if board is not None and ratings:  # the member's place in this season and the last (issue 28)
             # bounded: a season table not computed yet goes on in the background (cached for the next
             # /profil) and this answer goes without it, inside Discord's 3 seconds
-            task = asyncio.ensure_future(board.player_seasons(guild, who.id, [r.kind for r, _, _ in ratings]))
+            task = asyncio.ensure_future(board.player_seasons(guild, user_id, [r.kind for r, _, _ in ratings]))
             try:
                 placed = await asyncio.wait_for(asyncio.shield(task), SEASONS_WAIT)
             except TimeoutError:
@@ -217,7 +245,7 @@ class BoardsCog(commands.Cog):
                 score = "" if g["score"] is None else i18n.t("community.profile.points", lg, score=g["score"])
                 lines.append(i18n.t(key, lg, id=g["game_id"], game=title(g["kind"], lg), rank=g["rank"],
                                     players=g["players"], score=score, when=timestamp(g["finished_at"])))
-        await send(interaction, "\n".join(lines))
+        return "\n".join(lines)
 
     # --- /parties ------------------------------------------------------------------------
     @app_commands.command(name="parties", description=L("community.cmd.parties"))

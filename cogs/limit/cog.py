@@ -154,6 +154,14 @@ def moves_text(moves: dict[str, str], lg: str) -> str:
 class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start")):
     kind = "limit"
 
+    def seat_scores(self, game: GameRow, view: dict[str, Any]) -> list[Any] | None:
+        """The seats' totals over the games of a match of several, once one has been scored (a board
+        scores at its game's end: before that, and in a match of one game, there is no score to show)."""
+        totals = view.get("totals")
+        if not view.get("history") or not isinstance(totals, list) or len(totals) != len(game.seats):
+            return None
+        return totals
+
     def __init__(self, bot) -> None:
         super().__init__(bot)
         self._warming: asyncio.Task | None = None

@@ -29,6 +29,7 @@ from discord import app_commands
 
 from bot import i18n, takeback
 from bot.cards import Card
+from bot.community.clocks import clocks_of
 from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
@@ -350,8 +351,16 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         content = await self.turn_story(game, view, lg)
         image = await self.render_public_cached(game, view, lg)
         name = f"ludime-{game.id}.png"
+        seats = self.seats_of(game, view, lg)
+        shown = self._shown.get(msg_id) if msg_id else None
+        if shown is not None and len(shown.seats) == len(seats) and all(s.line is None for s in shown.seats):
+            # the same turn, redrawn: the clocks this process showed on it still hold (a turn's deadline
+            # moves only when it ends) — no store query on this path
+            seats = tuple(replace(s, clock=old.clock) for s, old in zip(seats, shown.seats, strict=True))
+        else:
+            seats = self.seats_of(game, view, lg, clocks=await clocks_of(self.bot, game, always=False))
         card = Card(text=content, accent=self.accent(game), pictures=(name,) if image else (),
-                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)))
+                    groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)), seats=seats)
 
         def picture() -> list[discord.File]:
             return [discord.File(io.BytesIO(image), filename=name)] if image else []

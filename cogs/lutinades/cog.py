@@ -172,6 +172,12 @@ def parse_gesture_arg(arg: str | None) -> tuple[int, str, str | None]:
 
 class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinades.cmd.start")):
     kind = "lutinades"
+    score_key = "cards.seat.mushrooms"
+
+    def seat_scores(self, game: GameRow, view: dict[str, Any]) -> list[Any] | None:
+        """The mushrooms each lutin has won so far."""
+        won = view.get("mushrooms")
+        return won if isinstance(won, list) and len(won) == len(game.seats) else None
     #: « Voir la carte » is the lutin's own view: its row is apart from the gestures (issue 24)
     private_verbs = frozenset({"mine", "card"})
 

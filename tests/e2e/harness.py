@@ -127,9 +127,20 @@ def check_table_cards(fake, user_ids: list[int], channel: str = "jeux") -> list:
     return cards
 
 
+def seat_sections(message) -> list[tuple[str, dict]]:
+    """A card's seats (issue 24): each Section's text and its accessory (« Profil », an AI's level)."""
+    from fakediscord.models import walk_components
+
+    return [("\n".join(t.get("content", "") for t in c.get("components") or []), c.get("accessory") or {})
+            for c in walk_components(message.components) if c.get("type") == 9]
+
+
 def mentioned(message) -> list[int]:
-    """User ids mentioned in the last line of a message (the turn notice)."""
-    lines = [line for line in (message.content or "").splitlines() if line.strip()]
+    """User ids mentioned in the last line of a message's narration (the turn notice): a card's first
+    text display, the seats' sections and lists coming after it."""
+    displays = getattr(message, "text_displays", None) if getattr(message, "is_v2", False) else None
+    text = displays[0] if displays else (message.content or "")
+    lines = [line for line in text.splitlines() if line.strip()]
     return [int(x) for x in MENTION.findall(lines[-1])] if lines else []
 
 

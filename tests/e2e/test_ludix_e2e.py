@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import check_table_cards, last_control, mentioned, wait_control
+from tests.e2e.harness import check_table_cards, last_control, mentioned, seat_sections, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -40,15 +40,40 @@ async def test_full_game_between_two_users(world):
     assert "La partie est lancée" in lobby.content and lobby.buttons == []
     msg = await wait_control(fake)
     assert mentioned(msg) == [u.alice.id] and msg.button_labels == ["Lancer les dés"]
+    # issue 24: a Section per seat, the seat to play marked, « Profil » beside each
+    first = msg
+    gid = int(msg.buttons[0]["custom_id"].split(":")[1])
+    seats = seat_sections(msg)
+    assert [t for t, _ in seats] == ["▶ **Alice** · 0 point", "Bruno · 0 point"]
+    assert [(a["label"], a["custom_id"], a.get("disabled", False)) for _, a in seats] == [
+        ("Profil", f"ludibot:{gid}:profile:0:0", False), ("Profil", f"ludibot:{gid}:profile:0:1", False)]
     by_id = {u.alice.id: u.alice, u.bruno.id: u.bruno}
+    scored = False
     for _ in range(200):
         if "Fin de la partie" in (msg.content or ""):
             break
         msg = await play_turn(fake, by_id, msg)
+        if "Fin de la partie" not in (msg.content or ""):  # the seats follow the scores (as the game tells them)
+            texts = [t for t, _ in seat_sections(msg)]
+            (to_play,) = [t for t in texts if t.startswith("▶ ")]
+            assert to_play.startswith("▶ **" + by_id[mentioned(msg)[0]].name + "** · ")
+            scored = scored or any(t.endswith(" points") for t in texts)
     else:
         pytest.fail("the game did not end")
+    assert scored  # "12 points" once someone scored (plural), "0 point" before
     assert "Classement" in msg.content and "1. " in msg.content
     assert msg.button_labels == ["Revanche"]  # the finished game's only control
+    # the result's seats are its ranking, each with « Profil »: that player's profile, privately
+    ranking = seat_sections(msg)
+    assert [t.split(" ")[0] for t, _ in ranking] == ["1.", "2."] and all(" — " in t for t, _ in ranking)
+    winner = ranking[0][0].split(" ")[1]
+    res = await fake.click(u.chloe, msg, custom_id=ranking[0][1]["custom_id"])
+    assert res.ephemeral and (f"Profil d'{winner}" in res.content or f"Profil de {winner}" in res.content)
+    assert res.ephemeral and "**Ludix** — cote" in res.content and "1 partie" in res.content, res.content
+    # the first turn's card lost its controls, not its seats (« Profil » never goes stale)
+    old = fake.message_by_id[first.id]
+    assert old.buttons == [] and [a["label"] for a in old.accessories] == ["Profil", "Profil"]
+    assert [t for t, _ in seat_sections(old)] == ["▶ **Alice** · 0 point", "Bruno · 0 point"]
     # a stale client clicking a button of the finished game is told the game is over
     game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
     res = await fake.forge_click(u.bruno, msg, f"ludibot:{game_id}:roll:1")

@@ -12,9 +12,10 @@ import re
 import pytest
 import pytest_asyncio
 
+from bot.community.clocks import duration
 from bot.pace import DAY, FIXED, HOUR
 from bot.storage import PENDING, TIMEOUT, open_store
-from tests.e2e.harness import mentioned, usual_world, wait_control
+from tests.e2e.harness import mentioned, seat_sections, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -103,7 +104,12 @@ async def test_each_profile_has_its_bank_and_runs_out_on_time_across_a_restart(w
     gid, msg = await start_game(world, rythme=pace)
     first = await timeout_of(store, gid, 0)
     assert first.due - first.since == pytest.approx(bank)
-    assert "⏳ Temps restant : Alice" in msg.content  # a game with its own pace shows the clocks
+    # a game with its own pace shows the clocks on its seats (issue 24): the deadline of the seat to
+    # play (a Discord timestamp, relative), the bank of the other
+    alice, bruno = (t for t, _ in seat_sections(msg))
+    assert alice.startswith("▶ **Alice** · 0 point · ⏳ <t:") and alice.endswith(":R>"), alice
+    assert int(re.search(r"<t:(\d+):R>", alice).group(1)) == pytest.approx(first.due, abs=2)
+    assert bruno == f"Bruno · 0 point · ⏳ {duration(bank, 'fr')}"
 
     # Alice uses 60 % of her bank, then ends her turn: what was left plus the increment (not capped here)
     bot.advance(0.6 * bank)
@@ -144,7 +150,8 @@ async def test_the_servers_default_pace_applies_to_a_game_started_without_one(wo
     gid, msg = await start_game(world)
     first = await timeout_of(store, gid, 0)
     assert first.due - first.since == pytest.approx(FIXED["rapide"].bank_s)
-    assert "Temps restant" not in msg.content  # no pace of its own: the clocks are on its status
+    assert "Temps restant" not in msg.content and "⏳" not in msg.content  # no pace of its own: the clocks
+    # are on its status
 
 
 async def test_a_vacation_stops_the_clocks_and_an_early_return_restarts_them(world):
@@ -157,7 +164,7 @@ async def test_a_vacation_stops_the_clocks_and_an_early_return_restarts_them(wor
     until = int(re.search(r"<t:(\d+):D>", res.content).group(1))
     msg = await play_turn(fake, u.alice, msg)
     assert mentioned(msg) == [u.bruno.id]
-    assert f"Bruno en vacances jusqu'au <t:{until}:D>" in msg.content  # the turn message says so
+    assert f"▶ **Bruno** · 0 point · en vacances jusqu'au <t:{until}:D>" in msg.content  # the turn card says so
     res = await fake.run_command(u.alice, "jeux", "ludix status")
     assert f"Bruno en vacances jusqu'au <t:{until}:D>" in res.content and "Alice 2 jours" in res.content
     # his clock starts when his vacation ends: no reminder, no timeout before

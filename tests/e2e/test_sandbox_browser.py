@@ -309,6 +309,17 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox):
         assert name in state["title"] and "jeux" in state["title"], state
         in_view(state)
         await page.screenshot(path="/tmp/ludibot-sandbox-phone-thread.png")
+        # the turn card's seats (issue 24): one section each, the seat to play first here, « Profil » beside
+        # its text and inside the phone's width
+        sections = page.locator("#messages .msg").last.locator(".section")
+        assert await sections.count() == 2
+        texts = [t.strip() for t in await sections.locator(".section-text").all_inner_texts()]
+        assert texts[0].startswith("▶") and "Alice" in texts[0] and texts[1].startswith("Bruno"), texts
+        for i in range(2):
+            box = await sections.nth(i).locator("button.accessory").bounding_box()
+            text_box = await sections.nth(i).locator(".section-text").bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390 and box["x"] >= text_box["x"] + 60, box
+        assert await sections.locator("button.accessory", has_text="Profil").count() == 2
         for _ in range(80):
             state = await phone_view(page)
             turn = re.findall(r"À vous de jouer : @(\w+)", state["text"])

@@ -78,6 +78,10 @@ async def test_another_servers_game_does_not_exist_and_another_channels_is_refus
         assert res.ephemeral and f"La partie n°{g} n'existe pas" in res.content, res.content
     res = await fake.forge_click(u.yann, zoe_lobby, f"ludibot:{t}:mine:0")
     assert res.ephemeral and f"La partie n°{t} n'existe pas" in res.content
+    # « Profil » beside a seat of server A's card (issue 24), carried to server B: no such game, no profile
+    assert [a["custom_id"] for a in board.accessories][0] == f"ludibot:{t}:profile:0:0"
+    res = await fake.forge_click(u.zoe, zoe_lobby, f"ludibot:{t}:profile:0:0")
+    assert res.ephemeral and f"La partie n°{t} n'existe pas" in res.content and "Profil" not in res.content
     # autocomplete in server B offers nothing of server A
     choices = await fake.autocomplete(u.zoe, club, "ludix join", {"partie": ""}, focused="partie")
     assert g not in list(choices.values)

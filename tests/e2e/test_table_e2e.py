@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import text_of
+from tests.e2e.harness import seat_sections, text_of, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -51,6 +51,16 @@ async def test_a_lobby_cancelled_by_its_number_and_an_ai_seat_show_on_its_card(w
     await fake.wait_until(lambda: not fake.message_by_id[first.id].buttons)
     assert "Partie annulée" in text_of(fake.message_by_id[first.id])
     assert fake.message_by_id[second.id].buttons  # the other lobby untouched
+    # issue 24: the game against the bot starts; its seats: Bruno to play, the AI with its level (no profile)
+    await fake.click(u.bruno, fake.message_by_id[second.id], label="Lancer")
+    table = await wait_control(fake)
+    seats = seat_sections(table)
+    assert [t for t, _ in seats] == ["▶ **Bruno** · 0 point", "Bot 1 · 0 point"]
+    assert [(a["label"], a.get("disabled", False)) for _, a in seats] == [("Profil", False), ("🤖 Difficile", True)]
+    res = await fake.forge_click(u.alice, table, seats[1][1]["custom_id"])  # an old client clicks it anyway
+    assert res.ephemeral and "tenue par le bot" in res.content
+    res = await fake.click(u.dave, table, custom_id=seats[0][1]["custom_id"])  # in the clicker's language
+    assert res.ephemeral and "Bruno has not finished any game on this server yet" in res.content, res.content
 
 
 async def test_private_controls_are_bound_to_their_moment(world):
