@@ -34,12 +34,12 @@ from bot.translator import CatalogTranslator
 from bot.ui import (
     PREFIX,
     ComponentRouter,
-    GameComponent,
     dispatch_component,
     dm_guard,
     explain_refused_component,
     lang,
     refuse,
+    run_component,
     send,
 )
 from engines.base import RuleError
@@ -227,7 +227,6 @@ class Ludibot(commands.AutoShardedBot):
             await self.metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
         register_lobby(self.router)
-        self.add_dynamic_items(GameComponent)
         for ext in discover_extensions():
             try:
                 await self.load_extension(ext)
@@ -419,9 +418,11 @@ class Ludibot(commands.AutoShardedBot):
                 await refuse(interaction, "common.error.wrong_component")
                 return
         if not on_message:
-            # A stale client (the buttons were removed since) or a crafted one: discord.py ignores
-            # it and nothing is ever applied from it; the user is told precisely why.
+            # A stale client (the buttons were removed since) or a crafted one: nothing is ever
+            # applied from it; the user is told precisely why.
             await explain_refused_component(interaction)
+        elif cid.startswith(f"{PREFIX}:"):  # a game's (the replay viewer's go to its DynamicItem)
+            await run_component(interaction)
 
     async def close(self) -> None:
         if getattr(self, "emoji_sync", None) is not None:

@@ -1,15 +1,17 @@
 """Shared Discord UI pieces: persistent components, replies, refusals.
 
-Every button and select the bot posts is one :class:`GameComponent`, a
-``discord.ui.DynamicItem`` whose custom id carries the game id, a verb, the game
+Every button and select the bot posts carries, in its custom id, the game id, a verb, the game
 version it was drawn for, and an optional argument::
 
     ludibot:<game id>:<verb>:<version>[:<arg>]
 
-so that after a restart every button posted before still finds its game (the
-bot registers the class once in ``setup_hook``). Cogs do not subclass it: they
-register a handler per ``(game kind, verb)`` with :class:`ComponentRouter`, and
-the lobby registers its verbs for every kind (``"*"``).
+so that after a restart every button posted before still finds its game: nothing is kept in
+memory per message. The client routes every click whose custom id is on the clicked message to
+:func:`run_component` (``Ludibot.on_interaction``) — not through discord.py's ``DynamicItem``,
+which rebuilds the clicked message's whole view (every container, section and button of a card)
+at each click only to find the one item, a cost the bot paid on every move. Cogs register a
+handler per ``(game kind, verb)`` with :class:`ComponentRouter`, and the lobby registers its verbs
+for every kind (``"*"``).
 """
 
 from __future__ import annotations
@@ -178,26 +180,16 @@ async def refuse(interaction: discord.Interaction, error: RuleError | str, **par
     await send(interaction, i18n.t(key, lang(interaction), **safe_params(params)), ephemeral=True)
 
 
-class GameComponent(discord.ui.DynamicItem[discord.ui.Button], template=r"ludibot:(?P<rest>.*)"):
-    """One persistent component class for every button and select of every game."""
-
-    def __init__(self, item: discord.ui.Item) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
-                             match: re.Match[str], /) -> GameComponent:
-        return cls(item)
-
-    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        return await dm_guard(interaction)
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        t0 = time.perf_counter()
-        try:
-            await dispatch_component(interaction)
-        finally:
-            metrics.observe_command(component_command(interaction), time.perf_counter() - t0)
+async def run_component(interaction: discord.Interaction) -> None:
+    """A click (or a select) on one of the bot's components, checked to be on the clicked message:
+    refused in a DM that reached the wrong process, otherwise handed to :func:`dispatch_component`."""
+    if not await dm_guard(interaction):
+        return
+    t0 = time.perf_counter()
+    try:
+        await dispatch_component(interaction)
+    finally:
+        metrics.observe_command(component_command(interaction), time.perf_counter() - t0)
 
 
 async def dm_guard(interaction: discord.Interaction) -> bool:
