@@ -71,6 +71,9 @@ def named_things(kind: str, event: dict[str, Any], lang: str) -> dict[str, Any]:
 def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str,
             viewer: int | None = None, limit: int = 30) -> list[str]:
     lines: list[str] = []
+    #: every line may say whether the move also ends the game ($game_ends: 1 or 0), e.g. Ludix's target
+    #: reached by the last seat of a lap: no "last round" is announced for a game over at once
+    game_ends = int(any(isinstance(e, dict) and e.get("type") == "game_over" for e in events))
     for event in events:
         event = named_things(kind, event, lang)
         private = event.get("private_to")
@@ -84,7 +87,9 @@ def narrate(kind: str, events: list[dict[str, Any]], names: list[str], lang: str
                 key = f"undo.event.{etype}"  # a takeback (bot.takeback), in every game
                 if not i18n.has(key):
                     continue
-        text = i18n.t(key, lang, **emojis.event_glyphs(kind, event, event_params(event, names)))
+        params = event_params(event, names)
+        params.setdefault("game_ends", game_ends)
+        text = i18n.t(key, lang, **emojis.event_glyphs(kind, event, params))
         if text.strip():  # a catalog may say nothing for a case (a series of one game has no "1/1")
             lines.append(text)
     if len(lines) > limit:

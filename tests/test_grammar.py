@@ -39,6 +39,12 @@ def test_the_last_round_is_announced_in_words():
     assert "Alice atteint l'objectif (150)" in line and "dernier tour" in line
     (line,) = narrate("ludix", [{"type": "target_reached", "seat": 0, "target": 150}], ["Alice"], "en")
     assert "reaches the target (150)" in line and "last round" in line
+    # reached by the last seat of the lap: the game ends with this move, no "last round" is announced
+    over = [{"type": "target_reached", "seat": 1, "target": 50}, {"type": "game_over", "winners": [1]}]
+    first, _ = narrate("ludix", over, ["Alice", "Bruno"], "fr")
+    assert first == "🔔 Bruno atteint l'objectif (50) et ferme le tour de table : la partie s'arrête."
+    first, _ = narrate("ludix", over, ["Alice", "Bruno"], "en")
+    assert first == "🔔 Bruno reaches the target (50) and closes the round: the game is over."
 
 
 def test_ending_a_single_word_turn_is_not_passing():

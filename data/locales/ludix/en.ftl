@@ -18,7 +18,10 @@ event-banked = ✅ { $seat } stops and scores { $points } { $points ->
        *[other] points
     } (score: { $score }).
 event-turn = { $seat }'s turn.
-event-target_reached = 🔔 { $seat } reaches the target ({ $target }): last round! The round is played to its end, then the game is over.
+event-target_reached = 🔔 { $seat } reaches the target ({ $target }){ $game_ends ->
+        [1] {" "}and closes the round: the game is over.
+       *[other] : last round! The round is played to its end, then the game is over.
+    }
 event-game_over = 🏆 Winner: { $winners }!
 
 ## option
