@@ -86,9 +86,9 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         game = await self.resolve(interaction, partie)
         variant = game.options.get("variant", MAIN)
         if command not in views.COMMANDS.get(variant, ()):
-            raise SessionError("ludime.error.wrong_command", command=command,
-                               variant=views.variant_name(variant, lang(interaction)),
-                               use=views.commands_text(variant))
+            lg = lang(interaction)
+            raise SessionError("ludime.error.wrong_command", command=i18n.command(f"ludime {command}", lg),
+                               variant=views.variant_name(variant, lg), use=views.commands_text(variant, lg))
         return game
 
     @app_commands.command(name="poser", description=L("ludime.cmd.poser"))
