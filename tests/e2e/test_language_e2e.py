@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 WORD = re.compile(r"[^\W\d_]{3,}")
 #: a custom emoji (<:name:id>) is a picture, not a word
-NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>|\b[IVXLCDM]+\b")
+NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>|</[^:>\n]+:\d+>|\b[IVXLCDM]+\b")
 
 
 @cache

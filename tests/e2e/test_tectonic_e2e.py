@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bot import rules
+from bot import i18n, rules
 from bot.storage import FINISHED, RUNNING
 from engines.tectonic import flip_choices, legal_destinations, legal_sources
 from tests.e2e.harness import check_table_cards, mentioned
@@ -285,7 +285,7 @@ async def test_options_status_rules_and_resigning(world):
         assert res.ephemeral and f"partie n°{game_id}, en cours" in res.content and res.attachments
         res = await fake.run_command(u.dave, "jeux", "tectonic rules")
         assert res.ephemeral and "hill" in res.content  # the rules card, in the reader's language (Dave: English)
-        assert "/tectonic play" in rules.page_text("tectonic", 3, "en", {})  # the commands page
+        assert i18n.command("tectonic jouer", "en") in rules.page_text("tectonic", 3, "en", {})  # the commands page
         s = await step(fake, reader, game_id, {0: u.alice})
         assert "Bot 1 déplace" in board_messages(s.result)[0].content
         # resigning: a confirmation first, that only Alice sees
