@@ -158,3 +158,19 @@ async def test_every_command_a_catalog_names_is_a_command_of_the_tree():
         for key, text in i18n.catalog(lang).items():
             assert not re.search(r"`/[a-z]|(?<![\w/<])/(?:ludime|ludix|ranta|limit|tectonic|armada|lutinades|ludibot|"
                                  r"tournoi|tournament|chercher|find|classement|leaderboard|profil|profile)\b", text), key
+
+
+async def test_rules_pages_with_mentions_still_fit_and_their_titles_mention_nothing():
+    """A mention is longer than the name (a 19-digit id): every page stays within a message's 2,000
+    characters, and no page title (a select option's label, where a mention would be raw text) names one."""
+    from bot import rules
+    from tests.test_i18n import _command_payloads
+
+    i18n.set_command_ids({p["name"]: 1234567890123456789 for p in await _command_payloads()})
+    for kind in ("ludix", "ludime", "ranta", "limit", "tectonic", "armada", "lutinades"):
+        params = rules.params_for(kind, None)
+        for lang in i18n.LANGS:
+            for index in range(len(rules.pages(kind))):
+                assert len(rules.page_text(kind, index, lang, params)) <= 2000
+                assert "</" not in rules.title(kind, index, lang, params)
+    assert "</ludime poser:1234567890123456789>" in rules.page_text("ludime", 2, "fr", rules.params_for("ludime", None))
