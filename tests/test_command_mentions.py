@@ -173,4 +173,5 @@ async def test_rules_pages_with_mentions_still_fit_and_their_titles_mention_noth
             for index in range(len(rules.pages(kind))):
                 assert len(rules.page_text(kind, index, lang, params)) <= 2000
                 assert "</" not in rules.title(kind, index, lang, params)
-    assert "</ludime poser:1234567890123456789>" in rules.page_text("ludime", 2, "fr", rules.params_for("ludime", None))
+    assert any("</ludime poser:1234567890123456789>" in rules.page_text("ludime", i, "fr", {})
+               for i in range(len(rules.pages("ludime"))))
