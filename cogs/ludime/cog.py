@@ -33,6 +33,7 @@ from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
 from bot.render_pool import Picture, picture
+from bot.safe import Safe
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
@@ -87,8 +88,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         variant = game.options.get("variant", MAIN)
         if command not in views.COMMANDS.get(variant, ()):
             lg = lang(interaction)
-            raise SessionError("ludime.error.wrong_command", command=i18n.command(f"ludime {command}", lg),
-                               variant=views.variant_name(variant, lg), use=views.commands_text(variant, lg))
+            raise SessionError("ludime.error.wrong_command", command=Safe(i18n.command(f"ludime {command}", lg)),
+                               variant=views.variant_name(variant, lg), use=Safe(views.commands_text(variant, lg)))
         return game
 
     @app_commands.command(name="poser", description=L("ludime.cmd.poser"))
