@@ -26,8 +26,9 @@ from bot import i18n
 
 log = logging.getLogger("ludibot.commands")
 
-#: seconds before each new try when the fetch fails (Discord unreachable, 5xx)
-RETRY_DELAYS = (5.0, 30.0, 120.0)
+#: seconds before each new try while the fetch fails (Discord unreachable, 5xx) or finds no command
+#: (a first deployment: the process of shard 0 has not synced yet)
+RETRY_DELAYS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 
 
 def learn(commands: Iterable[Any]) -> bool:
@@ -52,11 +53,15 @@ def learn(commands: Iterable[Any]) -> bool:
 
 
 async def fetch(tree: Any, guild: discord.abc.Snowflake | None = None) -> bool:
-    """Read the commands Discord holds (one request) and learn their ids; False when it could not."""
+    """Read the commands Discord holds (one request) and learn their ids; False when it could not, or
+    when Discord holds none yet."""
     try:
-        commands = await tree.fetch_commands(guild=guild)
+        commands = list(await tree.fetch_commands(guild=guild))
     except (TimeoutError, discord.HTTPException, discord.ClientException, OSError) as exc:
         log.warning("could not read the commands' ids (commands are written as text meanwhile): %s", exc)
+        return False
+    if not commands:
+        log.info("no slash command registered yet (shard 0 syncs them): commands are written as text meanwhile")
         return False
     learn(commands)
     return True

@@ -107,6 +107,18 @@ async def test_ids_are_fetched_once_and_again_only_while_it_fails():
     tree = FakeTree([command("armada", 32)], failures=2)
     assert await commandids.fetch_until_known(tree, guild, delays=(0, 0, 0))
     assert tree.calls == [guild] * 3 and i18n.command_ids() == {"armada": 32}  # the dev guild's commands
+    # none registered yet (shard 0, another process, has not synced): asked again
+    tree = FakeTree([command("armada", 34)])
+    empty = [[]]
+
+    async def not_yet(*, guild=None):
+        tree.calls.append(guild)
+        return empty.pop() if empty else tree.commands
+
+    tree.fetch_commands = not_yet
+    assert await commandids.fetch_until_known(tree, None, delays=(0, 0))
+    assert len(tree.calls) == 2 and i18n.command_ids() == {"armada": 34}
+    i18n.set_command_ids({"armada": 32})
     tree = FakeTree([command("armada", 33)], failures=5)
     assert not await commandids.fetch_until_known(tree, None, delays=(0, 0))
     assert len(tree.calls) == 3 and i18n.command_ids() == {"armada": 32}  # what was known stays
