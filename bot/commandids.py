@@ -8,7 +8,8 @@ the commands are registered:
 * the process that holds shard 0 learns them from its sync (``tree.sync`` returns the commands);
 * every process (those of other shards never sync, and shard 0 skips an unchanged tree) fetches
   them once at start, in the background (:func:`start`: one request, ``GET …/commands``; the dev
-  guild's when ``LUDIBOT_DEV_GUILD`` is set), retried a few times if Discord does not answer.
+  guild's when ``LUDIBOT_DEV_GUILD`` is set), asked again later while Discord does not answer or
+  holds no command yet (a first deployment, before shard 0 synced).
 
 Until they are known, messages write the command's name as code, as before; nothing waits on this.
 """
