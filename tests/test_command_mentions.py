@@ -187,3 +187,25 @@ async def test_rules_pages_with_mentions_still_fit_and_their_titles_mention_noth
                 assert "</" not in rules.title(kind, index, lang, params)
     assert any("</ludime poser:1234567890123456789>" in rules.page_text("ludime", i, "fr", {})
                for i in range(len(rules.pages("ludime"))))
+
+
+async def test_the_options_after_a_command_are_its_options_as_the_language_names_them():
+    """« { COMMAND("tectonic jouer") } `de: vers:` »: the options written after a mention are that
+    command's, under the names the message's language's clients see (``from: to:`` in English)."""
+    from tests.test_i18n import _command_payloads, _walk
+
+    locale = {"fr": "fr", "en": "en-US"}
+    options: dict[tuple[str, str], set[str]] = {}
+    for p in await _command_payloads():
+        for path, item in _walk(p):
+            for lang, loc in locale.items():
+                options[(path, lang)] = {(o.get("name_localizations") or {}).get(loc, o["name"])
+                                         for o in item.get("options", []) if o.get("type", 1) > 2}
+    checked = 0
+    for lang in i18n.LANGS:
+        for key, text in i18n.catalog(lang).items():
+            for path, written in re.findall(r'COMMAND\("([^"]*)"\) } `([^`]*)`', text):
+                for name in re.findall(r"([\w]+):", written):
+                    assert name in options[(path, lang)], (lang, key, path, name, options[(path, lang)])
+                    checked += 1
+    assert checked > 20
