@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import emojis, i18n, looplag, metrics, payload
+from bot import commandids, emojis, i18n, looplag, metrics, payload
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.community.matchmaking import Matchmaking, queue_store
@@ -235,10 +235,13 @@ class Ludibot(commands.AutoShardedBot):
                 log.exception("could not load extension %s", ext)
                 continue
             log.info("loaded extension %s", ext)
+        synced = False
         if self.settings.runs_shard_zero:
-            await self.sync_commands()  # once, by the process holding shard 0
+            synced = await self.sync_commands()  # once, by the process holding shard 0
         else:
             log.info("shard 0 is another process's: it syncs the slash commands")
+        # the commands' ids, for command mentions (issue 25): from the sync, else fetched in the background
+        self.command_ids_fetch = None if synced else commandids.start(self)
         self.community = Community.for_bot(self)  # reminders, timeouts, ratings (issue 9)
         self.community.tournaments = self.tournaments  # tournaments (issue 28)
         self.community.matchmaking = self.matchmaking
@@ -278,6 +281,7 @@ class Ludibot(commands.AutoShardedBot):
         synced = await self.tree.sync(guild=guild)
         await self.store.set_meta(key, digest)
         log.info("synced %d slash commands %s", len(synced), "to the dev guild" if guild else "globally")
+        commandids.learn(synced)
         return True
 
     def command_tree_suspect(self) -> None:
@@ -307,6 +311,7 @@ class Ludibot(commands.AutoShardedBot):
             log.warning("could not read the commands Discord holds: %s", exc)
             return False
         if command_shape(list(held)) == command_shape(self.command_payload()):
+            commandids.learn(held)
             log.info("the commands Discord holds are the bot's (a client's list is only older)")
             return False
         now = time.monotonic()
@@ -322,6 +327,7 @@ class Ludibot(commands.AutoShardedBot):
             log.warning("could not re-sync the slash commands: %s", exc)
             return False
         await self.store.set_meta(key, digest)
+        commandids.learn(synced)  # a re-created command has a new id
         log.warning("the commands Discord held differed from the bot's: re-synced %d slash commands", len(synced))
         return True
 
@@ -427,6 +433,8 @@ class Ludibot(commands.AutoShardedBot):
     async def close(self) -> None:
         if getattr(self, "emoji_sync", None) is not None:
             self.emoji_sync.cancel()
+        if getattr(self, "command_ids_fetch", None) is not None:
+            self.command_ids_fetch.cancel()
         if self.publisher is not None:
             await self.publisher.stop()
         if getattr(self, "community", None) is not None:

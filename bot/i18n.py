@@ -21,6 +21,12 @@ Grammar the catalogs rely on:
   separator ("0,01" in French); integers are written without digit grouping,
   because many are identifiers (game n°1234). **Dates** (``datetime``/``date``
   parameters) go through ``DATETIME()`` in the catalog ("24 nov. 2026").
+* **Commands** are named with ``COMMAND("tectonic jouer")`` (the command's path by its base names,
+  the names in code): once the process knows the command's id (:func:`set_command_ids`, from the
+  sync or a fetch at start, see ``bot/commandids.py``) it writes Discord's command mention
+  ``</tectonic jouer:<id>>``, which each client shows clickable, under the name of *its* language;
+  until then it writes the name the message's language's clients see, as code (`` `/tectonic
+  play` `` in English). Options stay text after it, in the message's language.
 
 Unknown languages fall back to French; a key missing in English falls back to
 French; a key missing everywhere is returned as is (and tests forbid that). A
@@ -35,9 +41,11 @@ Remove the TOML branch of ``_domain`` once no ``.toml`` catalog remains.
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -91,6 +99,56 @@ def ELISION(name: Any) -> str:  # noqa: N802 - Fluent functions are upper case
 
 FUNCTIONS = {"ELISION": ELISION}
 
+#: Discord's rule for command names (``\p{L}``/``\p{N}`` as ``str.isalnum``), lower case (bot.translator)
+_COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+#: the ids Discord gave the application's top-level commands, by base name (empty until learnt)
+_command_ids: dict[str, int] = {}
+
+
+def set_command_ids(ids: Mapping[str, int]) -> bool:
+    """Remember the ids of the top-level commands (base name -> id); True when they changed. Kept
+    messages are forgotten then, so that no text written before keeps its command as plain text."""
+    new = {str(name): int(cid) for name, cid in ids.items()}
+    if new == _command_ids:
+        return False
+    _command_ids.clear()
+    _command_ids.update(new)
+    _formatted.cache_clear()
+    return True
+
+
+def command_ids() -> dict[str, int]:
+    return dict(_command_ids)
+
+
+def command_name(name: str, lang: str) -> str:
+    """The name ``lang``'s clients see for the command (or group) whose base name is ``name``."""
+    key = f"commands.command.{name}"
+    if not has(key, lang):
+        return name
+    shown = t(key, lang)
+    return shown if _COMMAND_NAME.match(shown) and shown == shown.lower() else name
+
+
+def command(path: str, lang: str = DEFAULT) -> str:
+    """The command ``path`` ("tectonic jouer": base names, group and subcommands) for a message in
+    ``lang``: its mention when its id is known, else its name in ``lang`` as code."""
+    parts = str(path).split()
+    if not parts:
+        return ""
+    cid = _command_ids.get(parts[0])
+    if cid is not None:
+        return f"</{' '.join(parts)}:{cid}>"
+    return "`/" + " ".join(command_name(part, lang) for part in parts) + "`"
+
+
+@cache
+def _functions(lang: str) -> dict[str, Any]:
+    """The Fluent functions of ``lang``'s bundles: :data:`FUNCTIONS` and ``COMMAND``, which needs the language."""
+    def COMMAND(path: Any) -> str:  # noqa: N802 - Fluent functions are upper case
+        return command(str(path), lang)
+    return {**FUNCTIONS, "COMMAND": COMMAND}
+
 
 def key_of(domain: str, ident: str) -> str:
     """The catalog key of Fluent message ``ident`` in ``domain``."""
@@ -141,7 +199,7 @@ class _Domain:
 @cache
 def _domain(domain: str, lang: str) -> _Domain:
     folder = LOCALES / domain
-    bundle = FluentBundle([BABEL_LOCALE.get(lang, lang)], functions=FUNCTIONS, use_isolating=False)
+    bundle = FluentBundle([BABEL_LOCALE.get(lang, lang)], functions=_functions(lang), use_isolating=False)
     loaded = _Domain(bundle)
     ftl_path = folder / f"{lang}.ftl"
     if ftl_path.exists():
@@ -280,4 +338,5 @@ def _format(key: str, lang: str, params: dict[str, Any]) -> str:
     return text if isinstance(text, str) else str(getattr(text, "name", "") or key)
 
 
-__all__ = ["DEFAULT", "ELISION", "LANGS", "catalog", "has", "lang_of", "starts_with_vowel_sound", "t", "variables"]
+__all__ = ["DEFAULT", "ELISION", "LANGS", "catalog", "command", "command_ids", "command_name", "has", "lang_of",
+           "set_command_ids", "starts_with_vowel_sound", "t", "variables"]

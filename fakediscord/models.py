@@ -608,6 +608,8 @@ class FakeEmoji:
 
 #: ``<:name:id>`` or ``<a:name:id>`` in text (resources/emoji.mdx; reference.mdx "Message Formatting")
 CUSTOM_EMOJI = re.compile(r"<(a?):(\w{2,32}):(\d{15,21})>")
+#: a slash command mention (reference/message-formatting: ``</NAME SUBCOMMAND_GROUP SUBCOMMAND:ID>``)
+COMMAND_MENTION = re.compile(r"</([-_\w]{1,32}(?: [-_\w]{1,32}){0,2}):(\d{15,21})>")
 
 
 @dataclass(eq=False)

@@ -228,6 +228,8 @@ class FakeDiscordServer:
         self.app_emojis: dict[int, m.FakeEmoji] = {}
         #: ``<:name:id>`` in a bot message that names no emoji of the application (shown as plain text)
         self.broken_emojis: list[dict[str, Any]] = []
+        #: ``</name sub:id>`` mentions in the bot's messages that name no command of the application
+        self.broken_command_mentions: list[dict[str, Any]] = []
         self.commands: dict[int, RegisteredCommand] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
@@ -1466,6 +1468,7 @@ class FakeDiscordServer:
             rec.touch(msg.id)
         self.add_message(msg)
         self._check_emojis(msg)
+        self._check_command_mentions(msg)
         self._attribute(msg)
         self._emit("message_create", msg)
         return msg
@@ -1482,6 +1485,7 @@ class FakeDiscordServer:
         if rec is not None:
             rec.touch(msg.id)
         self._check_emojis(msg)
+        self._check_command_mentions(msg)
         self._attribute(msg)
         self._emit("message_update", msg)
         return msg
@@ -1495,6 +1499,27 @@ class FakeDiscordServer:
             e = self.app_emojis.get(int(eid))
             if e is None or e.name != name or e.animated != bool(animated):
                 self.broken_emojis.append({"message_id": msg.id, "emoji": f"<{animated}:{name}:{eid}>"})
+
+    def _check_command_mentions(self, msg: FakeMessage) -> None:
+        """A ``</name sub:id>`` whose id is not a chat input command of the application (in the guild
+        or global), or whose path is not that command's (by default names), is text Discord shows but
+        that runs nothing: recorded in ``broken_command_mentions``."""
+        if msg.kind == "user" or "</" not in msg.text:
+            return
+        for path, cid in m.COMMAND_MENTION.findall(msg.text):
+            cmd = self.commands.get(int(cid))
+            ok = cmd is not None and cmd.type == 1 and cmd.guild_id in (None, msg.guild_id)
+            if ok:
+                parts, node = path.split(), cmd.payload
+                ok = parts[0] == node.get("name")
+                for part in parts[1:]:
+                    node = next((o for o in node.get("options") or [] if o.get("name") == part and o.get("type") in (1, 2)), None)
+                    if node is None:
+                        ok = False
+                        break
+                ok = ok and not any(o.get("type") in (1, 2) for o in node.get("options") or [])  # a group: not a command
+            if not ok:
+                self.broken_command_mentions.append({"message_id": msg.id, "mention": f"</{path}:{cid}>"})
 
     def _attribute(self, msg: FakeMessage) -> None:
         """Hook for the API layer: relate a message to interactions whose answer is being awaited."""

@@ -46,17 +46,18 @@ def localized(obj: dict[str, Any], key: str, locale: str | None) -> str:
 
 def command_catalog(fake: FakeDiscord, locale: str | None = None) -> list[dict[str, Any]]:
     """Every slash command path with its options, as the page's command box needs them; descriptions and
-    choice names in `locale` when the bot localized them (as a Discord client shows them)."""
+    choice names in `locale` when the bot localized them (as a Discord client shows them), and the path
+    as that client shows it (``shown``: how the page writes a command mention ``</path:id>``)."""
     out: list[dict[str, Any]] = []
 
-    def walk(prefix: str, node: dict[str, Any]) -> None:
+    def walk(prefix: str, node: dict[str, Any], shown: str) -> None:
         options = node.get("options") or []
         subs = [o for o in options if o.get("type") in (1, 2)]
         if subs:
             for sub in subs:
-                walk(f"{prefix} {sub['name']}", sub)
+                walk(f"{prefix} {sub['name']}", sub, f"{shown} {localized(sub, 'name', locale)}")
             return
-        out.append({"path": prefix, "description": localized(node, "description", locale), "options": [
+        out.append({"path": prefix, "shown": shown, "description": localized(node, "description", locale), "options": [
             {"name": o["name"], "type": OPTION_TYPES.get(o.get("type"), "string"),
              "required": bool(o.get("required")), "description": localized(o, "description", locale),
              "autocomplete": bool(o.get("autocomplete")),
@@ -66,7 +67,7 @@ def command_catalog(fake: FakeDiscord, locale: str | None = None) -> list[dict[s
 
     for cmd in sorted(fake.commands.values(), key=lambda c: c.name):
         if cmd.type == 1:
-            walk(cmd.name, cmd.payload)
+            walk(cmd.name, cmd.payload, localized(cmd.payload, "name", locale))
     return out
 
 

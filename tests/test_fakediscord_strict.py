@@ -432,3 +432,35 @@ async def test_raw_frames_reach_the_gateway_as_they_are(env):
     seq = json.loads(received[1])["s"]
     assert received[1] == ('{"op": 0, "t": "INTERACTION_CREATE", "s": ' + str(seq)
                            + ', "d": {"id": "1", "n": 184467440737095516160}}')
+
+
+async def test_command_mentions_name_a_command_of_the_application(env):
+    """reference/message-formatting: ``</NAME SUBCOMMAND_GROUP SUBCOMMAND:ID>``. Discord accepts any
+    text, but a mention whose id is no command of the application (or whose path is not that
+    command's, by default names, down to a subcommand) runs nothing: recorded for tests to fail on."""
+    fake, c, _ = env
+    jeux = fake.channel("jeux")
+    status, cmds, _ = await c.req("PUT", f"/applications/{fake.app_id}/commands", [
+        {"name": "tectonic", "description": "Tectonic", "type": 1, "options": [
+            {"type": 1, "name": "jouer", "description": "Jouer", "name_localizations": {"en-US": "play"}},
+            {"type": 2, "name": "config", "description": "Réglages", "options": [
+                {"type": 1, "name": "rythme", "description": "Rythme"}]}]},
+        {"name": "profil", "description": "Profil", "type": 1}])
+    assert status == 200, cmds
+    tectonic, profil = (int(x["id"]) for x in cmds)
+    good = f"</tectonic jouer:{tectonic}> </tectonic config rythme:{tectonic}> </profil:{profil}>"
+    assert (await c.post(jeux.id, good))[0] == 200
+    assert fake.broken_command_mentions == []
+    bad = [f"</tectonic play:{tectonic}>",  # a localized name: mentions use the default names
+           f"</tectonic:{tectonic}>", f"</tectonic config:{tectonic}>",  # a command with subcommands, a group
+           f"</profil:{tectonic}>",  # another command's id
+           "</profil:123456789012345678>"]  # no command at all
+    status, body, _ = await c.post(jeux.id, " ".join(bad))
+    assert status == 200  # Discord takes the text
+    assert [b["mention"] for b in fake.broken_command_mentions] == bad
+    # an edit is checked too
+    path = f"/channels/{jeux.id}/messages/{body['id']}"
+    assert (await c.req("PATCH", path, {"content": f"</profil:{profil}>"}))[0] == 200
+    assert len(fake.broken_command_mentions) == len(bad)
+    assert (await c.req("PATCH", path, {"content": f"</profile:{profil}>"}))[0] == 200
+    assert fake.broken_command_mentions[-1]["mention"] == f"</profile:{profil}>"

@@ -20,6 +20,9 @@ from cogs.lutinades.cog import tell
 from cogs.tectonic.cog import TectonicCog
 
 WORD = re.compile(r"[^\W\d_]{3,}")
+#: a command named in a catalog (``COMMAND("tectonic jouer")``: base names, not words of the language) and
+#: a command mention in a text (``</tectonic jouer:123>``: each client shows it in its own language)
+COMMAND = re.compile(r'COMMAND\("[^"]*"\)|</[^:>\n]+:\d+>')
 NAMES = ["Alice", "Bruno", "Chloé", "Dave"]
 GAMES = [("ludix", 3, {"target": 150}), ("ludime", 3, {"variant": "main"}), ("ludime", 2, {"variant": "mot-unique"}),
          ("ranta", 2, {"mode": "expert"}), ("limit", 2, {}), ("tectonic", 2, {}), ("armada", 2, {}),
@@ -33,7 +36,7 @@ SHARED = {"kallax", "nexus", "déchetterie", "orchidée", "lutin", "lutins", "lu
 def vocabulary(lang: str) -> frozenset[str]:
     words: set[str] = set()
     for text in i18n.catalog(lang).values():
-        words.update(w.lower() for w in WORD.findall(text))
+        words.update(w.lower() for w in WORD.findall(COMMAND.sub("", text)))
     return frozenset(words)
 
 
@@ -41,7 +44,7 @@ def foreign(text: str, lang: str) -> list[str]:
     """The words of ``text`` that only the other language's catalog has."""
     other = "en" if lang == "fr" else "fr"
     own, theirs = vocabulary(lang), vocabulary(other)
-    return [w for w in WORD.findall(text)
+    return [w for w in WORD.findall(COMMAND.sub("", text))
             if not w.isupper() and w.lower() in theirs - own - SHARED]  # upper case: a Ludime word, letters
 
 
@@ -87,3 +90,7 @@ def test_the_check_tells_the_languages_apart():
     assert foreign("Alice plays colline E2 → E3", "en") == ["colline"]
     assert foreign("Alice déplace sa colline de E2 à E3.", "fr") == []
     assert foreign("Alice rolls the dice", "fr")
+    # a command mention is shown by each client in its own language; its base names are no words of either
+    assert foreign("➡️ Play with </tectonic jouer:123> `from: to:`", "en") == []
+    assert "jouer" not in vocabulary("en") and "play" not in vocabulary("fr")
+    assert foreign("➡️ Play with `/tectonic jouer` `from: to:`", "en") == ["jouer"]  # a French name as text is French

@@ -73,7 +73,7 @@ def test_the_hints_are_in_english_too():
     s = _main(turns=(1, 1, 1), phase="play", first_word_turn=(-1, -1, -1))
     text = views.hint(ENGINE.view(s, 0), "en", "en", ENGINE.legal_actions(s, 0))
     assert text.startswith("Lay words") and "/ludime lengthen" not in text
-    assert "(/ludime lay)" in text  # the command as English clients see it (commands catalog)
+    assert "(`/ludime lay`)" in text  # the command as English clients see it, until its id is known (commands catalog)
 
 
 def test_an_addition_within_a_turn_is_told_privately_and_posts_nothing():

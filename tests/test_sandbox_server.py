@@ -103,6 +103,15 @@ async def test_command_descriptions_in_the_users_language(box):
     assert fr["description"] == "Lancer une partie" and fr["options"][0]["description"] == "Le mode"
     assert en["description"] == "Start a game" and en["options"][0]["description"] == "The mode"  # en-GB → en-US
     assert en["options"][0]["choices"][0]["name"] == "quick"
+    # a command mention (</ludix start:id>) is written as the reader's client names the command
+    assert fr["path"] == en["path"] == fr["shown"] == en["shown"] == "ludix start"
+    sb.fake._upsert_command({"name": "tectonic", "description": "Tectonic", "type": 1,
+                             "options": [{"type": 1, "name": "jouer", "description": "Jouer",
+                                          "name_localizations": {"en-US": "play", "en-GB": "play"}}]}, None)
+    (play,) = [c for c in command_catalog(sb.fake, "en-GB") if c["path"] == "tectonic jouer"]
+    assert play["shown"] == "tectonic play"
+    (jouer,) = [c for c in command_catalog(sb.fake, "fr") if c["path"] == "tectonic jouer"]
+    assert jouer["shown"] == "tectonic jouer"
     dave = sb.fake.add_user("Dave", locale="en-US")
     sb.users["Dave"] = dave
     async with http.get(url + f"/api/init?user={dave.id}") as r:

@@ -34,6 +34,7 @@ from bot.gamecog import PACE_CHOICES, GameCog
 from bot.narrate import narrate
 from bot.publisher import timeout_lines
 from bot.render_pool import Picture, picture
+from bot.safe import Safe
 from bot.sessions import Outcome, SessionError
 from bot.storage import FINISHED, LOBBY, RUNNING, GameRow
 from bot.translator import L
@@ -87,9 +88,9 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         game = await self.resolve(interaction, partie)
         variant = game.options.get("variant", MAIN)
         if command not in views.COMMANDS.get(variant, ()):
-            raise SessionError("ludime.error.wrong_command", command=command,
-                               variant=views.variant_name(variant, lang(interaction)),
-                               use=views.commands_text(variant))
+            lg = lang(interaction)
+            raise SessionError("ludime.error.wrong_command", command=Safe(i18n.command(f"ludime {command}", lg)),
+                               variant=views.variant_name(variant, lg), use=Safe(views.commands_text(variant, lg)))
         return game
 
     @app_commands.command(name="poser", description=L("ludime.cmd.poser"))

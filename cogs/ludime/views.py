@@ -41,8 +41,9 @@ def variant_name(variant: str, lang: str) -> str:
     return i18n.t(f"ludime.variant.{variant}", lang)
 
 
-def commands_text(variant: str) -> str:
-    return ", ".join(f"/ludime {c}" for c in COMMANDS[variant])
+def commands_text(variant: str, lang: str) -> str:
+    """The variant's move commands, as mentions (or their names in ``lang``)."""
+    return ", ".join(i18n.command(f"ludime {c}", lang) for c in COMMANDS[variant])
 
 
 def hand_text(view: dict[str, Any], lang: str) -> str:

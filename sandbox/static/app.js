@@ -42,7 +42,7 @@ function timestamp(unix, style) {
 }
 
 // Discord markdown, the part bots use: code blocks, inline code, masked links, bold, italics, underline,
-// strike-through, headings, quotes, and the <@user>, <@&role>, <#channel>, <t:…> tokens.
+// strike-through, headings, quotes, and the <@user>, <@&role>, <#channel>, </command:id>, <t:…> tokens.
 function markdown(raw) {
   const stash = [];
   const keep = (html) => { stash.push(html); return "\u0000" + (stash.length - 1) + "\u0000"; };
@@ -57,6 +57,12 @@ function markdown(raw) {
   s = s.replace(/<#(\d+)>/g, (_, id) => keep(S.names.channels[id]
     ? `<a class="mention channel-mention" href="#" data-channel="${id}">#${escapeHtml(S.names.channels[id])}</a>`
     : `<span class="mention channel-mention">#${escapeHtml(L("unknown_channel"))}</span>`));
+  // a slash command mention </name sub:id>: Discord shows "/name sub" in the reader's language, clickable;
+  // here a click fills the command box
+  s = s.replace(/<\/([-_\p{L}\p{N}]{1,32}(?: [-_\p{L}\p{N}]{1,32}){0,2}):(\d{15,21})>/gu, (_, path) => {
+    const cmd = S.commands.find((c) => c.path === path);
+    return keep(`<a class="mention command-mention" href="#" data-command="${escapeHtml(path)}">/${escapeHtml(cmd ? cmd.shown : path)}</a>`);
+  });
   s = s.replace(/<(a?):(\w{2,32}):(\d{15,21})>/g, (_, a, name, id) =>
     keep(`<img class="emoji" src="/emoji/${id}" alt=":${escapeHtml(name)}:" title=":${escapeHtml(name)}:">`));
   s = escapeHtml(s);
@@ -233,6 +239,9 @@ function renderMessages(list) {
     box.appendChild(div);
   }
   for (const a of box.querySelectorAll("a[data-channel]")) a.onclick = (ev) => { ev.preventDefault(); switchChannel(a.dataset.channel); };
+  for (const a of box.querySelectorAll("a[data-command]")) a.onclick = (ev) => {
+    ev.preventDefault(); $("command-path").value = a.dataset.command; renderOptions(); $("command-path").focus();
+  };
   if (stick) scrollToEnd(); else box.scrollTop = box.scrollHeight - anchor;
 }
 

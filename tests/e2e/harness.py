@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot import i18n
 from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -221,6 +222,7 @@ async def strict(world):
         yield world
         assert world.fake.validation_errors == [], f"Discord would refuse: {world.fake.validation_errors}"
         assert world.fake.broken_emojis == [], f"emojis shown as text: {world.fake.broken_emojis}"
+        assert world.fake.broken_command_mentions == [], f"dead command mentions: {world.fake.broken_command_mentions}"
         hidden = [(x.id, a.filename) for x in world.fake.message_by_id.values() for a in x.hidden_attachments]
         assert hidden == [], f"attachments no component of their card shows: {hidden}"
     except BaseException:
@@ -248,6 +250,16 @@ async def usual_world(tmp_path: Path, bot_db: str, *, env: dict[str, str] | None
     )
     await fake.start()
     bot = await start_bot(fake, tmp_path, extra_env=env, db=bot_db)
+    # the texts this process writes to compare with the bot's mention the same commands (issue 25)
+    i18n.set_command_ids(command_ids(fake))
     # strict by default: the bot may send nothing that Discord would refuse for its content
-    async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
-        yield w
+    try:
+        async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+            yield w
+    finally:
+        i18n.set_command_ids({})
+
+
+def command_ids(fake: FakeDiscord) -> dict[str, int]:
+    """The ids the fake Discord gave the bot's top-level slash commands: what the bot mentions."""
+    return {c.name: c.id for c in fake.commands.values() if c.type == 1}

@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from bot import rules
+from bot import i18n, rules
 from bot.storage import FINISHED, RUNNING
 from engines.armada import legal_points, movable_points, pivot_choices
 from tests.e2e.armada_driver import ENGINE, Reader, answered, game_id_of, quiet, send_action, step
@@ -210,7 +210,7 @@ async def test_refusals_capture_choice_and_pivots(world):
         for user, point in ((u.bruno, "B6"), (u.alice, "H1")):
             res = await fake.run_command(user, "jeux", "armada placer", point=point)
             assert not res.ephemeral
-        assert "Angleterre : posez un navire (`/armada placer point:`) ou faites pivoter" in res.content
+        assert f"Angleterre : posez un navire ({i18n.command('armada placer')} `point:`) ou faites pivoter" in res.content
         await refused(fake, u.bruno, "armada placer", "En B7, vous aligneriez trois navires anglais (B5-B6-B7)",
                       reader, game_id, point="B7")
         # pivots: only the ships of a pair, only onto the neighbours of the other ship
@@ -258,9 +258,9 @@ async def test_fleet_down_spain_moves_england_pivots_and_resigning(world):
         else:
             pytest.fail("Spain never placed its 20 ships")
         assert at_limit_checked
-        assert "déplacez-en un avec `/armada deplacer de: vers:`" in last_message_text(fake)
+        assert f"déplacez-en un avec {i18n.command('armada deplacer')} `de: vers:`" in last_message_text(fake)
         await refused(fake, u.alice, "armada placer",
-                      "Vos 20 navires sont tous posés : déplacez-en un avec `/armada deplacer", reader, game_id,
+                      f"Vos 20 navires sont tous posés : déplacez-en un avec {i18n.command('armada deplacer')}", reader, game_id,
                       point="A1")
         action = quiet(state, 0)
         await check_autocomplete(fake, users, state, 0, action, u.chloe)

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 WORD = re.compile(r"[^\W\d_]{3,}")
 #: a custom emoji (<:name:id>) is a picture, not a word
-NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>|\b[IVXLCDM]+\b")
+NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>|</[^:>\n]+:\d+>|\b[IVXLCDM]+\b")
 
 
 @cache
@@ -135,3 +135,18 @@ async def test_the_rules_are_a_card_of_pages_turned_in_place(world):
     forged = await fake.forge_click(u.bruno, res.message, "ludibot:rules:ludix:1:987654321")
     assert forged.content == i18n.t("common.error.forged_button", "fr")  # not a button of this card
     assert fake.errors == []
+
+
+async def test_messages_mention_commands_by_the_ids_discord_gave(world):
+    """Issue 25: after its start the bot knows its commands' ids, and a message that names a command
+    mentions it (``</ludix start:<id>>``), so each member's client shows it in its own language; the
+    fake Discord checks that every mention names one of the application's commands."""
+    fake, u = world.fake, world.u
+    (ludix,) = [c for c in fake.commands.values() if c.name == "ludix" and c.type == 1]
+    page = next(i for i, key in enumerate(rules.pages("ludix")) if "ludix start" in i18n.catalog("fr")[key])
+    for user in (u.dave, u.bruno):  # an English and a French reader: the same mention
+        res = await fake.run_command(user, "jeux", "ludix rules")
+        res = await fake.select(user, res.message, [str(page)], placeholder=i18n.t("common.rules.pick", i18n.lang_of(user.locale)))
+        assert f"</ludix start:{ludix.id}>" in res.message.content, res.message.content
+        assert "`/ludix" not in res.message.content
+    assert fake.broken_command_mentions == [] and fake.errors == []

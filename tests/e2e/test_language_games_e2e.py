@@ -495,7 +495,7 @@ NAME = re.compile(rf"\b({'|'.join(NAMES)})\b")
 #: a word cut short to fit a picture (« Range 2 · Rang… »)
 CUT = re.compile(r"([^\W\d_]+)…")
 #: no words: links (a reminder's link to the turn), mentions, timestamps, custom emojis
-NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>")
+NOISE = re.compile(r"https?://\S+|<[@#]!?\d+>|<a?:\w+:\d+>|<t:\d+:\w>|</[^:>\n]+:\d+>")
 
 
 def other_language_words(text: str, lang: str) -> list[str]:

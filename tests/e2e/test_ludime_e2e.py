@@ -14,6 +14,7 @@ from itertools import permutations
 
 import pytest
 
+from bot import i18n
 from engines.ludime import ENGINE, is_word
 from tests.e2e.harness import check_table_cards, mentioned
 from tests.e2e.ludime_driver import LudimeTable, scan_for_leaks
@@ -125,7 +126,8 @@ async def test_every_refusal_says_why_privately_and_changes_nothing(world):
         await table.refused(other, poser(other, "MAISON"), "Ce n'est pas votre tour")
         await table.refused(u.dave, poser(u.dave, "MAISON"), "You are not playing in game")
         await table.refused(me, lambda: fake.run_command(me, "jeux", "ludime ajouter", mot="MAISONS"),
-                            "/ludime ajouter ne sert pas dans cette variante", "/ludime poser, /ludime allonger")
+                            f"{i18n.command('ludime ajouter')} ne sert pas dans cette variante",
+                            f"{i18n.command('ludime poser')}, {i18n.command('ludime allonger')}")
         await table.refused(me, poser(me, "MAISON"), "Piochez d'abord")
         res = await fake.autocomplete(me, "jeux", "ludime allonger", {"mot": ""}, focused="mot")
         assert list(res) == []  # nothing to lengthen on a first turn

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import i18n
 from tests.e2e.ludime_driver import LudimeTable, scan_for_leaks
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +65,7 @@ async def test_one_round_of_the_single_word_variant(world):
         # the main game's and variant 3's commands are refused with the right ones
         await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime allonger", mot="#1",
                                                              nouveau="MOTS"),
-                            "ne sert pas dans cette variante", "/ludime poser, /ludime ajouter")
+                            "ne sert pas dans cette variante", f"{i18n.command('ludime poser')}, {i18n.command('ludime ajouter')}")
         await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime poser", mot="AMI, ELU"),
                             "un seul mot de 3 lettres")
         await table.refused(opener, lambda: fake.run_command(opener, "jeux", "ludime ajouter", mot="AMIS"),

@@ -377,8 +377,12 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
         f.app_emojis[emoji.id] = emoji
         ch = f.channel("jeux")
         alice = sb.users["Alice"]
+        # a command mention: shown as the reader's client names the command, a click fills the command box
+        play = f._upsert_command({"name": "tectonic", "description": "Tectonic", "type": 1, "options": [
+            {"type": 1, "name": "jouer", "description": "Jouer un coup",
+             "name_localizations": {"en-US": "play", "en-GB": "play"}}]}, None)
         card = {"flags": m.F_IS_COMPONENTS_V2, "components": [{"type": 17, "accent_color": 0xE67E22, "components": [
-            {"type": 10, "content": f"## Ludix\n<@{alice.id}> 🎲 <:de_6:{emoji.id}>"},
+            {"type": 10, "content": f"## Ludix\n<@{alice.id}> 🎲 <:de_6:{emoji.id}> </tectonic jouer:{play.id}> `de:`"},
             {"type": 9, "components": [{"type": 10, "content": "**Alice** — 120"}],
              "accessory": {"type": 11, "media": {"url": "attachment://seat.png"}}},
             {"type": 9, "components": [{"type": 10, "content": "**Bruno** — 80"}],
@@ -430,6 +434,8 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
                 width: document.documentElement.scrollWidth})""")
             assert info["accent"] == "rgb(230, 126, 34)", info
             assert "@Alice" in info["text"] and "Ludix" in info["text"], info
+            shown = {"fr": "/tectonic jouer", "en": "/tectonic play"}[lang]
+            assert shown in info["text"] and "</" not in info["text"], info
             assert info["gallery"] == [600, 600] and info["thumb"] == 1 and info["accessory"] == ["Ma main"], info
             assert info["emoji"] == [64, 64] and info["buttons"] == ["Lancer", "✋ Stop"] and info["selects"] == 1, info
             assert "log.txt" in info["file"] and info["separator"] == 1 and info["width"] <= 391, info
@@ -438,6 +444,8 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             # the shipped colour emoji font draws 🎲 (one Noto subset downloaded and in use)
             assert await page.evaluate("document.fonts.check('16px \"Ludibot Emoji\"', '🎲')")
             await page.screenshot(path=f"/tmp/ludibot-sandbox-card-{lang}.png")
+            await card_box.locator("a.command-mention").click()
+            assert await page.locator("#command-path").input_value() == "tectonic jouer"
             # a modal the bot opened: filled and submitted through the page
             await page.evaluate("""openModal({id: "42", title: "Poser un mot", components: [
                 {type: 10, id: 1, content: "Main : **A B E T U**"},

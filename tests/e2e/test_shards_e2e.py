@@ -37,6 +37,20 @@ async def start_ludix(fake, guild, alice, bruno):
     return ch, res
 
 
+async def mentions_commands(fake, proc, guild, user) -> None:
+    """The process serving ``guild`` knows the commands' ids (learnt in the background) and a message
+    naming a command mentions it: the rules page that names ``/ludix start``."""
+    from bot import i18n, rules
+
+    await fake.wait_until(lambda: "command mentions: the ids of" in proc.log, timeout=30)
+    (ludix,) = [c for c in fake.commands.values() if c.name == "ludix" and c.type == 1]
+    page = next(i for i, key in enumerate(rules.pages("ludix")) if "ludix start" in i18n.catalog("fr")[key])
+    res = await fake.run_command(user, fake.channel("jeux", guild=guild), "ludix rules")
+    res = await fake.select(user, res.message, [str(page)], placeholder=i18n.t("common.rules.pick", "fr"))
+    assert f"</ludix start:{ludix.id}>" in res.message.content, res.message.content
+    assert fake.broken_command_mentions == []
+
+
 async def play(fake, msg, *users):
     """The expected player rolls the dice."""
     (uid,) = mentioned(msg)
@@ -99,6 +113,7 @@ async def test_two_processes_split_the_shards_and_each_fires_its_own_deadlines(t
         assert abs(t[1] - t[0]) >= 4.8, fake.identify_log
         assert "synced" in procs[0].log and "synced" not in procs[1].log  # only shard 0's process syncs
         assert "shard 0 is another process's" in procs[1].log
+        await mentions_commands(fake, procs[1], g1, alice)  # issue 25: the process that does not sync fetched the ids
         ch0, _ = await start_ludix(fake, g0, alice, bruno)
         ch1, _ = await start_ludix(fake, g1, alice, bruno)
         started = time.monotonic()

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bot import rules
+from bot import i18n, rules
 from bot.storage import FINISHED, RUNNING
 from engines.tectonic import flip_choices, legal_destinations, legal_sources
 from tests.e2e.harness import check_table_cards, mentioned
@@ -49,7 +49,7 @@ async def test_a_whole_game_against_the_bot(world):
     (first,) = board_messages(res)
     assert "La partie commence" in first.content
     assert "⚪ Alice joue les Blancs (en bas, commence) ; ⚫ Bot 1 joue les Noirs (en haut)." in first.content
-    assert "/tectonic jouer de: vers:" in first.content and mentioned(first) == [u.alice.id]
+    assert f"{i18n.command('tectonic jouer')} `de: vers:`" in first.content and mentioned(first) == [u.alice.id]
     assert first.attachments[0].bytes[:4] == PNG and first.attachments[0].dimensions == (712, 1068)
     game_id = game_id_of(first)
     users = {0: u.alice}
@@ -200,7 +200,7 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
         res = await fake.run_command(u.alice, "jeux", "tectonic jouer", de=" c2 ", vers="C6", until=answered)
         (board,) = board_messages(res)
         assert "Alice déplace son mont de C2 à C6." in board.content and mentioned(board) == [u.dave.id]
-        assert "/tectonic jouer de: vers:" in board.content and "Au tour de" not in board.content
+        assert f"{i18n.command('tectonic jouer')} `de: vers:`" in board.content and "Au tour de" not in board.content
         await refused(fake, u.dave, "The piece on C6 (mont) belongs to your opponent.", reader, game_id,
                       de="C6", vers="C5")
         res = await fake.run_command(u.dave, "jeux", "tectonic jouer", de="E9", vers="D8", until=answered)
@@ -285,7 +285,7 @@ async def test_options_status_rules_and_resigning(world):
         assert res.ephemeral and f"partie n°{game_id}, en cours" in res.content and res.attachments
         res = await fake.run_command(u.dave, "jeux", "tectonic rules")
         assert res.ephemeral and "hill" in res.content  # the rules card, in the reader's language (Dave: English)
-        assert "/tectonic play" in rules.page_text("tectonic", 3, "en", {})  # the commands page
+        assert i18n.command("tectonic jouer", "en") in rules.page_text("tectonic", 3, "en", {})  # the commands page
         s = await step(fake, reader, game_id, {0: u.alice})
         assert "Bot 1 déplace" in board_messages(s.result)[0].content
         # resigning: a confirmation first, that only Alice sees

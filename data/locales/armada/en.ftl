@@ -16,17 +16,17 @@ option-9x9 = 9 × 9 intersections (no edges)
 error-missing_point = The intersection is missing (“{ $field }”).
 error-bad_point = “{ $point }” is not an intersection of the board (A1 bottom left to { $last } top right).
 error-occupied = Intersection { $point } is already taken.
-error-spain_reserve_empty = All your { $fleet } ships are down: move one with `/armada move from: to:` (the ship to lift, then its new intersection).
+error-spain_reserve_empty = All your { $fleet } ships are down: move one with { COMMAND("armada deplacer") } `from: to:` (the ship to lift, then its new intersection).
 error-reserve_empty = You have no ship left in reserve.
 error-reserve_left = You still have { $count } { $count ->
         [one] ship
        *[other] ships
     } to place: you may move a ship only once all 20 are down.
-error-move_spain_only = Only Spain moves ships around; England places (`/armada place`) or pivots (`/armada pivot`).
+error-move_spain_only = Only Spain moves ships around; England places ({ COMMAND("armada placer") }) or pivots ({ COMMAND("armada pivoter") }).
 error-pivot_england_only = Only England pivots; Spain places (or moves) a ship.
 error-not_your_ship = You have no ship on { $point }.
 error-same_point = The ship is already on { $point }: choose another intersection.
-error-fleet_full = You already have { $limit } ships on the board: pivot a ship of a pair with `/armada pivot from: to:`.
+error-fleet_full = You already have { $limit } ships on the board: pivot a ship of a pair with { COMMAND("armada pivoter") } `from: to:`.
 error-three_aligned = On { $point } you would align three English ships ({ $line }): two at most.
 error-must_pair = Your 4 ships are all free: the 5th must form a pair next to one of them ({ $point } touches none of your ships).
 error-not_in_pair = The ship on { $point } is not part of a pair: only a ship of a pair may pivot.
@@ -106,11 +106,11 @@ cmd-deplacer_vers = Empty intersection to put it on
 cmd-abandon = Resign the game (your opponent wins it)
 
 ## ui
-ui-hint_spain_place = ➡️ Spain: place a ship with `/armada place point:`.
-ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one with `/armada move from: to:`.
-ui-hint_england_place = ➡️ England: place a ship with `/armada place point:`.
-ui-hint_england_any = ➡️ England: place a ship (`/armada place point:`) or pivot a ship of a pair (`/armada pivot from: to:`).
-ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair with `/armada pivot from: to:`.
+ui-hint_spain_place = ➡️ Spain: place a ship with { COMMAND("armada placer") } `point:`.
+ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one with { COMMAND("armada deplacer") } `from: to:`.
+ui-hint_england_place = ➡️ England: place a ship with { COMMAND("armada placer") } `point:`.
+ui-hint_england_any = ➡️ England: place a ship ({ COMMAND("armada placer") } `point:`) or pivot a ship of a pair ({ COMMAND("armada pivoter") } `from: to:`).
+ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair with { COMMAND("armada pivoter") } `from: to:`.
 ui-hint_capture = 🎯 Choose the ship to take with the buttons below.
 ui-hint_pass = ⛔ No legal move: click "Pass".
 ui-pivot_choice = { $to } (around { $around })
@@ -150,6 +150,6 @@ rules-page_3 =
     • A pair takes the Spanish ship right beyond either end of its alignment when the placed or pivoted ship forms it so.
 rules-page_4 =
     {"*"}*Commands**
-    • `/armada start`: against a player or the bot, bot level, board size, pace, thread.
-    • `/armada place point:`, `/armada move from: to:` (Spain, once its 20 ships are down), `/armada pivot from: to:`; when several captures are possible, "Take …" buttons under the board.
-    • `/armada status`, `/armada abandon` to resign.
+    • { COMMAND("armada start") }: against a player or the bot, bot level, board size, pace, thread.
+    • { COMMAND("armada placer") } `point:`, { COMMAND("armada deplacer") } `from: to:` (Spain, once its 20 ships are down), { COMMAND("armada pivoter") } `from: to:`; when several captures are possible, "Take …" buttons under the board.
+    • { COMMAND("armada status") }, { COMMAND("armada abandon") } to resign.

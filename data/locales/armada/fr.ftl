@@ -16,17 +16,17 @@ option-9x9 = 9 × 9 intersections (sans les bords)
 error-missing_point = Il manque l'intersection (« { $field } »).
 error-bad_point = « { $point } » n'est pas une intersection du plateau (de A1 en bas à gauche à { $last } en haut à droite).
 error-occupied = L'intersection { $point } est déjà occupée.
-error-spain_reserve_empty = Vos { $fleet } navires sont tous posés : déplacez-en un avec `/armada deplacer de: vers:` (le navire à lever, puis sa nouvelle intersection).
+error-spain_reserve_empty = Vos { $fleet } navires sont tous posés : déplacez-en un avec { COMMAND("armada deplacer") } `de: vers:` (le navire à lever, puis sa nouvelle intersection).
 error-reserve_empty = Vous n'avez plus de navire en réserve.
 error-reserve_left = Il vous reste { $count } { $count ->
         [one] navire
        *[other] navires
     } à poser : vous ne pouvez déplacer un navire qu'une fois les 20 posés.
-error-move_spain_only = Seule l'Espagne déplace ses navires ; l'Angleterre pose (`/armada placer`) ou pivote (`/armada pivoter`).
+error-move_spain_only = Seule l'Espagne déplace ses navires ; l'Angleterre pose ({ COMMAND("armada placer") }) ou pivote ({ COMMAND("armada pivoter") }).
 error-pivot_england_only = Seule l'Angleterre peut pivoter ; l'Espagne pose (ou déplace) un navire.
 error-not_your_ship = Il n'y a pas de navire à vous en { $point }.
 error-same_point = Le navire est déjà en { $point } : choisissez une autre intersection.
-error-fleet_full = Vous avez déjà { $limit } navires sur le plateau : faites pivoter un navire d'un ensemble avec `/armada pivoter de: vers:`.
+error-fleet_full = Vous avez déjà { $limit } navires sur le plateau : faites pivoter un navire d'un ensemble avec { COMMAND("armada pivoter") } `de: vers:`.
 error-three_aligned = En { $point }, vous aligneriez trois navires anglais ({ $line }) : deux au plus.
 error-must_pair = Vos 4 navires sont libres : le 5e doit former un ensemble, à côté de l'un d'eux ({ $point } ne touche aucun de vos navires).
 error-not_in_pair = Le navire en { $point } ne fait partie d'aucun ensemble : seul un navire d'un ensemble peut pivoter.
@@ -112,11 +112,11 @@ cmd-deplacer_vers = Intersection libre où le reposer
 cmd-abandon = Abandonner la partie (votre adversaire la gagne)
 
 ## ui
-ui-hint_spain_place = ➡️ Espagne : posez un navire avec `/armada placer point:`.
-ui-hint_spain_move = ➡️ Espagne : les 20 navires sont posés ; déplacez-en un avec `/armada deplacer de: vers:`.
-ui-hint_england_place = ➡️ Angleterre : posez un navire avec `/armada placer point:`.
-ui-hint_england_any = ➡️ Angleterre : posez un navire (`/armada placer point:`) ou faites pivoter un navire d'un ensemble (`/armada pivoter de: vers:`).
-ui-hint_england_pivot = ➡️ Angleterre : 5 navires en mer, faites pivoter un navire d'un ensemble avec `/armada pivoter de: vers:`.
+ui-hint_spain_place = ➡️ Espagne : posez un navire avec { COMMAND("armada placer") } `point:`.
+ui-hint_spain_move = ➡️ Espagne : les 20 navires sont posés ; déplacez-en un avec { COMMAND("armada deplacer") } `de: vers:`.
+ui-hint_england_place = ➡️ Angleterre : posez un navire avec { COMMAND("armada placer") } `point:`.
+ui-hint_england_any = ➡️ Angleterre : posez un navire ({ COMMAND("armada placer") } `point:`) ou faites pivoter un navire d'un ensemble ({ COMMAND("armada pivoter") } `de: vers:`).
+ui-hint_england_pivot = ➡️ Angleterre : 5 navires en mer, faites pivoter un navire d'un ensemble avec { COMMAND("armada pivoter") } `de: vers:`.
 ui-hint_capture = 🎯 Choisissez le navire à prendre avec les boutons ci-dessous.
 ui-hint_pass = ⛔ Aucun coup possible : cliquez sur « Passer ».
 ui-pivot_choice = { $to } (autour de { $around })
@@ -156,6 +156,6 @@ rules-page_3 =
     • Un ensemble prend le navire espagnol situé juste au bout de son alignement, quand le navire posé ou pivoté le forme ainsi.
 rules-page_4 =
     {"*"}*Commandes**
-    • `/armada start` : contre un joueur ou le bot, niveau du bot, taille du plateau, rythme, fil.
-    • `/armada placer point:`, `/armada deplacer de: vers:` (l'Espagne, une fois ses 20 navires posés), `/armada pivoter de: vers:` ; quand plusieurs prises sont possibles, des boutons « Prendre … » sous le plateau.
-    • `/armada status`, `/armada abandon` pour abandonner.
+    • { COMMAND("armada start") } : contre un joueur ou le bot, niveau du bot, taille du plateau, rythme, fil.
+    • { COMMAND("armada placer") } `point:`, { COMMAND("armada deplacer") } `de: vers:` (l'Espagne, une fois ses 20 navires posés), { COMMAND("armada pivoter") } `de: vers:` ; quand plusieurs prises sont possibles, des boutons « Prendre … » sous le plateau.
+    • { COMMAND("armada status") }, { COMMAND("armada abandon") } pour abandonner.

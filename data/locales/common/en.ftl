@@ -116,7 +116,7 @@ paused-thread_locked = the thread was locked.
 
 ## merged from main
 error-other_channel = Game #{ $game } is played in { $channel }: type the command there.
-error-game_broken = Game #{ $game } cannot be read (a bot update?) and was set aside: a server admin can cancel it with /ludibot broken.
+error-game_broken = Game #{ $game } cannot be read (a bot update?) and was set aside: a server admin can cancel it with { COMMAND("ludibot casse") }.
 error-number_out_of_range = The number given for “{ $option }” is out of range ({ $min } to { $max }).
 error-bad_choice = “{ $value }” is not a choice for “{ $option }” (choices: { $allowed }).
 error-wrong_component = This button or menu is not of the right type: nothing was done.
@@ -166,9 +166,9 @@ rules-page_time =
     • Live: 5 min, +1 min per move; Fast: 2 h, +30 min; Normal: the server's timeout (2 days by default), +half of it; Slow: 7 days, +3 days.
     • A reminder comes before the bank runs out. When it is empty, the bot plays the game's default move for the absent player; in Tectonic and L'Invincible Armada, three absences in a row lose the game by forfeit.
     • With at least two other humans at the table, they vote instead: wait, let the bot play for the player (until they click "Take my seat back") or remove them from the game.
-    • `/ludibot vacation days:` stops your clocks in all your games (at most 30 days a year).
+    • { COMMAND("ludibot vacances") } `days:` stops your clocks in all your games (at most 30 days a year).
 rules-page_undo =
     {"*"}*Taking a move back**
     • As long as nobody has played after you, `undo` (or the "Take my move back" button) takes your last move back: at once if it is still your turn or no other human plays, otherwise once every other human player has accepted. A move made meanwhile cancels the request; unanswered, it expires.
     • Never a move that revealed something (dice rolled, a card drawn, a tile announced, gestures shown, a round scored), nor the end of the game: in Ludix and Lutinades no move can be taken back.
-    • The server decides whether takebacks are allowed and how many each player has per game (`/ludibot config`, 3 by default).
+    • The server decides whether takebacks are allowed and how many each player has per game ({ COMMAND("ludibot config") }, 3 by default).

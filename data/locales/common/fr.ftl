@@ -122,7 +122,7 @@ paused-thread_locked = le fil a été verrouillé.
 
 ## merged from main
 error-other_channel = La partie n°{ $game } se joue dans { $channel } : tapez la commande là-bas.
-error-game_broken = La partie n°{ $game } est illisible (mise à jour du bot ?) et a été mise de côté : un administrateur du serveur peut l'annuler avec /ludibot casse.
+error-game_broken = La partie n°{ $game } est illisible (mise à jour du bot ?) et a été mise de côté : un administrateur du serveur peut l'annuler avec { COMMAND("ludibot casse") }.
 error-number_out_of_range = Le nombre donné pour « { $option } » est hors limites (de { $min } à { $max }).
 error-bad_choice = « { $value } » n'est pas un choix possible pour « { $option } » (choix possibles : { $allowed }).
 error-wrong_component = Ce bouton ou ce menu n'est pas du bon type : rien n'a été fait.
@@ -172,9 +172,9 @@ rules-page_time =
     • En direct : 5 min, +1 min par coup ; Rapide : 2 h, +30 min ; Normal : le délai du serveur (2 jours par défaut), +la moitié ; Lent : 7 jours, +3 jours.
     • Un rappel arrive avant la fin de la réserve. Quand elle est vide, le bot joue le coup par défaut du jeu pour le joueur absent ; à Tectonic et à L'Invincible Armada, trois absences de suite donnent la partie perdue par forfait.
     • Avec au moins deux autres humains à la table, ils votent plutôt : attendre, laisser le bot jouer à sa place (jusqu'à ce qu'il clique sur « Reprendre ma place ») ou le retirer de la partie.
-    • `/ludibot vacances jours:` arrête vos horloges dans toutes vos parties (30 jours par an au plus).
+    • { COMMAND("ludibot vacances") } `jours:` arrête vos horloges dans toutes vos parties (30 jours par an au plus).
 rules-page_undo =
     {"*"}*Reprendre un coup**
     • Tant que personne n'a joué après vous, `annuler-coup` (ou le bouton « Reprendre mon coup ») reprend votre dernier coup : aussitôt si c'est encore votre tour ou si aucun autre humain ne joue, sinon quand tous les autres joueurs humains ont accepté. Un coup joué entre-temps annule la demande ; sans réponse, elle expire.
     • Jamais un coup qui a révélé quelque chose (des dés lancés, une carte piochée, une tuile annoncée, des gestes montrés, une manche comptée), ni la fin de la partie : à Ludix et à Lutinades, aucun coup ne se reprend.
-    • Le serveur choisit si les reprises sont permises et combien chacun en a par partie (`/ludibot config`, 3 par défaut).
+    • Le serveur choisit si les reprises sont permises et combien chacun en a par partie ({ COMMAND("ludibot config") }, 3 par défaut).

@@ -44,7 +44,7 @@ error-reminder_too_long = The reminder cannot be longer than { $max } hours (got
 error-timeout_too_long = The timeout cannot be longer than { $max } hours (got { $value } h).
 error-forfeit_too_big = The forfeit must come at the latest at the { $max }th timeout in a row (got { $value }).
 error-timeout_before_reminder = For { $game }, the timeout ({ $timeout } h) must be longer than the reminder ({ $reminder } h): otherwise the move would be played before the reminder.
-error-no_solo = { $game } has no solo mode, so no solo records. Try /leaderboard instead.
+error-no_solo = { $game } has no solo mode, so no solo records. Try { COMMAND("classement") } instead.
 error-vacation_days = A vacation lasts 0 to { $max } days (got: { $days }).
 error-vacation_allowance = You cannot go away for { $days } { $days ->
         [one] day
@@ -140,7 +140,7 @@ profile-days = { $n } { $n ->
 games-head = **Running games on this server** ({ $count }):
 games-line = • **{ $game }** #{ $id } in <#{ $channel }> — { $players } to play since { $since } — { $link }
 games-nobody = nobody
-games-empty = No game is running on this server. Start one with /ludix start (or another game)!
+games-empty = No game is running on this server. Start one with { COMMAND("ludix start") } (or another game)!
 games-more = … and { $count } more.
 games-link = open
 games-mine_head = **Your turn** ({ $count }):
@@ -174,7 +174,7 @@ config-note = Deadlines already planned keep their time; new ones follow these s
 prefs-on = You will also get your reminders by direct message.
 prefs-off = You will not get reminders by direct message (only the mention in the channel).
 prefs-show_on = Reminders by direct message: on.
-prefs-show_off = Reminders by direct message: off. Turn them on with /ludibot preferences dm_reminders:True.
+prefs-show_off = Reminders by direct message: off. Turn them on with { COMMAND("ludibot preferences") } `dm_reminders:True`.
 
 ## reminder
 reminder-channel = ⏰ Reminder: { $players }, it is your turn in { $game } game #{ $id } (since { $since }). { $link }
@@ -209,7 +209,7 @@ error-not_broken = Game #{ $game } is not unreadable: cancel it with its game's 
 broken-none = No unreadable game on this server.
 broken-head = Unreadable games, set aside ({ $count }):
 broken-line = • #{ $id } — { $game } in { $channel }: { $reason }
-broken-how = Other games are not affected. To cancel one: /ludibot broken cancel:<number>.
+broken-how = Other games are not affected. To cancel one: { COMMAND("ludibot casse") } `cancel:<number>`.
 broken-cancelled = Game #{ $id } is cancelled.
 export-ready = Here is the server's export: { $games } finished { $games ->
         [one] game
@@ -223,7 +223,7 @@ export-ready = Here is the server's export: { $games } finished { $games ->
 records-mode = Mode
 
 ## vacation
-vacation-started = Enjoy your vacation! Your clocks are stopped in all your games until { $until } ({ $relative }). Come back earlier with /ludibot vacation days:0.
+vacation-started = Enjoy your vacation! Your clocks are stopped in all your games until { $until } ({ $relative }). Come back earlier with { COMMAND("ludibot vacances") } `days:0`.
 vacation-ended = Welcome back! Your clocks run again in all your games.
 vacation-none = You are not on vacation: your clocks run as usual.
 

@@ -44,7 +44,7 @@ error-reminder_too_long = Le rappel ne peut pas dépasser { $max } heures (reçu
 error-timeout_too_long = Le délai ne peut pas dépasser { $max } heures (reçu : { $value } h).
 error-forfeit_too_big = Le forfait doit venir au plus tard au { $max }e délai dépassé d'affilée (reçu : { $value }).
 error-timeout_before_reminder = Pour { $game }, le délai ({ $timeout } h) doit être plus long que le rappel ({ $reminder } h) : sinon le coup serait joué avant le rappel.
-error-no_solo = { $game } ne se joue pas en solo : pas de records solo. Voyez plutôt /classement.
+error-no_solo = { $game } ne se joue pas en solo : pas de records solo. Voyez plutôt { COMMAND("classement") }.
 error-vacation_days = Le nombre de jours de vacances va de 0 à { $max } (reçu : { $days }).
 error-vacation_allowance = Impossible de partir { $days } { $days ->
         [one] jour
@@ -152,7 +152,7 @@ games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour { ELI
        *[consonant] de { $players }
     } depuis { $since } — { $link }
 games-nobody = personne
-games-empty = Aucune partie en cours sur ce serveur. Lancez-en une avec /ludix start (ou un autre jeu) !
+games-empty = Aucune partie en cours sur ce serveur. Lancez-en une avec { COMMAND("ludix start") } (ou un autre jeu) !
 games-more = … et { $count } { $count ->
         [one] autre
        *[other] autres
@@ -189,7 +189,7 @@ config-note = Les échéances déjà prévues gardent leur heure ; les nouvelles
 prefs-on = Vous recevrez aussi vos rappels en message privé.
 prefs-off = Vous ne recevrez pas de rappel en message privé (seulement la mention dans le salon).
 prefs-show_on = Rappels en message privé : activés.
-prefs-show_off = Rappels en message privé : désactivés. Activez-les avec /ludibot preferences rappels_mp:True.
+prefs-show_off = Rappels en message privé : désactivés. Activez-les avec { COMMAND("ludibot preferences") } `rappels_mp:True`.
 
 ## reminder
 reminder-channel = ⏰ Rappel : { $players }, c'est à vous de jouer dans la partie { ELISION($game) ->
@@ -230,7 +230,7 @@ error-not_broken = La partie n°{ $game } n'est pas illisible : annulez-la avec 
 broken-none = Aucune partie illisible sur ce serveur.
 broken-head = Parties illisibles, mises de côté ({ $count }) :
 broken-line = • n°{ $id } — { $game } dans { $channel } : { $reason }
-broken-how = Les autres parties ne sont pas touchées. Pour en annuler une : /ludibot casse annuler:<numéro>.
+broken-how = Les autres parties ne sont pas touchées. Pour en annuler une : { COMMAND("ludibot casse") } `annuler:<numéro>`.
 broken-cancelled = La partie n°{ $id } est annulée.
 export-ready = Voici l'export du serveur : { $games } { $games ->
         [one] partie terminée
@@ -244,7 +244,7 @@ export-ready = Voici l'export du serveur : { $games } { $games ->
 records-mode = Mode
 
 ## vacation
-vacation-started = Bonnes vacances ! Vos horloges sont arrêtées dans toutes vos parties jusqu'au { $until } ({ $relative }). Revenez plus tôt avec /ludibot vacances jours:0.
+vacation-started = Bonnes vacances ! Vos horloges sont arrêtées dans toutes vos parties jusqu'au { $until } ({ $relative }). Revenez plus tôt avec { COMMAND("ludibot vacances") } `jours:0`.
 vacation-ended = Bon retour ! Vos horloges repartent dans toutes vos parties.
 vacation-none = Vous n'êtes pas en vacances : vos horloges tournent normalement.
 

@@ -235,9 +235,9 @@ rules-page_3 =
     • At the end you may move the big orchid's tiles onto the small orchids A, B and C; the bot computes and offers the best choice.
 rules-page_4 =
     {"*"}*Commands**
-    • `/limit start`: board, variant, tiles, pairs, series, solo, AI players, pace, thread.
-    • For each announced tile, choose its cell with the button under the message (or `/limit place`).
-    • `/limit move` for the big orchid at the end; `/limit status` for who has not placed yet.
+    • { COMMAND("limit start") }: board, variant, tiles, pairs, series, solo, AI players, pace, thread.
+    • For each announced tile, choose its cell with the button under the message (or { COMMAND("limit placer") }).
+    • { COMMAND("limit deplacer") } for the big orchid at the end; { COMMAND("limit status") } for who has not placed yet.
 rules-page_5 =
     {"*"}*In pairs, in a series**
     • `pairs`: two players per board (seats 1 and 2, 3 and 4…); either one places the announced tile, and both partners score the board.

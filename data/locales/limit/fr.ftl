@@ -241,9 +241,9 @@ rules-page_3 =
     • À la fin, vous pouvez déplacer les tuiles de la grande orchidée sur les petites orchidées A, B et C ; le bot calcule et propose le meilleur choix.
 rules-page_4 =
     {"*"}*Commandes**
-    • `/limit start` : plateau, variante, tuiles, paires, série, solo, joueurs IA, rythme, fil.
-    • À chaque tuile annoncée, choisissez sa case avec le bouton sous le message (ou `/limit placer`).
-    • `/limit deplacer` pour la grande orchidée à la fin ; `/limit status` pour qui n'a pas encore posé.
+    • { COMMAND("limit start") } : plateau, variante, tuiles, paires, série, solo, joueurs IA, rythme, fil.
+    • À chaque tuile annoncée, choisissez sa case avec le bouton sous le message (ou { COMMAND("limit placer") }).
+    • { COMMAND("limit deplacer") } pour la grande orchidée à la fin ; { COMMAND("limit status") } pour qui n'a pas encore posé.
 rules-page_5 =
     {"*"}*En paires, en série**
     • `paires` : deux joueurs par plateau (sièges 1 et 2, 3 et 4…) ; l'un ou l'autre pose la tuile annoncée, et les deux partenaires marquent le score du plateau.

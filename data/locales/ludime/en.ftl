@@ -37,7 +37,7 @@ error-one_word_only = There is only one word on the table ({ $word }): add a let
 error-no_word_yet = There is no word on the table yet.
 error-must_add_one = Add one letter at a time: { $word } is not { $old } plus one letter.
 error-declare_length = Your word must use your whole hand: { $length } letters ({ $word } does not).
-error-wrong_command = /ludime { $command } is not used in this variant ({ $variant }). Use: { $use }.
+error-wrong_command = { $command } is not used in this variant ({ $variant }). Use: { $use }.
 error-no_hand_here = You are not playing in any Ludime game running in this channel: there is no hand to show you here.
 
 ## event
@@ -167,15 +167,15 @@ button-end_turn = End my turn
 
 ## hint
 hint-draw = Your turn: draw (“{ $draw }”, or “{ $discard }” to use it in a word this turn).
-hint-first = First turn: lay one word of at least 6 letters (/ludime lay) or exchange cards (/ludime exchange), then discard.
-hint-play = Lay words (/ludime lay), lengthen or take some (/ludime lengthen), then discard below to end your turn.
-hint-play_own = Lay words (/ludime lay) or lengthen yours (/ludime lengthen), then discard below to end your turn. You may take other players' words from your next turn.
-hint-play_new = Lay words (/ludime lay), then discard below to end your turn. To lengthen or take a word, you first need a word of your own on the table.
+hint-first = First turn: lay one word of at least 6 letters ({ COMMAND("ludime poser") }) or exchange cards ({ COMMAND("ludime echanger") }), then discard.
+hint-play = Lay words ({ COMMAND("ludime poser") }), lengthen or take some ({ COMMAND("ludime allonger") }), then discard below to end your turn.
+hint-play_own = Lay words ({ COMMAND("ludime poser") }) or lengthen yours ({ COMMAND("ludime allonger") }), then discard below to end your turn. You may take other players' words from your next turn.
+hint-play_new = Lay words ({ COMMAND("ludime poser") }), then discard below to end your turn. To lengthen or take a word, you first need a word of your own on the table.
 hint-must_use = Use the { $letter } taken from the discard in a word, or put it back (“{ $put_back }”).
-hint-single_open = Open with a 3-letter word (/ludime lay) or pass.
-hint-single_add = Add a letter to the word (/ludime add), as many times as you can, then end your turn; passing without adding anything gives up the round.
-hint-whole_draw = Draw, or lay down your hand if it makes one word (/ludime declare).
-hint-whole_play = Lay down your hand (/ludime declare) or discard below.
+hint-single_open = Open with a 3-letter word ({ COMMAND("ludime poser") }) or pass.
+hint-single_add = Add a letter to the word ({ COMMAND("ludime ajouter") }), as many times as you can, then end your turn; passing without adding anything gives up the round.
+hint-whole_draw = Draw, or lay down your hand if it makes one word ({ COMMAND("ludime declarer") }).
+hint-whole_play = Lay down your hand ({ COMMAND("ludime declarer") }) or discard below.
 
 ## cmd
 cmd-start = Open a game of Ludime (French word game)
@@ -220,9 +220,9 @@ rules-page_1 =
     • Three ways to play (the `variant` option): the **main game**, **One word** and **One hand, one word**; each has its own page.
 rules-page_2 =
     {"*"}*Commands**
-    • `/ludime start`: variant, AI players, pace, thread; `/ludime join`, `/ludime leave`, `/ludime cancel`.
-    • "My hand" (or `/ludime hand`) shows your cards, to you only, with the moves you can make.
-    • `/ludime lay`, `/ludime lengthen`, `/ludime exchange`, `/ludime add`, `/ludime declare` depending on the variant; `/ludime table` shows the words on the table; `/ludime status` the scores.
+    • { COMMAND("ludime start") }: variant, AI players, pace, thread; { COMMAND("ludime join") }, { COMMAND("ludime leave") }, { COMMAND("ludime cancel") }.
+    • "My hand" (or { COMMAND("ludime main") }) shows your cards, to you only, with the moves you can make.
+    • { COMMAND("ludime poser") }, { COMMAND("ludime allonger") }, { COMMAND("ludime echanger") }, { COMMAND("ludime ajouter") }, { COMMAND("ludime declarer") } depending on the variant; { COMMAND("ludime table") } shows the words on the table; { COMMAND("ludime status") } the scores.
 rules-variant_main =
     {"*"}*Main game** (3 rounds)
     • Everyone gets 15 cards; the dealer starts. On your turn: **draw** a card (from the pile, or the top of the discard pile, only to use it in a word this turn), **lay** words if you like, then **discard** a card to end your turn.
@@ -238,4 +238,4 @@ rules-variant_main-entiere =
     {"*"}*One hand, one word** (first to 100 points)
     • A die sets the size of the hands, from 5 to 10 cards.
     • On your turn, draw a card, then discard one.
-    • The first player to form a word with **their whole hand** lays it down (`/ludime declare`) and scores its points. The first to 100 points wins.
+    • The first player to form a word with **their whole hand** lays it down ({ COMMAND("ludime declarer") }) and scores its points. The first to 100 points wins.

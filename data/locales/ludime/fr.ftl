@@ -37,7 +37,7 @@ error-one_word_only = Il n'y a qu'un mot sur la table ({ $word }) : ajoutez-y un
 error-no_word_yet = Aucun mot sur la table pour l'instant.
 error-must_add_one = Ajoutez une seule lettre à la fois : { $word } n'est pas { $old } plus une lettre.
 error-declare_length = Votre mot doit utiliser toute votre main : { $length } lettres ({ $word } ne convient pas).
-error-wrong_command = /ludime { $command } ne sert pas dans cette variante ({ $variant }). Utilisez : { $use }.
+error-wrong_command = { $command } ne sert pas dans cette variante ({ $variant }). Utilisez : { $use }.
 error-no_hand_here = Vous ne jouez dans aucune partie de Ludime en cours dans ce salon : il n'y a pas de main à vous montrer ici.
 
 ## event
@@ -170,15 +170,15 @@ button-end_turn = Finir mon tour
 
 ## hint
 hint-draw = À vous : piochez (« { $draw } », ou « { $discard } » pour l'utiliser dans un mot ce tour-ci).
-hint-first = Premier tour : posez un mot d'au moins 6 lettres (/ludime poser) ou échangez des cartes (/ludime echanger), puis défaussez-vous.
-hint-play = Posez des mots (/ludime poser), allongez ou prenez-en (/ludime allonger), puis défaussez-vous ci-dessous pour finir le tour.
-hint-play_own = Posez des mots (/ludime poser) ou allongez les vôtres (/ludime allonger), puis défaussez-vous ci-dessous pour finir le tour. Vous pourrez prendre les mots des autres à partir de votre prochain tour.
-hint-play_new = Posez des mots (/ludime poser), puis défaussez-vous ci-dessous pour finir le tour. Pour allonger ou prendre un mot, il vous faut d'abord un mot à vous sur la table.
+hint-first = Premier tour : posez un mot d'au moins 6 lettres ({ COMMAND("ludime poser") }) ou échangez des cartes ({ COMMAND("ludime echanger") }), puis défaussez-vous.
+hint-play = Posez des mots ({ COMMAND("ludime poser") }), allongez ou prenez-en ({ COMMAND("ludime allonger") }), puis défaussez-vous ci-dessous pour finir le tour.
+hint-play_own = Posez des mots ({ COMMAND("ludime poser") }) ou allongez les vôtres ({ COMMAND("ludime allonger") }), puis défaussez-vous ci-dessous pour finir le tour. Vous pourrez prendre les mots des autres à partir de votre prochain tour.
+hint-play_new = Posez des mots ({ COMMAND("ludime poser") }), puis défaussez-vous ci-dessous pour finir le tour. Pour allonger ou prendre un mot, il vous faut d'abord un mot à vous sur la table.
 hint-must_use = Utilisez le { $letter } pris à la défausse dans un mot, ou reposez-le (« { $put_back } »).
-hint-single_open = Ouvrez avec un mot de 3 lettres (/ludime poser) ou passez.
-hint-single_add = Ajoutez une lettre au mot (/ludime ajouter), autant de fois que vous le pouvez, puis finissez votre tour ; passer sans rien ajouter abandonne la manche.
-hint-whole_draw = Piochez, ou abattez votre main si elle forme un mot (/ludime declarer).
-hint-whole_play = Abattez votre main (/ludime declarer) ou défaussez-vous ci-dessous.
+hint-single_open = Ouvrez avec un mot de 3 lettres ({ COMMAND("ludime poser") }) ou passez.
+hint-single_add = Ajoutez une lettre au mot ({ COMMAND("ludime ajouter") }), autant de fois que vous le pouvez, puis finissez votre tour ; passer sans rien ajouter abandonne la manche.
+hint-whole_draw = Piochez, ou abattez votre main si elle forme un mot ({ COMMAND("ludime declarer") }).
+hint-whole_play = Abattez votre main ({ COMMAND("ludime declarer") }) ou défaussez-vous ci-dessous.
 
 ## cmd
 cmd-start = Ouvrir une partie de Ludime (jeu de lettres)
@@ -223,9 +223,9 @@ rules-page_1 =
     • Trois façons de jouer (option `variante`) : la **partie principale**, **Un seul mot** et **Une main, un mot** ; chacune a sa page.
 rules-page_2 =
     {"*"}*Commandes**
-    • `/ludime start` : variante, joueurs IA, rythme, fil ; `/ludime join`, `/ludime leave`, `/ludime cancel`.
-    • « Ma main » (ou `/ludime main`) montre vos cartes, à vous seulement, avec les actions possibles.
-    • `/ludime poser`, `/ludime allonger`, `/ludime echanger`, `/ludime ajouter`, `/ludime declarer` selon la variante ; `/ludime table` montre les mots posés ; `/ludime status` les scores.
+    • { COMMAND("ludime start") } : variante, joueurs IA, rythme, fil ; { COMMAND("ludime join") }, { COMMAND("ludime leave") }, { COMMAND("ludime cancel") }.
+    • « Ma main » (ou { COMMAND("ludime main") }) montre vos cartes, à vous seulement, avec les actions possibles.
+    • { COMMAND("ludime poser") }, { COMMAND("ludime allonger") }, { COMMAND("ludime echanger") }, { COMMAND("ludime ajouter") }, { COMMAND("ludime declarer") } selon la variante ; { COMMAND("ludime table") } montre les mots posés ; { COMMAND("ludime status") } les scores.
 rules-variant_main =
     {"*"}*Partie principale** (3 manches, premier donneur au hasard)
     • Chacun reçoit 15 cartes ; le donneur commence. À votre tour : **piochez** une carte (la pioche, ou la carte du dessus de la défausse, seulement pour l'utiliser dans un mot ce tour-ci), **posez** si vous voulez, puis **défaussez** une carte pour finir le tour.
@@ -241,4 +241,4 @@ rules-variant_main-entiere =
     {"*"}*Une main, un mot** (premier à 100 points)
     • Un dé fixe la taille des mains, de 5 à 10 cartes.
     • À votre tour, piochez une carte puis défaussez-en une.
-    • Le premier qui forme un mot avec **toute sa main** l'abat (`/ludime declarer`) et marque ses points. Le premier à 100 points gagne.
+    • Le premier qui forme un mot avec **toute sa main** l'abat ({ COMMAND("ludime declarer") }) et marque ses points. Le premier à 100 points gagne.

@@ -68,6 +68,6 @@ rules-page_3 =
     • An absent player: when their time runs out, the bot stops for them and banks their turn total.
 rules-page_4 =
     {"*"}*Commands**
-    • `/ludix start`: target (50 to 1000, 300 by default), AI players and their level, pace, thread.
-    • `/ludix join`, `/ludix leave`, `/ludix cancel` for the table; `/ludix status` for everyone's score and time.
+    • { COMMAND("ludix start") }: target (50 to 1000, 300 by default), AI players and their level, pace, thread.
+    • { COMMAND("ludix join") }, { COMMAND("ludix leave") }, { COMMAND("ludix cancel") } for the table; { COMMAND("ludix status") } for everyone's score and time.
     • The "{ button-roll }" and "{ button-stop }" buttons are under the game's latest message: only the player whose turn it is can use them.

@@ -71,6 +71,6 @@ rules-page_3 =
     • Un joueur absent : quand son temps est écoulé, le bot s'arrête pour lui et marque son total du tour.
 rules-page_4 =
     {"*"}*Commandes**
-    • `/ludix start` : objectif (de 50 à 1000, 300 par défaut), joueurs IA et leur niveau, rythme, fil.
-    • `/ludix join`, `/ludix leave`, `/ludix cancel` pour la table ; `/ludix status` pour le score et le temps de chacun.
+    • { COMMAND("ludix start") } : objectif (de 50 à 1000, 300 par défaut), joueurs IA et leur niveau, rythme, fil.
+    • { COMMAND("ludix join") }, { COMMAND("ludix leave") }, { COMMAND("ludix cancel") } pour la table ; { COMMAND("ludix status") } pour le score et le temps de chacun.
     • Les boutons « { button-roll } » et « { button-stop } » sont sous le dernier message de la partie : seul le joueur dont c'est le tour peut s'en servir.

@@ -15,7 +15,7 @@ error-crosses_cubby = Placed at { $cell }, the box goes through the wall of cubb
 error-overlap = Placed at { $cell }, the box overlaps cell { $over }, which is already taken.
 error-unsupported = Placed at { $cell }, the box would float: nothing holds cell { $over } (no shelf, no game below).
 error-must_place = There is still room (a mat at { $cell }, for instance): you cannot pass.
-error-bad_choice = This choice is not valid ("{ $choice }"): start again from the round's message or /ranta place.
+error-bad_choice = This choice is not valid ("{ $choice }"): start again from the round's message or { COMMAND("ranta placer") }.
 error-not_in_game = { $player } is not playing in game #{ $game }.
 error-too_few_left = Fewer than { $min } player would be left: the game cannot go on without this player.
 error-removed = The other players removed you from this game: you no longer play in it.
@@ -228,9 +228,9 @@ rules-page_4 =
     • Then +2 points per game in each completely filled cubby, and −1 point per empty cell.
 rules-page_5 =
     {"*"}*Commands**
-    • `/ranta start`: mode (classic or expert), solo, AI players, pace, thread.
-    • Each round, under the dice message: **Store a game**, **Lay a mat** and **My kallax**; or `/ranta place` and `/ranta mat`. Only legal choices are offered, with a preview of your kallax and score before you confirm.
-    • `/ranta kallax` shows your kallax or another player's (without their box of the current round); `/ranta status` tells who has not stored yet.
+    • { COMMAND("ranta start") }: mode (classic or expert), solo, AI players, pace, thread.
+    • Each round, under the dice message: **Store a game**, **Lay a mat** and **My kallax**; or { COMMAND("ranta placer") } and { COMMAND("ranta tapis") }. Only legal choices are offered, with a preview of your kallax and score before you confirm.
+    • { COMMAND("ranta kallax") } shows your kallax or another player's (without their box of the current round); { COMMAND("ranta status") } tells who has not stored yet.
 
 ## meta
 # the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)

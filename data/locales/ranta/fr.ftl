@@ -15,7 +15,7 @@ error-crosses_cubby = Posée en { $cell }, la boîte traverse la paroi du casier
 error-overlap = Posée en { $cell }, la boîte chevauche la case { $over }, déjà occupée.
 error-unsupported = Posée en { $cell }, la boîte serait en l'air : rien ne soutient la case { $over } (ni tablette ni jeu en dessous).
 error-must_place = Il reste de la place (par exemple un tapis en { $cell }) : vous ne pouvez pas passer.
-error-bad_choice = Ce choix n'est pas valide (« { $choice } ») : repars du message de la manche ou de /ranta placer.
+error-bad_choice = Ce choix n'est pas valide (« { $choice } ») : repars du message de la manche ou de { COMMAND("ranta placer") }.
 error-not_in_game = { $player } ne joue pas dans la partie n°{ $game }.
 error-too_few_left = Il resterait moins de { $min } joueur : la partie ne peut pas continuer sans ce joueur.
 error-removed = Les autres joueurs ont voté votre retrait de cette partie : vous n'y jouez plus.
@@ -225,9 +225,9 @@ rules-page_4 =
     • Puis +2 points par jeu dans chaque casier entièrement rempli, et −1 point par case vide.
 rules-page_5 =
     {"*"}*Commandes**
-    • `/ranta start` : mode (classique ou expert), solo, joueurs IA, rythme, fil.
-    • À chaque manche, sous le message des dés : **Ranger un jeu**, **Poser un tapis** et **Ma kallax** ; ou `/ranta placer` et `/ranta tapis`. Seuls les choix permis sont proposés, avec un aperçu de votre kallax et du score avant de confirmer.
-    • `/ranta kallax` montre votre kallax ou celle d'un autre joueur (sans sa boîte de la manche en cours) ; `/ranta status` dit qui n'a pas encore rangé.
+    • { COMMAND("ranta start") } : mode (classique ou expert), solo, joueurs IA, rythme, fil.
+    • À chaque manche, sous le message des dés : **Ranger un jeu**, **Poser un tapis** et **Ma kallax** ; ou { COMMAND("ranta placer") } et { COMMAND("ranta tapis") }. Seuls les choix permis sont proposés, avec un aperçu de votre kallax et du score avant de confirmer.
+    • { COMMAND("ranta kallax") } montre votre kallax ou celle d'un autre joueur (sans sa boîte de la manche en cours) ; { COMMAND("ranta status") } dit qui n'a pas encore rangé.
 
 ## meta
 # the language of this catalog, passed to the renderers with their labels (render/catalog.py chooses plurals by it)

@@ -105,7 +105,7 @@ cmd-vs_player = Another player (lobby)
 cmd-vs_bot = The bot (the game starts at once)
 
 ## ui
-ui-hint_move = ➡️ Play with `/tectonic play from: to:`: autocomplete only offers your legal moves.
+ui-hint_move = ➡️ Play with { COMMAND("tectonic jouer") } `from: to:`: autocomplete only offers your legal moves.
 ui-flip_pick = Click the piece to flip (or play again with the `flip` option).
 ui-flip_done = You play { $from } → { $to } and flip { $cell }.
 ui-resign_confirm = Resign game #{ $id }? { $opponent } will win it.
@@ -131,6 +131,6 @@ rules-page_3 =
     • **Red pieces come back**: every red piece orthogonally next to the moved piece takes the mover's colour: their own is simply turned over; the opponent's is replaced by a piece of the same type from the mover's reserve (the red piece goes back to its owner's reserve). With no such piece in reserve, it stays red. Red pieces come back first, then the flip.
 rules-page_4 =
     {"*"}*Commands**
-    • `/tectonic start`: opponent (a player or the bot), bot level, peak's backward move, pace, thread.
-    • `/tectonic play from: to:`: autocomplete only offers your legal moves; if several pieces can be flipped, one button per piece.
-    • `/tectonic status`, `/tectonic abandon` to resign.
+    • { COMMAND("tectonic start") }: opponent (a player or the bot), bot level, peak's backward move, pace, thread.
+    • { COMMAND("tectonic jouer") } `from: to:`: autocomplete only offers your legal moves; if several pieces can be flipped, one button per piece.
+    • { COMMAND("tectonic status") }, { COMMAND("tectonic abandon") } to resign.

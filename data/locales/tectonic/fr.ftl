@@ -127,7 +127,7 @@ cmd-vs_player = Un autre joueur (salon d'attente)
 cmd-vs_bot = Le bot (la partie commence tout de suite)
 
 ## ui
-ui-hint_move = ➡️ Jouez avec `/tectonic jouer de: vers:` : l'autocomplétion ne propose que vos coups permis.
+ui-hint_move = ➡️ Jouez avec { COMMAND("tectonic jouer") } `de: vers:` : l'autocomplétion ne propose que vos coups permis.
 ui-flip_pick = Cliquez sur la pièce à retourner (ou rejouez avec l'option `retourner`).
 ui-flip_done = Vous jouez { $from } → { $to } et retournez { $cell }.
 ui-resign_confirm = Abandonner la partie n°{ $id } ? { $opponent } la gagnera.
@@ -156,6 +156,6 @@ rules-page_3 =
     • **Retour des rouges** : toute pièce rouge orthogonalement voisine de la pièce déplacée reprend la couleur du joueur : la sienne est simplement retournée ; celle de l'adversaire est remplacée par une pièce du même type prise dans votre réserve (la pièce rouge retourne dans la réserve de son propriétaire). Sans pièce de ce type en réserve, elle reste rouge. On rend les rouges d'abord, puis on retourne.
 rules-page_4 =
     {"*"}*Commandes**
-    • `/tectonic start` : adversaire (un joueur ou le bot), niveau du bot, recul du pic, rythme, fil.
-    • `/tectonic jouer de: vers:` : l'autocomplétion ne propose que vos coups permis ; si plusieurs pièces peuvent être retournées, un bouton par pièce.
-    • `/tectonic status`, `/tectonic abandon` pour abandonner.
+    • { COMMAND("tectonic start") } : adversaire (un joueur ou le bot), niveau du bot, recul du pic, rythme, fil.
+    • { COMMAND("tectonic jouer") } `de: vers:` : l'autocomplétion ne propose que vos coups permis ; si plusieurs pièces peuvent être retournées, un bouton par pièce.
+    • { COMMAND("tectonic status") }, { COMMAND("tectonic abandon") } pour abandonner.

@@ -45,7 +45,7 @@ text-created = 🏆 Tournament #{ $id }: **{ $game }**, { $format }, { $rounds -
 }, { $places } places{ $reliability ->
     [0] {""}
    *[other] , at least { $reliability } % of games seen through to enter
-}. Organiser: { $organiser }. Enter with `/tournament join tournament:{ $id }`.
+}. Organiser: { $organiser }. Enter with { COMMAND("tournoi inscrire") } `tournament:{ $id }`.
 text-entered = ✅ { $player } entered tournament #{ $id } (rating { $rating }): { $count } of { $places } { $places ->
     [one] place taken
    *[other] places taken
@@ -68,7 +68,7 @@ round-byes = { $count ->
     [one] Bye (1 point in Swiss): { $players }
    *[other] Byes: { $players }
 }
-round-many = Every table: `/tournament status tournament:{ $id }`. Each game opens in its own thread.
+round-many = Every table: { COMMAND("tournoi etat") } `tournament:{ $id }`. Each game opens in its own thread.
 
 ## state
 state-open = { $count } of { $places } { $places ->
@@ -112,13 +112,13 @@ error-format = Unknown format: choose Swiss, round-robin groups or single elimin
 error-rounds = The number of rounds goes from 1 to { $max }.
 error-places = The number of places goes from { $min } to { $max }.
 error-reliability = The share of games seen through is a percentage, from 0 to 100.
-error-unreliable = This tournament requires { $required } % of games seen through; yours is { $percent } % (see `/profile`).
+error-unreliable = This tournament requires { $required } % of games seen through; yours is { $percent } % (see { COMMAND("profil") }).
 error-already_in = You are already in this tournament.
 error-full = The tournament is full ({ $places } places).
 error-not_in = You are not in this tournament.
 error-no_withdrawal = In single elimination you cannot leave a running tournament: resign the game if you wish.
 error-only_organiser = Only whoever created the tournament, or a member with Manage Server, can do that.
-error-organiser_only = Creating a tournament requires the Manage Server permission or the organisers' role set with `/ludibot config`.
+error-organiser_only = Creating a tournament requires the Manage Server permission or the organisers' role set with { COMMAND("ludibot config") }.
 error-not_enough = This tournament needs at least { $min } players to launch ({ $count } so far).
 error-busy = The tournament just changed: try again.
 error-game_cancel = This game counts for tournament #{ $id }: only a member with Manage Server can cancel it.
@@ -126,7 +126,7 @@ error-none_here = No open or running tournament in this channel: give its number
 error-queue_game = Choose the game wanted (option “game”), or `leave:True` to leave your queues.
 error-queue_players = A table of this game seats { $min } to { $max } players.
 error-queue_already = You are already waiting in this queue.
-error-queue_too_many = You already wait in { $max } queues: leave them first (`/find leave:True`).
+error-queue_too_many = You already wait in { $max } queues: leave them first ({ COMMAND("chercher") } `leave:True`).
 error-challenge_self = You cannot challenge yourself.
 error-challenge_bot = You cannot challenge a bot: to play the AI, start a game with the “ai” option.
 error-reserved = This game is a challenge: only { $member } can join it.
@@ -137,7 +137,7 @@ error-ambiguous = Several tournaments in this channel ({ $list }): say which, fo
 config-role = Tournament organisers: Manage Server or the { $role } role
 config-season = Leaderboard seasons: { $season }
 config-role_saved = The { $role } role can now create tournaments.
-config-season_saved = Leaderboard seasons: { $season }. See them with `/leaderboard season:`.
+config-season_saved = Leaderboard seasons: { $season }. See them with { COMMAND("classement") } `season:`.
 
 ## season
 season-board = season { $season }
@@ -161,7 +161,7 @@ month-m11 = November { $year }
 month-m12 = December { $year }
 
 ## queue
-queue-waiting = 🔎 You are waiting for a { $game } game of { $players }: { $count } of { $players } waiting. You will be mentioned as soon as the table is full (`/find leave:True` to stop).
+queue-waiting = 🔎 You are waiting for a { $game } game of { $players }: { $count } of { $players } waiting. You will be mentioned as soon as the table is full ({ COMMAND("chercher") } `leave:True` to stop).
 queue-found = 🎲 Game found: { $game } #{ $id } for { $players }. Have fun! { $link }
 queue-left = { $count ->
     [0] You were not waiting in any queue.

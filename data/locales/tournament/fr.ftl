@@ -45,7 +45,7 @@ text-created = 🏆 Tournoi n°{ $id } : **{ $game }**, { $format }, { $rounds -
 }, { $places } places{ $reliability ->
     [0] {""}
    *[other] , au moins { $reliability } % de parties menées à terme pour s'inscrire
-}. Organisation : { $organiser }. Inscription : `/tournoi inscrire tournoi:{ $id }`.
+}. Organisation : { $organiser }. Inscription : { COMMAND("tournoi inscrire") } `tournoi:{ $id }`.
 text-entered = ✅ { $player } participe au tournoi n°{ $id } (cote { $rating }) : { $count } sur { $places } { $places ->
     [one] place prise
    *[other] places prises
@@ -68,7 +68,7 @@ round-byes = { $count ->
     [one] Au repos (1 point en suisse) : { $players }
    *[other] Au repos : { $players }
 }
-round-many = Toutes les tables : `/tournoi etat tournoi:{ $id }`. Chaque partie s'ouvre dans son propre fil.
+round-many = Toutes les tables : { COMMAND("tournoi etat") } `tournoi:{ $id }`. Chaque partie s'ouvre dans son propre fil.
 
 ## state
 state-open = { $count } sur { $places } { $places ->
@@ -112,13 +112,13 @@ error-format = Format inconnu : choisissez suisse, poules ou élimination direct
 error-rounds = Le nombre de rondes va de 1 à { $max }.
 error-places = Le nombre de places va de { $min } à { $max }.
 error-reliability = La part de parties menées à terme se donne en pour cent, de 0 à 100.
-error-unreliable = Ce tournoi demande { $required } % de parties menées à terme ; vous en êtes à { $percent } % (voir `/profil`).
+error-unreliable = Ce tournoi demande { $required } % de parties menées à terme ; vous en êtes à { $percent } % (voir { COMMAND("profil") }).
 error-already_in = Vous participez déjà à ce tournoi.
 error-full = Le tournoi est complet ({ $places } places).
 error-not_in = Vous ne participez pas à ce tournoi.
 error-no_withdrawal = En élimination directe, on ne quitte pas un tournoi en cours : abandonnez la partie si vous le souhaitez.
 error-only_organiser = Seule la personne qui a créé le tournoi, ou un membre avec « Gérer le serveur », peut faire cela.
-error-organiser_only = Créer un tournoi demande la permission « Gérer le serveur » ou le rôle d'organisation choisi avec `/ludibot config`.
+error-organiser_only = Créer un tournoi demande la permission « Gérer le serveur » ou le rôle d'organisation choisi avec { COMMAND("ludibot config") }.
 error-not_enough = Il faut au moins { $min } personnes inscrites pour lancer ce tournoi ({ $count } pour l'instant).
 error-busy = Le tournoi vient de changer : réessayez.
 error-game_cancel = Cette partie compte pour le tournoi n°{ $id } : seul un membre avec « Gérer le serveur » peut l'annuler.
@@ -126,7 +126,7 @@ error-none_here = Aucun tournoi ouvert ou en cours dans ce salon : précisez son
 error-queue_game = Choisissez le jeu cherché (option « jeu »), ou `quitter:True` pour quitter vos files.
 error-queue_players = À ce jeu, une table compte de { $min } à { $max } joueurs.
 error-queue_already = Vous attendez déjà dans cette file.
-error-queue_too_many = Vous attendez déjà dans { $max } files : quittez-les d'abord (`/chercher quitter:True`).
+error-queue_too_many = Vous attendez déjà dans { $max } files : quittez-les d'abord ({ COMMAND("chercher") } `quitter:True`).
 error-challenge_self = Vous ne pouvez pas vous défier vous-même.
 error-challenge_bot = On ne défie pas un bot : pour jouer contre l'IA, lancez une partie avec l'option « ia ».
 error-reserved = Cette partie est un défi : seul { $member } peut la rejoindre.
@@ -137,7 +137,7 @@ error-ambiguous = Plusieurs tournois dans ce salon ({ $list }) : précisez leque
 config-role = Organisation des tournois : « Gérer le serveur » ou le rôle { $role }
 config-season = Saisons du classement : { $season }
 config-role_saved = Le rôle { $role } peut désormais créer des tournois.
-config-season_saved = Saisons du classement : { $season }. Elles se voient avec `/classement saison:`.
+config-season_saved = Saisons du classement : { $season }. Elles se voient avec { COMMAND("classement") } `saison:`.
 
 ## season
 season-board = saison { $season }
@@ -170,7 +170,7 @@ month-m12 = décembre { $year }
 queue-waiting = 🔎 Vous attendez une partie { ELISION($game) ->
     [vowel] d'{ $game }
    *[consonant] de { $game }
-} à { $players } : { $count } sur { $players } en attente. Une mention vous préviendra dès que la table sera complète (`/chercher quitter:True` pour arrêter).
+} à { $players } : { $count } sur { $players } en attente. Une mention vous préviendra dès que la table sera complète ({ COMMAND("chercher") } `quitter:True` pour arrêter).
 queue-found = 🎲 Partie trouvée : { $game } n°{ $id } pour { $players }. Bon jeu ! { $link }
 queue-left = { $count ->
     [0] Vous n'attendiez dans aucune file.
