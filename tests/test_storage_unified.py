@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import TABLES
+from bot.storage import TABLES, Seat
 from bot.storage.migrations import MIGRATIONS as TEMPLATES
 from bot.storage.postgres import MIGRATIONS as PG_MIGRATIONS
 from bot.storage.postgres import POSTGRESQL
@@ -255,3 +255,23 @@ async def test_two_raters_of_one_board_take_turns(db_url):
     finally:
         await a.close()
         await b.close()
+
+
+async def test_prepared_statements_survive_transactions_rolled_back(store):
+    """A transaction undone after its statements ran (a lobby full, a version lost) ends with a ROLLBACK:
+    on PostgreSQL psycopg, once it had prepared statements of its own, answered its ROLLBACK with
+    DEALLOCATE ALL, and the store's next statement failed with "prepared statement does not exist"."""
+    game = await store.create_game(kind="ludix", guild_id=1, channel_id=10, creator=Seat(0, 100, "Alice"),
+                                   options={}, seed=1)
+
+    class Undo(Exception):
+        pass
+
+    def read_then_fail(tx):
+        tx.execute("SELECT version FROM games WHERE id = ?", (game.id,))
+        raise Undo
+
+    for _ in range(100):  # past psycopg's threshold (5 runs) on each of the store's connections
+        with pytest.raises(Undo):
+            await store._tx(read_then_fail)
+        assert (await store.get_game(game.id)).id == game.id

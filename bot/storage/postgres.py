@@ -275,7 +275,12 @@ class PostgresStore(SQLStore):
         self._threads: DatabaseThread | None = None
 
     def _connect(self) -> Connection:
-        return Connection.connect(self.url, autocommit=True, row_factory=_rows)._ludibot_setup()
+        # prepare_threshold=None: psycopg never prepares statements of its own on these connections (the
+        # store prepares its own, see _pipeline). Once psycopg had prepared one (a ROLLBACK run five times),
+        # its next ROLLBACK made it send DEALLOCATE ALL, which dropped the store's statements too: the
+        # following move failed with "prepared statement ludibot_N does not exist" (concurrent joins)
+        return Connection.connect(self.url, autocommit=True, row_factory=_rows,
+                                  prepare_threshold=None)._ludibot_setup()
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         if self._threads is None:
