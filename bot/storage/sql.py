@@ -688,17 +688,26 @@ class SQLStore(Store):
                       tuple(v for seat, kind, due in entries for v in (game_id, seat, kind, version, due, since))))
         await self._tx(lambda tx: tx.batch(steps, final=True) and True)
 
+    def _shard_filter(self, shards: tuple[tuple[int, ...], int] | None,
+                      shard_of: str) -> tuple[str, tuple[Any, ...]] | None:
+        """``AND <shard_of> IN (ids)`` and its parameters for ``shards`` = (ids, count) (``shard_of``: a
+        server's shard, Discord's formula, its ``?`` the count); ("", ()) for every shard; None when the
+        ids are empty (nothing can match)."""
+        if shards is None:
+            return "", ()
+        ids, count = shards
+        ids = sorted({int(i) for i in ids})
+        if not ids:
+            return None
+        cond, id_params = self.dialect.any_of(shard_of, ids)
+        return f"AND {cond} ", (int(count), *id_params)
+
     async def due_deadlines(self, now, limit=100, shards=None) -> list[Deadline]:
         # a paused game's clocks are stopped; ``shards``: only the games of those shards' servers
-        where, params = "", ()
-        if shards is not None:
-            ids, count = shards
-            ids = sorted({int(i) for i in ids})
-            if not ids:
-                return []
-            cond, id_params = self.dialect.any_of(
-                "(CASE WHEN g.guild_id IS NULL THEN 0 ELSE (g.guild_id >> 22) % ? END)", ids)
-            where, params = f"AND {cond} ", (int(count), *id_params)
+        found = self._shard_filter(shards, "(CASE WHEN g.guild_id IS NULL THEN 0 ELSE (g.guild_id >> 22) % ? END)")
+        if found is None:
+            return []
+        where, params = found
         rows = await self._read(
             "SELECT d.*, COALESCE(g.thread_id, g.channel_id) AS channel FROM deadlines d JOIN games g "
             "ON g.id = d.game_id WHERE d.state = 'pending' AND d.due <= ? AND (d.lease_until IS NULL "
@@ -1253,14 +1262,10 @@ class SQLStore(Store):
 
     async def due_season_ends(self, now: float, limit: int = 100,
                               shards: tuple[tuple[int, ...], int] | None = None) -> list[SeasonEnd]:
-        where, params = "", ()
-        if shards is not None:
-            ids, count = shards
-            ids = sorted({int(i) for i in ids})
-            if not ids:
-                return []
-            cond, id_params = self.dialect.any_of("((guild_id >> 22) % ?)", ids)
-            where, params = f"AND {cond} ", (int(count), *id_params)
+        found = self._shard_filter(shards, "((guild_id >> 22) % ?)")
+        if found is None:
+            return []
+        where, params = found
         rows = await self._read(
             "SELECT * FROM season_ends WHERE state = 'pending' AND due <= ? AND (lease_until IS NULL OR "
             f"lease_until <= ?) {where}ORDER BY due, guild_id LIMIT ?", (now, now, *params, limit))
