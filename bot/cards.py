@@ -188,6 +188,10 @@ class Card:
             children.append(discord.ui.ActionRow(*row))
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(discord.ui.Container(*children, accent_colour=self.accent))
+        # inert: a click reaches its game by its custom id (Ludibot.on_interaction). A live view sent with
+        # timeout=None would be kept by discord.py for ever (its ViewStore, one per message posted: memory
+        # that grows with every card) and answered by an extra task at each click
+        view.stop()
         return view
 
 

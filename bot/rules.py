@@ -87,6 +87,7 @@ def controls(kind: str, index: int, lang: str, params: dict[str, Any], game_id: 
                                     value=str(i), default=i == index) for i in range(min(n, 25))]
     view.add_item(discord.ui.Select(custom_id=rules_id(kind, 0, game_id) + ":pick", options=options,
                                     placeholder=i18n.t("common.rules.pick", lang), row=1))
+    view.stop()  # inert, like a card's (bot.cards.Card.layout): discord.py keeps no copy of it
     return view
 
 

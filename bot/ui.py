@@ -433,6 +433,7 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()  # inert, like a card's (bot.cards.Card.layout): discord.py keeps no copy of it
     return view
 
 

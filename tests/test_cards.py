@@ -212,3 +212,19 @@ def test_from_message_keeps_the_seats_with_their_buttons():
     back = from_message(SimpleNamespace(flags=discord.MessageFlags(components_v2=True), components=comps,
                                         attachments=[]))
     assert back.text == "t\nA\nB" and back.seats == ()
+
+
+async def test_every_view_the_bot_sends_is_inert_so_discord_py_keeps_no_copy_of_it():
+    """discord.py keeps every live view it is given with timeout=None (one per message posted, for ever:
+    ``store_view`` when ``not view.is_finished() and view.is_dispatchable()``) and answers each click on
+    it with a task of its own. The bot routes clicks by custom id (Ludibot.on_interaction), so every view
+    it builds is sent finished: the memory stays flat however many cards are posted."""
+    from bot import rules
+    from bot.ui import view_of
+
+    card = Card(text="Alice", groups=((button(7, "roll", "Lancer"),),))
+    views = [card.layout(), card.without_controls().layout(), view_of(button(7, "roll", "Lancer")),
+             rules.controls("ludix", 0, "fr", {})]
+    for view in views:
+        assert view.is_finished()
+    assert views[0].is_dispatchable()  # (what made discord.py keep it before)

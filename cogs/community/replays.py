@@ -211,6 +211,7 @@ class ReplayCog(commands.Cog):
                 view.add_item(discord.ui.Button(label=i18n.t("replay.button.share", lg), emoji="📣",
                                                 style=discord.ButtonStyle.primary,
                                                 custom_id=control_id(game.guild_id or 0, game.id, 0, "share")))
+                view.stop()  # inert: its button is a DynamicItem (ReplayControl); discord.py keeps no copy
             else:
                 lines.append(i18n.t("replay.animation.none", lg))
         content = "\n".join(lines)[:2000]
@@ -284,6 +285,7 @@ class ReplayCog(commands.Cog):
             view.add_item(discord.ui.Select(custom_id=control_id(guild, game.id, index, "jump"),
                                             placeholder=i18n.t("replay.select.placeholder", lg)[:150],
                                             options=options))
+        view.stop()  # inert: its buttons are DynamicItems (ReplayControl); discord.py keeps no copy
         return view
 
     async def card(self, game: GameRow, item: Replay, index: int, lg: str
