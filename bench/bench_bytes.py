@@ -316,51 +316,36 @@ async def limit(t: WireTimings, fake, users, rounds: int) -> None:
     await play_game(t, fake, users[:2], {"plateau": "nexus", "variante": "standard"}, rounds, random.Random(1), 0)
 
 
-async def tectonic(t: WireTimings, fake, bot, users, moves: int) -> None:
-    from engines.tectonic import ENGINE
-    from tests.e2e.tectonic_driver import Reader, answered, game_id_of, step
+async def duel(t: WireTimings, fake, bot, users, moves: int, kind: str, status_every: tuple[int, int]) -> None:
+    """Tectonic or L'Invincible Armada (their e2e drivers share one shape): a lobby, then ``moves``
+    moves by the drivers' ``step``, a status now and then by the player waiting (every
+    ``status_every[0]`` moves, at ``status_every[1]``), and the cancel."""
+    import importlib
 
+    engine = importlib.import_module(f"engines.{kind}").ENGINE
+    driver = importlib.import_module(f"tests.e2e.{kind}_driver")
     alice, bruno = users[:2]
-    res = t.record("/tectonic start", await fake.run_command(alice, "jeux", "tectonic start"))
-    gid = game_id_of(res.message)
+    res = t.record(f"/{kind} start", await fake.run_command(alice, "jeux", f"{kind} start"))
+    gid = driver.game_id_of(res.message)
     t.record("button Rejoindre", await fake.click(bruno, res.message, label="Rejoindre"))
-    t.record("button Lancer (start)", await fake.click(alice, res.message, label="Lancer", until=answered))
-    async with Reader(bot.db) as reader:
+    t.record("button Lancer (start)", await fake.click(alice, res.message, label="Lancer", until=driver.answered))
+    every, at = status_every
+    async with driver.Reader(bot.db) as reader:
         for n in range(moves):
             _, state = await reader.state(gid)
             if state.finished:
                 return
-            if n % 8 == 3:
-                (seat,) = ENGINE.expected(state)
-                t.record("/tectonic status", await fake.run_command((alice, bruno)[1 - seat], "jeux", "tectonic status"))
-            s = await step(fake, reader, gid, {0: alice, 1: bruno})
-            if s.command == "button Retourner":
+            if n % every == at:
+                (seat,) = engine.expected(state)
+                t.record(f"/{kind} status", await fake.run_command((alice, bruno)[1 - seat], "jeux", f"{kind} status"))
+            s = await driver.step(fake, reader, gid, {0: alice, 1: bruno})
+            name = s.command
+            if kind == "tectonic" and s.command == "button Retourner":
                 t.record("/tectonic jouer (flip choice asked)", s.first)
-            t.record(s.command, s.result)
-        t.record("/tectonic cancel", await fake.run_command(alice, "jeux", "tectonic cancel"))
-
-
-async def armada(t: WireTimings, fake, bot, users, moves: int) -> None:
-    from engines.armada import ENGINE
-    from tests.e2e.armada_driver import Reader, answered, game_id_of, step
-
-    alice, bruno = users[:2]
-    res = t.record("/armada start", await fake.run_command(alice, "jeux", "armada start"))
-    gid = game_id_of(res.message)
-    t.record("button Rejoindre", await fake.click(bruno, res.message, label="Rejoindre"))
-    t.record("button Lancer (start)", await fake.click(alice, res.message, label="Lancer", until=answered))
-    async with Reader(bot.db) as reader:
-        for n in range(moves):
-            _, state = await reader.state(gid)
-            if state.finished:
-                return
-            if n % 10 == 5:
-                (seat,) = ENGINE.expected(state)
-                t.record("/armada status", await fake.run_command((alice, bruno)[1 - seat], "jeux", "armada status"))
-            s = await step(fake, reader, gid, {0: alice, 1: bruno})
-            name = s.command + (" (round end)" if len([m for m in s.result.created if m.attachments]) > 1 else "")
+            if kind == "armada" and len([m for m in s.result.created if m.attachments]) > 1:
+                name += " (round end)"
             t.record(name, s.result)
-        t.record("/armada cancel", await fake.run_command(alice, "jeux", "armada cancel"))
+        t.record(f"/{kind} cancel", await fake.run_command(alice, "jeux", f"{kind} cancel"))
 
 
 async def lutinades(t: WireTimings, fake, bot, users, turns: int) -> None:
@@ -411,8 +396,8 @@ async def run(scale: float = 1.0) -> WireTimings:
         ("Ludime", lambda: ludime(t, fake, bot, users, n)),
         ("Range ta Ludothèque", lambda: ranta(t, fake, users, max(2, round(6 * scale)))),
         ("Take it to the Limit", lambda: limit(t, fake, users, max(2, round(10 * scale)))),
-        ("Tectonic", lambda: tectonic(t, fake, bot, users, n)),
-        ("L'Invincible Armada", lambda: armada(t, fake, bot, users, n)),
+        ("Tectonic", lambda: duel(t, fake, bot, users, n, "tectonic", (8, 3))),
+        ("L'Invincible Armada", lambda: duel(t, fake, bot, users, n, "armada", (10, 5))),
         ("Lutinades", lambda: lutinades(t, fake, bot, users, max(2, round(6 * scale)))),
     ]
     try:
