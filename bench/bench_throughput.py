@@ -241,7 +241,11 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
     users = [fake.add_user(f"J{i}", locale="fr") for i in range(2 * GAMES)]
     await fake.start()
     lag_file = tmp / "lag.txt"
-    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_LOOP_LAG": str(lag_file), **profile_env()})
+    # the wall clock, as in production: the tests' movable clock reads a file at every call
+    # (LUDIBOT_GC and LUDIBOT_EVENT_LOOP pass through, to compare the runtime's settings)
+    passed = {k: os.environ[k] for k in ("LUDIBOT_GC", "LUDIBOT_EVENT_LOOP") if k in os.environ}
+    bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_LOOP_LAG": str(lag_file), "LUDIBOT_CLOCK_FILE": "",
+                                                **passed, **profile_env()})
     rows, failures = [], []
     limited: list[dict] = []
     try:

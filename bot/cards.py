@@ -36,6 +36,8 @@ import discord
 
 #: Discord's limits for one message of components (components/reference.mdx)
 MAX_COMPONENTS, MAX_TEXT, MAX_GALLERY, ROW_WIDTH = 40, 4000, 10, 5
+#: component types (components/reference.mdx)
+ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, CONTAINER = 1, 9, 10, 12, 17
 #: the accent of a card with nobody to play (a lobby, a result): the table's felt green
 TABLE_ACCENT = 0x2E7D5B
 
@@ -163,17 +165,41 @@ class Card:
     def fits(self) -> bool:
         return self.count() <= MAX_COMPONENTS
 
-    def layout(self) -> discord.ui.LayoutView:
-        """The ``LayoutView`` Discord is sent: one container, accent = the seat to play; its text, its
-        seats (sections, or one compact text), its pictures in one gallery, then one action row after
-        another, group by group. The narration is cut so that all texts stay within 4,000 characters."""
+    def _parts(self) -> tuple[str | None, list[str], str]:
+        """The seats' form, their texts, and the narration cut so that all texts stay within 4,000."""
         form = self.seats_form()
         seat_texts = ([s.text() for s in self.seats] if form == "sections"
                       else ["\n".join(s.compact() for s in self.seats)] if form else [])
         seat_texts = [t[:MAX_TEXT // 2] or "\u200b" for t in seat_texts]
         room = max(1, MAX_TEXT - sum(len(t) for t in seat_texts))
         text = self.text if len(self.text) <= room else self.text[: room - 1] + "…"
-        children: list[discord.ui.Item] = [discord.ui.TextDisplay(text or "\u200b")]
+        return form, seat_texts, text or "\u200b"
+
+    def components(self) -> list[dict[str, Any]]:
+        """The card as the JSON Discord is sent — exactly what :meth:`layout` gives once serialised,
+        built directly: the hot path (each move's answer, :func:`bot.ui.follow_up` and
+        :func:`bot.ui.update_clicked`) does not pay for discord.py's view objects."""
+        form, seat_texts, text = self._parts()
+        children: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": text}]
+        if form == "sections":
+            children += [{"type": SECTION, "components": [{"type": TEXT_DISPLAY, "content": t}],
+                          "accessory": s.accessory().to_component_dict()}
+                         for s, t in zip(self.seats, seat_texts, strict=True)]
+        elif form:
+            children.append({"type": TEXT_DISPLAY, "content": seat_texts[0]})
+        if self.pictures:
+            children.append({"type": MEDIA_GALLERY, "items": [
+                {"media": {"url": f"attachment://{name}"}, "spoiler": False} for name in self.pictures]})
+        for row in self.rows():
+            children.append({"type": ACTION_ROW, "components": [item.to_component_dict() for item in row]})
+        return [{"type": CONTAINER, "accent_color": self.accent, "spoiler": False, "components": children}]
+
+    def layout(self) -> discord.ui.LayoutView:
+        """The ``LayoutView`` Discord is sent: one container, accent = the seat to play; its text, its
+        seats (sections, or one compact text), its pictures in one gallery, then one action row after
+        another, group by group. The narration is cut so that all texts stay within 4,000 characters."""
+        form, seat_texts, text = self._parts()
+        children: list[discord.ui.Item] = [discord.ui.TextDisplay(text)]
         if form == "sections":
             children += [discord.ui.Section(t, accessory=s.accessory()) for s, t in zip(self.seats, seat_texts,
                                                                                        strict=True)]

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import commandids, emojis, i18n, looplag, metrics, payload
+from bot import commandids, emojis, i18n, loop, looplag, metrics, payload
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.community.matchmaking import Matchmaking, queue_store
@@ -196,6 +196,7 @@ class Ludibot(commands.AutoShardedBot):
                          allowed_mentions=discord.AllowedMentions.none(),
                          http_trace=metrics.http_trace(), **shards)
         self.settings = settings
+        self._heap_settled = False
         self.metrics_server: metrics.MetricsServer | None = None
         self.metrics = metrics.BotMetrics()
         self.identify_gate: IdentifyGate | None = None
@@ -370,6 +371,9 @@ class Ludibot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds, shards %s of %s", self.user, len(self.guilds),
                  sorted(self.shards), self.shard_count)
+        if not self._heap_settled:  # once: the start-up heap out of the collector's way (bot.loop)
+            self._heap_settled = True
+            loop.settle_heap()
         if self.publisher is not None:
             self.publisher.wake()  # catch up what a crash or an outage left unpublished
 

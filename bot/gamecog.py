@@ -52,6 +52,7 @@ from bot.ui import (
     public_lang,
     refuse,
     send,
+    update_clicked,
     view_of,
 )
 from engines.base import Phrase, RuleError
@@ -938,8 +939,7 @@ class GameCog(commands.GroupCog):
             if shown is None:
                 await interaction.response.edit_message(view=None)
             else:
-                await interaction.response.edit_message(view=shown.without_controls().layout(),
-                                                        allowed_mentions=allowed_mentions(None))
+                await update_clicked(interaction, shown.without_controls())
         except discord.HTTPException:
             return False  # expired or refused: the answer goes as usual, the edit as before
         self._shown.pop(message.id, None)

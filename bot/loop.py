@@ -31,3 +31,27 @@ def install(env: dict[str, str] | None = None) -> str:
         return "asyncio"
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     return "uvloop"
+
+
+#: the cyclic collector's young-generation threshold once the process is up (CPython's default: 700)
+YOUNG_THRESHOLD = 20_000
+
+
+def settle_heap(env: dict[str, str] | None = None) -> bool:
+    """Once the process is up (modules, catalogs, caches loaded): move everything alive into the
+    collector's permanent generation (``gc.freeze``), so its full collections no longer scan the tens of
+    thousands of start-up objects that live as long as the process, and let the young generation grow
+    larger before it is collected. Each move allocates thousands of short-lived objects (discord.py's
+    models, the card, the events); at CPython's default thresholds the collector ran several times per
+    move and took about 8 % of the event loop's thread at 100 moves/s. Objects freed by reference
+    counting are unaffected; only cycles wait a little longer. ``LUDIBOT_GC=default`` keeps CPython's
+    settings (to compare). True when settled."""
+    import gc
+
+    if (env if env is not None else os.environ).get("LUDIBOT_GC", "").strip().lower() == "default":
+        return False
+    gc.collect()
+    gc.freeze()
+    _, g1, g2 = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, g1, g2)
+    return True

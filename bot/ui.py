@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import Route, handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import emojis, i18n, metrics, rules
 from bot.cards import Card, card_of, from_message
@@ -139,6 +142,8 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
         if not interaction.response.is_done():
             resp = await interaction.response.send_message(**kwargs)
             return getattr(resp, "message_id", None)
+        if card is not None:
+            return await follow_up(interaction, card, all_files[:10], ephemeral=ephemeral)
         msg = await interaction.followup.send(wait=True, **kwargs)
         return msg.id
     except discord.NotFound:  # the interaction expired (Unknown interaction)
@@ -146,6 +151,69 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
     except discord.HTTPException:
         log.exception("could not answer an interaction")
     return None
+
+
+class _Built:
+    """What discord.py's payload builders read of a view (``to_components``, ``has_components_v2``):
+    a card's components, already JSON (:meth:`bot.cards.Card.components`)."""
+
+    __slots__ = ("components",)
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        self.components = components
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def _http_of(interaction: discord.Interaction) -> tuple[Any, dict[str, Any]]:
+    """discord.py's webhook adapter (its rate-limit handling, retries and errors) and the session,
+    proxy and proxy auth this interaction's requests go through."""
+    http = interaction._state.http
+    return async_context.get(), {"session": interaction._session, "proxy": http.proxy,
+                                 "proxy_auth": http.proxy_auth}
+
+
+async def follow_up(interaction: discord.Interaction, card: Card, files: list[discord.File], *,
+                    ephemeral: bool = False) -> int:
+    """A card as a follow-up of an answered interaction; the new message's id.
+
+    Each move's public card goes this way (issue 24's budget): the same request as discord.py's
+    ``interaction.followup.send(view=card.layout(), wait=True)``, through the same adapter (its
+    rate-limit handling, retries and errors), but without building the card's view objects and
+    without turning Discord's answer into a ``Message`` (only its id is read). Raises
+    ``discord.HTTPException`` as ``followup.send`` would."""
+    adapter, route = _http_of(interaction)
+    params = handle_message_parameters(
+        view=_Built(card.components()), files=files or MISSING,
+        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
+        allowed_mentions=allowed_mentions(card.text), previous_allowed_mentions=interaction._state.allowed_mentions)
+    with params:
+        data = await adapter.execute_webhook(interaction.application_id, interaction.token, payload=params.payload,
+                                             multipart=params.multipart, files=params.files, wait=True,
+                                             with_components=True, **route)
+    return int(data["id"])
+
+
+async def update_clicked(interaction: discord.Interaction, card: Card) -> None:
+    """Answer a click by editing the clicked message into ``card`` (an UPDATE_MESSAGE callback; its
+    attachments stay; an edit pings nobody). As ``interaction.response.edit_message(view=card.layout())``, through
+    discord.py's adapter, without the view objects and without asking Discord for the message back
+    (``with_response``): nothing reads it. Raises ``discord.HTTPException`` as ``edit_message``
+    would; afterwards the interaction counts as answered."""
+    if interaction.response.is_done():
+        raise discord.InteractionResponded(interaction)
+    adapter, route = _http_of(interaction)
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value, view=_Built(card.components()),
+        allowed_mentions=allowed_mentions(None), previous_allowed_mentions=interaction._state.allowed_mentions)
+    await adapter.request(Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
+                                webhook_id=interaction.id, webhook_token=interaction.token),
+                          payload=params.payload, **route)
+    interaction.response._response_type = discord.InteractionResponseType.message_update
 
 
 async def edit_answer(interaction: discord.Interaction, content: str | None = None, *,

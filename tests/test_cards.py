@@ -228,3 +228,40 @@ async def test_every_view_the_bot_sends_is_inert_so_discord_py_keeps_no_copy_of_
     for view in views:
         assert view.is_finished()
     assert views[0].is_dispatchable()  # (what made discord.py keep it before)
+
+
+def _cards_of_every_shape() -> list[Card]:
+    """Cards of every shape the bot sends: bare, seats as sections or compact, pictures, no accent,
+    named rows, selects, emojis, a disabled AI accessory, a narration cut to fit."""
+    def gestures(gid: int) -> tuple:
+        items = [button(gid, "gesture", f"g{i}", version=4, arg=f"4.g{i}", emoji="✋") for i in range(9)]
+        for i, b in enumerate(items):
+            b.row = 0 if i < 5 else 1
+        return tuple(items)
+
+    pick = select(5, "pick", "Choisir", [("a", "A", "🅰️"), ("b", "B")], version=2)
+    return [
+        Card(text=""),
+        Card(text="Alice lance.", accent=rgb((200, 10, 10)), pictures=("t.png",), seats=seats(3, ai={2}),
+             groups=((button(7, "roll", "Lancer", version=3, emoji="🎲"),
+                      button(7, "stop", "Stop", version=3, style=discord.ButtonStyle.success)),
+                     (button(7, "mine", "Ma main"),))),
+        Card(text="t", pictures=("p.png", "q.gif"), seats=seats(7, ai={3}),
+             groups=(tuple(button(1, "b", str(i), arg=str(i)) for i in range(20)),)),
+        Card(text="Tour 3", accent=TABLE_ACCENT, pictures=("l.png",), seats=seats(7, gid=9),
+             groups=(gestures(9), (button(9, "card", "Voir la carte"),),
+                     tuple(button(9, "vote", f"v{i}", version=4, arg=f"0-{i}") for i in range(3)))),
+        Card(text="x" * (MAX_TEXT + 50), seats=seats(2), groups=((pick,),)),
+        Card(text="<@1> à toi", seats=(Seat(name="A"),)),
+    ]
+
+
+def test_components_are_exactly_what_the_layout_sends():
+    """The hot path sends :meth:`Card.components` (no view objects): the same JSON as the
+    ``LayoutView`` the other paths send, for every shape of card, with or without its controls."""
+    for card in _cards_of_every_shape():
+        for shown in (card, card.without_controls()):
+            built = shown.components()  # before layout(), which places named rows into action rows
+            assert built == shown.layout().to_components(), shown
+    assert _cards_of_every_shape()[3].components()[0]["components"][-4]["components"][0]["emoji"] == {
+        "id": None, "name": "✋"}  # the gesture rows kept their lines (5 + 4)

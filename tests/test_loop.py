@@ -30,3 +30,19 @@ def test_install_makes_asyncio_run_use_it():
 
 async def _loop_type():
     return type(asyncio.get_running_loop())
+
+
+def _settled(env: str) -> list[str]:
+    import subprocess
+    import sys
+
+    code = ("import gc; from bot import loop; before = gc.get_threshold()[0]; "
+            f"done = loop.settle_heap({env}); print(done, before, gc.get_threshold()[0], gc.get_freeze_count() > 1000)")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_settle_heap_freezes_the_start_up_heap_and_raises_the_young_threshold():
+    """Once up, the collector no longer rescans the start-up objects and runs less often (bot.loop);
+    LUDIBOT_GC=default keeps CPython's settings."""
+    assert _settled("{}") == ["True", "700", str(loop.YOUNG_THRESHOLD), "True"]
+    assert _settled("{'LUDIBOT_GC': 'default'}") == ["False", "700", "700", "False"]
