@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 
 import pytest
@@ -91,3 +92,61 @@ async def test_a_closed_store_refuses_calls(tmp_path):
     with pytest.raises(RuntimeError, match="not open"):
         await store.get_game(1)
     await store.close()  # closing twice is harmless
+
+
+async def test_point_reads_run_on_the_callers_thread_and_see_every_commit(sqlite_store):
+    """A game by its id and a seat's last moves are read at once on the event loop's thread (no trip
+    to the database thread: two wake-ups saved each), from a read-only connection that sees each
+    commit of the database thread as soon as it is made."""
+    g = await _game(sqlite_store)
+    await sqlite_store.start_game(g.id, 0, g.seats, {"n": 0})
+    trips: list[str] = []
+    call = sqlite_store._thread.call
+
+    async def counted(fn, *args):
+        trips.append(getattr(fn, "__name__", "?"))
+        return await call(fn, *args)
+
+    sqlite_store._thread.call = counted
+    for n in range(1, 4):
+        assert (await sqlite_store.commit_action(g.id, n, state={"n": n}, seat=0, user_id=100, action={"n": n},
+                                                 events=[])) is not None
+        game = await sqlite_store.get_game(g.id)  # read right after the commit: this commit is seen
+        assert game.version == n + 1 and game.state == {"n": n}
+        rows, _ = await sqlite_store.seat_clock(g.id, 0, 5)
+        assert [r.action["n"] for r in rows] == list(range(n, 0, -1))
+    assert len(trips) == 3  # the three commits only
+    assert await sqlite_store.get_game(999_999) is None
+    with pytest.raises(sqlite3.OperationalError):  # the reader cannot write
+        sqlite_store._reader.execute("DELETE FROM games")
+    assert not sqlite_store._reader.in_transaction  # no snapshot held between reads
+
+
+async def test_a_point_read_the_file_refuses_is_read_again_in_the_database_thread(sqlite_store):
+    """The file busy past READER_BUSY_MS (a checkpoint resetting the log…): the event loop does not
+    wait; the database thread reads it, with its own patience."""
+    g = await _game(sqlite_store)
+
+    class Busy:
+        in_transaction = False
+
+        def execute(self, *a, **k):
+            raise sqlite3.OperationalError("database is locked")
+
+        def close(self):
+            pass
+
+    sqlite_store._reader = Busy()
+    assert (await sqlite_store.get_game(g.id)).id == g.id
+    assert (await sqlite_store.seat_clock(g.id, 0, 5)) == ([], [])
+
+
+async def test_an_in_memory_store_reads_everything_in_its_thread():
+    store = SQLiteStore(":memory:")  # private to its connection: no second one could see it
+    await store.open()
+    try:
+        assert store._reader is None
+        g = await _game(store)
+        assert (await store.get_game(g.id)).id == g.id
+    finally:
+        await store.close()

@@ -271,6 +271,12 @@ class SQLStore(Store):
         """``work(tx)`` outside a transaction (reads), whole in the database thread."""
         return await self._call(lambda con: work(self._session(con)))
 
+    async def _point(self, work: Callable[[Tx], Any]) -> Any:
+        """A small read by key — a game by its id, a seat's last moves — which a move makes several
+        times: the backend runs it where it costs least. Here as :meth:`_run`; SQLite reads it on the
+        caller's thread (:meth:`bot.storage.sqlite.SQLiteStore._point`)."""
+        return await self._run(work)
+
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """One statement's rows."""
         return await self._call(lambda con: self._session(con).execute(sql, params).rows)
@@ -285,14 +291,19 @@ class SQLStore(Store):
         return await self._read(sql, params)
 
     # --- games --------------------------------------------------------------------------------
-    async def _games(self, where: str, params: Sequence[Any] = ()) -> list[GameRow]:
-        """The games ``where`` says, with their seats, in one statement (the seats as a JSON array)."""
+    async def _games(self, where: str, params: Sequence[Any] = (), *, point: bool = False) -> list[GameRow]:
+        """The games ``where`` says, with their seats, in one statement (the seats as a JSON array).
+        ``point``: one game by its id (:meth:`_point`)."""
         d = self.dialect
         seats = d.json_agg.format(f"{d.json_array}(s.seat, s.user_id, s.name, s.ai_level, s.locale)")
-        rows = await self._read(f"SELECT games.*, archives.state AS packed, (SELECT {seats} FROM (SELECT * FROM seats "
-                                "x WHERE x.game_id = games.id ORDER BY x.seat) s) AS seats_json "
-                                "FROM games LEFT JOIN archives ON archives.game_id = games.id "
-                                f"WHERE {where} ORDER BY games.id", params)
+        sql = (f"SELECT games.*, archives.state AS packed, (SELECT {seats} FROM (SELECT * FROM seats "
+               "x WHERE x.game_id = games.id ORDER BY x.seat) s) AS seats_json "
+               "FROM games LEFT JOIN archives ON archives.game_id = games.id "
+               f"WHERE {where} ORDER BY games.id")
+        if point:
+            rows = await self._point(lambda tx: tx.execute(sql, params).rows)
+        else:
+            rows = await self._read(sql, params)
         games = [game_from(r, _seats(r["seats_json"])) for r in rows]
         for row, game in zip(rows, games, strict=True):
             if game.broken and not row["broken"]:  # found unreadable just now: store why (logged once)
@@ -337,7 +348,7 @@ class SQLStore(Store):
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        games = await self._games("games.id = ?", (game_id,))
+        games = await self._games("games.id = ?", (game_id,), point=True)
         return games[0] if games else None
 
     async def games_in_channel(self, channel_id, statuses=ACTIVE, kind=None) -> list[GameRow]:
@@ -568,11 +579,12 @@ class SQLStore(Store):
                   ("UPDATE games SET state = NULL WHERE id = ?", (game_id,))])
 
     async def _log(self, game_id: int, where: str = "", params: Sequence[Any] = (), order: str = "version",
-                   also: Sequence[Step] = ()) -> tuple[list[EventRow], list[EventRow] | None, list[Result]]:
+                   also: Sequence[Step] = (), *, point: bool = False,
+                   ) -> tuple[list[EventRow], list[EventRow] | None, list[Result]]:
         """The game's log entries ``where`` says, and its archived log (None: not archived), together (one
         hop, one round trip): an ended game's log is in its archive. ``also``: more reads sent with them
-        (their results last)."""
-        results = await self._run(lambda tx: tx.batch([
+        (their results last). ``point``: a few entries (:meth:`_point`)."""
+        results = await (self._point if point else self._run)(lambda tx: tx.batch([
             (f"SELECT * FROM events WHERE game_id = ?{where} ORDER BY {order}", (game_id, *params)),
             ("SELECT events FROM archives WHERE game_id = ?", (game_id,)), *also]))
         rows, archive = results[:2]
@@ -759,7 +771,8 @@ class SQLStore(Store):
 
     async def seat_clock(self, game_id, seat, limit=10, *, deadlines=True) -> tuple[list[EventRow], list[Deadline]]:
         rows, archived, more = await self._log(game_id, " AND seat = ?", (seat,), "version DESC LIMIT " + str(int(limit)),
-                                               also=[self._deadlines_step(game_id)] if deadlines else ())
+                                               also=[self._deadlines_step(game_id)] if deadlines else (),
+                                               point=True)
         if not rows and archived is not None:
             rows = [e for e in reversed(archived) if e.seat == seat][:limit]
         return rows, [deadline_from(r) for r in more[0].rows] if more else []
