@@ -178,15 +178,15 @@ def _http_of(interaction: discord.Interaction) -> tuple[Any, dict[str, Any]]:
 
 
 async def follow_up(interaction: discord.Interaction, card: Card, files: list[discord.File], *,
-                    ephemeral: bool = False) -> int:
-    """A card as a follow-up of an answered interaction; the new message's id.
+                    ephemeral: bool = False) -> int | None:
+    """A card as a follow-up of an answered interaction; the new message's id (None: not known).
 
     Each move's public card goes this way (issue 24's budget): the same request as discord.py's
     ``interaction.followup.send(view=card.layout(), wait=True)``, through the same adapter (its
     rate-limit handling, retries and errors), but without building the card's view objects and
     without turning Discord's answer into a ``Message`` (only its id is read). Raises
     ``discord.HTTPException`` as ``followup.send`` would."""
-    adapter, route = _http_of(interaction)
+    adapter, via = _http_of(interaction)
     params = handle_message_parameters(
         view=_Built(card.components()), files=files or MISSING,
         flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
@@ -194,8 +194,12 @@ async def follow_up(interaction: discord.Interaction, card: Card, files: list[di
     with params:
         data = await adapter.execute_webhook(interaction.application_id, interaction.token, payload=params.payload,
                                              multipart=params.multipart, files=params.files, wait=True,
-                                             with_components=True, **route)
-    return int(data["id"])
+                                             with_components=True, **via)
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    if not (isinstance(msg_id, str) and msg_id.isdigit()):  # never from Discord: the outbox posts it again
+        log.warning("a follow-up was answered without a message id")
+        return None
+    return int(msg_id)
 
 
 async def update_clicked(interaction: discord.Interaction, card: Card) -> None:
@@ -206,13 +210,13 @@ async def update_clicked(interaction: discord.Interaction, card: Card) -> None:
     would; afterwards the interaction counts as answered."""
     if interaction.response.is_done():
         raise discord.InteractionResponded(interaction)
-    adapter, route = _http_of(interaction)
+    adapter, via = _http_of(interaction)
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value, view=_Built(card.components()),
         allowed_mentions=allowed_mentions(None), previous_allowed_mentions=interaction._state.allowed_mentions)
     await adapter.request(Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                                 webhook_id=interaction.id, webhook_token=interaction.token),
-                          payload=params.payload, **route)
+                          payload=params.payload, **via)
     interaction.response._response_type = discord.InteractionResponseType.message_update
 
 

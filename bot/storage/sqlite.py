@@ -131,9 +131,10 @@ class SQLiteStore(SQLStore):
         """A small read by key, run at once on the caller's thread (the event loop), from one snapshot.
 
         A move made six trips to the database thread, three of them such reads; each trip costs the
-        process two thread wake-ups (the database thread's, then the event loop's), about 50 to 130 µs
-        of CPU, for a read that takes SQLite a few microseconds on pages already in memory. Writes
-        and larger reads stay in the database thread. Anything SQLite refuses here (the file busy for
+        process two thread wake-ups (the database thread's, then the event loop's) and the interpreter
+        lock's hand-overs, 40 to 130 µs of CPU on a 2-core virtual machine, on top of the read itself,
+        which costs the same on either thread (tens of microseconds, most of it decoding the rows).
+        Writes and larger reads stay in the database thread. Anything SQLite refuses here (the file busy for
         longer than :attr:`READER_BUSY_MS`, …) is read again there, which raises what it raises."""
         db = self._reader
         if db is None or self._thread is None:
