@@ -406,8 +406,9 @@ async def test_solo_series_against_the_ai_with_all_64_tiles(world):
         for rnd in range(1, 26):
             res = await typed(fake, u.alice, ORCHID_ORDER[rnd - 1])
             assert f"Tout le monde a posé la tuile {rnd} " in res.public_messages[-1].content
-        # the relocation: the AI has chosen
-        assert "Bot 1 a déplacé" in res.public_messages[-1].content
+        # the relocation: the AI has chosen (to move tiles or, with some draws, to leave them in place)
+        assert re.search(r"Bot 1 (a déplacé \d+ tuiles?|laisse les tuiles de sa grande orchidée en place)",
+                         res.public_messages[-1].content), res.public_messages[-1].content
         if game == 1:  # Alice asks for the advice by the command, then moves nothing
             panel = await fake.run_command(u.alice, "jeux", "limit deplacer")
             assert panel.ephemeral and is_png(panel) and "Grande orchidée" in panel.content, panel.content

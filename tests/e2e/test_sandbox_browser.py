@@ -316,9 +316,15 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox):
         texts = [t.strip() for t in await sections.locator(".section-text").all_inner_texts()]
         assert texts[0].startswith("▶") and "Alice" in texts[0] and texts[1].startswith("Bruno"), texts
         for i in range(2):
-            box = await sections.nth(i).locator("button.accessory").bounding_box()
-            text_box = await sections.nth(i).locator(".section-text").bounding_box()
-            assert box is not None and box["x"] + box["width"] <= 390 and box["x"] >= text_box["x"] + 60, box
+            for _ in range(50):  # the page may redraw the card between two reads (a late edit under load)
+                section = page.locator("#messages .msg").last.locator(".section").nth(i)
+                box = await section.locator("button.accessory").bounding_box()
+                text_box = await section.locator(".section-text").bounding_box()
+                if box is not None and text_box is not None:
+                    break
+                await asyncio.sleep(0.1)
+            assert box is not None and text_box is not None, (box, text_box)
+            assert box["x"] + box["width"] <= 390 and box["x"] >= text_box["x"] + 60, box
         assert await sections.locator("button.accessory", has_text="Profil").count() == 2
         for _ in range(80):
             state = await phone_view(page)
