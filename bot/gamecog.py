@@ -265,14 +265,14 @@ class GameCog(commands.GroupCog):
             raise SessionError("common.error.not_a_player", game=game.id)
         return self.engine.from_dict(game.state), seat
 
-    def mover_state(self, interaction: discord.Interaction, game: GameRow, version: int | None,
-                    checked: int | None) -> tuple[Any, int]:
+    def mover_state(self, interaction: discord.Interaction, game: GameRow, version: int | None) -> tuple[Any, int]:
         """:meth:`player_state` for a game of one player at a time whose form is about to open: the user is
-        the seat to play, and a control that carries a version (``checked``) is of the current one."""
+        the seat to play, and a control that carries a version (``Click.check_version``, None: none) is
+        of the current one."""
         state, seat = self.player_state(interaction, game)
         if seat != state.current:
             raise SessionError("common.error.not_your_turn")
-        if checked is not None and version != game.version:
+        if version is not None and version != game.version:
             raise SessionError("common.error.already_played")
         return state, seat
 

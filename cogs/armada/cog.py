@@ -233,7 +233,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         if interaction.type is discord.InteractionType.modal_submit:
             await self.play(interaction, game, self._form_action(kind, click.fields), version=click.check_version)
             return
-        state, seat = self.mover_state(interaction, game, click.version, click.check_version)
+        state, seat = self.mover_state(interaction, game, click.check_version)
         if kind not in form_kinds(state, seat):  # e.g. « Placer » once England has 5 ships at sea
             raise SessionError("armada.form.not_now", move=i18n.t(FORMS[kind][0], lang(interaction)))
         await interaction.response.send_modal(self.form(game, state, seat, kind, lang(interaction)))

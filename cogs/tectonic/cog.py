@@ -289,7 +289,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             await self._move(interaction, game, {"type": "move", "from": source, "to": dest, "flip": None},
                              version=click.check_version)
             return
-        state, seat = self.mover_state(interaction, game, click.version, click.check_version)
+        state, seat = self.mover_state(interaction, game, click.check_version)
         lg = lang(interaction)
         moves = self.move_choices(state, seat, lg)
         form = GameModal(i18n.t("table.tectonic.modal_title", lg), game.id, "form", version=game.version)
