@@ -96,6 +96,8 @@ class Outcome:
     result: Result | None = None
     #: seats expected now that were not expected before this change (who to notify)
     newly_expected: set[int] = field(default_factory=set)
+    #: their deadlines were written with the move, in its transaction (``plan_deadlines``)
+    scheduled: bool = False
 
     @property
     def finished(self) -> bool:
@@ -116,6 +118,10 @@ class SessionService:
         #: ``(game, seat, turn over) -> bank`` kept by a human seat after its move (issue 15, the
         #: scheduler's ``bank_after_move``): stored with the move (``_bank``), in the same transaction
         self.clock_bank: Callable[[GameRow, int, bool], Any] | None = None
+        #: ``(game, seats, banks) -> (since, [(seat, kind, due)])``: the deadlines of the seats a player's
+        #: move makes expected (the scheduler's ``plan``), written by the move's own transaction rather
+        #: than by a second one after it; ``banks``: what the mover keeps, just computed (issue 24)
+        self.plan_deadlines: Callable[[GameRow, list[int], dict[int, float]], Any] | None = None
 
     # --- helpers -------------------------------------------------------------------
     @staticmethod
@@ -454,7 +460,8 @@ class SessionService:
             settings = without_vote(game.settings, seat) if str(seat) in open_votes(game) else None
             if "takeback" in game.settings:  # a move cancels a takeback request (bot.takeback)
                 settings = {k: v for k, v in (settings or game.settings).items() if k != "takeback"}
-            outcome = await self._commit(game, engine, state, seat, user_id, action, settings=settings)
+            outcome = await self._commit(game, engine, state, seat, user_id, action, settings=settings,
+                                         before=before)
             outcome = await self._play_ai(outcome)
             outcome.newly_expected = self.expected_seats(outcome.game) - (before - {seat})
         await self._notify(outcome)
@@ -486,14 +493,42 @@ class SessionService:
         raise SessionError("common.error.not_your_turn")
 
     async def _commit(self, game: GameRow, engine: Engine, state: Any, seat: int, user_id: int | None,
-                      action: dict[str, Any], *, settings: dict[str, Any] | None = None) -> Outcome:
+                      action: dict[str, Any], *, settings: dict[str, Any] | None = None,
+                      before: set[int] | None = None) -> Outcome:
         engine_action = {k: v for k, v in action.items() if not k.startswith("_")}
         new_state, events = engine.apply(state, seat, engine_action)
-        return await self._commit_state(game, engine, new_state, seat, user_id, action, events, settings=settings)
+        return await self._commit_state(game, engine, new_state, seat, user_id, action, events, settings=settings,
+                                        before=before)
+
+    @staticmethod
+    def _bot_moves_next(game: GameRow, engine: Engine, state: Any, expected: set[int]) -> bool:
+        """Whether ``_play_ai`` plays after this state: a forced move, or an expected seat the AI plays."""
+        played = ai_played(game)
+        if any(s.seat in played and s.seat in expected for s in game.seats):
+            return True
+        forced = getattr(engine, "forced_action", None)
+        return forced is not None and any(forced(state, s) is not None for s in sorted(expected))
+
+    async def _planned(self, game: GameRow, engine: Engine, new_state: Any, seat: int, before: set[int],
+                       bank: float | None) -> tuple[float, list[tuple[int, str, float]]] | None:
+        """The deadlines of the seats this move makes expected, to be written by its own transaction
+        (None: left to ``on_change`` after it, as any other change: the bot moves next, or no planner)."""
+        if self.plan_deadlines is None:
+            return None
+        expected = engine.expected(new_state)
+        if self._bot_moves_next(game, engine, new_state, expected):
+            return None
+        seats = sorted(expected - (before - {seat}))  # what ``act`` will call newly expected
+        try:
+            since, entries = await self.plan_deadlines(game, seats, {seat: bank} if bank is not None else {})
+        except Exception:  # the scheduler then writes them after the commit, as before
+            log.exception("deadlines of game %s not planned with the move", game.id)
+            return None
+        return since, list(entries)
 
     async def _commit_state(self, game: GameRow, engine: Engine, new_state: Any, seat: int, user_id: int | None,
                             action: dict[str, Any], events: list[dict[str, Any]], *,
-                            settings: dict[str, Any] | None = None) -> Outcome:
+                            settings: dict[str, Any] | None = None, before: set[int] | None = None) -> Outcome:
         result = engine.result(new_state) if engine.is_over(new_state) else None
         results = None
         status = RUNNING
@@ -512,15 +547,20 @@ class SessionService:
             if bank is not None:
                 action = {**action, "_bank": bank}
         expected = engine.expected(new_state) if status == RUNNING else set()
+        plan = None
+        if before is not None and status == RUNNING:
+            after = game if settings is None else dataclasses.replace(game, settings=settings)
+            plan = await self._planned(after, engine, new_state, seat, before, action.get("_bank"))
         row = await self.store.commit_action(game.id, game.version, state=engine.to_dict(new_state), seat=seat,
                                              user_id=user_id, action=action, events=tagged, status=status,
-                                             results=results, settings=settings, expected=expected)
+                                             results=results, settings=settings, expected=expected,
+                                             deadlines=plan)
         if row is None:
             raise SessionError("common.error.already_played")
         metrics.count_move(game.kind, action.get("_by"))
         # the committed row comes back from the commit (no second read); its state is the engine's own
         self._vouch(row)
-        return Outcome(game=row, events=tagged, result=result)
+        return Outcome(game=row, events=tagged, result=result, scheduled=plan is not None)
 
     def _vouch(self, game: GameRow) -> None:
         """``game``'s state was just written from the engine's own ``to_dict``: it loads."""
@@ -555,7 +595,9 @@ class SessionService:
             step = await self._commit(game, engine, state, seat_no, None, {**action, "_by": by})
             game, result = step.game, step.result or result
             events.extend(step.events)
-        return Outcome(game=game, events=events, result=result)
+        # deadlines written with the move stand only when the bot did not move after it
+        return Outcome(game=game, events=events, result=result,
+                       scheduled=outcome.scheduled and game is outcome.game)
 
     # --- looking -------------------------------------------------------------------
     async def view_for(self, game: GameRow, user_id: int | None) -> dict[str, Any]:

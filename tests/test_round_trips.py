@@ -66,9 +66,21 @@ async def test_a_button_move_reads_the_game_once_and_the_settings_not_at_all(wor
         user = row.seats[seat].user_id
         out = await svc.act(g.id, user, {"type": "pass"}, version=row.version, row=row)
         assert out.game.version == row.version + 1 and out.game == await store.store.get_game(g.id)
-        # one commit (the row comes back from it), the deadlines of the seat now expected, nothing else
-        assert store.calls == {"commit_action": 1, "schedule_deadlines": 1}, store.calls
+        # one commit (the row comes back from it), with the deadlines of the seat now expected in it
+        assert store.calls == {"commit_action": 1}, store.calls
+        assert out.scheduled
+        await _deadlines_written(store.store, out.game)
         g = out.game
+
+
+async def _deadlines_written(store, game) -> None:
+    """The seat now expected has its reminder and timeout at the game's new version, as the
+    scheduler's ``schedule`` would have written them; none is left at an older version for it."""
+    (seat,) = SessionService(store).expected_seats(game)
+    mine = [d for d in await store.deadlines_of(game.id) if d.seat == seat]
+    assert sorted((d.kind, d.version) for d in mine) == [("reminder", game.version), ("timeout", game.version)]
+    timeout = next(d for d in mine if d.kind == "timeout")
+    assert timeout.due > timeout.since
 
 
 async def test_an_outdated_row_is_refused_by_the_commit_as_before(world):
@@ -139,11 +151,13 @@ async def test_a_move_commits_in_two_round_trips_on_postgresql(pg_proxied):
         out = await svc.act(g.id, row.seats[seat].user_id, {"type": "pass"}, version=row.version, row=row)
         # besides the move's own writes, the scheduler reads the mover's latest actions with the game's
         # deadlines (one round trip: the archived log is asked in the same pipeline), then the seat now
-        # expected's (one more); 19 to 27 before issue 29, 6 before the first read was one
-        assert proxy.round_trips - before <= 5, proxy.round_trips - before
-        assert wire.calls == {"commit_action": 1, "schedule_deadlines": 1}, wire.calls
-        assert wire.trips == {"commit_action": [2], "schedule_deadlines": [1]}, wire.trips
+        # expected's (one more); the deadlines go with the move's log (issue 24); 19 to 27 before issue
+        # 29, 6 before the first read was one, 5 before the deadlines went with the move
+        assert proxy.round_trips - before <= 4, proxy.round_trips - before
+        assert wire.calls == {"commit_action": 1}, wire.calls
+        assert wire.trips == {"commit_action": [2]}, wire.trips
         assert out.game == await store.get_game(g.id)
+        await _deadlines_written(store, out.game)
         g = out.game
     # an outdated version: refused by the compare-and-swap, nothing written (the CAS, then the ROLLBACK)
     before = proxy.round_trips

@@ -13,7 +13,7 @@ import pytest
 import engines
 from bot.community import Community
 from bot.community.scheduler import Scheduler
-from bot.sessions import Player, SessionService
+from bot.sessions import Player, SessionError, SessionService
 from bot.storage import DONE, FINISHED, PENDING, REMINDER, TIMEOUT, VOID, open_store
 
 GUILD, CHANNEL = 1, 10
@@ -212,7 +212,9 @@ async def test_a_change_lost_in_a_crash_is_scheduled_by_the_catch_up(db_url):
     rec = Recorder(clock)
     w = await World(db_url, clock, rec).open()
     game = await start_game(w.svc, "ludix", 2)
-    w.svc.on_change = None  # the process dies between the commit and the hook
+    # the process dies between the commit and the hook, on a change whose deadlines are written after
+    # it (a start, a timeout, or a process of the release before a player's move carried them)
+    w.svc.on_change = w.svc.plan_deadlines = None
     clock.now += HOUR
     out = await w.svc.act(game.id, PLAYERS[0].user_id, {"type": "pass"})
     assert 1 in w.svc.expected_seats(out.game)
@@ -224,6 +226,33 @@ async def test_a_change_lost_in_a_crash_is_scheduled_by_the_catch_up(db_url):
     assert sorted((d.kind, d.due) for d in mine) == [(REMINDER, clock() + 12 * HOUR), (TIMEOUT, clock() + 48 * HOUR)]
     await w.com.catch_up()  # idempotent
     assert len([d for d in await pending(w.store, game.id) if d.seat == 1]) == 2
+    await w.close()
+
+
+async def test_a_players_move_is_stored_with_its_deadlines(db_url):
+    """A move's deadlines are written by its own transaction (issue 24): a process dying right after
+    the commit, before any hook, leaves nothing for the catch-up; a move refused by the compare-and-swap
+    writes none."""
+    clock = FakeClock()
+    rec = Recorder(clock)
+    w = await World(db_url, clock, rec).open()
+    game = await start_game(w.svc, "ludix", 2)
+    w.svc.on_change = None  # the process dies between the commit and the hook
+    clock.now += HOUR
+    out = await w.svc.act(game.id, PLAYERS[0].user_id, {"type": "pass"}, version=game.version)
+    assert out.scheduled and 1 in w.svc.expected_seats(out.game)
+    mine = [d for d in await pending(w.store, game.id) if d.seat == 1]
+    assert sorted((d.kind, d.version, d.due) for d in mine) == [
+        (REMINDER, out.game.version, clock() + 12 * HOUR), (TIMEOUT, out.game.version, clock() + 48 * HOUR)]
+    assert await w.store.seats_without_deadline() == []
+    before = await w.store.deadlines_of(game.id)
+    with pytest.raises(SessionError):  # an outdated button: refused, and no deadline written for it
+        await w.svc.act(game.id, PLAYERS[1].user_id, {"type": "pass"}, version=game.version)
+    assert await w.store.deadlines_of(game.id) == before
+    stale = await w.store.commit_action(game.id, game.version, state=out.game.state, seat=1, user_id=None,
+                                        action={"type": "pass"}, events=[], expected={0},
+                                        deadlines=(clock(), [(0, TIMEOUT, clock() + HOUR)]))
+    assert stale is None and await w.store.deadlines_of(game.id) == before
     await w.close()
 
 

@@ -193,7 +193,9 @@ async def test_the_set_based_sweep_finds_exactly_the_seats_the_old_loop_found(wo
     store, svc, clock = world
     com = Community(store, svc, None, clock=clock)  # schedules deadlines on every change
     scheduled = [await started(svc, "ludix") for _ in range(3)]  # deadlines written
-    svc.on_change = None  # the process "dies" between commits and hooks from here on
+    # the process "dies" between commits and hooks from here on (and moves do not carry their
+    # deadlines, as a process of the release before issue 24 did not)
+    svc.on_change = svc.plan_deadlines = None
     lost = await started(svc, "ludix")  # nothing scheduled
     moved = await play_default(svc, scheduled[1], 0)  # seat 1 now expected, its deadline lost
     simultaneous = await started(svc, "ranta", humans=3)
@@ -202,7 +204,7 @@ async def test_the_set_based_sweep_finds_exactly_the_seats_the_old_loop_found(wo
     await svc.forfeit(ended.id, 1)
     broken = await started(svc, "ludix")
     await store.mark_broken(broken.id, "test")
-    svc.on_change = com.on_change
+    svc.on_change, svc.plan_deadlines = com.on_change, com.scheduler.plan
     partly = await started(svc, "ranta", humans=3)  # scheduled; then one seat's deadlines go
     await store.void_game_deadlines(partly.id, clock.now)
     await com.scheduler.schedule(partly, [0, 2], clock.now)

@@ -55,6 +55,7 @@ class Community:
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
         sessions.clock_bank = self.scheduler.bank_after_move
+        sessions.plan_deadlines = self.scheduler.plan
 
     @classmethod
     def for_bot(cls, bot) -> Community:

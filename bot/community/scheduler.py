@@ -157,6 +157,8 @@ class Scheduler:
     async def on_change(self, outcome: Outcome) -> None:
         game = outcome.game
         if game.status == RUNNING:
+            if outcome.scheduled:  # written by the move's own transaction (``plan``)
+                return
             expected = self.sessions.expected_seats(game)
             seats = sorted(s for s in outcome.newly_expected & expected if s not in ai_played(game))
             if seats:
@@ -167,18 +169,36 @@ class Scheduler:
     async def schedule(self, game: GameRow, seats: list[int], since: float) -> None:
         """The seats' reminder and timeout from ``since``: the timeout when their time bank runs out
         (``since + bank``), the clock starting only after a running vacation."""
+        await self.store.schedule_deadlines(game.id, game.version, since, await self._entries(game, seats, since))
+
+    async def plan(self, game: GameRow, seats: list[int],
+                   banks: dict[int, float]) -> tuple[float, list[tuple[int, str, float]]]:
+        """``(since, entries)``: what ``schedule`` would write for ``seats`` now, for a player's move to
+        write in its own transaction (the session service's ``plan_deadlines``): one trip to the
+        database instead of two, and no moment when the move is stored but its deadlines are not.
+        ``banks``: a seat's bank as its move being committed keeps it (not stored yet)."""
+        since = self.clock()
+        return since, await self._entries(game, seats, since, banks)
+
+    async def _entries(self, game: GameRow, seats: list[int], since: float,
+                       banks: dict[int, float] | None = None) -> list[tuple[int, str, float]]:
+        if not seats:
+            return []
         p = await self.profile_of(game)
         away = await self.store.vacation_ends([game.seats[s].user_id for s in seats], self.clock())
         entries: list[tuple[int, str, float]] = []
         for seat in seats:
             start = max(since, away.get(game.seats[seat].user_id, since))
-            bank = await self.stored_bank(game, seat, p)
+            if banks and seat in banks:  # as ``_stored`` will read it back once the move is stored
+                bank = min(max(0.0, float(banks[seat])), p.bank_s)
+            else:
+                bank = await self.stored_bank(game, seat, p)
             remind = reminder_at(start, bank, p)
             if remind is not None:
                 entries.append((seat, REMINDER, remind))
             if p.timed:
                 entries.append((seat, TIMEOUT, start + bank))
-        await self.store.schedule_deadlines(game.id, game.version, since, entries)
+        return entries
 
     # --- time banks (issue 15) -------------------------------------------------------
     async def profile_of(self, game: GameRow) -> Profile:

@@ -525,11 +525,15 @@ class Store(ABC):
                             seat: int | None, user_id: int | None, action: dict[str, Any],
                             events: list[dict[str, Any]], status: str = RUNNING,
                             results: list[ResultRow] | None = None,
-                            settings: dict[str, Any] | None = None, expected: Any = None) -> GameRow | None:
+                            settings: dict[str, Any] | None = None, expected: Any = None,
+                            deadlines: tuple[float, list[tuple[int, str, float]]] | None = None
+                            ) -> GameRow | None:
         """One action, in one transaction guarded by the version (compare-and-swap): the new row
         (what ``get_game`` would now return) or None if ``old_version`` is no longer the game's.
         ``settings``: the game's new table settings, when the action changes them (a vote).
-        ``expected``: the seats expected after it (turn columns; None leaves them stale)."""
+        ``expected``: the seats expected after it (turn columns; None leaves them stale).
+        ``deadlines``: ``(since, entries)`` written as ``schedule_deadlines`` would at the new version,
+        in the same transaction (a running game's move; nothing is written if the swap fails)."""
 
     # --- whose turn, since when (issue 16): the turn columns ------------------------------------
     # ``seats.turn_since`` (since when the seat is expected; NULL: it is not), ``games.turn_since``

@@ -437,7 +437,8 @@ class SQLStore(Store):
         return await self._tx(work)
 
     async def commit_action(self, game_id, old_version, *, state, seat, user_id, action, events,
-                            status=RUNNING, results=None, settings=None, expected=None) -> GameRow | None:
+                            status=RUNNING, results=None, settings=None, expected=None,
+                            deadlines=None) -> GameRow | None:
         now = self.clock()
         finished = now if status in (FINISHED, CANCELLED) else None
         sets, params = "state = ?, status = ?, finished_at = ?", [dump_json(state), status, finished]
@@ -459,6 +460,8 @@ class SQLStore(Store):
                    "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
                    "score = excluded.score, rank = excluded.rank", (game_id, r.seat, r.user_id, r.score, r.rank))
                   for r in results or ()]
+        if deadlines is not None and finished is None:
+            steps += self._deadline_steps(game_id, old_version + 1, *deadlines)
         if turns:  # every seat of the game written, and read back by the same statement
             case, case_params = self._turn_case("seat", expected, seat, now)
             steps.append((f"UPDATE seats SET turn_since = {case} WHERE game_id = ? RETURNING *",
@@ -688,8 +691,15 @@ class SQLStore(Store):
 
     # --- playing over days (issue 9): deadlines, preferences, ratings ---------------------------
     async def schedule_deadlines(self, game_id, version, since, entries) -> None:
+        steps = self._deadline_steps(game_id, version, since, entries)
+        if steps:
+            await self._tx(lambda tx: tx.batch(steps, final=True) and True)
+
+    @staticmethod
+    def _deadline_steps(game_id: int, version: int, since: float, entries: list[tuple[int, str, float]]) -> list[Step]:
+        """``schedule_deadlines``'s statements (also run by ``commit_action``'s transaction)."""
         if not entries:
-            return
+            return []
         # older epochs go (lean storage); a leased one is being fired: its owner closes it
         steps: list[Step] = [(
             "DELETE FROM deadlines WHERE game_id = ? AND seat = ? AND version < ? AND (state <> 'pending' "
@@ -698,7 +708,7 @@ class SQLStore(Store):
         steps.append(("INSERT INTO deadlines (game_id, seat, kind, version, due, since) VALUES "
                       + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(entries)) + " ON CONFLICT DO NOTHING",
                       tuple(v for seat, kind, due in entries for v in (game_id, seat, kind, version, due, since))))
-        await self._tx(lambda tx: tx.batch(steps, final=True) and True)
+        return steps
 
     def _shard_filter(self, shards: tuple[tuple[int, ...], int] | None,
                       shard_of: str) -> tuple[str, tuple[Any, ...]] | None:
