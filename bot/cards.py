@@ -34,6 +34,8 @@ from typing import Any
 
 import discord
 
+from bot.payload import CLICKED, V2_FLAG
+
 #: Discord's limits for one message of components (components/reference.mdx)
 MAX_COMPONENTS, MAX_TEXT, MAX_GALLERY, ROW_WIDTH = 40, 4000, 10, 5
 #: component types (components/reference.mdx)
@@ -254,6 +256,55 @@ def _seat_of(section: Any) -> Seat:
 def is_card(message: discord.Message | Any) -> bool:
     flags = getattr(message, "flags", None)
     return bool(flags is not None and getattr(flags, "components_v2", False))
+
+
+def from_components(components: list[Any], flags: int, attachments: Iterable[str]) -> Card | None:
+    """:func:`from_message` from the message's JSON: its components as Discord sent them, its flags
+    and its attachments' file names (a click's message, kept as JSON by :func:`bot.payload.lighten`)."""
+    if not flags & V2_FLAG:
+        return None
+    texts: list[str] = []
+    seats: list[Seat] = []
+    accent: int | None = None
+    gallery = False
+    for comp in _walk_json(components):
+        kind = comp.get("type")
+        if kind == CONTAINER and accent is None and comp.get("accent_color") is not None:
+            accent = int(comp["accent_color"])
+        elif kind == SECTION:
+            texts_in = (c.get("content") or "" for c in comp.get("components") or () if c.get("type") == TEXT_DISPLAY)
+            acc = comp.get("accessory") or {}
+            label = acc.get("label") or ""
+            seats.append(Seat(name="", line="\n".join(texts_in), button=acc.get("custom_id") or None, label=label,
+                              ai=label if acc.get("disabled") else None))
+        elif kind == TEXT_DISPLAY:
+            texts.append(comp.get("content") or "")
+        elif kind == MEDIA_GALLERY:
+            gallery = True
+    pictures = tuple(attachments) if gallery else ()
+    return Card(text="\n".join(texts), accent=accent, pictures=pictures, seats=tuple(seats))
+
+
+def _walk_json(components: Iterable[Any]) -> Iterable[dict[str, Any]]:
+    """:func:`_walk` over components as JSON."""
+    for c in components:
+        if not isinstance(c, dict):
+            continue
+        yield c
+        if c.get("type") != SECTION and isinstance(c.get("components"), list):
+            yield from _walk_json(c["components"])
+
+
+def clicked_card(interaction: discord.Interaction) -> Card | None:
+    """The card of the message clicked (:func:`from_message`), read from its JSON when the click's
+    reading kept it so (:data:`bot.payload.CLICKED`); None for a legacy message or no message."""
+    message = interaction.message
+    if message is None:
+        return None
+    raw = (interaction.data or {}).get(CLICKED)
+    if not isinstance(raw, list):
+        return from_message(message)
+    return from_components(raw, message.flags.value, (a.filename for a in message.attachments))
 
 
 def from_message(message: discord.Message | Any) -> Card | None:

@@ -185,7 +185,9 @@ def observe_interaction(interaction: discord.Interaction, command: str | None = 
 
 class Ludibot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, store: Store | None = None) -> None:
-        payload.install()  # discord.py reads JSON without ever raising on what Discord may send
+        # discord.py reads JSON without ever raising on what Discord may send; a game's click keeps its
+        # card as JSON (no discord.py object per component: bot.cards.clicked_card reads it)
+        payload.install(lighter=(f"{PREFIX}:",))
         shards: dict[str, object] = {}
         if settings.shard_count is not None:
             shards["shard_count"] = settings.shard_count
@@ -420,9 +422,9 @@ class Ludibot(commands.AutoShardedBot):
         if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:")):  # the games' and the replay viewer's
             await refuse(interaction, "common.error.forged_button")
             return
-        on_message = interaction.message is not None and cid in _custom_ids(interaction.message.components)
+        kinds = _clicked_types(interaction)
+        on_message = cid in kinds
         if on_message:
-            kinds = _component_types(interaction.message.components)  # type: ignore[union-attr]
             if kinds.get(cid) != (interaction.data or {}).get("component_type"):
                 # a select's id sent as a button (or the reverse): discord.py would drop it silently
                 await refuse(interaction, "common.error.wrong_component")
@@ -457,14 +459,27 @@ RESYNCS_PER_DAY = 10
 DAY = 86400.0
 
 
-def _custom_ids(components) -> set[str]:
-    found: set[str] = set()
-    for comp in components or []:
-        cid = getattr(comp, "custom_id", None)
+def _clicked_types(interaction: discord.Interaction) -> dict[str, int]:
+    """``custom id -> component type`` of every control on the message clicked (none without one), from
+    its JSON when the click's reading kept it so (:data:`bot.payload.CLICKED`)."""
+    if interaction.message is None:
+        return {}
+    raw = (interaction.data or {}).get(payload.CLICKED)
+    return _json_types(raw) if isinstance(raw, list) else _component_types(interaction.message.components)
+
+
+def _json_types(components: list) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for comp in components:
+        if not isinstance(comp, dict):
+            continue
+        cid = comp.get("custom_id")
         if cid:
-            found.add(cid)
-        found |= _custom_ids(getattr(comp, "children", None))
-        found |= _custom_ids(_accessory(comp))
+            found[cid] = comp.get("type")
+        if isinstance(comp.get("components"), list):
+            found.update(_json_types(comp["components"]))
+        if isinstance(comp.get("accessory"), dict):
+            found.update(_json_types([comp["accessory"]]))
     return found
 
 

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 import engines
 from bot import emojis, i18n, rules, takeback
-from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, from_message, rgb
+from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, clicked_card, from_message, rgb
 from bot.community.clocks import clock_line, clocks_of, duration
 from bot.community.clocks import line_for as clock_line_for
 from bot.community.voting import register_votes, vote_controls
@@ -934,7 +934,7 @@ class GameCog(commands.GroupCog):
                 or message.flags.ephemeral
                 or time.time() - message.created_at.timestamp() > STRIP_MAX_AGE):
             return False
-        shown = from_message(message)
+        shown = clicked_card(interaction)
         try:
             if shown is None:
                 await interaction.response.edit_message(view=None)

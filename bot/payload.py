@@ -354,9 +354,30 @@ PASS_THROUGH: tuple[type[BaseException], ...] = (ReconnectWebSocket, WebSocketCl
 _installed: dict[str, Any] = {}
 
 
-def install() -> None:
-    """discord.py reads JSON with :func:`loads`, and one failing gateway frame is dropped, not fatal.
-    Idempotent."""
+#: where :func:`lighten` leaves a clicked card's components, as Discord sent them, in the interaction's
+#: ``data`` (never from the wire: the key is dropped from every interaction first)
+CLICKED = "ludibot.clicked"
+
+
+def lighten(data: dict[str, Any], prefixes: tuple[str, ...]) -> None:
+    """A click on a control whose id starts with one of ``prefixes``: the clicked message's components
+    move to ``data["data"][CLICKED]``, so that discord.py does not build an object for each of them
+    (a turn card has 20 to 40; the bot reads them as JSON, :func:`bot.cards.clicked_card`). Any other
+    interaction only loses a ``CLICKED`` key someone sent. ``data`` passed :func:`check_interaction`."""
+    inner = data.get("data")
+    if not isinstance(inner, dict):
+        return
+    inner.pop(CLICKED, None)
+    if data.get("type") == 3 and prefixes and inner["custom_id"].startswith(prefixes):
+        message = data["message"]
+        inner[CLICKED] = message["components"]
+        message["components"] = []
+
+
+def install(lighter: tuple[str, ...] = ()) -> None:
+    """discord.py reads JSON with :func:`loads`, and one failing gateway frame is dropped, not fatal;
+    the clicks on the controls whose ids start with ``lighter`` keep their message's components as
+    JSON (:func:`lighten`). Idempotent."""
     if _installed:
         return
     _installed["from_json"] = discord_utils._from_json
@@ -367,6 +388,7 @@ def install() -> None:
 
     def parse_interaction_create(self: ConnectionState, data: Any) -> None:
         check_interaction(data)
+        lighten(data, lighter)
         parse(self, data)
 
     ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]

@@ -30,7 +30,7 @@ from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import emojis, i18n, metrics, rules
-from bot.cards import Card, card_of, from_message
+from bot.cards import Card, card_of, clicked_card
 from bot.language import server_lang
 from bot.safe import allowed_mentions, safe_params
 from engines.base import RuleError
@@ -231,7 +231,7 @@ async def edit_answer(interaction: discord.Interaction, content: str | None = No
         if files is not None:
             pictures = [f.filename for f in files]
         else:
-            shown = from_message(message) if message is not None else None
+            shown = clicked_card(interaction)
             pictures = list(shown.pictures) if shown is not None else [
                 a.filename for a in getattr(message, "attachments", []) or []]
         card = card_of(content, pictures=pictures, controls=items or ())

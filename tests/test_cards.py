@@ -265,3 +265,31 @@ def test_components_are_exactly_what_the_layout_sends():
             assert built == shown.layout().to_components(), shown
     assert _cards_of_every_shape()[3].components()[0]["components"][-4]["components"][0]["emoji"] == {
         "id": None, "name": "✋"}  # the gesture rows kept their lines (5 + 4)
+
+
+def test_a_card_read_from_its_json_is_the_card_discord_py_objects_give():
+    """A click keeps its card as JSON (bot.payload.lighten): read back from it, every shape of card is
+    what :func:`from_message` reads from discord.py's objects (sections with their buttons, AI seats,
+    compact seats, galleries, no accent); a legacy message is still None."""
+    from bot.cards import from_components
+
+    shapes = [
+        Card(text="Tour 3\n<@5>", accent=0x112233, pictures=("t.png",), groups=((button(3, "roll", "Lancer"),),)),
+        Card(text="Tour 3", accent=0x112233, pictures=("t.png", "u.png"), seats=seats(3, ai={1}),
+             groups=((button(3, "roll", "Lancer", version=2),), (button(3, "hand", "Ma main"),))),
+        Card(text="t", seats=(Seat(name="A"), Seat(name="B"))),  # compact: one text display
+        Card(text="sans couleur", accent=None, groups=((select(3, "pick", "Choisir", [("a", "A"), ("b", "B")]),),)),
+        Card(text="fin", accent=TABLE_ACCENT, pictures=("r.gif",), seats=seats(2, to_play=None)),
+    ]
+    for card in shapes:
+        data = card.components()
+        files = list(card.pictures)
+        objects = SimpleNamespace(flags=discord.MessageFlags(components_v2=True), attachments=[
+            SimpleNamespace(filename=f) for f in files],
+            components=[discord.components._component_factory(c, None) for c in data])
+        assert from_components(data, 1 << 15, files) == from_message(objects), card
+        assert from_components(data, 1 << 15, files).groups == ()
+    assert from_components([{"type": 1, "components": [{"type": 2, "custom_id": "x"}]}], 0, []) is None
+    # what a crafted client may send instead of components is skipped, not fatal
+    assert from_components(["row", {"type": 17, "components": [5, {"type": 10, "content": "a"}]}], 1 << 15,
+                           []) == Card(text="a", accent=None)

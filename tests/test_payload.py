@@ -297,3 +297,38 @@ def test_whole_numbers_past_64_bits_are_integers_again():
         payload.check_interaction(interaction(message__flags=float(2**65)))
     assert payload.whole_numbers({"n": 2.0, "big": 1e300, "inf": float("inf")}) == {"n": 2.0, "big": int(1e300),
                                                                                     "inf": float("inf")}
+
+
+def test_a_games_click_keeps_its_card_as_json_and_nothing_else_does(monkeypatch):
+    """``install(lighter=…)``: a click on one of the games' controls reaches discord.py with the clicked
+    message's components moved to ``data[CLICKED]`` (no object per component); a click on another
+    control keeps them; a ``CLICKED`` key sent by a client never survives (it would name controls)."""
+    from discord.state import ConnectionState
+
+    seen = []
+    monkeypatch.setattr(ConnectionState, "parse_interaction_create", lambda self, data: seen.append(data))
+    payload.uninstall()
+    payload.install(lighter=("ludibot:",))
+    try:
+        card = [{"type": 17, "components": [{"type": 10, "content": "Alice"}, {"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "Lancer", "custom_id": "ludibot:1:roll:3"}]}]}]
+        ConnectionState.parse_interaction_create(None, interaction(  # type: ignore[arg-type]
+            message__components=json.loads(json.dumps(card)), message__flags=1 << 15,
+            data__custom_id="ludibot:1:roll:3", data__component_type=2))
+        assert seen[-1]["message"]["components"] == [] and seen[-1]["data"][payload.CLICKED] == card
+        forged = [{"type": 1, "components": [{"type": 2, "custom_id": "ludibot:1:roll:3"}]}]
+        for changes in ({"data__custom_id": "ludibot-replay:1:next"},  # the replay viewer's: discord.py's
+                        {"type": 5, "data": {"custom_id": "ludibot:1:form", "components": []}}):  # a form
+            data = interaction(**changes)
+            data["data"][payload.CLICKED] = forged
+            ConnectionState.parse_interaction_create(None, data)  # type: ignore[arg-type]
+            assert payload.CLICKED not in seen[-1]["data"]
+        sent = interaction(message__components=card, message__flags=1 << 15, data__custom_id="ludibot:1:roll:3")
+        sent["data"][payload.CLICKED] = forged  # a client's own: replaced by the message's real components
+        ConnectionState.parse_interaction_create(None, sent)  # type: ignore[arg-type]
+        assert seen[-1]["data"][payload.CLICKED] == card
+        kept = interaction(message__components=card, message__flags=1 << 15, data__custom_id="other:1")
+        ConnectionState.parse_interaction_create(None, kept)  # type: ignore[arg-type]
+        assert seen[-1]["message"]["components"] == card and payload.CLICKED not in seen[-1]["data"]
+    finally:
+        payload.uninstall()

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot import i18n
-from bot.cards import from_message
+from bot.cards import clicked_card
 from bot.community.votes import Votes, choices_for, counts, majority, voters
 from bot.safe import allowed_mentions
 from bot.sessions import SessionError, open_votes
@@ -107,7 +107,7 @@ async def _update_buttons(inter: discord.Interaction, cog: Any, game: GameRow) -
     lg = await cog.public_lang_of(game)
     view = await cog.sessions.public_view(game)
     groups = await cog.control_groups(game, view, lg)
-    shown = from_message(inter.message)
+    shown = clicked_card(inter)
     try:
         if shown is None:  # a message posted before cards
             controls = [item for group in groups for item in group]
