@@ -269,8 +269,9 @@ def from_components(components: list[Any], flags: int, attachments: Iterable[str
     gallery = False
     for comp in _walk_json(components):
         kind = comp.get("type")
-        if kind == CONTAINER and accent is None and comp.get("accent_color") is not None:
-            accent = int(comp["accent_color"])
+        colour = comp.get("accent_color")
+        if kind == CONTAINER and accent is None and type(colour) is int:  # a crafted one is no colour
+            accent = colour
         elif kind == SECTION:
             texts_in = (c.get("content") or "" for c in comp.get("components") or () if c.get("type") == TEXT_DISPLAY)
             acc = comp.get("accessory") or {}

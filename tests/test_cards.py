@@ -293,3 +293,5 @@ def test_a_card_read_from_its_json_is_the_card_discord_py_objects_give():
     # what a crafted client may send instead of components is skipped, not fatal
     assert from_components(["row", {"type": 17, "components": [5, {"type": 10, "content": "a"}]}], 1 << 15,
                            []) == Card(text="a", accent=None)
+    assert from_components([{"type": 17, "accent_color": "x", "components": [{"type": 10, "content": "a"}]}],
+                           1 << 15, []) == Card(text="a", accent=None)
