@@ -501,13 +501,20 @@ class SessionService:
                                         before=before)
 
     @staticmethod
-    def _bot_moves_next(game: GameRow, engine: Engine, state: Any, expected: set[int]) -> bool:
-        """Whether ``_play_ai`` plays after this state: a forced move, or an expected seat the AI plays."""
-        played = ai_played(game)
-        if any(s.seat in played and s.seat in expected for s in game.seats):
-            return True
+    def _bot_turn(game: GameRow, engine: Engine, state: Any,
+                  expected: set[int]) -> tuple[int, str, dict[str, Any] | None, int] | None:
+        """What the bot plays next after this state, the one test of ``_play_ai`` and ``_planned``:
+        ``(seat, "auto", the move, 0)`` for a move without a choice, ``(seat, "ai", None, level)`` for an
+        expected seat the bot plays (AI seats, and human seats the others voted to let the bot play
+        until they are back; its move still to think), None when the bot does not move."""
         forced = getattr(engine, "forced_action", None)
-        return forced is not None and any(forced(state, s) is not None for s in sorted(expected))
+        if forced is not None:
+            for s in sorted(expected):
+                if (action := forced(state, s)) is not None:
+                    return s, "auto", action, 0
+        played = ai_played(game)
+        ai = next((s for s in game.seats if s.seat in played and s.seat in expected), None)
+        return (ai.seat, "ai", None, ai.ai_level or 1) if ai is not None else None
 
     async def _planned(self, game: GameRow, engine: Engine, new_state: Any, seat: int, before: set[int],
                        bank: float | None) -> tuple[float, list[tuple[int, str, float]]] | None:
@@ -516,7 +523,7 @@ class SessionService:
         if self.plan_deadlines is None:
             return None
         expected = engine.expected(new_state)
-        if self._bot_moves_next(game, engine, new_state, expected):
+        if self._bot_turn(game, engine, new_state, expected) is not None:
             return None
         seats = sorted(expected - (before - {seat}))  # what ``act`` will call newly expected
         try:
@@ -577,21 +584,13 @@ class SessionService:
                 break
             engine = self.engine(game.kind)
             state = await self.load(game, engine)
-            expected = engine.expected(state)
-            forced = getattr(engine, "forced_action", None)  # a move without a choice, played by itself
-            auto = next(((s, a) for s in sorted(expected) if (a := forced(state, s)) is not None),
-                        None) if forced is not None else None
-            # AI seats, and human seats the others voted to let the bot play (until they are back)
-            played = ai_played(game)
-            ai = [s for s in game.seats if s.seat in played and s.seat in expected]
-            if auto is not None:
-                (seat_no, action), by = auto, "auto"
-            elif ai:
-                seat_no, by = ai[0].seat, "ai"
-                # off the event loop: a strong AI thinks for up to a second, and other games must not wait
-                action = await asyncio.to_thread(engine.ai_action, state, seat_no, ai[0].ai_level or 1)
-            else:
+            turn = self._bot_turn(game, engine, state, engine.expected(state))
+            if turn is None:
                 break
+            seat_no, by, action, level = turn
+            if action is None:
+                # off the event loop: a strong AI thinks for up to a second, and other games must not wait
+                action = await asyncio.to_thread(engine.ai_action, state, seat_no, level)
             step = await self._commit(game, engine, state, seat_no, None, {**action, "_by": by})
             game, result = step.game, step.result or result
             events.extend(step.events)
