@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from bench.common import MeasuredNothing, Timings, bot_world, next_control
+from bench.common import MeasuredNothing, Timings, bot_world, emojis_created, next_control
 from tests.e2e.harness import last_control, mentioned
 
 GAMES = ("Ludix", "Ludime", "Range ta Ludothèque", "Take it to the Limit", "Tectonic", "L'Invincible Armada",
@@ -204,21 +204,6 @@ def compare_table(before: dict, after: dict, what: str = "move") -> str:
 
 
 # --- the games (the per-game benches' gestures, capped) ---------------------------------------------
-
-async def emojis_created(fake, quiet: float = 3.0, at_most: float = 90.0) -> int:
-    """Wait until the bot's application emojis are all created (none for ``quiet`` seconds): their
-    uploads are made once at start-up, not by a move (a tree without them returns at once)."""
-    t0 = time.monotonic()
-    count, since = -1, time.monotonic()
-    while time.monotonic() - t0 < at_most:
-        now = len(getattr(fake, "app_emojis", ()))
-        if now != count:
-            count, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            break
-        await asyncio.sleep(0.2)
-    return count
-
 
 async def settle(fake, idle: float = 0.25, at_most: float = 5.0) -> None:
     """Wait until the bot has been quiet (no request, no gateway frame) for ``idle`` seconds: the late

@@ -6,6 +6,7 @@ Discord's 3-second window measures). Results print as a Markdown table for the R
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import tempfile
 import time
@@ -331,3 +332,18 @@ async def measure_floor(t: Timings, clicks: int = 60) -> FloorFigures:
         await fake.stop()
     t.floor = FloorFigures(clicks, cpu, t.samples[FLOOR_ROW][before:])
     return t.floor
+
+
+async def emojis_created(fake, quiet: float = 3.0, at_most: float = 90.0) -> int:
+    """Wait until the bot's application emojis are all created (none for ``quiet`` seconds): their
+    uploads are made once at start-up, not by a move (a tree without them returns at once)."""
+    t0 = time.monotonic()
+    count, since = -1, time.monotonic()
+    while time.monotonic() - t0 < at_most:
+        now = len(getattr(fake, "app_emojis", ()))
+        if now != count:
+            count, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+        await asyncio.sleep(0.2)
+    return count
