@@ -11,13 +11,6 @@ three hand-overs per job). A dead worker is replaced and its job tried once more
 a thread when processes cannot start or when ``LUDIBOT_RENDER_WORKERS=0`` asks for it. A worker
 ends with its input, so none outlives the bot, even killed outright. The public picture of a
 game's version is kept in a small LRU, so ``status``, spectators and republication reuse it.
-
-Pictures nobody waits for — a finished game's animated summary, replay pictures drawn ahead — go
-to a **background worker** (``run(..., background=True)``): one more process, started at its first
-job, that runs at a lower scheduling priority (:data:`BACKGROUND_NICE`). On a busy machine the
-kernel gives the cores to the event loop and to the workers drawing live moves first; a summary
-that takes a few hundred milliseconds no longer holds one of the move workers nor competes with
-them. It draws one job at a time; when it cannot start, the pool draws the job as any other.
 """
 
 from __future__ import annotations
@@ -57,10 +50,6 @@ def picture(fn: Callable[..., bytes | None], *args: Any, **kwargs: Any) -> Pictu
     return Picture(fn, args, kwargs)
 
 
-#: niceness of the background worker (man 2 nice: 0 is the default, 19 the lowest priority); 10 gives
-#: it about a tenth of a core's share against a process at 0 when both want the core
-BACKGROUND_NICE = 10
-
 #: how long a worker may take to start (Python, PIL and the fonts) before the pool gives up on it
 START_TIMEOUT = 60.0
 
@@ -77,11 +66,9 @@ class _Worker:
         self.proc = proc
 
     @classmethod
-    async def spawn(cls, nice: int = 0) -> _Worker:
-        """A started worker; ``nice`` > 0: it lowers its own scheduling priority first."""
+    async def spawn(cls) -> _Worker:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.render_worker", *(("--nice", str(nice)) if nice else ()),
-            stdin=asyncio.subprocess.PIPE,
+            sys.executable, "-m", "bot.render_worker", stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=None, limit=1 << 16)
         worker = cls(proc)
         try:
@@ -147,8 +134,6 @@ class RenderPool:
         self._idle: asyncio.Queue[_Worker | None] | None = None
         self._all: list[_Worker] = []
         self._spawning = 0  # workers being started to replace dead ones
-        self._background: _Worker | None = None  # started at the first background job
-        self._background_lock = asyncio.Lock()  # one background job at a time, its answer read whole
         self._cache: OrderedDict[Hashable, bytes | None] = OrderedDict()
         self._cache_size = cache_size
         self.restarts = 0
@@ -189,25 +174,14 @@ class RenderPool:
         else:
             log.error("render processes could not start: rendering in a thread")
 
-    @property
-    def background_pid(self) -> int | None:
-        """The background worker's process id, once started and while alive."""
-        worker = self._background
-        return worker.proc.pid if worker is not None and worker.alive else None
-
     async def close(self) -> None:
         workers, self._all = self._all, []
-        if self._background is not None:
-            workers.append(self._background)
-            self._background = None
         self._idle = None
         await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
 
     # --- drawing ----------------------------------------------------------------------
-    async def run(self, job: Picture | Callable[..., bytes | None] | None, *args: Any,
-                  background: bool = False) -> bytes | None:
-        """Draw ``job`` (a :class:`Picture`, or a function and its arguments) off the event loop;
-        ``background``: a picture nobody waits for, drawn by the background worker when it can be."""
+    async def run(self, job: Picture | Callable[..., bytes | None] | None, *args: Any) -> bytes | None:
+        """Draw ``job`` (a :class:`Picture`, or a function and its arguments) off the event loop."""
         if job is None:
             return None
         if not isinstance(job, Picture):
@@ -216,16 +190,6 @@ class RenderPool:
         if not self._all and not self._spawning:
             return await asyncio.to_thread(job)
         payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
-        if background:
-            # shielded as below: the job holds the background worker until its answer is read
-            answer = await asyncio.shield(asyncio.ensure_future(self._background_call(payload)))
-            if answer is not None:
-                ok, value, cpu = answer
-                self.worker_cpu += cpu
-                if not ok:
-                    raise value
-                return value
-            # the background worker could not draw it: the move workers do
         for attempt in (1, 2):
             worker = await self._take()
             if worker is None:
@@ -245,32 +209,6 @@ class RenderPool:
                 raise value
             return value
         return await asyncio.to_thread(job)
-
-    async def _background_call(self, payload: bytes) -> tuple[bool, Any, float] | None:
-        """``payload`` drawn by the background worker (started, or replaced once, here); None when it
-        cannot be (no process starts, or the pool is closed): the caller draws it with the others."""
-        async with self._background_lock:
-            for attempt in (1, 2):
-                worker = self._background
-                if worker is None or not worker.alive:
-                    if self._idle is None:  # closed
-                        return None
-                    try:
-                        worker = await _Worker.spawn(nice=BACKGROUND_NICE)
-                    except (OSError, WorkerGone):
-                        log.exception("the background render worker could not start: drawn by the others")
-                        return None
-                    if self._idle is None:  # closed while it started
-                        await worker.stop()
-                        return None
-                    self._background = worker
-                try:
-                    return await worker.call(payload)
-                except WorkerGone:
-                    self._background = None
-                    self.restarts += 1
-                    log.warning("the background render worker died: starting another (attempt %d)", attempt)
-            return None
 
     async def _take(self) -> _Worker | None:
         """An idle worker (waiting for one), or None when there is none left to wait for."""

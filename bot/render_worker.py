@@ -3,8 +3,7 @@
 It reads jobs on its standard input and answers on its standard output, one at a time, each
 message a 4-byte big-endian length then a pickle: a job is a :class:`bot.render_pool.Picture`,
 an answer ``(ok, PNG bytes or None or the exception, CPU seconds)``. The end of its input (the
-bot stopped, or was killed outright) ends it, so no worker outlives the bot. ``--nice N`` (the
-pool's background worker) lowers its scheduling priority first. Anything a
+bot stopped, or was killed outright) ends it, so no worker outlives the bot. Anything a
 renderer prints goes to standard error, never into the answers.
 """
 
@@ -63,18 +62,7 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
         out.flush()
 
 
-def lower_priority(argv: list[str]) -> None:
-    """``--nice N``: the background worker gives way to the others (``os.nice``; refused: it draws
-    at the normal priority)."""
-    if "--nice" in argv:
-        try:
-            os.nice(max(0, int(argv[argv.index("--nice") + 1])))
-        except (IndexError, ValueError, OSError) as exc:
-            print(f"render worker: --nice ignored ({exc})", file=sys.stderr)
-
-
 def main() -> None:
-    lower_priority(sys.argv[1:])
     out = os.fdopen(os.dup(1), "wb")  # the answers' channel, kept apart from anything printed
     os.dup2(2, 1)
     sys.stdout = sys.stderr

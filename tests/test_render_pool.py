@@ -33,10 +33,6 @@ def _fail(text: str) -> bytes:
     raise ValueError(text)
 
 
-def _niceness() -> tuple[int, int]:
-    return os.getpid(), os.nice(0)
-
-
 def _view():
     state = ENGINE.new_game(2, {}, seed=3)
     state, _ = ENGINE.apply(state, 0, {"type": "roll"})
@@ -119,83 +115,6 @@ def test_the_last_worker_gone_for_good_falls_back_to_a_thread(tmp_path, monkeypa
     asyncio.run(scenario())
 
 
-def test_background_pictures_are_drawn_by_a_worker_of_lower_priority(tmp_path):
-    """A finished game's summary, replay pictures drawn ahead: a process of its own, started at the
-    first such job, niced, so the moves' workers and the event loop get the cores first; a move's
-    picture never waits behind it; it dies, it is replaced; its renderer's errors reach the caller."""
-    from bot.render_pool import BACKGROUND_NICE
-
-    async def scenario():
-        pool = RenderPool(1)
-        await pool.start()
-        try:
-            ours = os.nice(0)
-            mover, nice = await pool.run(_niceness)
-            assert nice == ours and pool.background_pid is None  # not started before it is needed
-            back, back_nice = await pool.run(_niceness, background=True)
-            assert back_nice == min(19, ours + BACKGROUND_NICE)
-            assert back not in (mover, os.getpid()) and pool.background_pid == back
-            # a long summary in the background does not hold the move worker
-            summary = asyncio.create_task(pool.run(_slow, 0.6, b"summary", background=True))
-            await asyncio.sleep(0.1)
-            assert await pool.run(_slow, 0, b"move") == b"move" and not summary.done()
-            assert await summary == b"summary"
-            try:
-                await pool.run(_fail, "no frame", background=True)
-            except ValueError as exc:
-                assert str(exc) == "no frame"
-            else:
-                raise AssertionError("the background renderer's error was lost")
-            # it dies mid-job: another starts and draws the job, niced too
-            again = await pool.run(_die_once, str(tmp_path / "died"), background=True)
-            assert again not in (back, mover) and pool.restarts == 1 and pool.background_pid == again
-            assert (await pool.run(_niceness, background=True)) == (again, min(19, ours + BACKGROUND_NICE))
-            assert (await pool.run(_niceness))[0] == mover  # the move worker untouched
-        finally:
-            await pool.close()
-        assert pool.background_pid is None
-
-    asyncio.run(scenario())
-
-
-def test_a_background_job_given_up_leaves_its_worker_in_step_and_one_that_cannot_start_is_drawn_anyway(
-        monkeypatch):
-    import bot.render_pool as rp
-
-    async def scenario():
-        pool = RenderPool(1)
-        await pool.start()
-        try:
-            slow = asyncio.create_task(pool.run(_slow, 0.3, b"abandoned", background=True))
-            await asyncio.sleep(0.1)
-            slow.cancel()
-            assert await pool.run(_slow, 0, b"mine", background=True) == b"mine"
-            assert pool.restarts == 0
-        finally:
-            await pool.close()
-        # no background process can start: the move workers draw the job
-        pool = RenderPool(1)
-        await pool.start()
-        spawn = rp._Worker.spawn
-
-        async def no_nice(nice=0):
-            if nice:
-                raise rp.WorkerGone("refused")
-            return await spawn(nice)
-
-        monkeypatch.setattr(rp._Worker, "spawn", staticmethod(no_nice))
-        try:
-            mover, _ = await pool.run(_niceness)
-            assert (await pool.run(_niceness, background=True))[0] == mover and pool.background_pid is None
-        finally:
-            await pool.close()
-        threaded = RenderPool(0)  # no processes at all: a thread, as every other picture
-        await threaded.start()
-        assert (await threaded.run(_niceness, background=True))[0] == os.getpid()
-
-    asyncio.run(scenario())
-
-
 def test_thread_fallback_and_the_cache():
     async def scenario():
         pool = RenderPool(0)
@@ -235,29 +154,23 @@ def test_workers_do_not_outlive_a_killed_bot():
             "    pool = RenderPool(1)\n"
             "    await pool.start()\n"
             "    print(await pool.run(os.getpid), flush=True)\n"
-            "    print(await pool.run(os.getpid, background=True), flush=True)\n"
             "    time.sleep(60)\n"
             "asyncio.run(main())\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
-        workers = [int(proc.stdout.readline()), int(proc.stdout.readline())]  # a move's, the background's
-        for worker in workers:
-            os.kill(worker, 0)  # alive
+        worker = int(proc.stdout.readline())
+        os.kill(worker, 0)  # alive
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and workers:
-            for worker in list(workers):
-                try:
-                    os.kill(worker, 0)
-                except ProcessLookupError:
-                    workers.remove(worker)
+        while time.monotonic() < deadline:
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                return
             time.sleep(0.1)
-        if not workers:
-            return
-        for worker in workers:
-            os.kill(worker, signal.SIGKILL)
-        raise AssertionError("a render worker outlived the killed bot")
+        os.kill(worker, signal.SIGKILL)
+        raise AssertionError("the render worker outlived the killed bot")
     finally:
         if proc.poll() is None:
             proc.kill()

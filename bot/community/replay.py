@@ -317,9 +317,7 @@ class ReplayService:
                 return i, pic
         return None
 
-    async def picture(self, game: GameRow, item: Replay, index: int, lang: str, *,
-                      background: bool = False) -> bytes | None:
-        """The picture of position ``index`` (cached); ``background``: drawn ahead, nobody waits."""
+    async def picture(self, game: GameRow, item: Replay, index: int, lang: str) -> bytes | None:
         found = self.job(game, item, index, lang)
         if found is None:
             return None
@@ -328,7 +326,7 @@ class ReplayService:
         if key in self._pictures:
             self._pictures.move_to_end(key)
             return self._pictures[key]
-        data = await self.bot.render_pool.run(job, background=background)
+        data = await self.bot.render_pool.run(job)
         self._pictures[key] = data
         while len(self._pictures) > PICTURES:
             self._pictures.popitem(last=False)
@@ -336,15 +334,14 @@ class ReplayService:
 
     def warm(self, game: GameRow, item: Replay, index: int, lang: str, step: int = 1) -> None:
         """Draw the picture the next click in the same direction (``step``) will show, in the
-        background, when a render worker is idle (never ahead of another game's picture), by the
-        pool's background worker."""
+        background, when a render worker is idle (never ahead of another game's picture)."""
         i = index + step
         pool = self.bot.render_pool
         if not 0 <= i < len(item) or (game.id, item.positions[i].n, lang) in self._pictures:
             return
         if pool.uses_processes and pool.idle_workers == 0:
             return
-        asyncio.ensure_future(self._quiet(self.picture(game, item, i, lang, background=True)))
+        asyncio.ensure_future(self._quiet(self.picture(game, item, i, lang)))
 
     @staticmethod
     async def _quiet(coro: Any) -> None:
@@ -390,10 +387,7 @@ class ReplayService:
         async with self._drawing:  # one animation at a time: the other workers keep drawing moves
             if key in self._animations:  # drawn meanwhile (the end of the game's own, say)
                 return self._animations[key]
-            # the background worker: a summary takes a few hundred milliseconds of a core, and the
-            # moves of the other games come first
-            out = await self.bot.render_pool.run(self.animation_job(game, item, lang, ranking, title),
-                                                 background=True)
+            out = await self.bot.render_pool.run(self.animation_job(game, item, lang, ranking, title))
             result = Animation(out[0], out[1], len(frame_order(item))) if out else None
             self._animations[key] = result
         while len(self._animations) > ANIMATIONS:
