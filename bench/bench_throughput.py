@@ -7,7 +7,10 @@ is offered to it; moves are offered at a fixed rate (a token every 1/rate s, sha
 games). Per rate: moves achieved per second, the callback latency (interaction → the bot's
 answer: Discord's 3-second window), the time until the message with the next buttons is posted,
 CPU per move in the bot's main process and in its render workers (/proc), and the bot's
-event-loop lag (sampled by the bot itself, LUDIBOT_LOOP_LAG). Budgets (issue 16): ≥ 140 moves/s
+event-loop lag (sampled by the bot itself, LUDIBOT_LOOP_LAG), and the games that ended (each is
+restarted from a new lobby; its animated summary, issue 27, is drawn in a render worker two seconds
+after its result: the later steps carry that work). The application emojis, created once in an
+application's life, are created before the first step. Budgets (issue 16): ≥ 140 moves/s
 with p99 ≤ 1 s; p99 ≤ 150 ms at 60 moves/s; CPU per move ≤ 5 ms in the main process and ≤ 10 ms
 in all; loop lag p99 ≤ 5 ms at full load (the 140 moves/s the process must sustain; the lag past it
 is printed too). Every step must measure moves, or the run fails.
@@ -55,6 +58,7 @@ class Game:
         self.by_id = {u.id: u for u in users}
         self.msg = None
         self.moves = 0
+        self.ended = 0  # games this channel finished (each draws its animated summary, issue 27)
 
     async def start(self) -> None:
         fake, (a, b) = self.fake, self.users
@@ -68,6 +72,7 @@ class Game:
     async def move(self) -> tuple[float | None, float]:
         """One move; (callback latency s, time until the next buttons s)."""
         if FINAL in (self.msg.content or ""):
+            self.ended += 1
             await self.start()
         msg = self.msg
         who = mentioned(msg)
@@ -222,6 +227,7 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
                 callbacks.append(latency * 1000)
             follow.append(done * 1000)
 
+    ended = sum(getattr(g, "ended", 0) for g in games)
     offerer = asyncio.create_task(offer())
     players = [asyncio.create_task(player(g)) for g in games]
     t0 = time.perf_counter()
@@ -231,7 +237,8 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
     offerer.cancel()
     elapsed = time.perf_counter() - t0
     return {"rate": rate, "moves": len(follow), "achieved": len(follow) / elapsed, "callbacks": callbacks,
-            "follow": follow, "unanswered": unanswered}
+            "follow": follow, "unanswered": unanswered,
+            "ended": sum(getattr(g, "ended", 0) for g in games) - ended}
 
 
 async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
@@ -290,12 +297,12 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
             failures.append(f"- UNANSWERED or past Discord's 3 s: {f['unanswered']} floor clicks at {f['rate']:.0f}/s")
     print(f"### Throughput: {GAMES} concurrent Ludix games, one bot process ({seconds:.0f} s per rate)\n")
     print("| offered moves/s | achieved | n | callback p50 ms | callback p99 ms | next buttons p99 ms "
-          "| CPU/move main ms | CPU/move workers ms | loop lag p99 ms | CPU/move fake + players ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| CPU/move main ms | CPU/move workers ms | loop lag p99 ms | CPU/move fake + players ms | games ended |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['rate']:.0f} | {r['achieved']:.1f} | {r['moves']} | {statistics.median(r['callbacks']):.1f} "
               f"| {percentile(r['callbacks'], 99):.1f} | {percentile(r['follow'], 99):.1f} | {r['main_ms']:.1f} "
-              f"| {r['workers_ms']:.1f} | {r['lag_p99']:.1f} | {r['driver_ms']:.1f} |")
+              f"| {r['workers_ms']:.1f} | {r['lag_p99']:.1f} | {r['driver_ms']:.1f} | {r['ended']} |")
     print(f"\n(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     by_route: dict[str, int] = {}
     for r in limited:
