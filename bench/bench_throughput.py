@@ -12,8 +12,10 @@ restarted from a new lobby; its animated summary, issue 27, is drawn in a render
 after its result: the later steps carry that work). The application emojis, created once in an
 application's life, are created before the first step. Budgets (issue 16): ≥ 140 moves/s
 with p99 ≤ 1 s; p99 ≤ 150 ms at 60 moves/s; CPU per move ≤ 5 ms in the main process and ≤ 10 ms
-in all; loop lag p99 ≤ 5 ms at full load (the 140 moves/s the process must sustain; the lag past it
-is printed too). Every step must measure moves, or the run fails.
+in all (the median over the rates 30-180); loop lag p99 ≤ 5 ms at full load (the 140 moves/s the
+process must sustain; the lag past it is printed too). Issue 24 raised the throughput to ≥ 170
+moves/s with the cards: 220 moves/s are offered too, since at 180 offered the driver itself
+measures at most about 170 (the floor bot, 166). Every step must measure moves, or the run fails.
 
 The floor bot (``bench/floor_bot.py``) is offered the same rates afterwards, in the same run, on its
 own fake Discord (50 channels, one button each, clicked as a token comes): its achieved rate,
@@ -46,9 +48,14 @@ def profile_env() -> dict[str, str]:
 
 GAMES = 50
 FINAL = "Fin de la partie"
-RATES = (30, 60, 100, 140, 180)
+RATES = (30, 60, 100, 140, 180, 220)
+#: the rates the CPU per move is the median of (issue 16's five; 220 is offered for the throughput
+#: only: at 180 offered the driver itself measures at most ≈ 170 moves/s, the floor bot 166)
+CPU_RATES = (30, 60, 100, 140, 180)
 #: moves per second one process must sustain with p99 ≤ 1 s (issue 16): "full load" for the loop lag
 THROUGHPUT_BUDGET = 140
+#: moves per second with p99 ≤ 1 s that one process must still sustain with the cards (issue 24)
+CARDS_THROUGHPUT_BUDGET = 170
 FLOOR_SECONDS = 6.0  # per rate at most, for the floor bot (5 rates: about 35 s with its start)
 
 
@@ -315,15 +322,19 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
     verdicts = []
     ok_rates = [r["achieved"] for r in rows if percentile(r["callbacks"], 99) <= 1000]
     best = max(ok_rates, default=0.0)
-    verdicts.append((f"moves/s with p99 ≤ 1 s: {best:.0f} (budget ≥ {THROUGHPUT_BUDGET})", best >= THROUGHPUT_BUDGET))
+    verdicts.append((f"moves/s with p99 ≤ 1 s: {best:.0f} (budget ≥ {CARDS_THROUGHPUT_BUDGET}; issue 16's "
+                     f"{THROUGHPUT_BUDGET})", best >= CARDS_THROUGHPUT_BUDGET))
     at60 = next((r for r in rows if r["rate"] == 60), None)
     if at60:
         p = percentile(at60["callbacks"], 99)
         verdicts.append((f"p99 at 60 moves/s: {p:.0f} ms (budget ≤ 150)", p <= 150))
     if rows:
-        main_ms = statistics.median(r["main_ms"] for r in rows)
-        total_ms = statistics.median(r["main_ms"] + r["workers_ms"] for r in rows)
-        verdicts.append((f"CPU per move, main process: {main_ms:.1f} ms (budget ≤ 5)", main_ms <= 5))
+        cpu_rows = [r for r in rows if r["rate"] in CPU_RATES] or rows
+        main_ms = statistics.median(r["main_ms"] for r in cpu_rows)
+        total_ms = statistics.median(r["main_ms"] + r["workers_ms"] for r in cpu_rows)
+        over = "the rates 30-180" if cpu_rows is not rows else "the rates"
+        verdicts.append((f"CPU per move, main process: {main_ms:.1f} ms, median over {over} (budget ≤ 5)",
+                         main_ms <= 5))
         verdicts.append((f"CPU per move, main + workers: {total_ms:.1f} ms (budget ≤ 10)", total_ms <= 10))
         # full load: the throughput the process must sustain (the budget's 140 moves/s); the lag past
         # it, where the two cores are saturated, is printed too (informative)
