@@ -520,7 +520,7 @@ def leftovers(w, ch) -> tuple[list[tuple[str, str, str]], list[str]]:
     return texts, found
 
 
-def test_the_measure_finds_the_other_language():
+async def test_the_measure_finds_the_other_language():  # async: the module is marked asyncio
     assert other_language_words("Alice plays colline E2 → E3", "en") == ["colline"]
     assert other_language_words("Bruno déplace sa colline de E2 à E3.", "fr") == []
     assert other_language_words("Range 2 (F2–F3) · Rang…", "en") == []  # « Range », cut short
