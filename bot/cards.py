@@ -260,40 +260,53 @@ def is_card(message: discord.Message | Any) -> bool:
 
 def from_components(components: list[Any], flags: int, attachments: Iterable[str]) -> Card | None:
     """:func:`from_message` from the message's JSON: its components as Discord sent them, its flags
-    and its attachments' file names (a click's message, kept as JSON by :func:`bot.payload.lighten`)."""
+    and its attachments' file names (a click's message, kept as JSON by :func:`bot.payload.lighten`).
+    What is not of the type Discord documents (a crafted client's) is skipped, never raised on."""
     if not flags & V2_FLAG:
         return None
     texts: list[str] = []
     seats: list[Seat] = []
     accent: int | None = None
     gallery = False
-    for comp in _walk_json(components):
+    for comp in walk_json(components, whole_sections=True):
         kind = comp.get("type")
         colour = comp.get("accent_color")
         if kind == CONTAINER and accent is None and type(colour) is int:  # a crafted one is no colour
             accent = colour
         elif kind == SECTION:
-            texts_in = (c.get("content") or "" for c in comp.get("components") or () if c.get("type") == TEXT_DISPLAY)
-            acc = comp.get("accessory") or {}
-            label = acc.get("label") or ""
-            seats.append(Seat(name="", line="\n".join(texts_in), button=acc.get("custom_id") or None, label=label,
-                              ai=label if acc.get("disabled") else None))
+            lines = (_text(c, "content") for c in walk_json(comp.get("components"), whole_sections=True)
+                     if c.get("type") == TEXT_DISPLAY)
+            acc = comp.get("accessory")
+            acc = acc if isinstance(acc, dict) else {}
+            label = _text(acc, "label")
+            seats.append(Seat(name="", line="\n".join(lines), button=_text(acc, "custom_id") or None, label=label,
+                              ai=label if acc.get("disabled") is True else None))
         elif kind == TEXT_DISPLAY:
-            texts.append(comp.get("content") or "")
+            texts.append(_text(comp, "content"))
         elif kind == MEDIA_GALLERY:
             gallery = True
     pictures = tuple(attachments) if gallery else ()
     return Card(text="\n".join(texts), accent=accent, pictures=pictures, seats=tuple(seats))
 
 
-def _walk_json(components: Iterable[Any]) -> Iterable[dict[str, Any]]:
-    """:func:`_walk` over components as JSON."""
-    for c in components:
+def _text(comp: dict[str, Any], key: str) -> str:
+    value = comp.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def walk_json(components: Any, *, whole_sections: bool = False) -> Iterable[dict[str, Any]]:
+    """Every component of a message's JSON, depth first: the children of containers and rows, and a
+    Section's texts and accessory (``whole_sections``: a Section yielded alone, as :func:`from_message`
+    reads a seat). Anything that is not a list of objects is skipped."""
+    for c in components if isinstance(components, list) else ():
         if not isinstance(c, dict):
             continue
         yield c
-        if c.get("type") != SECTION and isinstance(c.get("components"), list):
-            yield from _walk_json(c["components"])
+        if c.get("type") != SECTION:
+            yield from walk_json(c.get("components"), whole_sections=whole_sections)
+        elif not whole_sections:
+            yield from walk_json(c.get("components"))
+            yield from walk_json([c.get("accessory")])
 
 
 def clicked_card(interaction: discord.Interaction) -> Card | None:

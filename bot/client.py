@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import engines
 from bot import commandids, emojis, i18n, loop, looplag, metrics, payload
+from bot.cards import walk_json
 from bot.clock import bot_clock
 from bot.community import Community
 from bot.community.matchmaking import Matchmaking, queue_store
@@ -465,22 +466,9 @@ def _clicked_types(interaction: discord.Interaction) -> dict[str, int]:
     if interaction.message is None:
         return {}
     raw = (interaction.data or {}).get(payload.CLICKED)
-    return _json_types(raw) if isinstance(raw, list) else _component_types(interaction.message.components)
-
-
-def _json_types(components: list) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for comp in components:
-        if not isinstance(comp, dict):
-            continue
-        cid = comp.get("custom_id")
-        if cid:
-            found[cid] = comp.get("type")
-        if isinstance(comp.get("components"), list):
-            found.update(_json_types(comp["components"]))
-        if isinstance(comp.get("accessory"), dict):
-            found.update(_json_types([comp["accessory"]]))
-    return found
+    if not isinstance(raw, list):
+        return _component_types(interaction.message.components)
+    return {c["custom_id"]: c.get("type") for c in walk_json(raw) if isinstance(c.get("custom_id"), str)}
 
 
 def _component_types(components) -> dict[str, int]:

@@ -295,3 +295,31 @@ def test_a_card_read_from_its_json_is_the_card_discord_py_objects_give():
                            []) == Card(text="a", accent=None)
     assert from_components([{"type": 17, "accent_color": "x", "components": [{"type": 10, "content": "a"}]}],
                            1 << 15, []) == Card(text="a", accent=None)
+    # a section whose texts or accessory are not objects, texts and ids that are not strings
+    crafted = [{"type": 17, "components": [
+        {"type": 9, "components": "ab", "accessory": ["x"]},
+        {"type": 9, "components": [{"type": 10, "content": 7}, {"type": 10, "content": "Bruno"}],
+         "accessory": {"type": 2, "custom_id": ["x"], "label": 3, "disabled": "yes"}},
+        {"type": 10, "content": None}, {"type": 10, "content": "b"},
+        {"type": 1, "components": {"type": 2, "custom_id": "y"}}]}]
+    assert from_components(crafted, 1 << 15, []) == Card(text="\nb", seats=(Seat(name="", line=""),
+                                                                             Seat(name="", line="\nBruno")))
+
+
+def test_the_controls_of_a_clicked_card_are_read_from_its_json():
+    """The forged-click refusals' map (custom id -> type): every control, in rows, in containers and
+    beside a seat; ids that are not strings are no controls."""
+    from bot.cards import walk_json
+    from bot.client import _clicked_types
+
+    card = Card(text="Tour 3", seats=seats(3, ai={1}), groups=((button(3, "roll", "Lancer"),),
+                                                               (select(3, "pick", "Choisir", [("a", "A")]),)))
+    data = card.components()
+    message = SimpleNamespace(components=[discord.components._component_factory(c, None) for c in data])
+    from_json = _clicked_types(SimpleNamespace(message=message, data={"ludibot.clicked": data}))
+    assert from_json == _clicked_types(SimpleNamespace(message=message, data={}))  # discord.py's objects
+    assert sorted(from_json.values()) == [2, 2, 2, 2, 3]  # three seats' buttons, « Lancer », the select
+    assert _clicked_types(SimpleNamespace(message=message, data={"ludibot.clicked": [
+        {"type": 1, "components": [{"type": 2, "custom_id": ["x"]}, "row", {"type": 2, "custom_id": "z"}]},
+        {"type": 9, "accessory": "no"}]})) == {"z": 2}
+    assert [c.get("type") for c in walk_json(data, whole_sections=True)].count(9) == 3
