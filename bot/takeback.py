@@ -38,12 +38,12 @@ from typing import Any
 import discord
 
 from bot import i18n
-from bot.community.settings import resolve
-from bot.community.votes import voters as vote_voters
 from bot.pace import profile
 from bot.safe import Safe, ping
 from bot.sessions import Outcome, SessionError, SessionService, ai_played
+from bot.sessions import voters as vote_voters
 from bot.storage import DONE, RUNNING, VOID, VOTE, Deadline, EventRow, GameRow, Store
+from bot.timers import resolve
 from bot.ui import Click, button, label_with_name, lang, refuse, send
 from engines.base import Engine, Phrase, RuleError
 
