@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,7 +195,6 @@ def _imports(tree: ast.AST, where: str = ""):
             for child in node.orelse:
                 yield from _imports_of_node(child, where)
                 yield from _imports(child, where)
-            yield from _imports_of_node(node.test, where)
             continue
         yield from _imports_of_node(node, here)
         yield from _imports(node, here)
@@ -221,6 +221,7 @@ def import_edges(modules: dict[str, Path], root: Path = ROOT) -> list[Edge]:
             name = name.rpartition(".")[0]
         return name or None
 
+    roots = {m.split(".")[0] for m in modules}
     explicit: list[Edge] = []
     for module, path in modules.items():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -230,7 +231,7 @@ def import_edges(modules: dict[str, Path], root: Path = ROOT) -> list[Edge]:
                 if level:
                     parts = package.split(".")
                     name = ".".join(parts[:len(parts) - level + 1] + ([name] if name else []))
-                if name.split(".")[0] not in {m.split(".")[0] for m in modules}:
+                if name.split(".")[0] not in roots:
                     continue
                 if alias and f"{name}.{alias}" in modules:
                     name = f"{name}.{alias}"
@@ -347,10 +348,15 @@ def upward_imports(edges: list[Edge], stack: list[tuple[list[str], bool]]) -> li
     return list(out)
 
 
+@functools.cache
+def project_edges() -> list[Edge]:
+    return import_edges(package_modules())
+
+
 def test_no_import_cycles():
     """Zero loops between the modules of bot/, cogs/, engines/ and render/ (imports in functions and
     under TYPE_CHECKING included, and the package an import runs): each loop is shown as its imports."""
-    edges = import_edges(package_modules())
+    edges = project_edges()
     loops = import_cycles(edges)
     assert not loops, "\n\n".join(
         f"{len(group)} modules import each other: {', '.join(sorted(group))}\nits shortest loop:\n"
@@ -374,7 +380,7 @@ def loop_group(loop: list[Edge], edges: list[Edge]) -> set[str]:
 
 def test_imports_run_down_the_layers():
     """Every import goes to the same layer or one below it (pyproject.toml's layers contract)."""
-    offenders = upward_imports(import_edges(package_modules()), layers())
+    offenders = upward_imports(project_edges(), layers())
     assert not offenders, "upward imports:\n" + "\n".join(offenders)
 
 
@@ -383,7 +389,9 @@ def test_every_module_has_a_layer():
     missing = [m for m in package_modules() if layer_of(m, stack) is None and m not in PACKAGES]
     assert not missing, f"modules in no layer of pyproject.toml's layers contract (add them): {missing}"
     names = [n for layer, _ in stack for n in layer]
-    assert len(names) == len(set(names)) and all(n in package_modules() for n in names), names
+    assert len(names) == len(set(names)), f"a module named in two layers: {names}"
+    unknown = [n for n in names if n not in package_modules()]
+    assert not unknown, f"layers of pyproject.toml naming no module: {unknown}"
 
 
 def test_the_import_walk_sees_every_import(tmp_path):
