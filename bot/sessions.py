@@ -63,6 +63,13 @@ def removed_seats(game: GameRow) -> set[int]:
     return {s for s in game.settings.get("removed", ()) if isinstance(s, int)}
 
 
+def voters(game: GameRow, seat: int) -> list[int]:
+    """The users who may vote about ``seat``: the other seated human players, not voted out."""
+    out = removed_seats(game)
+    return [s.user_id for s in game.seats
+            if s.user_id is not None and not s.is_ai and s.seat != seat and s.seat not in out]
+
+
 def open_votes(game: GameRow) -> dict[str, dict[str, Any]]:
     """``str(seat) -> {"epoch", "due"}``: the votes about stalled seats not decided yet."""
     votes = game.settings.get("votes")
