@@ -1625,7 +1625,8 @@ class FakeDiscordServer:
         user = self._find_any_user(uid) if uid is not None else None
         if user is None:
             raise ApiError(401, 0, "401: Unauthorized")
-        return json_response(user.user_payload())
+        # resources/user.mdx: with the identify scope the user object also says mfa_enabled and locale
+        return json_response({**user.user_payload(), "mfa_enabled": False, "locale": user.locale})
 
     async def _h_oauth_token(self, request: web.Request) -> web.Response:
         body = await request.read()

@@ -1,0 +1,222 @@
+"""The Activity's HTTP endpoints, served by every bot process that has them configured.
+
+Discord's proxy serves the page and forwards its requests to this server under the host's URL
+mapping, so the page and its API are one origin. Routes (JSON unless said otherwise):
+
+- ``POST /api/token`` ``{"code"}`` → ``{"access_token"}``: the SDK's ``authorize`` code, exchanged
+  here with the client secret (the page never sees the secret); the page then gives the token to the
+  SDK's ``authenticate`` and to every call below as ``Authorization: Bearer …``.
+- ``GET /api/games?instance_id=…`` → the running games and lobbies of the instance's channel.
+- ``GET /api/games/{id}?instance_id=…`` → the game as the asker's seat sees it.
+- ``POST /api/games/{id}/move`` ``{"instance_id", "version", "action"}`` → the game after the move.
+
+A refusal is ``{"error": key, "message": text}`` in the asker's language, with its HTTP status. Every
+answer carries a strict Content-Security-Policy and no caching of private views.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot import i18n
+from bot.activity.identity import ActivityError, DiscordIdentity, User
+from bot.activity.service import Board
+from engines.base import RuleError
+
+log = logging.getLogger(__name__)
+
+#: the built page (activity/dist); absent until the page is built
+PAGE_DIR = Path(__file__).resolve().parents[2] / "activity" / "dist"
+#: requests a user may make in ``RATE_WINDOW`` seconds (a touch costs one; a game is a few a minute)
+RATE_LIMIT, RATE_WINDOW = 60, 10.0
+#: code exchanges a remote address may ask in ``RATE_WINDOW`` (before anyone is known)
+TOKEN_LIMIT = 10
+MAX_BODY = 16 * 1024
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    # Discord's clients frame the page (web, desktop; the phones' webviews too)
+    "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com https://*.discordapp.com",
+])
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
+
+class _Window:
+    """At most ``limit`` hits per key in a sliding ``window`` (bounded)."""
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+        self.limit, self.window, self._clock = limit, window, clock
+        self._hits: dict[Any, list[float]] = {}
+
+    def take(self, key: Any) -> float:
+        """0 if allowed, else the seconds to wait."""
+        now = self._clock()
+        hits = [t for t in self._hits.get(key, ()) if t > now - self.window]
+        if len(hits) >= self.limit:
+            self._hits[key] = hits
+            return hits[0] + self.window - now
+        hits.append(now)
+        self._hits[key] = hits
+        if len(self._hits) > 10000:
+            self._hits = {k: v for k, v in self._hits.items() if v and v[-1] > now - self.window}
+        return 0.0
+
+
+def _lang(request: web.Request, user: User | None = None) -> str:
+    if user is not None:
+        return user.lang
+    return i18n.lang_of((request.headers.get("Accept-Language") or "fr")[:2])
+
+
+def _refusal(request: web.Request, err: ActivityError | RuleError, user: User | None = None) -> web.Response:
+    lang = _lang(request, user)
+    if isinstance(err, ActivityError):
+        status, key, text = err.status, err.key, err.message(lang)
+    else:  # the session service's or the engine's own refusal: the move was not made
+        status, key, text = 409, err.key, i18n.t(err.key, lang, **err.params)
+    resp = web.json_response({"error": key, "message": text}, status=status, headers=HEADERS)
+    if key == "activity.error.too_many":
+        resp.headers["Retry-After"] = str(err.params.get("seconds", 1))
+    return resp
+
+
+class ActivityServer:
+    """The aiohttp application and its site."""
+
+    def __init__(self, board: Board, identity: DiscordIdentity, *, clock: Callable[[], float] = time.monotonic,
+                 page_dir: Path = PAGE_DIR) -> None:
+        self.board, self.identity = board, identity
+        self.page_dir = page_dir
+        self._per_user = _Window(RATE_LIMIT, RATE_WINDOW, clock)
+        self._per_address = _Window(TOKEN_LIMIT, RATE_WINDOW, clock)
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_post("/api/token", self._guard(self.h_token, auth=False))
+        app.router.add_get("/api/games", self._guard(self.h_games))
+        app.router.add_get("/api/games/{game_id}", self._guard(self.h_game))
+        app.router.add_post("/api/games/{game_id}/move", self._guard(self.h_move))
+        app.router.add_get("/", self.h_page)
+        app.router.add_get("/{name:[A-Za-z0-9_.-]+}", self.h_page)
+        app.router.add_get("/assets/{name:[A-Za-z0-9_.-]+}", self.h_asset)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        sockets = getattr(site._server, "sockets", None) or []  # the port chosen when 0 was asked
+        self.port = sockets[0].getsockname()[1] if sockets else port
+        log.info("activity endpoints on http://%s:%s", host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.identity.close()
+
+    # --- plumbing ------------------------------------------------------------------------------
+    def _guard(self, handler: Callable[..., Awaitable[Any]], *, auth: bool = True):
+        async def wrapped(request: web.Request) -> web.Response:
+            user: User | None = None
+            try:
+                if auth:
+                    header = request.headers.get("Authorization") or ""
+                    if not header.startswith("Bearer ") or len(header) > 512:
+                        raise ActivityError(401, "activity.error.no_token")
+                    user = await self.identity.user(header[len("Bearer "):].strip())
+                    wait = self._per_user.take(user.id)
+                    if wait:
+                        raise ActivityError(429, "activity.error.too_many", seconds=max(1, round(wait)))
+                    result = await handler(request, user)
+                else:
+                    wait = self._per_address.take(request.remote)
+                    if wait:
+                        raise ActivityError(429, "activity.error.too_many", seconds=max(1, round(wait)))
+                    result = await handler(request)
+            except (ActivityError, RuleError) as err:
+                return _refusal(request, err, user)
+            except Exception:
+                log.exception("activity request failed: %s %s", request.method, request.path)
+                return _refusal(request, ActivityError(500, "activity.error.internal"), user)
+            return web.json_response(result, headers=HEADERS)
+        return wrapped
+
+    @staticmethod
+    async def _body(request: web.Request) -> dict[str, Any]:
+        try:
+            body = json.loads(await request.read() or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise ActivityError(400, "activity.error.bad_request", field="JSON") from None
+        if not isinstance(body, dict):
+            raise ActivityError(400, "activity.error.bad_request", field="JSON")
+        return body
+
+    @staticmethod
+    def _game_id(request: web.Request) -> int:
+        raw = request.match_info["game_id"]
+        if not raw.isdigit() or len(raw) > 18:
+            raise ActivityError(400, "activity.error.bad_request", field="game")
+        return int(raw)
+
+    async def _instance(self, value: Any, user: User):
+        if not isinstance(value, str):
+            raise ActivityError(400, "activity.error.bad_request", field="instance_id")
+        return await self.identity.instance(value, member=user.id)
+
+    # --- the API -------------------------------------------------------------------------------
+    async def h_token(self, request: web.Request) -> dict[str, Any]:
+        code = (await self._body(request)).get("code")
+        if not isinstance(code, str) or not 0 < len(code) <= 256:
+            raise ActivityError(400, "activity.error.bad_request", field="code")
+        return {"access_token": await self.identity.exchange(code)}
+
+    async def h_games(self, request: web.Request, user: User) -> dict[str, Any]:
+        instance = await self._instance(request.query.get("instance_id"), user)
+        return {"user": {"id": str(user.id), "lang": user.lang},
+                "games": await self.board.games(user, instance)}
+
+    async def h_game(self, request: web.Request, user: User) -> dict[str, Any]:
+        instance = await self._instance(request.query.get("instance_id"), user)
+        return await self.board.game(user, instance, self._game_id(request))
+
+    async def h_move(self, request: web.Request, user: User) -> dict[str, Any]:
+        body = await self._body(request)
+        instance = await self._instance(body.get("instance_id"), user)
+        return await self.board.move(user, instance, self._game_id(request), body.get("version"),
+                                     body.get("action"))
+
+    # --- the page ------------------------------------------------------------------------------
+    async def h_page(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info.get("name", "index.html")
+        return self._file(self.page_dir / name)
+
+    async def h_asset(self, request: web.Request) -> web.StreamResponse:
+        return self._file(self.page_dir / "assets" / request.match_info["name"])
+
+    def _file(self, path: Path) -> web.StreamResponse:
+        if not path.is_file():
+            return web.Response(status=404, text=i18n.t("activity.error.no_page", i18n.DEFAULT), headers=HEADERS)
+        headers = dict(HEADERS)
+        if path.parent.name == "assets":  # hashed names: cached for good
+            headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        return web.FileResponse(path, headers=headers)

@@ -1,0 +1,16 @@
+# The board inside Discord (an Activity): its API's refusals, in the player's language
+
+error-no_token = Open the board from Discord: this page does not know who you are.
+error-bad_token = Discord did not recognise your session (it may have expired). Close the board and open it again.
+error-bad_code = Discord refused this page's authorisation. Close the board and open it again.
+error-discord_down = Discord is not answering right now; try again in a moment. Nothing changed.
+error-no_instance = This Activity is no longer open in Discord. Open the board again from the game.
+error-not_in_instance = You are not in this Activity: join it from Discord.
+error-elsewhere = This game is played in another channel: open the board from its channel.
+error-no_game = There is no game #{ $game } in this channel.
+error-not_running = Game #{ $game } is not running.
+error-stale = Another move was made meanwhile: the board has just been updated. Nothing changed.
+error-bad_request = This request is incomplete or damaged ({ $field }). Nothing changed.
+error-too_many = Too many requests at once: wait { $seconds } s. Nothing changed.
+error-internal = The bot could not handle this request. Nothing changed; please try again.
+error-no_page = This page does not exist.
