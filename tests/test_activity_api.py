@@ -12,7 +12,9 @@ import pytest
 import pytest_asyncio
 
 from bot.activity import ActivityServer, Board, DiscordIdentity
+from bot.activity import web as activity_web
 from bot.activity.identity import USER_TTL
+from bot.activity.live import Hub, PgListener
 from bot.activity.service import jsonable
 from bot.sessions import Player, SessionService
 from bot.storage import open_store
@@ -71,6 +73,7 @@ async def world(tmp_path):
     identity = DiscordIdentity(api_base=fake.api_base, app_id=fake.app_id, client_secret=secret,
                                bot_token=fake.token, clock=clock)
     server = ActivityServer(Board(sessions, moved=lambda o: moved.append(o.game.version)), identity, clock=clock)
+    sessions.watchers.append(server.hub.watcher())  # as bot.activity.start_server does
     await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
         yield World(fake, sessions, server, http, clock, moved, (alice, bruno, chloe, dora, eve))
@@ -217,3 +220,156 @@ async def test_requests_are_rate_limited_per_user(world):
     bruno = await w.login(w.bruno)
     w.fake.launch_activity(w.bruno, "jeux")
     assert (await w.call("GET", f"/api/games?instance_id={iid}", bruno))[0] == 200
+
+
+#: what a socket frame may say: which game changed, never what anyone holds
+FRAME_KEYS = {"game", "version", "status", "resync", "hello", "error", "message"}
+
+
+async def socket(w: World, token: str, instance_id: str):
+    ws = await w.http.ws_connect(w.base + "/api/socket")
+    await ws.send_json({"token": token, "instance_id": instance_id})
+    return ws
+
+
+async def frame(ws, timeout: float = 1.0) -> dict:
+    """The next frame, within ``timeout`` (the budget: a move reaches an open page within 1 s)."""
+    got = await ws.receive_json(timeout=timeout)
+    assert set(got) <= FRAME_KEYS, got
+    return got
+
+
+async def test_an_open_page_hears_of_every_move_of_its_channel_within_a_second(world):
+    w = world
+    game = await ludix_game(w)
+    alice, chloe = await w.login(w.alice), await w.login(w.chloe)
+    iid = w.fake.launch_activity(w.alice, "jeux")
+    w.fake.launch_activity(w.chloe, "jeux")
+    pages = [await socket(w, alice, iid), await socket(w, chloe, iid)]  # a player and a spectator
+    for ws in pages:
+        assert (await frame(ws))["hello"] == {"channel": str(w.fake.channel("jeux").id)}
+    # a move on the board
+    status, _, _ = await w.call("POST", f"/api/games/{game.id}/move", alice,
+                                {"instance_id": iid, "version": game.version, "action": {"type": "roll"}})
+    assert status == 200
+    for ws in pages:
+        assert await frame(ws) == {"game": game.id, "version": game.version + 1, "status": "running"}
+    # a move made elsewhere (the chat, a timeout): the session service tells the pages too
+    row = await w.sessions.get(game.id)
+    expected = w.sessions.expected_seats(row)
+    (seat,) = expected
+    user_id = row.seats[seat].user_id
+    engine = w.sessions.engine("ludix")
+    action = next(a for a in ({"type": "stop"}, {"type": "roll"})
+                  if _legal(engine, row, seat, a))
+    await w.sessions.act(game.id, user_id, action, version=row.version)
+    for ws in pages:
+        assert await frame(ws) == {"game": game.id, "version": row.version + 1, "status": "running"}
+    # a game of another channel says nothing here
+    other = await ludix_game(w, "autre")
+    await w.sessions.act(other.id, w.alice.id, {"type": "roll"}, version=other.version)
+    for ws in pages:
+        with pytest.raises(TimeoutError):
+            await ws.receive_json(timeout=0.3)
+        await ws.close()
+
+
+def _legal(engine, row, seat, action) -> bool:
+    from engines.base import RuleError
+
+    try:
+        engine.apply(engine.from_dict(row.state), seat, action)
+        return True
+    except RuleError:
+        return False
+
+
+async def test_a_socket_is_refused_without_a_valid_token_or_a_place_in_the_instance(world, monkeypatch):
+    w = world
+    await ludix_game(w)
+    iid = w.fake.launch_activity(w.alice, "jeux")
+    # a forged token
+    ws = await socket(w, "forged", iid)
+    got = await frame(ws)
+    assert got["error"] == "activity.error.bad_token" and "{" not in got["message"]
+    await ws.receive()
+    assert ws.close_code == 4401
+    # Dora is not in the instance (another server's member, with a valid token)
+    ws = await socket(w, await w.login(w.dora), iid)
+    assert (await frame(ws))["error"] == "activity.error.not_in_instance"
+    await ws.receive()
+    assert ws.close_code == 4403
+    # a page that never says who it is
+    monkeypatch.setattr(activity_web, "HELLO_WAIT", 0.2)
+    ws = await w.http.ws_connect(w.base + "/api/socket")
+    assert (await frame(ws))["error"] == "activity.error.no_token"
+    # at most five sockets a user
+    alice = await w.login(w.alice)
+    open_ = [await socket(w, alice, iid) for _ in range(5)]
+    for ws in open_:
+        assert "hello" in await frame(ws)
+    ws = await socket(w, alice, iid)
+    assert (await frame(ws))["error"] == "activity.error.too_many"
+    for ws in open_:
+        await ws.close()
+    assert await _drained(w.server.hub)  # every closed page unsubscribed
+
+
+async def _drained(hub: Hub) -> bool:
+    import asyncio
+
+    for _ in range(50):
+        if hub.pages == 0:
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+async def test_a_page_that_does_not_keep_up_is_told_to_read_again():
+    hub = Hub()
+    queue = hub.subscribe(5)
+    for version in range(1, 200):
+        hub.changed(1, version, 5)
+    frames = []
+    while not queue.empty():
+        frames.append(queue.get_nowait())
+    assert frames[0] == {"resync": True} and len(frames) < 64
+    assert frames[-1] == {"game": 1, "version": 199}
+    hub.changed(1, 150, 5)  # an older version told again (another source): nothing
+    assert queue.empty()
+
+
+async def test_postgresql_tells_every_listener_of_a_commit(pg_server):
+    """The trigger of migration 14 and LISTEN: what one process commits reaches another's pages. The
+    second process is played by a listener on its own connection, which is all that crosses processes."""
+    import asyncio
+
+    from bot.storage import open_store
+
+    url = await pg_server.new_database("live")
+    store = open_store(url)
+    await store.open()
+    hub = Hub()
+    listener = PgListener(url, hub)
+    listener.start()
+    try:
+        await asyncio.wait_for(listener.listening.wait(), 10)
+        queue = hub.subscribe(10)
+        sessions = SessionService(store, seed_source=lambda: 3)  # no watcher: only PostgreSQL can tell
+        g = await sessions.open_lobby("ludix", guild_id=1, channel_id=10, player=Player(100, "Alice"))
+        assert await asyncio.wait_for(queue.get(), 1.0) == {"game": g.id, "version": g.version}
+        await sessions.join(g.id, Player(101, "Bruno"))
+        g = (await sessions.start(g.id, Player(100, "Alice"))).game
+        seen = set()
+        while g.version not in seen:
+            seen.add((await asyncio.wait_for(queue.get(), 1.0))["version"])
+        await sessions.act(g.id, 100, {"type": "roll"}, version=g.version)
+        assert await asyncio.wait_for(queue.get(), 1.0) == {"game": g.id, "version": g.version + 1}
+        # the connection lost and found again: pages are told to read again
+        await store._call(lambda con: con.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"))
+        listener.retry = 0.05
+        assert await asyncio.wait_for(queue.get(), 10) == {"resync": True}
+    finally:
+        await listener.stop()
+        await store.close()

@@ -11,17 +11,25 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.activity.identity import ActivityError, DiscordIdentity, User
+from bot.activity.live import Hub, PgListener
 from bot.activity.service import Board
 from bot.activity.web import ActivityServer
+from bot.storage import is_postgres_url
 
-__all__ = ["ActivityError", "ActivityServer", "Board", "DiscordIdentity", "User", "start_server"]
+__all__ = ["ActivityError", "ActivityServer", "Board", "DiscordIdentity", "Hub", "User", "start_server"]
 
 
 async def start_server(sessions: Any, settings: Any, *, app_id: int,
                        moved: Callable[[Any], Any] | None = None) -> ActivityServer:
-    """Start the Activity's endpoints of one bot process (``settings.activities`` must be true)."""
+    """Start the Activity's endpoints of one bot process (``settings.activities`` must be true): its
+    pages hear of this process's commits, and with PostgreSQL of every process's."""
     identity = DiscordIdentity(api_base=settings.api_base, app_id=app_id, client_secret=settings.client_secret,
                                bot_token=settings.token or "")
-    server = ActivityServer(Board(sessions, moved=moved), identity)
+    hub = Hub()
+    sessions.watchers.append(hub.watcher())
+    server = ActivityServer(Board(sessions, moved=moved), identity, hub=hub)
+    if is_postgres_url(settings.db_path):
+        server.listener = PgListener(settings.db_path, hub)
+        server.listener.start()
     await server.start(settings.activity_host, settings.activity_port)
     return server

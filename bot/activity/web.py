@@ -9,6 +9,9 @@ mapping, so the page and its API are one origin. Routes (JSON unless said otherw
 - ``GET /api/games?instance_id=…`` → the running games and lobbies of the instance's channel.
 - ``GET /api/games/{id}?instance_id=…`` → the game as the asker's seat sees it.
 - ``POST /api/games/{id}/move`` ``{"instance_id", "version", "action"}`` → the game after the move.
+- ``GET /api/socket`` (WebSocket): the page's first frame is ``{"token", "instance_id"}`` (a browser
+  cannot set a header on a socket, and a token in the address would be logged); then the server sends
+  ``{"game", "version"}`` whenever a game of the instance's channel changes (bot/activity/live.py).
 
 A refusal is ``{"error": key, "message": text}`` in the asker's language, with its HTTP status. Every
 answer carries a strict Content-Security-Policy and no caching of private views.
@@ -16,6 +19,8 @@ answer carries a strict Content-Security-Policy and no caching of private views.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -27,6 +32,7 @@ from aiohttp import web
 
 from bot import i18n
 from bot.activity.identity import ActivityError, DiscordIdentity, User
+from bot.activity.live import Hub
 from bot.activity.service import Board
 from engines.base import RuleError
 
@@ -39,6 +45,10 @@ RATE_LIMIT, RATE_WINDOW = 60, 10.0
 #: code exchanges a remote address may ask in ``RATE_WINDOW`` (before anyone is known)
 TOKEN_LIMIT = 10
 MAX_BODY = 16 * 1024
+#: open sockets: per user (a few devices), per process (issue budget: 500 pages on one process, with room)
+SOCKETS_PER_USER, SOCKETS = 5, 2000
+#: seconds a socket has to say who it is; seconds between two checks that its user is still in the instance
+HELLO_WAIT, RECHECK = 10.0, 60.0
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -100,8 +110,12 @@ class ActivityServer:
     """The aiohttp application and its site."""
 
     def __init__(self, board: Board, identity: DiscordIdentity, *, clock: Callable[[], float] = time.monotonic,
-                 page_dir: Path = PAGE_DIR) -> None:
+                 page_dir: Path = PAGE_DIR, hub: Hub | None = None) -> None:
         self.board, self.identity = board, identity
+        self.hub = hub or Hub()
+        #: PostgreSQL's notifications of the other processes' commits (bot.activity.start_server)
+        self.listener: Any = None
+        self._sockets: dict[int, int] = {}
         self.page_dir = page_dir
         self._per_user = _Window(RATE_LIMIT, RATE_WINDOW, clock)
         self._per_address = _Window(TOKEN_LIMIT, RATE_WINDOW, clock)
@@ -114,6 +128,7 @@ class ActivityServer:
         app.router.add_get("/api/games", self._guard(self.h_games))
         app.router.add_get("/api/games/{game_id}", self._guard(self.h_game))
         app.router.add_post("/api/games/{game_id}/move", self._guard(self.h_move))
+        app.router.add_get("/api/socket", self.h_socket)
         app.router.add_get("/", self.h_page)
         app.router.add_get("/{name:[A-Za-z0-9_.-]+}", self.h_page)
         app.router.add_get("/assets/{name:[A-Za-z0-9_.-]+}", self.h_asset)
@@ -129,6 +144,8 @@ class ActivityServer:
         log.info("activity endpoints on http://%s:%s", host, self.port)
 
     async def stop(self) -> None:
+        if self.listener is not None:
+            await self.listener.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -204,6 +221,72 @@ class ActivityServer:
         instance = await self._instance(body.get("instance_id"), user)
         return await self.board.move(user, instance, self._game_id(request), body.get("version"),
                                      body.get("action"))
+
+    async def h_socket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=4096)
+        await ws.prepare(request)
+        user: User | None = None
+        try:
+            try:
+                hello = await ws.receive_json(timeout=HELLO_WAIT)
+            except (TimeoutError, ValueError, TypeError):
+                raise ActivityError(401, "activity.error.no_token") from None
+            if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
+                raise ActivityError(401, "activity.error.no_token")
+            user = await self.identity.user(hello["token"])
+            instance = await self._instance(hello.get("instance_id"), user)
+            if user.id not in instance.users:
+                raise ActivityError(403, "activity.error.not_in_instance")
+            if self._sockets.get(user.id, 0) >= SOCKETS_PER_USER or sum(self._sockets.values()) >= SOCKETS:
+                raise ActivityError(429, "activity.error.too_many", seconds=int(RECHECK))
+        except ActivityError as err:
+            await ws.send_json({"error": err.key, "message": err.message(_lang(request, user))})
+            await ws.close(code=4000 + err.status)
+            return ws
+        self._sockets[user.id] = self._sockets.get(user.id, 0) + 1
+        queue = self.hub.subscribe(instance.channel_id)
+        try:
+            await ws.send_json({"hello": {"channel": str(instance.channel_id)}})
+            await self._pump(ws, queue, user, instance.id)
+        finally:
+            self.hub.unsubscribe(instance.channel_id, queue)
+            self._sockets[user.id] -= 1
+            if not self._sockets[user.id]:
+                del self._sockets[user.id]
+        return ws
+
+    async def _pump(self, ws: web.WebSocketResponse, queue: asyncio.Queue, user: User, instance_id: str) -> None:
+        """Frames out until the page goes; its user's place in the instance checked every ``RECHECK`` s."""
+        reader = asyncio.ensure_future(ws.receive())  # the page says nothing more: this sees it close
+        loop = asyncio.get_running_loop()
+        next_check = loop.time() + RECHECK
+        try:
+            while not ws.closed:
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({getter, reader}, timeout=max(0.0, next_check - loop.time()),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    await ws.send_json(getter.result())
+                else:
+                    getter.cancel()
+                if reader in done:
+                    if reader.result().type in (web.WSMsgType.CLOSE, web.WSMsgType.CLOSING, web.WSMsgType.CLOSED,
+                                                web.WSMsgType.ERROR):
+                        return
+                    reader = asyncio.ensure_future(ws.receive())
+                if loop.time() >= next_check:
+                    next_check = loop.time() + RECHECK
+                    try:
+                        inst = await self.identity.instance(instance_id, member=user.id)
+                    except ActivityError:
+                        inst = None
+                    if inst is None or user.id not in inst.users:
+                        await ws.close(code=4403)
+                        return
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
 
     # --- the page ------------------------------------------------------------------------------
     async def h_page(self, request: web.Request) -> web.StreamResponse:
