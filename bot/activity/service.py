@@ -63,12 +63,18 @@ class Board:
                 "names": list(game.names), "seat": seat, "expected": expected,
                 "my_turn": seat is not None and seat in expected}
 
-    async def games(self, user: User, instance: Instance) -> list[dict[str, Any]]:
-        """The running games and lobbies of the instance's channel, newest first."""
+    async def games(self, user: User, instance: Instance) -> dict[str, Any]:
+        """The running games and lobbies of the instance's channel, newest first, and the one its user
+        opened the board on last from a card of this channel (``focus``; None when there is none)."""
         self._check_member(user, instance)
         rows = await self.sessions.store.games_in_channel(instance.channel_id, ACTIVE)
         rows = [g for g in rows if g.guild_id == instance.guild_id]
-        return [self._summary(g, user) for g in sorted(rows, key=lambda g: -g.id)]
+        games = [self._summary(g, user) for g in sorted(rows, key=lambda g: -g.id)]
+        last = (await self.sessions.store.user_prefs(user.id)).get("board")
+        focus = None
+        if isinstance(last, dict) and last.get("channel") == str(instance.channel_id):
+            focus = next((g["id"] for g in games if g["id"] == last.get("game")), None)
+        return {"games": games, "focus": focus}
 
     async def game(self, user: User, instance: Instance, game_id: Any) -> dict[str, Any]:
         """A game as the asker's seat sees it (the spectator's view when they have none)."""

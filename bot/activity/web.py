@@ -209,8 +209,7 @@ class ActivityServer:
 
     async def h_games(self, request: web.Request, user: User) -> dict[str, Any]:
         instance = await self._instance(request.query.get("instance_id"), user)
-        return {"user": {"id": str(user.id), "lang": user.lang},
-                "games": await self.board.games(user, instance)}
+        return {"user": {"id": str(user.id), "lang": user.lang}, **await self.board.games(user, instance)}
 
     async def h_game(self, request: web.Request, user: User) -> dict[str, Any]:
         instance = await self._instance(request.query.get("instance_id"), user)

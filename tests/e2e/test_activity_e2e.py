@@ -32,15 +32,20 @@ async def test_a_move_on_the_board_reaches_the_chat_and_back(world):
     await fake.click(u.alice, lobby, label="Lancer")
     card = await wait_control(fake)
     assert mentioned(card) == [u.alice.id]
+    # the turn card offers the board (the host turned Activities on); a spectator may open it too
+    assert card.button_labels == ["Lancer les dés", "Jouer sur le plateau"]
+    res = await fake.click(u.alice, card, label="Jouer sur le plateau")
+    assert res.response_type == 12 and res.activity_instance_id
+    iid = res.activity_instance_id
     async with aiohttp.ClientSession() as http:
         status, body = await call(http, world, "POST", "/api/token", body={"code": fake.authorize_activity(u.alice)})
         assert status == 200, body
         alice = body["access_token"]
-        iid = fake.launch_activity(u.alice, "jeux")
         status, body = await call(http, world, "GET", f"/api/games?instance_id={iid}", alice)
         assert status == 200, body
         (game,) = body["games"]
         assert game["kind"] == "ludix" and game["my_turn"] is True
+        assert body["focus"] == game["id"]  # the page opens on the game whose card was clicked
         # the board's move: committed, and the channel's card follows without any interaction
         status, body = await call(http, world, "POST", f"/api/games/{game['id']}/move", alice,
                                   {"instance_id": iid, "version": game["version"], "action": {"type": "roll"}})
