@@ -31,7 +31,7 @@ from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
 from bot.render_pool import RenderPool
 from bot.sessions import SessionService
-from bot.storage import Store, open_store
+from bot.storage import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import (
     PREFIX,
@@ -264,7 +264,18 @@ class Ludibot(commands.AutoShardedBot):
         """The board's endpoints (bot/activity), when the host configured a client secret and a port.
         A move made there wakes the publisher at once: the channel's card follows."""
         self.activity_server = await start_server(self.sessions, self.settings, app_id=self.application_id or 0,
-                                                  moved=lambda outcome: self._wake_game(outcome.game.id, urgent=True))
+                                                  moved=lambda outcome: self._wake_game(outcome.game.id, urgent=True),
+                                                  draw=self._draw_for_board)
+
+    async def _draw_for_board(self, game: GameRow, view: dict, lang: str, which: str) -> bytes | None:
+        """The board's pictures: the game cog's own renderers (the table as its card shows it, or a
+        player's own picture), drawn in the render pool."""
+        cog = self.game_cogs.get(game.kind)
+        if cog is None:
+            return None
+        if which == "board":
+            return await cog.render_public_cached(game, view, lang)
+        return await cog.render(cog.render_private(game, view, lang))
 
     def _wake_game(self, game_id: int, *, urgent: bool = False) -> None:
         """A game opened without an interaction (a tournament's table): the outbox publishes it."""

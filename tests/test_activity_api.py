@@ -72,7 +72,14 @@ async def world(tmp_path):
     moved: list[int] = []
     identity = DiscordIdentity(api_base=fake.api_base, app_id=fake.app_id, client_secret=secret,
                                bot_token=fake.token, clock=clock)
-    server = ActivityServer(Board(sessions, moved=lambda o: moved.append(o.game.version)), identity, clock=clock)
+    async def draw(game, view, lang, which):  # what the bot's cogs draw, recorded: (view, lang, which)
+        drawn.append((view, lang, which))
+        return b"\x89PNG" + which.encode()
+
+    drawn: list = []
+    server = ActivityServer(Board(sessions, moved=lambda o: moved.append(o.game.version), draw=draw), identity,
+                            clock=clock)
+    server.drawn = drawn
     sessions.watchers.append(server.hub.watcher())  # as bot.activity.start_server does
     await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
@@ -373,3 +380,32 @@ async def test_postgresql_tells_every_listener_of_a_commit(pg_server):
     finally:
         await listener.stop()
         await store.close()
+
+
+async def test_pictures_the_table_for_everyone_and_a_private_one_for_its_seat_only(world):
+    w = world
+    ch = w.fake.channel("jeux")
+    g = await w.sessions.open_lobby("ludime", guild_id=w.fake.guild_id, channel_id=ch.id,
+                                    player=Player(w.alice.id, "Alice"))
+    await w.sessions.join(g.id, Player(w.bruno.id, "Bruno"))
+    game = (await w.sessions.start(g.id, Player(w.alice.id, "Alice"))).game
+    iid = w.fake.launch_activity(w.alice, "jeux")
+    w.fake.launch_activity(w.chloe, "jeux")
+    alice, chloe = await w.login(w.alice), await w.login(w.chloe)
+    engine = w.sessions.engine("ludime")
+    state = engine.from_dict(game.state)
+
+    async def png(token, which):
+        async with w.http.get(f"{w.base}/api/games/{game.id}/picture?instance_id={iid}&which={which}",
+                              headers={"Authorization": f"Bearer {token}"}) as r:
+            return r.status, r.headers.get("Content-Type"), await r.read()
+
+    assert await png(alice, "board") == (200, "image/png", b"\x89PNGboard")
+    assert w.server.drawn[-1] == (engine.view(state, None), "fr", "board")  # the public view, nothing more
+    assert await png(alice, "mine") == (200, "image/png", b"\x89PNGmine")
+    assert w.server.drawn[-1] == (engine.view(state, 0), "fr", "mine")  # Alice's own seat
+    status, _, body = await png(chloe, "mine")  # a spectator has no private picture
+    assert status == 403 and json.loads(body)["error"] == "activity.error.no_seat"
+    assert all(which == "board" or view == engine.view(state, 0) for view, _, which in w.server.drawn)
+    status, _, body = await png(alice, "../etc")
+    assert status == 400

@@ -10,12 +10,15 @@ for an older version is refused and nothing changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.activity.identity import ActivityError, Instance, User
 from bot.sessions import Outcome, SessionService
 from bot.storage.base import ACTIVE, RUNNING, GameRow
+
+#: ``(game, view, lang, "board" | "mine") -> PNG bytes or None``
+Draw = Callable[[GameRow, dict[str, Any], str, str], Awaitable[bytes | None]]
 
 
 def jsonable(value: Any) -> Any:
@@ -34,10 +37,13 @@ def jsonable(value: Any) -> Any:
 class Board:
     """Games as an Activity page sees them."""
 
-    def __init__(self, sessions: SessionService, *, moved: Callable[[Outcome], Any] | None = None) -> None:
+    def __init__(self, sessions: SessionService, *, moved: Callable[[Outcome], Any] | None = None,
+                 draw: Draw | None = None) -> None:
         self.sessions = sessions
         #: called after a committed move (the bot wakes its publisher: the channel's card follows)
         self.moved = moved
+        #: the game's own renderers (the bot passes its cogs'): the same pictures as the chat's cards
+        self.draw = draw
 
     @staticmethod
     def _check_member(user: User, instance: Instance) -> None:
@@ -82,6 +88,25 @@ class Board:
         out = self._summary(game, user)
         out["view"] = jsonable(await self.sessions.view_for(game, user.id)) if game.state is not None else None
         return out
+
+    async def picture(self, user: User, instance: Instance, game_id: Any, which: str, lang: str) -> bytes:
+        """``board``: the table as the channel's card shows it (the public view); ``mine``: the asker's
+        own picture (their hand, sheet or board), for a seated player only."""
+        game = await self._game(user, instance, game_id)
+        if which not in ("board", "mine"):
+            raise ActivityError(400, "activity.error.bad_request", field="picture")
+        if game.state is None:
+            raise ActivityError(409, "activity.error.not_running", game=game.id)
+        if which == "mine":
+            if game.seat_of(user.id) is None:
+                raise ActivityError(403, "activity.error.no_seat", game=game.id)
+            view = await self.sessions.view_for(game, user.id)
+        else:
+            view = await self.sessions.public_view(game)
+        image = await self.draw(game, view, lang, which) if self.draw is not None else None
+        if not image:
+            raise ActivityError(404, "activity.error.no_picture")
+        return image
 
     async def move(self, user: User, instance: Instance, game_id: Any, version: Any,
                    action: Any) -> dict[str, Any]:

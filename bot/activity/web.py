@@ -8,6 +8,8 @@ mapping, so the page and its API are one origin. Routes (JSON unless said otherw
   SDK's ``authenticate`` and to every call below as ``Authorization: Bearer …``.
 - ``GET /api/games?instance_id=…`` → the running games and lobbies of the instance's channel.
 - ``GET /api/games/{id}?instance_id=…`` → the game as the asker's seat sees it.
+- ``GET /api/games/{id}/picture?instance_id=…&which=board|mine`` → the PNG the chat's card shows (the
+  table), or the asker's own (their seat's private picture).
 - ``POST /api/games/{id}/move`` ``{"instance_id", "version", "action"}`` → the game after the move.
 - ``GET /api/socket`` (WebSocket): the page's first frame is ``{"token", "instance_id"}`` (a browser
   cannot set a header on a socket, and a token in the address would be logged); then the server sends
@@ -128,6 +130,7 @@ class ActivityServer:
         app.router.add_get("/api/games", self._guard(self.h_games))
         app.router.add_get("/api/games/{game_id}", self._guard(self.h_game))
         app.router.add_post("/api/games/{game_id}/move", self._guard(self.h_move))
+        app.router.add_get("/api/games/{game_id}/picture", self._guard(self.h_picture))
         app.router.add_get("/api/socket", self.h_socket)
         app.router.add_get("/", self.h_page)
         app.router.add_get("/{name:[A-Za-z0-9_.-]+}", self.h_page)
@@ -175,6 +178,8 @@ class ActivityServer:
             except Exception:
                 log.exception("activity request failed: %s %s", request.method, request.path)
                 return _refusal(request, ActivityError(500, "activity.error.internal"), user)
+            if isinstance(result, web.StreamResponse):
+                return result
             return web.json_response(result, headers=HEADERS)
         return wrapped
 
@@ -214,6 +219,15 @@ class ActivityServer:
     async def h_game(self, request: web.Request, user: User) -> dict[str, Any]:
         instance = await self._instance(request.query.get("instance_id"), user)
         return await self.board.game(user, instance, self._game_id(request))
+
+    async def h_picture(self, request: web.Request, user: User) -> web.Response:
+        """``?instance_id=…&which=board|mine&v=<version>``: a PNG (its address changes with the version, so
+        it may be kept; a private one only by its user's browser)."""
+        instance = await self._instance(request.query.get("instance_id"), user)
+        image = await self.board.picture(user, instance, self._game_id(request), request.query.get("which", "board"),
+                                         user.lang)
+        headers = dict(HEADERS, **{"Cache-Control": "private, max-age=3600"})
+        return web.Response(body=image, content_type="image/png", headers=headers)
 
     async def h_move(self, request: web.Request, user: User) -> dict[str, Any]:
         body = await self._body(request)

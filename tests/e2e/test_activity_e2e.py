@@ -46,6 +46,11 @@ async def test_a_move_on_the_board_reaches_the_chat_and_back(world):
         (game,) = body["games"]
         assert game["kind"] == "ludix" and game["my_turn"] is True
         assert body["focus"] == game["id"]  # the page opens on the game whose card was clicked
+        # the table, drawn by the game's own renderer: the picture the card shows
+        async with http.get(f"{world.activity_base}/api/games/{game['id']}/picture?instance_id={iid}&which=board",
+                            headers={"Authorization": f"Bearer {alice}"}) as r:
+            assert r.status == 200 and r.content_type == "image/png"
+            assert await r.read() == card.attachments[0].bytes
         # the board's move: committed, and the channel's card follows without any interaction
         status, body = await call(http, world, "POST", f"/api/games/{game['id']}/move", alice,
                                   {"instance_id": iid, "version": game["version"], "action": {"type": "roll"}})

@@ -14,3 +14,5 @@ error-bad_request = This request is incomplete or damaged ({ $field }). Nothing 
 error-too_many = Too many requests at once: wait { $seconds } s. Nothing changed.
 error-internal = The bot could not handle this request. Nothing changed; please try again.
 error-no_page = This page does not exist.
+error-no_seat = You have no seat in game #{ $game }: there is nothing private to show you.
+error-no_picture = This game has no such picture.

@@ -14,3 +14,5 @@ error-bad_request = Cette demande est incomplète ou abîmée ({ $field }). Rien
 error-too_many = Trop de demandes d'un coup : attendez { $seconds } s. Rien n'a changé.
 error-internal = Le bot n'a pas pu traiter cette demande. Rien n'a changé ; réessayez.
 error-no_page = Cette page n'existe pas.
+error-no_seat = Vous n'avez pas de place dans la partie n° { $game } : il n'y a rien de privé à vous montrer.
+error-no_picture = Ce jeu n'a pas cette image.
