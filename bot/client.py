@@ -25,7 +25,7 @@ from bot.community.season_board import SeasonBoard
 from bot.community.tournament_notice import DiscordAnnouncer
 from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
-from bot.gamecog import register_lobby
+from bot.gamecog import GameCog, register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
@@ -265,7 +265,11 @@ class Ludibot(commands.AutoShardedBot):
         A move made there wakes the publisher at once: the channel's card follows."""
         self.activity_server = await start_server(self.sessions, self.settings, app_id=self.application_id or 0,
                                                   moved=lambda outcome: self._wake_game(outcome.game.id, urgent=True),
-                                                  draw=self._draw_for_board)
+                                                  draw=self._draw_for_board, private=self._has_private_picture)
+
+    def _has_private_picture(self, kind: str) -> bool:
+        cog = self.game_cogs.get(kind)
+        return cog is not None and type(cog).render_private is not GameCog.render_private
 
     async def _draw_for_board(self, game: GameRow, view: dict, lang: str, which: str) -> bytes | None:
         """The board's pictures: the game cog's own renderers (the table as its card shows it, or a

@@ -100,6 +100,9 @@ class Activities:
         self._launches = 0
         #: every refused token exchange or bearer request: {"what", "error"} (a test reads it)
         self.refused: list[dict[str, str]] = []
+        #: the URL mapping of the prefix ``/`` (the Developer Portal's Activities › URL Mappings): where
+        #: Discord's proxy forwards the Activity's requests (fakediscord/client_activity.py)
+        self.url_mapping: str | None = None
 
     def enable(self, on: bool = True) -> None:
         self.enabled = on
@@ -186,6 +189,9 @@ class Activities:
         self._refresh[refresh] = Grant(grant.user_id, grant.scopes, float("inf"))
         return {"access_token": access, "token_type": "Bearer", "expires_in": TOKEN_LIFETIME,
                 "refresh_token": refresh, "scope": " ".join(grant.scopes)}
+
+    def grant_of(self, token: str) -> Grant:
+        return self._tokens[token]
 
     def bearer_user(self, authorization: str) -> int | None:
         """The user id of a valid bearer token with the ``identify`` scope, else None (a 401)."""

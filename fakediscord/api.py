@@ -799,6 +799,14 @@ class FakeDiscord(FakeDiscordServer):
             raise PermissionError(f"{user.name} is not a member of the channel's server")
         return self.activities.launch(user.id, ch.id, None if ch.is_dm else ch.guild_id).instance_id
 
+    def map_activity(self, url: str) -> None:
+        """The Activity's URL mapping (prefix ``/``): its proxy forwards ``/_fake/activity/…`` there."""
+        self.activities.url_mapping = url
+
+    def activity_client_url(self, user: FakeUser, channel: FakeChannel | str | int, *, platform: str = "mobile") -> str:
+        """The page of a Discord client in which ``user`` opens the Activity in ``channel``."""
+        return f"{self.base_url}/_fake/client/activity?user={user.id}&channel={self.channel(channel).id}&platform={platform}"
+
     def leave_activity(self, user: FakeUser, instance_id: str) -> None:
         self.activities.leave(user.id, instance_id)
 

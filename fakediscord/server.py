@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover
 from . import models as m
 from . import validation as v
 from .activities import EMBEDDED, Activities, OAuthError
+from .client_activity import ActivityClient
 from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, RegisteredCommand
 from .ratelimit import Bucket, FakeClock, RateLimitConfig
 from .validation import Errors
@@ -191,6 +192,7 @@ class FakeDiscordServer:
         self.app_id = BOT_ID
         #: Activities (off until ``activities.enable()``): OAuth2 codes and tokens, instances (activities.py)
         self.activities = Activities(self.app_id)
+        self.activity_client = ActivityClient(self)
         self.bot_name = bot_name
         self.callback_deadline = callback_deadline
         self.enforce_deadline = enforce_deadline
@@ -330,6 +332,7 @@ class FakeDiscordServer:
         if self._runner is not None:
             await self._runner.cleanup()
         self._runner = None
+        await self.activity_client.close()
         if self.state_path:
             self.save_state()
 
@@ -1307,7 +1310,8 @@ class FakeDiscordServer:
     async def _fake_endpoint(self, request: web.Request) -> web.StreamResponse:
         if request.path == "/_fake/state":
             return json_response(self.snapshot())
-        return web.Response(status=404)
+        answer = await self.activity_client.handle(request)  # Discord's proxy and client for an Activity
+        return answer if answer is not None else web.Response(status=404)
 
     # ------------------------------------------------------------------ messages
 

@@ -38,12 +38,14 @@ class Board:
     """Games as an Activity page sees them."""
 
     def __init__(self, sessions: SessionService, *, moved: Callable[[Outcome], Any] | None = None,
-                 draw: Draw | None = None) -> None:
+                 draw: Draw | None = None, private: Callable[[str], bool] | None = None) -> None:
         self.sessions = sessions
         #: called after a committed move (the bot wakes its publisher: the channel's card follows)
         self.moved = moved
         #: the game's own renderers (the bot passes its cogs'): the same pictures as the chat's cards
         self.draw = draw
+        #: ``kind -> bool``: the game draws a player's own picture (a hand, a sheet, a board)
+        self.private = private or (lambda kind: False)
 
     @staticmethod
     def _check_member(user: User, instance: Instance) -> None:
@@ -67,7 +69,8 @@ class Board:
         expected = sorted(self.sessions.expected_seats(game))
         return {"id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
                 "names": list(game.names), "seat": seat, "expected": expected,
-                "my_turn": seat is not None and seat in expected}
+                "my_turn": seat is not None and seat in expected,
+                "mine": seat is not None and game.status == RUNNING and self.private(game.kind)}
 
     async def games(self, user: User, instance: Instance) -> dict[str, Any]:
         """The running games and lobbies of the instance's channel, newest first, and the one its user

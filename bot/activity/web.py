@@ -62,8 +62,9 @@ CSP = "; ".join([
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
-    # Discord's clients frame the page (web, desktop; the phones' webviews too)
-    "frame-ancestors https://discord.com https://*.discord.com https://*.discordsays.com https://*.discordapp.com",
+    # Discord's clients frame the page (web, desktop; the phones' webviews too); 'self' is the page's own
+    # origin behind Discord's proxy (<application>.discordsays.com), where the fake's client also frames it
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com https://*.discordapp.com",
 ])
 HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
@@ -108,6 +109,21 @@ def _refusal(request: web.Request, err: ActivityError | RuleError, user: User | 
     return resp
 
 
+GAMES = ("ludime", "ludix", "ranta", "limit", "tectonic", "armada", "lutinades")
+
+
+def page_texts(lang: str) -> dict[str, str]:
+    """The page's catalog (``activity.page.*``), each variable left as ``{name}`` for the page to fill,
+    and every game's name (``page-kind-<game>``)."""
+    out = {}
+    for key in sorted(k for k in i18n.catalog(lang) if k.startswith("activity.page.")):
+        names = i18n.variables(key, lang)
+        out["page-" + key.removeprefix("activity.page.")] = i18n.t(key, lang, **{n: "{" + n + "}" for n in names})
+    for kind in GAMES:
+        out[f"page-kind-{kind}"] = i18n.t(f"{kind}.name.title", lang)
+    return out
+
+
 class ActivityServer:
     """The aiohttp application and its site."""
 
@@ -126,6 +142,7 @@ class ActivityServer:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_get("/api/config", self.h_config)
         app.router.add_post("/api/token", self._guard(self.h_token, auth=False))
         app.router.add_get("/api/games", self._guard(self.h_games))
         app.router.add_get("/api/games/{game_id}", self._guard(self.h_game))
@@ -206,6 +223,15 @@ class ActivityServer:
         return await self.identity.instance(value, member=user.id)
 
     # --- the API -------------------------------------------------------------------------------
+    async def h_config(self, request: web.Request) -> web.Response:
+        """What the page needs before anyone is known: the application's id (the SDK's client id) and its
+        words in ``?lang=`` (else the browser's language), with ``{name}`` where a value goes."""
+        lang = request.query.get("lang")
+        lang = lang if lang in i18n.LANGS else _lang(request)
+        return web.json_response({"client_id": str(self.identity.app_id), "lang": lang, "texts": page_texts(lang)},
+                                 headers=HEADERS)
+
+
     async def h_token(self, request: web.Request) -> dict[str, Any]:
         code = (await self._body(request)).get("code")
         if not isinstance(code, str) or not 0 < len(code) <= 256:

@@ -16,3 +16,17 @@ error-internal = The bot could not handle this request. Nothing changed; please 
 error-no_page = This page does not exist.
 error-no_seat = You have no seat in game #{ $game }: there is nothing private to show you.
 error-no_picture = This game has no such picture.
+
+# The board's page (activity/src/main.js): its words come from here (GET api/config)
+page-title = { $kind } #{ $game }
+page-your_turn = Your turn.
+page-waiting = { $names } to play.
+page-lobby = The game has not started yet.
+page-over = The game is over.
+page-choose = Choose a game of this channel:
+page-none = No game is running in this channel: start one with a command of the bot.
+page-mine = Your own view (only you can see it)
+page-board_alt = The game's board
+page-connecting = Connecting to Discord…
+page-open_from_discord = Open this board from Discord, with a game's “Play on the board” button.
+page-error = The board could not reach the bot. Nothing changed; close it and open it again.

@@ -16,3 +16,17 @@ error-internal = Le bot n'a pas pu traiter cette demande. Rien n'a changé ; ré
 error-no_page = Cette page n'existe pas.
 error-no_seat = Vous n'avez pas de place dans la partie n° { $game } : il n'y a rien de privé à vous montrer.
 error-no_picture = Ce jeu n'a pas cette image.
+
+# La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
+page-title = { $kind } n° { $game }
+page-your_turn = À vous de jouer.
+page-waiting = Au tour de { $names }.
+page-lobby = La partie n'a pas encore commencé.
+page-over = La partie est terminée.
+page-choose = Choisissez une partie de ce salon :
+page-none = Aucune partie en cours dans ce salon : lancez-en une avec une commande du bot.
+page-mine = Votre vue (vous seul la voyez)
+page-board_alt = Le plateau de la partie
+page-connecting = Connexion à Discord…
+page-open_from_discord = Ouvrez ce plateau depuis Discord, avec le bouton « Jouer sur le plateau » d'une partie.
+page-error = Le plateau n'a pas pu joindre le bot. Rien n'a changé ; fermez-le et rouvrez-le.
