@@ -129,6 +129,9 @@ class SessionService:
         #: move makes expected (the scheduler's ``plan``), written by the move's own transaction rather
         #: than by a second one after it; ``banks``: what the mover keeps, just computed (issue 24)
         self.plan_deadlines: Callable[[GameRow, list[int], dict[int, float]], Any] | None = None
+        #: ``(game) -> None`` after every committed change, before ``on_change``: cheap and synchronous
+        #: (the board's live pages learn a new version here; with PostgreSQL, also from other processes)
+        self.watchers: list[Callable[[GameRow], None]] = []
 
     # --- helpers -------------------------------------------------------------------
     @staticmethod
@@ -223,6 +226,11 @@ class SessionService:
         return player.can_manage and game.guild_id is not None and player.guild_id == game.guild_id
 
     async def _notify(self, outcome: Outcome) -> None:
+        for watcher in self.watchers:  # the board's live pages (bot/activity/live.py): a version, no I/O
+            try:
+                watcher(outcome.game)
+            except Exception:
+                log.exception("watcher failed for game %s", outcome.game.id)
         if self.on_change is None:
             return
         try:

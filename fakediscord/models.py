@@ -125,6 +125,7 @@ CB_DEFERRED_UPDATE_MESSAGE = 6
 CB_UPDATE_MESSAGE = 7
 CB_AUTOCOMPLETE_RESULT = 8
 CB_MODAL = 9
+CB_LAUNCH_ACTIVITY = 12  # receiving-and-responding.mdx: apps with Activities enabled only
 
 # Application command option types
 OPT_SUB_COMMAND = 1
