@@ -810,10 +810,16 @@ def resolve_components(components: list[dict[str, Any]], attachments: list[FakeA
       the message (an id of 0 counts as empty). Legacy messages are stored as sent.
     - unfurled media items: an `attachment://name` reference becomes the attachment's url, with
       `proxy_url`, `content_type`, `width` / `height` and `attachment_id` filled in; a File gets its
-      `name` and `size`."""
-    if not v2:
-        return components
+      `name` and `size`.
+    - a custom emoji's id (a button's, a select option's) is a snowflake: returned as a string, as
+      every id is (reference.mdx, "Snowflakes"), whatever number the bot sent."""
     comps = _copy_json(components)
+    for c in walk_components(comps):
+        for e in [c.get("emoji"), *(o.get("emoji") for o in c.get("options") or [] if isinstance(o, dict))]:
+            if isinstance(e, dict) and isinstance(e.get("id"), int) and not isinstance(e.get("id"), bool):
+                e["id"] = str(e["id"])
+    if not v2:
+        return comps
     used = {c["id"] for c in walk_components(comps) if isinstance(c.get("id"), int) and c["id"]}
     nxt = 1
     for c in walk_components(comps):
