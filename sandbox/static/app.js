@@ -90,7 +90,7 @@ function renderSidebar() {
     lg.dataset.testid = "lang-" + u.name; lg.title = L("client_language", { name: u.name }); lg.setAttribute("aria-label", lg.title);
     lg.onclick = async () => {
       const r = await api("/api/locale", { user: u.id, lang: u.lang === "en" ? "fr" : "en" });
-      if (r && r.ok) { if (u.id !== S.user) { S.user = u.id; S.changes = -1; S.older = []; S.key = ""; S.forceScroll = true; } await loadCommands(); }
+      if (r && r.ok) await loadCommands();
     };
     row.appendChild(b); row.appendChild(lg); $("players").appendChild(row);
   }

@@ -539,3 +539,89 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             await browser.close()
     finally:
         await sb.stop()
+
+
+async def form_height(page) -> float:
+    box = await page.locator("#command-box").bounding_box()
+    assert box is not None
+    return box["height"]
+
+
+async def send_command(page, name: str, options: dict[str, str] | None = None) -> None:
+    await page.locator("[data-testid='command-path']").fill(name)
+    await page.locator("[data-testid='command-path']").dispatch_event("input")
+    for option, value in (options or {}).items():
+        await page.locator(f"[data-testid='option-{option}']").fill(value)
+    await page.locator("[data-testid='send']").click()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+async def test_each_player_types_the_commands_of_their_own_client(sandbox):
+    """At 390 × 844, with the bot: Alice's client is French, she starts a game with « /ludix lancer »
+    (« ludix start » is unknown to her client); a target over its limit says why under its field and
+    sends nothing. Bruno's client is switched to English: he starts one with « /ludix start target: »
+    and reads the rules in English, Alice in French; a private answer is dismissed. The closed command
+    box is a single line."""
+    url, proc = sandbox
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        await page.goto(url)
+        await page.wait_for_function("document.getElementById('status').textContent.includes('connecté')",
+                                     timeout=60_000)
+        await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
+        suggested = set(await page.eval_on_selector_all("#command-list option", "(os) => os.map((o) => o.value)"))
+        assert {"ludix lancer", "ludix regles", "historique"} <= suggested and "ludix start" not in suggested
+        assert await form_height(page) <= 0.2 * 844
+        # the internal name is not a name Alice's French client knows
+        await send_command(page, "ludix start")
+        await page.locator("#toast", has_text="Commande inconnue").wait_for(timeout=5_000)
+        # an option over its limit: the reason under the field, nothing sent
+        await send_command(page, "/ludix lancer", {"objectif": "5000"})
+        error = page.locator("[data-testid='error-objectif']")
+        assert "entre 50 et 1000" in await error.inner_text()
+        assert await page.locator("[data-testid='option-objectif']").get_attribute("aria-invalid") == "true"
+        await asyncio.sleep(1.5)
+        assert await page.locator("#messages .msg").count() == 0
+        await page.screenshot(path="/tmp/ludibot-sandbox-limit-fr.png")
+        # the open form can be folded back to one line
+        assert await form_height(page) <= 0.45 * 844
+        await page.locator("[data-testid='options-toggle']").click()
+        assert await form_height(page) <= 0.2 * 844
+        await page.locator("[data-testid='options-toggle']").click()
+        await page.locator("[data-testid='option-objectif']").fill("50")
+        assert await error.inner_text() == ""
+        await page.locator("[data-testid='send']").click()
+        state = await settle(page, lambda s: "Rejoindre" in s["text"] and "Alice" in s["text"])
+        in_view(state)
+        assert state["path"] == ""
+        # Bruno's client speaks English: the page's words, the command names and the bot's private answers
+        assert await page.locator("[data-testid='lang-Bruno']").inner_text() == "FR"
+        await page.locator("[data-testid='lang-Bruno']").click()
+        await page.wait_for_function("document.querySelector(\"[data-testid='lang-Bruno']\").textContent === 'EN'")
+        assert await page.locator("[data-testid='send']").inner_text() == "Envoyer"  # Alice's page is unchanged
+        await as_player(page, "Bruno")
+        await page.wait_for_function("document.getElementById('send').textContent === 'Send'")
+        suggested = set(await page.eval_on_selector_all("#command-list option", "(os) => os.map((o) => o.value)"))
+        assert {"ludix start", "ludix rules", "history", "tectonic undo"} <= suggested and "ludix lancer" not in suggested
+        await page.locator("[data-testid='channel-tournoi']").click()
+        await page.wait_for_function("document.getElementById('channel-title').textContent.includes('tournoi')")
+        await send_command(page, "ludix start", {"target": "60"})
+        state = await settle(page, lambda s: "Bruno" in s["text"] and "60" in s["text"])
+        in_view(state)
+        await send_command(page, "ludix rules")
+        state = await settle(page, lambda s: "Ludix — the goal" in s["text"])
+        assert "Only you can see this" in state["text"] and "Dismiss message" in state["text"], state
+        await page.screenshot(path="/tmp/ludibot-sandbox-rules-en.png")
+        await as_player(page, "Alice")
+        await page.wait_for_function("document.getElementById('send').textContent === 'Envoyer'")
+        await send_command(page, "ludix regles")
+        state = await settle(page, lambda s: "Ludix — le but" in s["text"])
+        assert "Ignorer ce message" in state["text"] and "the goal" not in await page.locator("#messages").inner_text()
+        await page.screenshot(path="/tmp/ludibot-sandbox-rules-fr.png")
+        count = await page.locator("#messages .msg").count()
+        await page.locator("#messages .msg.ephemeral").last.locator("[data-testid='dismiss']").click()
+        assert await page.locator("#messages .msg").count() == count - 1
+        assert "Ludix — le but" not in await page.locator("#messages").inner_text()
+        await browser.close()
