@@ -142,7 +142,11 @@ function selectNode(msg, c) {
   wrap.dataset.customId = c.custom_id || "";
   const options = c.options || []; const multi = (c.max_values || 1) > 1;
   const min = c.min_values === undefined || c.min_values === null ? 1 : c.min_values; const max = c.max_values || 1;
-  const chosen = new Set(options.filter((o) => o.default).map((o) => o.value)); let changed = false;
+  // the page redraws its messages when anything changes: an open list stays open, with what was ticked
+  const key = msg.id + ":" + (c.custom_id || ""); const kept = S.openSelect && S.openSelect.key === key ? S.openSelect : null;
+  const chosen = kept ? new Set(kept.chosen) : new Set(options.filter((o) => o.default).map((o) => o.value));
+  let changed = kept ? kept.changed : false;
+  const remember = () => { S.openSelect = { key, chosen: Array.from(chosen), changed }; };
   const head = document.createElement("button"); head.type = "button"; head.className = "select-head"; head.disabled = !!c.disabled;
   head.setAttribute("aria-haspopup", "listbox");
   const list = document.createElement("div"); list.className = "select-list"; list.hidden = true; list.setAttribute("role", "listbox");
@@ -163,11 +167,13 @@ function selectNode(msg, c) {
     const caret = document.createElement("span"); caret.className = "caret"; caret.textContent = "▾"; head.appendChild(caret);
   };
   const send = () => act("/api/select", { user: S.user, message: msg.id, custom_id: c.custom_id, values: Array.from(chosen) });
-  const outside = (ev) => { if (!wrap.contains(ev.target)) close(); };
+  const outside = (ev) => { if (!wrap.isConnected) document.removeEventListener("click", outside, true); else if (!wrap.contains(ev.target)) close(); };
   const close = () => {
     list.hidden = true; wrap.classList.remove("open"); document.removeEventListener("click", outside, true);
+    if (S.openSelect && S.openSelect.key === key) S.openSelect = null;
     if (multi && changed && chosen.size >= min) { changed = false; send(); }
   };
+  const open = () => { list.hidden = false; wrap.classList.add("open"); document.addEventListener("click", outside, true); remember(); };
   for (const o of options) {
     const item = document.createElement("button"); item.type = "button"; item.className = "select-option";
     item.setAttribute("role", "option"); item.dataset.value = o.value;
@@ -176,18 +182,21 @@ function selectNode(msg, c) {
     const sync = () => { item.classList.toggle("chosen", chosen.has(o.value)); item.setAttribute("aria-selected", chosen.has(o.value) ? "true" : "false"); };
     sync();
     item.onclick = () => {
-      if (!multi) { chosen.clear(); chosen.add(o.value); drawHead(); list.hidden = true; wrap.classList.remove("open"); send(); return; }
+      if (!multi) {
+        chosen.clear(); chosen.add(o.value); drawHead(); list.hidden = true; wrap.classList.remove("open");
+        document.removeEventListener("click", outside, true); S.openSelect = null; send(); return;
+      }
       if (chosen.has(o.value)) chosen.delete(o.value); else if (chosen.size < max) chosen.add(o.value);
-      changed = true; for (const x of list.children) x.classList.toggle("chosen", chosen.has(x.dataset.value)); drawHead();
+      changed = true; remember(); for (const x of list.children) x.classList.toggle("chosen", chosen.has(x.dataset.value)); drawHead();
     };
     list.appendChild(item);
   }
   head.onclick = () => {
     if (!list.hidden) { close(); return; }
-    list.hidden = false; wrap.classList.add("open"); document.addEventListener("click", outside, true);
-    list.scrollIntoView({ block: "nearest" });
+    open(); list.scrollIntoView({ block: "nearest" });
   };
   drawHead(); wrap.appendChild(head); wrap.appendChild(list);
+  if (kept && !c.disabled) open();
   return wrap;
 }
 
