@@ -340,3 +340,19 @@ async def test_animated_pictures_show_in_place(box):
     assert got["files"] == [{"name": "ludibot-ludix-1.txt", "url": f"/attachment/{msg.id}/0/0"}]
     async with http.get(url + got["attachments"][0]) as r:
         assert r.content_type == "image/webp"
+
+
+def test_a_saved_sandbox_of_an_older_fake_reads_its_emoji_ids_as_strings():
+    """sandbox-data/ saved before the fake turned emoji ids into strings: read back as strings."""
+    from fakediscord import models as m
+
+    big = 1234567890123456789
+    saved = {"id": 5, "channel_id": 6, "guild_id": 8, "author": {"id": "7", "username": "Ludibot"}, "content": "x", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "a", "emoji": {"id": big, "name": "de"}},
+                                   {"type": 2, "style": 2, "custom_id": "b", "emoji": {"name": "🎲"}}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "c", "options": [
+            {"label": "A", "value": "a", "emoji": {"id": big, "name": "de"}}]}]}]}
+    msg = m.FakeMessage.from_json(saved)
+    emojis = [c["emoji"] for c in m.walk_components(msg.components) if "emoji" in c]
+    emojis += [o["emoji"] for c in m.walk_components(msg.components) for o in c.get("options", [])]
+    assert emojis == [{"id": str(big), "name": "de"}, {"name": "🎲"}, {"id": str(big), "name": "de"}]
