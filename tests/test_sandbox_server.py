@@ -262,11 +262,37 @@ async def test_each_player_has_a_client_language(box):
     assert bruno.locale == "en-US"
 
 
-async def test_a_sandbox_in_english_names_its_channels_in_english(tmp_path):
+async def test_a_sandbox_in_english_makes_an_english_server(tmp_path):
+    """The server is made in the console's language: its channels' names, and its public language (as its
+    admin's `/ludibot config langue:en` would), written before the bot's first start and never again."""
+    from bot.language import language_of
+    from bot.storage import open_store
+
     sb = Sandbox(tmp_path / "sb", port=0, start_bot=False, lang="en")
     names = {c.name for c in sb.fake.channels.values() if not c.is_dm}
     assert {"games", "tournament"} <= names and not {"jeux", "tournoi"} & names
     assert {u.locale for u in sb.users.values()} == {"en-US"}
+
+    async def server_language(set_to: str | None = None) -> str:
+        store = open_store(str(sb.data_dir / "sandbox.db"))
+        await store.open()
+        try:
+            if set_to is not None:
+                await store.set_guild_settings(sb.fake.guild_id, {"language": set_to})
+            return language_of(await store.guild_settings(sb.fake.guild_id))
+        finally:
+            await store.close()
+
+    sb.data_dir.mkdir(parents=True)
+    await sb._seed_server_language()
+    assert await server_language() == "en"
+    assert await server_language(set_to="fr") == "fr"  # the admin's /ludibot config langue:fr
+    await sb._seed_server_language()  # the next start, in English again: the admin's choice stays
+    assert await server_language() == "fr"
+    french = Sandbox(tmp_path / "fr", port=0, start_bot=False, lang="fr")
+    french.data_dir.mkdir(parents=True)
+    await french._seed_server_language()
+    assert not (french.data_dir / "sandbox.db").exists()  # French is what a server that never chose speaks
 
 
 def _walk_ids(value, where: str = "", in_components: bool = False):
