@@ -29,10 +29,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 @pytest.fixture
-def sandbox(tmp_path):
+def console_lang() -> str:
+    """The console's language the sandbox starts in (a test may override this fixture)."""
+    return "fr"
+
+
+@pytest.fixture
+def sandbox(tmp_path, console_lang):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
     env.update({"LUDIBOT_SANDBOX_PORT": "0", "LUDIBOT_SANDBOX_DIR": str(tmp_path / "sandbox"),
-                "LUDIBOT_LANG": "fr", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
+                "LUDIBOT_LANG": console_lang, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
     proc = subprocess.Popen([sys.executable, "-m", "sandbox.launch"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     url = None
@@ -624,4 +630,28 @@ async def test_each_player_types_the_commands_of_their_own_client(sandbox):
         await page.locator("#messages .msg.ephemeral").last.locator("[data-testid='dismiss']").click()
         assert await page.locator("#messages .msg").count() == count - 1
         assert "Ludix — le but" not in await page.locator("#messages").inner_text()
+        await browser.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("console_lang", ["en"])
+async def test_a_sandbox_started_in_english(sandbox):
+    """`LANG=en make run`: the server is made in English (« # games », « # tournament », the bot's public
+    messages), every player's client is English and types « /ludix start target: »."""
+    url, proc = sandbox
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        await page.goto(url)
+        await page.wait_for_function("document.getElementById('status').textContent.includes('connected')",
+                                     timeout=60_000)
+        await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
+        channels = await page.locator("#channels .channel").all_inner_texts()
+        assert channels == ["# games", "# tournament"], channels
+        assert await page.locator("#players button.lang").all_inner_texts() == ["EN", "EN", "EN"]
+        await send_command(page, "ludix start", {"target": "50"})
+        state = await settle(page, lambda s: "Join" in s["text"] and "game #1" in s["text"])
+        in_view(state)
+        await page.screenshot(path="/tmp/ludibot-sandbox-english-lobby.png")
         await browser.close()
