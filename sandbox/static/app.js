@@ -440,7 +440,37 @@ async function act(path, body) {
 // the command box knows the names the player's Discord client shows (« ludix lancer » in French,
 // « ludix start » in English); the interaction carries the registered names (`path`, options' `name`)
 const typed = (v) => v.trim().replace(/^\//, "").replace(/\s+/g, " ").toLowerCase();
-function currentCommand() { const v = typed($("command-path").value); return S.commands.find((c) => c.shown === v); }
+// as in Discord, options may follow the command's name: « /ludix lancer objectif:50 »
+function parseBox() {
+  const raw = $("command-path").value.trim().replace(/^\//, "").replace(/\s+/g, " "); const v = raw.toLowerCase();
+  let cmd = null;
+  for (const c of S.commands) if ((v === c.shown || v.startsWith(c.shown + " ")) && (!cmd || c.shown.length > cmd.shown.length)) cmd = c;
+  const given = {};
+  if (cmd) {
+    const rest = raw.slice(cmd.shown.length).trim();
+    for (const part of rest ? rest.split(/ (?=[-_\p{L}\p{N}]{1,32}:)/u) : []) {
+      const m = part.match(/^([-_\p{L}\p{N}]{1,32}):\s*(.*)$/u);
+      if (m) given[m[1].toLowerCase()] = m[2].trim();
+    }
+  }
+  return { cmd, given };
+}
+function currentCommand() { return parseBox().cmd; }
+
+function fillTypedOptions() {
+  const { given } = parseBox();
+  for (const el of $("options").querySelectorAll("[data-option]")) {
+    const spec = JSON.parse(el.dataset.spec);
+    if (!(spec.shown.toLowerCase() in given)) continue;
+    let v = given[spec.shown.toLowerCase()];
+    if (el.tagName === "SELECT") {  // a choice, a yes/no or a player, by what the client shows
+      const match = Array.from(el.options).find((o) => o.value && (o.value.toLowerCase() === v.toLowerCase() || o.textContent.toLowerCase() === v.toLowerCase()));
+      if (!match) continue;
+      v = match.value;
+    }
+    if (el.value !== v) { el.value = v; checkOption(el); }
+  }
+}
 
 function optionValues() {
   const out = {};
@@ -569,8 +599,8 @@ async function init() {
   if (!S.commands.length) setTimeout(init, 1000); else await loadCommands();
 }
 
-$("command-path").addEventListener("input", renderOptions);
-$("command-path").addEventListener("change", renderOptions);
+$("command-path").addEventListener("input", () => { renderOptions(); fillTypedOptions(); });
+$("command-path").addEventListener("change", () => { renderOptions(); fillTypedOptions(); });
 $("command-box").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const cmd = currentCommand();

@@ -613,7 +613,12 @@ async def test_each_player_types_the_commands_of_their_own_client(sandbox):
         assert {"ludix start", "ludix rules", "history", "tectonic undo"} <= suggested and "ludix lancer" not in suggested
         await page.locator("[data-testid='channel-tournoi']").click()
         await page.wait_for_function("document.getElementById('channel-title').textContent.includes('tournoi')")
-        await send_command(page, "ludix start", {"target": "60"})
+        # options typed after the name, as Discord's box takes them: filled in their fields
+        await page.locator("[data-testid='command-path']").fill("/ludix start target:60 thread:False")
+        await page.locator("[data-testid='command-path']").dispatch_event("input")
+        assert await page.locator("[data-testid='option-target']").input_value() == "60"
+        assert await page.locator("[data-testid='option-thread']").input_value() == "false"
+        await page.locator("[data-testid='send']").click()
         state = await settle(page, lambda s: "Bruno" in s["text"] and "60" in s["text"])
         in_view(state)
         await send_command(page, "ludix rules")
