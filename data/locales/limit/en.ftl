@@ -70,7 +70,7 @@ event-game_scored = { $games ->
        *[other] Game { $game }/{ $games } is over: here are the scores.
     }
 event-next_game = Game { $game }/{ $games }: a fresh shuffle, here we go!
-event-game_over = Game over! Here are all the boards and their scores.
+event-game_over = Here are all the boards and their scores.
 
 ## option
 option-plateau = Board

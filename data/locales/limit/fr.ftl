@@ -70,7 +70,7 @@ event-game_scored = { $games ->
        *[other] Partie { $game }/{ $games } terminée : voici les scores.
     }
 event-next_game = Partie { $game }/{ $games } : c'est reparti, nouveau mélange !
-event-game_over = Partie terminée ! Voici tous les plateaux et leurs scores.
+event-game_over = Voici tous les plateaux et leurs scores.
 
 ## option
 option-plateau = Plateau
