@@ -39,6 +39,7 @@ label-bust = Bust!
 label-round = Round
 label-last_round = Last round
 label-others = Others
+label-colon = {": "}
 
 ## cmd
 cmd-start = Open a game of Ludix (Roman-numeral dice)

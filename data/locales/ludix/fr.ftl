@@ -42,6 +42,7 @@ label-bust = Raté !
 label-round = Tour
 label-last_round = Dernier tour
 label-others = Autres
+label-colon = {" : "}
 
 ## cmd
 cmd-start = Ouvrir une partie de Ludix (dés en chiffres romains)
