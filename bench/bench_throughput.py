@@ -12,10 +12,12 @@ restarted from a new lobby; its animated summary, issue 27, is drawn in a render
 after its result: the later steps carry that work). The application emojis, created once in an
 application's life, are created before the first step. Every step must measure moves, or the run fails.
 
-The floor bot (``bench/floor_bot.py``) is offered each rate right after Ludibot (6 s), in the same run,
-on its own fake Discord driven by the same code (50 channels, one button each, clicked as a token
-comes), and higher rates at the end, until it saturates the driver: its achieved rate, latency and CPU
-per click are printed beside Ludibot's.
+The floor bot (``bench/floor_bot.py``) runs in the same run, on its own fake Discord driven by the same
+code (50 channels, one button each, clicked as a token comes). Right after each of Ludibot's steps it is
+offered, for 6 s, the moves per second Ludibot achieved (same minute of the machine, same pace: CPU per
+move falls as the rate rises, each wake-up serving more moves); at the end it is offered 300 and 400 per
+second, until it saturates the driver. Its achieved rate, latency and CPU per click are printed beside
+Ludibot's.
 
 The budget is judged against the floor, because this machine's speed drifts by a quarter from one hour
 to the next and the floor drifts with it (issue 38):
@@ -172,11 +174,11 @@ class FloorRig:
         return self
 
     async def step(self, rate: float, seconds: float) -> dict:
-        """One step at ``rate``: its figures and the floor's CPU per click (ms)."""
+        """One step at ``rate``: its figures (``offered``: that rate) and the floor's CPU per click (ms)."""
         meter = CpuMeter(self.proc.pid)
         step = await run_step(self.games, rate, seconds)
         cpu, _ = meter.lap()
-        return {**step, "cpu_ms": 1000 * cpu / step["moves"] if step["moves"] else float("nan")}
+        return {**step, "offered": rate, "cpu_ms": 1000 * cpu / step["moves"] if step["moves"] else float("nan")}
 
     async def stop(self) -> None:
         if self.proc is not None:
@@ -203,7 +205,7 @@ def _ratio(a: float, b: float) -> str:
 def floor_table(rows: list[dict], floor: list[dict], seconds: float) -> str:
     """Ludibot beside the floor bot at each offered rate."""
     lines = [f"### Throughput beside the floor bot (same run, {GAMES} buttons on its own fake Discord, "
-             f"{seconds:.0f} s per rate)", "",
+             f"{seconds:.0f} s per rate, offered right after each Ludibot step the rate Ludibot achieved)", "",
              "| offered /s | achieved Ludibot | achieved floor | p50 ms Ludibot | p50 ms floor | p50 × floor "
              "| p99 ms Ludibot | p99 ms floor | p99 × floor | CPU/move ms Ludibot (main + workers) "
              "| CPU/click ms floor | CPU × floor |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -363,8 +365,10 @@ async def main(seconds: float = 8.0, rates: tuple[float, ...] = RATES) -> int:
             step = await run_step(games, rate, seconds)
             main_cpu, worker_cpu = meter.lap()
             driver_cpu = process_cpu(os.getpid()) - driver0
-            # the floor bot at the same rate, at once: both measured in the same minute of the machine
-            floor.append(await rig.step(rate, floor_seconds))
+            # the floor bot at once, offered the moves per second Ludibot achieved: both measured in the same
+            # minute of the machine and at the same pace (a process's CPU per move falls as its rate rises:
+            # each wake-up serves more moves), under the Ludibot step's rate
+            floor.append({**await rig.step(max(1.0, step["achieved"]), floor_seconds), "rate": rate})
             lag = _lag_samples(lag_file, since, since + seconds)  # written once a second: long written now
             if step["moves"] == 0 or not step["callbacks"]:
                 failures.append(f"- MEASURED NOTHING at {rate} moves/s")
