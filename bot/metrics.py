@@ -70,6 +70,7 @@ render_worker_restarts = Gauge("ludibot_render_worker_restarts", "Render workers
                                "since this process started", registry=REGISTRY)
 
 RUNNING_CACHE_S = 5.0  # the running-games count is read from the database at most this often
+HEALTH_LOG_EVERY_S = 60  # a failing database check is logged at most this often per kind of failure
 
 
 class BotMetrics:
@@ -125,6 +126,8 @@ class MetricsServer:
         self._runner: web.AppRunner | None = None
         self._running_at: float | None = None
         self._running_kinds: set[str] = set()
+        self._health_logged: dict[str, float] = {}  # failure kind -> when it was last logged
+        self._health_quiet: dict[str, int] = {}  # failure kind -> failures not logged since
 
     # --- gauges computed when scraped -------------------------------------------------------
     def expected_shards(self) -> list[int]:
@@ -178,13 +181,27 @@ class MetricsServer:
     async def health(self) -> dict[str, Any]:
         try:
             db = bool(await asyncio.wait_for(self.bot.store.healthy(), timeout=3))
-        except Exception:
+        except Exception as exc:  # unhealthy, and said in the log (a probe may call every few seconds)
             db = False
+            self._log_health_failure(exc)
         shards = self.shard_states()
         ready = self.bot.is_ready() if hasattr(self.bot, "is_ready") else True
         ok = db and ready and all(c for c, _ in shards.values())
         return {"ok": ok, "database": db, "ready": ready,
                 "shards": {str(s): {"connected": c, "latency": lat} for s, (c, lat) in shards.items()}}
+
+    def _log_health_failure(self, exc: BaseException) -> None:
+        """Log a failed database check with its traceback, at most once a minute per kind of failure."""
+        kind = type(exc).__name__
+        now = self.clock()
+        last = self._health_logged.get(kind)
+        if last is not None and now - last < HEALTH_LOG_EVERY_S:
+            self._health_quiet[kind] = self._health_quiet.get(kind, 0) + 1
+            return
+        self._health_logged[kind] = now
+        quiet = self._health_quiet.pop(kind, 0)
+        log.error("health check: the database check failed (%s; %d more like it not logged in the last %d s)",
+                  kind, quiet, HEALTH_LOG_EVERY_S, exc_info=exc)
 
     async def handle_healthz(self, request: web.Request) -> web.Response:
         report = await self.health()
