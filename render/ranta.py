@@ -178,7 +178,10 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
                 x0, t, r, b = k.rect(ox, oy, x, y)
                 draw.text(((x0 + r) / 2, (t + b) / 2), name, font=name_font, fill=MUTED, anchor="mm")
     inset = max(2, cell // 24)
+    staged = {n.upper() for n in preview.get("cells", ())} if preview else set()
     for it in items:
+        if staged and {n.upper() for n in it["cells"]} == staged:
+            continue  # the previewed box itself (a preview's sheet holds it): drawn as the preview, below
         box = k.span(ox, oy, it["cells"])
         if box is None:
             continue

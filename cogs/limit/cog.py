@@ -123,6 +123,20 @@ def relocation_pages(options: list[dict[str, Any]], best: dict[str, str]) -> lis
 
 
 # --- words ---------------------------------------------------------------------------------
+def preview_text(view: dict[str, Any], lg: str) -> str:
+    """A preview's words (:meth:`LimitEngine.preview`): the placement, the total if the game ended now,
+    and, when the board would pay the Déchetterie's penalty, why, and how many tiles are still to come."""
+    p = view["preview"]
+    lines = [i18n.t("table.limit.preview", lg, tile=p["tile"], position=p["position"], before=p["before"],
+                    after=p["after"], gain=f"{p['gain']:+d}")]
+    why = p.get("penalty_reason")
+    if p.get("penalty") and why:
+        reason = i18n.t(f"limit.label.penalty_{why['rule']}", lg, penalty=f"−{p['penalty']}", value=why["value"],
+                        threshold=why["threshold"], shared=why.get("shared", 1))
+        lines.append(i18n.t("table.limit.preview_penalty", lg, reason=reason, left=view["rounds"] - view["round"]))
+    return "\n".join(lines)
+
+
 @cache
 def render_labels(lg: str) -> dict[str, str]:
     return {k: i18n.t(f"limit.{k}", lg) for k in LABEL_KEYS}
@@ -395,20 +409,17 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     async def _preview(self, click: Click, action: dict[str, Any], arg: str, game_no: int) -> None:
         """The board with the tile in place and the score change, with « Confirmer » (the placement is
         made only then) and « Changer » (back to the choice). Nothing is stored: the engine's refusals
-        come first (the tile of another round, a cell taken, not this player's board)."""
+        come first (the tile of another round, a cell taken, not this player's board). The engine's
+        preview stages the placement only: the round stays open, so the next tile is never shown; the
+        total is the one the board would score if the game ended now, with the Déchetterie's penalty
+        said when there is one."""
         interaction, game = click.interaction, click.game
         state, seat = self.player_state(interaction, game)
-        before = self.engine.view(state, seat)
-        self._check_game_no(before, game_no)
-        after_state, _ = self.engine.apply(state, seat, action)  # pure: the precise refusal, or the preview
-        after = self.engine.view(after_state, seat)
-        board = action.get("board", self.engine.board_of(state, seat))
-        old, new = before["boards"][board]["score"]["total"], after["boards"][board]["score"]["total"]
+        self._check_game_no(self.engine.view(state, None), game_no)
+        view = self.engine.preview(state, seat, action)  # pure: the precise refusal, or the preview
         lg = lang(interaction)
-        text = i18n.t("table.limit.preview", lg, tile=action["tile"], position=action["position"], before=old,
-                      after=new, gain=f"{new - old:+d}")
-        preview = dict(after, seat=before["seat"])
-        file = await self._board_file(game, preview, lg)
+        file = await self._board_file(game, view, lg)
+        text = preview_text(view, lg)
         tag = f"{game_no}.{action['tile']}"
         items = [button(game.id, "pconfirm", i18n.t("table.limit.confirm", lg), arg=arg,
                         style=discord.ButtonStyle.success, emoji="✅"),
