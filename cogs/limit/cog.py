@@ -389,10 +389,22 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             lines.append(i18n.t("limit.prompt.fill", lg, owner=seats_names([escape(n) for n in game.names], fill["seats"]), tile=current))
         return "\n".join(lines)
 
+    def _chosen(self, click: Click, tile: str, offered: Any) -> str:
+        """The select's one value. While its round is the current one and the player may still place,
+        it must be one of the positions the select offered (``offered(view)``: the legal ones, as
+        written); otherwise the engine refuses it with its own reason (a stale tile, already placed)."""
+        state, seat = self.player_state(click.interaction, click.game)
+        view = self.engine.view(state, seat)
+        current = view["tile"]["id"] if view["tile"] else None
+        legal = offered(view)
+        if tile == current and legal:
+            return click.chosen(legal)
+        return click.one_value()
+
     async def on_position(self, click: Click) -> None:
         _part, tag = split_arg(click.arg)
         game_no, tile = parse_tag(tag)
-        position = click.values[0] if click.values else ""
+        position = self._chosen(click, tile, lambda view: view["legal"])
         await self._preview(click, {"type": "place", "tile": tile, "position": position}, f"p.{position}.{tag}",
                             game_no)
 
@@ -401,7 +413,8 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if not board.isdigit():
             raise RuleError("limit.error.bad_choice", choice=str(click.arg))
         game_no, tile = parse_tag(tag)
-        position = click.values[0] if click.values else ""
+        position = self._chosen(click, tile, lambda view: next(
+            (f["legal"] for f in view["fills"] if f["board"] == int(board)), []))
         await self._preview(click, {"type": "fill", "board": int(board), "tile": tile, "position": position},
                             f"f{board}.{position}.{tag}", game_no)
 
@@ -496,7 +509,12 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         game_no = (click.arg or "").partition(".")[0]  # "<game>.<select>" (or "<game>" from older messages)
         if not game_no.isdigit():
             raise RuleError("limit.error.bad_choice", choice=str(click.arg))
-        code = click.values[0] if click.values else ""
+        state, seat = self.player_state(click.interaction, click.game)
+        reloc = self.engine.view(state, seat)["relocation"]
+        if reloc is not None and not reloc["done"]:  # the relocations offered (else the engine says why not)
+            code = click.chosen(encode_moves(o["moves"]) for o in reloc["options"])
+        else:
+            code = click.one_value()
         await self._act(click.interaction, click.game.id, {"type": "relocate", "moves": decode_moves(code)},
                         edit=True, game_no=int(game_no))
 

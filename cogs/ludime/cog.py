@@ -279,8 +279,14 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         await interaction.response.send_modal(form)
 
     async def on_discard(self, click: Click) -> None:
-        """The select of the hand's letters: discarding ends the turn (the engine says if it may)."""
-        letter = click.values[0] if click.values else ""
+        """The select of the hand's letters: discarding ends the turn (the engine says if it may). The
+        one value sent must be a letter the select offered (the hand's, as written): a crafted ``é`` or
+        ``a`` is refused, not folded into a letter held; a select of an earlier version is stale."""
+        game = click.game
+        if click.check_version is not None and click.version != game.version:
+            raise SessionError("common.error.already_played")
+        state, seat = self.player_state(click.interaction, game)
+        letter = click.chosen(self.engine.view(state, seat).get("hand") or [])
         await self.move(click.interaction, click.game, {"type": "discard", "letter": letter},
                         version=click.check_version)
 

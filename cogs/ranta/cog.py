@@ -298,13 +298,14 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     async def on_pick(self, click: Click) -> None:
         interaction = click.interaction
         rnd = round_arg(click.arg)
-        value = click.values[0] if click.values else ""
-        m = BOX_PICK.match(value)
-        if m is None:
-            raise RuleError("ranta.error.bad_choice", choice=value)
         state, seat = self.player_state(interaction, click.game)
         view = self.engine.view(state, seat)
         self._check_turn(view, seat, rnd)
+        # the boxes the select offered, as written (a legal permutation it did not list is not taken)
+        value = click.chosen(f"{dice_code(a['dice'])}{CODE_OF[o]}" for a, o, _ in box_choices(self.engine, state, seat))
+        m = BOX_PICK.match(value)
+        if m is None:
+            raise RuleError("ranta.error.bad_choice", choice=value)
         dice, orientation = [int(c) for c in m["dice"]], ORIENTATION_CODES[m["orientation"]]
         cells = self.engine.legal_placements(state, seat, dice, orientation)
         if not cells:
@@ -316,9 +317,17 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         await edit_answer(interaction, text, items=items)
 
     async def _on_cell_or_mat(self, click: Click) -> None:
-        value = click.values[0] if click.values else ""
+        """A cell: one of those the select offered (the legal anchors of its box, or the mat cells) while
+        its round is open to the player; otherwise the engine refuses it with its reason (stale, placed)."""
+        value = click.one_value()
         action = decode(f"{click.arg}{value}")
         state, seat = self.player_state(click.interaction, click.game)
+        if action["round"] == state.round_no and seat in self.engine.expected(state):
+            if action["type"] == BOX:
+                offered = self.engine.legal_placements(state, seat, action["dice"], action["orientation"])
+            else:
+                offered = self.engine.legal_mats(state, seat)
+            click.chosen(offered)
         await self._preview(click.interaction, click.game, state, seat, action, edit=True)
 
     def component_handlers(self) -> dict[str, Any]:
