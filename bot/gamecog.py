@@ -1069,7 +1069,8 @@ class GameCog(commands.GroupCog):
             raise SessionError("common.error.no_private_view")
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"),
-                   view=view_of(takeback.undo_button(game, lg)) if game.status == RUNNING else None)
+                   view=view_of(*undo) if (undo := await takeback.undo_items(self.bot, game, interaction.user.id,
+                                                                          lg)) else None)
 
     # --- shared commands ---------------------------------------------------------------
     @app_commands.command(name="join", description=L("common.cmd.join"))

@@ -432,7 +432,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game),
                                             legal=legal, told=told)
         if legal and view.get("phase") == "play" and seat == view.get("current"):
-            items = [*items, takeback.undo_button(game, lg)]  # a step of the turn taken back (issue 26)
+            # a step of the turn taken back (issue 26), offered when it would be
+            items = [*items, *await takeback.undo_items(self.bot, game, interaction.user.id, lg)]
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
                    view=view_of(*items) if items else None)

@@ -75,6 +75,11 @@ async def test_limit_preview_shows_the_tile_being_placed_and_selects_take_only_w
             done = await fake.click(u.alice, preview.message, label="Confirmer",
                                     until=lambda r: bool(r.public_messages))
             assert "Vous avez posé" in done.content, done.content
+            # alone, the placement closed the round: « Reprendre mon coup » is never offered (it would fail)
+            mine = await fake.click(u.alice, last_control(fake), label="Mon plateau")
+            assert mine.ephemeral and mine.attachments and "Reprendre mon coup" not in mine.message.button_labels
+            res = await fake.run_command(u.alice, "jeux", "limit annuler-coup")
+            assert res.ephemeral and "la manche est close" in res.content, res.content
     assert world.bot.tracebacks() == []
 
 
