@@ -22,9 +22,10 @@ from cogs.ranta.cog import render_labels as ranta_labels
 from engines.limit import ENGINE as LIMIT
 from engines.ludime import ENGINE as LUDIME
 from engines.ranta import ENGINE as RANTA
+from fakediscord import models as fm
 from render.limit import render_board
 from render.ranta import render_sheet
-from tests.e2e.harness import StateReader, last_control
+from tests.e2e.harness import StateReader, last_control, read_game_row
 from tests.e2e.ludime_driver import BUTTONS, LudimeTable
 
 pytestmark = pytest.mark.e2e
@@ -40,6 +41,19 @@ def crafted(values):
 
 async def craft_select(fake, user, msg, custom_id, values):
     return await fake.raw_click(user, msg, custom_id=custom_id, component_type=3, mangle=crafted(values))
+
+
+async def craft_form(fake, user, opened, chosen: dict[str, list[str]]):
+    """A form (modal) submitted by a crafted client: ``chosen`` (select custom id -> values) whatever
+    the selects offered."""
+    comps = [{"type": fm.C_LABEL, "component": {"type": fm.C_STRING_SELECT, "custom_id": c["component"]["custom_id"],
+                                                 "values": chosen.get(c["component"]["custom_id"], [])}}
+             for c in opened.modal["components"] if c.get("type") == fm.C_LABEL]
+    prev = opened.record
+    msg = fake.message_by_id.get(prev.component_message_id or 0)
+    rec = fake._new_interaction(fm.IT_MODAL_SUBMIT, user, prev.channel,
+                                {"custom_id": opened.modal["custom_id"], "components": comps}, message=msg)
+    return await fake._fire(rec, "modal", True, None, None, None, None)
 
 
 async def test_limit_preview_shows_the_tile_being_placed_and_selects_take_only_what_they_offered(world):
@@ -144,3 +158,36 @@ async def test_ludime_discard_takes_only_a_letter_it_offered(world):
     finally:
         await table.close()
     assert world.bot.tracebacks() == []
+
+
+async def test_tectonic_and_armada_forms_take_only_what_they_offered(world):
+    """A crafted form: a move or a column in another case (what the form never offered), several values
+    in one list: refused privately and precisely, nothing changes."""
+    fake, u = world.fake, world.u
+    res = await fake.run_command(u.alice, "jeux", "tectonic start", adversaire="bot", niveau=1,
+                                 until=lambda r: any(m.buttons for m in r.public_messages))
+    card = next(m for m in res.public_messages if m.buttons)
+    gid = int(card.buttons[0]["custom_id"].split(":")[1])
+    version = read_game_row(world.bot.db, gid).version
+    opened = await fake.click(u.alice, card, label="Jouer un coup")
+    first = next(c["component"] for c in opened.modal["components"] if c.get("type") == fm.C_LABEL)
+    move = first["options"][0]["value"]
+    for chosen, needle in (({first["custom_id"]: [move.lower()]}, "n'est pas une des options proposées"),
+                           ({first["custom_id"]: [move, first["options"][1]["value"]]}, "un seul")):
+        bad = await craft_form(fake, u.alice, opened, chosen)
+        assert bad.ephemeral and needle in bad.content, bad.content
+        assert read_game_row(world.bot.db, gid).version == version
+
+    res = await fake.run_command(u.alice, "jeux", "armada start", plateau="9x9", adversaire="bot",
+                                 until=lambda r: any(m.buttons for m in r.public_messages))
+    card = next(m for m in res.public_messages if m.buttons and "Placer" in m.button_labels)
+    gid = int(card.buttons[0]["custom_id"].split(":")[1])
+    version = read_game_row(world.bot.db, gid).version
+    opened = await fake.click(u.alice, card, label="Placer")
+    for chosen, needle in (({"col": ["c"], "row": ["3"]}, "n'est pas une des options proposées"),
+                           ({"col": ["C", "D"], "row": ["3"]}, "Une seule option")):
+        bad = await craft_form(fake, u.alice, opened, chosen)
+        assert bad.ephemeral and needle in bad.content, bad.content
+        assert read_game_row(world.bot.db, gid).version == version
+    assert world.bot.tracebacks() == []
+
