@@ -123,12 +123,18 @@ def relocation_pages(options: list[dict[str, Any]], best: dict[str, str]) -> lis
 
 
 # --- words ---------------------------------------------------------------------------------
-def preview_text(view: dict[str, Any], lg: str) -> str:
+def preview_text(view: dict[str, Any], lg: str, names: list[str] | None = None) -> str:
     """A preview's words (:meth:`LimitEngine.preview`): the placement, the total if the game ended now,
-    and, when the board would pay the Déchetterie's penalty, why, and how many tiles are still to come."""
+    and, when the board would pay the Déchetterie's penalty, why, and how many tiles are still to come.
+    A fill (pass variant) names the board it goes to: its owner's."""
     p = view["preview"]
-    lines = [i18n.t("table.limit.preview", lg, tile=p["tile"], position=p["position"], before=p["before"],
-                    after=p["after"], gain=f"{p['gain']:+d}")]
+    params = {"tile": p["tile"], "position": p["position"], "before": p["before"], "after": p["after"],
+              "gain": f"{p['gain']:+d}"}
+    if p["board"] != view["board"]:
+        owner = seats_names([escape(n) for n in names or []], view["boards"][p["board"]]["seats"])
+        lines = [i18n.t("table.limit.preview_fill", lg, owner=owner, **params)]
+    else:
+        lines = [i18n.t("table.limit.preview", lg, **params)]
     why = p.get("penalty_reason")
     if p.get("penalty") and why:
         reason = i18n.t(f"limit.label.penalty_{why['rule']}", lg, penalty=f"−{p['penalty']}", value=why["value"],
@@ -431,8 +437,10 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         self._check_game_no(self.engine.view(state, None), game_no)
         view = self.engine.preview(state, seat, action)  # pure: the precise refusal, or the preview
         lg = lang(interaction)
-        file = await self._board_file(game, view, lg)
-        text = preview_text(view, lg)
+        shown = view["boards"][view["preview"]["board"]]["seats"][0]  # the board it goes on (a fill: the owner's)
+        data = await self.render(render_board, view, shown, game.names, render_labels(lg))
+        file = discord.File(io.BytesIO(data), filename=f"limit-{game.id}-private.png")
+        text = preview_text(view, lg, game.names)
         tag = f"{game_no}.{action['tile']}"
         items = [button(game.id, "pconfirm", i18n.t("table.limit.confirm", lg), arg=arg,
                         style=discord.ButtonStyle.success, emoji="✅"),

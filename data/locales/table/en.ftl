@@ -30,6 +30,7 @@ ludime-no_word = Type at least one word.
 
 ## limit
 limit-preview = Preview: tile { $tile } on { $position }. If the game ended now, your board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview_fill = Preview: tile { $tile } on { $position }, in { $owner }'s Déchetterie. If the game ended now, their board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
 limit-preview_penalty = ⚠️ { $reason } This total counts it. { $left ->
         [0] This is the last tile.
         [one] { $left } more tile to come.
