@@ -312,7 +312,11 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     cid = str(data.get("custom_id", ""))
     m = CUSTOM_ID.match(cid)
     if not m:
-        page = await rules.turn_page(interaction, _options_here(bot))
+        try:
+            page = await rules.turn_page(interaction, _options_here(bot))
+        except RuleError as err:  # a page the select did not offer
+            await refuse(interaction, err)
+            return
         if page is None:
             await refuse(interaction, "common.error.forged_button")
         else:  # a rules card's page, turned in place
