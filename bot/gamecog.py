@@ -890,6 +890,12 @@ class GameCog(commands.GroupCog):
                 groups.append(votes)
             else:
                 log.warning("game %s: no room for the vote buttons under its controls", game.id)
+        board = board_button(self.bot, game, lg)  # « Jouer sur le plateau »: the Activity, when the host has it
+        if board is not None:
+            if Card(text="", groups=tuple(tuple(g) for g in (*groups, [board]))).fits():
+                groups.append([board])
+            else:
+                log.warning("game %s: no room for the board button under its controls", game.id)
         undo = takeback.controls(game, lg)  # a takeback request waiting for the others (issue 26): a vote too
         if undo:
             if Card(text="", groups=tuple(tuple(g) for g in (*groups, undo))).fits():
@@ -1067,10 +1073,12 @@ class GameCog(commands.GroupCog):
         image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
+        # « Reprendre mon coup » only when asking would work now (issue 36); the board's Activity when on
+        items = [*await takeback.undo_items(self.bot, game, interaction.user.id, lg),
+                 *([board] if (board := board_button(self.bot, game, lg)) is not None else [])]
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"),
-                   view=view_of(*undo) if (undo := await takeback.undo_items(self.bot, game, interaction.user.id,
-                                                                          lg)) else None)
+                   view=view_of(*items) if items else None)
 
     # --- shared commands ---------------------------------------------------------------
     @app_commands.command(name="join", description=L("common.cmd.join"))
@@ -1164,6 +1172,28 @@ class GameCog(commands.GroupCog):
         return await self.partie_autocomplete(interaction, current)
 
 
+def board_button(bot: Any, game: GameRow, lg: str) -> discord.ui.Item | None:
+    """« 🎲 Jouer sur le plateau » (LAUNCH_ACTIVITY), on a running game's cards when the bot's host has
+    turned Activities on (bot/activity); None otherwise: nothing changes without it."""
+    settings = getattr(bot, "settings", None)
+    if game.status != RUNNING or not getattr(settings, "activities", False):
+        return None
+    return button(game.id, "board", i18n.t("common.button.board", lg), emoji="🎲")
+
+
+async def open_board(click: Click) -> None:
+    """Open the Activity in the card's channel, on this game: the page asks the board's API which game
+    its user opened last in that channel (kept with the user's preferences, so any process can answer)."""
+    interaction, game = click.interaction, click.game
+    if board_button(interaction.client, game, "fr") is None:
+        raise SessionError("common.error.board_off", game=game.id)
+    store = interaction.client.store  # type: ignore[attr-defined]
+    prefs = await store.user_prefs(interaction.user.id)
+    prefs["board"] = {"channel": str(interaction.channel_id), "game": game.id}
+    await store.set_user_prefs(interaction.user.id, prefs)
+    await interaction.response.launch_activity()
+
+
 def register_lobby(router) -> None:
     """The lobby's buttons work for every game: route them to the game's cog."""
 
@@ -1180,5 +1210,6 @@ def register_lobby(router) -> None:
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
                          ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
+    router.register("*", "board", open_board)
     register_votes(router)
     takeback.register(router)
