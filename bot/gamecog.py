@@ -1098,10 +1098,12 @@ class GameCog(commands.GroupCog):
         image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
+        # « Reprendre mon coup » only when asking would work now (issue 36); the board's Activity when on
+        items = [*await takeback.undo_items(self.bot, game, interaction.user.id, lg),
+                 *([board] if (board := board_button(self.bot, game, lg)) is not None else [])]
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"),
-                   view=view_of(*[b for b in (takeback.undo_button(game, lg), board_button(self.bot, game, lg)) if b])
-                   if game.status == RUNNING else None)
+                   view=view_of(*items) if items else None)
 
     # --- shared commands ---------------------------------------------------------------
     @app_commands.command(name="join", description=L("common.cmd.join"))

@@ -76,6 +76,22 @@ class Click:
     def check_version(self) -> int | None:
         return self.version or None
 
+    def one_value(self) -> str:
+        """The one value a single-choice select sent; none or several (a crafted interaction: a
+        select of the bot's never sends them) is refused, ``common.error.select_one``."""
+        if len(self.values) != 1:
+            raise RuleError("common.error.select_one", count=len(self.values))
+        return self.values[0]
+
+    def chosen(self, offered: Any) -> str:
+        """:meth:`one_value`, refused (``common.error.not_offered``) unless it is exactly one of the
+        ``offered`` values — the options the select was drawn with, computed again from the game as it
+        stands: a value never offered (another letter, another case, an accent) is not folded into one."""
+        value = self.one_value()
+        if value not in set(offered):
+            raise RuleError("common.error.not_offered", value=value[:40])
+        return value
+
 
 Handler = Callable[[Click], Awaitable[None]]
 
@@ -296,7 +312,11 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     cid = str(data.get("custom_id", ""))
     m = CUSTOM_ID.match(cid)
     if not m:
-        page = await rules.turn_page(interaction, _options_here(bot))
+        try:
+            page = await rules.turn_page(interaction, _options_here(bot))
+        except RuleError as err:  # a page the select did not offer
+            await refuse(interaction, err)
+            return
         if page is None:
             await refuse(interaction, "common.error.forged_button")
         else:  # a rules card's page, turned in place

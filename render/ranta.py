@@ -45,7 +45,7 @@ LABEL_KEYS: tuple[str, ...] = (
     *(f"rule.{r}" for r in RULES),
     "mode.classique", "mode.expert",
     "label.round", "label.total", "label.size", "label.category", "label.mechanic", "label.mat",
-    "label.hidden", "label.preview", "label.final", "label.dice", "label.cells",
+    "label.hidden", "label.preview", "label.preview_mat", "label.final", "label.dice", "label.cells",
 )
 
 CATEGORY_COLOURS = {
@@ -178,7 +178,10 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
                 x0, t, r, b = k.rect(ox, oy, x, y)
                 draw.text(((x0 + r) / 2, (t + b) / 2), name, font=name_font, fill=MUTED, anchor="mm")
     inset = max(2, cell // 24)
+    staged = {n.upper() for n in preview.get("cells", ())} if preview else set()
     for it in items:
+        if staged and {n.upper() for n in it["cells"]} == staged:
+            continue  # the previewed box itself (a preview's sheet holds it): drawn as the preview, below
         box = k.span(ox, oy, it["cells"])
         if box is None:
             continue
@@ -357,7 +360,8 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
     y = top + k.height + 36
     note = None
     if pv and pv.get("cells"):
-        note = "\u25a0 " + lab.get("label.preview", " ".join(pv["cells"]))
+        boxed = bool(pv.get("category") or pv.get("symbol"))  # a box; a mat has neither
+        note = "\u25a0 " + lab.get("label.preview" if boxed else "label.preview_mat", " ".join(pv["cells"]))
     elif current is not None and any(it.get("round") == current for it in sheet_view["items"]):
         note = "\u25a1 " + lab.get("label.hidden", str(current))
     if note:

@@ -14,7 +14,7 @@ import pytest
 import engines
 from bot.sessions import Player, SessionService
 from bot.storage import RUNNING, GameRow, Seat
-from cogs.armada.cog import ArmadaCog, _matching, bands, form_kinds, pivot_options
+from cogs.armada.cog import ArmadaCog, _matching, bands, form_kinds, form_offers, pivot_options
 from engines.armada import legal_points, movable_points, pivot_choices
 from engines.armada.board import ENGLAND, SPAIN
 from engines.base import RuleError
@@ -170,7 +170,7 @@ def test_a_submitted_form_becomes_the_move_it_names_or_a_precise_refusal():
     assert act("pivot", {"pivot0": [], "pivot1": ["B2-C1"]}) == {"type": "pivot", "from": "B2", "to": "C1"}
     for kind, fields, key in (("place", {"col": ["C"]}, "armada.form.incomplete"),
                               ("move", {"col": ["C"], "row": ["1"]}, "armada.form.incomplete"),
-                              ("place", {"col": ["C", "D"], "row": ["1"]}, "armada.form.incomplete"),
+                              ("place", {"col": ["C", "D"], "row": ["1"]}, "common.error.select_one"),
                               ("pivot", {"pivot0": [], "pivot1": []}, "armada.form.pick_one"),
                               ("pivot", {"pivot0": ["B2-C1"], "pivot1": ["G2-H1"]}, "armada.form.pick_one")):
         with pytest.raises(RuleError) as err:
@@ -228,3 +228,35 @@ async def test_a_form_opens_only_for_a_move_type_the_side_may_use_now():
     await c.on_form(Click(interaction, row(state), "form", 12, "pivot", []))
     (modal,) = opened
     assert modal.custom_id == "ludibot:7:form:12:pivot"
+
+
+@pytest.mark.parametrize("kind", ["place", "move", "pivot"])
+def test_a_submission_carries_only_what_its_form_offered(kind):
+    """``form_offers`` is what the form draws; a value outside it (a crafted submission) is refused."""
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    if kind == "pivot":
+        state = with_ships(start, spain=("A9",), england=("B2", "B3", "G2", "G3", "E8"), turn=ENGLAND,
+                           reserve=(19, 15), ply=9)
+        seat = 1
+    elif kind == "move":
+        spain20 = ("A1", "A3", "A5", "A7", "A9", "C1", "C3", "C5", "C7", "C9",
+                   "E1", "E3", "E7", "E9", "G1", "G3", "G5", "G7", "G9", "I1")
+        state, seat = with_ships(start, spain=spain20, england=("E5",), reserve=(0, 19), ply=40), 0
+    else:
+        state, seat = start, 0
+    offered = form_offers(state, seat, kind)
+    drawn = {key: values for _, key, values, _ in menus(cog().form(row(state), state, seat, kind, "fr"))}
+    assert offered == drawn
+    act = ArmadaCog._form_action
+    if kind == "pivot":
+        first = offered["pivot0"][0]
+        assert act(kind, {"pivot0": [first]}, offered)["type"] == "pivot"
+        bad = {"pivot0": ["A1-Z9"]}
+    else:
+        good = {key: [values[0]] for key, values in offered.items()}
+        assert act(kind, good, offered)["type"] == kind
+        bad = {**good, "col": [good["col"][0].lower()]}  # another case: not what was offered
+    with pytest.raises(RuleError) as err:
+        act(kind, bad, offered)
+    assert err.value.key == "common.error.not_offered"
+

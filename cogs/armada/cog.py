@@ -29,6 +29,7 @@ from bot.storage import RUNNING, GameRow
 from bot.translator import L
 from bot.ui import Click, GameModal, button, lang, send
 from engines.armada import State, legal_points, movable_points, pivot_choices
+from engines.base import RuleError
 from render.armada import render_board
 
 OPPONENTS = [app_commands.Choice(name=L("armada.cmd.vs_player"), value="joueur"),
@@ -94,6 +95,20 @@ def bands(points: list[str]) -> tuple[list[str], list[str]]:
     cols = sorted({p[0] for p in points})
     rows = sorted({int(p[1:]) for p in points})
     return cols, [str(r) for r in rows]
+
+
+def form_offers(state: State, seat: int, kind: str) -> dict[str, list[str]]:
+    """What each select of a form of ``kind`` offers (its custom id -> the option values), as
+    :meth:`ArmadaCog.form` draws it: what a submission of that form may carry."""
+    if kind == "pivot":
+        pivots = [value for value, *_ in pivot_options(state, seat)][:MAX_OPTIONS * MAX_SELECTS]
+        return {f"pivot{n}": pivots[k:k + MAX_OPTIONS] for n, k in enumerate(range(0, len(pivots), MAX_OPTIONS))}
+    out: dict[str, list[str]] = {}
+    if kind == "move":
+        out["ship"] = sorted(movable_points(state, seat), key=_point_key)[:MAX_OPTIONS]
+    cols, rows = bands(legal_points(state, seat))
+    out["col"], out["row"] = cols[:MAX_OPTIONS], rows[:MAX_OPTIONS]
+    return out
 
 
 def pivot_options(state: State, seat: int) -> list[tuple[str, str, str, str]]:
@@ -231,7 +246,12 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         if kind not in FORMS:
             raise SessionError("common.error.forged_button")
         if interaction.type is discord.InteractionType.modal_submit:
-            await self.play(interaction, game, self._form_action(kind, click.fields), version=click.check_version)
+            offered = None
+            if click.check_version is None or click.version == game.version:  # (a stale form: refused as such)
+                state, seat = self.mover_state(interaction, game, click.check_version)
+                offered = form_offers(state, seat, kind)
+            await self.play(interaction, game, self._form_action(kind, click.fields, offered),
+                            version=click.check_version)
             return
         state, seat = self.mover_state(interaction, game, click.check_version)
         if kind not in form_kinds(state, seat):  # e.g. « Placer » once England has 5 ships at sea
@@ -267,8 +287,16 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         return modal
 
     @staticmethod
-    def _form_action(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
-        """The move a submitted form asks for; the engine (through the session service) judges it."""
+    def _form_action(kind: str, fields: dict[str, Any], offered: dict[str, list[str]] | None = None) -> dict[str, Any]:
+        """The move a submitted form asks for; the engine (through the session service) judges it.
+        ``offered`` (:func:`form_offers`): a value its select did not offer (a crafted submission) is
+        refused, as are several values in one select."""
+        for key, values in fields.items():
+            if isinstance(values, list) and len(values) > 1:
+                raise RuleError("common.error.select_one", count=len(values))
+            if offered is not None and isinstance(values, list) and any(v not in offered.get(key, ()) for v in values):
+                raise RuleError("common.error.not_offered", value=str(values[0])[:40])
+
         def one(key: str) -> str | None:
             values = fields.get(key)
             return values[0] if isinstance(values, list) and len(values) == 1 else None

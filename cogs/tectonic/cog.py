@@ -43,6 +43,7 @@ OPPONENTS = [app_commands.Choice(name=L("tectonic.cmd.vs_player"), value="joueur
 PIC_BACK = [app_commands.Choice(name=L("tectonic.choice.droit"), value="droit"),
             app_commands.Choice(name=L("tectonic.choice.diagonale"), value="diagonale")]
 MAX_CHOICES = 25  # Discord's limit for autocomplete
+FORM_MOVES = 125  # the moves a form lists: five selects of 25
 _CELL = r"[A-J](?:10|[1-9])"
 #: the argument of a flip button: from-to-flip
 FLIP_ARG = re.compile(rf"^({_CELL})-({_CELL})-({_CELL})$")
@@ -285,6 +286,11 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             chosen = [v for values in click.fields.values() if isinstance(values, list) for v in values]
             if len(chosen) != 1 or chosen[0].count("-") != 1:
                 raise SessionError("table.tectonic.pick_one")
+            if click.check_version is None or click.version == game.version:  # (a stale form: refused as such)
+                state, seat = self.mover_state(interaction, game, click.check_version)
+                offered = [value for value, _ in self.move_choices(state, seat, lang(interaction))[:FORM_MOVES]]
+                if chosen[0] not in offered:  # a crafted submission: a move the form did not list
+                    raise RuleError("common.error.not_offered", value=chosen[0][:40])
             source, dest = chosen[0].split("-")
             await self._move(interaction, game, {"type": "move", "from": source, "to": dest, "flip": None},
                              version=click.check_version)
@@ -293,7 +299,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         lg = lang(interaction)
         moves = self.move_choices(state, seat, lg)
         form = GameModal(i18n.t("table.tectonic.modal_title", lg), game.id, "form", version=game.version)
-        for k in range(0, min(len(moves), 125), 25):
+        for k in range(0, min(len(moves), FORM_MOVES), 25):
             chunk = moves[k:k + 25]
             menu = discord.ui.Select(custom_id=f"moves{k // 25}", required=False, min_values=0, max_values=1,
                                      placeholder=i18n.t("table.tectonic.placeholder", lg)[:150],

@@ -139,6 +139,7 @@ label-mechanic = Mechanic
 label-mat = Mat (1 cell, 0 points)
 label-hidden = Yellow outline: your box of this round, seen only by you until the round ends.
 label-preview = Preview: the box would go here.
+label-preview_mat = Preview: the mat would go here.
 label-final = Game over
 label-cells = { $size } { $size ->
         [one] cell

@@ -133,6 +133,7 @@ label-mechanic = Mécanique
 label-mat = Tapis (1 case, 0 point)
 label-hidden = Encadré jaune : votre boîte de cette manche, visible de vous seulement jusqu'à la fin de la manche.
 label-preview = Aperçu : la boîte irait ici.
+label-preview_mat = Aperçu : le tapis irait ici.
 label-final = Fin de partie
 label-cells = { $size } { $size ->
         [one] case

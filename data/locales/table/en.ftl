@@ -29,7 +29,13 @@ ludime-modal_hint = With the letters of your hand; several words: separate them 
 ludime-no_word = Type at least one word.
 
 ## limit
-limit-preview = Preview: tile { $tile } on { $position }. Your board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview = Preview: tile { $tile } on { $position }. If the game ended now, your board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview_fill = Preview: tile { $tile } on { $position }, in { $owner }'s Déchetterie. If the game ended now, their board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview_penalty = ⚠️ { $reason } This total counts it. { $left ->
+        [0] This is the last tile.
+        [one] { $left } more tile to come.
+       *[other] { $left } more tiles to come.
+    }
 limit-confirm = Confirm
 limit-change = Change
 

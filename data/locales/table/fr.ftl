@@ -29,7 +29,16 @@ ludime-modal_hint = Avec les lettres de votre main ; plusieurs mots : séparez-l
 ludime-no_word = Écrivez au moins un mot.
 
 ## limit
-limit-preview = Aperçu : la tuile { $tile } en { $position }. Votre plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-preview = Aperçu : la tuile { $tile } en { $position }. Si la partie s'arrêtait là, votre plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-preview_fill = Aperçu : la tuile { $tile } en { $position }, dans la Déchetterie { ELISION($owner) ->
+        [vowel] d'{ $owner }
+       *[consonant] de { $owner }
+    }. Si la partie s'arrêtait là, son plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-preview_penalty = ⚠️ { $reason } Ce total la compte. { $left ->
+        [0] C'est la dernière tuile.
+        [one] Encore { $left } tuile à venir.
+       *[other] Encore { $left } tuiles à venir.
+    }
 limit-confirm = Confirmer
 limit-change = Changer
 
