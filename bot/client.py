@@ -420,7 +420,7 @@ class Ludibot(commands.AutoShardedBot):
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))
-        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:")):  # the games' and the replay viewer's
+        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:", f"{PREFIX}-tournoi:")):  # games, replays, tournaments
             await refuse(interaction, "common.error.forged_button")
             return
         kinds = _clicked_types(interaction)
@@ -434,7 +434,7 @@ class Ludibot(commands.AutoShardedBot):
             # A stale client (the buttons were removed since) or a crafted one: nothing is ever
             # applied from it; the user is told precisely why.
             await explain_refused_component(interaction)
-        elif cid.startswith(f"{PREFIX}:"):  # a game's (the replay viewer's go to its DynamicItem)
+        elif cid.startswith(f"{PREFIX}:"):  # a game's (a replay viewer's, a tournament's: their DynamicItem)
             await run_component(interaction)
 
     async def close(self) -> None:

@@ -116,11 +116,25 @@ def test_tectonic_moves_read_as_sentences_in_both_languages():
 
 
 @pytest.mark.parametrize("lang,fixed,expected", [("fr", True, "Joueurs (1 sur 2) :"), ("fr", False, "Joueurs (1, de 2 à 6) :"),
-                                                 ("en", True, "Players (1 of 2):"), ("en", False, "Players (1, 2 to 6):")])
+                                                 ("en", True, "Players (1 of 2):"), ("en", False, "Players (1 of 2 to 6):")])
 def test_a_lobby_counts_its_players_as_people_read_it(lang, fixed, expected):
     text = i18n.t("common.lobby.text", lang, game="Tectonic", id=3, creator="<@1>", count=1, min=2,
-                  max=2 if fixed else 6, seats="1. Alice", options="-", fixed="yes" if fixed else "no")
+                  max=2 if fixed else 6, seats="1. Alice", options="-", fixed="yes" if fixed else "no",
+                  reserved="none")
     assert text.split("\n")[1] == expected
+
+
+@pytest.mark.parametrize("lang,reserved,expected", [
+    ("fr", "none", "Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie."),
+    ("fr", "<@2>", "Seul <@2> peut rejoindre : la partie commence dès son arrivée."),
+    ("en", "none", "Click “Join” to take a seat; the creator starts the game."),
+    ("en", "<@2>", "Only <@2> can join: the game starts as soon as they do.")])
+def test_a_challenge_lobby_says_it_starts_when_its_member_joins(lang, reserved, expected):
+    from bot.safe import Safe
+
+    text = i18n.t("common.lobby.text", lang, game="Tectonic", id=3, creator="<@1>", count=1, min=2, max=2,
+                  seats="1. Alice", options="-", fixed="yes", reserved=Safe(reserved))
+    assert text.split("\n")[-1] == expected
 
 
 def test_an_ai_seat_names_its_level():

@@ -32,7 +32,7 @@ event-skipped = … ({ $count } { $count ->
         [one] more action
        *[other] more actions
     }) …
-event-vote_open = 🗳️ { $seat } did not play in time. The { $voters } other players vote until <t:{ $due }:R>: { $ai ->
+event-vote_open = 🗳️ { $seat } did not play in time. The { $voters } other players vote (the vote closes <t:{ $due }:R>): { $ai ->
         [yes] wait longer, let the bot play for them or remove { $seat } from the game
        *[no] wait longer or remove { $seat } from the game
     }. A majority decides at once; you may change your vote until then.
@@ -71,11 +71,14 @@ lobby-text =
     {"*"}*{ $game }** — game #{ $id }, opened by { $creator }
     Players ({ $count }{ $fixed ->
         [yes] {" "}of { $max }
-       *[no] , { $min } to { $max }
+       *[no] {" "}of { $min } to { $max }
     }):
     { $seats }
     Options: { $options }
-    Click “Join” to take a seat; the creator starts the game.
+    { $reserved ->
+        [none] Click “Join” to take a seat; the creator starts the game.
+       *[other] Only { $reserved } can join: the game starts as soon as they do.
+    }
 lobby-started = **The game has started.**
 lobby-cancelled = { $game } game #{ $id } was cancelled by { $by }.
 lobby-joined = { $player } joins game #{ $id } ({ $count }/{ $max }).

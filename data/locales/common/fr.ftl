@@ -32,7 +32,7 @@ event-skipped = … ({ $count } { $count ->
         [one] autre action
        *[other] autres actions
     }) …
-event-vote_open = 🗳️ { $seat } n'a pas joué à temps. Les { $voters } autres joueurs votent jusqu'à <t:{ $due }:R> : { $ai ->
+event-vote_open = 🗳️ { $seat } n'a pas joué à temps. Les { $voters } autres joueurs votent (le vote se clôt <t:{ $due }:R>) : { $ai ->
         [yes] attendre encore, laisser le bot jouer à sa place ou retirer { $seat } de la partie
        *[no] attendre encore ou retirer { $seat } de la partie
     }. Une majorité décide tout de suite ; vous pouvez changer votre vote jusque-là.
@@ -75,7 +75,10 @@ lobby-text =
     }) :
     { $seats }
     Options : { $options }
-    Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
+    { $reserved ->
+        [none] Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
+       *[other] Seul { $reserved } peut rejoindre : la partie commence dès son arrivée.
+    }
 lobby-started = **La partie est lancée.**
 lobby-cancelled = La partie { ELISION($game) ->
         [vowel] d'{ $game }

@@ -42,7 +42,7 @@ label-followed = followed
 label-revealed_card = Card revealed in turn { $turn }
 label-hidden_card = Hidden card
 label-see_card = See the card
-label-call = Lutins, rascals, give me back my path!
+label-call = Come on, you rascally lutins, give me back my path!
 label-small_forbidden = The "small" gesture is forbidden: a lutin who uses it is ignored and returns a mushroom.
 label-mirror_hint = You face the picker: your left is their right.
 label-card_for_picker = You are the picker: you may not see the card before choosing.
@@ -117,7 +117,7 @@ cmd-ia = Number of AI players to add (0 to 6)
 cmd-niveau = AI level
 
 ## event
-event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give them back their path! ({ $deck } { $deck ->
+event-turn = Turn { $turn }: { $picker } is the picker. Come on, you rascally lutins, give them back their path! ({ $deck } { $deck ->
         [one] card
        *[other] cards
     } in the deck)
