@@ -352,6 +352,30 @@ def modal_fields(data: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def pack_groups(items: list[Any], key: Callable[[Any], Any], *, size: int = 25, lists: int = 5) -> list[list[Any]]:
+    """``items`` (in order) cut into at most ``lists`` lists of at most ``size`` each (a form's selects),
+    never splitting a run of items of the same ``key`` (one piece's moves, one ship's pivots) over two
+    lists — unless that run alone is longer than ``size``. Whatever does not fit is left out."""
+    runs: list[list[Any]] = []
+    for item in items:
+        if runs and key(runs[-1][-1]) == key(item):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    out: list[list[Any]] = []
+    for run in runs:
+        while run:
+            if out and len(out[-1]) + len(run) <= size:
+                out[-1].extend(run)
+                run = []
+            elif len(out) < lists:
+                out.append(run[:size])
+                run = run[size:]
+            else:
+                return out
+    return out
+
+
 class GameModal(discord.ui.Modal):
     """A form opened by a game's button. Its custom id is a game's (``ludibot:<game>:<verb>:<version>``),
     and its submission is routed like a click (:func:`dispatch_component`, from the bot's

@@ -341,6 +341,9 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         return not state.finished and not state.pending and not self.engine.has_move(state)
 
     def _hints(self, game: GameRow, view: dict[str, Any], lg: str) -> list[str]:
+        """What to do now, for a player, told only when it is news: a capture to choose, a pass, Spain
+        that must now move, England at its limit (each names its button). An ordinary placement is not
+        told: the « Placer » button says it."""
         current = view.get("current")
         if current is None or game.seats[current].is_ai:
             return []
@@ -354,6 +357,8 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
             key = "england_pivot"
         else:
             key = "england_any" if view["pairs"] else "england_place"
+        if key in ("spain_place", "england_place", "england_any"):
+            return []
         return [i18n.t(HINTS[key], lg)]
 
     # --- rendering hooks -------------------------------------------------------------------

@@ -107,10 +107,10 @@ cmd-abandon = Resign the game (your opponent wins it)
 
 ## ui
 ui-hint_spain_place = ➡️ Spain: place a ship with { COMMAND("armada placer") } `point:`.
-ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one with { COMMAND("armada deplacer") } `from: to:`.
+ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one (“Move” button).
 ui-hint_england_place = ➡️ England: place a ship with { COMMAND("armada placer") } `point:`.
 ui-hint_england_any = ➡️ England: place a ship ({ COMMAND("armada placer") } `point:`) or pivot a ship of a pair ({ COMMAND("armada pivoter") } `from: to:`).
-ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair with { COMMAND("armada pivoter") } `from: to:`.
+ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair (“Pivot” button).
 ui-hint_capture = 🎯 Choose the ship to take with the buttons below.
 ui-hint_pass = ⛔ No legal move: click "Pass".
 ui-pivot_choice = { $to } (around { $around })

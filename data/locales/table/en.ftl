@@ -38,5 +38,6 @@ tectonic-button_play = Play a move
 tectonic-modal_title = Your move
 tectonic-placeholder = Choose a move…
 tectonic-group = Pieces from { $first } to { $last }
+tectonic-group_one = Piece on { $cell }
 tectonic-flips = (flips { $cells })
 tectonic-pick_one = Choose one move, only one, in one of the lists.

@@ -38,5 +38,6 @@ tectonic-button_play = Jouer un coup
 tectonic-modal_title = Votre coup
 tectonic-placeholder = Choisissez un coup…
 tectonic-group = Pièces de { $first } à { $last }
+tectonic-group_one = Pièce en { $cell }
 tectonic-flips = (retourne { $cells })
 tectonic-pick_one = Choisissez un coup, un seul, dans une des listes.
