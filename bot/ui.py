@@ -32,7 +32,7 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 from bot import emojis, i18n, metrics, rules
 from bot.cards import Card, card_of, clicked_card
 from bot.language import server_lang
-from bot.safe import allowed_mentions, safe_params
+from bot.safe import Safe, allowed_mentions, safe_params
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -422,6 +422,20 @@ def jump_link(game: GameRow, message_id: int | None = None) -> str:
     return f"https://discord.com/channels/{where}" + (f"/{target}" if target else "")
 
 
+def control_kind(interaction: discord.Interaction) -> str:
+    """What was used, as the stale answer names it: ``menu`` (a select), ``form`` (a submitted form) or
+    ``button``."""
+    if interaction.type is discord.InteractionType.modal_submit:
+        return "form"
+    kind = (interaction.data or {}).get("component_type")
+    return "menu" if kind in (3, 5, 6, 7, 8) else "button"
+
+
+def markdown_link(text: str, url: str) -> Safe:
+    """``[text](url)``: a link Discord shows as its words (the bot's own text and address only)."""
+    return Safe(f"[{text}]({url})")
+
+
 async def refuse_stale(interaction: discord.Interaction, game_id: int, *, ended: bool = False) -> None:
     """A button of an older turn: say so, with a link to the game's current message. (Old messages
     keep their buttons when they are too old to edit: this answer is what makes that harmless.)
@@ -429,14 +443,18 @@ async def refuse_stale(interaction: discord.Interaction, game_id: int, *, ended:
     one too): the game's end is said first."""
     game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
     lg = lang(interaction)
+    control = control_kind(interaction)
     if ended and game is not None:
         head = i18n.t("common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled",
                       lg, game=game.id)
-        link = jump_link(game, game.control_message_id or game.lobby_message_id)
-        await send(interaction, head + "\n" + i18n.t("table.stale.ended_link", lg, link=link), ephemeral=True)
+        link = markdown_link(i18n.t("table.stale.link_text", lg),
+                             jump_link(game, game.control_message_id or game.lobby_message_id))
+        await send(interaction, head + "\n" + i18n.t("table.stale.ended_link", lg, link=link, control=control),
+                   ephemeral=True)
         return
     if game is not None and game.control_message_id:
-        text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
+        text = i18n.t("common.error.already_played_link", lg, control=control,
+                      link=markdown_link(i18n.t("table.stale.link_text", lg), jump_link(game)))
     else:
         text = i18n.t("common.error.already_played", lg)
     note = await pause_note(interaction, game) if game is not None else None

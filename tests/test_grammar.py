@@ -3,6 +3,8 @@ zero, solo tables, letters shown as letters, no gendered words about players."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from bot import i18n
@@ -143,3 +145,14 @@ def test_an_ai_seat_names_its_level():
     assert i18n.t("table.lobby.ai", "fr", level=level_name((1, 3), 2)) == "IA, Moyen"
     assert i18n.t("table.lobby.ai", "fr", level=level_name((1, 2), 2)) == "IA, Difficile"
     assert i18n.t("table.lobby.ai", "en", level=level_name((1, 2), 1)) == "AI, Easy"
+
+
+def test_every_lobby_names_its_variant_option_the_same_way():
+    """« Options : variante : … » in Ludime's lobby and in the Lutinades' (one was « Variante »)."""
+    from cogs.ludime.cog import LudimeCog
+    from cogs.lutinades.cog import LutinadesCog
+
+    for lang, word in (("fr", "variante : "), ("en", "variant: ")):
+        for cls, options in ((LudimeCog, {"variant": "main"}), (LutinadesCog, {"variante": "standard"})):
+            row = SimpleNamespace(options=options)
+            assert cls.options_text(cls.__new__(cls), row, lang).startswith(word), (cls, lang)

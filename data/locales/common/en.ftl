@@ -99,7 +99,11 @@ cmd-partie = Game number (if several games run in this channel)
 format-date = { DATETIME($date, dateStyle: "medium") }
 
 ## merged from main
-error-already_played_link = That move was already played: this button is out of date. The game's current message: { $link }
+error-already_played_link = That move was already played: this { $control ->
+        [menu] menu
+        [form] form
+       *[button] button
+    } is out of date. { $link }
 error-dm_elsewhere = Games in direct messages are handled by another instance of the bot: please try again in a moment.
 error-missing_permissions = Ludibot cannot host a game here: it lacks { $permissions }. Ask a server admin to grant them in this channel, then run the command again.
 error-dm_game = Games are played in a server's channel or thread, not in direct messages: run the command in your server.

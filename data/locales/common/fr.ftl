@@ -102,7 +102,11 @@ cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
 format-date = { DATETIME($date, dateStyle: "medium") }
 
 ## merged from main
-error-already_played_link = Ce coup a déjà été joué : ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+error-already_played_link = Ce coup a déjà été joué : { $control ->
+        [menu] ce menu n'est plus à jour
+        [form] ce formulaire n'est plus à jour
+       *[button] ce bouton n'est plus à jour
+    }. { $link }
 error-dm_elsewhere = Les parties en message privé sont gérées par une autre instance du bot : réessayez dans un instant.
 error-missing_permissions = Ludibot ne peut pas tenir une partie ici : il lui manque { $permissions }. Demandez à un administrateur du serveur de les lui donner dans ce salon, puis relancez la commande.
 error-dm_game = Les parties se jouent dans un salon ou un fil d'un serveur, pas en message privé : lancez la commande sur votre serveur.

@@ -57,7 +57,7 @@ label-gesture_line_ignored = • { $seat }: **{ $gesture }** — ignored (forbid
 label-gesture_with_side = { $gesture }, { $side }
 label-card_revealed = The signpost: **{ $kind }**.
 label-card_revealed_side = The signpost: **{ $kind }**, { $side }.
-label-options = Variant: { $variant }
+label-options = variant: { $variant }
 label-followed_auto = 🤖 Automatic follow: { $picker } follows { $lutin }, the only lutin who can be followed (the others made the forbidden gesture).
 label-forbidden_warning = ⚠️ Turn { $turn }: the “{ $gesture }” gesture is forbidden in “Think big”. If you confirm it, your gesture will be ignored (the picker cannot follow you) and you will return your last mushroom won to the deck (if you have one). Confirm it below, or choose another gesture.
 
@@ -151,7 +151,7 @@ event-game_over = The deck is empty: the game is over!
 event-turn_abandoned = Turn { $turn } is abandoned without its picker: its card is discarded unscored (big number { $big }, small number { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)
-label-totals = 🍄 Mushrooms: { $totals }
+label-totals = 🍄 Mushrooms in all: { $totals }
 
 ## merged from main
 side_short-left = ←
