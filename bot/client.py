@@ -252,10 +252,22 @@ class Ludibot(commands.AutoShardedBot):
         self.community.seasons = self.seasons
         self.seasons.post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
         self.tournaments.shards = self.seasons.shards = self.community.scheduler.shards
-        self.community.start()
-        self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
-        self.publisher.start()
+        await self.start_background()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
+
+    async def start_background(self) -> None:
+        """The outbox first (issue 17): what a crash left unpublished is posted before the scheduler
+        fires the deadlines that fell due meanwhile (issue 36: a timeout fired during start-up was
+        published seconds late, leaving the previous turn's controls up); then the scheduler."""
+        self.publisher = Publisher.for_bot(self)
+        try:
+            owed = await self.publisher.catch_up()
+            if owed:
+                log.info("start-up: %d game(s) owed their channel a message, published", owed)
+        except Exception:
+            log.exception("start-up catch-up of the outbox failed: the publisher's loop takes it over")
+        self.publisher.start()
+        self.community.start()
 
     def _wake_game(self, game_id: int) -> None:
         """A game opened without an interaction (a tournament's table): the outbox publishes it."""
