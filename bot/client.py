@@ -40,6 +40,7 @@ from bot.ui import (
     explain_refused_component,
     lang,
     refuse,
+    refuse_unwritable,
     run_component,
     send,
 )
@@ -145,6 +146,8 @@ class LudibotTree(app_commands.CommandTree):
             return
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, "common.error.no_permission")
+            return
+        if await refuse_unwritable(interaction, original):
             return
         log.exception("command failed", exc_info=original)
         await refuse(interaction, "common.error.internal")

@@ -51,6 +51,7 @@ from bot.ui import (
     permission_names,
     public_lang,
     refuse,
+    refuse_unwritable,
     send,
     update_clicked,
     view_of,
@@ -242,6 +243,8 @@ class GameCog(commands.GroupCog):
         original = getattr(error, "original", error)
         if isinstance(original, RuleError):
             await refuse(interaction, original)
+            return
+        if await refuse_unwritable(interaction, original):
             return
         emojis.refused(original)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("command failed", exc_info=original)

@@ -33,6 +33,7 @@ from bot import emojis, i18n, metrics, rules
 from bot.cards import Card, card_of, clicked_card
 from bot.language import server_lang
 from bot.safe import Safe, allowed_mentions, safe_params
+from bot.storage.faults import FAULTS, unwritable
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -252,6 +253,18 @@ async def refuse(interaction: discord.Interaction, error: RuleError | str, **par
     await send(interaction, i18n.t(key, lang(interaction), **safe_params(params)), ephemeral=True)
 
 
+async def refuse_unwritable(interaction: discord.Interaction, exc: BaseException) -> bool:
+    """The database refused to write (a full disk, a read-only file or server): the user is told that
+    nothing could be saved and nothing changed, the fault is remembered for ``/healthz`` and the metrics
+    and logged once a minute (:mod:`bot.storage.faults`). False for any other error."""
+    reason = unwritable(exc)
+    if reason is None:
+        return False
+    FAULTS.record(reason, exc)
+    await refuse(interaction, "common.error.unwritable")
+    return True
+
+
 async def run_component(interaction: discord.Interaction) -> None:
     """A click (or a select) on one of the bot's components, checked to be on the clicked message:
     refused in a DM that reached the wrong process, otherwise handed to :func:`dispatch_component`."""
@@ -325,6 +338,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
         else:
             await refuse(interaction, err)
     except Exception as exc:
+        if await refuse_unwritable(interaction, exc):
+            return
         emojis.refused(exc)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")

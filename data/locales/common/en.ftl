@@ -19,6 +19,7 @@ error-not_a_player = You are not playing in game #{ $game }.
 error-already_played = This move was already played: this button is out of date. Look at the game's latest message.
 error-forged_button = This button is not valid.
 error-internal = Oops, an internal error happened. The game did not change; please try again.
+error-unwritable = The bot cannot save anything right now: nothing changed. Please try again later (the bot's administrators are told).
 error-no_permission = You do not have permission to do that.
 error-no_private_view = This game has no secret information to show you.
 error-game_unavailable = This game is not available on this bot.

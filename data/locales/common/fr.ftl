@@ -19,6 +19,7 @@ error-not_a_player = Vous ne jouez pas dans la partie n°{ $game }.
 error-already_played = Ce coup a déjà été joué : ce bouton n'est plus à jour. Regardez le dernier message de la partie.
 error-forged_button = Ce bouton n'est pas valide.
 error-internal = Oups, une erreur interne est survenue. La partie n'a pas changé ; réessayez.
+error-unwritable = Le bot ne peut pas enregistrer pour l'instant : rien n'a changé. Réessayez plus tard (les administrateurs du bot en sont avertis).
 error-no_permission = Vous n'avez pas la permission de faire cela.
 error-no_private_view = Ce jeu n'a pas d'information secrète à vous montrer.
 error-game_unavailable = Ce jeu n'est pas disponible sur ce bot.
