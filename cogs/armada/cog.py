@@ -27,7 +27,7 @@ from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, GameModal, button, lang, send
+from bot.ui import Click, GameModal, button, lang, pack_groups, send
 from engines.armada import State, legal_points, movable_points, pivot_choices
 from render.armada import render_board
 
@@ -85,15 +85,6 @@ def form_kinds(state: State, seat: int) -> list[str]:
     if pivot_choices(state, seat):
         out.append("pivot")
     return out
-
-
-def bands(points: list[str]) -> tuple[list[str], list[str]]:
-    """The column letters and the row numbers (in board order) that hold at least one of ``points``:
-    a form chooses a point by its column and its row (a board has up to 121 intersections, a select
-    holds 25 options); the combination chosen is then checked by the engine, like a typed point."""
-    cols = sorted({p[0] for p in points})
-    rows = sorted({int(p[1:]) for p in points})
-    return cols, [str(r) for r in rows]
 
 
 def pivot_options(state: State, seat: int) -> list[tuple[str, str, str, str]]:
@@ -250,20 +241,28 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
                                               for value, text in options[:MAX_OPTIONS]])
             modal.add_item(discord.ui.Label(text=label[:45], component=menu))
 
-        if kind == "pivot":
-            pivots = pivot_options(state, seat)
-            chunks = [pivots[k:k + MAX_OPTIONS] for k in range(0, len(pivots), MAX_OPTIONS)][:MAX_SELECTS]
+        if kind == "pivot":  # each ship's pivots in one list
+            chunks = pack_groups(pivot_options(state, seat), lambda p: p[1], size=MAX_OPTIONS, lists=MAX_SELECTS)
             for n, chunk in enumerate(chunks):
-                select(f"pivot{n}", i18n.t("armada.form.pivots", lg, first=chunk[0][1], last=chunk[-1][1]),
+                first, last = chunk[0][1], chunk[-1][1]
+                heading = (i18n.t("armada.form.pivots_one", lg, ship=first) if first == last
+                           else i18n.t("armada.form.pivots", lg, first=first, last=last))
+                select(f"pivot{n}", heading,
                        [(value, i18n.t("armada.form.pivot", lg, **{"from": a, "to": b, "around": c}))
                         for value, a, b, c in chunk], required=len(chunks) == 1)
             return modal
+        lists = MAX_SELECTS
         if kind == "move":
             ships = sorted(movable_points(state, seat), key=_point_key)
             select("ship", i18n.t("armada.form.ship", lg), [(p, p) for p in ships])
-        cols, rows = bands(legal_points(state, seat))
-        select("col", i18n.t("armada.form.column", lg), [(c, c) for c in cols])
-        select("row", i18n.t("armada.form.row", lg), [(r, r) for r in rows])
+            lists -= 1
+        # the legal points only (never an occupied one), in board order, 25 a list: 121 at most
+        points = sorted(legal_points(state, seat), key=_point_key)
+        chunks = [points[k:k + MAX_OPTIONS] for k in range(0, len(points), MAX_OPTIONS)][:lists]
+        for n, chunk in enumerate(chunks):
+            heading = (i18n.t("armada.form.points_one", lg, point=chunk[0]) if len(chunk) == 1
+                       else i18n.t("armada.form.points", lg, first=chunk[0], last=chunk[-1]))
+            select(f"point{n}", heading, [(p, p) for p in chunk], required=len(chunks) == 1)
         return modal
 
     @staticmethod
@@ -280,10 +279,16 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
                 raise SessionError("armada.form.pick_one")
             source, dest = chosen[0].split("-")
             return {"type": "pivot", "from": source, "to": dest}
-        col, row_ = one("col"), one("row")
-        if col is None or row_ is None or (kind == "move" and one("ship") is None):
+        chosen = [v for key, values in fields.items() if key.startswith("point") and isinstance(values, list)
+                  for v in values]
+        if len(chosen) == 1:
+            point: str | None = str(chosen[0])
+        elif not chosen and one("col") and one("row"):  # a form of the previous release (column, row)
+            point = f"{one('col')}{one('row')}"
+        else:
+            point = None
+        if point is None or (kind == "move" and one("ship") is None):
             raise SessionError("armada.form.incomplete")
-        point = f"{col}{row_}"
         if kind == "move":
             return {"type": "move", "from": one("ship"), "to": point}
         return {"type": "place", "point": point}

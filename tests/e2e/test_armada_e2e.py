@@ -43,7 +43,8 @@ async def open_game(world, plateau: str = "9x9"):
     res = await fake.click(u.alice, lobby, label="Lancer", until=answered)
     (first,) = board_messages(res)
     assert "Manche 1 : Alice joue l'Espagne (rouge), Bruno l'Angleterre (blanc)" in first.content
-    assert "/armada placer" in first.content and mentioned(first) == [u.alice.id]
+    assert mentioned(first) == [u.alice.id]
+    assert first.button_labels == ["Placer"] and "/armada placer" not in first.content  # the button, no command
     assert first.attachments[0].bytes[:4] == PNG
     return game_id, first
 

@@ -124,12 +124,13 @@ form-title_move = Move a ship
 form-title_pivot = Pivot a ship
 form-placeholder = Choose…
 form-ship = Ship to lift
-form-column = Column (letter)
-form-row = Row (number)
+form-points = Intersections { $first } to { $last }
+form-points_one = Intersection { $point }
 form-pivots = Ships from { $first } to { $last }
+form-pivots_one = Ship { $ship }
 form-pivot = { $from } → { $to } (around { $around })
 form-pick_one = Choose one pivot, only one, in one of the lists.
-form-incomplete = Choose a column and a row (and, to move, the ship to lift).
+form-incomplete = Choose one intersection, only one, in one of the lists (and, to move, the ship to lift).
 form-not_now = “{ $move }” is not a legal move this turn: use another button of the board.
 
 ## rules

@@ -130,12 +130,13 @@ form-title_move = Déplacer un navire
 form-title_pivot = Faire pivoter un navire
 form-placeholder = Choisissez…
 form-ship = Navire à lever
-form-column = Colonne (lettre)
-form-row = Ligne (numéro)
+form-points = Intersections de { $first } à { $last }
+form-points_one = Intersection { $point }
 form-pivots = Navires de { $first } à { $last }
+form-pivots_one = Navire { $ship }
 form-pivot = { $from } → { $to } (autour de { $around })
 form-pick_one = Choisissez un pivot, un seul, dans une des listes.
-form-incomplete = Choisissez une colonne et une ligne (et, pour un déplacement, le navire à lever).
+form-incomplete = Choisissez une intersection, une seule, dans une des listes (et, pour un déplacement, le navire à lever).
 form-not_now = « { $move } » n'est pas un coup permis à ce tour : utilisez un autre bouton du plateau.
 
 ## rules
