@@ -156,3 +156,16 @@ def test_every_lobby_names_its_variant_option_the_same_way():
         for cls, options in ((LudimeCog, {"variant": "main"}), (LutinadesCog, {"variante": "standard"})):
             row = SimpleNamespace(options=options)
             assert cls.options_text(cls.__new__(cls), row, lang).startswith(word), (cls, lang)
+
+
+def test_a_relative_time_is_never_put_after_a_preposition():
+    """Discord writes ``<t:…:R>`` as « dans 12 heures » / « il y a 3 heures » (“in 12 hours”, “3 hours
+    ago”): « avant dans 12 heures », « depuis il y a 3 heures », “until in 12 hours” read wrong. The
+    parameters that carry such a timestamp (``since``, ``due``, ``relative``, ``when``) neither."""
+    import re
+
+    wrong = re.compile(r"\b(avant|jusqu'à|jusqu'au|depuis|until|since|before|after|après)\s+"
+                       r"(<t:[^>]*:R>|\{ \$(since|due|relative|when) \})", re.IGNORECASE)
+    found = [(lang, key) for lang in i18n.LANGS for key, text in i18n.catalog(lang).items() if wrong.search(text)]
+    assert found == []
+    assert wrong.search("Réponse attendue avant <t:{ $due }:R>") and wrong.search("depuis { $since }")
