@@ -82,6 +82,9 @@ class Game:
         self.msg = None
         self.moves = 0
         self.ended = 0  # games this channel finished (each draws its animated summary, issue 27)
+        #: why a move was not answered: no callback within Discord's 3 s (« Échec de l'interaction »),
+        #: a callback past them (refused), no next buttons after the answer, the player's own resync
+        self.lost = {"no_callback": 0, "late": 0, "no_next": 0, "resync": 0}
 
     async def start(self) -> None:
         fake, (a, b) = self.fake, self.users
@@ -104,6 +107,7 @@ class Game:
             # not a turn message (a lost move left us on another one): take the newest again
             await asyncio.sleep(0.05)
             self.msg = last_control(self.fake, self.channel) or msg
+            self.lost["resync"] += 1
             return None, 0.0
         (uid,) = who
         label = "Stop (marquer)" if "Stop (marquer)" in labels and self.moves % 3 == 2 else \
@@ -116,6 +120,7 @@ class Game:
         if res.late or nxt is None:
             # Discord refused the late answer (3 s): the move is lost for the player; carry on
             # from the newest message with buttons
+            self.lost["late" if res.late else "no_callback" if res.latency is None else "no_next"] += 1
             self.msg = last_control(self.fake, self.channel) or msg
             return None, done
         self.msg = nxt
@@ -318,6 +323,7 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
             follow.append(done * 1000)
 
     ended = sum(getattr(g, "ended", 0) for g in games)
+    lost0 = [dict(getattr(g, "lost", {})) for g in games]
     offerer = asyncio.create_task(offer())
     players = [asyncio.create_task(player(g)) for g in games]
     t0 = time.perf_counter()
@@ -326,8 +332,13 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
     await asyncio.gather(*players)
     offerer.cancel()
     elapsed = time.perf_counter() - t0
+    why: dict[str, int] = {}
+    for g, before in zip(games, lost0, strict=True):
+        for reason, n in getattr(g, "lost", {}).items():
+            if n - before.get(reason, 0):
+                why[reason] = why.get(reason, 0) + n - before.get(reason, 0)
     return {"rate": rate, "moves": len(follow), "achieved": len(follow) / elapsed, "callbacks": callbacks,
-            "follow": follow, "unanswered": unanswered,
+            "follow": follow, "unanswered": unanswered, "why": why,
             "ended": sum(getattr(g, "ended", 0) for g in games) - ended}
 
 

@@ -18,6 +18,7 @@ from typing import TextIO
 from bot import i18n
 from bot.config import redact_url
 from bot.storage import TABLES, SchemaTooNew, SQLiteStore, is_postgres_url, open_store
+from bot.storage.faults import unwritable
 
 
 # --- the check before start ------------------------------------------------------------
@@ -25,6 +26,8 @@ async def _check(url: str) -> None:
     store = open_store(url)
     await store.open()  # migrates (after an automatic backup of an existing SQLite file)
     try:
+        # a read-only file or server, a full disk: refused now, not at the first move (issue 36)
+        await store.set_meta("start:writable", str(time.time()))
         # once, after the upgrade to schema 4: ended games of older releases are archived (lean storage)
         while await store.archive_ended(500):
             pass
@@ -40,12 +43,15 @@ def check_database(url: str, lang: str, err: TextIO | None = None) -> int:
     except SchemaTooNew as exc:
         print(i18n.t(exc.key, lang, path=redact_url(url), **exc.params), file=err)
         return 2
-    except (OSError, sqlite3.Error, ImportError) as exc:
-        print(i18n.t("storage.error.open", lang, path=redact_url(url), error=exc), file=err)
-        return 2
-    except Exception as exc:  # a driver's own errors (psycopg: refused login, unknown database…)
-        print(i18n.t("storage.error.open", lang, path=redact_url(url), error=f"{type(exc).__name__}: {exc}"),
-              file=err)
+    except Exception as exc:
+        reason = unwritable(exc)  # a read-only file or server, a full disk: said as such
+        if reason is not None:
+            print(i18n.t("storage.error.unwritable", lang, path=redact_url(url), reason=reason), file=err)
+        elif isinstance(exc, OSError | sqlite3.Error | ImportError):
+            print(i18n.t("storage.error.open", lang, path=redact_url(url), error=exc), file=err)
+        else:  # a driver's own errors (refused login, unknown database…)
+            print(i18n.t("storage.error.open", lang, path=redact_url(url), error=f"{type(exc).__name__}: {exc}"),
+                  file=err)
         return 2
     return 0
 

@@ -51,6 +51,7 @@ from bot.ui import (
     permission_names,
     public_lang,
     refuse,
+    refuse_unwritable,
     send,
     update_clicked,
     view_of,
@@ -270,6 +271,8 @@ class GameCog(commands.GroupCog):
         if isinstance(original, RuleError):
             await refuse(interaction, original)
             return
+        if await refuse_unwritable(interaction, original):
+            return
         emojis.refused(original)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("command failed", exc_info=original)
         await refuse(interaction, "common.error.internal")
@@ -346,12 +349,20 @@ class GameCog(commands.GroupCog):
             for i, s in enumerate(game.seats))
         text = i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
-                      max=self.engine.max_players, seats=seats, options=self.options_text(game, lg),
-                      fixed="yes" if self.engine.min_players == self.engine.max_players else "no")
+                      max=self.lobby_max(game), seats=seats, options=self.options_text(game, lg),
+                      fixed="yes" if self.engine.min_players == self.lobby_max(game) else "no",
+                      reserved=ping(int(reserved)) if (reserved := game.settings.get("reserved_for")) else "none")
         if table:
             head, _, tail = text.rpartition("\n")  # the table settings above the closing instruction
             text = "\n".join([head, *table, tail]) if head else "\n".join([text, *table])
         return text
+
+    def lobby_max(self, game: GameRow) -> int:
+        """The seats a lobby offers: a /defi lobby is a table of two (its creator and the member
+        challenged), whatever the game allows."""
+        if game.settings.get("reserved_for") is not None:
+            return min(2, self.engine.max_players)
+        return self.engine.max_players
 
     async def table_lines(self, game: GameRow, lg: str) -> list[str]:
         """The table settings in words: the pace with its clock (the server's timers for ``normal``),
@@ -392,12 +403,13 @@ class GameCog(commands.GroupCog):
             button(game.id, "join", i18n.t("common.button.join", lg), style=discord.ButtonStyle.primary),
             button(game.id, "leave", i18n.t("common.button.leave", lg)),
         ]
-        if self.engine.has_ai:
+        challenge = game.settings.get("reserved_for") is not None  # /defi: starts once its member joins
+        if self.engine.has_ai and not challenge:
             items.append(button(game.id, "addai", i18n.t("common.button.add_ai", lg)))
-        items += [
-            button(game.id, "start", i18n.t("common.button.start", lg), style=discord.ButtonStyle.success),
-            button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger),
-        ]
+        if not challenge:
+            items.append(button(game.id, "start", i18n.t("common.button.start", lg),
+                                style=discord.ButtonStyle.success))
+        items.append(button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger))
         return items
 
     async def lobby_changed(self, game: GameRow) -> None:
@@ -523,7 +535,11 @@ class GameCog(commands.GroupCog):
             await self.lobby_changed(game)  # a copy of the card was clicked: the card itself too
 
     async def on_join(self, click: Click) -> None:
-        game = await self.sessions.join(click.game.id, player_of(click.interaction))
+        player = player_of(click.interaction)
+        game = await self.sessions.join(click.game.id, player)
+        if self.sessions.challenge_complete(game):  # /defi: the challenged member took their seat
+            await self._start_clicked(click, player, challenge=True)
+            return
         await self._lobby_refresh(click, game)
 
     async def on_leave(self, click: Click) -> None:
@@ -535,10 +551,15 @@ class GameCog(commands.GroupCog):
         await self._lobby_refresh(click, game)
 
     async def on_start(self, click: Click) -> None:
+        await self._start_clicked(click, player_of(click.interaction))
+
+    async def _start_clicked(self, click: Click, player: Player, *, challenge: bool = False) -> None:
+        """Start the clicked lobby (« Lancer », or the challenged member's « Rejoindre » on a /defi
+        lobby): its card says so, the game's first turn follows."""
         if wants_thread(click.game):
             self.require_permissions(click.interaction, thread=True)
         async with self.game_lock(click.game.id):
-            outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
+            outcome = await self.sessions.start(click.game.id, player, challenge=challenge)
             lg = await public_lang(click.interaction)
             card = await self.lobby_card(outcome.game, lg)
             text = card.text
@@ -1110,10 +1131,20 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(partie=L("common.cmd.partie"))
     async def join_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie, (LOBBY,))
-        game = await self.sessions.join(game.id, player_of(interaction))
+        player = player_of(interaction)
+        game = await self.sessions.join(game.id, player)
         lg = await public_lang(interaction)  # a public message
         await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
-                                       count=len(game.seats), max=self.engine.max_players))
+                                       count=len(game.seats), max=self.lobby_max(game)))
+        if self.sessions.challenge_complete(game):  # /defi: the challenged member took their seat
+            async with self.game_lock(game.id):
+                outcome = await self.sessions.start(game.id, player, challenge=True)
+            publisher = getattr(self.bot, "publisher", None)
+            if publisher is not None:  # the lobby card marked started, then the first turn
+                await publisher.publish_game(outcome.game)
+            else:
+                await self.publish(outcome)
+            return
         await self.lobby_changed(game)
 
     @app_commands.command(name="leave", description=L("common.cmd.leave"))

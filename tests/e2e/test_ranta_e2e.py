@@ -28,7 +28,7 @@ def is_png(res) -> bool:
 async def confirm(fake, user, preview):
     """Click Confirmer on an ephemeral preview; check the ephemeral confirmation and the public notice."""
     assert preview.ephemeral and is_png(preview), preview.content
-    assert preview.message.button_labels == ["Confirmer", "Renoncer"], preview.content
+    assert preview.message.button_labels == ["Confirmer", "Annuler"], preview.content
     # the ephemeral edit answers the click; the public notice follows it
     res = await fake.click(user, preview.message, label="Confirmer", until=lambda r: bool(r.public_messages))
     assert res.response_type == 7 and res.ephemeral, res.content
@@ -276,7 +276,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     res = await fake.forge_click(u.alice, msg, f"ludibot:{game}:confirm:0:2.mA2")
     assert res.ephemeral and "pas valide" in res.content
     preview = await fake.run_command(u.alice, "jeux", "ranta tapis", case="C1")
-    res = await fake.click(u.alice, preview.message, label="Renoncer")
+    res = await fake.click(u.alice, preview.message, label="Annuler")
     assert res.response_type == 7 and "Rien n'a été rangé" in res.content and res.message.buttons == []
     # nothing changed: round 2, both still awaited, the same round message
     assert last_control(fake) is msg

@@ -173,7 +173,7 @@ button-mine = Ma kallax
 button-box = Ranger un jeu
 button-mat = Poser un tapis
 button-confirm = Confirmer
-button-discard = Renoncer
+button-discard = Annuler
 
 ## prompt
 prompt-pick_box = **Manche { $round }** : choisissez le jeu (attribution des dés) et son orientation.

@@ -19,7 +19,12 @@ value-yes = yes
 value-no = no
 
 ## stale
-stale-ended_link = This button is out of date. The game's current message: { $link }
+stale-ended_link = This { $control ->
+        [menu] menu
+        [form] form
+       *[button] button
+    } is out of date. { $link }
+stale-link_text = Go to the game's current message
 
 ## ludime
 ludime-button_word = Lay a word
@@ -44,5 +49,6 @@ tectonic-button_play = Play a move
 tectonic-modal_title = Your move
 tectonic-placeholder = Choose a move…
 tectonic-group = Pieces from { $first } to { $last }
+tectonic-group_one = Piece on { $cell }
 tectonic-flips = (flips { $cells })
 tectonic-pick_one = Choose one move, only one, in one of the lists.

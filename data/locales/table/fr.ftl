@@ -19,7 +19,12 @@ value-yes = oui
 value-no = non
 
 ## stale
-stale-ended_link = Ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+stale-ended_link = { $control ->
+        [menu] Ce menu
+        [form] Ce formulaire
+       *[button] Ce bouton
+    } n'est plus à jour. { $link }
+stale-link_text = Aller au message actuel de la partie
 
 ## ludime
 ludime-button_word = Poser un mot
@@ -47,5 +52,6 @@ tectonic-button_play = Jouer un coup
 tectonic-modal_title = Votre coup
 tectonic-placeholder = Choisissez un coup…
 tectonic-group = Pièces de { $first } à { $last }
+tectonic-group_one = Pièce en { $cell }
 tectonic-flips = (retourne { $cells })
 tectonic-pick_one = Choisissez un coup, un seul, dans une des listes.
