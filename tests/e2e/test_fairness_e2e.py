@@ -67,7 +67,8 @@ async def test_limit_preview_shows_the_tile_being_placed_and_selects_take_only_w
             gid = int(res.message.selects[0]["custom_id"].split(":")[1])
             game, state = await reader.state(gid)
             sel = res.message.selects[0]
-            value = sel["options"][0]["value"]
+            # a cell of the main board (the Déchetterie, X…, stays empty: its penalty line is checked below)
+            value = next(o["value"] for o in sel["options"] if o["value"][:1] in "ABCDEFG" and o["value"][1:].isdigit())
             if rnd == 1:  # crafted: a position in another case, several positions; nothing changes
                 for values, needle in (([value.lower()], "n'est pas une des options proposées"),
                                        ([value, sel["options"][1]["value"]], "Une seule option")):
@@ -184,8 +185,10 @@ async def test_tectonic_and_armada_forms_take_only_what_they_offered(world):
     gid = int(card.buttons[0]["custom_id"].split(":")[1])
     version = read_game_row(world.bot.db, gid).version
     opened = await fake.click(u.alice, card, label="Placer")
-    for chosen, needle in (({"col": ["c"], "row": ["3"]}, "n'est pas une des options proposées"),
-                           ({"col": ["C", "D"], "row": ["3"]}, "Une seule option")):
+    points = next(c["component"] for c in opened.modal["components"] if c.get("type") == fm.C_LABEL)
+    point = points["options"][0]["value"]
+    for chosen, needle in (({points["custom_id"]: [point.lower()]}, "n'est pas une des options proposées"),
+                           ({points["custom_id"]: [point, points["options"][1]["value"]]}, "Une seule option")):
         bad = await craft_form(fake, u.alice, opened, chosen)
         assert bad.ephemeral and needle in bad.content, bad.content
         assert read_game_row(world.bot.db, gid).version == version
