@@ -144,7 +144,9 @@ async def test_config_refusals_preferences_and_boards_refusals(world):
         assert res.ephemeral and needle in res.content, (options, res.content)
     res = await fake.run_command(u.modo, "jeux", "ludibot config")
     assert res.ephemeral and "rappel après 12 h, délai après 48 h, forfait jamais" in res.content
-    assert "L'Invincible Armada : rappel après 12 h, délai après 48 h, forfait dès 3 délais dépassés d'affilée" in res.content
+    # the default once; a game says only what differs from it (issue 36)
+    assert "• L'Invincible Armada : forfait dès 3 délais dépassés d'affilée\n" in res.content
+    assert res.content.count("rappel après 12 h") == 1 and res.message.is_v2
     choices = await fake.autocomplete(u.modo, "jeux", "ludibot config", {"jeu": "lu"}, focused="jeu")
     assert "ludix" in [c["value"] for c in choices] and len(choices) <= 25
     # preferences
