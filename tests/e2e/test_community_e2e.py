@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from tests.e2e.harness import mentioned, usual_world, wait_control
+from tests.e2e.harness import assert_card, mentioned, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -92,6 +92,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     assert img.width >= 640 and img.height > 200
     res = await fake.run_command(u.alice, "jeux", "profil")
     assert "Profil d'Alice" in res.content and "Ludix" in res.content and "place 2/2" in res.content
+    assert not res.ephemeral and assert_card(res.message)  # a card (issue 36)
     res = await fake.run_command(u.chloe, "jeux", "profil", membre=u.bruno)
     assert "Profil de Bruno" in res.content and "1 victoire ·" in res.content
     res = await fake.run_command(u.chloe, "jeux", "classement", jeu="ludix", periode="semaine")
