@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import engines
 from bot import commandids, emojis, i18n, loop, looplag, metrics, payload
+from bot.activity import start_server
 from bot.cards import walk_json
 from bot.clock import bot_clock
 from bot.community import Community
@@ -24,13 +25,13 @@ from bot.community.season_board import SeasonBoard
 from bot.community.tournament_notice import DiscordAnnouncer
 from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
-from bot.gamecog import register_lobby
+from bot.gamecog import GameCog, register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
 from bot.render_pool import RenderPool
 from bot.sessions import SessionService
-from bot.storage import Store, open_store
+from bot.storage import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import (
     PREFIX,
@@ -255,12 +256,35 @@ class Ludibot(commands.AutoShardedBot):
         self.community.start()
         self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
         self.publisher.start()
+        if self.settings.activities:
+            await self.start_activity()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
 
-    def _wake_game(self, game_id: int) -> None:
+    async def start_activity(self) -> None:
+        """The board's endpoints (bot/activity), when the host configured a client secret and a port.
+        A move made there wakes the publisher at once: the channel's card follows."""
+        self.activity_server = await start_server(self.sessions, self.settings, app_id=self.application_id or 0,
+                                                  moved=lambda outcome: self._wake_game(outcome.game.id, urgent=True),
+                                                  draw=self._draw_for_board, private=self._has_private_picture)
+
+    def _has_private_picture(self, kind: str) -> bool:
+        cog = self.game_cogs.get(kind)
+        return cog is not None and type(cog).render_private is not GameCog.render_private
+
+    async def _draw_for_board(self, game: GameRow, view: dict, lang: str, which: str) -> bytes | None:
+        """The board's pictures: the game cog's own renderers (the table as its card shows it, or a
+        player's own picture), drawn in the render pool."""
+        cog = self.game_cogs.get(game.kind)
+        if cog is None:
+            return None
+        if which == "board":
+            return await cog.render_public_cached(game, view, lang)
+        return await cog.render(cog.render_private(game, view, lang))
+
+    def _wake_game(self, game_id: int, *, urgent: bool = False) -> None:
         """A game opened without an interaction (a tournament's table): the outbox publishes it."""
         if self.publisher is not None:
-            self.publisher.wake(game_id)
+            self.publisher.wake(game_id, urgent=urgent)
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -450,6 +474,8 @@ class Ludibot(commands.AutoShardedBot):
         await self.render_pool.close()
         if self.metrics_server is not None:
             await self.metrics_server.stop()
+        if getattr(self, "activity_server", None) is not None:
+            await self.activity_server.stop()
         await self.store.close()
 
 

@@ -100,6 +100,33 @@ def player_of(interaction: discord.Interaction) -> Player:
                   guild_id=interaction.guild_id)
 
 
+def ended_by(result: Any) -> tuple[str, int] | None:
+    """How a game ended before its natural end, from its result's details: ``("resigned" |
+    "forfeit" | "removed", seat)`` (a resignation, a forfeit after timeouts, a table's vote), else None."""
+    details = getattr(result, "details", None) or {}
+    for key, kind in (("resigned", "resigned"), ("forfeit", "forfeit"), ("removed", "removed")):
+        seat = details.get(key)
+        if type(seat) is int:
+            return kind, seat
+    losers = [s for s, rank in enumerate(result.ranks) if rank != 1]
+    if details.get("reason") == "resign" and len(losers) == 1:  # Tectonic names the reason, not the seat
+        return "resigned", losers[0]
+    return None
+
+
+def rank_line(result: Any, seat: int, name: str, lg: str) -> str:
+    """A seat's line in a result's ranking (``name`` already escaped): its rank and score (« 1. Alice —
+    12 »); a game without scores, or ended before its end, gives none (« 1. Bot 1 »), the seat that
+    resigned, forfeited or was voted out says so (« 2. Alice — abandon ») — never « — - »."""
+    ended = ended_by(result)
+    if ended is not None and seat == ended[1]:
+        return i18n.t(f"replay.rank.{ended[0]}", lg, rank=result.ranks[seat], player=name)
+    score = result.scores[seat]
+    if ended is not None or score is None:
+        return i18n.t("replay.rank.plain", lg, rank=result.ranks[seat], player=name)
+    return i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=name, score=score)
+
+
 def mention(game: GameRow, seat: int) -> str:
     s = game.seats[seat]
     return escape(s.name) if s.user_id is None else ping(s.user_id)
@@ -596,8 +623,7 @@ class GameCog(commands.GroupCog):
             return []
         lines = [i18n.t("common.event.final", lg)]
         for seat in sorted(range(len(game.seats)), key=lambda s: (result.ranks[s], s)):
-            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=escape(game.seats[seat].name),
-                                score=result.scores[seat] if result.scores[seat] is not None else "-"))
+            lines.append(rank_line(result, seat, escape(game.seats[seat].name), lg))
         return lines
 
     # --- the seats of a card (issue 24) ------------------------------------------------
@@ -640,8 +666,7 @@ class GameCog(commands.GroupCog):
             name = escape(s.name)
             line = score = clock = None
             if ranked is not None:
-                line = i18n.t("common.label.rank_line", lg, rank=ranked.ranks[i], player=name,
-                              score=ranked.scores[i] if ranked.scores[i] is not None else "-")
+                line = rank_line(ranked, i, name, lg)
             else:
                 if scores is not None and scores[i] is not None:
                     score = i18n.t(self.score_key, lg, n=scores[i])
@@ -776,7 +801,7 @@ class GameCog(commands.GroupCog):
                     or len(anim.data) > UPLOAD_LIMIT or len(kept) >= 10):
                 self._completed.add(game.id)  # already there, or it cannot be: not tried again
                 return False
-            new = replace(shown, pictures=(*shown.pictures, name), groups=groups)
+            new = replace(shown.with_picture(name), groups=groups)
             await message.edit(view=new.layout(), attachments=[*kept, discord.File(io.BytesIO(anim.data), filename=name)],
                                allowed_mentions=allowed_mentions(None))
             self._completed.add(game.id)
@@ -890,6 +915,12 @@ class GameCog(commands.GroupCog):
                 groups.append(votes)
             else:
                 log.warning("game %s: no room for the vote buttons under its controls", game.id)
+        board = board_button(self.bot, game, lg)  # « Jouer sur le plateau »: the Activity, when the host has it
+        if board is not None:
+            if Card(text="", groups=tuple(tuple(g) for g in (*groups, [board]))).fits():
+                groups.append([board])
+            else:
+                log.warning("game %s: no room for the board button under its controls", game.id)
         undo = takeback.controls(game, lg)  # a takeback request waiting for the others (issue 26): a vote too
         if undo:
             if Card(text="", groups=tuple(tuple(g) for g in (*groups, undo))).fits():
@@ -1069,7 +1100,8 @@ class GameCog(commands.GroupCog):
             raise SessionError("common.error.no_private_view")
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"),
-                   view=view_of(takeback.undo_button(game, lg)) if game.status == RUNNING else None)
+                   view=view_of(*[b for b in (takeback.undo_button(game, lg), board_button(self.bot, game, lg)) if b])
+                   if game.status == RUNNING else None)
 
     # --- shared commands ---------------------------------------------------------------
     @app_commands.command(name="join", description=L("common.cmd.join"))
@@ -1163,6 +1195,28 @@ class GameCog(commands.GroupCog):
         return await self.partie_autocomplete(interaction, current)
 
 
+def board_button(bot: Any, game: GameRow, lg: str) -> discord.ui.Item | None:
+    """« 🎲 Jouer sur le plateau » (LAUNCH_ACTIVITY), on a running game's cards when the bot's host has
+    turned Activities on (bot/activity); None otherwise: nothing changes without it."""
+    settings = getattr(bot, "settings", None)
+    if game.status != RUNNING or not getattr(settings, "activities", False):
+        return None
+    return button(game.id, "board", i18n.t("common.button.board", lg), emoji="🎲")
+
+
+async def open_board(click: Click) -> None:
+    """Open the Activity in the card's channel, on this game: the page asks the board's API which game
+    its user opened last in that channel (kept with the user's preferences, so any process can answer)."""
+    interaction, game = click.interaction, click.game
+    if board_button(interaction.client, game, "fr") is None:
+        raise SessionError("common.error.board_off", game=game.id)
+    store = interaction.client.store  # type: ignore[attr-defined]
+    prefs = await store.user_prefs(interaction.user.id)
+    prefs["board"] = {"channel": str(interaction.channel_id), "game": game.id}
+    await store.set_user_prefs(interaction.user.id, prefs)
+    await interaction.response.launch_activity()
+
+
 def register_lobby(router) -> None:
     """The lobby's buttons work for every game: route them to the game's cog."""
 
@@ -1179,5 +1233,6 @@ def register_lobby(router) -> None:
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
                          ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
+    router.register("*", "board", open_board)
     register_votes(router)
     takeback.register(router)

@@ -63,6 +63,13 @@ def removed_seats(game: GameRow) -> set[int]:
     return {s for s in game.settings.get("removed", ()) if isinstance(s, int)}
 
 
+def voters(game: GameRow, seat: int) -> list[int]:
+    """The users who may vote about ``seat``: the other seated human players, not voted out."""
+    out = removed_seats(game)
+    return [s.user_id for s in game.seats
+            if s.user_id is not None and not s.is_ai and s.seat != seat and s.seat not in out]
+
+
 def open_votes(game: GameRow) -> dict[str, dict[str, Any]]:
     """``str(seat) -> {"epoch", "due"}``: the votes about stalled seats not decided yet."""
     votes = game.settings.get("votes")
@@ -122,6 +129,9 @@ class SessionService:
         #: move makes expected (the scheduler's ``plan``), written by the move's own transaction rather
         #: than by a second one after it; ``banks``: what the mover keeps, just computed (issue 24)
         self.plan_deadlines: Callable[[GameRow, list[int], dict[int, float]], Any] | None = None
+        #: ``(game) -> None`` after every committed change, before ``on_change``: cheap and synchronous
+        #: (the board's live pages learn a new version here; with PostgreSQL, also from other processes)
+        self.watchers: list[Callable[[GameRow], None]] = []
 
     # --- helpers -------------------------------------------------------------------
     @staticmethod
@@ -216,6 +226,11 @@ class SessionService:
         return player.can_manage and game.guild_id is not None and player.guild_id == game.guild_id
 
     async def _notify(self, outcome: Outcome) -> None:
+        for watcher in self.watchers:  # the board's live pages (bot/activity/live.py): a version, no I/O
+            try:
+                watcher(outcome.game)
+            except Exception:
+                log.exception("watcher failed for game %s", outcome.game.id)
         if self.on_change is None:
             return
         try:

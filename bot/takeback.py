@@ -37,12 +37,11 @@ from typing import Any
 
 import discord
 
-from bot import i18n
-from bot.community.settings import resolve
-from bot.community.votes import voters as vote_voters
+from bot import i18n, timers
 from bot.pace import profile
 from bot.safe import Safe, ping
 from bot.sessions import Outcome, SessionError, SessionService, ai_played
+from bot.sessions import voters as vote_voters
 from bot.storage import DONE, RUNNING, VOID, VOTE, Deadline, EventRow, GameRow, Store
 from bot.ui import Click, button, label_with_name, lang, refuse, send_card
 from engines.base import Engine, Phrase, RuleError
@@ -226,7 +225,7 @@ class Takebacks:
     async def _delay(self, game: GameRow) -> float:
         """The others' time to answer, after the game's pace: its reminder delay (the time a player
         is given before being reminded), else half its bank, else half a day."""
-        t = resolve(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game.kind)
+        t = timers.resolve(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game.kind)
         p = profile(game.settings.get("pace") or t.pace, t.reminder_s, t.timeout_s)
         if p.reminder_s > 0:
             return p.reminder_s

@@ -42,9 +42,10 @@ def test_the_last_round_is_announced_in_words():
     # reached by the last seat of the lap: the game ends with this move, no "last round" is announced
     over = [{"type": "target_reached", "seat": 1, "target": 50}, {"type": "game_over", "winners": [1]}]
     first, _ = narrate("ludix", over, ["Alice", "Bruno"], "fr")
-    assert first == "🔔 Bruno atteint l'objectif (50) et ferme le tour de table : la partie s'arrête."
+    # (the card's ranking says that the game is over: the narration does not say it again, issue 36)
+    assert first == "🔔 Bruno atteint l'objectif (50) et ferme le tour de table."
     first, _ = narrate("ludix", over, ["Alice", "Bruno"], "en")
-    assert first == "🔔 Bruno reaches the target (50) and closes the round: the game is over."
+    assert first == "🔔 Bruno reaches the target (50) and closes the round."
 
 
 def test_ending_a_single_word_turn_is_not_passing():

@@ -22,6 +22,7 @@ error-internal = Oops, an internal error happened. The game did not change; plea
 error-no_permission = You do not have permission to do that.
 error-no_private_view = This game has no secret information to show you.
 error-game_unavailable = This game is not available on this bot.
+error-board_off = The board is not enabled on this bot: play with the game's buttons.
 
 ## event
 event-started = The game begins!
@@ -122,6 +123,7 @@ error-bad_choice = “{ $value }” is not a choice for “{ $option }” (choic
 error-wrong_component = This button or menu is not of the right type: nothing was done.
 error-bad_value = “{ $value }” is not a valid value for “{ $option }”.
 button-rematch = Rematch
+button-board = Play on the board
 lobby-rematch_exists = The rematch of this game is already open: game #{ $id } ({ $link }). Join it with its “Join” button.
 lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.
 

@@ -22,6 +22,7 @@ error-internal = Oups, une erreur interne est survenue. La partie n'a pas chang�
 error-no_permission = Vous n'avez pas la permission de faire cela.
 error-no_private_view = Ce jeu n'a pas d'information secrète à vous montrer.
 error-game_unavailable = Ce jeu n'est pas disponible sur ce bot.
+error-board_off = Le plateau n'est pas activé sur ce bot : jouez avec les boutons de la partie.
 
 ## event
 event-started = La partie commence !
@@ -128,6 +129,7 @@ error-bad_choice = « { $value } » n'est pas un choix possible pour « { $optio
 error-wrong_component = Ce bouton ou ce menu n'est pas du bon type : rien n'a été fait.
 error-bad_value = « { $value } » n'est pas une valeur possible pour « { $option } ».
 button-rematch = Revanche
+button-board = Jouer sur le plateau
 lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
 

@@ -147,7 +147,7 @@ event-gained = { $count ->
            *[other] mushrooms
         }.
     }
-event-game_over = The deck is empty: the game is over!
+event-game_over = The deck is empty.
 event-turn_abandoned = Turn { $turn } is abandoned without its picker: its card is discarded unscored (big number { $big }, small number { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)

@@ -150,7 +150,7 @@ event-gained = { $count ->
            *[other] champignons
         } sur { $wanted }.
     }
-event-game_over = La pioche est vide : la partie est terminée !
+event-game_over = La pioche est vide.
 event-turn_abandoned = Le tour { $turn } est abandonné sans cueilleur : sa carte est défaussée sans compter (gros chiffre { $big }, petit chiffre { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)

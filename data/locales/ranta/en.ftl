@@ -47,7 +47,7 @@ event-round_closed = { $players ->
        *[other] Round { $round } is over: every kallax is revealed, here they are.
     }
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
-event-game_over = Game over! Here are the kallaxes and their scores.
+event-game_over = Here are the kallaxes and their scores.
 event-seat_removed = 🚪 The game goes on without { $seat }: their kallax stays as it is.
 
 ## mode

@@ -47,7 +47,7 @@ event-round_closed = { $players ->
        *[other] Manche { $round } terminée : toutes les kallax sont révélées, les voici.
     }
 event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
-event-game_over = Partie terminée ! Voici les kallax et leurs scores.
+event-game_over = Voici les kallax et leurs scores.
 event-seat_removed = 🚪 La partie continue sans { $seat } : son kallax reste tel quel.
 
 ## mode
