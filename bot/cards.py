@@ -40,7 +40,7 @@ from bot.payload import CLICKED, V2_FLAG
 #: Discord's limits for one message of components (components/reference.mdx)
 MAX_COMPONENTS, MAX_TEXT, MAX_GALLERY, ROW_WIDTH = 40, 4000, 10, 5
 #: component types (components/reference.mdx)
-ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, CONTAINER = 1, 9, 10, 12, 17
+ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, CONTAINER = 1, 9, 10, 12, 13, 17
 #: the accent of a card with nobody to play (a lobby, a result): the table's felt green
 TABLE_ACCENT = 0x2E7D5B
 
@@ -127,6 +127,8 @@ class Card:
     groups: tuple[tuple[discord.ui.Item, ...], ...] = field(default=())
     #: the players, in order, between the narration and the pictures (see the module's docstring)
     seats: tuple[Seat, ...] = ()
+    #: attachments that are not pictures (a journal's text file): one File component each, after the gallery
+    files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         text = self.text if len(self.text) <= MAX_TEXT else self.text[: MAX_TEXT - 1] + "…"
@@ -134,6 +136,7 @@ class Card:
         object.__setattr__(self, "pictures", tuple(self.pictures)[:MAX_GALLERY])
         object.__setattr__(self, "groups", tuple(tuple(g) for g in self.groups if g))
         object.__setattr__(self, "seats", tuple(self.seats))
+        object.__setattr__(self, "files", tuple(self.files))
 
     @property
     def controls(self) -> list[discord.ui.Item]:
@@ -160,7 +163,7 @@ class Card:
 
     def _base(self) -> int:
         rows = self.rows()
-        return 1 + 1 + len(self.galleries()) + len(rows) + sum(len(r) for r in rows)
+        return 1 + 1 + len(self.galleries()) + len(self.files) + len(rows) + sum(len(r) for r in rows)
 
     def seats_form(self) -> str | None:
         """How the seats are shown: ``"sections"`` (one each, with its button), ``"compact"`` (one text
@@ -206,6 +209,7 @@ class Card:
         for gallery in self.galleries():
             children.append({"type": MEDIA_GALLERY, "items": [
                 {"media": {"url": f"attachment://{name}"}, "spoiler": False} for name in gallery]})
+        children += [{"type": FILE, "file": {"url": f"attachment://{name}"}, "spoiler": False} for name in self.files]
         for row in self.rows():
             children.append({"type": ACTION_ROW, "components": [item.to_component_dict() for item in row]})
         return [{"type": CONTAINER, "accent_color": self.accent, "spoiler": False, "components": children}]
@@ -224,6 +228,7 @@ class Card:
         for gallery in self.galleries():
             children.append(discord.ui.MediaGallery(
                 *(discord.MediaGalleryItem(f"attachment://{name}") for name in gallery)))
+        children += [discord.ui.File(f"attachment://{name}") for name in self.files]
         for row in self.rows():
             for item in row:  # placed by its action row here, not by a legacy row number
                 item.row = None

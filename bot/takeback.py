@@ -43,7 +43,7 @@ from bot.safe import Safe, ping
 from bot.sessions import Outcome, SessionError, SessionService, ai_played
 from bot.sessions import voters as vote_voters
 from bot.storage import DONE, RUNNING, VOID, VOTE, Deadline, EventRow, GameRow, Store
-from bot.ui import Click, button, label_with_name, lang, refuse, send
+from bot.ui import Click, button, label_with_name, lang, refuse, send_card
 from engines.base import Engine, Phrase, RuleError
 
 log = logging.getLogger("ludibot.takeback")
@@ -474,8 +474,8 @@ async def ask_from(cog: Any, interaction: discord.Interaction, game: GameRow) ->
     async with cog.game_lock(game.id):
         outcome = await service(bot).ask(game.id, interaction.user.id, now=bot.clock())
         done = outcome.events[0]["type"] == "takeback"
-        await send(interaction, i18n.t("undo.done.taken" if done else "undo.done.asked", lg, id=game.id),
-                   ephemeral=True)
+        await send_card(interaction, i18n.t("undo.done.taken" if done else "undo.done.asked", lg, id=game.id),
+                        seat=outcome.events[0].get("seat"), ephemeral=True)
         extra = None
         if not done:  # the players asked are called (the bot's own pings of seated players only)
             asked = deciders(outcome.game, outcome.events[0]["seat"])
@@ -509,7 +509,8 @@ async def on_undo_vote(click: Click) -> None:
     lg = lang(inter)
     async with cog.game_lock(game.id):
         outcome = await service(bot).answer(game.id, inter.user.id, click.version, choice, now=bot.clock())
-        await send(inter, i18n.t("undo.done.cast", lg, choice=choice), ephemeral=True)
+        await send_card(inter, i18n.t("undo.done.cast", lg, choice=choice), seat=game.seat_of(inter.user.id),
+                        ephemeral=True)
         if outcome is not None:  # decided: the table is told (accepted: the game as it was)
             await cog.publish(outcome, inter)
 

@@ -30,7 +30,7 @@ from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import emojis, i18n, metrics, rules
-from bot.cards import Card, card_of, clicked_card
+from bot.cards import TABLE_ACCENT, Card, card_of, clicked_card, rgb
 from bot.language import server_lang
 from bot.safe import Safe, allowed_mentions, safe_params
 from bot.storage.faults import FAULTS, unwritable
@@ -168,6 +168,16 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
     except discord.HTTPException:
         log.exception("could not answer an interaction")
     return None
+
+
+async def send_card(interaction: discord.Interaction, text: str, *, seat: int | None = None,
+                    ephemeral: bool = False) -> int | None:
+    """A short answer (a confirmation, a waiting notice) as a card: its text in a container with the
+    accent of ``seat`` (the player it is about), the table's green without one (issue 36)."""
+    from render.common import seat_colour
+
+    accent = rgb(seat_colour(seat)) if seat is not None and seat >= 0 else TABLE_ACCENT
+    return await send(interaction, card=Card(text=text, accent=accent), ephemeral=ephemeral)
 
 
 class _Built:

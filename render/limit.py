@@ -631,12 +631,13 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
 
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
-                 labels: Mapping[str, str] | None = None, only: int | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, only: int | None = None, title: str | None = None) -> bytes:
     """Every board of the last finished game, one under the other (a phone shows one board
     across its width), each with its Déchetterie, its per-rule breakdown, why it paid a
     penalty and (several games) the series total. ``only``: that board alone (the final
     message attaches one picture per board). During the Orchidée relocation (the game is not
-    over yet) the running boards, under the relocation's title."""
+    over yet) the running boards, under the relocation's title. ``title``: another title (a replay
+    frame's: the running boards after a tile)."""
     lab = _Labels(labels)
     final = view.get("final")
     layout = view["layout"]
@@ -678,7 +679,8 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     height = header + len(shown) * (cell_h + 10) + 4
     img, draw = canvas(width, height)
     relocating = final is None and view.get("phase") == "relocate"
-    title = lab.get("label.relocation_title", "O →") if relocating else lab.get("label.final", "Σ")
+    if title is None:
+        title = lab.get("label.relocation_title", "O →") if relocating else lab.get("label.final", "Σ")
     draw.text((pad, 14), fit(title, font(big, bold=True), width - 2 * pad), font=font(big, bold=True), fill=TEXT)
     if series and final is not None:
         draw.text((pad, 14 + big + 8), lab.get("label.game", f"{final['game']}/{view['games']}", game=final["game"],
@@ -736,55 +738,20 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     return encode_png(img)
 
 
-#: the replay frame's width: the animation's own (render/animation.py MAX_WIDTH), so nothing is scaled
-REPLAY_WIDTH = 480
-
-
 def render_replay(view: Mapping[str, Any], names: Sequence[str] | None = None,
                   labels: Mapping[str, str] | None = None) -> bytes:
-    """A frame of the animated summary (issue 27): every main board as the public ``view`` shows it
-    (this round's placements stay hidden until the round closes, as the engine's public view has
-    them), two a row with their name and running score, under the round and the announced tile."""
+    """A frame of a replay (issue 27): every board as the public ``view`` shows it, drawn as the end of
+    the game draws them — the main board, the Déchetterie, the score rule by rule — under the last
+    tile placed (« Tuile 3/44 »: this round's placements stay hidden until the round closes, as the
+    engine's public view has them; the start names the first tile announced)."""
     lab = _Labels(labels)
-    layout = view["layout"]["main"]
-    boards = view["boards"]
-    cols = 1 if len(boards) == 1 else 2
-    pad, gap = 8, 8
-    cell_w = (REPLAY_WIDTH - 2 * pad - (cols - 1) * gap) // cols
-    size = 30
-    while size > 8 and _grid_size(layout, size, pad=2)[0] > cell_w - 8:
-        size -= 1
-    gw, gh, gox, goy = _grid_size(layout, size, pad=2)
-    small = 16
-    title_h = small + 12
-    cell_h = title_h + gh + 8
-    tile = view.get("tile")
-    tsize = 22
-    header = max(int(SQRT3 * tsize) + 12, small + 20)
-    rows = -(-len(boards) // cols)
-    height = header + rows * (cell_h + gap) + pad
-    img, draw = canvas(REPLAY_WIDTH, height)
-    info = lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
-    fb = font(small, bold=True)
-    x = pad
-    if tile:
-        t_img = _tile_image(tuple(tile["values"]), tuple(tile["colours"]), bool(tile["sun"]), tile.get("bonus"),
-                            tsize, False)
-        _paste_centre(img, t_img, pad + tsize + 2, header / 2)
-        x = pad + 2 * tsize + 12
-        info = f"{info} · {tile['id']}"
-    draw.text((x, header / 2), fit(info, fb, REPLAY_WIDTH - x - pad), font=fb, fill=TEXT, anchor="lm")
-    for i, board in enumerate(boards):
-        bx = pad + (i % cols) * (cell_w + gap)
-        by = header + (i // cols) * (cell_h + gap)
-        draw.rounded_rectangle([bx, by, bx + cell_w, by + cell_h], radius=10, fill=PANEL)
-        draw.rectangle([bx + 6, by + 6, bx + 10, by + 6 + small], fill=seat_colour(board["seats"][0]))
-        score = _fmt(board["score"]["total"])
-        sw = int(fb.getlength(score))
-        draw.text((bx + 16, by + 5), fit(_board_title(board, names), fb, cell_w - sw - 30), font=fb, fill=TEXT)
-        draw.text((bx + cell_w - 8, by + 5), score, font=fb, fill=HIGHLIGHT, anchor="ra")
-        ox = bx + (cell_w - gw) // 2
-        oy = by + title_h
-        draw.rounded_rectangle([ox, oy, ox + gw, oy + gh], radius=8, fill=BOARD_BG)
-        _draw_grid(img, draw, view, layout, board["cells"], size, ox + gox, oy + goy, names=False)
-    return encode_png(img)
+    placed = view["round"] - 1
+    if placed >= 1:
+        title = lab.get("label.round", f"{placed}/{view['rounds']}", round=placed, rounds=view["rounds"])
+    else:
+        tile = view.get("tile")
+        title = lab.get("label.announced", "▶") + (f" · {tile['id']}" if tile else "")
+    if view.get("games", 1) > 1:
+        title = lab.get("label.game", f"{view['game_no']}/{view['games']}", game=view["game_no"],
+                        games=view["games"]) + " · " + title
+    return render_final({**view, "final": None}, names, labels, title=title)

@@ -258,6 +258,24 @@ def _cards_of_every_shape() -> list[Card]:
     ]
 
 
+def test_a_text_file_is_a_file_component_of_its_own_under_the_gallery():
+    """Issue 36: a journal's text file beside an animation: the animation in the gallery, the file in a
+    File component (never a name run into another); the JSON is the layout's and Discord's rules pass."""
+    from fakediscord.validation import Errors, validate_components
+
+    share = discord.ui.Button(label="Partager", custom_id="ludibot-replay:1:2:0:share")
+    card = Card(text="Journal", accent=TABLE_ACCENT, pictures=("ludibot-ludix-2.webp",),
+                files=("ludibot-ludix-2.txt",), groups=((share,),))
+    payload = card.layout().to_components()
+    assert card.components() == payload
+    kinds = [c["type"] for c in payload[0]["components"]]
+    assert kinds == [10, 12, 13, 1] and card.count() == len(list(_all(payload[0]))) == 6
+    assert payload[0]["components"][2]["file"] == {"url": "attachment://ludibot-ludix-2.txt"}
+    errors = Errors()
+    validate_components(payload, 1 << 15, errors, attachment_names={"ludibot-ludix-2.webp", "ludibot-ludix-2.txt"})
+    assert not errors, errors.errors
+
+
 def test_components_are_exactly_what_the_layout_sends():
     """The hot path sends :meth:`Card.components` (no view objects): the same JSON as the
     ``LayoutView`` the other paths send, for every shape of card, with or without its controls."""

@@ -115,6 +115,19 @@ def public_cards(fake, channel: str = "jeux", *, since: int = 0) -> list:
     return out
 
 
+def assert_card(message, *, pictures: int | None = None):
+    """An answer that is a card (issue 36): sent with IS_COMPONENTS_V2 (so no plain ``content``), one
+    container with an accent colour and text, every attachment shown by a component (``pictures``:
+    that many in its gallery). The message, for chaining."""
+    assert message is not None and message.is_v2, f"not a card: {getattr(message, 'content', '')[:200]!r}"
+    assert len(message.containers) == 1 and message.accent_color is not None, message.components
+    assert message.text_displays and message.text.strip(), message.components
+    assert not message.hidden_attachments, f"attachments no component shows: {message.hidden_attachments}"
+    if pictures is not None:
+        assert len(message.gallery) == pictures, (pictures, message.gallery)
+    return message
+
+
 def check_table_cards(fake, user_ids: list[int], channel: str = "jeux") -> list:
     """A whole game's public messages are cards (see :func:`public_cards`); its turn cards — the ones
     with controls other than Revanche — show the table (a picture) and ping the player(s) to play."""

@@ -40,7 +40,7 @@ import pytest_asyncio
 import engines
 from bot import i18n
 from fakediscord import FakeDiscord
-from tests.e2e.harness import StateReader, start_bot, strict
+from tests.e2e.harness import StateReader, assert_card, start_bot, strict
 from tests.test_language_sweep import SHARED, WORD, vocabulary
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -65,10 +65,11 @@ async def world(tmp_path_factory):
                fake.add_user("Gina", locale="en-US", guilds=[club])],
     }
     admin = fake.add_user("Zed", locale="en-US", guilds=[club], manage_guild=True)
+    admins = {"en": admin, "fr": fake.add_user("Yann", locale="fr", manage_guild=True)}
     await fake.start()
     bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_DEV_GUILD": "", "LUDIBOT_PICTURE_TEXTS": str(texts),
                                                 "LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.3"})
-    w = SimpleNamespace(fake=fake, bot=bot, users=users, club=club, texts=texts, tmp=tmp, played={}, pictures={})
+    w = SimpleNamespace(fake=fake, bot=bot, users=users, admins=admins, club=club, texts=texts, tmp=tmp, played={}, pictures={})
     async with strict(w):
         res = await fake.run_command(admin, fake.channel("en-ludime", guild=club), "ludibot config", langue="en")
         assert res.ephemeral, res.content
@@ -169,11 +170,27 @@ async def play(w, kind: str, lang: str, gid: int, seats: dict[int, Any], act, mo
     for option in pages["options"]:
         await fake.select(user, card, [option["value"]], custom_id=fake.message_by_id[card.id].selects[0]["custom_id"],
                           until=lambda r: r.response_type is not None)  # the card, turned in place
+    # /historique: the viewer (a card: its step, ◀, « Aller à… »), then its journal with the animated
+    # summary and « Partager » (a public card in the server's language; once per member and window)
     res = await fake.run_command(user, ch, "historique", partie=gid)
     assert res.ephemeral, res.content
-    viewer = next((m for m in res.messages if m.buttons), None)
-    if viewer is not None and len(viewer.buttons) > 1:
-        await fake.click(user, viewer, custom_id=viewer.buttons[1]["custom_id"])
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    viewer, journal = [m for m in res.messages if m.ephemeral][:2]
+    assert_card(viewer, pictures=1)
+    assert_card(journal)
+    await fake.click(user, viewer, custom_id=viewer.buttons[1]["custom_id"])
+    shown_now = assert_card(fake.message_by_id[viewer.id], pictures=1)
+    if shown_now.selects:
+        (jump,) = shown_now.selects
+        await fake.select(user, viewer, [jump["options"][0]["value"]], custom_id=jump["custom_id"],
+                          until=lambda r: r.response_type is not None)
+        assert_card(fake.message_by_id[viewer.id], pictures=1)
+    share = i18n.t("replay.button.share", lang)
+    if share in journal.button_labels:
+        shared = await fake.click(user, journal, label=share,
+                                  until=lambda r: bool(r.public_messages) or (r.ephemeral and bool(r.content)))
+        for posted in shared.public_messages:
+            assert_card(posted, pictures=1)
     w.played[(kind, lang)] = gid
 
 
@@ -582,6 +599,29 @@ async def test_the_others_vote_on_a_stalled_player_in_each_language(world):
             if any(b.get("custom_id") == button["custom_id"] for b in fake.message_by_id[msg.id].buttons):
                 await fake.click(user, msg, custom_id=button["custom_id"])
     await fake.wait_idle(quiet=0.5)
+
+
+async def test_the_settings_view_profiles_and_queues_are_cards_in_each_language(world):
+    """Issue 36: the server's settings (the default pace told once, a game named only for what differs
+    from it), /profil and /chercher's waiting answer are cards, in the server's language (the final
+    check below reads every word of them)."""
+    fake = world.fake
+    for lang in LANGS:
+        ch, admin, user = channel(world, "ludix", lang), world.admins[lang], world.users[lang][0]
+        res = await fake.run_command(admin, ch, "ludibot config")
+        assert res.ephemeral and assert_card(res.message)
+        pace = i18n.t("common.pace.normal", lang)
+        assert res.content.count(pace) == 1, res.content  # the default, once; no game repeats it
+        assert i18n.t("tectonic.name.title", lang) in res.content  # its own forfeit rule differs
+        res = await fake.run_command(admin, ch, "ludibot config", jeu="ludix", rappel=12)
+        assert res.ephemeral and assert_card(res.message)
+        res = await fake.run_command(user, ch, "profil")
+        assert not res.ephemeral and assert_card(res.message)
+        res = await fake.run_command(user, ch, "chercher", jeu="tectonic")
+        assert res.ephemeral and assert_card(res.message)
+        res = await fake.run_command(user, ch, "chercher", quitter=True)
+        assert res.ephemeral
+    assert fake.errors == []
 
 
 async def test_everything_shown_is_in_the_server_s_language(world):

@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from bot.community import seasons
-from tests.e2e.harness import usual_world
+from bot.community.tournament_notice import ACCENT
+from tests.e2e.harness import assert_card, usual_world
 
 pytestmark = pytest.mark.e2e
 
@@ -84,6 +85,19 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         a = await thread_of(fake, "Alice, Bruno", seen)
         c = await thread_of(fake, "Chloé, Dave", seen)
         seen |= {a.id, c.id}
+        # the round's card, in the tournament's colour: each pairing links to its game's first card, in its thread
+        (announce,) = public_with(fake, "ronde 1 sur 2")
+        assert assert_card(announce).accent_color == ACCENT
+
+        def links():  # posted at once, completed by an edit as the games' first cards are posted
+            return re.findall(r"\(<https://discord\.com/channels/(\d+)/(\d+)/(\d+)>\)",
+                              fake.message_by_id[announce.id].content)
+
+        await fake.wait_until(lambda: len(links()) == 2, timeout=30)
+        for guild, channel, message in links():
+            assert int(guild) == fake.guild_id and int(channel) in (a.id, c.id)
+            assert "La partie commence" in fake.message_by_id[int(message)].content
+            assert fake.message_by_id[int(message)].channel_id == int(channel)
         res = await fake.run_command(u.chloe, "jeux", "tournoi etat")
         assert "ronde 1 sur 2" in res.content.lower() or "Ronde 1 sur 2" in res.content
         att = res.message.attachments[0]
@@ -102,6 +116,7 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         await resign(fake, u.alice, a2)
         await fake.wait_until(lambda: public_with(fake, "Fin du tournoi n°1"), timeout=30)
         (podium,) = public_with(fake, "Fin du tournoi n°1")
+        assert assert_card(podium, pictures=1).accent_color == ACCENT  # the standings picture in its gallery
         lines = podium.content.splitlines()
         assert f"<@{u.dave.id}> — 2 pt" in lines[1] and lines[1].startswith("🥇")
         # Bruno and Chloé: 1 point, Buchholz 2, Sonneborn-Berger 0, same rating: shared second place
@@ -116,6 +131,7 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         fake, u = w.fake, w.u
         res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
         assert res.ephemeral and "1 sur 2 en attente" in res.content
+        assert_card(res.message)
         res = await fake.run_command(u.alice, "jeux", "chercher", jeu="ludix", joueurs=3)
         assert res.ephemeral and "1 sur 3" in res.content
         res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
@@ -124,6 +140,7 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         assert res.ephemeral and "de 2 à 6 joueurs" in res.content
         res = await fake.run_command(u.bruno, "autre", "chercher", jeu="tectonic")
         assert not res.ephemeral and "Partie trouvée" in res.content
+        assert_card(res.message)
         game = int(re.search(r"n°(\d+)", res.content)[1])
         assert f"<@{u.alice.id}>" in res.content and f"<@{u.bruno.id}>" in res.content
         # the game opens where Alice asked, and Alice left the Ludix queue as she was seated

@@ -302,3 +302,25 @@ def test_the_best_ray_is_ringed_on_the_board_in_its_colour():
         img, draw = canvas(200, 200)
         module._draw_grid(img, draw, view, layout, {"D4": tid}, 44, 100, 100, ray=None)
         assert img.getpixel((100 + int(44 * 0.99) - 2, 100)) != colour
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_replay_frame_shows_every_board_with_its_dechetterie_and_score_rule_by_rule(lang):
+    """Issue 36: a replay frame is drawn as the end draws the boards — each main board, its Déchetterie
+    and its score rule by rule — under the last tile placed (« Tile 7/44 », the step the viewer names),
+    the start under the first tile announced."""
+    from render.limit import render_replay
+
+    s = ENGINE.new_game(2, {}, 5)
+    view = ENGINE.view(s, None)
+    texts = drawn_texts(render_replay, view, NAMES[:2], labels(lang))
+    assert i18n.t("limit.label.announced", lang) + f" · {view['tile']['id']}" in texts
+    s = advance(2, {}, moves=14)  # seven tiles, each placed by both boards
+    view = ENGINE.view(s, None)
+    assert view["phase"] == "place" and view["round"] == 8
+    texts = drawn_texts(render_replay, view, NAMES[:2], labels(lang))
+    assert i18n.t("limit.label.round", lang, round=7, rounds=view["rounds"]) in texts
+    for key in ("label.lines", "label.total", "label.dechetterie_value"):
+        assert sum(t.startswith(i18n.t(f"limit.{key}", lang)) for t in texts) == 2, (key, texts)  # each board
+    assert sum(t == "X1" for t in texts) >= 2  # both Déchetteries drawn
+    assert not any(t == i18n.t("limit.label.final", lang) for t in texts)  # not titled « game over »

@@ -158,7 +158,17 @@ history-json_ready = JSON export of game #{ $id } (game, players, options, publi
 ## config
 config-saved = Settings saved for { $scope }.
 config-head = **Reminders and timeouts on this server** (in hours):
-config-line = • { $game }: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }, default pace: { $pace }{ $own }
+config-defaults = • By default: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }, default pace: { $pace }
+config-line = • { $game }: { $changes }{ $own }
+config-same = • { $games } { $count ->
+        [one] follows
+       *[other] follow
+    } the default.
+config-same_own = • { $game }: as by default{ $own }
+config-part_reminder = reminder { $value }
+config-part_timeout = timeout { $value }
+config-part_forfeit = forfeit { $value }
+config-part_pace = pace: { $value }
 config-own = {" "}(this game's own setting)
 config-off = none
 config-never = never

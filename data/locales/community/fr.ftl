@@ -173,7 +173,17 @@ history-json_ready = Export JSON de la partie n°{ $id } (partie, joueurs, optio
 ## config
 config-saved = Réglages enregistrés pour { $scope }.
 config-head = **Rappels et délais sur ce serveur** (en heures) :
-config-line = • { $game } : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }, rythme par défaut : { $pace }{ $own }
+config-defaults = • Par défaut : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }, rythme par défaut : { $pace }
+config-line = • { $game } : { $changes }{ $own }
+config-same = • { $count ->
+        [one] { $games } suit
+       *[other] { $games } suivent
+    } le réglage par défaut.
+config-same_own = • { $game } : comme par défaut{ $own }
+config-part_reminder = rappel { $value }
+config-part_timeout = délai { $value }
+config-part_forfeit = forfait { $value }
+config-part_pace = rythme : { $value }
 config-own = {" "}(réglage propre à ce jeu)
 config-off = aucun
 config-never = jamais

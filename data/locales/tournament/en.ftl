@@ -68,6 +68,7 @@ round-head = **Tournament #{ $id } — round { $round } of { $total }**: { $coun
    *[other] { $count } games, each in its own thread
 }.
 round-table = Table { $table }: { $players } (game #{ $game })
+round-table_link = Table { $table }: { $players } — [game #{ $game }](<{ $link }>)
 round-byes = { $count ->
     [one] Bye (1 point in Swiss): { $players }
    *[other] Byes: { $players }

@@ -68,6 +68,7 @@ round-head = **Tournoi n°{ $id } — ronde { $round } sur { $total }** : { $cou
    *[other] { $count } parties, chacune dans son fil
 }.
 round-table = Table { $table } : { $players } (partie n°{ $game })
+round-table_link = Table { $table } : { $players } — [partie n°{ $game }](<{ $link }>)
 round-byes = { $count ->
     [one] Au repos (1 point en suisse) : { $players }
    *[other] Au repos : { $players }
