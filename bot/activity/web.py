@@ -49,8 +49,9 @@ log = logging.getLogger(__name__)
 
 #: the built page (activity/dist); absent until the page is built
 PAGE_DIR = Path(__file__).resolve().parents[2] / "activity" / "dist"
-#: requests a user may make in ``RATE_WINDOW`` seconds (a touch costs one; a game is a few a minute)
-RATE_LIMIT, RATE_WINDOW = 60, 10.0
+#: requests a user may make in ``RATE_WINDOW`` seconds: a move by touch costs about eight (the touches, the
+#: preview, the move, then the new version's game, pictures, hit map and targets); a fast player makes one a second
+RATE_LIMIT, RATE_WINDOW = 150, 10.0
 #: code exchanges a remote address may ask in ``RATE_WINDOW`` (before anyone is known)
 TOKEN_LIMIT = 10
 MAX_BODY = 16 * 1024
