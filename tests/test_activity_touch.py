@@ -20,6 +20,7 @@ from bot.storage import open_store
 from fakediscord import FakeDiscord
 from render import armada as armada_render
 from render import limit as limit_render
+from render import ludix as ludix_render
 from render import tectonic as tectonic_render
 from render.hitmap import with_hits
 
@@ -29,6 +30,7 @@ RENDER = {  # what the bot's cogs draw, without Discord: (the touched picture's 
     "limit": lambda game, view, lang: (limit_render.render_board, (view, view["seat"], list(game.names), None), {}),
     "tectonic": lambda game, view, lang: (tectonic_render.render_board, (view, list(game.names)), {"lang": lang}),
     "armada": lambda game, view, lang: (armada_render.render_board, (view, list(game.names), lang), {}),
+    "ludix": lambda game, view, lang: (ludix_render.render_table, (view, list(game.names)), {}),
 }
 
 
@@ -240,9 +242,40 @@ async def test_armada_a_ship_placed_by_touching_its_point(world):
     assert status == 200 and body["version"] == game.version + 1
 
 
-async def test_a_game_without_touch_says_so(world):
+async def test_ludix_the_dice_then_stop(world):
     w = world
     game = await start(w, "ludix", [w.alice, w.bruno])
+    token = await w.login(w.alice)
+    iid = w.fake.launch_activity(w.alice, "jeux")
+    status, hits = await w.call("GET", f"/api/games/{game.id}/hits?instance_id={iid}&which=board", token)
+    assert status == 200 and {"dice", "stop"} <= set(hits["regions"])
+    base = {"instance_id": iid, "version": game.version}
+    status, body = await w.call("POST", f"/api/games/{game.id}/touch", token, {**base, "selected": []})
+    assert body["targets"] == ["dice"]  # no « Stop » before the first roll
+    status, body = await w.call("POST", f"/api/games/{game.id}/touch", token, {**base, "selected": ["dice"]})
+    assert body["moves"] == [{"regions": ["dice"], "action": {"type": "roll"}}]
+    status, prev = await w.call("POST", f"/api/games/{game.id}/preview", token, {**base, "action": {"type": "roll"}})
+    assert status == 200 and "Lancer les dés" in prev["text"]
+    assert w.drawn[-1]["view"] == w.sessions.engine("ludix").view(w.sessions.engine("ludix").from_dict(game.state), 0)
+    await unchanged(w, game)  # the preview of a roll rolls nothing
+    status, body = await w.call("POST", f"/api/games/{game.id}/move", token, {**base, "action": {"type": "roll"}})
+    assert status == 200
+    game = await w.sessions.get(game.id)
+    state = w.sessions.engine("ludix").from_dict(game.state)
+    base["version"] = game.version
+    status, body = await w.call("POST", f"/api/games/{game.id}/touch", token, {**base, "selected": []})
+    if state.current == 0:  # the roll scored: « Stop » banks it
+        assert sorted(body["targets"]) == ["dice", "stop"]
+        status, prev = await w.call("POST", f"/api/games/{game.id}/preview", token,
+                                    {**base, "action": {"type": "stop"}})
+        assert prev["text"] == f"Stop : 0 → {state.turn_total} points, et la main passe."
+    else:  # a bust: Bruno's turn
+        assert body["targets"] == []
+
+
+async def test_a_game_without_touch_says_so(world):
+    w = world
+    game = await start(w, "ludime", [w.alice, w.bruno])
     token = await w.login(w.alice)
     iid = w.fake.launch_activity(w.alice, "jeux")
     status, body = await w.call("GET", f"/api/games/{game.id}?instance_id={iid}", token)

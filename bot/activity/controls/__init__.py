@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.activity.controls import armada, limit, tectonic
+from bot.activity.controls import armada, limit, ludix, tectonic
 from bot.activity.controls.base import Preview
 
 Path = tuple[tuple[str, ...], dict[str, Any]]
@@ -30,7 +30,8 @@ class Control(Protocol):
         """The seat's view with ``action`` made (nothing it may not know) and the change, in words."""
 
 
-CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CONTROL, "armada": armada.CONTROL}
+CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CONTROL, "armada": armada.CONTROL,
+                                "ludix": ludix.CONTROL}
 
 
 def touch(paths: Sequence[Path], selected: Sequence[str]) -> dict[str, Any]:

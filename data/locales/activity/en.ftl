@@ -22,6 +22,12 @@ error-no_move = That is not a possible move now: touch a highlighted cell. Nothi
 # The preview of a move chosen on the board, before “Confirm”
 preview-limit = { $tile } on { $position }: { $before } → { $after } points ({ $gain })
 preview-move = { $move }
+preview-roll = Roll the dice: { $total ->
+    [0] nothing is at stake yet this turn.
+    [one] { $total } point at stake this turn.
+   *[other] { $total } points at stake this turn.
+} The result is known only once they are rolled.
+preview-stop = Stop: { $before } → { $after } points, and the turn passes.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
 page-title = { $kind } #{ $game }

@@ -22,6 +22,12 @@ error-no_move = Ce n'est pas un coup possible maintenant : touchez une case en s
 # L'aperçu d'un coup choisi sur le plateau, avant « Confirmer »
 preview-limit = { $tile } en { $position } : { $before } → { $after } points ({ $gain })
 preview-move = { $move }
+preview-roll = Lancer les dés : { $total ->
+    [0] rien n'est encore en jeu ce tour-ci.
+    [one] { $total } point en jeu ce tour-ci.
+   *[other] { $total } points en jeu ce tour-ci.
+} Le résultat n'est connu qu'une fois les dés lancés.
+preview-stop = Stop : { $before } → { $after } points, et la main passe.
 
 # La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
 page-title = { $kind } n° { $game }
