@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord
 from render import armada as armada_render
 from render import limit as limit_render
 from render import ludix as ludix_render
+from render import lutinades as lutinades_render
 from render import tectonic as tectonic_render
 from render.hitmap import with_hits
 
@@ -31,6 +32,7 @@ RENDER = {  # what the bot's cogs draw, without Discord: (the touched picture's 
     "tectonic": lambda game, view, lang: (tectonic_render.render_board, (view, list(game.names)), {"lang": lang}),
     "armada": lambda game, view, lang: (armada_render.render_board, (view, list(game.names), lang), {}),
     "ludix": lambda game, view, lang: (ludix_render.render_table, (view, list(game.names)), {}),
+    "lutinades": lambda game, view, lang: (lutinades_render.render_table, (view, list(game.names)), {}),
 }
 
 
@@ -271,6 +273,43 @@ async def test_ludix_the_dice_then_stop(world):
         assert prev["text"] == f"Stop : 0 → {state.turn_total} points, et la main passe."
     else:  # a bust: Bruno's turn
         assert body["targets"] == []
+
+
+async def test_lutinades_the_picker_follows_a_lutin_by_touching_their_row(world):
+    w = world
+    game = await start(w, "lutinades", [w.alice, w.bruno, w.chloe])
+    engine = w.sessions.engine("lutinades")
+    state = engine.from_dict(game.state)
+    users = {0: w.alice, 1: w.bruno, 2: w.chloe}
+    picker = users[state.picker]
+    token = await w.login(picker)
+    iid = w.fake.launch_activity(picker, "jeux")
+    base = {"instance_id": iid, "version": game.version}
+    status, body = await w.call("POST", f"/api/games/{game.id}/touch", token, {**base, "selected": []})
+    assert status == 200 and body["targets"] == []  # the lutins choose first (in the chat)
+    for k, (seat, user) in enumerate(users.items()):
+        if seat != state.picker:  # different gestures: the picker has a choice
+            action = [a for a in engine.legal_actions(state, seat) if a["gesture"] != "small"][k]
+            await w.sessions.act(game.id, user.id, action)
+    game = await w.sessions.get(game.id)
+    state = engine.from_dict(game.state)
+    base["version"] = game.version
+    status, hits = await w.call("GET", f"/api/games/{game.id}/hits?instance_id={iid}&which=board", token)
+    assert status == 200 and set(hits["regions"]) == {"seat:0", "seat:1", "seat:2"}
+    status, body = await w.call("POST", f"/api/games/{game.id}/touch", token, {**base, "selected": []})
+    assert status == 200, body
+    assert sorted(body["targets"]) == sorted(f"seat:{s}" for s in engine.followable(state)), (state.phase, body)
+    lutin = engine.followable(state)[0]
+    status, body = await w.call("POST", f"/api/games/{game.id}/touch", token,
+                                {**base, "selected": [f"seat:{lutin}"]})
+    action = body["moves"][0]["action"]
+    assert action["type"] == "follow" and action["lutin"] == lutin
+    status, prev = await w.call("POST", f"/api/games/{game.id}/preview", token, {**base, "action": action})
+    assert status == 200 and prev["text"].startswith(f"Suivre {users[lutin].name} :")
+    # the preview reveals nothing: the card is the move's
+    assert w.drawn[-1]["view"] == engine.view(state, state.picker) and not w.drawn[-1]["view"].get("card")
+    status, body = await w.call("POST", f"/api/games/{game.id}/move", token, {**base, "action": action})
+    assert status == 200 and body["version"] > game.version
 
 
 async def test_a_game_without_touch_says_so(world):

@@ -203,12 +203,15 @@ class Board:
         if action not in [a for _, a in control.paths(engine, state, seat)]:
             raise ActivityError(409, "activity.error.no_move")
         shown = control.preview(engine, state, seat, action)
+        params = dict(shown.params)
+        if isinstance(params.get("seat"), int) and 0 <= params["seat"] < len(game.names):  # a seat: its name
+            params["name"] = game.names[params["seat"]]
         image = await self.draw(game, shown.view, lang, control.which, preview=True) if self.draw else None
         if not image:
             raise ActivityError(404, "activity.error.no_picture")
         return {"game": game.id, "version": game.version, "action": action,
                 "picture": "data:image/png;base64," + base64.b64encode(image).decode(),
-                "text": i18n.t(shown.key, lang, **shown.params)}
+                "text": i18n.t(shown.key, lang, **params)}
 
     async def move(self, user: User, instance: Instance, game_id: Any, version: Any,
                    action: Any) -> dict[str, Any]:

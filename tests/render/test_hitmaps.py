@@ -15,6 +15,7 @@ from bot.activity.controls import CONTROLS
 from render import armada as armada_render
 from render import limit as limit_render
 from render import ludix as ludix_render
+from render import lutinades as lutinades_render
 from render import tectonic as tectonic_render
 from render.common import BACKGROUND
 from render.hitmap import centroid, with_hits
@@ -102,3 +103,17 @@ def test_ludix_the_dice_and_the_current_row():
         _check(png, hits, {r for rs, _ in paths for r in rs}, {BACKGROUND}, groups=("dice",))
         assert png == ludix_render.render_table(view, ["Alice", "Bruno", "Chloé"])
         state, _ = engine.apply(state, state.current, paths[0][1])
+
+
+def test_lutinades_each_row_for_the_picker():
+    engine = engines.get("lutinades")
+    state = engine.new_game(4, {}, 2)
+    for k, seat in enumerate(engine.lutins(state)):  # different gestures: the picker has a choice
+        state, _ = engine.apply(state, seat, [a for a in engine.legal_actions(state, seat) if a["gesture"] != "small"][k])
+    view = engine.view(state, None)
+    names = ["Alice", "Bruno", "Chloé", "Dora"]
+    png, hits = with_hits(lutinades_render.render_table, (view, names))
+    paths = _paths("lutinades", state, state.picker)
+    assert paths
+    _check(png, hits, {r for rs, _ in paths for r in rs}, {BACKGROUND})
+    assert png == lutinades_render.render_table(view, names)

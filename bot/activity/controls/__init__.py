@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.activity.controls import armada, limit, ludix, tectonic
+from bot.activity.controls import armada, limit, ludix, lutinades, tectonic
 from bot.activity.controls.base import Preview
 
 Path = tuple[tuple[str, ...], dict[str, Any]]
@@ -31,7 +31,7 @@ class Control(Protocol):
 
 
 CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CONTROL, "armada": armada.CONTROL,
-                                "ludix": ludix.CONTROL}
+                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL}
 
 
 def touch(paths: Sequence[Path], selected: Sequence[str]) -> dict[str, Any]:

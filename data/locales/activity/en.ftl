@@ -28,6 +28,7 @@ preview-roll = Roll the dice: { $total ->
    *[other] { $total } points at stake this turn.
 } The result is known only once they are rolled.
 preview-stop = Stop: { $before } → { $after } points, and the turn passes.
+preview-follow = Follow { $name }: the card is revealed once you confirm.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
 page-title = { $kind } #{ $game }

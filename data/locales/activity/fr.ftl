@@ -28,6 +28,7 @@ preview-roll = Lancer les dés : { $total ->
    *[other] { $total } points en jeu ce tour-ci.
 } Le résultat n'est connu qu'une fois les dés lancés.
 preview-stop = Stop : { $before } → { $after } points, et la main passe.
+preview-follow = Suivre { $name } : la carte sera révélée une fois le choix confirmé.
 
 # La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
 page-title = { $kind } n° { $game }
