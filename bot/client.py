@@ -42,6 +42,7 @@ from bot.ui import (
     explain_refused_component,
     lang,
     refuse,
+    refuse_unwritable,
     run_component,
     send,
 )
@@ -149,6 +150,8 @@ class LudibotTree(app_commands.CommandTree):
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, "common.error.no_permission")
             return
+        if await refuse_unwritable(interaction, original):
+            return
         log.exception("command failed", exc_info=original)
         await refuse(interaction, "common.error.internal")
 
@@ -255,12 +258,24 @@ class Ludibot(commands.AutoShardedBot):
         self.community.seasons = self.seasons
         self.seasons.post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
         self.tournaments.shards = self.seasons.shards = self.community.scheduler.shards
-        self.community.start()
-        self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
-        self.publisher.start()
+        await self.start_background()
         if self.settings.activities:
             await self.start_activity()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
+
+    async def start_background(self) -> None:
+        """The outbox first (issue 17): what a crash left unpublished is posted before the scheduler
+        fires the deadlines that fell due meanwhile (issue 36: a timeout fired during start-up was
+        published seconds late, leaving the previous turn's controls up); then the scheduler."""
+        self.publisher = Publisher.for_bot(self)
+        try:
+            owed = await self.publisher.catch_up()
+            if owed:
+                log.info("start-up: %d game(s) owed their channel a message, published", owed)
+        except Exception:
+            log.exception("start-up catch-up of the outbox failed: the publisher's loop takes it over")
+        self.publisher.start()
+        self.community.start()
 
     async def start_activity(self) -> None:
         """The board's endpoints (bot/activity), when the host configured a client secret and a port.
@@ -453,7 +468,7 @@ class Ludibot(commands.AutoShardedBot):
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))
-        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:")):  # the games' and the replay viewer's
+        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:", f"{PREFIX}-tournoi:")):  # games, replays, tournaments
             await refuse(interaction, "common.error.forged_button")
             return
         kinds = _clicked_types(interaction)
@@ -467,7 +482,7 @@ class Ludibot(commands.AutoShardedBot):
             # A stale client (the buttons were removed since) or a crafted one: nothing is ever
             # applied from it; the user is told precisely why.
             await explain_refused_component(interaction)
-        elif cid.startswith(f"{PREFIX}:"):  # a game's (the replay viewer's go to its DynamicItem)
+        elif cid.startswith(f"{PREFIX}:"):  # a game's (a replay viewer's, a tournament's: their DynamicItem)
             await run_component(interaction)
 
     async def close(self) -> None:

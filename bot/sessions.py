@@ -370,6 +370,8 @@ class SessionService:
             raise SessionError("lobby.error.no_ai", game=game.kind)
         if not self._may_manage(game, player):
             raise SessionError("lobby.error.only_creator")
+        if game.settings.get("reserved_for") is not None:  # a /defi lobby waits for its member only
+            raise SessionError("lobby.error.challenge_ai")
         return await self._add_ai_seat(game, level)
 
     async def join(self, game_id: int, player: Player) -> GameRow:
@@ -400,14 +402,26 @@ class SessionService:
 
         return await self._lobby_update(game_id, change)
 
-    async def start(self, game_id: int, player: Player) -> Outcome:
+    @staticmethod
+    def challenge_complete(game: GameRow) -> bool:
+        """A ``/defi`` lobby whose challenged member has taken the seat reserved to them: it starts
+        by itself (:meth:`start` with ``challenge=True``)."""
+        reserved = game.settings.get("reserved_for")
+        return game.status == LOBBY and reserved is not None and game.seat_of(int(reserved)) is not None
+
+    async def start(self, game_id: int, player: Player, *, challenge: bool = False) -> Outcome:
+        """Start a lobby: by its creator (or a server manager); with ``challenge``, by the challenged
+        member of a ``/defi`` lobby once seated (:meth:`challenge_complete`), nobody else."""
         async with self._lock(game_id):
             # joins and leaves change a lobby without this lock (a compare-and-swap each): a start
             # that lost to one reads the lobby again and starts it with the seats it now has
             for _ in range(LOBBY_RETRIES):
                 game = await self.get(game_id)
                 self.require_status(game, LOBBY)
-                if not self._may_manage(game, player):
+                if challenge:
+                    if not self.challenge_complete(game) or game.settings.get("reserved_for") != player.user_id:
+                        raise SessionError("lobby.error.only_creator")
+                elif not self._may_manage(game, player):
                     raise SessionError("lobby.error.only_creator")
                 engine = self.engine(game.kind)
                 if len(game.seats) < engine.min_players:

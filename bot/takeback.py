@@ -232,13 +232,49 @@ class Takebacks:
         return p.bank_s / 2 if p.timed else DEFAULT_DELAY_S
 
     async def _plan(self, game: GameRow, seat: int) -> tuple[list[EventRow], dict[int, Any], int]:
-        """The log, its replay and the index of the move to take back (or a refusal)."""
+        """The log, its replay and the index of the move to take back (or a refusal). A game whose rules
+        never let a move be taken back (``takeback_never``: Ludix, Lutinades) says so first."""
+        engine = self.sessions.engine(game.kind)
+        never = getattr(engine, "takeback_never", None)
+        if never:
+            raise SessionError("undo.error.revealed", reason=Phrase(never))
         rows = await self.store.events(game.id)
         first = last_move(rows, seat)
-        engine = self.sessions.engine(game.kind)
         states = replay_matches(engine, game, rows)
         check_moves(engine, states, rows, first)
         return rows, states, first
+
+    async def _checked(self, game: GameRow, user_id: int) -> tuple[int, list[EventRow], dict[int, Any], int, bool,
+                                                                   list[int]]:
+        """Every check :meth:`ask` makes before it writes: ``(seat, log, replay, index of the move, within
+        the player's turn, the users to ask)``, or the refusal."""
+        self.sessions.require_status(game, RUNNING)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise SessionError("common.error.not_a_player", game=game.id)
+        if seat in ai_played(game):  # the bot plays this seat until its player takes it back
+            raise SessionError("community.vote.taken_over", game=game.id)
+        allowed, most = limits(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game)
+        if not allowed:
+            raise SessionError("undo.error.not_allowed", game=game.id)
+        if open_request(game) is not None:
+            raise SessionError("undo.error.pending", game=game.id)
+        rows, states, first = await self._plan(game, seat)
+        engine = self.sessions.engine(game.kind)
+        moves_after = [r for r in rows[first + 1:] if r.action.get("type") not in NOTES]
+        within_turn = not moves_after and seat in engine.expected(states[max(states)])
+        if not within_turn and taken(rows, seat) >= most:
+            raise SessionError("undo.error.limit", game=game.id, count=most)
+        return seat, rows, states, first, within_turn, deciders(game, seat)
+
+    async def refusal(self, game: GameRow, user_id: int) -> SessionError | None:
+        """Why :meth:`ask` would refuse this user now, or None when it would take the move back (or ask
+        the others): the same checks, nothing written. « Reprendre mon coup » is offered only then."""
+        try:
+            await self._checked(game, user_id)
+        except SessionError as err:
+            return err
+        return None
 
     async def ask(self, game_id: int, user_id: int, *, now: float) -> Outcome:
         """The player asks to take their last move back: applied at once within their own turn (or
@@ -246,25 +282,9 @@ class Takebacks:
         sessions = self.sessions
         async with sessions._lock(game_id):
             game = await sessions.get(game_id)
-            sessions.require_status(game, RUNNING)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise SessionError("common.error.not_a_player", game=game.id)
-            if seat in ai_played(game):  # the bot plays this seat until its player takes it back
-                raise SessionError("community.vote.taken_over", game=game.id)
-            allowed, most = limits(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game)
-            if not allowed:
-                raise SessionError("undo.error.not_allowed", game=game.id)
-            if open_request(game) is not None:
-                raise SessionError("undo.error.pending", game=game.id)
-            rows, states, first = await self._plan(game, seat)
+            seat, rows, states, first, within_turn, others = await self._checked(game, user_id)
             engine = sessions.engine(game.kind)
             current = states[max(states)]
-            moves_after = [r for r in rows[first + 1:] if r.action.get("type") not in NOTES]
-            within_turn = not moves_after and seat in engine.expected(current)
-            others = deciders(game, seat)
-            if not within_turn and taken(rows, seat) >= most:
-                raise SessionError("undo.error.limit", game=game.id, count=most)
             if within_turn or not others:
                 outcome = await self._apply(game, engine, rows, states, first, seat, None,
                                             mode="turn" if within_turn else "alone", accepted=[])
@@ -425,6 +445,19 @@ def controls(game: GameRow, lg: str) -> list[discord.ui.Item]:
 def undo_button(game: GameRow, lg: str) -> discord.ui.Item:
     """« Reprendre » on a player's own (ephemeral) view: the same as ``/<jeu> annuler-coup``."""
     return button(game.id, "takeback", i18n.t("undo.button.undo", lg), emoji="↩️")
+
+
+async def undo_items(bot: Any, game: GameRow, user_id: int, lg: str) -> list[discord.ui.Item]:
+    """« Reprendre mon coup » when asking would work now (:meth:`Takebacks.refusal`), else nothing: never
+    where it always fails (a solo round closed by the move, a player who has not played, Lutinades)."""
+    if game.status != RUNNING:
+        return []
+    try:
+        refused = await service(bot).refusal(game, user_id)
+    except Exception:  # the private view is shown all the same, without the control
+        log.exception("takeback check of game %s", game.id)
+        return []
+    return [] if refused is not None else [undo_button(game, lg)]
 
 
 def service(bot: Any) -> Takebacks:

@@ -50,8 +50,9 @@ SS = 2  # supersampling factor for cached tile images
 NUMBER_RATIO = 0.53
 #: The three values inside a tile, in the narrower digits of the monospaced bold face (they share
 #: the tile's width): their glyphs are 11 CSS px high at least on a 390 px phone, on the widest
-#: board picture (0.5 × 44 px = 22 px, digits 16-16.5 px, 11.1-11.5 CSS px; issue 24).
-VALUE_RATIO = 0.5
+#: board picture shown across a card (368 CSS px inside the card's padding: 0.54 × 44 px = 23.5 px,
+#: digits 17 px and more; issues 24 and 36).
+VALUE_RATIO = 0.544
 PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -59,7 +60,8 @@ LABEL_KEYS: tuple[str, ...] = (
     "label.round", "label.game", "label.announced", "label.lines", "label.bonuses", "label.ray",
     "label.penalty", "label.total", "label.dechetterie_value", "label.sun", "label.moon", "label.gold",
     "label.silver", "label.full", "label.half", "label.unplaced", "label.relocation", "label.gain",
-    "label.hidden", "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
+    "label.hidden", "label.legend_sun", "label.legend_moon", "label.legend_bonus",
+    "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
     "label.relocation_title", "label.penalty_threshold", "label.penalty_lowest", "label.penalty_highest",
     "board.nexus", "board.dechetterie", "board.orchidee", "board.big_orchid",
 )
@@ -164,8 +166,8 @@ def _draw_orchid(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) ->
 #: vertical line's at the top, the two others below it and apart from each other; the cell's name
 #: on a patch low on the right (drawn on the board, see ``_name_badge``), the sun or moon low on
 #: the left: nothing overlaps (tests/render/test_limit.py measures it).
-VALUE_AT = ((0.0, -0.53), (0.36, -0.07), (-0.36, -0.07))  # vertical, sw_ne, nw_se
-MARK_AT = (-0.48, 0.36)
+VALUE_AT = ((0.0, -0.53), (0.36, -0.05), (-0.36, -0.05))  # vertical, sw_ne, nw_se
+MARK_AT = (-0.47, 0.38)
 MARK_RADIUS = 0.1  # the sun's disc (its rays reach 1.6 times as far), the moon's 1.35 times
 MARK_PATCH = 1.7  # a patch of the tile's ground under the mark, this many times its radius: it shows on any line
 NAME_AT = (0.16, 0.46)
@@ -403,7 +405,7 @@ def penalty_note(bd: Mapping[str, Any], lab: _Labels) -> str | None:
     if not why:
         return None
     penalty = _fmt(bd["items"].get("penalty", 0))
-    return lab.get(f"label.penalty_{why['rule']}", f"{penalty} : X {why['value']}", penalty=penalty,
+    return lab.get(f"label.penalty_{why['rule']}", f"{penalty} X {why['value']}", penalty=penalty,
                    value=why["value"], threshold=why["threshold"], shared=why.get("shared", 1))
 
 
@@ -499,6 +501,20 @@ def _wrap(text: str, fnt, width: float) -> list[str]:
     return lines
 
 
+def _legend(view: Mapping[str, Any], cells: Mapping[str, str], ray: Mapping[str, Any] | None, lab: _Labels,
+            fnt, width: float) -> list[tuple[str, tuple[int, int, int]]]:
+    """What the board's coloured marks mean (issue 36): the best ray's ring (gold for suns, silver
+    for moons) and a bonus tile's frame, when the board shows one; each line in the mark's colour,
+    wrapped to ``width``."""
+    parts = []
+    if ray and ray.get("cells"):
+        sun = ray["kind"] == "sun"
+        parts.append((lab.get("label.legend_sun" if sun else "label.legend_moon", ""), SUN if sun else MOON))
+    if any((view["tiles"].get(tid) or {}).get("bonus") for tid in cells.values()):
+        parts.append((lab.get("label.legend_bonus", ""), GOLD))
+    return [(line, colour) for text, colour in parts if text for line in _wrap(text, fnt, width)]
+
+
 def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None,
                  labels: Mapping[str, str] | None = None, hits: dict[str, list] | None = None) -> bytes:
     """A player's boards, laid out for a phone (one column as wide as the main board): the title,
@@ -540,10 +556,12 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     hidden = _wrap(lab.get("label.hidden", "▢"), font(small), width - 2 * pad) if frame else []
     passing = _wrap(lab.get("label.pass", "X →"), font(small), width - 2 * pad) if (
         dech and layout.get("pass_name") and mine and layout["pass_name"] in legal) else []
+    legend = _legend(view, board["cells"], board["score"].get("ray"), lab, font(small), width - 2 * pad)
     holder = board.get("holder")
     header = 16 + big + 10 + small + 12
     height = (header + gh + 20 + block_h + 16 + (3 * (small + 8) + 8 if reloc_on else 0)
               + len(rows) * (small + 10) + 10 + len(hidden) * (small + 6) + 20
+              + (len(legend) * (small + 6) + 6 if legend else 0)
               + (len(passing) * (small + 6) + 6 if passing else 0))
     img, draw = canvas(width, height)
     # header: the name, then the tile / game count
@@ -616,9 +634,12 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         y += 3 * (small + 8) + 8
     # running score
     y = _draw_rows(draw, pad, y + 4, width - 2 * pad, rows, size=small)
-    y += 6 if hidden else 0
+    y += 6 if hidden or legend else 0
     for line in hidden:
         draw.text((pad, y), line, font=font(small), fill=FRAME)
+        y += small + 6
+    for line, colour in legend:
+        draw.text((pad, y), line, font=font(small), fill=colour)
         y += small + 6
     return encode_png(img)
 
@@ -660,7 +681,9 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     row_h = small + 10
     rows_max = max((len(_summary_rows(bds[i], lab)) for i in shown), default=6)
     notes = {i: _wrap(note, font(small), width - 2 * pad - 8) for i in shown if (note := penalty_note(bds[i], lab))}
-    note_h = max((len(lines) * (small + 6) + 4 for lines in notes.values()), default=0)
+    legends = {i: _legend(view, cells_of[i], bds[i].get("ray"), lab, font(small), width - 2 * pad - 8) for i in shown}
+    note_h = max((len(notes.get(i, [])) * (small + 6) + 4 + len(legends[i]) * (small + 6) for i in shown),
+                 default=0)
     extra = (big + 8 + int(SQRT3 * size) + 10) if orchid else 0  # the tiles left on the big orchid
     lower = max(dh + 12, rows_max * row_h + 8) if dech and dw + 12 + 16 + 10 * small <= width - 2 * pad else (
         (dh + 24 if dech else 0) + rows_max * row_h + 8)
@@ -717,8 +740,12 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         for line in notes.get(i, []):
             draw.text((pad, y), line, font=font(small), fill=BAD_TEXT)
             y += small + 6
+        for line, colour in legends[i]:
+            draw.text((pad, y), line, font=font(small), fill=colour)
+            y += small + 6
         if series:
-            draw.text((pad, y), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",
+            total = _fmt(view["totals"][i])
+            draw.text((pad, y), lab.get("label.series_total", f"Σ {total}", total=total),
                       font=font(small, bold=True), fill=HIGHLIGHT)
     return encode_png(img)
 

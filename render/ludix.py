@@ -8,6 +8,7 @@ from typing import Any
 from PIL import Image
 from PIL.ImageFont import FreeTypeFont
 
+from render import catalog
 from render.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -36,9 +37,12 @@ BUST = (214, 48, 49)
 BUST_TEXT = legible(BUST, BACKGROUND)  # a bust said in words: the red, light enough to read
 SMALL = 24  # the smallest text in the picture
 
-DEFAULT_LABELS = {"turn_total": "Total du tour", "target": "Objectif", "bust": "Raté !",
-                  "round": "Tour", "last_round": "Dernier tour", "others": "Autres", "no_roll": "—",
-                  "final": "Partie terminée"}
+
+
+def catalog_labels(lang: str = "fr") -> dict[str, str]:
+    """The picture's words in ``lang``: the ``[label]`` section of the Ludix catalog (what a caller
+    gives nothing for is drawn in French, from the catalog: no word is written here)."""
+    return dict(catalog.section("ludix", lang, "label"))
 
 
 DIE_FACE = (250, 247, 240)
@@ -149,7 +153,7 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
     worker and kept (bounded caches), and pasted on a copy of the panels at each move. ``hits``
     receives the dice (``dice``: a roll) and the current player's row (``stop``: their turn banked).
     """
-    lab = {**DEFAULT_LABELS, **(labels or {})}
+    lab = {**catalog_labels("fr"), **(labels or {})}
     players = view["players"]
     current = view.get("current")
     img = _rows(players, current if isinstance(current, int) and 0 <= current < players else None).copy()
@@ -174,7 +178,7 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
             small = font(SMALL)
             shown = list(roll["others"][:4])
             while shown:
-                text = f"{lab['others']} : " + ", ".join(f"{n} = {v}" for n, v in shown)
+                text = f"{lab['others']}{lab['colon']}" + ", ".join(f"{n} = {v}" for n, v in shown)
                 if _length(small, text) <= WIDTH - 40:
                     break
                 shown.pop()

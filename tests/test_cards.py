@@ -24,10 +24,12 @@ def test_a_card_is_one_container_with_text_gallery_and_rows_by_purpose():
     payload = card.layout().to_components()
     (container,) = payload
     assert container["type"] == 17 and container["accent_color"] == 0xAA3344
-    text, gallery, *rows = container["components"]
+    text, first, second, *rows = container["components"]
     assert text == {"type": 10, "content": "Alice lance.\n<@12>, à vous."}
-    assert gallery["type"] == 12 and [i["media"]["url"] for i in gallery["items"]] == [
-        "attachment://a.png", "attachment://b.png"]  # several pictures, one gallery
+    # several pictures, one gallery each, one under the other: each across the card's whole width (a
+    # gallery of two would show them side by side, half as wide)
+    assert [(g["type"], [i["media"]["url"] for i in g["items"]]) for g in (first, second)] == [
+        (12, ["attachment://a.png"]), (12, ["attachment://b.png"])]
     # one row per purpose: the move, my view, the vote — never mixed
     assert [[c["custom_id"].split(":")[2] for c in r["components"]] for r in rows] == [
         ["roll", "stop"], ["mine"], ["vote"]]

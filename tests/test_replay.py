@@ -119,6 +119,23 @@ async def test_a_state_of_an_older_schema_replays_when_its_log_still_applies(wor
     assert len(item) == len(rows) + 1 and item.positions[-1].view == replay(g, rows).positions[-1].view
 
 
+async def test_a_bug_while_reading_the_stored_table_is_logged_and_never_reads_as_a_match(world, monkeypatch,
+                                                                                        caplog):
+    g = await play(world.svc, "tectonic", 2, {})
+    rows = await world.store.events(g.id)
+    engine = engines.get("tectonic")
+
+    def broken(self, data):
+        raise TypeError("a bug in from_dict")
+
+    monkeypatch.setattr(type(engine), "from_dict", broken)
+    with caplog.at_level("ERROR", logger="ludibot.replay"), pytest.raises(ReplayError) as err:
+        replay(g, rows)
+    assert err.value.key == "replay.error.schema"
+    bug = [r for r in caplog.records if r.name == "ludibot.replay" and r.levelname == "ERROR"]
+    assert len(bug) == 1 and bug[0].exc_info and bug[0].exc_info[0] is TypeError
+
+
 async def test_a_log_that_no_longer_applies_says_clearly_that_it_cannot_replay(world):
     g = await play(world.svc, "tectonic", 2, {})
     rows = await world.store.events(g.id)

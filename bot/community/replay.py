@@ -95,14 +95,18 @@ def _group(kind: str, view: dict[str, Any], n: int) -> int:
 
 
 def _same_table(engine: Any, replayed: Any, stored: dict[str, Any] | None) -> bool:
-    """Whether the replayed final state is the stored one; True when the stored one cannot be
-    read (an older schema): then the log applying to its end is all there is to check."""
+    """Whether the replayed final state is the stored one; True when the stored one is of an older
+    schema (``from_dict`` refuses it with a ValueError or a KeyError): then the log applying to its end
+    is all there is to check. Any other failure is a bug, logged, and never reads as a match."""
     if stored is None:
         return True
     try:
         current = engine.from_dict(stored)
-    except Exception:  # an older schema: the log applied, that is the check left
+    except (ValueError, KeyError):  # an older schema: the log applied, that is the check left
         return True
+    except Exception:
+        log.exception("replay: the stored state of a %s game failed to load", type(engine).__name__)
+        return False
     return engine.to_dict(current) == engine.to_dict(replayed)
 
 

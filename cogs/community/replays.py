@@ -341,7 +341,7 @@ class ReplayCog(commands.Cog):
         """The position a click asks for, from the one the message shows."""
         last = len(item) - 1
         if verb == "jump":
-            if not values or not values[0].isdigit():
+            if len(values) != 1 or not values[0].isdigit():  # one step is chosen: none or several is forged
                 raise RuleError("common.error.forged_button")
             wanted = int(values[0])
         else:

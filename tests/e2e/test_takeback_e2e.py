@@ -201,7 +201,7 @@ async def test_five_games_take_their_last_move_back_and_refuse_after_what_they_r
         res = await fake.click(user, hand, label="Reprendre mon coup",
                                until=lambda r: r.ephemeral and bool(r.public_messages))
         assert "Coup repris" in res.content, res.content
-        assert f"{user.name} a repris son dernier pas" in public_text(res)
+        assert f"{user.name} a repris sa dernière action" in public_text(res)
         back, rows = await stored(world, "ludime", table.game_id)
         assert back.state == game.state and rows[-1].action["mode"] == "turn"
         await table.send(state.current, {"type": "draw", "source": "pile"})  # the game goes on

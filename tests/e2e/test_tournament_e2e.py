@@ -56,9 +56,22 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         res = await fake.run_command(u.modo, "jeux", "tournoi creer", jeu="armada", format="swiss", rondes=2,
                                      places=4)
         assert not res.ephemeral and "Tournoi n°1" in res.content and "2 rondes" in res.content
-        for who in (u.alice, u.bruno, u.chloe, u.dave):
+        card = res.message  # the tournament's card: signing up is a button, no command to type
+        assert card.button_labels == ["S'inscrire", "Se désinscrire"] and "bouton ci-dessous" in card.content
+        for who in (u.alice, u.bruno, u.chloe):
+            res = await fake.click(who, card, label="S'inscrire")
+            assert not res.ephemeral and "participe au tournoi n°1" in res.content, res.content
+        res = await fake.click(u.alice, card, label="S'inscrire")  # the command's refusals, the same
+        assert res.ephemeral and "déjà" in res.content, res.content
+        res = await fake.click(u.chloe, card, label="Se désinscrire")
+        assert res.ephemeral and "ne participez plus" in res.content, res.content
+        res = await fake.click(u.chloe, card, label="Se désinscrire")
+        assert res.ephemeral and "ne participez pas" in res.content, res.content
+        for who in (u.chloe, u.dave):  # the command still works beside the button
             res = await fake.run_command(who, "jeux", "tournoi inscrire")
             assert not res.ephemeral and "participe au tournoi n°1" in res.content, res.content
+        res = await fake.click(u.modo, card, label="S'inscrire")
+        assert res.ephemeral and "complet" in res.content
         res = await fake.run_command(u.modo, "jeux", "tournoi inscrire")
         assert res.ephemeral and "complet" in res.content
         res = await fake.run_command(u.alice, "jeux", "tournoi lancer")
@@ -75,6 +88,9 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         assert "ronde 1 sur 2" in res.content.lower() or "Ronde 1 sur 2" in res.content
         att = res.message.attachments[0]
         assert Image.open(io.BytesIO(att.bytes)).width <= 720
+
+        res = await fake.click(u.modo, card, label="S'inscrire")  # entries closed: said so
+        assert res.ephemeral and "S'inscrire" not in res.content and "tournoi" in res.content.lower(), res.content
 
         await resign(fake, u.alice, a)  # Bruno wins
         await resign(fake, u.chloe, c)  # Dave wins
@@ -122,10 +138,19 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         res = await fake.run_command(u.alice, "jeux", "defi", membre=u.chloe, jeu="armada")
         assert not res.ephemeral and "défie" in res.content and f"<@{u.chloe.id}>" in res.content
         lobby = res.message
+        # a table of two that waits for Chloé only: no AI to add, no start button, "1 sur 2"
+        assert "Ajouter une IA" not in lobby.button_labels and "Lancer" not in " ".join(lobby.button_labels)
+        assert "Joueurs (1 sur 2)" in lobby.content and "la partie commence dès son arrivée" in lobby.content
         res = await fake.click(u.bruno, lobby, label="Rejoindre")
         assert res.ephemeral and "seul" in res.content
+        started_before = len([m for m in fake.messages("jeux") if "La partie commence" in (m.content or "")])
         await fake.click(u.chloe, lobby, label="Rejoindre")
         await fake.wait_until(lambda: "Chloé" in (lobby.content or ""), timeout=10)  # seated in the lobby
+        # 2 of 2: the game starts by itself, its lobby card says so, its first turn follows
+        await fake.wait_until(lambda: "La partie est lancée" in (lobby.content or ""), timeout=10)
+        assert lobby.button_labels == []
+        await fake.wait_until(lambda: len([m for m in fake.messages("jeux")
+                                           if "La partie commence" in (m.content or "")]) > started_before, timeout=20)
         await fake.wait_until(lambda: fake.dms(u.chloe), timeout=10)
         assert "vous défie" in fake.dms(u.chloe)[0].content
 

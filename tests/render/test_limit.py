@@ -113,7 +113,8 @@ def test_final_pictures(players, options):
         img = png(render_final(ENGINE.view(s, None), NAMES, labels(lang) if lang else None))
         # one board across a phone's width, the boards one under the other
         assert img.width <= 600
-        assert img.height < 100 + 1.7 * img.width * boards  # a board about one phone screen (390 × 844)
+        # a board about one phone screen (390 × 844), its legend of the rings and frames included
+        assert img.height < 100 + 1.85 * img.width * boards
 
 
 def test_series_between_games_and_at_the_end():
@@ -264,7 +265,8 @@ def _phone_runs(fn, *args):
 @pytest.mark.parametrize("final", [False, True])
 def test_placed_tiles_keep_their_names_and_their_values_are_large_on_a_phone(final):
     """Issue 24: every position keeps its name once a tile covers it, and a tile's values show at
-    least 13 CSS px high on a 390 px phone (cell names and every other text at least 11)."""
+    least 13 CSS px high on a 390 px phone, the picture across its card (cell names and every other
+    text at least 11)."""
     s = final_state(2, {}) if final else advance(2, {}, moves=20)
     view = ENGINE.view(s, None if final else 0)
     if final:
@@ -276,7 +278,9 @@ def test_placed_tiles_keep_their_names_and_their_values_are_large_on_a_phone(fin
     texts = [run.text for run in runs]
     placed = [name for name in cells if name in {c["name"] for c in view["layout"]["main"]}]
     assert len(placed) >= 8 and set(placed) <= set(texts)
-    scale = min(1, 390 / width)
+    from tests.render.test_phone import CARD_PADDING, PHONE_WIDTH
+
+    scale = min(1, (PHONE_WIDTH - CARD_PADDING) / width)
     values = {str(v) for tid in cells.values() for v in view["tiles"][tid]["values"]}
     value_runs = [run for run in runs if run.text in values and run.size * scale < 20]  # not a title
     assert value_runs and min(run.size for run in value_runs) * scale >= 13

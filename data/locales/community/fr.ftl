@@ -150,7 +150,7 @@ games-head = **Parties en cours sur ce serveur** ({ $count }) :
 games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour { ELISION($players) ->
         [vowel] d'{ $players }
        *[consonant] de { $players }
-    } depuis { $since } — { $link }
+    }, tour commencé { $since } — { $link }
 games-nobody = personne
 games-empty = Aucune partie en cours sur ce serveur. Lancez-en une avec { COMMAND("ludix start") } (ou un autre jeu) !
 games-more = … et { $count } { $count ->
@@ -160,7 +160,7 @@ games-more = … et { $count } { $count ->
 games-link = voir
 games-mine_head = **À vous de jouer** ({ $count }) :
 games-others_head = **Autres parties en cours sur ce serveur** ({ $count }) :
-games-mine_line = • **{ $game }** n°{ $id } dans <#{ $channel }> — à vous depuis { $since } — { $link }
+games-mine_line = • **{ $game }** n°{ $id } dans <#{ $channel }> — à vous, tour commencé { $since } — { $link }
 
 ## history
 history-choice = n°{ $id } — { $game } — { $players }
@@ -189,17 +189,17 @@ config-note = Les échéances déjà prévues gardent leur heure ; les nouvelles
 prefs-on = Vous recevrez aussi vos rappels en message privé.
 prefs-off = Vous ne recevrez pas de rappel en message privé (seulement la mention dans le salon).
 prefs-show_on = Rappels en message privé : activés.
-prefs-show_off = Rappels en message privé : désactivés. Activez-les avec { COMMAND("ludibot preferences") } `rappels_mp:True`.
+prefs-show_off = Rappels en message privé : désactivés. Activez-les avec { COMMAND("ludibot preferences") }, option « rappels_mp ».
 
 ## reminder
 reminder-channel = ⏰ Rappel : { $players }, c'est à vous de jouer dans la partie { ELISION($game) ->
         [vowel] d'{ $game }
        *[consonant] de { $game }
-    } n°{ $id } (depuis { $since }). { $link }
+    } n°{ $id } (tour commencé { $since }). { $link }
 reminder-dm = ⏰ C'est à vous de jouer dans la partie { ELISION($game) ->
         [vowel] d'{ $game }
        *[consonant] de { $game }
-    } n°{ $id } sur { $server } (depuis { $since }) : { $link }
+    } n°{ $id } sur { $server } (tour commencé { $since }) : { $link }
 
 ## timeout
 timeout-played = ⌛ { $player } n'a pas joué à temps : le coup par défaut a été joué à sa place.
