@@ -127,7 +127,9 @@ async def test_limit_a_tile_placed_by_touching_a_cell(world):
     status, body = await w.call("POST", f"/api/games/{game.id}/preview", token,
                                 {"instance_id": iid, "version": game.version, "action": action})
     assert status == 200, body
-    assert body["text"].startswith(f"{tile} en {cell} : 0 → ") and "points" in body["text"]
+    p = w.drawn[-1]["view"]["preview"]  # the engine's staging (engine.preview): its totals, in words
+    assert body["text"] == (f"{tile} en {cell} : {p['before']} → {p['after']} points si la partie s'arrêtait là "
+                            f"({p['gain']:+d})")
     png = base64.b64decode(body["picture"].removeprefix("data:image/png;base64,"))
     assert Image.open(io.BytesIO(png)).width == hits["width"]
     shown = w.drawn[-1]

@@ -175,7 +175,7 @@ async def test_a_whole_take_it_to_the_limit_solo_game_by_touch_only(world):
                 began = time.monotonic()
                 cell = shown[(rnd * 7) % len(shown)]
                 text = await choose(frame, "mine", game_id, row.version, [cell], timings)
-                assert text.startswith(f"{tile} en {cell.removeprefix('cell:')} : "), text
+                assert text.startswith(f"{tile} en {cell.removeprefix('cell:')} : ") and "si la partie s'arrêtait là" in text, text
                 if rnd == 1:
                     await page.screenshot(path=str(world.tmp / "touch-limit-preview-fr.png"))
                 await rec.settle()

@@ -26,25 +26,14 @@ class LimitControl:
         return [((_region(a["position"]),), a) for a in engine.legal_actions(state, seat) if a["type"] == "place"]
 
     def preview(self, engine: Any, state: Any, seat: int, action: dict[str, Any]) -> Preview:
-        engine.apply(state, seat, action)  # the engine's precise refusal, or nothing: the move is legal
-        view = engine.view(state, seat)
-        b = view["board"]
-        board = dict(view["boards"][b])
-        cells, orchid = dict(board["cells"]), list(board["orchid"])
-        tile, position = view["tile"]["id"], action["position"]
-        if position == BIG_ORCHID:
-            orchid.append(tile)
-        elif position != PASS_NAME:  # a passed tile leaves the board (the next player places it)
-            cells[position] = tile
-        # the board as it will stand, staged on the seat's own board: the next tile is not drawn
-        board.update(cells=cells, orchid=orchid, this_round=position, placed=True,
-                     score=engine.breakdown(state, cells, tuple(orchid)))
-        boards = list(view["boards"])
-        boards[b] = board
-        before, after = view["boards"][b]["score"]["total"], board["score"]["total"]
-        staged = dict(view, boards=boards, legal=[])
-        return Preview(staged, "activity.preview.limit", {"tile": tile, "position": position, "before": before,
-                                                          "after": after, "gain": f"{after - before:+d}"})
+        # the engine's own staging: the placement on the seat's board alone, the round left open (the
+        # next tile is not drawn, no other board revealed); the score is the board's if the game ended now
+        view = engine.preview(state, seat, action)
+        p = view["preview"]
+        view = dict(view, legal=[])
+        return Preview(view, "activity.preview.limit", {"tile": p["tile"], "position": p["position"],
+                                                        "before": p["before"], "after": p["after"],
+                                                        "gain": f"{p['gain']:+d}"})
 
 
 CONTROL = LimitControl()

@@ -20,7 +20,7 @@ error-no_touch = This game cannot be played by touching the board yet: play it f
 error-no_move = That is not a possible move now: touch a highlighted cell. Nothing changed.
 
 # The preview of a move chosen on the board, before “Confirm”
-preview-limit = { $tile } on { $position }: { $before } → { $after } points ({ $gain })
+preview-limit = { $tile } on { $position }: { $before } → { $after } points if the game ended now ({ $gain })
 preview-move = { $move }
 preview-roll = Roll the dice: { $total ->
     [0] nothing is at stake yet this turn.

@@ -20,7 +20,7 @@ error-no_touch = Ce jeu ne se joue pas encore en touchant le plateau : jouez dep
 error-no_move = Ce n'est pas un coup possible maintenant : touchez une case en surbrillance. Rien n'a changé.
 
 # L'aperçu d'un coup choisi sur le plateau, avant « Confirmer »
-preview-limit = { $tile } en { $position } : { $before } → { $after } points ({ $gain })
+preview-limit = { $tile } en { $position } : { $before } → { $after } points si la partie s'arrêtait là ({ $gain })
 preview-move = { $move }
 preview-roll = Lancer les dés : { $total ->
     [0] rien n'est encore en jeu ce tour-ci.
