@@ -9,6 +9,7 @@ import logging
 import pkgutil
 import time
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -29,7 +30,7 @@ from bot.gamecog import GameCog, register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
-from bot.render_pool import RenderPool
+from bot.render_pool import RenderPool, picture
 from bot.sessions import SessionService
 from bot.storage import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
@@ -46,6 +47,7 @@ from bot.ui import (
     send,
 )
 from engines.base import RuleError
+from render.hitmap import with_hits
 
 log = logging.getLogger("ludibot")
 
@@ -286,15 +288,22 @@ class Ludibot(commands.AutoShardedBot):
         cog = self.game_cogs.get(kind)
         return cog is not None and type(cog).render_private is not GameCog.render_private
 
-    async def _draw_for_board(self, game: GameRow, view: dict, lang: str, which: str) -> bytes | None:
+    async def _draw_for_board(self, game: GameRow, view: dict, lang: str, which: str, *, hits: bool = False,
+                              preview: bool = False) -> Any:
         """The board's pictures: the game cog's own renderers (the table as its card shows it, or a
-        player's own picture), drawn in the render pool."""
+        player's own picture), drawn in the render pool. ``hits``: the picture and its hit map, drawn
+        together (render.hitmap); ``preview``: a move not made yet, never cached as the version's picture."""
         cog = self.game_cogs.get(game.kind)
         if cog is None:
             return None
-        if which == "board":
+        job = cog.render_public(game, view, lang) if which == "board" else cog.render_private(game, view, lang)
+        if job is None:
+            return None
+        if hits:
+            return await cog.render(picture(with_hits, job.fn, job.args, job.kwargs))
+        if which == "board" and not preview:
             return await cog.render_public_cached(game, view, lang)
-        return await cog.render(cog.render_private(game, view, lang))
+        return await cog.render(job)
 
     def _wake_game(self, game_id: int, *, urgent: bool = False) -> None:
         """A game opened without an interaction (a tournament's table): the outbox publishes it."""

@@ -125,6 +125,10 @@ def _hex_points(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
             for k in range(6)]
 
 
+def _box(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
 def _extent(cells: Sequence[Mapping[str, Any]], size: float) -> tuple[float, float, float, float]:
     xs = [_centre(c["q"], c["r"], size)[0] for c in cells]
     ys = [_centre(c["q"], c["r"], size)[1] for c in cells]
@@ -257,8 +261,9 @@ def _paste_centre(img: Image.Image, tile: Image.Image, cx: float, cy: float) -> 
 def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
                cells: Mapping[str, str], size: int, ox: float, oy: float, *, legal: set[str] | None = None,
                frame: str | None = None, names: bool = True, name_px: int | None = None,
-               ray: Mapping[str, Any] | None = None) -> None:
-    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0).
+               ray: Mapping[str, Any] | None = None, hits: dict[str, list] | None = None) -> None:
+    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0); ``hits``
+    receives each hexagon drawn (``cell:<name>`` → its polygon).
 
     Every position shows its name, an empty one in its middle, a placed tile low on its right in
     ``name_px`` (the caller's phone minimum); ``ray`` (a breakdown's best ray) rings its tiles in
@@ -271,6 +276,8 @@ def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, A
         cx, cy = ox + _centre(c["q"], c["r"], size)[0], oy + _centre(c["q"], c["r"], size)[1]
         tid = cells.get(c["name"])
         hole = bool(c.get("hole"))
+        if hits is not None:
+            hits["cell:" + c["name"]] = _hex_points(cx, cy, size)
         if tid is None:
             _paste_centre(img, _empty_image(size, hole), cx, cy)
             if names:
@@ -509,10 +516,12 @@ def _legend(view: Mapping[str, Any], cells: Mapping[str, str], ray: Mapping[str,
 
 
 def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None,
-                 labels: Mapping[str, str] | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, hits: dict[str, list] | None = None) -> bytes:
     """A player's boards, laid out for a phone (one column as wide as the main board): the title,
     the main board (Nexus or Orchidée), then the Déchetterie or the big orchid beside the
-    announced tile, the relocation advice and the running score."""
+    announced tile, the relocation advice and the running score. ``hits`` receives what a touch
+    may name, where it is drawn: every cell (``cell:C3``, ``cell:X1``), the Déchetterie (``dump``)
+    and the big orchid (``orchid``)."""
     lab = _Labels(labels)
     board = _board_for(view, seat)
     layout = view["layout"]
@@ -569,7 +578,8 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     bx, by = pad, header
     draw.rounded_rectangle([bx - 6, by - 6, bx + gw + 6, by + gh + 6], radius=16, fill=BOARD_BG)
     _draw_grid(img, draw, view, layout["main"], board["cells"], size, bx + gox, by + goy,
-               legal=legal if placing else None, frame=frame, name_px=small, ray=board["score"].get("ray"))
+               legal=legal if placing else None, frame=frame, name_px=small, ray=board["score"].get("ray"),
+               hits=hits)
     _draw_line_marks(draw, view, layout["main"], board["score"]["lines"], board["cells"], size, bx + gox, by + goy)
     # Déchetterie / big orchid (left), announced tile (right)
     y = by + gh + 20
@@ -585,12 +595,16 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         draw.rounded_rectangle([sx, dy, sx + dw + 12, dy + dh + 12], radius=12, fill=(74, 62, 52))
         dech_legal = legal if layout.get("pass_name") is None else set()
         _draw_grid(img, draw, view, dech, board["cells"], size, sx + 6 + dox, dy + 6 + doy,
-                   legal=dech_legal if placing else None, frame=frame, name_px=small)
+                   legal=dech_legal if placing else None, frame=frame, name_px=small, hits=hits)
+        if hits is not None:
+            hits["dump"] = _box(sx, dy, sx + dw + 12, dy + dh + 12)
         right_x = max(right_x, sx + dw + 12 + 24)
         y = dy + dh + 12 + 14
     if orchid:
         ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, y, size,
                                   mine and "O" in legal, lab.get("board.big_orchid", ""), small)
+        if hits is not None:
+            hits["orchid"] = _box(sx, y, sx + ow, y + oh)
         right_x = max(right_x, sx + ow + 24) if not dech else right_x
     if tile is not None:
         tx = right_x if right_x + 2 * size + 8 <= width else pad

@@ -137,18 +137,21 @@ def _length(fnt: FreeTypeFont, text: str) -> float:
     return fnt.getlength(text)
 
 
-def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
+def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+                 hits: dict[str, list] | None = None) -> bytes:
     """The last roll (four dice, the best numeral) above one row per player: name and score on a
     line, the progress bar to the target under it (the score is right-aligned: never cut)."""
-    return encode_png(draw_table(view, names, labels))
+    return encode_png(draw_table(view, names, labels, hits))
 
 
-def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> Image.Image:
+def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+               hits: dict[str, list] | None = None) -> Image.Image:
     """The picture of :func:`render_table`, already in its palette (mode P, :data:`PALETTE`).
 
     Its pixels are those of the table drawn in RGB and then mapped to the palette: what does not
     change from a move to the next (panels, dice, lines of text) is drawn once in the render
-    worker and kept (bounded caches), and pasted on a copy of the panels at each move.
+    worker and kept (bounded caches), and pasted on a copy of the panels at each move. ``hits``
+    receives the dice (``dice``: a roll) and the current player's row (``stop``: their turn banked).
     """
     lab = {**catalog_labels("fr"), **(labels or {})}
     players = view["players"]
@@ -161,6 +164,8 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
     x0 = (WIDTH - dice_w) // 2
     y0 = Y0
     big = font(40, bold=True)
+    if hits is not None:
+        hits["dice"] = [(x0, y0), (x0 + dice_w, y0), (x0 + dice_w, y0 + DIE), (x0, y0 + DIE)]
     if roll:
         bust = roll["bust"]
         for i, face in enumerate(roll["faces"]):
@@ -197,6 +202,8 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
     for seat in range(players):
         top = _row_top(seat)
         is_current = current == seat
+        if is_current and hits is not None:
+            hits["stop"] = [(20, top + 4), (WIDTH - 20, top + 4), (WIDTH - 20, top + ROW - 4), (20, top + ROW - 4)]
         score = view["scores"][seat]
         text = str(score)
         if is_current and view.get("turn_total"):

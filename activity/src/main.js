@@ -15,7 +15,10 @@ const state = {
   pictures: {board: null, mine: null}, // object URLs of the pictures shown
   shown: {board: null, mine: null}, // "game:version" each picture was drawn for
   error: null,
+  // the board as a control: the touched picture's hit map, the touches so far, what the server highlights
+  touch: {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false},
 };
+const SVG = 'http://www.w3.org/2000/svg';
 
 function t(key, params = {}) {
   const text = state.texts[key] ?? '';
@@ -58,6 +61,9 @@ function statusLine(game) {
   if (!game) return '';
   if (game.status === 'lobby') return t('page-lobby');
   if (game.status !== 'running') return t('page-over');
+  if (game.my_turn && game.touch && state.touch.first.length && !state.touch.preview) {
+    return `${t('page-your_turn')} ${t(state.touch.selected.length ? 'page-touch_next' : 'page-touch')}`;
+  }
   if (game.my_turn) return t('page-your_turn');
   const names = game.expected.map((seat) => game.names[seat]).filter(Boolean);
   return t('page-waiting', {names: names.join(', ')});
@@ -89,6 +95,175 @@ function render() {
   $('mine').hidden = $('mine-title').hidden = !mine;
   $('mine-title').textContent = t('page-mine');
   $('mine').src = mine ? state.pictures.mine : '';
+  $('mine').hidden = !mine;
+  $('mine-pic').classList.toggle('first', Boolean(game && game.touch === 'mine'));
+  renderTouch(game);
+}
+
+// --- the board as a control: touches, highlighted targets, the preview, « Confirmer » ----------------
+function renderTouch(game) {
+  const touch = state.touch;
+  const which = game && game.touch;
+  for (const name of ['board', 'mine']) {
+    const svg = $(`${name}-hits`);
+    const active = which === name && touch.hits && !touch.preview;
+    if (which === name && touch.preview) $(name).src = touch.preview.picture;
+    svg.replaceChildren();
+    svg.toggleAttribute('hidden', !active);
+    if (!active) continue;
+    svg.setAttribute('viewBox', `0 0 ${touch.hits.width} ${touch.hits.height}`);
+    svg.setAttribute('preserveAspectRatio', 'none');
+    const catcher = document.createElementNS(SVG, 'rect'); // a touch between regions finds the nearest
+    catcher.setAttribute('class', 'catch');
+    catcher.setAttribute('width', touch.hits.width);
+    catcher.setAttribute('height', touch.hits.height);
+    svg.append(catcher);
+    const shown = [...touch.selected, ...touch.targets.filter((r) => !touch.selected.includes(r))];
+    for (const region of shown) {
+      const poly = touch.hits.regions[region];
+      if (!poly) continue;
+      const el = document.createElementNS(SVG, 'polygon');
+      el.setAttribute('points', poly.map(([x, y]) => `${x},${y}`).join(' '));
+      el.dataset.region = region;
+      if (touch.selected.includes(region)) el.classList.add('picked');
+      svg.append(el);
+    }
+  }
+  $('choice').hidden = !touch.preview;
+  $('preview-text').textContent = touch.preview ? touch.preview.text : '';
+  $('confirm').textContent = t('page-confirm');
+  $('change').textContent = t('page-change');
+  $('confirm').disabled = $('change').disabled = touch.busy;
+  document.body.dataset.touch = touch.key && !touch.busy ? `${touch.key}:${touch.selected.length}` +
+    (touch.preview ? ':preview' : '') : '';
+}
+
+function centre(poly) {
+  return [poly.reduce((a, p) => a + p[0], 0) / poly.length, poly.reduce((a, p) => a + p[1], 0) / poly.length];
+}
+
+function inside(poly, x, y) {
+  let hit = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}
+
+// the region a pointer names: a highlighted one it is in, else the nearest within a fingertip
+function regionAt(svg, event) {
+  const touch = state.touch;
+  const box = svg.getBoundingClientRect();
+  const scale = touch.hits.width / box.width;
+  const x = (event.clientX - box.left) * scale;
+  const y = (event.clientY - box.top) * scale;
+  const candidates = [...new Set([...touch.targets, ...touch.selected, ...touch.first])]
+    .filter((r) => touch.hits.regions[r]);
+  const within = candidates.filter((r) => inside(touch.hits.regions[r], x, y));
+  if (within.length) return within.find((r) => touch.targets.includes(r)) || within[0];
+  let best = null;
+  let bestDistance = 24 * scale; // 24 CSS pixels
+  for (const r of candidates) {
+    const [cx, cy] = centre(touch.hits.regions[r]);
+    const distance = Math.hypot(cx - x, cy - y);
+    if (distance < bestDistance) [best, bestDistance] = [r, distance];
+  }
+  return best;
+}
+
+async function touchApi(selected) {
+  const game = state.game;
+  return api(`api/games/${game.id}/touch`, {method: 'POST',
+    body: {instance_id: state.instance, version: game.version, selected}});
+}
+
+async function loadTouch(game) {
+  const key = `${game.id}:${game.version}`;
+  if (!game.touch || !game.my_turn) {
+    state.touch = {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false};
+    return;
+  }
+  if (state.touch.key === key) return;
+  const [hits, answer] = await Promise.all([
+    api(`api/games/${game.id}/hits?instance_id=${encodeURIComponent(state.instance)}&which=${game.touch}` +
+        `&v=${game.version}`),
+    api(`api/games/${game.id}/touch`, {method: 'POST',
+      body: {instance_id: state.instance, version: game.version, selected: []}}),
+  ]);
+  state.touch = {key, hits, first: answer.targets, selected: [], targets: answer.targets, preview: null,
+                 busy: false};
+}
+
+async function tapped(region) {
+  const touch = state.touch;
+  if (touch.busy || touch.preview || !region) return;
+  let selected;
+  if (touch.selected.includes(region)) selected = touch.selected.slice(0, touch.selected.indexOf(region));
+  else if (touch.targets.includes(region)) selected = [...touch.selected, region];
+  else if (touch.first.includes(region)) selected = [region];
+  else return;
+  touch.busy = true;
+  render();
+  try {
+    const answer = selected.length ? await touchApi(selected) : {targets: touch.first, moves: []};
+    touch.selected = selected;
+    touch.targets = answer.targets;
+    if (answer.moves.length === 1 && !answer.targets.length) {
+      const action = answer.moves[0].action;
+      const preview = await api(`api/games/${state.game.id}/preview`, {method: 'POST',
+        body: {instance_id: state.instance, version: state.game.version, action}});
+      touch.preview = {action, picture: preview.picture, text: preview.text};
+    }
+    state.error = null;
+  } catch (err) {
+    state.error = err.message;
+    if (err.status === 409) state.touch.key = null; // the game moved on: its new version is fetched
+  } finally {
+    touch.busy = false;
+  }
+  if (state.touch.key === null && state.game) await open(state.game.id);
+  else render();
+}
+
+async function change() {
+  const touch = state.touch;
+  if (touch.busy) return;
+  touch.preview = null;
+  touch.selected = [];
+  touch.targets = touch.first;
+  render();
+}
+
+async function confirm() {
+  const touch = state.touch;
+  if (touch.busy || !touch.preview) return;
+  touch.busy = true;
+  render();
+  try {
+    await api(`api/games/${state.game.id}/move`, {method: 'POST',
+      body: {instance_id: state.instance, version: state.game.version, action: touch.preview.action}});
+    state.error = null;
+  } catch (err) {
+    state.error = err.message;
+  }
+  touch.busy = false;
+  state.touch.key = null;
+  await open(state.game.id);
+}
+
+function listen() {
+  for (const name of ['board', 'mine']) {
+    const svg = $(`${name}-hits`);
+    svg.addEventListener('pointerup', (event) => {
+      if (!state.touch.hits || !state.game || state.game.touch !== name) return;
+      const region = event.target.dataset && event.target.dataset.region;
+      tapped(region || regionAt(svg, event)).catch(() => {});
+    });
+  }
+  $('confirm').addEventListener('click', () => confirm().catch(() => {}));
+  $('change').addEventListener('click', () => change().catch(() => {}));
 }
 
 async function picture(game, which) {
@@ -107,16 +282,28 @@ async function picture(game, which) {
   }
 }
 
-async function open(gameId) {
+// one opening at a time: a move's answer and its socket frame both ask for the new version
+let opening = Promise.resolve();
+function open(gameId, atLeast = 0) {
+  opening = opening.catch(() => {}).then(() => {
+    if (state.game && state.game.id === gameId && state.game.version >= atLeast && atLeast) return null;
+    return openNow(gameId);
+  });
+  return opening;
+}
+
+async function openNow(gameId) {
   const game = await api(`api/games/${gameId}?instance_id=${encodeURIComponent(state.instance)}`);
   const pictures = [picture(game, 'board')];
   if (game.mine) pictures.push(picture(game, 'mine'));
   else state.pictures.mine = null;
+  pictures.push(loadTouch(game));
   await Promise.all(pictures);
   state.game = game;
   state.error = null;
   render();
   document.body.dataset.version = String(game.version); // what the page shows (tests read it)
+  document.body.dataset.game = String(game.id);
 }
 
 async function loadGames() {
@@ -148,7 +335,7 @@ function connect(delay = 500) {
       } else if (frame.resync) {
         await loadGames();
       } else if (frame.game && state.game && frame.game === state.game.id && frame.version > state.game.version) {
-        await open(frame.game);
+        await open(frame.game, frame.version);
       } else if (frame.game && !state.game) {
         await loadGames();
       } else if (frame.error) {
@@ -167,6 +354,7 @@ function connect(delay = 500) {
 }
 
 async function start() {
+  listen();
   const cfg = await loadTexts();
   const query = new URLSearchParams(location.search);
   if (!query.get('frame_id') || !query.get('instance_id')) {

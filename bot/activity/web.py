@@ -10,6 +10,13 @@ mapping, so the page and its API are one origin. Routes (JSON unless said otherw
 - ``GET /api/games/{id}?instance_id=…`` → the game as the asker's seat sees it.
 - ``GET /api/games/{id}/picture?instance_id=…&which=board|mine`` → the PNG the chat's card shows (the
   table), or the asker's own (their seat's private picture).
+- ``GET /api/games/{id}/hits?instance_id=…&which=board|mine`` → where the picture's touchable regions
+  are drawn: ``{"width", "height", "regions": {region id: polygon}}``, in the picture's pixels.
+- ``POST /api/games/{id}/touch`` ``{"instance_id", "version", "selected": [region ids]}`` → ``{"targets":
+  [region ids to highlight], "moves": [{"regions", "action"}]}``: the engine's legal moves that the
+  touches so far begin (``targets``) or choose completely (``moves``).
+- ``POST /api/games/{id}/preview`` ``{"instance_id", "version", "action"}`` → ``{"picture": data URL,
+  "text"}``: the asker's picture with the move made (what their seat may know) and the change in words.
 - ``POST /api/games/{id}/move`` ``{"instance_id", "version", "action"}`` → the game after the move.
 - ``GET /api/socket`` (WebSocket): the page's first frame is ``{"token", "instance_id"}`` (a browser
   cannot set a header on a socket, and a token in the address would be logged); then the server sends
@@ -42,8 +49,9 @@ log = logging.getLogger(__name__)
 
 #: the built page (activity/dist); absent until the page is built
 PAGE_DIR = Path(__file__).resolve().parents[2] / "activity" / "dist"
-#: requests a user may make in ``RATE_WINDOW`` seconds (a touch costs one; a game is a few a minute)
-RATE_LIMIT, RATE_WINDOW = 60, 10.0
+#: requests a user may make in ``RATE_WINDOW`` seconds: a move by touch costs about eight (the touches, the
+#: preview, the move, then the new version's game, pictures, hit map and targets); a fast player makes one a second
+RATE_LIMIT, RATE_WINDOW = 150, 10.0
 #: code exchanges a remote address may ask in ``RATE_WINDOW`` (before anyone is known)
 TOKEN_LIMIT = 10
 MAX_BODY = 16 * 1024
@@ -148,6 +156,9 @@ class ActivityServer:
         app.router.add_get("/api/games/{game_id}", self._guard(self.h_game))
         app.router.add_post("/api/games/{game_id}/move", self._guard(self.h_move))
         app.router.add_get("/api/games/{game_id}/picture", self._guard(self.h_picture))
+        app.router.add_get("/api/games/{game_id}/hits", self._guard(self.h_hits))
+        app.router.add_post("/api/games/{game_id}/touch", self._guard(self.h_touch))
+        app.router.add_post("/api/games/{game_id}/preview", self._guard(self.h_preview))
         app.router.add_get("/api/socket", self.h_socket)
         app.router.add_get("/", self.h_page)
         app.router.add_get("/{name:[A-Za-z0-9_.-]+}", self.h_page)
@@ -254,6 +265,23 @@ class ActivityServer:
                                          user.lang)
         headers = dict(HEADERS, **{"Cache-Control": "private, max-age=3600"})
         return web.Response(body=image, content_type="image/png", headers=headers)
+
+    async def h_hits(self, request: web.Request, user: User) -> dict[str, Any]:
+        instance = await self._instance(request.query.get("instance_id"), user)
+        return await self.board.hits(user, instance, self._game_id(request), request.query.get("which", "board"),
+                                     user.lang)
+
+    async def h_touch(self, request: web.Request, user: User) -> dict[str, Any]:
+        body = await self._body(request)
+        instance = await self._instance(body.get("instance_id"), user)
+        return await self.board.touch(user, instance, self._game_id(request), body.get("version"),
+                                      body.get("selected", []))
+
+    async def h_preview(self, request: web.Request, user: User) -> dict[str, Any]:
+        body = await self._body(request)
+        instance = await self._instance(body.get("instance_id"), user)
+        return await self.board.preview(user, instance, self._game_id(request), body.get("version"),
+                                        body.get("action"), user.lang)
 
     async def h_move(self, request: web.Request, user: User) -> dict[str, Any]:
         body = await self._body(request)

@@ -90,7 +90,8 @@ async def test_the_page_shows_the_table_and_follows_the_chat_within_a_second(wor
                 print("console:", errors)
                 raise
             assert await shown_version(frame) == card_version(world)
-            assert await frame.text_content("#status") == "À vous de jouer."
+            # (the board is Ludix's control: the hint to touch follows)
+            assert (await frame.text_content("#status")).startswith("À vous de jouer. Touchez ce qui est en surbrillance")
             assert await frame.text_content("#title") == f"Ludix n° {game_id(card)}"
             # the picture is the table, at the page's full width
             size = await frame.evaluate("(() => { const i = document.getElementById('board');"

@@ -16,6 +16,19 @@ error-internal = The bot could not handle this request. Nothing changed; please 
 error-no_page = This page does not exist.
 error-no_seat = You have no seat in game #{ $game }: there is nothing private to show you.
 error-no_picture = This game has no such picture.
+error-no_touch = This game cannot be played by touching the board yet: play it from the chat.
+error-no_move = That is not a possible move now: touch a highlighted cell. Nothing changed.
+
+# The preview of a move chosen on the board, before “Confirm”
+preview-limit = { $tile } on { $position }: { $before } → { $after } points if the game ended now ({ $gain })
+preview-move = { $move }
+preview-roll = Roll the dice: { $total ->
+    [0] nothing is at stake yet this turn.
+    [one] { $total } point at stake this turn.
+   *[other] { $total } points at stake this turn.
+} The result is known only once they are rolled.
+preview-stop = Stop: { $before } → { $after } points, and the turn passes.
+preview-follow = Follow { $name }: the card is revealed once you confirm.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
 page-title = { $kind } #{ $game }
@@ -27,6 +40,11 @@ page-choose = Choose a game of this channel:
 page-none = No game is running in this channel: start one with a command of the bot.
 page-mine = Your own view (only you can see it)
 page-board_alt = The game's board
+page-touch = Touch what is highlighted on the picture to choose your move.
+page-touch_next = Now touch where it goes (or another highlighted cell).
+page-confirm = Confirm
+page-change = Change
+page-preview_alt = Your move, before you confirm
 page-connecting = Connecting to Discord…
 page-open_from_discord = Open this board from Discord, with a game's “Play on the board” button.
 page-error = The board could not reach the bot. Nothing changed; close it and open it again.
