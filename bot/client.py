@@ -216,6 +216,7 @@ class Ludibot(commands.AutoShardedBot):
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
+        self._asking: set[asyncio.Task] = set()  # board moves of other shards' servers, told to their process
         self.render_pool = RenderPool()
         self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
                                              clock=self.clock, announcer=DiscordAnnouncer(self),
@@ -281,8 +282,27 @@ class Ludibot(commands.AutoShardedBot):
         """The board's endpoints (bot/activity), when the host configured a client secret and a port.
         A move made there wakes the publisher at once: the channel's card follows."""
         self.activity_server = await start_server(self.sessions, self.settings, app_id=self.application_id or 0,
-                                                  moved=lambda outcome: self._wake_game(outcome.game.id, urgent=True),
-                                                  draw=self._draw_for_board, private=self._has_private_picture)
+                                                  moved=self._board_moved, draw=self._draw_for_board,
+                                                  private=self._has_private_picture, publish=self._publish_asked)
+
+    def _board_moved(self, outcome: Any) -> None:
+        """A move made on the board (no interaction answers it): the process that serves the game's server
+        publishes it now — this one, or, through PostgreSQL, the one that runs that server's shard (the
+        proxy may send a page's requests to any process)."""
+        game = outcome.game
+        if self.owns_guild(game.guild_id):
+            self._wake_game(game.id, urgent=True)
+            return
+        listener = getattr(self.activity_server, "listener", None)
+        if listener is not None:
+            task = asyncio.get_running_loop().create_task(listener.ask_publish(game.id, game.guild_id))
+            self._asking.add(task)
+            task.add_done_callback(self._asking.discard)
+
+    def _publish_asked(self, game_id: int, guild_id: int | None) -> None:
+        """Another process's board moved a game: ours to publish if its server's shard is ours."""
+        if self.owns_guild(guild_id):
+            self._wake_game(game_id, urgent=True)
 
     def _has_private_picture(self, kind: str) -> bool:
         cog = self.game_cogs.get(kind)

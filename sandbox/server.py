@@ -4,18 +4,30 @@ The page speaks to this server's small JSON API, which acts on the fake Discord 
 Discord client would (slash commands with options and autocomplete, button clicks, select
 choices) on behalf of the virtual player chosen in the page. The bot is the unmodified
 ``python -m bot``, so every game works here without sandbox-specific code.
+
+The board (an Activity, docs/activity.md) too: the bot serves it on a free port (Activities enabled in
+the fake, its client secret given to the bot), the fake's URL mapping points there, and a LAUNCH_ACTIVITY
+answer (« 🎲 Jouer sur le plateau ») makes the page open the fake's Discord client page for that player
+and channel in a phone-sized overlay, as Discord opens an Activity. That client page and the fake's
+proxy are served through this server (``/_fake/…``), so the Activity's origin is the framing page's own:
+the board allows only Discord (and its own origin) to frame it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import os
+import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from bot import i18n
@@ -37,6 +49,34 @@ FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect w
            b'fill="#5865f2"/><circle cx="11" cy="11" r="3" fill="#fff"/><circle cx="21" cy="21" r="3" fill="#fff"/>'
            b'<circle cx="21" cy="11" r="3" fill="#fff"/><circle cx="11" cy="21" r="3" fill="#fff"/></svg>')
 OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 10: "number"}
+#: the board's page (activity/): built into activity/dist when missing and npm is there (as the Makefile)
+PAGE = ROOT / "activity"
+#: what the proxy to the fake does not forward (hop-by-hop, or recomputed)
+HOP = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length", "content-encoding"}
+
+
+def build_page() -> bool:
+    """activity/dist, built from its lock file when it is missing and npm is installed: True when the page
+    is there. Without Node the sandbox runs as before, without the board."""
+    if (PAGE / "dist" / "index.html").exists():
+        return True
+    if shutil.which("npm") is None:
+        log.warning("Node.js and npm are missing: the board's page (activity/) is not built")
+        return False
+    try:
+        if not (PAGE / "node_modules").exists():
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=PAGE, check=True,
+                           capture_output=True, timeout=600)
+        subprocess.run(["npm", "run", "build", "--silent"], cwd=PAGE, check=True, capture_output=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("the board's page (activity/) could not be built: %s", exc)
+    return (PAGE / "dist" / "index.html").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def client_lang(locale: str | None) -> str:
@@ -96,6 +136,9 @@ class Sandbox:
         for user in self.users.values():  # every start: the players' clients speak the console's language
             user.locale = LOCALES.get(lang, "fr")
         self.bot: subprocess.Popen | None = None
+        #: the bot's board endpoint (an Activity), when its page is built
+        self.activity_port: int | None = None
+        self.http: aiohttp.ClientSession | None = None
         self.runner: web.AppRunner | None = None
         self.changes = 0
         #: modals the bot opened and nobody submitted yet: interaction id -> (user id, the opening result)
@@ -111,6 +154,9 @@ class Sandbox:
         await self.fake.start()
         if self.start_bot_process:
             await self._seed_server_language()
+            if await asyncio.to_thread(build_page):
+                self.activity_port = free_port()
+                self.fake.map_activity(f"http://127.0.0.1:{self.activity_port}")
             self._spawn_bot()
         app = web.Application()
         app.add_routes([
@@ -127,6 +173,7 @@ class Sandbox:
             web.get("/attachment/{message}/{revision}/{index}", self.attachment),
             web.get("/attachment/{tail:.*}", self.bad_attachment),
             web.get("/favicon.ico", self.favicon),
+            web.route("*", "/_fake/{tail:.*}", self.fake_client),
             web.static("/static", STATIC),
         ])
         self.runner = web.AppRunner(app, access_log=None)
@@ -161,6 +208,9 @@ class Sandbox:
         env.update(self.fake.bot_env)
         env.update({"LUDIBOT_DB": str(self.data_dir / "sandbox.db"), "LUDIBOT_DEV_GUILD": str(self.fake.guild_id),
                     "PYTHONPATH": str(ROOT), "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO")})
+        if self.activity_port is not None:  # Activities on: the board, served to the fake's proxy
+            env.update({"DISCORD_CLIENT_SECRET": self.fake.enable_activities(),
+                        "LUDIBOT_ACTIVITY_PORT": str(self.activity_port), "LUDIBOT_ACTIVITY_HOST": "127.0.0.1"})
         logfile = open(self.data_dir / "bot.log", "a")  # noqa: SIM115 - handed to the child
         self.bot = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=str(ROOT), stdout=logfile,
                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -178,6 +228,8 @@ class Sandbox:
                 self.bot.kill()
         if self.runner:
             await self.runner.cleanup()
+        if self.http is not None:
+            await self.http.close()
         await self.fake.stop()
 
     # --- helpers ---------------------------------------------------------------------
@@ -247,6 +299,8 @@ class Sandbox:
             while len(self.modals) > 50:  # a page that never submits leaves at most this many
                 self.modals.pop(next(iter(self.modals)))
             out["modal"] = dict(res.modal, id=key)
+        if res is not None and res.response_type == 12 and res.activity_instance_id:  # LAUNCH_ACTIVITY
+            out["activity"] = {"url": f"/_fake/client/activity?user={user.id}&channel={res.channel.id}&platform=mobile"}
         return web.json_response(out)
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
@@ -374,6 +428,54 @@ class Sandbox:
             return self._error(exc)
         self.modals.pop(str(body.get("modal")), None)
         return self._answer(res, user)
+
+    async def fake_client(self, request: web.Request) -> web.StreamResponse:
+        """``/_fake/…``: the fake's Discord client page for an Activity and its proxy to the board, through
+        this origin (HTTP and the board's socket)."""
+        url = self.fake.base_url + request.path_qs
+        if self.http is None or self.http.closed:
+            self.http = aiohttp.ClientSession(auto_decompress=False)
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return await self._proxy_socket(self.http, request, url.replace("http", "ws", 1))
+        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
+        try:
+            async with self.http.request(request.method, url, headers=headers, data=await request.read(),
+                                         allow_redirects=False) as resp:
+                body = await resp.read()
+                out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP}
+                if resp.headers.get("Content-Encoding"):
+                    out["Content-Encoding"] = resp.headers["Content-Encoding"]
+                return web.Response(status=resp.status, body=body, headers=out)
+        except aiohttp.ClientError as exc:
+            raise web.HTTPBadGateway(text=str(exc)) from None
+
+    @staticmethod
+    async def _proxy_socket(http: aiohttp.ClientSession, request: web.Request, url: str) -> web.StreamResponse:
+        page = web.WebSocketResponse()
+        await page.prepare(request)
+        try:
+            async with http.ws_connect(url) as far:
+                async def up() -> None:
+                    async for msg in page:
+                        if msg.type == aiohttp.WSMsgType.TEXT:
+                            await far.send_str(msg.data)
+                    await far.close()
+
+                async def down() -> None:
+                    async for msg in far:
+                        if msg.type == aiohttp.WSMsgType.TEXT:
+                            await page.send_str(msg.data)
+                    await page.close(code=far.close_code or 1000)
+
+                tasks = [asyncio.ensure_future(up()), asyncio.ensure_future(down())]
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                for task in tasks:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        except aiohttp.ClientError:
+            await page.close(code=1011)
+        return page
 
     async def emoji(self, request: web.Request) -> web.Response:
         """/emoji/{id}: an application emoji's image (what Discord's CDN serves)."""

@@ -410,3 +410,35 @@ async def test_pictures_the_table_for_everyone_and_a_private_one_for_its_seat_on
     assert all(which == "board" or view == engine.view(state, 0) for view, _, which in w.server.drawn)
     status, _, body = await png(alice, "../etc")
     assert status == 400
+
+
+async def test_a_board_move_of_another_process_wakes_the_publisher_of_the_owner(pg_server):
+    """``ludibot_publish``: the process that took a board move in a server it does not serve asks, through
+    PostgreSQL, for its publication; every listening process hears ``(game, guild)`` (the owner acts on it);
+    an unreadable payload is ignored; a page hears nothing of it (it is not a new version)."""
+    import asyncio
+
+    url = await pg_server.new_database("publish")
+    asked: asyncio.Queue = asyncio.Queue()
+    owner_hub = Hub()
+    owner = PgListener(url, owner_hub, publish=lambda game, guild: asked.put_nowait((game, guild)))
+    other = PgListener(url, Hub())
+    owner.start()
+    other.start()
+    try:
+        await asyncio.wait_for(owner.listening.wait(), 10)
+        pages = owner_hub.subscribe(10)
+        assert await other.ask_publish(7, 123456789012345678) is True
+        assert await asyncio.wait_for(asked.get(), 1.0) == (7, 123456789012345678)
+        assert await other.ask_publish(8, None) is True  # a game in DMs
+        assert await asyncio.wait_for(asked.get(), 1.0) == (8, None)
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as con:
+            await con.execute("SELECT pg_notify('ludibot_publish', 'nonsense')")
+        assert await other.ask_publish(9, 1) is True
+        assert await asyncio.wait_for(asked.get(), 1.0) == (9, 1)  # the nonsense in between was dropped
+        assert pages.empty()
+    finally:
+        await owner.stop()
+        await other.stop()

@@ -21,16 +21,18 @@ __all__ = ["ActivityError", "ActivityServer", "Board", "DiscordIdentity", "Hub",
 
 async def start_server(sessions: Any, settings: Any, *, app_id: int,
                        moved: Callable[[Any], Any] | None = None, draw: Any = None,
-                       private: Callable[[str], bool] | None = None) -> ActivityServer:
+                       private: Callable[[str], bool] | None = None,
+                       publish: Callable[[int, int | None], None] | None = None) -> ActivityServer:
     """Start the Activity's endpoints of one bot process (``settings.activities`` must be true): its
-    pages hear of this process's commits, and with PostgreSQL of every process's."""
+    pages hear of this process's commits, and with PostgreSQL of every process's. ``publish(game,
+    guild)``: another process asks for a game's publication (its board move, in a server of ours)."""
     identity = DiscordIdentity(api_base=settings.api_base, app_id=app_id, client_secret=settings.client_secret,
                                bot_token=settings.token or "")
     hub = Hub()
     sessions.watchers.append(hub.watcher())
     server = ActivityServer(Board(sessions, moved=moved, draw=draw, private=private), identity, hub=hub)
     if is_postgres_url(settings.db_path):
-        server.listener = PgListener(settings.db_path, hub)
+        server.listener = PgListener(settings.db_path, hub, publish=publish)
         server.listener.start()
     await server.start(settings.activity_host, settings.activity_port)
     return server

@@ -10,6 +10,12 @@ Sources of changes:
   so a move committed by another process reaches this one's pages. After the listening connection is
   lost and found again, every page is told to read its games again (``{"resync": true}``): nothing
   missed meanwhile stays unseen.
+
+The same connection carries ``ludibot_publish``: a move made on the board through a process that does not
+run the game's server's shard (the proxy picks any process) is published to the chat by the process
+that does. That process's publisher would only find it at its next look at the outbox
+(``LUDIBOT_PUBLISH_POLL``, 10 s); :meth:`PgListener.ask_publish` wakes it at once (payload
+``"game:guild"``, and the owner checks the server is its own).
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: the PostgreSQL notification channel of the trigger of migration 14
 CHANNEL = "ludibot_games"
+#: "publish this game now": a board move made through a process that does not serve the game's server
+PUBLISH = "ludibot_publish"
 #: frames a slow page may have waiting before it is dropped (it reads its games again on reconnect)
 QUEUE_SIZE = 64
 
@@ -87,9 +95,14 @@ class Hub:
 class PgListener:
     """``LISTEN ludibot_games`` on a connection of its own, reconnecting with a backoff."""
 
-    def __init__(self, url: str, hub: Hub, *, retry: float = 1.0) -> None:
+    def __init__(self, url: str, hub: Hub, *, retry: float = 1.0,
+                 publish: Callable[[int, int | None], None] | None = None) -> None:
         self.url, self.hub, self.retry = url, hub, retry
+        #: ``(game id, guild id)`` asked to be published by another process (see :meth:`ask_publish`)
+        self.publish = publish
         self._task: asyncio.Task | None = None
+        self._sender: Any = None  # a connection of its own for NOTIFY (the listening one is busy)
+        self._sending = asyncio.Lock()
         self.listening = asyncio.Event()
 
     def start(self) -> None:
@@ -101,6 +114,30 @@ class PgListener:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await self._sender.close()
+            self._sender = None
+
+    async def ask_publish(self, game_id: int, guild_id: int | None) -> bool:
+        """Wake the publisher of the process that serves ``guild_id`` (every listening process hears it;
+        only the owner acts). False when the database could not be told: the owner's poll catches up."""
+        import psycopg
+
+        payload = f"{game_id}:{guild_id or 0}"
+        async with self._sending:
+            for _ in range(2):  # a connection the database dropped: one new one
+                try:
+                    if self._sender is None or self._sender.closed:
+                        self._sender = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                    await self._sender.execute("SELECT pg_notify(%s, %s)", (PUBLISH, payload))
+                    return True
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log.warning("could not ask for game %s's publication (%s)", game_id, exc)
+                    self._sender = None
+        return False
 
     async def _run(self) -> None:
         import psycopg  # the PostgreSQL driver is there whenever the store is PostgreSQL
@@ -110,12 +147,16 @@ class PgListener:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as con:
                     await con.execute(f"LISTEN {CHANNEL}")
+                    await con.execute(f"LISTEN {PUBLISH}")
                     self.listening.set()
                     if lost:
                         self.hub.resync()  # what was committed while we did not listen
                     delay = self.retry
                     async for note in con.notifies():
-                        self._note(note.payload)
+                        if note.channel == PUBLISH:
+                            self._publish(note.payload)
+                        else:
+                            self._note(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the database restarted, the network broke: listen again
@@ -132,3 +173,12 @@ class PgListener:
             log.warning("unreadable board notification %r", payload[:100])
             return
         self.hub.changed(game, version, channel)
+
+    def _publish(self, payload: str) -> None:
+        try:
+            game, guild = (int(x) for x in payload.split(":"))
+        except ValueError:
+            log.warning("unreadable publication notification %r", payload[:100])
+            return
+        if self.publish is not None:
+            self.publish(game, guild or None)

@@ -425,6 +425,15 @@ function openModal(modal) {
   const first = body.querySelector("input, textarea, select"); if (first) first.focus();
 }
 
+// « 🎲 Jouer sur le plateau » (a LAUNCH_ACTIVITY answer): the Activity opens over the chat at phone size, in
+// the fake's Discord client page for this player and channel (it frames the board and answers its SDK)
+function openActivity(url) {
+  $("activity-frame").src = url; $("activity").hidden = false;
+}
+function closeActivity() {
+  $("activity").hidden = true; $("activity-frame").src = "about:blank";
+}
+
 async function act(path, body) {
   if (S.busy) return null;
   S.busy = true; S.forceScroll = true;
@@ -433,6 +442,7 @@ async function act(path, body) {
     r = await api(path, body);
     if (!r.ok) toast(r.error || L("error"));
     else if (r.modal) openModal(r.modal);
+    else if (r.activity) openActivity(r.activity.url);
   } finally { S.busy = false; S.forceScroll = true; await refresh(); }
   return r;
 }
@@ -581,6 +591,9 @@ function applyInit(data) {
   $("label-players").textContent = L("players"); $("label-channels").textContent = L("channels"); $("send").textContent = L("send");
   $("command-path").placeholder = L("command_placeholder");
   $("modal-submit").textContent = L("modal_submit"); $("modal-cancel").textContent = L("modal_cancel");
+  $("activity-title").textContent = L("activity_title"); $("activity-frame").title = L("activity_title");
+  $("activity-close").title = L("close"); $("activity-close").setAttribute("aria-label", L("close"));
+  $("activity-close").onclick = closeActivity;
   $("lightbox-close").textContent = "✕"; $("lightbox-close").title = L("close"); $("lightbox-close").setAttribute("aria-label", L("close"));
   const dl = $("command-list"); dl.innerHTML = "";
   for (const c of S.commands) { const op = document.createElement("option"); op.value = c.shown; op.textContent = c.description; dl.appendChild(op); }

@@ -660,3 +660,86 @@ async def test_a_sandbox_started_in_english(sandbox):
         in_view(state)
         await page.screenshot(path="/tmp/ludibot-sandbox-english-lobby.png")
         await browser.close()
+
+
+#: (console language, the start command as that client types it, the board button, the chat's words once played)
+BOARD_CASES = {
+    "fr": ("/limit lancer plateau:nexus solo:True", "Jouer sur le plateau", "connecté"),
+    "en": ("/limit start board:nexus solo:True", "Play on the board", "connected"),
+}
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("console_lang", ["fr", "en"])
+async def test_the_board_opens_over_the_chat_and_a_touch_move_reaches_it(sandbox, console_lang):
+    """Issue 35 item 6: the sandbox runs the bot with Activities on. At 390 × 844, Alice starts a solo Take it
+    to the Limit game and taps « 🎲 Jouer sur le plateau » (a LAUNCH_ACTIVITY answer): the Activity opens
+    over the chat at phone size, framed by the fake's Discord client page (which plays Discord's side of
+    the SDK's protocol); the board shows the table's picture, a cell touched then confirmed is the move,
+    and the chat, once the board is closed, shows it."""
+    from tests.e2e.test_activity_touch_e2e import targets, until
+
+    url, proc = sandbox
+    command, button, online = BOARD_CASES[console_lang]
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        try:
+            await page.goto(url)
+            await page.wait_for_function(f"document.getElementById('status').textContent.includes({online!r})",
+                                         timeout=60_000)
+            await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3",
+                                         timeout=60_000)
+            await send_command(page, command)
+            board_button = page.locator("#messages .msg button.comp", has_text=button).last
+            await board_button.wait_for(timeout=20_000)
+            assert await page.locator("[data-testid='activity']").is_hidden()
+            chat_before = await page.locator("#messages").inner_text()
+            await board_button.click()
+            overlay = page.locator("[data-testid='activity']")
+            await overlay.wait_for(state="visible", timeout=10_000)
+            box = await page.locator("[data-testid='activity-frame']").bounding_box()
+            assert box is not None and box["width"] == 390 and box["height"] >= 700, box  # the phone's screen
+            frame = None
+            for _ in range(200):
+                frame = next((f for f in page.frames if "/_fake/activity/" in f.url), None)
+                if frame is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert frame is not None, [f.url for f in page.frames]
+            await frame.wait_for_selector("body[data-version]", state="attached", timeout=30_000)
+            # the table's picture, as the channel's card shows it, at the page's width
+            size = await frame.evaluate("(() => { const i = document.getElementById('board');"
+                                        " return [i.naturalWidth, i.getBoundingClientRect().width]; })()")
+            assert size[0] > 0 and size[1] >= 360, size
+            game_id = int(await until(frame, "game", bool))
+            version = int(await frame.evaluate("document.body.dataset.version"))
+            await until(frame, "touch", lambda v: v == f"{game_id}:{version}:0", what="the tile's cells")
+            cells = await targets(frame, "mine")
+            assert cells and all(c.startswith("cell:") for c in cells), cells
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-board-{console_lang}.png")
+            cell = next((c for c in cells if not c.startswith("cell:X")), cells[0])  # a cell of the board itself
+            await frame.tap(f'#mine-hits polygon[data-region="{cell}"]')
+            await until(frame, "touch", lambda v: v.endswith(":preview"), what="the preview")
+            tile = (await frame.text_content("#preview-text")).split()[0]  # « 12-2-5 en X1 : … »
+            assert f"({tile})" not in chat_before
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-board-preview-{console_lang}.png")
+            await frame.tap("#confirm")
+            await until(frame, "version", lambda v: v and int(v) > version, what="the move")
+            # the chat, under the board, shows the move: « Tuile 1 (12-2-5) posée. »
+            await page.locator("[data-testid='activity-close']").click()
+            await overlay.wait_for(state="hidden", timeout=5_000)
+            for _ in range(100):
+                chat = await page.locator("#messages").inner_text()
+                if f"({tile})" in chat:
+                    break
+                await asyncio.sleep(0.1)
+            assert f"({tile})" in chat, chat[-600:]
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-board-chat-{console_lang}.png")
+            assert errors == [], errors
+        finally:
+            await browser.close()

@@ -26,6 +26,7 @@ lang = en
 unknown_channel = unknown channel
 spoiler = Spoiler: tap to reveal
 close = Close
+activity_title = Board
 modal_submit = Submit
 modal_cancel = Cancel
 modal_unsupported = (a field the sandbox cannot show)

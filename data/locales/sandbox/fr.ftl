@@ -26,6 +26,7 @@ lang = fr
 unknown_channel = salon inconnu
 spoiler = Divulgâcheur : touchez pour voir
 close = Fermer
+activity_title = Plateau
 modal_submit = Envoyer
 modal_cancel = Annuler
 modal_unsupported = (champ que le bac à sable ne sait pas afficher)
