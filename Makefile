@@ -45,7 +45,7 @@ lint: $(TESTSTAMP)
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
 
-bench: $(TESTSTAMP)
+bench: $(TESTSTAMP) activity
 	$(PY) -m bench.all $(ARGS)
 
 clean:

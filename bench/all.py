@@ -12,7 +12,7 @@ import time
 QUICK = ["bench_ludix", "bench_render", "bench_publication", "bench_ludime_lexicon", "bench_ludime", "bench_ranta",
          "bench_limit", "bench_lutinades", "bench_armada", "bench_tectonic", "bench_community", "bench_catchup",
          "bench_throughput", "bench_processes", "bench_store_moves", "bench_storage", "bench_replay",
-         "bench_tournament", "bench_bytes"]
+         "bench_tournament", "bench_bytes", "bench_activity"]
 FULL = ["bench_armada_ai", "bench_tectonic_ai"]
 
 

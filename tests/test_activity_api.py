@@ -5,6 +5,7 @@ unchanged, with a message in the asker's language."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import aiohttp
@@ -331,6 +332,41 @@ async def _drained(hub: Hub) -> bool:
             return True
         await asyncio.sleep(0.02)
     return False
+
+
+async def test_pages_opening_together_share_one_discord_request_for_their_instance(world):
+    """Many pages of one instance asking at once (500 joining a big table) make one Discord request, not one
+    each (which would meet the bot's rate limit); a user who joined after that request began is asked for."""
+    w = world
+    users = [w.fake.add_user(f"U{n}") for n in range(30)]
+    instance = ""
+    for u in users:
+        instance = w.fake.launch_activity(u, "jeux")
+    late = w.fake.add_user("Late")
+    identity = w.server.identity
+    asked = len([r for r in w.fake.request_log if "activity-instances" in r[1]])
+
+    ask = identity._call
+
+    async def discord_answers_then_late_joins(*args, **kw):  # Late joins once the shared answer is on its way
+        answer = await ask(*args, **kw)
+        if late.id not in joined:
+            w.fake.launch_activity(late, "jeux")
+            joined.append(late.id)
+        return answer
+
+    joined: list[int] = []
+    identity._call = discord_answers_then_late_joins
+
+    async def join_late():
+        await asyncio.sleep(0)  # after the first request began: Late shares it, and it lacks Late
+        return await identity.instance(instance, member=late.id)
+
+    found = await asyncio.gather(*(identity.instance(instance, member=u.id) for u in users), join_late())
+    assert all(u.id in found[0].users for u in users)
+    assert late.id in found[-1].users
+    calls = len([r for r in w.fake.request_log if "activity-instances" in r[1]]) - asked
+    assert calls == 2, calls  # one for the thirty, one again for the latecomer
 
 
 async def test_a_page_that_does_not_keep_up_is_told_to_read_again():

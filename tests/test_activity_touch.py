@@ -5,6 +5,7 @@ unchanged, in the asker's language. The pictures are the real renderers'."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
@@ -68,6 +69,7 @@ async def world(tmp_path):
 
     async def draw(game, view, lang, which, *, hits=False, preview=False):
         drawn.append({"view": view, "which": which, "preview": preview})
+        await asyncio.sleep(0.01)  # drawn elsewhere (the render pool): other requests come meanwhile
         if game.kind not in RENDER or (which == "mine") != (game.kind == "limit"):
             return None
         fn, args, kwargs = RENDER[game.kind](game, view, lang)
@@ -144,6 +146,26 @@ async def test_limit_a_tile_placed_by_touching_a_cell(world):
     assert status == 200 and body["version"] == game.version + 1
     after = await w.sessions.get(game.id)
     assert engine.from_dict(after.state).boards[0][cell] == tile
+
+
+async def test_a_picture_and_its_hit_map_asked_at_once_are_drawn_once(world):
+    """The page asks a new version's picture and its hit map together (and every page showing the game asks
+    when it moves): one drawing serves them all."""
+    w = world
+    game = await start(w, "limit", [w.alice])
+    token = await w.login(w.alice)
+    iid = w.fake.launch_activity(w.alice, "jeux")
+    before = len(w.drawn)
+    query = f"instance_id={iid}&which=mine&v={game.version}"
+    answers = await asyncio.gather(
+        *(w.http.get(f"{w.base}/api/games/{game.id}/picture?{query}", headers={"Authorization": f"Bearer {token}"})
+          for _ in range(3)),
+        *(w.call("GET", f"/api/games/{game.id}/hits?{query}", token) for _ in range(3)))
+    pictures = [await r.read() for r in answers[:3]]
+    assert all(r.status == 200 for r in answers[:3]) and pictures[0].startswith(b"\x89PNG")
+    assert pictures[1] == pictures[0] == pictures[2]
+    assert all(status == 200 and hits["regions"] for status, hits in answers[3:])
+    assert len(w.drawn) - before == 1, w.drawn[before:]
 
 
 async def test_limit_refusals_change_nothing(world):

@@ -8,6 +8,7 @@ touching the board does not cost a Discord request per touch; both caches are bo
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections import OrderedDict
@@ -84,6 +85,9 @@ class DiscordIdentity:
         self._http: aiohttp.ClientSession | None = None
         self._users = _Bounded()
         self._instances = _Bounded()
+        #: instance id → the Discord request under way: pages opening together share it (500 pages joining
+        #: at once would otherwise each ask, and meet the bot's rate limit)
+        self._asking: dict[str, asyncio.Future] = {}
 
     async def close(self) -> None:
         if self._http is not None:
@@ -143,6 +147,18 @@ class DiscordIdentity:
         hit = self._instances.get_fresh(instance_id, now)
         if hit is not None and (member is None or member in hit.users):
             return hit
+        asking = self._asking.get(instance_id)
+        shared = asking is not None
+        if asking is None:
+            asking = asyncio.ensure_future(self._ask_instance(instance_id))
+            self._asking[instance_id] = asking
+            asking.add_done_callback(lambda _f: self._asking.pop(instance_id, None))
+        found = await asyncio.shield(asking)
+        if shared and member is not None and member not in found.users:  # asked before they joined: ask again
+            found = await self._ask_instance(instance_id)
+        return found
+
+    async def _ask_instance(self, instance_id: str) -> Instance:
         status, body = await self._call("GET", f"/applications/{self.app_id}/activity-instances/{instance_id}",
                                         headers={"Authorization": f"Bot {self._bot_token}"})
         if status >= 500 or status == 429:
@@ -158,5 +174,5 @@ class DiscordIdentity:
                 users=frozenset(int(u) for u in body.get("users") or []))
         except (KeyError, TypeError, ValueError) as exc:
             raise ActivityError(503, "activity.error.discord_down") from exc
-        self._instances.put(instance_id, found, now + INSTANCE_TTL)
+        self._instances.put(instance_id, found, self._clock() + INSTANCE_TTL)
         return found

@@ -10,6 +10,7 @@ for an older version is refused and nothing changes.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -62,6 +63,9 @@ class Board:
         #: ``kind -> bool``: the game draws a player's own picture (a hand, a sheet, a board)
         self.private = private or (lambda kind: False)
         self._drawn: OrderedDict[tuple, tuple[bytes, dict[str, Any] | None]] = OrderedDict()
+        #: the drawings under way: the page asks a version's picture and its hit map at once, and every page
+        #: showing the game asks when it moves; each is drawn once
+        self._drawing: dict[tuple, asyncio.Future] = {}
 
     @staticmethod
     def _check_member(user: User, instance: Instance) -> None:
@@ -139,6 +143,15 @@ class Board:
             return self._drawn[key][0]
         if self.draw is None:
             raise ActivityError(404, "activity.error.no_picture")
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = asyncio.ensure_future(self._draw_once(key, game, view, lang, which, touch))
+            self._drawing[key] = drawing
+            drawing.add_done_callback(lambda _f: self._drawing.pop(key, None))
+        return await asyncio.shield(drawing)
+
+    async def _draw_once(self, key: tuple, game: GameRow, view: dict[str, Any], lang: str, which: str,
+                         touch: bool) -> bytes:
         drawn = await self.draw(game, view, lang, which, hits=True) if touch else (
             await self.draw(game, view, lang, which), None)
         if not drawn or not drawn[0]:
