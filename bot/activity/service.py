@@ -87,7 +87,7 @@ class Board:
                 "names": list(game.names), "seat": seat, "expected": expected,
                 "my_turn": seat is not None and seat in expected,
                 "mine": seat is not None and game.status == RUNNING and self.private(game.kind),
-                "touch": self._touch_picture(game, seat)}
+                "touch": self._touch_picture(game, seat), "touch_pictures": self._touch_pictures(game, seat)}
 
     @staticmethod
     def _touch_picture(game: GameRow, seat: int | None) -> str | None:
@@ -96,6 +96,11 @@ class Board:
         if control is None or seat is None or game.status != RUNNING or game.state is None:
             return None
         return control.which
+
+    @classmethod
+    def _touch_pictures(cls, game: GameRow, seat: int | None) -> list[str]:
+        """Every picture the asker's touches name (the dice of the table, then their own kallax)."""
+        return list(controls.pictures(controls.CONTROLS[game.kind])) if cls._touch_picture(game, seat) else []
 
     async def games(self, user: User, instance: Instance) -> dict[str, Any]:
         """The running games and lobbies of the instance's channel, newest first, and the one its user
@@ -132,7 +137,7 @@ class Board:
         else:
             view = await self.sessions.public_view(game)
         control = controls.CONTROLS.get(game.kind)
-        touch = control is not None and control.which == which  # its hit map is drawn with it, once
+        touch = control is not None and which in controls.pictures(control)  # its hit map is drawn with it, once
         key = (game.id, game.version, which, game.seat_of(user.id) if which == "mine" else None, lang)
         if key in self._drawn:
             self._drawn.move_to_end(key)

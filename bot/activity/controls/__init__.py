@@ -13,14 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.activity.controls import armada, limit, ludix, lutinades, tectonic
+from bot.activity.controls import armada, limit, ludix, lutinades, ranta, tectonic
 from bot.activity.controls.base import Preview
 
 Path = tuple[tuple[str, ...], dict[str, Any]]
 
 
 class Control(Protocol):
-    #: the picture a touch names: ``board`` (the table, as the chat's card shows it) or ``mine``
+    #: the picture a touch names: ``board`` (the table, as the chat's card shows it) or ``mine``; the
+    #: preview redraws it. A control whose touches name both pictures (Range ta Ludothèque: the table's
+    #: dice, then one's own kallax) lists them as ``pictures``; region ids are unique across them.
     which: str
 
     def paths(self, engine: Any, state: Any, seat: int) -> list[Path]:
@@ -31,7 +33,12 @@ class Control(Protocol):
 
 
 CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CONTROL, "armada": armada.CONTROL,
-                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL}
+                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL, "ranta": ranta.CONTROL}
+
+
+def pictures(control: Control) -> tuple[str, ...]:
+    """The pictures ``control``'s touches name (its ``which`` alone, unless it lists several)."""
+    return tuple(getattr(control, "pictures", (control.which,)))
 
 
 def touch(paths: Sequence[Path], selected: Sequence[str]) -> dict[str, Any]:

@@ -29,6 +29,8 @@ preview-roll = Roll the dice: { $total ->
 } The result is known only once they are rolled.
 preview-stop = Stop: { $before } → { $after } points, and the turn passes.
 preview-follow = Follow { $name }: the card is revealed once you confirm.
+preview-ranta_box = Box on { $cells }: { $before } → { $after } points.
+preview-ranta_mat = Mat on { $cells }: { $before } → { $after } points.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
 page-title = { $kind } #{ $game }

@@ -29,6 +29,8 @@ preview-roll = Lancer les dés : { $total ->
 } Le résultat n'est connu qu'une fois les dés lancés.
 preview-stop = Stop : { $before } → { $after } points, et la main passe.
 preview-follow = Suivre { $name } : la carte sera révélée une fois le choix confirmé.
+preview-ranta_box = Boîte en { $cells } : { $before } → { $after } points.
+preview-ranta_mat = Tapis en { $cells } : { $before } → { $after } points.
 
 # La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
 page-title = { $kind } n° { $game }
