@@ -114,14 +114,17 @@ async def open_page(pw, fake, user):
     return browser, page, frame, recorder
 
 
-async def choose(frame, which: str, game_id: int, version: int, regions: list[str], timings: dict) -> str:
-    """Tap ``regions`` in order (each one highlighted first), then wait for the preview; its text."""
+async def choose(frame, which: str | list[str], game_id: int, version: int, regions: list[str],
+                 timings: dict) -> str:
+    """Tap ``regions`` in order (each one highlighted first) on ``which`` picture (or, a list: each
+    region's), then wait for the preview; its text."""
     for k, region in enumerate(regions):
+        where = which if isinstance(which, str) else which[k]
         await until(frame, "touch", lambda v, k=k: v == f"{game_id}:{version}:{k}", what=f"touch {k}")
-        shown = await targets(frame, which)
+        shown = await targets(frame, where)
         assert region in shown, (region, shown)
         start = time.monotonic()
-        await tap(frame, which, region)
+        await tap(frame, where, region)
         last = k == len(regions) - 1
         await until(frame, "touch", (lambda v: v.endswith(":preview")) if last else
                     (lambda v, k=k: v == f"{game_id}:{version}:{k + 1}"), what="the preview" if last else "targets")
@@ -364,6 +367,49 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         finally:
             await browser.close()
     assert "La carte est révélée" in last_published(fake)
+    assert world.bot.tracebacks() == []
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+@pytest.mark.parametrize("lang", ["fr", "en"])
+async def test_ranta_a_box_by_its_dice_then_its_cells(world, lang):
+    """Alice (Dave in English) draws this round's box by touching the size die and the category die on the table's dice,
+    then its bottom-left cell and its far corner on her own kallax; Bruno's kallax stays hidden."""
+    fake, u, db = world.fake, world.u, world.bot.db
+    alice = u.alice if lang == "fr" else u.dave  # Dave's Discord speaks English
+    lobby = (await fake.run_command(alice, "jeux", "ranta start", mode="classique")).message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(alice, lobby, label="Lancer")  # the channel's card speaks the server's language
+    engine = engine_of("ranta")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    async with playwright_api.async_playwright() as pw:
+        browser, page, frame, rec = await open_page(pw, fake, alice)
+        try:
+            game_id = int(await until(frame, "game", bool))
+            row = read_game_row(db, game_id)
+            state = engine.from_dict(row.state)
+            a = engine.assignments(state)[0]
+            action = {"type": "box", "round": 1, "dice": a["dice"], "orientation": "vertical", "cell": "A1"}
+            p = engine.preview(state, 0, action)["preview"]  # standing, from A1: its far corner says so
+            corner = max(p["cells"], key=lambda c: (c[0], int(c[1:])))
+            began = time.monotonic()
+            await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:0", what="the first touch")
+            await page.screenshot(path=str(world.tmp / f"touch-ranta-{lang}.png"))
+            text = await choose(frame, ["board", "board", "mine", "mine"], game_id, row.version,
+                                [f"die:{a['dice'][0]}", f"die:{a['dice'][1]}", "cell:A1", f"cell:{corner}"], timings)
+            cells = " ".join(p["cells"])
+            assert text == (f"Boîte en {cells} : {p['before']} → {p['after']} points." if lang == "fr" else
+                            f"Box on {cells}: {p['before']} → {p['after']} points."), text
+            await page.screenshot(path=str(world.tmp / f"touch-ranta-preview-{lang}.png"))
+            await confirm(frame, db, game_id, row.version, began)
+            after = engine.from_dict(read_game_row(db, game_id).state)
+            item = after.sheets[0][0]
+            assert sorted(item.cells) == sorted(p["cells"]) and after.placed[0] and not after.placed[1]
+            await rec.settle()
+            rec.check(0)
+            assert rec.errors == [], rec.errors
+        finally:
+            await browser.close()
     assert world.bot.tracebacks() == []
 
 
