@@ -115,7 +115,8 @@ function renderTouch(game) {
   for (const name of ['board', 'mine']) {
     const svg = $(`${name}-hits`);
     const hits = touch.hits && touch.hits[name];
-    const active = named.includes(name) && Boolean(hits) && !touch.preview;
+    // a preview that more touches may still change (a Ludime word, one letter longer) keeps the targets
+    const active = named.includes(name) && Boolean(hits) && (!touch.preview || touch.preview.open);
     if (which === name && touch.preview) $(name).src = touch.preview.picture;
     svg.replaceChildren();
     svg.toggleAttribute('hidden', !active);
@@ -210,7 +211,7 @@ async function loadTouch(game) {
 
 async function tapped(region) {
   const touch = state.touch;
-  if (touch.busy || touch.preview || !region) return;
+  if (touch.busy || (touch.preview && !touch.preview.open) || !region) return;
   let selected;
   if (touch.selected.includes(region)) selected = touch.selected.slice(0, touch.selected.indexOf(region));
   else if (touch.targets.includes(region)) selected = [...touch.selected, region];
@@ -222,11 +223,12 @@ async function tapped(region) {
     const answer = selected.length ? await touchApi(selected) : {targets: touch.first, moves: []};
     touch.selected = selected;
     touch.targets = answer.targets;
-    if (answer.moves.length === 1 && !answer.targets.length) {
+    touch.preview = null;
+    if (answer.moves.length === 1) { // a whole move: its preview (still open to more touches when some follow)
       const action = answer.moves[0].action;
       const preview = await api(`api/games/${state.game.id}/preview`, {method: 'POST',
         body: {instance_id: state.instance, version: state.game.version, action}});
-      touch.preview = {action, picture: preview.picture, text: preview.text};
+      touch.preview = {action, picture: preview.picture, text: preview.text, open: answer.targets.length > 0};
     }
     state.error = null;
   } catch (err) {

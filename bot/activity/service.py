@@ -27,8 +27,9 @@ from bot.storage.base import ACTIVE, RUNNING, GameRow
 Draw = Callable[..., Awaitable[Any]]
 #: pictures and hit maps kept (a game's version, a picture, a seat, a language)
 DRAWN_KEPT = 64
-#: regions a touch may name at once (a Tectonic flip is the third)
-MAX_SELECTED = 4
+#: regions a touch may name at once (a Tectonic flip is the third; a Ludime word spells at most a whole
+#: hand: 15 cards and the one drawn)
+MAX_SELECTED = 16
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -93,7 +94,8 @@ class Board:
     def _touch_picture(game: GameRow, seat: int | None) -> str | None:
         """The picture the asker's touches name (``board`` or ``mine``), when the board is their control."""
         control = controls.CONTROLS.get(game.kind)
-        if control is None or seat is None or game.status != RUNNING or game.state is None:
+        if control is None or seat is None or game.status != RUNNING or game.state is None \
+                or not controls.enabled(control, game.state):
             return None
         return control.which
 
@@ -174,7 +176,7 @@ class Board:
         if game.status != RUNNING or game.state is None:
             raise ActivityError(409, "activity.error.not_running", game=game.id)
         control = controls.CONTROLS.get(game.kind)
-        if control is None:
+        if control is None or not controls.enabled(control, game.state):
             raise ActivityError(404, "activity.error.no_touch")
         seat = game.seat_of(user.id)
         if seat is None:
@@ -192,8 +194,7 @@ class Board:
                 isinstance(r, str) and 0 < len(r) <= 40 for r in selected):
             raise ActivityError(400, "activity.error.bad_request", field="selected")
         game, control, engine, state, seat = await self._control(user, instance, game_id, version)
-        paths = control.paths(engine, state, seat)
-        answer = controls.touch(paths, selected)
+        answer = controls.answer(control, engine, state, seat, selected)
         if selected and not answer["targets"] and not answer["moves"]:
             raise ActivityError(409, "activity.error.no_move")
         return {"game": game.id, "version": game.version, "which": control.which, **jsonable(answer)}
@@ -205,7 +206,7 @@ class Board:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActivityError(400, "activity.error.bad_request", field="action")
         game, control, engine, state, seat = await self._control(user, instance, game_id, version)
-        if action not in [a for _, a in control.paths(engine, state, seat)]:
+        if not controls.allows(control, engine, state, seat, action):
             raise ActivityError(409, "activity.error.no_move")
         shown = control.preview(engine, state, seat, action)
         params = dict(shown.params)

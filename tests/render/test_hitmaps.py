@@ -14,6 +14,7 @@ import engines
 from bot.activity.controls import CONTROLS
 from render import armada as armada_render
 from render import limit as limit_render
+from render import ludime as ludime_render
 from render import ludix as ludix_render
 from render import lutinades as lutinades_render
 from render import ranta as ranta_render
@@ -135,3 +136,22 @@ def test_ranta_the_dice_on_the_table_and_every_cell_of_ones_own_kallax():
         assert len(sheet_hits) == 36 and set(dice_hits) == {"die:0", "die:1", "die:2"}
         for seat in range(2):
             state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[-1 - seat])
+
+
+def test_ludime_the_pile_and_discard_on_the_table_and_every_card_of_ones_hand():
+    engine = engines.get("ludime")
+    state = engine.new_game(2, {}, 7)
+    seat = state.current
+    for _ in range(2):  # the draw, then the cards of a hand of 16
+        view = engine.view(state, seat)
+        regions = {r for rs, _ in _paths("ludime", state, seat) for r in rs}
+        table_png, table_hits = with_hits(ludime_render.render_table, (view, ["Alice", "Bruno"]))
+        assert table_png == ludime_render.render_table(view, ["Alice", "Bruno"])  # the same picture
+        _check(table_png, table_hits, {"pile", "discard"}, {BACKGROUND})
+        hand_png, hand_hits = with_hits(ludime_render.render_hand, (view, ["Alice", "Bruno"]))
+        assert hand_png == ludime_render.render_hand(view, ["Alice", "Bruno"])
+        assert set(hand_hits) == {f"card:{i}" for i in range(len(view["hand"]))}
+        _check(hand_png, hand_hits, {r for r in regions if r.startswith("card:")} or set(hand_hits), {BACKGROUND})
+        if state.phase == "draw":
+            state, _ = engine.apply(state, seat, {"type": "draw", "source": "pile"})
+    assert len(hand_hits) == 16 and regions >= {"card:0", "discard"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.activity.controls import armada, limit, ludix, lutinades, ranta, tectonic
+from bot.activity.controls import armada, limit, ludime, ludix, lutinades, ranta, tectonic
 from bot.activity.controls.base import Preview
 
 Path = tuple[tuple[str, ...], dict[str, Any]]
@@ -33,12 +33,32 @@ class Control(Protocol):
 
 
 CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CONTROL, "armada": armada.CONTROL,
-                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL, "ranta": ranta.CONTROL}
+                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL, "ranta": ranta.CONTROL,
+                                "ludime": ludime.CONTROL}
 
 
 def pictures(control: Control) -> tuple[str, ...]:
     """The pictures ``control``'s touches name (its ``which`` alone, unless it lists several)."""
     return tuple(getattr(control, "pictures", (control.which,)))
+
+
+def enabled(control: Control, state: dict[str, Any]) -> bool:
+    """The board is this game's control (a control may leave a variant to the chat: Ludime's one word)."""
+    check = getattr(control, "enabled", None)
+    return check is None or bool(check(state))
+
+
+def answer(control: Control, engine: Any, state: Any, seat: int, selected: Sequence[str]) -> dict[str, Any]:
+    """:func:`touch` on the control's listed moves, or the control's own answer when its moves are not
+    all listed (Ludime's words: free text, checked by the engine)."""
+    own = getattr(control, "answer", None)
+    return own(engine, state, seat, list(selected)) if own else touch(control.paths(engine, state, seat), selected)
+
+
+def allows(control: Control, engine: Any, state: Any, seat: int, action: dict[str, Any]) -> bool:
+    """``action`` is one of the moves the control offers now."""
+    own = getattr(control, "allows", None)
+    return own(engine, state, seat, action) if own else action in [a for _, a in control.paths(engine, state, seat)]
 
 
 def touch(paths: Sequence[Path], selected: Sequence[str]) -> dict[str, Any]:

@@ -31,6 +31,10 @@ preview-stop = Stop: { $before } → { $after } points, and the turn passes.
 preview-follow = Follow { $name }: the card is revealed once you confirm.
 preview-ranta_box = Box on { $cells }: { $before } → { $after } points.
 preview-ranta_mat = Mat on { $cells }: { $before } → { $after } points.
+preview-ludime_pile = Draw from the pile: the card is known only once drawn.
+preview-ludime_take = Take the { $letter } from the discard.
+preview-ludime_word = Lay { $word }: +{ $points } points.
+preview-ludime_discard = Discard the { $letter }: your turn ends.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
 page-title = { $kind } #{ $game }

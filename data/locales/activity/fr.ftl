@@ -31,6 +31,10 @@ preview-stop = Stop : { $before } → { $after } points, et la main passe.
 preview-follow = Suivre { $name } : la carte sera révélée une fois le choix confirmé.
 preview-ranta_box = Boîte en { $cells } : { $before } → { $after } points.
 preview-ranta_mat = Tapis en { $cells } : { $before } → { $after } points.
+preview-ludime_pile = Piocher : la carte n'est connue qu'une fois piochée.
+preview-ludime_take = Prendre le { $letter } de la défausse.
+preview-ludime_word = Poser { $word } : +{ $points } points.
+preview-ludime_discard = Défausser le { $letter } : votre tour se termine.
 
 # La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
 page-title = { $kind } n° { $game }
