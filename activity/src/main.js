@@ -117,7 +117,8 @@ function renderTouch(game) {
     const hits = touch.hits && touch.hits[name];
     // a preview that more touches may still change (a Ludime word, one letter longer) keeps the targets
     const active = named.includes(name) && Boolean(hits) && (!touch.preview || touch.preview.open);
-    if (which === name && touch.preview) $(name).src = touch.preview.picture;
+    // (an open preview keeps the picture its targets are drawn on: its words say what the move would do)
+    if (which === name && touch.preview && !touch.preview.open) $(name).src = touch.preview.picture;
     svg.replaceChildren();
     svg.toggleAttribute('hidden', !active);
     if (!active) continue;
@@ -135,8 +136,19 @@ function renderTouch(game) {
       const el = document.createElementNS(SVG, 'polygon');
       el.setAttribute('points', poly.map(([x, y]) => `${x},${y}`).join(' '));
       el.dataset.region = region;
-      if (touch.selected.includes(region)) el.classList.add('picked');
       svg.append(el);
+      const order = touch.selected.indexOf(region);
+      if (order < 0) continue;
+      el.classList.add('picked');
+      if (touch.selected.length < 2) continue;
+      const mark = document.createElementNS(SVG, 'text'); // the order of the touches (a word's letters)
+      const [x, y] = poly[0];
+      mark.setAttribute('x', x + hits.width / 60);
+      mark.setAttribute('y', y + hits.width / 22);
+      mark.setAttribute('font-size', hits.width / 24);
+      mark.setAttribute('class', 'order');
+      mark.textContent = String(order + 1);
+      svg.append(mark);
     }
   }
   $('choice').hidden = !touch.preview;

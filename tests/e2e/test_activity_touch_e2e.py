@@ -413,5 +413,69 @@ async def test_ranta_a_box_by_its_dice_then_its_cells(world, lang):
     assert world.bot.tracebacks() == []
 
 
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+@pytest.mark.parametrize("lang", ["fr", "en"])
+async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
+    """Whoever the die made the dealer draws by touching the pile, then spells a word of six letters or
+    more by touching the cards of their hand in order, and lays it with « Confirmer ». (Dave's Discord
+    speaks English.)"""
+    from engines.ludime import lexicon
+    from tests.e2e.ludime_driver import started
+
+    fake, u, db = world.fake, world.u, world.bot.db
+    players = (u.alice if lang == "fr" else u.dave, u.bruno)
+    lobby = (await fake.run_command(players[0], "jeux", "ludime start", variant="main")).message
+    game_id = int(lobby.buttons[0]["custom_id"].split(":")[1])
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(players[0], lobby, label="Lancer", until=started)
+    engine = engine_of("ludime")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    row = read_game_row(db, game_id)
+    seat = engine.from_dict(row.state).current
+    player = players[seat]
+    said = ("Draw from the pile: the card is known only once drawn.", "Lay {}: +") if player is u.dave else \
+        ("Piocher : la carte n'est connue qu'une fois piochée.", "Poser {} : +")  # in the player's language
+    async with playwright_api.async_playwright() as pw:
+        browser, page, frame, rec = await open_page(pw, fake, player)
+        try:
+            assert int(await until(frame, "game", bool)) == game_id
+            began = time.monotonic()
+            text = await choose(frame, "board", game_id, row.version, ["pile"], timings)
+            assert text == said[0], text
+            await confirm(frame, db, game_id, row.version, began)
+            row = read_game_row(db, game_id)
+            state = engine.from_dict(row.state)
+            hand = state.hands[seat]
+            other = "".join(state.hands[1 - seat])
+            word = next(w for w in lexicon.find_words("".join(hand), min_len=6, max_len=8))
+            free = list(enumerate(hand))
+            cards = [f"card:{free.pop(next(k for k, (_, c) in enumerate(free) if c == letter))[0]}"
+                     for letter in word]
+            began = time.monotonic()
+            for k, card in enumerate(cards):  # each tap: the word one letter longer (a preview once it is one)
+                if k == 3:
+                    await page.screenshot(path=str(world.tmp / f"touch-ludime-letters-{lang}.png"))
+                await until(frame, "touch", lambda v, k=k: v.startswith(f"{game_id}:{row.version}:{k}") and
+                            v.split(":")[2] == str(k), what=f"letter {k}")
+                assert card in await targets(frame, "mine"), card
+                start = time.monotonic()
+                await tap(frame, "mine", card)
+                timings["targets"].append(time.monotonic() - start)
+            await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:{len(cards)}:preview",
+                        what="the word's preview")
+            text = await frame.text_content("#preview-text")
+            assert text.startswith(said[1].format(word)), text
+            await page.screenshot(path=str(world.tmp / f"touch-ludime-{lang}.png"))
+            await confirm(frame, db, game_id, row.version, began)
+            after = engine.from_dict(read_game_row(db, game_id).state)
+            assert [w[1] for w in after.words] == [word] and len(after.hands[seat]) == len(hand) - len(word)
+            await rec.settle()
+            rec.check(seat, hidden=(other,))
+            assert rec.errors == [], rec.errors
+        finally:
+            await browser.close()
+    assert world.bot.tracebacks() == []
+
+
 def last_published(fake) -> str:
     return "\n".join(m.content or "" for m in fake.messages("jeux")[-3:])
