@@ -63,7 +63,8 @@ function statusLine(game) {
   if (game.status === 'lobby') return t('page-lobby');
   if (game.status !== 'running') return t('page-over');
   if (game.my_turn && game.touch && state.touch.first.length && !state.touch.preview) {
-    return `${t('page-your_turn')} ${t(state.touch.selected.length ? 'page-touch_next' : 'page-touch')}`;
+    const step = state.touch.selected.length ? 'page-touch_next' : 'page-touch';
+    return `${t('page-your_turn')} ${t(`${step}-${game.kind}`) || t(step)}`; // a game's own words, if any
   }
   if (game.my_turn) return t('page-your_turn');
   const names = game.expected.map((seat) => game.names[seat]).filter(Boolean);
