@@ -77,8 +77,10 @@ def _back(draw, x: int, y: int, w: int, h: int, text: str = "") -> None:
         centred_text(draw, (x + w / 2, y + h / 2), text, font(int(h * 0.3), bold=True), fill=TEXT)
 
 
-def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
-    """The viewing seat's hand as cards with values (an ephemeral picture: only its owner sees it)."""
+def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+                hits: dict[str, list] | None = None) -> bytes:
+    """The viewing seat's hand as cards with values (an ephemeral picture: only its owner sees it).
+    ``hits`` receives every card (``card:0`` → its polygon, in the hand's order, in the picture's pixels)."""
     lab = {**catalog_labels("fr"), **(labels or {})}
     hand: list[str] = list(view.get("hand") or [])
     values: dict[str, int] = view.get("values") or {}
@@ -114,6 +116,8 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
         elif drawn and letter == drawn and not marked_drawn:
             outline, width, marked_drawn = (120, 200, 255), 6, True
         _card(draw, x, y, card_w, card_h, letter, values.get(letter), outline, width)
+        if hits is not None:
+            hits[f"card:{i}"] = [(x, y), (x + card_w, y), (x + card_w, y + card_h), (x, y + card_h)]
     if not hand:
         centred_text(draw, (WIDTH / 2, top + card_h / 2), "—", font(48, bold=True), fill=MUTED)
     y = top + rows * (card_h + gap) + 6
@@ -166,8 +170,10 @@ def _layout(words: list[dict[str, Any]], two_cols: bool) -> tuple[list[tuple[int
     return slots, row + (1 if col else 0)
 
 
-def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
-    """The public table: every word with its owner's colour and value, discard, pile, scores."""
+def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+                 hits: dict[str, list] | None = None) -> bytes:
+    """The public table: every word with its owner's colour and value, discard, pile, scores. ``hits``
+    receives the discard and the pile (``discard``, ``pile`` → their card's polygon)."""
     lab = {**catalog_labels("fr"), **(labels or {})}
     players = view["players"]
     words = list(view.get("words") or [])
@@ -221,6 +227,9 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         centred_text(draw, (x + cw / 2, 24 + ch + 18), lab["discard"], small, fill=MUTED)
         px = x - cw - 24
         _back(draw, px, 24, cw, ch, str(view.get("pile_count", 0)))
+        if hits is not None:
+            for name, left in (("discard", x), ("pile", px)):
+                hits[name] = [(left, 24), (left + cw, 24), (left + cw, 24 + ch), (left, 24 + ch)]
         centred_text(draw, (px + cw / 2, 24 + ch + 18), lab["pile"], small, fill=MUTED)
 
     # the words, one a row: letter cards, or the word in big letters when it is too long for cards

@@ -327,12 +327,13 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt, width: int) -> list[str]:
 
 def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None = None,
                  preview: Sequence[str] | Mapping[str, Any] | None = None,
-                 labels: Mapping[str, str] | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, hits: dict[str, list] | None = None) -> bytes:
     """One player's kallax as seen in ``view``: cubbies, cell names, boxes, mats, score breakdown.
 
     ``preview`` highlights a proposed placement: a list of cell names, or a dict
     ``{"cells": [...], "category": "C", "mechanic": "bluff"}`` (letter and symbol drawn too).
     The seat's own box of the current round (only in that seat's view) is outlined in yellow.
+    ``hits`` receives every cell's square (``cell:A1`` → its polygon, in the picture's pixels).
     """
     lab = _Labels(labels)
     sheet_view = view["sheets"][seat]
@@ -355,6 +356,10 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
     current = None if view.get("finished") else view.get("round")
     pv = _preview_dict(preview)
     _draw_kallax(img, draw, k, left, top, sheet_view["items"], current, pv, True, lab)
+    if hits is not None:
+        for name, (cx, cy) in k.names.items():
+            x0, t, r, b = k.rect(left, top, cx, cy)
+            hits["cell:" + name] = [(x0, t), (r, t), (r, b), (x0, b)]
     _draw_axes(draw, k, left, top, 22)
     # a note under the grid: the preview, or the reminder that this round's box is still secret
     y = top + k.height + 36
@@ -423,10 +428,12 @@ def _draw_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, w: int, h: int,
                            outline=INK, width=2)
 
 
-def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> bytes:
+def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None,
+                hits: dict[str, list] | None = None) -> bytes:
     """The round's three dice, each with what its face means as size, category and mechanic. A
     category's letter is the one the kallax's legend and boxes show (:meth:`_Labels.code`); a name
-    too long for its column is wrapped (« Role-playing / game »), never cut."""
+    too long for its column is wrapped (« Role-playing / game »), never cut. ``hits`` receives every
+    die's column (``die:0`` → its polygon, in the picture's pixels)."""
     lab = _Labels(labels)
     dice = view["dice_meaning"]
     col_w, head = 210, 70  # three narrow columns: the picture stays phone-sized (text ≥ 22 px at 670 px)
@@ -447,6 +454,9 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         x0 = 20 + i * col_w
         cx = x0 + col_w / 2
         draw.rounded_rectangle([x0 + 8, head, x0 + col_w - 8, height - 16], radius=12, fill=PANEL)
+        if hits is not None:
+            hits[f"die:{i}"] = [(x0 + 8, head), (x0 + col_w - 8, head), (x0 + col_w - 8, height - 16),
+                                (x0 + 8, height - 16)]
         _draw_pips(draw, (int(cx - 55), head + 18, int(cx + 55), head + 128), d["face"])
         # size
         y = head + 152

@@ -73,9 +73,10 @@ async def world(tmp_path):
     moved: list[int] = []
     identity = DiscordIdentity(api_base=fake.api_base, app_id=fake.app_id, client_secret=secret,
                                bot_token=fake.token, clock=clock)
-    async def draw(game, view, lang, which):  # what the bot's cogs draw, recorded: (view, lang, which)
-        drawn.append((view, lang, which))
-        return b"\x89PNG" + which.encode()
+    async def draw(game, view, lang, which, *, hits=False, preview=False):
+        drawn.append((view, lang, which))  # what the bot's cogs draw, recorded: (view, lang, which)
+        png = b"\x89PNG" + which.encode()
+        return (png, {}) if hits else png  # (a game played by touch: its hit map is drawn with it)
 
     drawn: list = []
     server = ActivityServer(Board(sessions, moved=lambda o: moved.append(o.game.version), draw=draw), identity,

@@ -21,8 +21,10 @@ from bot.storage import open_store
 from fakediscord import FakeDiscord
 from render import armada as armada_render
 from render import limit as limit_render
+from render import ludime as ludime_render
 from render import ludix as ludix_render
 from render import lutinades as lutinades_render
+from render import ranta as ranta_render
 from render import tectonic as tectonic_render
 from render.hitmap import with_hits
 
@@ -35,6 +37,13 @@ RENDER = {  # what the bot's cogs draw, without Discord: (the touched picture's 
     "ludix": lambda game, view, lang: (ludix_render.render_table, (view, list(game.names)), {}),
     "lutinades": lambda game, view, lang: (lutinades_render.render_table, (view, list(game.names)), {}),
 }
+MINE = {"limit": RENDER["limit"],  # a player's own picture (the cogs' render_private)
+        "ranta": lambda game, view, lang: (ranta_render.render_sheet,
+                                           (view, view["seat"], list(game.names), view.get("preview")), {}),
+        "ludime": lambda game, view, lang: (ludime_render.render_hand, (view, list(game.names)), {})}
+BOARD = {**{k: v for k, v in RENDER.items() if k != "limit"},  # the table (the cogs' render_public)
+         "ranta": lambda game, view, lang: (ranta_render.render_dice, (view,), {}),
+         "ludime": lambda game, view, lang: (ludime_render.render_table, (view, list(game.names)), {})}
 
 
 class World:
@@ -70,12 +79,13 @@ async def world(tmp_path):
     async def draw(game, view, lang, which, *, hits=False, preview=False):
         drawn.append({"view": view, "which": which, "preview": preview})
         await asyncio.sleep(0.01)  # drawn elsewhere (the render pool): other requests come meanwhile
-        if game.kind not in RENDER or (which == "mine") != (game.kind == "limit"):
+        table = MINE if which == "mine" else BOARD
+        if game.kind not in table:
             return None
-        fn, args, kwargs = RENDER[game.kind](game, view, lang)
+        fn, args, kwargs = table[game.kind](game, view, lang)
         return with_hits(fn, args, kwargs) if hits else fn(*args, **kwargs)
 
-    server = ActivityServer(Board(sessions, draw=draw, private=lambda kind: kind == "limit"), identity)
+    server = ActivityServer(Board(sessions, draw=draw, private=lambda kind: kind in MINE), identity)
     sessions.watchers.append(server.hub.watcher())
     await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
@@ -336,9 +346,188 @@ async def test_lutinades_the_picker_follows_a_lutin_by_touching_their_row(world)
     assert status == 200 and body["version"] > game.version
 
 
-async def test_a_game_without_touch_says_so(world):
+async def test_ranta_a_box_by_its_dice_then_its_cells_and_a_mat_by_its_cell(world):
+    w = world
+    game = await start(w, "ranta", [w.alice, w.bruno])
+    token = await w.login(w.alice)
+    iid = w.fake.launch_activity(w.alice, "jeux")
+    engine = w.sessions.engine("ranta")
+    state = engine.from_dict(game.state)
+    status, body = await w.call("GET", f"/api/games/{game.id}?instance_id={iid}", token)
+    assert status == 200 and (body["touch"], body["touch_pictures"]) == ("mine", ["board", "mine"])
+    # two hit maps: the table's dice, one's own kallax
+    status, dice = await w.call("GET", f"/api/games/{game.id}/hits?instance_id={iid}&which=board", token)
+    assert status == 200 and set(dice["regions"]) == {"die:0", "die:1", "die:2"}
+    status, sheet = await w.call("GET", f"/api/games/{game.id}/hits?instance_id={iid}&which=mine", token)
+    assert status == 200 and len(sheet["regions"]) == 36 and "cell:A1" in sheet["regions"]
+
+    async def touch(selected):
+        status, body = await w.call("POST", f"/api/games/{game.id}/touch", token,
+                                    {"instance_id": iid, "version": game.version, "selected": selected})
+        assert status == 200, body
+        return body
+
+    # first: the dice (a box) and the empty kallax's floor (a mat)
+    body = await touch([])
+    mats = sorted("cell:" + c for c in engine.legal_mats(state, 0))
+    assert sorted(body["targets"]) == sorted(["die:0", "die:1", "die:2", *mats]) and body["moves"] == []
+    # a mat: its cell alone
+    body = await touch(["cell:A1"])
+    assert body == {**body, "targets": [], "moves": [{"regions": ["cell:A1"],
+                                                      "action": {"type": "mat", "round": 1, "cell": "A1"}}]}
+    # a box: the size die, the category die, then where its bottom-left cell goes; the size die is die 0
+    a = engine.assignments(state)[0]
+    size_die, category_die = a["dice"][:2]
+    body = await touch([f"die:{size_die}"])
+    assert set(body["targets"]) == {f"die:{d}" for d in range(3)} - {f"die:{size_die}"}
+    body = await touch([f"die:{size_die}", f"die:{category_die}"])
+    horizontal = engine.legal_placements(state, 0, a["dice"], "horizontal")
+    vertical = engine.legal_placements(state, 0, a["dice"], "vertical")
+    assert sorted(body["targets"]) == sorted({"cell:" + c for c in horizontal + vertical})
+    # on A1 the box fits both ways: its far corner (the top-right cell) says which
+    body = await touch([f"die:{size_die}", f"die:{category_die}", "cell:A1"])
+    wide, tall = a["long"], a["short"]
+    corner_h = f"{'ABCDEF'[wide - 1]}{tall}"
+    corner_v = f"{'ABCDEF'[tall - 1]}{wide}"
+    assert sorted(body["targets"]) == sorted(["cell:" + corner_h, "cell:" + corner_v]) and body["moves"] == []
+    body = await touch([f"die:{size_die}", f"die:{category_die}", "cell:A1", "cell:" + corner_v])
+    action = {"type": "box", "round": 1, "dice": a["dice"], "orientation": "vertical", "cell": "A1"}
+    assert body["targets"] == [] and [m["action"] for m in body["moves"]] == [action]
+    # the preview: Alice's kallax with the box, her score before and after; Bruno's kallax stays hidden
+    status, body = await w.call("POST", f"/api/games/{game.id}/preview", token,
+                                {"instance_id": iid, "version": game.version, "action": action})
+    assert status == 200, body
+    shown = w.drawn[-1]
+    assert shown["preview"] and shown["which"] == "mine"
+    p = shown["view"]["preview"]
+    assert body["text"] == f"Boîte en {' '.join(p['cells'])} : {p['before']} → {p['after']} points."
+    assert len(p["cells"]) == a["size"] and shown["view"]["sheets"][1]["items"] == []
+    assert shown["view"]["dice"] == list(state.dice)  # the round left open: the next dice are never rolled
+    png = base64.b64decode(body["picture"].removeprefix("data:image/png;base64,"))
+    assert Image.open(io.BytesIO(png)).width == sheet["width"]
+    await unchanged(w, game)
+    # refusals: a cell that is not free, a die twice, a box that does not fit: nothing changes
+    for selected in (["cell:A2"], [f"die:{size_die}", f"die:{size_die}"],
+                     [f"die:{size_die}", f"die:{category_die}", "cell:A1", "cell:F6"]):
+        status, body = await w.call("POST", f"/api/games/{game.id}/touch", token,
+                                    {"instance_id": iid, "version": game.version, "selected": selected})
+        assert (status, body["error"]) == (409, "activity.error.no_move"), selected
+    await unchanged(w, game)
+    # « Confirmer »: the versioned move; Bruno's view still shows no box of Alice's this round
+    status, body = await w.call("POST", f"/api/games/{game.id}/move", token,
+                                {"instance_id": iid, "version": game.version, "action": action})
+    assert status == 200, body
+    after = await w.sessions.get(game.id)
+    assert after.version == game.version + 1
+    assert [it["cells"] for it in (await w.sessions.view_for(after, w.alice.id))["sheets"][0]["items"]] == \
+        [p["cells"]]
+    bruno = await w.sessions.view_for(after, w.bruno.id)
+    assert bruno["sheets"][0]["items"] == []
+
+
+def spell(hand, word: str) -> list[str]:
+    """The hand's cards that spell ``word``, in order (a card once)."""
+    free = list(enumerate(hand))
+    out = []
+    for letter in word:
+        i = next(k for k, (_, c) in enumerate(free) if c == letter)
+        out.append(f"card:{free.pop(i)[0]}")
+    return out
+
+
+async def test_ludime_draw_a_word_spelt_by_touch_then_discard(world):
     w = world
     game = await start(w, "ludime", [w.alice, w.bruno])
+    engine = w.sessions.engine("ludime")
+    state = engine.from_dict(game.state)
+    assert state.current == 1  # the die made Bruno the dealer: he plays first
+    token = await w.login(w.bruno)
+    iid = w.fake.launch_activity(w.bruno, "jeux")
+    status, body = await w.call("GET", f"/api/games/{game.id}?instance_id={iid}", token)
+    assert status == 200 and (body["touch"], body["touch_pictures"]) == ("mine", ["board", "mine"])
+    status, table = await w.call("GET", f"/api/games/{game.id}/hits?instance_id={iid}&which=board", token)
+    assert status == 200 and set(table["regions"]) == {"pile", "discard"}
+    status, hand = await w.call("GET", f"/api/games/{game.id}/hits?instance_id={iid}&which=mine", token)
+    assert status == 200 and set(hand["regions"]) == {f"card:{i}" for i in range(15)}
+
+    async def touch(selected, expect=200):
+        status, body = await w.call("POST", f"/api/games/{game.id}/touch", token,
+                                    {"instance_id": iid, "version": game.version, "selected": selected})
+        assert status == expect, body
+        return body
+
+    async def preview(action):
+        status, body = await w.call("POST", f"/api/games/{game.id}/preview", token,
+                                    {"instance_id": iid, "version": game.version, "action": action})
+        assert status == 200, body
+        return body
+
+    async def move(action):
+        status, body = await w.call("POST", f"/api/games/{game.id}/move", token,
+                                    {"instance_id": iid, "version": game.version, "action": action})
+        assert status == 200, body
+        return await w.sessions.get(game.id)
+
+    # the draw: the pile (the first turn may not take the discard); its card is not known before
+    assert await touch([]) == {"game": game.id, "version": game.version, "which": "mine", "targets": ["pile"],
+                               "moves": []}
+    draw = {"type": "draw", "source": "pile"}
+    assert (await touch(["pile"]))["moves"] == [{"regions": ["pile"], "action": draw}]
+    body = await preview(draw)
+    assert body["text"] == "Piocher : la carte n'est connue qu'une fois piochée."
+    assert w.drawn[-1]["view"]["hand"] == list(state.hands[1]) and w.drawn[-1]["view"]["drawn"] is None
+    await unchanged(w, game)
+    game = await move(draw)
+    state = engine.from_dict(game.state)
+    hand_cards = state.hands[1]
+    assert "".join(hand_cards) == "AEEILLMNOPPSTUUW"
+    # a word: its letters touched in order; every other card stays touchable, a card alone may be discarded
+    assert sorted(set((await touch([]))["targets"])) == sorted(f"card:{i}" for i in range(16))
+    cards = spell(hand_cards, "PAPILLON")
+    body = await touch(cards[:1])
+    assert set(body["targets"]) == {f"card:{i}" for i in range(16)} - {cards[0]} | {"discard"}
+    assert body["moves"] == []
+    body = await touch(cards[:6])  # PAPILL: no word yet
+    assert body["moves"] == [] and len(body["targets"]) == 10
+    body = await touch(cards)
+    word = {"type": "play", "words": ["PAPILLON"]}
+    assert body["moves"] == [{"regions": cards, "action": word}] and len(body["targets"]) == 8
+    # refusals: a card twice, a card that is not in the hand, a word the engine refuses: nothing changes
+    await touch([cards[0], cards[0]], 409)
+    await touch(["card:16"], 409)
+    for bad in ({"type": "play", "words": ["PAPILLONNES"]}, {"type": "play", "words": ["PLOP"]},
+                {"type": "play", "words": ["PAPILLON"], "as_typed": True}, {"type": "exchange", "letters": ["W"]}):
+        status, body = await w.call("POST", f"/api/games/{game.id}/preview", token,
+                                    {"instance_id": iid, "version": game.version, "action": bad})
+        assert (status, body["error"]) == (409, "activity.error.no_move"), bad
+    await unchanged(w, game)
+    # the preview: Bruno's hand without the word's cards; Alice's hand is nowhere
+    body = await preview(word)
+    assert body["text"] == "Poser PAPILLON : +21 points."  # P A P I L L O N: 3+2+3+2+3+3+2+3
+    shown = w.drawn[-1]["view"]
+    assert shown["seat"] == 1 and sorted(shown["hand"]) == sorted("EEMSTUUW")
+    assert "".join(state.hands[0]) not in json.dumps(shown) and shown["words"][0]["word"] == "PAPILLON"
+    await unchanged(w, game)
+    game = await move(word)
+    state = engine.from_dict(game.state)
+    assert [w_[1] for w_ in state.words] == ["PAPILLON"] and len(state.hands[1]) == 8
+    # discard: a card, then the discard on the table; the turn passes
+    card = "card:0"
+    letter = state.hands[1][0]
+    discard = {"type": "discard", "letter": letter}
+    assert (await touch([card, "discard"]))["moves"] == [{"regions": [card, "discard"], "action": discard}]
+    body = await preview(discard)
+    assert body["text"] == f"Défausser le {letter} : votre tour se termine."
+    game = await move(discard)
+    assert engine.from_dict(game.state).current == 0
+    assert (await touch([]))["targets"] == []  # no longer Bruno's turn: nothing to touch
+    await touch(["card:0"], 409)
+    await unchanged(w, game)
+
+
+async def test_a_game_without_touch_says_so(world):
+    w = world
+    game = await start(w, "ludime", [w.alice, w.bruno], {"variant": "mot-unique"})
     token = await w.login(w.alice)
     iid = w.fake.launch_activity(w.alice, "jeux")
     status, body = await w.call("GET", f"/api/games/{game.id}?instance_id={iid}", token)

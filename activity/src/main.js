@@ -15,7 +15,8 @@ const state = {
   pictures: {board: null, mine: null}, // object URLs of the pictures shown
   shown: {board: null, mine: null}, // "game:version" each picture was drawn for
   error: null,
-  // the board as a control: the touched picture's hit map, the touches so far, what the server highlights
+  // the board as a control: the touched pictures' hit maps ({board, mine}), the touches so far, what the
+  // server highlights
   touch: {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false},
 };
 const SVG = 'http://www.w3.org/2000/svg';
@@ -62,7 +63,8 @@ function statusLine(game) {
   if (game.status === 'lobby') return t('page-lobby');
   if (game.status !== 'running') return t('page-over');
   if (game.my_turn && game.touch && state.touch.first.length && !state.touch.preview) {
-    return `${t('page-your_turn')} ${t(state.touch.selected.length ? 'page-touch_next' : 'page-touch')}`;
+    const step = state.touch.selected.length ? 'page-touch_next' : 'page-touch';
+    return `${t('page-your_turn')} ${t(`${step}-${game.kind}`) || t(step)}`; // a game's own words, if any
   }
   if (game.my_turn) return t('page-your_turn');
   const names = game.expected.map((seat) => game.names[seat]).filter(Boolean);
@@ -101,32 +103,53 @@ function render() {
 }
 
 // --- the board as a control: touches, highlighted targets, the preview, « Confirmer » ----------------
+// the pictures a game's touches name (Range ta Ludothèque: the table's dice, then one's own kallax)
+function touchPictures(game) {
+  if (!game || !game.touch) return [];
+  return game.touch_pictures && game.touch_pictures.length ? game.touch_pictures : [game.touch];
+}
+
 function renderTouch(game) {
   const touch = state.touch;
   const which = game && game.touch;
+  const named = touchPictures(game);
   for (const name of ['board', 'mine']) {
     const svg = $(`${name}-hits`);
-    const active = which === name && touch.hits && !touch.preview;
-    if (which === name && touch.preview) $(name).src = touch.preview.picture;
+    const hits = touch.hits && touch.hits[name];
+    // a preview that more touches may still change (a Ludime word, one letter longer) keeps the targets
+    const active = named.includes(name) && Boolean(hits) && (!touch.preview || touch.preview.open);
+    // (an open preview keeps the picture its targets are drawn on: its words say what the move would do)
+    if (which === name && touch.preview && !touch.preview.open) $(name).src = touch.preview.picture;
     svg.replaceChildren();
     svg.toggleAttribute('hidden', !active);
     if (!active) continue;
-    svg.setAttribute('viewBox', `0 0 ${touch.hits.width} ${touch.hits.height}`);
+    svg.setAttribute('viewBox', `0 0 ${hits.width} ${hits.height}`);
     svg.setAttribute('preserveAspectRatio', 'none');
     const catcher = document.createElementNS(SVG, 'rect'); // a touch between regions finds the nearest
     catcher.setAttribute('class', 'catch');
-    catcher.setAttribute('width', touch.hits.width);
-    catcher.setAttribute('height', touch.hits.height);
+    catcher.setAttribute('width', hits.width);
+    catcher.setAttribute('height', hits.height);
     svg.append(catcher);
     const shown = [...touch.selected, ...touch.targets.filter((r) => !touch.selected.includes(r))];
     for (const region of shown) {
-      const poly = touch.hits.regions[region];
+      const poly = hits.regions[region];
       if (!poly) continue;
       const el = document.createElementNS(SVG, 'polygon');
       el.setAttribute('points', poly.map(([x, y]) => `${x},${y}`).join(' '));
       el.dataset.region = region;
-      if (touch.selected.includes(region)) el.classList.add('picked');
       svg.append(el);
+      const order = touch.selected.indexOf(region);
+      if (order < 0) continue;
+      el.classList.add('picked');
+      if (touch.selected.length < 2) continue;
+      const mark = document.createElementNS(SVG, 'text'); // the order of the touches (a word's letters)
+      const [x, y] = poly[0];
+      mark.setAttribute('x', x + hits.width / 60);
+      mark.setAttribute('y', y + hits.width / 22);
+      mark.setAttribute('font-size', hits.width / 24);
+      mark.setAttribute('class', 'order');
+      mark.textContent = String(order + 1);
+      svg.append(mark);
     }
   }
   $('choice').hidden = !touch.preview;
@@ -153,20 +176,21 @@ function inside(poly, x, y) {
 }
 
 // the region a pointer names: a highlighted one it is in, else the nearest within a fingertip
-function regionAt(svg, event) {
+function regionAt(svg, event, name) {
   const touch = state.touch;
+  const hits = touch.hits[name];
   const box = svg.getBoundingClientRect();
-  const scale = touch.hits.width / box.width;
+  const scale = hits.width / box.width;
   const x = (event.clientX - box.left) * scale;
   const y = (event.clientY - box.top) * scale;
   const candidates = [...new Set([...touch.targets, ...touch.selected, ...touch.first])]
-    .filter((r) => touch.hits.regions[r]);
-  const within = candidates.filter((r) => inside(touch.hits.regions[r], x, y));
+    .filter((r) => hits.regions[r]);
+  const within = candidates.filter((r) => inside(hits.regions[r], x, y));
   if (within.length) return within.find((r) => touch.targets.includes(r)) || within[0];
   let best = null;
   let bestDistance = 24 * scale; // 24 CSS pixels
   for (const r of candidates) {
-    const [cx, cy] = centre(touch.hits.regions[r]);
+    const [cx, cy] = centre(hits.regions[r]);
     const distance = Math.hypot(cx - x, cy - y);
     if (distance < bestDistance) [best, bestDistance] = [r, distance];
   }
@@ -186,19 +210,21 @@ async function loadTouch(game) {
     return;
   }
   if (state.touch.key === key) return;
-  const [hits, answer] = await Promise.all([
-    api(`api/games/${game.id}/hits?instance_id=${encodeURIComponent(state.instance)}&which=${game.touch}` +
-        `&v=${game.version}`),
+  const named = touchPictures(game);
+  const [answer, ...maps] = await Promise.all([
     api(`api/games/${game.id}/touch`, {method: 'POST',
       body: {instance_id: state.instance, version: game.version, selected: []}}),
+    ...named.map((name) => api(`api/games/${game.id}/hits?instance_id=${encodeURIComponent(state.instance)}` +
+                               `&which=${name}&v=${game.version}`)),
   ]);
+  const hits = Object.fromEntries(named.map((name, i) => [name, maps[i]]));
   state.touch = {key, hits, first: answer.targets, selected: [], targets: answer.targets, preview: null,
                  busy: false};
 }
 
 async function tapped(region) {
   const touch = state.touch;
-  if (touch.busy || touch.preview || !region) return;
+  if (touch.busy || (touch.preview && !touch.preview.open) || !region) return;
   let selected;
   if (touch.selected.includes(region)) selected = touch.selected.slice(0, touch.selected.indexOf(region));
   else if (touch.targets.includes(region)) selected = [...touch.selected, region];
@@ -210,11 +236,12 @@ async function tapped(region) {
     const answer = selected.length ? await touchApi(selected) : {targets: touch.first, moves: []};
     touch.selected = selected;
     touch.targets = answer.targets;
-    if (answer.moves.length === 1 && !answer.targets.length) {
+    touch.preview = null;
+    if (answer.moves.length === 1) { // a whole move: its preview (still open to more touches when some follow)
       const action = answer.moves[0].action;
       const preview = await api(`api/games/${state.game.id}/preview`, {method: 'POST',
         body: {instance_id: state.instance, version: state.game.version, action}});
-      touch.preview = {action, picture: preview.picture, text: preview.text};
+      touch.preview = {action, picture: preview.picture, text: preview.text, open: answer.targets.length > 0};
     }
     state.error = null;
   } catch (err) {
@@ -257,9 +284,9 @@ function listen() {
   for (const name of ['board', 'mine']) {
     const svg = $(`${name}-hits`);
     svg.addEventListener('pointerup', (event) => {
-      if (!state.touch.hits || !state.game || state.game.touch !== name) return;
+      if (!state.touch.hits || !state.touch.hits[name] || !touchPictures(state.game).includes(name)) return;
       const region = event.target.dataset && event.target.dataset.region;
-      tapped(region || regionAt(svg, event)).catch(() => {});
+      tapped(region || regionAt(svg, event, name)).catch(() => {});
     });
   }
   $('confirm').addEventListener('click', () => confirm().catch(() => {}));

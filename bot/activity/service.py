@@ -28,8 +28,9 @@ from bot.storage.base import ACTIVE, RUNNING, GameRow
 Draw = Callable[..., Awaitable[Any]]
 #: pictures and hit maps kept (a game's version, a picture, a seat, a language)
 DRAWN_KEPT = 64
-#: regions a touch may name at once (a Tectonic flip is the third)
-MAX_SELECTED = 4
+#: regions a touch may name at once (a Tectonic flip is the third; a Ludime word spells at most a whole
+#: hand: 15 cards and the one drawn)
+MAX_SELECTED = 16
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -91,15 +92,21 @@ class Board:
                 "names": list(game.names), "seat": seat, "expected": expected,
                 "my_turn": seat is not None and seat in expected,
                 "mine": seat is not None and game.status == RUNNING and self.private(game.kind),
-                "touch": self._touch_picture(game, seat)}
+                "touch": self._touch_picture(game, seat), "touch_pictures": self._touch_pictures(game, seat)}
 
     @staticmethod
     def _touch_picture(game: GameRow, seat: int | None) -> str | None:
         """The picture the asker's touches name (``board`` or ``mine``), when the board is their control."""
         control = controls.CONTROLS.get(game.kind)
-        if control is None or seat is None or game.status != RUNNING or game.state is None:
+        if control is None or seat is None or game.status != RUNNING or game.state is None \
+                or not controls.enabled(control, game.state):
             return None
         return control.which
+
+    @classmethod
+    def _touch_pictures(cls, game: GameRow, seat: int | None) -> list[str]:
+        """Every picture the asker's touches name (the dice of the table, then their own kallax)."""
+        return list(controls.pictures(controls.CONTROLS[game.kind])) if cls._touch_picture(game, seat) else []
 
     async def games(self, user: User, instance: Instance) -> dict[str, Any]:
         """The running games and lobbies of the instance's channel, newest first, and the one its user
@@ -136,7 +143,7 @@ class Board:
         else:
             view = await self.sessions.public_view(game)
         control = controls.CONTROLS.get(game.kind)
-        touch = control is not None and control.which == which  # its hit map is drawn with it, once
+        touch = control is not None and which in controls.pictures(control)  # its hit map is drawn with it, once
         key = (game.id, game.version, which, game.seat_of(user.id) if which == "mine" else None, lang)
         if key in self._drawn:
             self._drawn.move_to_end(key)
@@ -182,7 +189,7 @@ class Board:
         if game.status != RUNNING or game.state is None:
             raise ActivityError(409, "activity.error.not_running", game=game.id)
         control = controls.CONTROLS.get(game.kind)
-        if control is None:
+        if control is None or not controls.enabled(control, game.state):
             raise ActivityError(404, "activity.error.no_touch")
         seat = game.seat_of(user.id)
         if seat is None:
@@ -200,8 +207,7 @@ class Board:
                 isinstance(r, str) and 0 < len(r) <= 40 for r in selected):
             raise ActivityError(400, "activity.error.bad_request", field="selected")
         game, control, engine, state, seat = await self._control(user, instance, game_id, version)
-        paths = control.paths(engine, state, seat)
-        answer = controls.touch(paths, selected)
+        answer = controls.answer(control, engine, state, seat, selected)
         if selected and not answer["targets"] and not answer["moves"]:
             raise ActivityError(409, "activity.error.no_move")
         return {"game": game.id, "version": game.version, "which": control.which, **jsonable(answer)}
@@ -213,7 +219,7 @@ class Board:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActivityError(400, "activity.error.bad_request", field="action")
         game, control, engine, state, seat = await self._control(user, instance, game_id, version)
-        if action not in [a for _, a in control.paths(engine, state, seat)]:
+        if not controls.allows(control, engine, state, seat, action):
             raise ActivityError(409, "activity.error.no_move")
         shown = control.preview(engine, state, seat, action)
         params = dict(shown.params)

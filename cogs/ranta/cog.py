@@ -474,7 +474,8 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         return [picture(render_dice, view, labels), *sheets][:10]  # a gallery holds 10 pictures
 
     def render_private(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:
-        return picture(render_sheet, view, view["seat"], game.names, None, render_labels(lang))
+        # a preview's view (the board's page, before « Confirmer ») shows its box as the chat's preview does
+        return picture(render_sheet, view, view["seat"], game.names, view.get("preview"), render_labels(lang))
 
     def turn_controls(self, game: GameRow, view: dict[str, Any], lang: str) -> list[discord.ui.Item]:
         rnd = str(view["round"])

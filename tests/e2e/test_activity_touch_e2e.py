@@ -114,14 +114,17 @@ async def open_page(pw, fake, user):
     return browser, page, frame, recorder
 
 
-async def choose(frame, which: str, game_id: int, version: int, regions: list[str], timings: dict) -> str:
-    """Tap ``regions`` in order (each one highlighted first), then wait for the preview; its text."""
+async def choose(frame, which: str | list[str], game_id: int, version: int, regions: list[str],
+                 timings: dict) -> str:
+    """Tap ``regions`` in order (each one highlighted first) on ``which`` picture (or, a list: each
+    region's), then wait for the preview; its text."""
     for k, region in enumerate(regions):
+        where = which if isinstance(which, str) else which[k]
         await until(frame, "touch", lambda v, k=k: v == f"{game_id}:{version}:{k}", what=f"touch {k}")
-        shown = await targets(frame, which)
+        shown = await targets(frame, where)
         assert region in shown, (region, shown)
         start = time.monotonic()
-        await tap(frame, which, region)
+        await tap(frame, where, region)
         last = k == len(regions) - 1
         await until(frame, "touch", (lambda v: v.endswith(":preview")) if last else
                     (lambda v, k=k: v == f"{game_id}:{version}:{k + 1}"), what="the preview" if last else "targets")
@@ -364,6 +367,113 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         finally:
             await browser.close()
     assert "La carte est révélée" in last_published(fake)
+    assert world.bot.tracebacks() == []
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+@pytest.mark.parametrize("lang", ["fr", "en"])
+async def test_ranta_a_box_by_its_dice_then_its_cells(world, lang):
+    """Alice (Dave in English) draws this round's box by touching the size die and the category die on the table's dice,
+    then its bottom-left cell and its far corner on her own kallax; Bruno's kallax stays hidden."""
+    fake, u, db = world.fake, world.u, world.bot.db
+    alice = u.alice if lang == "fr" else u.dave  # Dave's Discord speaks English
+    lobby = (await fake.run_command(alice, "jeux", "ranta start", mode="classique")).message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(alice, lobby, label="Lancer")  # the channel's card speaks the server's language
+    engine = engine_of("ranta")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    async with playwright_api.async_playwright() as pw:
+        browser, page, frame, rec = await open_page(pw, fake, alice)
+        try:
+            game_id = int(await until(frame, "game", bool))
+            row = read_game_row(db, game_id)
+            state = engine.from_dict(row.state)
+            a = engine.assignments(state)[0]
+            action = {"type": "box", "round": 1, "dice": a["dice"], "orientation": "vertical", "cell": "A1"}
+            p = engine.preview(state, 0, action)["preview"]  # standing, from A1: its far corner says so
+            corner = max(p["cells"], key=lambda c: (c[0], int(c[1:])))
+            began = time.monotonic()
+            await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:0", what="the first touch")
+            await page.screenshot(path=str(world.tmp / f"touch-ranta-{lang}.png"))
+            text = await choose(frame, ["board", "board", "mine", "mine"], game_id, row.version,
+                                [f"die:{a['dice'][0]}", f"die:{a['dice'][1]}", "cell:A1", f"cell:{corner}"], timings)
+            cells = " ".join(p["cells"])
+            assert text == (f"Boîte en {cells} : {p['before']} → {p['after']} points." if lang == "fr" else
+                            f"Box on {cells}: {p['before']} → {p['after']} points."), text
+            await page.screenshot(path=str(world.tmp / f"touch-ranta-preview-{lang}.png"))
+            await confirm(frame, db, game_id, row.version, began)
+            after = engine.from_dict(read_game_row(db, game_id).state)
+            item = after.sheets[0][0]
+            assert sorted(item.cells) == sorted(p["cells"]) and after.placed[0] and not after.placed[1]
+            await rec.settle()
+            rec.check(0)
+            assert rec.errors == [], rec.errors
+        finally:
+            await browser.close()
+    assert world.bot.tracebacks() == []
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+@pytest.mark.parametrize("lang", ["fr", "en"])
+async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
+    """Whoever the die made the dealer draws by touching the pile, then spells a word of six letters or
+    more by touching the cards of their hand in order, and lays it with « Confirmer ». (Dave's Discord
+    speaks English.)"""
+    from engines.ludime import lexicon
+    from tests.e2e.ludime_driver import started
+
+    fake, u, db = world.fake, world.u, world.bot.db
+    players = (u.alice if lang == "fr" else u.dave, u.bruno)
+    lobby = (await fake.run_command(players[0], "jeux", "ludime start", variant="main")).message
+    game_id = int(lobby.buttons[0]["custom_id"].split(":")[1])
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(players[0], lobby, label="Lancer", until=started)
+    engine = engine_of("ludime")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    row = read_game_row(db, game_id)
+    seat = engine.from_dict(row.state).current
+    player = players[seat]
+    said = ("Draw from the pile: the card is known only once drawn.", "Lay {}: +") if player is u.dave else \
+        ("Piocher : la carte n'est connue qu'une fois piochée.", "Poser {} : +")  # in the player's language
+    async with playwright_api.async_playwright() as pw:
+        browser, page, frame, rec = await open_page(pw, fake, player)
+        try:
+            assert int(await until(frame, "game", bool)) == game_id
+            began = time.monotonic()
+            text = await choose(frame, "board", game_id, row.version, ["pile"], timings)
+            assert text == said[0], text
+            await confirm(frame, db, game_id, row.version, began)
+            row = read_game_row(db, game_id)
+            state = engine.from_dict(row.state)
+            hand = state.hands[seat]
+            other = "".join(state.hands[1 - seat])
+            word = next(w for w in lexicon.find_words("".join(hand), min_len=6, max_len=8))
+            free = list(enumerate(hand))
+            cards = [f"card:{free.pop(next(k for k, (_, c) in enumerate(free) if c == letter))[0]}"
+                     for letter in word]
+            began = time.monotonic()
+            for k, card in enumerate(cards):  # each tap: the word one letter longer (a preview once it is one)
+                if k == 3:
+                    await page.screenshot(path=str(world.tmp / f"touch-ludime-letters-{lang}.png"))
+                await until(frame, "touch", lambda v, k=k: v.startswith(f"{game_id}:{row.version}:{k}") and
+                            v.split(":")[2] == str(k), what=f"letter {k}")
+                assert card in await targets(frame, "mine"), card
+                start = time.monotonic()
+                await tap(frame, "mine", card)
+                timings["targets"].append(time.monotonic() - start)
+            await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:{len(cards)}:preview",
+                        what="the word's preview")
+            text = await frame.text_content("#preview-text")
+            assert text.startswith(said[1].format(word)), text
+            await page.screenshot(path=str(world.tmp / f"touch-ludime-{lang}.png"))
+            await confirm(frame, db, game_id, row.version, began)
+            after = engine.from_dict(read_game_row(db, game_id).state)
+            assert [w[1] for w in after.words] == [word] and len(after.hands[seat]) == len(hand) - len(word)
+            await rec.settle()
+            rec.check(seat, hidden=(other,))
+            assert rec.errors == [], rec.errors
+        finally:
+            await browser.close()
     assert world.bot.tracebacks() == []
 
 

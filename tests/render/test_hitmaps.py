@@ -14,8 +14,10 @@ import engines
 from bot.activity.controls import CONTROLS
 from render import armada as armada_render
 from render import limit as limit_render
+from render import ludime as ludime_render
 from render import ludix as ludix_render
 from render import lutinades as lutinades_render
+from render import ranta as ranta_render
 from render import tectonic as tectonic_render
 from render.common import BACKGROUND
 from render.hitmap import centroid, with_hits
@@ -117,3 +119,39 @@ def test_lutinades_each_row_for_the_picker():
     assert paths
     _check(png, hits, {r for rs, _ in paths for r in rs}, {BACKGROUND})
     assert png == lutinades_render.render_table(view, names)
+
+
+def test_ranta_the_dice_on_the_table_and_every_cell_of_ones_own_kallax():
+    engine = engines.get("ranta")
+    state = engine.new_game(2, {}, 5)
+    for _ in range(4):  # a few rounds in: boxes, mats and free cells
+        view = engine.view(state, 0)
+        regions = {r for rs, _ in _paths("ranta", state, 0) for r in rs}
+        dice_png, dice_hits = with_hits(ranta_render.render_dice, (view,))
+        assert dice_png == ranta_render.render_dice(view)  # the hit map does not change the picture
+        _check(dice_png, dice_hits, {r for r in regions if r.startswith("die:")}, {BACKGROUND})
+        sheet_png, sheet_hits = with_hits(ranta_render.render_sheet, (view, 0, ["Alice", "Bruno"]))
+        assert sheet_png == ranta_render.render_sheet(view, 0, ["Alice", "Bruno"])
+        _check(sheet_png, sheet_hits, {r for r in regions if r.startswith("cell:")}, {BACKGROUND})
+        assert len(sheet_hits) == 36 and set(dice_hits) == {"die:0", "die:1", "die:2"}
+        for seat in range(2):
+            state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[-1 - seat])
+
+
+def test_ludime_the_pile_and_discard_on_the_table_and_every_card_of_ones_hand():
+    engine = engines.get("ludime")
+    state = engine.new_game(2, {}, 7)
+    seat = state.current
+    for _ in range(2):  # the draw, then the cards of a hand of 16
+        view = engine.view(state, seat)
+        regions = {r for rs, _ in _paths("ludime", state, seat) for r in rs}
+        table_png, table_hits = with_hits(ludime_render.render_table, (view, ["Alice", "Bruno"]))
+        assert table_png == ludime_render.render_table(view, ["Alice", "Bruno"])  # the same picture
+        _check(table_png, table_hits, {"pile", "discard"}, {BACKGROUND})
+        hand_png, hand_hits = with_hits(ludime_render.render_hand, (view, ["Alice", "Bruno"]))
+        assert hand_png == ludime_render.render_hand(view, ["Alice", "Bruno"])
+        assert set(hand_hits) == {f"card:{i}" for i in range(len(view["hand"]))}
+        _check(hand_png, hand_hits, {r for r in regions if r.startswith("card:")} or set(hand_hits), {BACKGROUND})
+        if state.phase == "draw":
+            state, _ = engine.apply(state, seat, {"type": "draw", "source": "pile"})
+    assert len(hand_hits) == 16 and regions >= {"card:0", "discard"}

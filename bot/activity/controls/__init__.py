@@ -13,14 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.activity.controls import armada, limit, ludix, lutinades, tectonic
-from bot.activity.controls.base import Preview
+from bot.activity.controls import armada, limit, ludime, ludix, lutinades, ranta, tectonic
+from bot.activity.controls.base import Path, Preview, touch
 
-Path = tuple[tuple[str, ...], dict[str, Any]]
+__all__ = ["CONTROLS", "Control", "Path", "Preview", "touch"]
 
 
 class Control(Protocol):
-    #: the picture a touch names: ``board`` (the table, as the chat's card shows it) or ``mine``
+    #: the picture a touch names: ``board`` (the table, as the chat's card shows it) or ``mine``; the
+    #: preview redraws it. A control whose touches name both pictures (Range ta Ludothèque: the table's
+    #: dice, then one's own kallax) lists them as ``pictures``; region ids are unique across them.
     which: str
 
     def paths(self, engine: Any, state: Any, seat: int) -> list[Path]:
@@ -31,24 +33,32 @@ class Control(Protocol):
 
 
 CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CONTROL, "armada": armada.CONTROL,
-                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL}
+                                "ludix": ludix.CONTROL, "lutinades": lutinades.CONTROL, "ranta": ranta.CONTROL,
+                                "ludime": ludime.CONTROL}
 
 
-def touch(paths: Sequence[Path], selected: Sequence[str]) -> dict[str, Any]:
-    """``targets``: the regions that continue ``selected`` towards a legal move (every move's first
-    region when nothing is selected); ``moves``: the moves ``selected`` chooses completely."""
-    sel = tuple(selected)
-    n = len(sel)
-    targets: list[str] = []
-    moves: list[dict[str, Any]] = []
-    for regions, action in paths:
-        if regions[:n] != sel:
-            continue
-        if len(regions) == n:
-            moves.append({"regions": list(regions), "action": action})
-        elif regions[n] not in targets:
-            targets.append(regions[n])
-    return {"targets": targets, "moves": moves}
+def pictures(control: Control) -> tuple[str, ...]:
+    """The pictures ``control``'s touches name (its ``which`` alone, unless it lists several)."""
+    return tuple(getattr(control, "pictures", (control.which,)))
+
+
+def enabled(control: Control, state: dict[str, Any]) -> bool:
+    """The board is this game's control (a control may leave a variant to the chat: Ludime's one word)."""
+    check = getattr(control, "enabled", None)
+    return check is None or bool(check(state))
+
+
+def answer(control: Control, engine: Any, state: Any, seat: int, selected: Sequence[str]) -> dict[str, Any]:
+    """:func:`touch` on the control's listed moves, or the control's own answer when its moves are not
+    all listed (Ludime's words: free text, checked by the engine)."""
+    own = getattr(control, "answer", None)
+    return own(engine, state, seat, list(selected)) if own else touch(control.paths(engine, state, seat), selected)
+
+
+def allows(control: Control, engine: Any, state: Any, seat: int, action: dict[str, Any]) -> bool:
+    """``action`` is one of the moves the control offers now."""
+    own = getattr(control, "allows", None)
+    return own(engine, state, seat, action) if own else action in [a for _, a in control.paths(engine, state, seat)]
 
 
 def regions_of(paths: Sequence[Path]) -> set[str]:

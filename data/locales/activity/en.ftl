@@ -29,6 +29,12 @@ preview-roll = Roll the dice: { $total ->
 } The result is known only once they are rolled.
 preview-stop = Stop: { $before } → { $after } points, and the turn passes.
 preview-follow = Follow { $name }: the card is revealed once you confirm.
+preview-ranta_box = Box on { $cells }: { $before } → { $after } points.
+preview-ranta_mat = Mat on { $cells }: { $before } → { $after } points.
+preview-ludime_pile = Draw from the pile: the card is known only once drawn.
+preview-ludime_take = Take the { $letter } from the discard.
+preview-ludime_word = Lay { $word }: +{ $points } points.
+preview-ludime_discard = Discard the { $letter }: your turn ends.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
 page-title = { $kind } #{ $game }
@@ -42,6 +48,9 @@ page-mine = Your own view (only you can see it)
 page-board_alt = The game's board
 page-touch = Touch what is highlighted on the picture to choose your move.
 page-touch_next = Now touch where it goes (or another highlighted cell).
+page-touch-ranta = A box: touch the die for its size, then the die for its category. A mat: touch its cell.
+page-touch_next-ranta = Then the category die, the box's bottom-left cell and, when it fits both ways, its top-right cell.
+page-touch_next-ludime = Touch the next letter of your word (after a single card: the discard, to throw it away).
 page-confirm = Confirm
 page-change = Change
 page-preview_alt = Your move, before you confirm

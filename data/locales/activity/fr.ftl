@@ -29,6 +29,12 @@ preview-roll = Lancer les dés : { $total ->
 } Le résultat n'est connu qu'une fois les dés lancés.
 preview-stop = Stop : { $before } → { $after } points, et la main passe.
 preview-follow = Suivre { $name } : la carte sera révélée une fois le choix confirmé.
+preview-ranta_box = Boîte en { $cells } : { $before } → { $after } points.
+preview-ranta_mat = Tapis en { $cells } : { $before } → { $after } points.
+preview-ludime_pile = Piocher : la carte n'est connue qu'une fois piochée.
+preview-ludime_take = Prendre le { $letter } de la défausse.
+preview-ludime_word = Poser { $word } : +{ $points } points.
+preview-ludime_discard = Défausser le { $letter } : votre tour se termine.
 
 # La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
 page-title = { $kind } n° { $game }
@@ -42,6 +48,9 @@ page-mine = Votre vue (vous seul la voyez)
 page-board_alt = Le plateau de la partie
 page-touch = Touchez ce qui est en surbrillance sur l'image pour choisir votre coup.
 page-touch_next = Touchez maintenant où aller (ou une autre case en surbrillance).
+page-touch-ranta = Une boîte : touchez le dé de sa taille puis celui de sa catégorie. Un tapis : touchez sa case.
+page-touch_next-ranta = Puis le dé de la catégorie, la case en bas à gauche de la boîte et, si elle tient dans les deux sens, sa case en haut à droite.
+page-touch_next-ludime = Touchez la lettre suivante de votre mot (après une seule carte : la défausse, pour la jeter).
 page-confirm = Confirmer
 page-change = Changer
 page-preview_alt = Votre coup, avant confirmation
