@@ -63,7 +63,7 @@ def measure(game: str, label: str, players: int, options: dict[str, Any], level:
         times += t
     return {"game": game, "case": label, "level": level, "mean": statistics.mean(scores),
             "median": statistics.median(scores), "best": max(scores), "worst": min(scores),
-            "cpu_mean": statistics.mean(times), "cpu_max": max(times), "games": len(scores)}
+            "cpu_mean": statistics.mean(times), "cpu_max": max(times), "games": len(scores), "scores": scores}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", default=["limit", "ranta"], choices=("limit", "ranta"))
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2], choices=(1, 2))
     parser.add_argument("--quick", action="store_true", help="only Limit Nexus standard, Ranta classic and expert")
+    parser.add_argument("--raw", action="store_true", help="also print every game's score, seed by seed")
     args = parser.parse_args(argv)
     seeds = range(args.first, args.first + args.seeds)
     print(f"seeds {seeds.start}..{seeds.stop - 1} ({len(seeds)} games per line)")
@@ -88,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                 r = measure(game, label, players, options, level, seeds)
                 print(f"| {game} | {label} | {level} | {r['mean']:.1f} | {r['median']:g} | {r['best']} | "
                       f"{r['worst']} | {r['cpu_mean'] * 1000:.0f} ms | {r['cpu_max'] * 1000:.0f} ms |", flush=True)
+                if args.raw:
+                    print(f"  scores {game} {label} level {level}: {r['scores']}", flush=True)
                 ok &= r["cpu_max"] < MOVE_BUDGET
     if not ok:
         print(f"FAILED: a move took {MOVE_BUDGET} s of CPU or more")
