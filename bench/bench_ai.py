@@ -54,13 +54,16 @@ def play(game: str, players: int, options: dict[str, Any], level: int, seed: int
 
 
 def measure(game: str, label: str, players: int, options: dict[str, Any], level: int,
-            seeds: range) -> dict[str, Any]:
+            seeds: range, raw: bool = False) -> dict[str, Any]:
     scores: list[int] = []
     times: list[float] = []
     for seed in seeds:
         s, t = play(game, players, options, level, seed)
         scores.append(s)
         times += t
+        if raw:  # game by game, so an interrupted run still tells what it measured
+            print(f"  {game} | {label} | {level} | seed {seed} | {s} | max {max(t) * 1000:.0f} ms | "
+                  f"sum {sum(t):.2f} s / {len(t)} moves", flush=True)
     return {"game": game, "case": label, "level": level, "mean": statistics.mean(scores),
             "median": statistics.median(scores), "best": max(scores), "worst": min(scores),
             "cpu_mean": statistics.mean(times), "cpu_max": max(times), "games": len(scores), "scores": scores}
@@ -73,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", default=["limit", "ranta"], choices=("limit", "ranta"))
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2], choices=(1, 2))
     parser.add_argument("--quick", action="store_true", help="only Limit Nexus standard, Ranta classic and expert")
-    parser.add_argument("--raw", action="store_true", help="also print every game's score, seed by seed")
+    parser.add_argument("--raw", action="store_true", help="also print every game's score as it ends")
     args = parser.parse_args(argv)
     seeds = range(args.first, args.first + args.seeds)
     print(f"seeds {seeds.start}..{seeds.stop - 1} ({len(seeds)} games per line)")
@@ -86,11 +89,9 @@ def main(argv: list[str] | None = None) -> int:
             cases = cases[:1]
         for label, players, options in cases:
             for level in args.levels:
-                r = measure(game, label, players, options, level, seeds)
+                r = measure(game, label, players, options, level, seeds, args.raw)
                 print(f"| {game} | {label} | {level} | {r['mean']:.1f} | {r['median']:g} | {r['best']} | "
                       f"{r['worst']} | {r['cpu_mean'] * 1000:.0f} ms | {r['cpu_max'] * 1000:.0f} ms |", flush=True)
-                if args.raw:
-                    print(f"  scores {game} {label} level {level}: {r['scores']}", flush=True)
                 ok &= r["cpu_max"] < MOVE_BUDGET
     if not ok:
         print(f"FAILED: a move took {MOVE_BUDGET} s of CPU or more")
