@@ -1,8 +1,10 @@
 """Benchmark: the solo scores of the Take it to the Limit and Range ta Ludothèque AIs, per level.
 
-Run ``.venv/bin/python -m bench.bench_ai [--seeds 200] [--first 0] [--games limit ranta] [--levels 1 2]
-[--quick]``. Each line is one board/variant (Limit) or mode (Ranta) and one level, a solo game for each
-seed ``first .. first+seeds-1`` (``ENGINE.new_game(players, options, seed)``, the AI playing every seat):
+Run ``.venv/bin/python -m bench.bench_ai [--seeds 200] [--board-seeds 20] [--first 0] [--games limit ranta]
+[--levels 1 2] [--quick] [--raw]``. Each line is one board/variant (Limit) or mode (Ranta) and one level, a
+game for each seed ``first .. first+seeds-1`` (``ENGINE.new_game(players, options, seed)``, the AI playing
+every seat) — ``--board-seeds`` of them for Limit's other boards and variants (a level-2 Limit game takes
+about 8 s of CPU):
 mean, median, best and worst score of seat 0, and the AI's CPU time per move (mean and max,
 ``time.process_time``, so a loaded machine does not inflate it). Limit's two-board variants
 (Déchetterie la plus basse, passe-Déchetterie) need two boards: both are AI seats at the same level, seat
@@ -72,6 +74,7 @@ def measure(game: str, label: str, players: int, options: dict[str, Any], level:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=200)
+    parser.add_argument("--board-seeds", type=int, default=20, help="seeds for Limit's other boards and variants")
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--games", nargs="+", default=["limit", "ranta"], choices=("limit", "ranta"))
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2], choices=(1, 2))
@@ -79,18 +82,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--raw", action="store_true", help="also print every game's score as it ends")
     args = parser.parse_args(argv)
     seeds = range(args.first, args.first + args.seeds)
-    print(f"seeds {seeds.start}..{seeds.stop - 1} ({len(seeds)} games per line)")
-    print("| game | board / mode | level | mean | median | best | worst | CPU/move mean | CPU/move max |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| game | board / mode | level | games (seeds) | mean | median | best | worst | CPU/move mean "
+          "| CPU/move max |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     ok = True
     for game in args.games:
         cases = LIMIT_CASES if game == "limit" else RANTA_CASES
         if args.quick and game == "limit":
             cases = cases[:1]
-        for label, players, options in cases:
+        for i, (label, players, options) in enumerate(cases):
+            some = seeds if game == "ranta" or i == 0 else range(args.first, args.first + args.board_seeds)
             for level in args.levels:
-                r = measure(game, label, players, options, level, seeds, args.raw)
-                print(f"| {game} | {label} | {level} | {r['mean']:.1f} | {r['median']:g} | {r['best']} | "
+                r = measure(game, label, players, options, level, some, args.raw)
+                print(f"| {game} | {label} | {level} | {len(some)} ({some.start}..{some.stop - 1}) | {r['mean']:.1f} | {r['median']:g} | {r['best']} | "
                       f"{r['worst']} | {r['cpu_mean'] * 1000:.0f} ms | {r['cpu_max'] * 1000:.0f} ms |", flush=True)
                 ok &= r["cpu_max"] < MOVE_BUDGET
     if not ok:
