@@ -1,6 +1,7 @@
 """``make bench``: run every benchmark and print its Markdown tables (for the README).
 
-The AI win-rate benchmarks (200 games per level, several minutes each) run only with ``--full``.
+The AI benchmarks (win rates, 200 games per level, several minutes each; the Limit and Ranta AI scores,
+about two hours) run only with ``--full``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ QUICK = ["bench_ludix", "bench_render", "bench_publication", "bench_ludime_lexic
          "bench_limit", "bench_lutinades", "bench_armada", "bench_tectonic", "bench_community", "bench_catchup",
          "bench_throughput", "bench_processes", "bench_store_moves", "bench_storage", "bench_replay",
          "bench_tournament", "bench_bytes", "bench_activity"]
-FULL = ["bench_armada_ai", "bench_tectonic_ai"]
+FULL = ["bench_armada_ai", "bench_tectonic_ai", "bench_ai"]
 
 
 def main(argv: list[str]) -> int:

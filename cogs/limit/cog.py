@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 
 from bot import emojis, i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import narrate
 from bot.render_pool import Picture, picture
 from bot.safe import escape
@@ -199,14 +199,14 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     @app_commands.command(name="start", description=L("limit.cmd.start"))
     @app_commands.describe(plateau=L("limit.cmd.plateau"), variante=L("limit.cmd.variante"),
                            tuiles=L("limit.cmd.tuiles"), paires=L("limit.cmd.paires"), serie=L("limit.cmd.serie"),
-                           solo=L("limit.cmd.solo"), ia=L("limit.cmd.ia"),
+                           solo=L("limit.cmd.solo"), ia=L("limit.cmd.ia"), niveau=L("limit.cmd.niveau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, plateau=_choices("plateau"), variante=_choices("variante"),
+    @app_commands.choices(rythme=PACE_CHOICES, niveau=level_choices(2), plateau=_choices("plateau"), variante=_choices("variante"),
                           tuiles=_choices("tuiles"))
     async def start(self, interaction: discord.Interaction, plateau: str, variante: str = "standard",
                     tuiles: str = OPTIONS["tuiles"].default, paires: bool = False,
                     serie: app_commands.Range[int, 1, 10] = 1, solo: bool = False,
-                    ia: app_commands.Range[int, 0, 5] = 0,
+                    ia: app_commands.Range[int, 0, 5] = 0, niveau: int = 1,
                     rythme: str | None = None, fil: bool | None = None) -> None:
         options = {"plateau": plateau, "variante": variante, "tuiles": tuiles, "paires": paires, "serie": serie}
         # a board and variant that do not go together are refused now, with the engine's reason
@@ -215,7 +215,7 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if paires and not solo:
             seats += seats % 2
         self.engine.new_game(seats, options, 0)
-        await self.open_lobby(interaction, options, ai_seats=ia, solo=solo, pace=rythme, thread=fil)
+        await self.open_lobby(interaction, options, ai_seats=ia, ai_level=niveau, solo=solo, pace=rythme, thread=fil)
 
     def options_text(self, game: GameRow, lang: str) -> str:
         o = game.options

@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.gamecog import PACE_CHOICES, GameCog
+from bot.gamecog import PACE_CHOICES, GameCog, level_choices
 from bot.narrate import narrate
 from bot.render_pool import Picture, picture
 from bot.safe import escape
@@ -152,14 +152,14 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     kind = "ranta"
 
     @app_commands.command(name="start", description=L("ranta.cmd.start"))
-    @app_commands.describe(mode=L("ranta.cmd.mode"), solo=L("ranta.cmd.solo"), ia=L("ranta.cmd.ia"),
+    @app_commands.describe(mode=L("ranta.cmd.mode"), solo=L("ranta.cmd.solo"), ia=L("ranta.cmd.ia"), niveau=L("ranta.cmd.niveau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, mode=[app_commands.Choice(name=L("ranta.mode.classique"), value="classique"),
+    @app_commands.choices(rythme=PACE_CHOICES, niveau=level_choices(2), mode=[app_commands.Choice(name=L("ranta.mode.classique"), value="classique"),
                                 app_commands.Choice(name=L("ranta.mode.expert"), value="expert")])
     async def start(self, interaction: discord.Interaction, mode: str, solo: bool = False,
-                    ia: app_commands.Range[int, 0, 7] = 0,
+                    ia: app_commands.Range[int, 0, 7] = 0, niveau: int = 1,
                     rythme: str | None = None, fil: bool | None = None) -> None:
-        await self.open_lobby(interaction, {"mode": mode}, ai_seats=ia, solo=solo, pace=rythme, thread=fil)
+        await self.open_lobby(interaction, {"mode": mode}, ai_seats=ia, ai_level=niveau, solo=solo, pace=rythme, thread=fil)
 
     # --- where the interacting player stands ---------------------------------------------
     @staticmethod

@@ -117,7 +117,7 @@ class LimitEngine:
     min_players = 1
     max_players = 2 * MAX_BOARDS  # 12 players only in pairs; at most 6 boards
     has_ai = True
-    ai_levels = (1, 1)  # the AI levels a lobby may ask for
+    ai_levels = (1, 2)  # the AI levels a lobby may ask for
     simultaneous = True
     SCHEMA = 1
     options = (

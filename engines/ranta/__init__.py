@@ -21,3 +21,9 @@ __all__ = [
     "classic_breakdown", "expert_breakdown", "fit_error", "legal_mats", "legal_placements", "roll", "score",
     "visible_items",
 ]
+
+# the registry (``engines.get``) loads this package: it plugs the AI into the engine (the AI module
+# depends on the engine, the engine never imports its AI)
+from engines.ranta import ai as _ai  # noqa: E402
+
+ENGINE.ai = _ai.play

@@ -9,6 +9,7 @@ supported) — or draws a 1-cell mat. The round closes when everyone has placed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any
@@ -22,6 +23,7 @@ from engines.base import (
     View,
     check_new_game,
     derive_rng,
+    plugged_ai,
     rank_by,
     refusal_from_events,
     unstamp_schema,
@@ -170,7 +172,7 @@ class RantaEngine:
     min_players = 1
     max_players = 8
     has_ai = True
-    ai_levels = (1, 1)  # the AI levels a lobby may ask for
+    ai_levels = (1, 2)  # the AI levels a lobby may ask for
     simultaneous = True
     SCHEMA = 1
     options = (Option("mode", CLASSIC, choices=MODES),)
@@ -463,7 +465,15 @@ class RantaEngine:
                      placed=tuple(data["placed"]), finished=data["finished"], out=tuple(data.get("out", ())))
 
     # --- AI and defaults -------------------------------------------------------
+    #: the AI (``engines.ranta.ai.play``), plugged in by the game's package (``engines/ranta/__init__.py``):
+    #: an AI depends on its engine, the engine never imports its AI
+    ai: Callable[[RantaEngine, State, int, int], Action] | None = None
+
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
+        """Level 1 the greedy move (:meth:`greedy_action`); level 2 looks at the next roll too."""
+        return plugged_ai(self)(self, state, seat, level)
+
+    def greedy_action(self, state: State, seat: int, level: int = 1) -> Action:
         """Greedy: the legal box or mat that maximises the sheet's score right now.
 
         Ties go to the bigger box, then the lower, then the more left-hand position.

@@ -167,6 +167,7 @@ cmd-paires = Play in pairs: two players per board
 cmd-serie = Number of games in the series (scores added up)
 cmd-solo = Play alone: the game starts at once
 cmd-ia = Number of AI players
+cmd-niveau = AI level
 cmd-placer = Place the announced tile on your board
 cmd-position = Where to place the tile (only free positions are offered)
 cmd-deplacer = Orchidée, at the end: move your big-orchid tiles (no option: the bot's advice)

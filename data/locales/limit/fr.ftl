@@ -167,6 +167,7 @@ cmd-paires = Jouer en paires : deux joueurs par plateau
 cmd-serie = Nombre de parties de la série (scores additionnés)
 cmd-solo = Jouer seul : la partie commence tout de suite
 cmd-ia = Nombre de joueurs IA
+cmd-niveau = Niveau de l'IA
 cmd-placer = Poser la tuile annoncée sur votre plateau
 cmd-position = Où poser la tuile (seules les positions libres sont proposées)
 cmd-deplacer = Orchidée, à la fin : déplacer les tuiles de la grande orchidée (sans option : le conseil du bot)

@@ -162,6 +162,7 @@ cmd-start = Open a game of Range ta Ludothèque (simultaneous roll & write)
 cmd-mode = Scoring: classic (groups) or expert (every game's effects)
 cmd-solo = Play alone: the game starts at once
 cmd-ia = Number of AI players to add (0 to 7)
+cmd-niveau = AI level
 cmd-placer = Store a game in your kallax (preview before you confirm)
 cmd-des = Dice assignment: size · category · mechanic
 cmd-orientation = Orientation of the box

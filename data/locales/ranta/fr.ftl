@@ -156,6 +156,7 @@ cmd-start = Ouvrir une partie de Range ta Ludothèque (roll & write simultané)
 cmd-mode = Décompte : classique (groupes) ou expert (effets de chaque jeu)
 cmd-solo = Jouer seul : la partie commence tout de suite
 cmd-ia = Nombre de joueurs IA à ajouter (0 à 7)
+cmd-niveau = Niveau de l'IA
 cmd-placer = Ranger un jeu dans votre kallax (aperçu avant de confirmer)
 cmd-des = Attribution des dés : taille · catégorie · mécanique
 cmd-orientation = Orientation de la boîte
