@@ -539,3 +539,20 @@ async def test_application_emojis_from_discord_py(env):
     res = await fake.run_command(alice, "jeux", "selftest emoji", name="dé-6")
     assert res.content == "refused 400 50035" and len(fake.validation_errors) == before + 1
     fake.errors.clear()
+
+
+async def test_a_wait_that_times_out_says_which_wait_it_was():
+    """A TimeoutError names what was awaited: the caller's words, or the condition's own source line
+    and where it is written (a test that times out points at its wait, not at « condition not met »)."""
+    fake = FakeDiscord(guild_name="Quiet", channels=["jeux"])
+    await fake.start()
+    try:
+        cards: list = []
+        with pytest.raises(TimeoutError, match=r"len\(cards\) >= 2.*test_fakediscord\.py:\d+"):
+            await fake.wait_until(lambda: len(cards) >= 2, timeout=0.05)
+        with pytest.raises(TimeoutError, match="the second card of the table"):
+            await fake.wait_until(lambda: len(cards) >= 2, timeout=0.05, what="the second card of the table")
+        with pytest.raises(TimeoutError, match=r'a message: .*"Lancer" in m\.button_labels'):
+            await fake.wait_for_message(lambda m: "Lancer" in m.button_labels, timeout=0.05)
+    finally:
+        await fake.stop()

@@ -161,7 +161,9 @@ async def wait_control(fake: FakeDiscord, channel: str = "jeux", *, newer_than=N
             return None
         return msg
 
-    await fake.wait_until(lambda: newest() is not None, timeout=timeout)
+    await fake.wait_until(lambda: newest() is not None, timeout=timeout,
+                          what=f"a public message with buttons in #{channel}"
+                               + (f" newer than message {newer_than.id}" if newer_than is not None else ""))
     return newest()
 
 
