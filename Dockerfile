@@ -1,5 +1,13 @@
 # Ludibot: one bot process (it may run several shards; see the README's "Deployment").
 #   docker build -t ludibot .    then    docker compose up -d    (bot + PostgreSQL)
+
+# The board's page (an Activity, docs/activity.md), built from its lock file; only its output is kept.
+FROM node:20-slim AS page
+WORKDIR /page
+COPY activity/package.json activity/package-lock.json activity/build.mjs ./
+COPY activity/src ./src
+RUN npm ci --no-audit --no-fund && npm run build
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -17,6 +25,7 @@ COPY render ./render
 COPY cogs ./cogs
 COPY data ./data
 COPY scripts/healthcheck.py ./scripts/healthcheck.py
+COPY --from=page /page/dist ./activity/dist
 RUN pip install -e . \
     && useradd --system --uid 10001 --user-group --home-dir /var/lib/ludibot --create-home ludibot
 

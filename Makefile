@@ -8,7 +8,19 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TESTSTAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean activity
+
+# The board's page (activity/, an Activity inside Discord): built from its lock file when Node >= 18 and npm
+# are here; without them the bot runs as before (the page is only served when the host turns Activities on)
+ACTIVITY_DIST := activity/dist/index.html
+ACTIVITY_SRC := $(wildcard activity/src/*) activity/build.mjs activity/package.json activity/package-lock.json
+
+$(ACTIVITY_DIST): $(ACTIVITY_SRC)
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd activity && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent; \
+	else echo "Node.js and npm are missing: the board's page (activity/) is not built"; fi
+
+activity: $(ACTIVITY_DIST)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,13 +34,13 @@ $(TESTSTAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP) $(TESTSTAMP)
 
-run: $(STAMP)
+run: $(STAMP) activity
 	$(PY) -m sandbox.launch
 
 #: pytest workers (pytest-xdist): one per core; a test module runs whole in one worker (its shared world)
 WORKERS ?= auto
 
-test: $(TESTSTAMP)
+test: $(TESTSTAMP) activity
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder

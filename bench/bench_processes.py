@@ -13,7 +13,10 @@ that rate: the bot (every process, main + render workers) and the PostgreSQL ser
 deployment's figures are printed as a ratio to its.
 
 The run fails when it did not measure what it claims: a step without moves, a server (shard)
-without moves, a process without CPU, or games missing from the database the bot was given.
+without moves, a process without CPU, or games missing from the database the bot was given; and
+when a step left a move unanswered or answered past Discord's 3 s (on Discord: « Échec de
+l'interaction »), with the reason of each (no callback, a late one, no next buttons, the driver's
+own resync).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from tests.e2e.harness import BotProcess
 GAMES = 50
 RATES = (30, 60, 90, 120)
 P99_MS = 1000.0
+DISCORD_MS = 3000.0  # an interaction not answered within this is « Échec de l'interaction »
 
 
 def world() -> tuple[FakeDiscord, list, list]:
@@ -104,6 +108,11 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: a process without CPU")
             if pg and db_cpu <= 0:
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: no PostgreSQL CPU")
+            late = [c for c in step["callbacks"] if c > DISCORD_MS]
+            if step["unanswered"] or late:
+                why = ", ".join(f"{n} {reason}" for reason, n in sorted(step["why"].items())) or "-"
+                failures.append(f"- {name} at {rate:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
+                                f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
             rows.append({**step, "bot_ms": 1000 * sum(per_process) / step["moves"],
                          "db_ms": 1000 * db_cpu / step["moves"], "p99": percentile(step["callbacks"], 99),
                          "p50": statistics.median(step["callbacks"]),

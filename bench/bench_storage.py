@@ -145,17 +145,17 @@ async def fill_plan(store: Store, plan: list[tuple], seed: int) -> None:
             await store.executemany(f"INSERT INTO {table} ({','.join(cols[table])}) VALUES ({marks})", rows)
         await store.execute("COMMIT")
     else:
-        import asyncpg
+        import psycopg
 
-        con = await asyncpg.connect(store.url)  # type: ignore[attr-defined]  (COPY: the bulk path)
-        try:
+        # COPY, the bulk path (text format: psycopg adapts each value, PostgreSQL reads it by the column's type)
+        async with await psycopg.AsyncConnection.connect(store.url, autocommit=True) as con:  # type: ignore[attr-defined]
             async with con.transaction():
                 for table, rows in data.items():
-                    await con.copy_records_to_table(table, records=rows, columns=cols[table])
+                    async with con.cursor().copy(f"COPY {table} ({', '.join(cols[table])}) FROM STDIN") as copy:
+                        for row in rows:
+                            await copy.write_row(row)
                 await con.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
             await con.execute("VACUUM ANALYZE")  # what autovacuum does soon after a bulk load
-        finally:
-            await con.close()
 
 
 def expected_of(game, cache: dict[int, set[int]]) -> set[int]:

@@ -1,7 +1,8 @@
 """Cards (issue 24): every message of a game as one Components V2 layout.
 
 A :class:`Card` is plain data — the narration and the ping (markdown text), the accent colour
-(the seat to play), the pictures (attachment file names, shown together in one media gallery),
+(the seat to play), the pictures (attachment file names, each in a media gallery of its own: see
+:meth:`Card.galleries`),
 and the controls grouped by purpose (the move, my private view, the vote: one group never shares
 an action row with another). :meth:`Card.layout` turns it into the ``discord.ui.LayoutView`` sent
 to Discord; nothing here calls Discord, so a card is built and tested like a renderer. The
@@ -39,7 +40,7 @@ from bot.payload import CLICKED, V2_FLAG
 #: Discord's limits for one message of components (components/reference.mdx)
 MAX_COMPONENTS, MAX_TEXT, MAX_GALLERY, ROW_WIDTH = 40, 4000, 10, 5
 #: component types (components/reference.mdx)
-ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, CONTAINER = 1, 9, 10, 12, 17
+ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, CONTAINER = 1, 9, 10, 12, 13, 17
 #: the accent of a card with nobody to play (a lobby, a result): the table's felt green
 TABLE_ACCENT = 0x2E7D5B
 
@@ -126,6 +127,8 @@ class Card:
     groups: tuple[tuple[discord.ui.Item, ...], ...] = field(default=())
     #: the players, in order, between the narration and the pictures (see the module's docstring)
     seats: tuple[Seat, ...] = ()
+    #: attachments that are not pictures (a journal's text file): one File component each, after the gallery
+    files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         text = self.text if len(self.text) <= MAX_TEXT else self.text[: MAX_TEXT - 1] + "…"
@@ -133,6 +136,7 @@ class Card:
         object.__setattr__(self, "pictures", tuple(self.pictures)[:MAX_GALLERY])
         object.__setattr__(self, "groups", tuple(tuple(g) for g in self.groups if g))
         object.__setattr__(self, "seats", tuple(self.seats))
+        object.__setattr__(self, "files", tuple(self.files))
 
     @property
     def controls(self) -> list[discord.ui.Item]:
@@ -144,9 +148,22 @@ class Card:
     def rows(self) -> list[list[discord.ui.Item]]:
         return [row for group in self.groups for row in rows_of(group)]
 
+    def galleries(self) -> list[tuple[str, ...]]:
+        """The card's media galleries, in order: one per picture, one under the other (issue 36).
+        Discord lays a gallery's items out as a mosaic (one item: the card's whole width; two: two
+        halves side by side; three: a half and two quarters; four: two by two…): a final board beside
+        another, or beside the animated summary, was shown about 170 CSS px wide on a phone, Limit's
+        digits 3 px high. Alone in its gallery, each picture takes the card's whole width
+        (tests/render/test_phone.py measures every picture at the width its card gives it)."""
+        return [(name,) for name in self.pictures]
+
+    def with_picture(self, name: str) -> Card:
+        """The same card with one more picture, under the others (a result's animated summary)."""
+        return replace(self, pictures=(*self.pictures, name))
+
     def _base(self) -> int:
         rows = self.rows()
-        return 1 + 1 + (1 if self.pictures else 0) + len(rows) + sum(len(r) for r in rows)
+        return 1 + 1 + len(self.galleries()) + len(self.files) + len(rows) + sum(len(r) for r in rows)
 
     def seats_form(self) -> str | None:
         """How the seats are shown: ``"sections"`` (one each, with its button), ``"compact"`` (one text
@@ -189,16 +206,17 @@ class Card:
                          for s, t in zip(self.seats, seat_texts, strict=True)]
         elif form:
             children.append({"type": TEXT_DISPLAY, "content": seat_texts[0]})
-        if self.pictures:
+        for gallery in self.galleries():
             children.append({"type": MEDIA_GALLERY, "items": [
-                {"media": {"url": f"attachment://{name}"}, "spoiler": False} for name in self.pictures]})
+                {"media": {"url": f"attachment://{name}"}, "spoiler": False} for name in gallery]})
+        children += [{"type": FILE, "file": {"url": f"attachment://{name}"}, "spoiler": False} for name in self.files]
         for row in self.rows():
             children.append({"type": ACTION_ROW, "components": [item.to_component_dict() for item in row]})
         return [{"type": CONTAINER, "accent_color": self.accent, "spoiler": False, "components": children}]
 
     def layout(self) -> discord.ui.LayoutView:
         """The ``LayoutView`` Discord is sent: one container, accent = the seat to play; its text, its
-        seats (sections, or one compact text), its pictures in one gallery, then one action row after
+        seats (sections, or one compact text), its pictures (a gallery each), then one action row after
         another, group by group. The narration is cut so that all texts stay within 4,000 characters."""
         form, seat_texts, text = self._parts()
         children: list[discord.ui.Item] = [discord.ui.TextDisplay(text)]
@@ -207,9 +225,10 @@ class Card:
                                                                                        strict=True)]
         elif form:
             children.append(discord.ui.TextDisplay(seat_texts[0]))
-        if self.pictures:
+        for gallery in self.galleries():
             children.append(discord.ui.MediaGallery(
-                *(discord.MediaGalleryItem(f"attachment://{name}") for name in self.pictures)))
+                *(discord.MediaGalleryItem(f"attachment://{name}") for name in gallery)))
+        children += [discord.ui.File(f"attachment://{name}") for name in self.files]
         for row in self.rows():
             for item in row:  # placed by its action row here, not by a legacy row number
                 item.row = None

@@ -9,6 +9,7 @@ import logging
 import pkgutil
 import time
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,6 +17,7 @@ from discord.ext import commands
 
 import engines
 from bot import commandids, emojis, i18n, loop, looplag, metrics, payload
+from bot.activity import start_server
 from bot.cards import walk_json
 from bot.clock import bot_clock
 from bot.community import Community
@@ -24,13 +26,13 @@ from bot.community.season_board import SeasonBoard
 from bot.community.tournament_notice import DiscordAnnouncer
 from bot.community.tournaments import TournamentService, tournament_store
 from bot.config import Settings
-from bot.gamecog import register_lobby
+from bot.gamecog import GameCog, register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
-from bot.render_pool import RenderPool
+from bot.render_pool import RenderPool, picture
 from bot.sessions import SessionService
-from bot.storage import Store, open_store
+from bot.storage import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import (
     PREFIX,
@@ -40,10 +42,12 @@ from bot.ui import (
     explain_refused_component,
     lang,
     refuse,
+    refuse_unwritable,
     run_component,
     send,
 )
 from engines.base import RuleError
+from render.hitmap import with_hits
 
 log = logging.getLogger("ludibot")
 
@@ -145,6 +149,8 @@ class LudibotTree(app_commands.CommandTree):
             return
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, "common.error.no_permission")
+            return
+        if await refuse_unwritable(interaction, original):
             return
         log.exception("command failed", exc_info=original)
         await refuse(interaction, "common.error.internal")
@@ -252,15 +258,57 @@ class Ludibot(commands.AutoShardedBot):
         self.community.seasons = self.seasons
         self.seasons.post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
         self.tournaments.shards = self.seasons.shards = self.community.scheduler.shards
-        self.community.start()
-        self.publisher = Publisher.for_bot(self)  # the outbox (issue 17)
-        self.publisher.start()
+        await self.start_background()
+        if self.settings.activities:
+            await self.start_activity()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
 
-    def _wake_game(self, game_id: int) -> None:
+    async def start_background(self) -> None:
+        """The outbox first (issue 17): what a crash left unpublished is posted before the scheduler
+        fires the deadlines that fell due meanwhile (issue 36: a timeout fired during start-up was
+        published seconds late, leaving the previous turn's controls up); then the scheduler."""
+        self.publisher = Publisher.for_bot(self)
+        try:
+            owed = await self.publisher.catch_up()
+            if owed:
+                log.info("start-up: %d game(s) owed their channel a message, published", owed)
+        except Exception:
+            log.exception("start-up catch-up of the outbox failed: the publisher's loop takes it over")
+        self.publisher.start()
+        self.community.start()
+
+    async def start_activity(self) -> None:
+        """The board's endpoints (bot/activity), when the host configured a client secret and a port.
+        A move made there wakes the publisher at once: the channel's card follows."""
+        self.activity_server = await start_server(self.sessions, self.settings, app_id=self.application_id or 0,
+                                                  moved=lambda outcome: self._wake_game(outcome.game.id, urgent=True),
+                                                  draw=self._draw_for_board, private=self._has_private_picture)
+
+    def _has_private_picture(self, kind: str) -> bool:
+        cog = self.game_cogs.get(kind)
+        return cog is not None and type(cog).render_private is not GameCog.render_private
+
+    async def _draw_for_board(self, game: GameRow, view: dict, lang: str, which: str, *, hits: bool = False,
+                              preview: bool = False) -> Any:
+        """The board's pictures: the game cog's own renderers (the table as its card shows it, or a
+        player's own picture), drawn in the render pool. ``hits``: the picture and its hit map, drawn
+        together (render.hitmap); ``preview``: a move not made yet, never cached as the version's picture."""
+        cog = self.game_cogs.get(game.kind)
+        if cog is None:
+            return None
+        job = cog.render_public(game, view, lang) if which == "board" else cog.render_private(game, view, lang)
+        if job is None:
+            return None
+        if hits:
+            return await cog.render(picture(with_hits, job.fn, job.args, job.kwargs))
+        if which == "board" and not preview:
+            return await cog.render_public_cached(game, view, lang)
+        return await cog.render(job)
+
+    def _wake_game(self, game_id: int, *, urgent: bool = False) -> None:
         """A game opened without an interaction (a tournament's table): the outbox publishes it."""
         if self.publisher is not None:
-            self.publisher.wake(game_id)
+            self.publisher.wake(game_id, urgent=urgent)
 
     def command_payload(self) -> list[dict]:
         return [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
@@ -420,7 +468,7 @@ class Ludibot(commands.AutoShardedBot):
         if interaction.type is not discord.InteractionType.component:
             return
         cid = str((interaction.data or {}).get("custom_id", ""))
-        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:")):  # the games' and the replay viewer's
+        if not cid.startswith((f"{PREFIX}:", f"{PREFIX}-replay:", f"{PREFIX}-tournoi:")):  # games, replays, tournaments
             await refuse(interaction, "common.error.forged_button")
             return
         kinds = _clicked_types(interaction)
@@ -434,7 +482,7 @@ class Ludibot(commands.AutoShardedBot):
             # A stale client (the buttons were removed since) or a crafted one: nothing is ever
             # applied from it; the user is told precisely why.
             await explain_refused_component(interaction)
-        elif cid.startswith(f"{PREFIX}:"):  # a game's (the replay viewer's go to its DynamicItem)
+        elif cid.startswith(f"{PREFIX}:"):  # a game's (a replay viewer's, a tournament's: their DynamicItem)
             await run_component(interaction)
 
     async def close(self) -> None:
@@ -450,6 +498,8 @@ class Ludibot(commands.AutoShardedBot):
         await self.render_pool.close()
         if self.metrics_server is not None:
             await self.metrics_server.stop()
+        if getattr(self, "activity_server", None) is not None:
+            await self.activity_server.stop()
         await self.store.close()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
@@ -13,7 +13,7 @@ DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 @dataclass(frozen=True)
 class Settings:
-    token: str | None
+    token: str | None = field(repr=False)
     db_path: str
     dev_guild: int | None
     log_level: str
@@ -29,6 +29,16 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     #: application emojis (bot/emojis.py): on unless ``LUDIBOT_APP_EMOJIS`` is 0, off, false or no
     app_emojis: bool = True
+    #: the board as an Activity (bot/activity): the application's OAuth2 client secret and the port of
+    #: the Activity's endpoints (the host's reverse proxy publishes it under Discord's URL mapping);
+    #: off unless both are set
+    client_secret: str | None = field(default=None, repr=False)
+    activity_port: int | None = None
+    activity_host: str = "127.0.0.1"
+
+    @property
+    def activities(self) -> bool:
+        return bool(self.client_secret) and self.activity_port is not None
 
     @property
     def uses_real_discord(self) -> bool:
@@ -45,6 +55,7 @@ class Settings:
                 "api_base": self.api_base, "gateway_url": self.gateway_url,
                 "shard_count": self.shard_count, "shard_ids": list(self.shard_ids) if self.shard_ids else None,
                 "metrics": f"{self.metrics_host}:{self.metrics_port}" if self.metrics_port else None,
+                "activity": f"{self.activity_host}:{self.activity_port}" if self.activities else None,
                 "token": "set" if self.token else "missing"}
 
 
@@ -97,6 +108,9 @@ def load_settings(env: dict[str, str] | None = None, dotenv: str | Path | None =
         metrics_port=metrics_port,
         metrics_host=metrics_host,
         app_emojis=(env.get("LUDIBOT_APP_EMOJIS") or "on").strip().lower() not in ("0", "off", "false", "no"),
+        client_secret=(env.get("DISCORD_CLIENT_SECRET") or "").strip() or None,
+        activity_port=_port(env.get("LUDIBOT_ACTIVITY_PORT"), "config.error.activity_port"),
+        activity_host=(env.get("LUDIBOT_ACTIVITY_HOST") or "127.0.0.1").strip(),
     )
 
 
@@ -134,10 +148,10 @@ def _shard_ids(raw: str | None, count: int | None) -> tuple[int, ...] | None:
     return tuple(sorted(ids))
 
 
-def _port(raw: str | None) -> int | None:
+def _port(raw: str | None, key: str = "config.error.metrics_port") -> int | None:
     raw = (raw or "").strip()
     if not raw:
         return None
     if not raw.isdigit() or not 1 <= int(raw) <= 65535:
-        raise ConfigError("config.error.metrics_port", value=raw)
+        raise ConfigError(key, value=raw)
     return int(raw)

@@ -18,6 +18,7 @@ from typing import TextIO
 from bot import i18n
 from bot.config import redact_url
 from bot.storage import TABLES, SchemaTooNew, SQLiteStore, is_postgres_url, open_store
+from bot.storage.faults import unwritable
 
 
 # --- the check before start ------------------------------------------------------------
@@ -25,6 +26,8 @@ async def _check(url: str) -> None:
     store = open_store(url)
     await store.open()  # migrates (after an automatic backup of an existing SQLite file)
     try:
+        # a read-only file or server, a full disk: refused now, not at the first move (issue 36)
+        await store.set_meta("start:writable", str(time.time()))
         # once, after the upgrade to schema 4: ended games of older releases are archived (lean storage)
         while await store.archive_ended(500):
             pass
@@ -40,12 +43,15 @@ def check_database(url: str, lang: str, err: TextIO | None = None) -> int:
     except SchemaTooNew as exc:
         print(i18n.t(exc.key, lang, path=redact_url(url), **exc.params), file=err)
         return 2
-    except (OSError, sqlite3.Error, ImportError) as exc:
-        print(i18n.t("storage.error.open", lang, path=redact_url(url), error=exc), file=err)
-        return 2
-    except Exception as exc:  # a driver's own errors (asyncpg: refused login, unknown database…)
-        print(i18n.t("storage.error.open", lang, path=redact_url(url), error=f"{type(exc).__name__}: {exc}"),
-              file=err)
+    except Exception as exc:
+        reason = unwritable(exc)  # a read-only file or server, a full disk: said as such
+        if reason is not None:
+            print(i18n.t("storage.error.unwritable", lang, path=redact_url(url), reason=reason), file=err)
+        elif isinstance(exc, OSError | sqlite3.Error | ImportError):
+            print(i18n.t("storage.error.open", lang, path=redact_url(url), error=exc), file=err)
+        else:  # a driver's own errors (refused login, unknown database…)
+            print(i18n.t("storage.error.open", lang, path=redact_url(url), error=f"{type(exc).__name__}: {exc}"),
+                  file=err)
         return 2
     return 0
 
@@ -101,50 +107,62 @@ def _checksum(text: str | None, packed: bytes | None) -> str:
 
 async def copy_sqlite_to_postgres(src_path: str, dest_url: str) -> dict[str, int]:
     """Copy every table of the SQLite database into an empty PostgreSQL one, in one transaction, and verify
-    row counts and each game's state checksum. Returns ``{table: rows}``."""
-    import asyncpg
+    row counts and each game's state checksum. Returns ``{table: rows}``.
+
+    The rows go in with binary ``COPY`` (psycopg's ``cursor.copy()``), typed by the destination's columns."""
+    import psycopg
 
     src = SQLiteStore(src_path)
     await src.open()  # the source at the newest schema first (its automatic backup is made if it moves)
     dest = open_store(dest_url)
     await dest.open()
     try:
-        con: asyncpg.Connection = await asyncpg.connect(dest_url)  # COPY, the bulk path
+        # one transaction (psycopg's default: no autocommit), committed only after the checks below
+        con = await psycopg.AsyncConnection.connect(dest_url)
         try:
-            if await con.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
+            cur = con.cursor()
+
+            async def rows_of(sql: str, params: tuple = ()) -> list[tuple]:
+                await cur.execute(sql, params)
+                return await cur.fetchall()
+
+            if (await rows_of("SELECT EXISTS (SELECT 1 FROM games)"))[0][0]:
                 raise MigrationError("storage.migrate.not_empty", url=redact_url(dest_url))
             counts: dict[str, int] = {}
-            async with con.transaction():
-                for table in TABLES:
-                    src_cols = [r[1] for r in await src.execute(f"PRAGMA table_info({table})")]
-                    types = {r["column_name"]: r["data_type"] for r in await con.fetch(
-                        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1",
-                        table)}
-                    cols = [c for c in src_cols if c in types]
-                    floats = [types[c] == "double precision" for c in cols]
-                    rows = [tuple(float(v) if f and v is not None else v for v, f in zip(r, floats, strict=True))
-                            for r in await src.execute(f"SELECT {', '.join(cols)} FROM {table}")]
-                    await con.execute(f"DELETE FROM {table}")  # meta rows a fresh database may hold
-                    if rows:
-                        await con.copy_records_to_table(table, records=rows, columns=cols)
-                    counts[table] = len(rows)
-                for table, column in (("games", "id"), ("events", "id"), ("tournaments", "id"), ("queue_matches", "id")):
-                    await con.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                                      f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
-                # verify inside the transaction: a mismatch leaves the destination empty
-                for table, n in counts.items():
-                    got = await con.fetchval(f"SELECT COUNT(*) FROM {table}")
-                    if got != n:
-                        raise MigrationError("storage.migrate.count_mismatch", table=table, source=n, copied=got)
-                sql = ("SELECT g.id, g.version, g.state, a.state AS packed FROM games g "
-                       "LEFT JOIN archives a ON a.game_id = g.id")
-                want = {r[0]: (r[1], _checksum(r[2], r[3])) for r in await src.execute(sql)}
-                got_sums = {r["id"]: (r["version"], _checksum(r["state"], r["packed"])) for r in await con.fetch(sql)}
-                bad = sorted(i for i in want if got_sums.get(i) != want[i])
-                if bad or len(got_sums) != len(want):
-                    raise MigrationError("storage.migrate.checksum_mismatch", games=", ".join(map(str, bad[:20])))
+            for table in TABLES:
+                src_cols = [r[1] for r in await src.execute(f"PRAGMA table_info({table})")]
+                types = dict(await rows_of(
+                    "SELECT column_name, udt_name FROM information_schema.columns "
+                    "WHERE table_schema = current_schema() AND table_name = %s", (table,)))
+                cols = [c for c in src_cols if c in types]
+                floats = [types[c] == "float8" for c in cols]
+                rows = [tuple(float(v) if f and v is not None else v for v, f in zip(r, floats, strict=True))
+                        for r in await src.execute(f"SELECT {', '.join(cols)} FROM {table}")]
+                await cur.execute(f"DELETE FROM {table}")  # meta rows a fresh database may hold
+                if rows:
+                    async with cur.copy(f"COPY {table} ({', '.join(cols)}) FROM STDIN (FORMAT BINARY)") as copy:
+                        copy.set_types([types[c] for c in cols])
+                        for row in rows:
+                            await copy.write_row(row)
+                counts[table] = len(rows)
+            for table, column in (("games", "id"), ("events", "id"), ("tournaments", "id"), ("queue_matches", "id")):
+                await cur.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                                  f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
+            # verify inside the transaction: a mismatch rolls it back and leaves the destination empty
+            for table, n in counts.items():
+                got = (await rows_of(f"SELECT COUNT(*) FROM {table}"))[0][0]
+                if got != n:
+                    raise MigrationError("storage.migrate.count_mismatch", table=table, source=n, copied=got)
+            sql = ("SELECT g.id, g.version, g.state, a.state AS packed FROM games g "
+                   "LEFT JOIN archives a ON a.game_id = g.id")
+            want = {r[0]: (r[1], _checksum(r[2], r[3])) for r in await src.execute(sql)}
+            got_sums = {r[0]: (r[1], _checksum(r[2], r[3])) for r in await rows_of(sql)}
+            bad = sorted(i for i in want if got_sums.get(i) != want[i])
+            if bad or len(got_sums) != len(want):
+                raise MigrationError("storage.migrate.checksum_mismatch", games=", ".join(map(str, bad[:20])))
+            await con.commit()
         finally:
-            await con.close()
+            await con.close()  # without a commit, the transaction is rolled back
         return counts
     finally:
         await dest.close()

@@ -51,6 +51,7 @@ from bot.ui import (
     permission_names,
     public_lang,
     refuse,
+    refuse_unwritable,
     send,
     update_clicked,
     view_of,
@@ -98,6 +99,33 @@ def player_of(interaction: discord.Interaction) -> Player:
     return Player(user_id=user.id, name=getattr(user, "display_name", None) or user.name,
                   locale=lang(interaction), can_manage=bool(perms and perms.manage_guild),
                   guild_id=interaction.guild_id)
+
+
+def ended_by(result: Any) -> tuple[str, int] | None:
+    """How a game ended before its natural end, from its result's details: ``("resigned" |
+    "forfeit" | "removed", seat)`` (a resignation, a forfeit after timeouts, a table's vote), else None."""
+    details = getattr(result, "details", None) or {}
+    for key, kind in (("resigned", "resigned"), ("forfeit", "forfeit"), ("removed", "removed")):
+        seat = details.get(key)
+        if type(seat) is int:
+            return kind, seat
+    losers = [s for s, rank in enumerate(result.ranks) if rank != 1]
+    if details.get("reason") == "resign" and len(losers) == 1:  # Tectonic names the reason, not the seat
+        return "resigned", losers[0]
+    return None
+
+
+def rank_line(result: Any, seat: int, name: str, lg: str) -> str:
+    """A seat's line in a result's ranking (``name`` already escaped): its rank and score (« 1. Alice —
+    12 »); a game without scores, or ended before its end, gives none (« 1. Bot 1 »), the seat that
+    resigned, forfeited or was voted out says so (« 2. Alice — abandon ») — never « — - »."""
+    ended = ended_by(result)
+    if ended is not None and seat == ended[1]:
+        return i18n.t(f"replay.rank.{ended[0]}", lg, rank=result.ranks[seat], player=name)
+    score = result.scores[seat]
+    if ended is not None or score is None:
+        return i18n.t("replay.rank.plain", lg, rank=result.ranks[seat], player=name)
+    return i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=name, score=score)
 
 
 def mention(game: GameRow, seat: int) -> str:
@@ -243,6 +271,8 @@ class GameCog(commands.GroupCog):
         if isinstance(original, RuleError):
             await refuse(interaction, original)
             return
+        if await refuse_unwritable(interaction, original):
+            return
         emojis.refused(original)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("command failed", exc_info=original)
         await refuse(interaction, "common.error.internal")
@@ -319,12 +349,20 @@ class GameCog(commands.GroupCog):
             for i, s in enumerate(game.seats))
         text = i18n.t("common.lobby.text", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       creator=ping(game.creator_id), count=len(game.seats), min=self.engine.min_players,
-                      max=self.engine.max_players, seats=seats, options=self.options_text(game, lg),
-                      fixed="yes" if self.engine.min_players == self.engine.max_players else "no")
+                      max=self.lobby_max(game), seats=seats, options=self.options_text(game, lg),
+                      fixed="yes" if self.engine.min_players == self.lobby_max(game) else "no",
+                      reserved=ping(int(reserved)) if (reserved := game.settings.get("reserved_for")) else "none")
         if table:
             head, _, tail = text.rpartition("\n")  # the table settings above the closing instruction
             text = "\n".join([head, *table, tail]) if head else "\n".join([text, *table])
         return text
+
+    def lobby_max(self, game: GameRow) -> int:
+        """The seats a lobby offers: a /defi lobby is a table of two (its creator and the member
+        challenged), whatever the game allows."""
+        if game.settings.get("reserved_for") is not None:
+            return min(2, self.engine.max_players)
+        return self.engine.max_players
 
     async def table_lines(self, game: GameRow, lg: str) -> list[str]:
         """The table settings in words: the pace with its clock (the server's timers for ``normal``),
@@ -365,12 +403,13 @@ class GameCog(commands.GroupCog):
             button(game.id, "join", i18n.t("common.button.join", lg), style=discord.ButtonStyle.primary),
             button(game.id, "leave", i18n.t("common.button.leave", lg)),
         ]
-        if self.engine.has_ai:
+        challenge = game.settings.get("reserved_for") is not None  # /defi: starts once its member joins
+        if self.engine.has_ai and not challenge:
             items.append(button(game.id, "addai", i18n.t("common.button.add_ai", lg)))
-        items += [
-            button(game.id, "start", i18n.t("common.button.start", lg), style=discord.ButtonStyle.success),
-            button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger),
-        ]
+        if not challenge:
+            items.append(button(game.id, "start", i18n.t("common.button.start", lg),
+                                style=discord.ButtonStyle.success))
+        items.append(button(game.id, "cancel", i18n.t("common.button.cancel", lg), style=discord.ButtonStyle.danger))
         return items
 
     async def lobby_changed(self, game: GameRow) -> None:
@@ -496,7 +535,11 @@ class GameCog(commands.GroupCog):
             await self.lobby_changed(game)  # a copy of the card was clicked: the card itself too
 
     async def on_join(self, click: Click) -> None:
-        game = await self.sessions.join(click.game.id, player_of(click.interaction))
+        player = player_of(click.interaction)
+        game = await self.sessions.join(click.game.id, player)
+        if self.sessions.challenge_complete(game):  # /defi: the challenged member took their seat
+            await self._start_clicked(click, player, challenge=True)
+            return
         await self._lobby_refresh(click, game)
 
     async def on_leave(self, click: Click) -> None:
@@ -508,10 +551,15 @@ class GameCog(commands.GroupCog):
         await self._lobby_refresh(click, game)
 
     async def on_start(self, click: Click) -> None:
+        await self._start_clicked(click, player_of(click.interaction))
+
+    async def _start_clicked(self, click: Click, player: Player, *, challenge: bool = False) -> None:
+        """Start the clicked lobby (« Lancer », or the challenged member's « Rejoindre » on a /defi
+        lobby): its card says so, the game's first turn follows."""
         if wants_thread(click.game):
             self.require_permissions(click.interaction, thread=True)
         async with self.game_lock(click.game.id):
-            outcome = await self.sessions.start(click.game.id, player_of(click.interaction))
+            outcome = await self.sessions.start(click.game.id, player, challenge=challenge)
             lg = await public_lang(click.interaction)
             card = await self.lobby_card(outcome.game, lg)
             text = card.text
@@ -596,8 +644,7 @@ class GameCog(commands.GroupCog):
             return []
         lines = [i18n.t("common.event.final", lg)]
         for seat in sorted(range(len(game.seats)), key=lambda s: (result.ranks[s], s)):
-            lines.append(i18n.t("common.label.rank_line", lg, rank=result.ranks[seat], player=escape(game.seats[seat].name),
-                                score=result.scores[seat] if result.scores[seat] is not None else "-"))
+            lines.append(rank_line(result, seat, escape(game.seats[seat].name), lg))
         return lines
 
     # --- the seats of a card (issue 24) ------------------------------------------------
@@ -640,8 +687,7 @@ class GameCog(commands.GroupCog):
             name = escape(s.name)
             line = score = clock = None
             if ranked is not None:
-                line = i18n.t("common.label.rank_line", lg, rank=ranked.ranks[i], player=name,
-                              score=ranked.scores[i] if ranked.scores[i] is not None else "-")
+                line = rank_line(ranked, i, name, lg)
             else:
                 if scores is not None and scores[i] is not None:
                     score = i18n.t(self.score_key, lg, n=scores[i])
@@ -776,7 +822,7 @@ class GameCog(commands.GroupCog):
                     or len(anim.data) > UPLOAD_LIMIT or len(kept) >= 10):
                 self._completed.add(game.id)  # already there, or it cannot be: not tried again
                 return False
-            new = replace(shown, pictures=(*shown.pictures, name), groups=groups)
+            new = replace(shown.with_picture(name), groups=groups)
             await message.edit(view=new.layout(), attachments=[*kept, discord.File(io.BytesIO(anim.data), filename=name)],
                                allowed_mentions=allowed_mentions(None))
             self._completed.add(game.id)
@@ -890,6 +936,12 @@ class GameCog(commands.GroupCog):
                 groups.append(votes)
             else:
                 log.warning("game %s: no room for the vote buttons under its controls", game.id)
+        board = board_button(self.bot, game, lg)  # « Jouer sur le plateau »: the Activity, when the host has it
+        if board is not None:
+            if Card(text="", groups=tuple(tuple(g) for g in (*groups, [board]))).fits():
+                groups.append([board])
+            else:
+                log.warning("game %s: no room for the board button under its controls", game.id)
         undo = takeback.controls(game, lg)  # a takeback request waiting for the others (issue 26): a vote too
         if undo:
             if Card(text="", groups=tuple(tuple(g) for g in (*groups, undo))).fits():
@@ -1067,19 +1119,32 @@ class GameCog(commands.GroupCog):
         image = await self.render(self.render_private(game, view, lg))
         if image is None:
             raise SessionError("common.error.no_private_view")
+        # « Reprendre mon coup » only when asking would work now (issue 36); the board's Activity when on
+        items = [*await takeback.undo_items(self.bot, game, interaction.user.id, lg),
+                 *([board] if (board := board_button(self.bot, game, lg)) is not None else [])]
         await send(interaction, i18n.t("common.label.private_view", lg, id=game.id), ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"{self.kind}-{game.id}-private.png"),
-                   view=view_of(takeback.undo_button(game, lg)) if game.status == RUNNING else None)
+                   view=view_of(*items) if items else None)
 
     # --- shared commands ---------------------------------------------------------------
     @app_commands.command(name="join", description=L("common.cmd.join"))
     @app_commands.describe(partie=L("common.cmd.partie"))
     async def join_cmd(self, interaction: discord.Interaction, partie: int | None = None) -> None:
         game = await self.resolve(interaction, partie, (LOBBY,))
-        game = await self.sessions.join(game.id, player_of(interaction))
+        player = player_of(interaction)
+        game = await self.sessions.join(game.id, player)
         lg = await public_lang(interaction)  # a public message
         await send(interaction, i18n.t("common.lobby.joined", lg, player=interaction.user.mention, id=game.id,
-                                       count=len(game.seats), max=self.engine.max_players))
+                                       count=len(game.seats), max=self.lobby_max(game)))
+        if self.sessions.challenge_complete(game):  # /defi: the challenged member took their seat
+            async with self.game_lock(game.id):
+                outcome = await self.sessions.start(game.id, player, challenge=True)
+            publisher = getattr(self.bot, "publisher", None)
+            if publisher is not None:  # the lobby card marked started, then the first turn
+                await publisher.publish_game(outcome.game)
+            else:
+                await self.publish(outcome)
+            return
         await self.lobby_changed(game)
 
     @app_commands.command(name="leave", description=L("common.cmd.leave"))
@@ -1163,6 +1228,28 @@ class GameCog(commands.GroupCog):
         return await self.partie_autocomplete(interaction, current)
 
 
+def board_button(bot: Any, game: GameRow, lg: str) -> discord.ui.Item | None:
+    """« 🎲 Jouer sur le plateau » (LAUNCH_ACTIVITY), on a running game's cards when the bot's host has
+    turned Activities on (bot/activity); None otherwise: nothing changes without it."""
+    settings = getattr(bot, "settings", None)
+    if game.status != RUNNING or not getattr(settings, "activities", False):
+        return None
+    return button(game.id, "board", i18n.t("common.button.board", lg), emoji="🎲")
+
+
+async def open_board(click: Click) -> None:
+    """Open the Activity in the card's channel, on this game: the page asks the board's API which game
+    its user opened last in that channel (kept with the user's preferences, so any process can answer)."""
+    interaction, game = click.interaction, click.game
+    if board_button(interaction.client, game, "fr") is None:
+        raise SessionError("common.error.board_off", game=game.id)
+    store = interaction.client.store  # type: ignore[attr-defined]
+    prefs = await store.user_prefs(interaction.user.id)
+    prefs["board"] = {"channel": str(interaction.channel_id), "game": game.id}
+    await store.set_user_prefs(interaction.user.id, prefs)
+    await interaction.response.launch_activity()
+
+
 def register_lobby(router) -> None:
     """The lobby's buttons work for every game: route them to the game's cog."""
 
@@ -1179,5 +1266,6 @@ def register_lobby(router) -> None:
     for verb, method in (("join", "on_join"), ("leave", "on_leave"), ("addai", "on_add_ai"),
                          ("start", "on_start"), ("cancel", "on_cancel"), ("rematch", "on_rematch")):
         router.register("*", verb, by_kind(method))
+    router.register("*", "board", open_board)
     register_votes(router)
     takeback.register(router)

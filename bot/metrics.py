@@ -33,6 +33,8 @@ from prometheus_client import (
     generate_latest,
 )
 
+from bot.storage.faults import FAULTS, unwritable
+
 log = logging.getLogger("ludibot.metrics")
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -69,7 +71,13 @@ render_workers = Gauge("ludibot_render_workers", "Render worker processes alive 
 render_worker_restarts = Gauge("ludibot_render_worker_restarts", "Render workers that died and were replaced "
                                "since this process started", registry=REGISTRY)
 
+storage_writable = Gauge("ludibot_storage_writable", "1 while the database takes writes; 0 after it refused one "
+                         "(full disk, read-only), until a write goes through again", registry=REGISTRY)
+storage_refused = Counter("ludibot_storage_refused_writes_total", "Player actions refused because the database "
+                          "could not be written, by reason (full, readonly)", ["reason"], registry=REGISTRY)
+
 RUNNING_CACHE_S = 5.0  # the running-games count is read from the database at most this often
+HEALTH_LOG_EVERY_S = 60  # a failing database check is logged at most this often per kind of failure
 
 
 class BotMetrics:
@@ -125,6 +133,9 @@ class MetricsServer:
         self._runner: web.AppRunner | None = None
         self._running_at: float | None = None
         self._running_kinds: set[str] = set()
+        self._health_logged: dict[str, float] = {}  # failure kind -> when it was last logged
+        self._health_quiet: dict[str, int] = {}  # failure kind -> failures not logged since
+        self._refused_seen: dict[str, int] = {}
 
     # --- gauges computed when scraped -------------------------------------------------------
     def expected_shards(self) -> list[int]:
@@ -148,7 +159,32 @@ class MetricsServer:
             out[sid] = (connected, latency if latency == latency and latency != float("inf") else None)
         return out
 
+    def refresh_storage(self) -> None:
+        """The database's writability and the refusals counted since the last scrape (bot.storage.faults)."""
+        storage_writable.set(1 if FAULTS.writable else 0)
+        for reason, count in FAULTS.refused.items():
+            seen = self._refused_seen.get(reason, 0)
+            if count > seen:
+                storage_refused.labels(reason=reason).inc(count - seen)
+            self._refused_seen[reason] = count
+
+    async def writable(self) -> bool:
+        """The database takes writes: after a refusal, one small write tries again (clears the fault when
+        it goes through)."""
+        if FAULTS.writable:
+            return True
+        try:
+            await asyncio.wait_for(self.bot.store.set_meta("healthz:write", str(time.time())), timeout=3)
+        except Exception as exc:
+            reason = unwritable(exc)
+            if reason is not None:
+                FAULTS.reason = reason
+            return False
+        FAULTS.recovered()
+        return True
+
     async def refresh(self) -> None:
+        self.refresh_storage()
         pool = getattr(self.bot, "render_pool", None)
         if pool is not None:
             render_workers.set(pool.alive_workers)
@@ -178,13 +214,32 @@ class MetricsServer:
     async def health(self) -> dict[str, Any]:
         try:
             db = bool(await asyncio.wait_for(self.bot.store.healthy(), timeout=3))
-        except Exception:
+        except Exception as exc:  # unhealthy, and said in the log (a probe may call every few seconds)
             db = False
+            self._log_health_failure(exc)
+        writable = await self.writable() if db else False
+        self.refresh_storage()
         shards = self.shard_states()
         ready = self.bot.is_ready() if hasattr(self.bot, "is_ready") else True
-        ok = db and ready and all(c for c, _ in shards.values())
-        return {"ok": ok, "database": db, "ready": ready,
-                "shards": {str(s): {"connected": c, "latency": lat} for s, (c, lat) in shards.items()}}
+        ok = db and writable and ready and all(c for c, _ in shards.values())
+        report: dict[str, Any] = {"ok": ok, "database": db, "writable": writable, "ready": ready,
+                                  "shards": {str(s): {"connected": c, "latency": lat} for s, (c, lat) in shards.items()}}
+        if db and not writable:
+            report["reason"] = f"database not writable: {FAULTS.reason or 'unknown'}"
+        return report
+
+    def _log_health_failure(self, exc: BaseException) -> None:
+        """Log a failed database check with its traceback, at most once a minute per kind of failure."""
+        kind = type(exc).__name__
+        now = self.clock()
+        last = self._health_logged.get(kind)
+        if last is not None and now - last < HEALTH_LOG_EVERY_S:
+            self._health_quiet[kind] = self._health_quiet.get(kind, 0) + 1
+            return
+        self._health_logged[kind] = now
+        quiet = self._health_quiet.pop(kind, 0)
+        log.error("health check: the database check failed (%s; %d more like it not logged in the last %d s)",
+                  kind, quiet, HEALTH_LOG_EVERY_S, exc_info=exc)
 
     async def handle_healthz(self, request: web.Request) -> web.Response:
         report = await self.health()

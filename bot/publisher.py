@@ -147,6 +147,19 @@ class Publisher:
             self._stop.clear()
             self._task = asyncio.create_task(self._run(), name="ludibot-publisher")
 
+    async def catch_up(self, timeout: float = 20.0) -> int:
+        """At start-up, before the scheduler fires any deadline: publish now every game of this
+        process that the outbox owes (a crash left it unpublished). No interaction can be answering
+        one yet (the gateway is not connected), so no grace; waits for the channels' tasks, at most
+        ``timeout`` seconds. The number of games owed."""
+        owed = [g for g in await self.store.unpublished_games(self.batch) if self._mine(g)]
+        self._urgent.update(g.id for g in owed)
+        await self.sweep()
+        tasks = [t for t in self._channels.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        return len(owed)
+
     async def stop(self) -> None:
         self._stop.set()
         self._wake.set()

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from engines.base import RuleError
 
 RULES_ID = re.compile(r"^ludibot:rules:(?P<kind>[a-z]{1,20}):(?P<page>[0-9]{1,2}):(?P<game>[0-9]{1,18})$")
 #: Discord's limit for a message's content; a page stays well within it (tests check every page)
@@ -110,9 +111,13 @@ async def turn_page(interaction: discord.Interaction, options_of: Lookup) -> tup
         return None
     kind, game_id = m["kind"], int(m["game"])
     index = int(m["page"])
-    if picked:
-        values = data.get("values") or []
-        index = int(values[0]) if values and str(values[0]).isdigit() else 0
+    if picked:  # one of the pages the select offered (a crafted none, several or other: refused)
+        values = [str(v) for v in data.get("values") or []]
+        if len(values) != 1:
+            raise RuleError("common.error.select_one", count=len(values))
+        if values[0] not in {str(i) for i in range(min(len(pages(kind)), 25))}:
+            raise RuleError("common.error.not_offered", value=values[0][:40])
+        index = int(values[0])
     index = max(0, min(index, len(pages(kind)) - 1))
     options = await options_of(game_id, interaction.guild_id) if game_id else None
     lang = i18n.lang_of(interaction.locale)

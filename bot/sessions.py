@@ -63,6 +63,13 @@ def removed_seats(game: GameRow) -> set[int]:
     return {s for s in game.settings.get("removed", ()) if isinstance(s, int)}
 
 
+def voters(game: GameRow, seat: int) -> list[int]:
+    """The users who may vote about ``seat``: the other seated human players, not voted out."""
+    out = removed_seats(game)
+    return [s.user_id for s in game.seats
+            if s.user_id is not None and not s.is_ai and s.seat != seat and s.seat not in out]
+
+
 def open_votes(game: GameRow) -> dict[str, dict[str, Any]]:
     """``str(seat) -> {"epoch", "due"}``: the votes about stalled seats not decided yet."""
     votes = game.settings.get("votes")
@@ -122,6 +129,9 @@ class SessionService:
         #: move makes expected (the scheduler's ``plan``), written by the move's own transaction rather
         #: than by a second one after it; ``banks``: what the mover keeps, just computed (issue 24)
         self.plan_deadlines: Callable[[GameRow, list[int], dict[int, float]], Any] | None = None
+        #: ``(game) -> None`` after every committed change, before ``on_change``: cheap and synchronous
+        #: (the board's live pages learn a new version here; with PostgreSQL, also from other processes)
+        self.watchers: list[Callable[[GameRow], None]] = []
 
     # --- helpers -------------------------------------------------------------------
     @staticmethod
@@ -216,6 +226,11 @@ class SessionService:
         return player.can_manage and game.guild_id is not None and player.guild_id == game.guild_id
 
     async def _notify(self, outcome: Outcome) -> None:
+        for watcher in self.watchers:  # the board's live pages (bot/activity/live.py): a version, no I/O
+            try:
+                watcher(outcome.game)
+            except Exception:
+                log.exception("watcher failed for game %s", outcome.game.id)
         if self.on_change is None:
             return
         try:
@@ -355,6 +370,8 @@ class SessionService:
             raise SessionError("lobby.error.no_ai", game=game.kind)
         if not self._may_manage(game, player):
             raise SessionError("lobby.error.only_creator")
+        if game.settings.get("reserved_for") is not None:  # a /defi lobby waits for its member only
+            raise SessionError("lobby.error.challenge_ai")
         return await self._add_ai_seat(game, level)
 
     async def join(self, game_id: int, player: Player) -> GameRow:
@@ -385,14 +402,26 @@ class SessionService:
 
         return await self._lobby_update(game_id, change)
 
-    async def start(self, game_id: int, player: Player) -> Outcome:
+    @staticmethod
+    def challenge_complete(game: GameRow) -> bool:
+        """A ``/defi`` lobby whose challenged member has taken the seat reserved to them: it starts
+        by itself (:meth:`start` with ``challenge=True``)."""
+        reserved = game.settings.get("reserved_for")
+        return game.status == LOBBY and reserved is not None and game.seat_of(int(reserved)) is not None
+
+    async def start(self, game_id: int, player: Player, *, challenge: bool = False) -> Outcome:
+        """Start a lobby: by its creator (or a server manager); with ``challenge``, by the challenged
+        member of a ``/defi`` lobby once seated (:meth:`challenge_complete`), nobody else."""
         async with self._lock(game_id):
             # joins and leaves change a lobby without this lock (a compare-and-swap each): a start
             # that lost to one reads the lobby again and starts it with the seats it now has
             for _ in range(LOBBY_RETRIES):
                 game = await self.get(game_id)
                 self.require_status(game, LOBBY)
-                if not self._may_manage(game, player):
+                if challenge:
+                    if not self.challenge_complete(game) or game.settings.get("reserved_for") != player.user_id:
+                        raise SessionError("lobby.error.only_creator")
+                elif not self._may_manage(game, player):
                     raise SessionError("lobby.error.only_creator")
                 engine = self.engine(game.kind)
                 if len(game.seats) < engine.min_players:

@@ -37,14 +37,13 @@ from typing import Any
 
 import discord
 
-from bot import i18n
-from bot.community.settings import resolve
-from bot.community.votes import voters as vote_voters
+from bot import i18n, timers
 from bot.pace import profile
 from bot.safe import Safe, ping
 from bot.sessions import Outcome, SessionError, SessionService, ai_played
+from bot.sessions import voters as vote_voters
 from bot.storage import DONE, RUNNING, VOID, VOTE, Deadline, EventRow, GameRow, Store
-from bot.ui import Click, button, label_with_name, lang, refuse, send
+from bot.ui import Click, button, label_with_name, lang, refuse, send_card
 from engines.base import Engine, Phrase, RuleError
 
 log = logging.getLogger("ludibot.takeback")
@@ -226,20 +225,56 @@ class Takebacks:
     async def _delay(self, game: GameRow) -> float:
         """The others' time to answer, after the game's pace: its reminder delay (the time a player
         is given before being reminded), else half its bank, else half a day."""
-        t = resolve(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game.kind)
+        t = timers.resolve(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game.kind)
         p = profile(game.settings.get("pace") or t.pace, t.reminder_s, t.timeout_s)
         if p.reminder_s > 0:
             return p.reminder_s
         return p.bank_s / 2 if p.timed else DEFAULT_DELAY_S
 
     async def _plan(self, game: GameRow, seat: int) -> tuple[list[EventRow], dict[int, Any], int]:
-        """The log, its replay and the index of the move to take back (or a refusal)."""
+        """The log, its replay and the index of the move to take back (or a refusal). A game whose rules
+        never let a move be taken back (``takeback_never``: Ludix, Lutinades) says so first."""
+        engine = self.sessions.engine(game.kind)
+        never = getattr(engine, "takeback_never", None)
+        if never:
+            raise SessionError("undo.error.revealed", reason=Phrase(never))
         rows = await self.store.events(game.id)
         first = last_move(rows, seat)
-        engine = self.sessions.engine(game.kind)
         states = replay_matches(engine, game, rows)
         check_moves(engine, states, rows, first)
         return rows, states, first
+
+    async def _checked(self, game: GameRow, user_id: int) -> tuple[int, list[EventRow], dict[int, Any], int, bool,
+                                                                   list[int]]:
+        """Every check :meth:`ask` makes before it writes: ``(seat, log, replay, index of the move, within
+        the player's turn, the users to ask)``, or the refusal."""
+        self.sessions.require_status(game, RUNNING)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise SessionError("common.error.not_a_player", game=game.id)
+        if seat in ai_played(game):  # the bot plays this seat until its player takes it back
+            raise SessionError("community.vote.taken_over", game=game.id)
+        allowed, most = limits(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game)
+        if not allowed:
+            raise SessionError("undo.error.not_allowed", game=game.id)
+        if open_request(game) is not None:
+            raise SessionError("undo.error.pending", game=game.id)
+        rows, states, first = await self._plan(game, seat)
+        engine = self.sessions.engine(game.kind)
+        moves_after = [r for r in rows[first + 1:] if r.action.get("type") not in NOTES]
+        within_turn = not moves_after and seat in engine.expected(states[max(states)])
+        if not within_turn and taken(rows, seat) >= most:
+            raise SessionError("undo.error.limit", game=game.id, count=most)
+        return seat, rows, states, first, within_turn, deciders(game, seat)
+
+    async def refusal(self, game: GameRow, user_id: int) -> SessionError | None:
+        """Why :meth:`ask` would refuse this user now, or None when it would take the move back (or ask
+        the others): the same checks, nothing written. « Reprendre mon coup » is offered only then."""
+        try:
+            await self._checked(game, user_id)
+        except SessionError as err:
+            return err
+        return None
 
     async def ask(self, game_id: int, user_id: int, *, now: float) -> Outcome:
         """The player asks to take their last move back: applied at once within their own turn (or
@@ -247,25 +282,9 @@ class Takebacks:
         sessions = self.sessions
         async with sessions._lock(game_id):
             game = await sessions.get(game_id)
-            sessions.require_status(game, RUNNING)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise SessionError("common.error.not_a_player", game=game.id)
-            if seat in ai_played(game):  # the bot plays this seat until its player takes it back
-                raise SessionError("community.vote.taken_over", game=game.id)
-            allowed, most = limits(await self.store.guild_settings(game.guild_id) if game.guild_id else {}, game)
-            if not allowed:
-                raise SessionError("undo.error.not_allowed", game=game.id)
-            if open_request(game) is not None:
-                raise SessionError("undo.error.pending", game=game.id)
-            rows, states, first = await self._plan(game, seat)
+            seat, rows, states, first, within_turn, others = await self._checked(game, user_id)
             engine = sessions.engine(game.kind)
             current = states[max(states)]
-            moves_after = [r for r in rows[first + 1:] if r.action.get("type") not in NOTES]
-            within_turn = not moves_after and seat in engine.expected(current)
-            others = deciders(game, seat)
-            if not within_turn and taken(rows, seat) >= most:
-                raise SessionError("undo.error.limit", game=game.id, count=most)
             if within_turn or not others:
                 outcome = await self._apply(game, engine, rows, states, first, seat, None,
                                             mode="turn" if within_turn else "alone", accepted=[])
@@ -428,6 +447,19 @@ def undo_button(game: GameRow, lg: str) -> discord.ui.Item:
     return button(game.id, "takeback", i18n.t("undo.button.undo", lg), emoji="↩️")
 
 
+async def undo_items(bot: Any, game: GameRow, user_id: int, lg: str) -> list[discord.ui.Item]:
+    """« Reprendre mon coup » when asking would work now (:meth:`Takebacks.refusal`), else nothing: never
+    where it always fails (a solo round closed by the move, a player who has not played, Lutinades)."""
+    if game.status != RUNNING:
+        return []
+    try:
+        refused = await service(bot).refusal(game, user_id)
+    except Exception:  # the private view is shown all the same, without the control
+        log.exception("takeback check of game %s", game.id)
+        return []
+    return [] if refused is not None else [undo_button(game, lg)]
+
+
 def service(bot: Any) -> Takebacks:
     svc = getattr(bot, "takebacks", None)
     if svc is None:
@@ -442,8 +474,8 @@ async def ask_from(cog: Any, interaction: discord.Interaction, game: GameRow) ->
     async with cog.game_lock(game.id):
         outcome = await service(bot).ask(game.id, interaction.user.id, now=bot.clock())
         done = outcome.events[0]["type"] == "takeback"
-        await send(interaction, i18n.t("undo.done.taken" if done else "undo.done.asked", lg, id=game.id),
-                   ephemeral=True)
+        await send_card(interaction, i18n.t("undo.done.taken" if done else "undo.done.asked", lg, id=game.id),
+                        seat=outcome.events[0].get("seat"), ephemeral=True)
         extra = None
         if not done:  # the players asked are called (the bot's own pings of seated players only)
             asked = deciders(outcome.game, outcome.events[0]["seat"])
@@ -477,7 +509,8 @@ async def on_undo_vote(click: Click) -> None:
     lg = lang(inter)
     async with cog.game_lock(game.id):
         outcome = await service(bot).answer(game.id, inter.user.id, click.version, choice, now=bot.clock())
-        await send(inter, i18n.t("undo.done.cast", lg, choice=choice), ephemeral=True)
+        await send_card(inter, i18n.t("undo.done.cast", lg, choice=choice), seat=game.seat_of(inter.user.id),
+                        ephemeral=True)
         if outcome is not None:  # decided: the table is told (accepted: the game as it was)
             await cog.publish(outcome, inter)
 

@@ -30,9 +30,10 @@ from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import emojis, i18n, metrics, rules
-from bot.cards import Card, card_of, clicked_card
+from bot.cards import TABLE_ACCENT, Card, card_of, clicked_card, rgb
 from bot.language import server_lang
-from bot.safe import allowed_mentions, safe_params
+from bot.safe import Safe, allowed_mentions, safe_params
+from bot.storage.faults import FAULTS, unwritable
 from engines.base import RuleError
 
 if TYPE_CHECKING:
@@ -75,6 +76,22 @@ class Click:
     @property
     def check_version(self) -> int | None:
         return self.version or None
+
+    def one_value(self) -> str:
+        """The one value a single-choice select sent; none or several (a crafted interaction: a
+        select of the bot's never sends them) is refused, ``common.error.select_one``."""
+        if len(self.values) != 1:
+            raise RuleError("common.error.select_one", count=len(self.values))
+        return self.values[0]
+
+    def chosen(self, offered: Any) -> str:
+        """:meth:`one_value`, refused (``common.error.not_offered``) unless it is exactly one of the
+        ``offered`` values — the options the select was drawn with, computed again from the game as it
+        stands: a value never offered (another letter, another case, an accent) is not folded into one."""
+        value = self.one_value()
+        if value not in set(offered):
+            raise RuleError("common.error.not_offered", value=value[:40])
+        return value
 
 
 Handler = Callable[[Click], Awaitable[None]]
@@ -151,6 +168,16 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
     except discord.HTTPException:
         log.exception("could not answer an interaction")
     return None
+
+
+async def send_card(interaction: discord.Interaction, text: str, *, seat: int | None = None,
+                    ephemeral: bool = False) -> int | None:
+    """A short answer (a confirmation, a waiting notice) as a card: its text in a container with the
+    accent of ``seat`` (the player it is about), the table's green without one (issue 36)."""
+    from render.common import seat_colour
+
+    accent = rgb(seat_colour(seat)) if seat is not None and seat >= 0 else TABLE_ACCENT
+    return await send(interaction, card=Card(text=text, accent=accent), ephemeral=ephemeral)
 
 
 class _Built:
@@ -252,6 +279,18 @@ async def refuse(interaction: discord.Interaction, error: RuleError | str, **par
     await send(interaction, i18n.t(key, lang(interaction), **safe_params(params)), ephemeral=True)
 
 
+async def refuse_unwritable(interaction: discord.Interaction, exc: BaseException) -> bool:
+    """The database refused to write (a full disk, a read-only file or server): the user is told that
+    nothing could be saved and nothing changed, the fault is remembered for ``/healthz`` and the metrics
+    and logged once a minute (:mod:`bot.storage.faults`). False for any other error."""
+    reason = unwritable(exc)
+    if reason is None:
+        return False
+    FAULTS.record(reason, exc)
+    await refuse(interaction, "common.error.unwritable")
+    return True
+
+
 async def run_component(interaction: discord.Interaction) -> None:
     """A click (or a select) on one of the bot's components, checked to be on the clicked message:
     refused in a DM that reached the wrong process, otherwise handed to :func:`dispatch_component`."""
@@ -296,7 +335,11 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
     cid = str(data.get("custom_id", ""))
     m = CUSTOM_ID.match(cid)
     if not m:
-        page = await rules.turn_page(interaction, _options_here(bot))
+        try:
+            page = await rules.turn_page(interaction, _options_here(bot))
+        except RuleError as err:  # a page the select did not offer
+            await refuse(interaction, err)
+            return
         if page is None:
             await refuse(interaction, "common.error.forged_button")
         else:  # a rules card's page, turned in place
@@ -325,6 +368,8 @@ async def dispatch_component(interaction: discord.Interaction) -> None:
         else:
             await refuse(interaction, err)
     except Exception as exc:
+        if await refuse_unwritable(interaction, exc):
+            return
         emojis.refused(exc)  # an emoji deleted while the bot runs: the next try goes out with texts
         log.exception("component %s failed", cid)
         await refuse(interaction, "common.error.internal")
@@ -350,6 +395,30 @@ def modal_fields(data: dict[str, Any]) -> dict[str, Any]:
 
     walk(data.get("components"))
     return found
+
+
+def pack_groups(items: list[Any], key: Callable[[Any], Any], *, size: int = 25, lists: int = 5) -> list[list[Any]]:
+    """``items`` (in order) cut into at most ``lists`` lists of at most ``size`` each (a form's selects),
+    never splitting a run of items of the same ``key`` (one piece's moves, one ship's pivots) over two
+    lists — unless that run alone is longer than ``size``. Whatever does not fit is left out."""
+    runs: list[list[Any]] = []
+    for item in items:
+        if runs and key(runs[-1][-1]) == key(item):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    out: list[list[Any]] = []
+    for run in runs:
+        while run:
+            if out and len(out[-1]) + len(run) <= size:
+                out[-1].extend(run)
+                run = []
+            elif len(out) < lists:
+                out.append(run[:size])
+                run = run[size:]
+            else:
+                return out
+    return out
 
 
 class GameModal(discord.ui.Modal):
@@ -398,6 +467,20 @@ def jump_link(game: GameRow, message_id: int | None = None) -> str:
     return f"https://discord.com/channels/{where}" + (f"/{target}" if target else "")
 
 
+def control_kind(interaction: discord.Interaction) -> str:
+    """What was used, as the stale answer names it: ``menu`` (a select), ``form`` (a submitted form) or
+    ``button``."""
+    if interaction.type is discord.InteractionType.modal_submit:
+        return "form"
+    kind = (interaction.data or {}).get("component_type")
+    return "menu" if kind in (3, 5, 6, 7, 8) else "button"
+
+
+def markdown_link(text: str, url: str) -> Safe:
+    """``[text](url)``: a link Discord shows as its words (the bot's own text and address only)."""
+    return Safe(f"[{text}]({url})")
+
+
 async def refuse_stale(interaction: discord.Interaction, game_id: int, *, ended: bool = False) -> None:
     """A button of an older turn: say so, with a link to the game's current message. (Old messages
     keep their buttons when they are too old to edit: this answer is what makes that harmless.)
@@ -405,14 +488,18 @@ async def refuse_stale(interaction: discord.Interaction, game_id: int, *, ended:
     one too): the game's end is said first."""
     game = await interaction.client.store.get_game(game_id)  # type: ignore[attr-defined]
     lg = lang(interaction)
+    control = control_kind(interaction)
     if ended and game is not None:
         head = i18n.t("common.error.game_finished" if game.status == "finished" else "common.error.game_cancelled",
                       lg, game=game.id)
-        link = jump_link(game, game.control_message_id or game.lobby_message_id)
-        await send(interaction, head + "\n" + i18n.t("table.stale.ended_link", lg, link=link), ephemeral=True)
+        link = markdown_link(i18n.t("table.stale.link_text", lg),
+                             jump_link(game, game.control_message_id or game.lobby_message_id))
+        await send(interaction, head + "\n" + i18n.t("table.stale.ended_link", lg, link=link, control=control),
+                   ephemeral=True)
         return
     if game is not None and game.control_message_id:
-        text = i18n.t("common.error.already_played_link", lg, link=jump_link(game))
+        text = i18n.t("common.error.already_played_link", lg, control=control,
+                      link=markdown_link(i18n.t("table.stale.link_text", lg), jump_link(game)))
     else:
         text = i18n.t("common.error.already_played", lg)
     note = await pause_note(interaction, game) if game is not None else None

@@ -106,6 +106,8 @@ class LudixEngine:
     max_players = 6
     has_ai = True
     ai_levels = (1, 2)  # the AI levels a lobby may ask for
+    #: no move of this game is ever taken back (its rules, "Takebacks"): why, before anything else
+    takeback_never = "undo.reason.ludix"
     simultaneous = False
     SCHEMA = 1
     options = (Option("target", 300, minimum=50, maximum=1000),)

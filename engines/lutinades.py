@@ -151,6 +151,8 @@ class LutinadesEngine:
     max_players = 7
     has_ai = True
     ai_levels = (1, 2)  # the AI levels a lobby may ask for
+    #: no move of this game is ever taken back (its rules, "Takebacks"): why, before anything else
+    takeback_never = "undo.reason.lutinades"
     simultaneous = True
     SCHEMA = 1
     options = (Option("variante", STANDARD, choices=VARIANTS),)

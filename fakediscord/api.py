@@ -144,6 +144,11 @@ class InteractionResult:
         return self.record.choices
 
     @property
+    def activity_instance_id(self) -> str | None:
+        """The instance a LAUNCH_ACTIVITY answer launched or joined."""
+        return self.record.activity_instance_id
+
+    @property
     def modal(self) -> dict[str, Any] | None:
         return self.record.modal
 
@@ -798,6 +803,36 @@ class FakeDiscord(FakeDiscordServer):
         return msg
 
     # ------------------------------------------------------------------ internals
+
+    # --- Activities: what a Discord client does (fakediscord/activities.py has the server's side) ---------
+    def enable_activities(self, on: bool = True) -> str:
+        """Turn Activities on for the application (the Developer Portal's switch); returns the client
+        secret the bot's host configures for the OAuth2 code exchange."""
+        self.activities.enable(on)
+        return self.activities.client_secret
+
+    def authorize_activity(self, user: FakeUser, scopes: tuple[str, ...] = ("identify",)) -> str:
+        """The Embedded App SDK's ``commands.authorize`` once the user consents: an OAuth2 code."""
+        return self.activities.authorize(user.id, scopes)
+
+    def launch_activity(self, user: FakeUser, channel: FakeChannel | str | int) -> str:
+        """The user opens the Activity in a channel (the App Launcher): the instance id (joined if one
+        already runs there)."""
+        ch = self.channel(channel)
+        if not ch.is_dm and ch.guild_id is not None and ch.guild_id not in user.guild_ids:
+            raise PermissionError(f"{user.name} is not a member of the channel's server")
+        return self.activities.launch(user.id, ch.id, None if ch.is_dm else ch.guild_id).instance_id
+
+    def map_activity(self, url: str) -> None:
+        """The Activity's URL mapping (prefix ``/``): its proxy forwards ``/_fake/activity/…`` there."""
+        self.activities.url_mapping = url
+
+    def activity_client_url(self, user: FakeUser, channel: FakeChannel | str | int, *, platform: str = "mobile") -> str:
+        """The page of a Discord client in which ``user`` opens the Activity in ``channel``."""
+        return f"{self.base_url}/_fake/client/activity?user={user.id}&channel={self.channel(channel).id}&platform={platform}"
+
+    def leave_activity(self, user: FakeUser, instance_id: str) -> None:
+        self.activities.leave(user.id, instance_id)
 
     def _current(self, message: FakeMessage | int, user: FakeUser) -> FakeMessage:
         mid = message.id if isinstance(message, FakeMessage) else int(message)

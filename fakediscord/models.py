@@ -125,6 +125,7 @@ CB_DEFERRED_UPDATE_MESSAGE = 6
 CB_UPDATE_MESSAGE = 7
 CB_AUTOCOMPLETE_RESULT = 8
 CB_MODAL = 9
+CB_LAUNCH_ACTIVITY = 12  # receiving-and-responding.mdx: apps with Activities enabled only
 
 # Application command option types
 OPT_SUB_COMMAND = 1
@@ -751,6 +752,7 @@ class FakeMessage(Readable):
     def from_json(cls, d: dict[str, Any]) -> FakeMessage:
         d = dict(d)
         d["attachments"] = [FakeAttachment.from_json(a) for a in d.get("attachments", [])]
+        string_emoji_ids(d.get("components") or [])  # saved by an older fake, which kept the bot's numbers
         return cls(**d)
 
     def __repr__(self) -> str:
@@ -803,6 +805,15 @@ def _copy_json(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def string_emoji_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every custom emoji id of `components` (buttons', select options') as a string, in place."""
+    for c in walk_components(components):
+        for e in [c.get("emoji"), *(o.get("emoji") for o in c.get("options") or [] if isinstance(o, dict))]:
+            if isinstance(e, dict) and isinstance(e.get("id"), int) and not isinstance(e.get("id"), bool):
+                e["id"] = str(e["id"])
+    return components
+
+
 def resolve_components(components: list[dict[str, Any]], attachments: list[FakeAttachment], *,
                        v2: bool) -> list[dict[str, Any]]:
     """What Discord stores and returns for the components a bot sent (components/reference.mdx):
@@ -810,10 +821,12 @@ def resolve_components(components: list[dict[str, Any]], attachments: list[FakeA
       the message (an id of 0 counts as empty). Legacy messages are stored as sent.
     - unfurled media items: an `attachment://name` reference becomes the attachment's url, with
       `proxy_url`, `content_type`, `width` / `height` and `attachment_id` filled in; a File gets its
-      `name` and `size`."""
+      `name` and `size`.
+    - a custom emoji's id (a button's, a select option's) is a snowflake: returned as a string, as
+      every id is (reference.mdx, "Snowflakes"), whatever number the bot sent."""
+    comps = string_emoji_ids(_copy_json(components))
     if not v2:
-        return components
-    comps = _copy_json(components)
+        return comps
     used = {c["id"] for c in walk_components(comps) if isinstance(c.get("id"), int) and c["id"]}
     nxt = 1
     for c in walk_components(comps):

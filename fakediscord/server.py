@@ -30,6 +30,8 @@ except ImportError:  # pragma: no cover
 
 from . import models as m
 from . import validation as v
+from .activities import EMBEDDED, Activities, OAuthError
+from .client_activity import ActivityClient
 from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser, RegisteredCommand
 from .ratelimit import Bucket, FakeClock, RateLimitConfig
 from .validation import Errors
@@ -131,6 +133,8 @@ class InteractionRecord:
     deferred_pending: bool = False
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
+    #: the instance a LAUNCH_ACTIVITY callback launched or joined
+    activity_instance_id: str | None = None
     #: messages created or edited through this interaction (ids, in order of first touch)
     message_ids: list[int] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
@@ -186,6 +190,9 @@ class FakeDiscordServer:
         self._explicit_token = token is not None
         self.token = token or "fake-bot-token-" + secrets.token_hex(12)
         self.app_id = BOT_ID
+        #: Activities (off until ``activities.enable()``): OAuth2 codes and tokens, instances (activities.py)
+        self.activities = Activities(self.app_id)
+        self.activity_client = ActivityClient(self)
         self.bot_name = bot_name
         self.callback_deadline = callback_deadline
         self.enforce_deadline = enforce_deadline
@@ -325,6 +332,7 @@ class FakeDiscordServer:
         if self._runner is not None:
             await self._runner.cleanup()
         self._runner = None
+        await self.activity_client.close()
         if self.state_path:
             self.save_state()
 
@@ -741,7 +749,8 @@ class FakeDiscordServer:
         return {
             "id": str(self.app_id), "name": self.bot_name, "icon": None, "description": "", "summary": "",
             "type": None, "bot_public": True, "bot_require_code_grant": False,
-            "verify_key": "0" * 64, "owner": owner, "team": None, "flags": APP_FLAGS, "guild_id": None,
+            "verify_key": "0" * 64, "owner": owner, "team": None,
+            "flags": APP_FLAGS | (EMBEDDED if self.activities.enabled else 0), "guild_id": None,
             "rpc_origins": [], "terms_of_service_url": None, "privacy_policy_url": None,
             "interactions_endpoint_url": None, "role_connections_verification_url": None, "tags": [],
             "install_params": {"scopes": ["bot", "applications.commands"], "permissions": str(m.BOT_PERMISSIONS)},
@@ -1097,7 +1106,9 @@ class FakeDiscordServer:
 
     # ------------------------------------------------------------------ HTTP plumbing
 
-    def _route(self, method: str, pattern: str, handler: Handler, *, auth: bool = True) -> None:
+    def _route(self, method: str, pattern: str, handler: Handler, *, auth: bool | str = True) -> None:
+        """``auth``: True, the bot's token; False, none (the handler checks what it needs); "bearer", the
+        bot's token or a user's ``Bearer`` OAuth2 token."""
         regex = "^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", pattern) + "$"
         self._routes.append((method, re.compile(regex), handler, auth, pattern))
 
@@ -1121,13 +1132,15 @@ class FakeDiscordServer:
             mm = regex.match(sub)
             if not mm:
                 continue
+            if auth == "bearer" and request.headers.get("Authorization", "").startswith("Bearer "):
+                auth = False  # a user's OAuth2 token (the handler checks it); the bot's limits don't apply
             if auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 return self._record(request, self._error_response(request, ApiError(401, 0, "401: Unauthorized")))
             params = mm.groupdict()
             bucket = None
             try:
                 bucket = self._bucket_for(method, pattern, params) if auth else None
-                limited = self._take(request, bucket, global_=auth)
+                limited = self._take(request, bucket, global_=bool(auth))
                 if limited is not None:
                     return self._record(request, limited)
                 resp = await handler(request, **params)
@@ -1297,7 +1310,8 @@ class FakeDiscordServer:
     async def _fake_endpoint(self, request: web.Request) -> web.StreamResponse:
         if request.path == "/_fake/state":
             return json_response(self.snapshot())
-        return web.Response(status=404)
+        answer = await self.activity_client.handle(request)  # Discord's proxy and client for an Activity
+        return answer if answer is not None else web.Response(status=404)
 
     # ------------------------------------------------------------------ messages
 
@@ -1546,8 +1560,10 @@ class FakeDiscordServer:
 
     def _build_routes(self) -> None:
         r = self._route
-        r("GET", "/users/@me", self._h_me)
+        r("GET", "/users/@me", self._h_me_any, auth="bearer")
         r("PATCH", "/users/@me", self._h_me)
+        r("POST", "/oauth2/token", self._h_oauth_token, auth=False)
+        r("GET", "/applications/{app_id}/activity-instances/{instance_id}", self._h_activity_instance)
         r("GET", "/users/{user_id}", self._h_user)
         r("POST", "/users/@me/channels", self._h_create_dm)
         r("GET", "/oauth2/applications/@me", self._h_appinfo)
@@ -1602,6 +1618,37 @@ class FakeDiscordServer:
 
     async def _h_me(self, request: web.Request) -> web.Response:
         return json_response(self._bot_user_payload())
+
+    async def _h_me_any(self, request: web.Request) -> web.Response:
+        """``GET /users/@me``: the bot's user with the bot token; with ``Bearer <token>``, the user who
+        granted it (the ``identify`` scope); 401 otherwise."""
+        auth = request.headers.get("Authorization") or ""
+        if not auth.startswith("Bearer "):
+            return json_response(self._bot_user_payload())  # the dispatcher checked the bot's token
+        uid = self.activities.bearer_user(auth)
+        user = self._find_any_user(uid) if uid is not None else None
+        if user is None:
+            raise ApiError(401, 0, "401: Unauthorized")
+        # resources/user.mdx: with the identify scope the user object also says mfa_enabled and locale
+        return json_response({**user.user_payload(), "mfa_enabled": False, "locale": user.locale})
+
+    async def _h_oauth_token(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        try:
+            answer = self.activities.exchange(body, request.headers.get("Content-Type", ""),
+                                              request.headers.get("Authorization"))
+        except OAuthError as exc:
+            self.errors.append({"method": request.method, "path": request.path, "status": exc.status,
+                                "code": 0, "message": exc.error, "errors": None})
+            return json_response(exc.body(), status=exc.status)
+        return json_response(answer)
+
+    async def _h_activity_instance(self, request: web.Request, app_id: str, instance_id: str) -> web.Response:
+        self._app(app_id)
+        inst = self.activities.instances.get(instance_id)
+        if inst is None:
+            raise ApiError(404, 0, "404: Not Found")
+        return json_response(inst.payload(self.app_id))
 
     async def _h_user(self, request: web.Request, user_id: str) -> web.Response:
         u = self._find_any_user(_int(user_id, 10013, "Unknown User"))
@@ -2191,11 +2238,12 @@ class FakeDiscordServer:
         data = payload.get("data") or {}
         allowed = {
             m.IT_PING: {m.CB_PONG},
-            m.IT_APPLICATION_COMMAND: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_MODAL},
+            m.IT_APPLICATION_COMMAND: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_MODAL,
+                                       m.CB_LAUNCH_ACTIVITY},
             m.IT_MESSAGE_COMPONENT: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_DEFERRED_UPDATE_MESSAGE,
-                                     m.CB_UPDATE_MESSAGE, m.CB_MODAL},
+                                     m.CB_UPDATE_MESSAGE, m.CB_MODAL, m.CB_LAUNCH_ACTIVITY},
             m.IT_AUTOCOMPLETE: {m.CB_AUTOCOMPLETE_RESULT},
-            m.IT_MODAL_SUBMIT: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE}
+            m.IT_MODAL_SUBMIT: {m.CB_CHANNEL_MESSAGE, m.CB_DEFERRED_CHANNEL_MESSAGE, m.CB_LAUNCH_ACTIVITY}
             | ({m.CB_DEFERRED_UPDATE_MESSAGE, m.CB_UPDATE_MESSAGE} if rec.component_message_id else set()),
         }[rec.type]
         if ctype not in allowed:
@@ -2216,6 +2264,10 @@ class FakeDiscordServer:
             v.validate_modal(data, errors, emoji_ids=set(self.app_emojis))
             if errors:
                 raise ApiError(400, 50035, "Invalid Form Body", errors.tree)
+        elif ctype == m.CB_LAUNCH_ACTIVITY and not self.activities.enabled:
+            # receiving-and-responding.mdx: LAUNCH_ACTIVITY is "only available for apps with Activities enabled"
+            raise ApiError(400, 50035, "Invalid Form Body",
+                           {"type": "LAUNCH_ACTIVITY needs Activities enabled for the application"})
         elif ctype == m.CB_DEFERRED_CHANNEL_MESSAGE and int(data.get("flags") or 0) & ~m.F_EPHEMERAL:
             # receiving-and-responding.mdx: with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE "the only valid message
             # flag you may use is EPHEMERAL"; IS_COMPONENTS_V2 goes with the edit of the original response
@@ -2261,6 +2313,10 @@ class FakeDiscordServer:
             self.autocomplete_log.append({"interaction_id": rec.id, "user_id": rec.user.id, "visible_to": rec.user.id,
                                           "choices": rec.choices, "data": rec.payload.get("data")})
             self._emit("autocomplete", rec)
+        elif ctype == m.CB_LAUNCH_ACTIVITY:
+            guild_id = None if rec.channel.is_dm else rec.channel.guild_id
+            rec.activity_instance_id = self.activities.launch(rec.user.id, rec.channel.id, guild_id).instance_id
+            self._emit("activity_launch", rec)
         elif ctype == m.CB_MODAL:
             # as for messages, Discord numbers the modal's components (their ids come back on submit)
             rec.modal = dict(data, components=m.resolve_components(data.get("components") or [], [], v2=True))
@@ -2276,6 +2332,9 @@ class FakeDiscordServer:
             inter["response_message_loading"] = ctype == m.CB_DEFERRED_CHANNEL_MESSAGE
             inter["response_message_ephemeral"] = message.ephemeral
             out["resource"] = {"type": ctype, "message": message.payload()}
+        elif ctype == m.CB_LAUNCH_ACTIVITY:
+            inter["activity_instance_id"] = rec.activity_instance_id
+            out["resource"] = {"type": ctype, "activity_instance": {"id": rec.activity_instance_id}}
         elif ctype != m.CB_MODAL:
             out["resource"] = {"type": ctype}
         return json_response(out)

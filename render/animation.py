@@ -4,7 +4,9 @@
 and its arguments) and, for every frame, which picture it shows: a picture that several frames
 show is drawn once. The frames share one canvas (the widest picture's width, at most
 ``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot; the
-last frame carries the final ranking over the foot of the last picture. The result is an animated WebP, or a GIF when that is smaller;
+last frame carries the final ranking under the last picture (never over it: issue 36 found it over
+Ludix's and Range ta Ludothèque's score lines and Limit's Déchetterie), its title and lines wrapped,
+never cut. The result is an animated WebP, or a GIF when that is smaller;
 it stays under ``max_bytes`` (the pictures are made smaller until it does). Drawing is pure:
 the same jobs give the same bytes.
 """
@@ -23,7 +25,7 @@ from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, 
 MAX_WIDTH = 480
 #: Discord takes 10 MiB from a bot on a server without boosts; the summary stays well under
 MAX_BYTES = 8 * 1024 * 1024
-#: frames longer than this many pixels are cut (a very tall final sheet)
+#: a picture taller than this many pixels is made smaller to fit (a very tall final sheet), never cut
 MAX_HEIGHT = 1400
 FRAME_MS = 700
 #: the progress bar's height (px)
@@ -50,30 +52,61 @@ def _draw(job: Job) -> Image.Image | None:
     return out if out.mode == "RGB" else out.convert("RGB")
 
 
+def _wrap(text: str, fnt: Any, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` (a word wider than that alone is cut: a name)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and fnt.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return [fit(line, fnt, width) for line in lines] or [""]
+
+
 def _ranking_band(lines: Sequence[str], width: int, title: str) -> Image.Image:
     size = 22 if width >= 480 else 18
     head, body = font(size + 2, bold=True), font(size)
     line_h = size + 10
-    img, draw = canvas(width, 16 + line_h * (len(lines) + 1) + 8)
-    draw.text((16, 12), fit(title, head, width - 32), font=head, fill=HIGHLIGHT)
-    for i, line in enumerate(lines):
-        draw.text((16, 12 + line_h * (i + 1)), fit(line, body, width - 32), font=body, fill=TEXT)
+    heads = _wrap(title, head, width - 32) if title else []
+    rows = [part for line in lines for part in _wrap(line, body, width - 32)]
+    img, draw = canvas(width, 16 + line_h * (len(heads) + len(rows)) + 8)
+    y = 12
+    for text in heads:
+        draw.text((16, y), text, font=head, fill=HIGHLIGHT)
+        y += line_h
+    for text in rows:
+        draw.text((16, y), text, font=body, fill=TEXT)
+        y += line_h
     return img
 
 
 def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int,
             ranking: Sequence[str], title: str) -> list[Image.Image]:
-    """Every frame at one size: each picture scaled to ``width`` (once per picture), set at the top
-    of the canvas when it is shorter; the ranking laid over the foot of the last frame."""
+    """Every frame at one size: each picture scaled to ``width`` (once per picture; one taller than
+    ``MAX_HEIGHT`` made smaller to fit, centred), set at the top of the canvas when it is shorter;
+    the ranking under the picture of the last frame (the canvas is as tall as that needs)."""
     scaled: dict[int, Image.Image] = {}
     for i, pic in enumerate(pictures):
         if pic is None:
             continue
-        if pic.width != width:
-            pic = pic.resize((width, max(1, round(pic.height * width / pic.width))), Image.Resampling.BILINEAR,
+        w = width
+        if pic.height * width / pic.width > MAX_HEIGHT:
+            w = max(1, round(pic.width * MAX_HEIGHT / pic.height))
+        if pic.width != w:
+            pic = pic.resize((w, max(1, round(pic.height * w / pic.width))), Image.Resampling.BILINEAR,
                              reducing_gap=2.0)
-        scaled[i] = pic.crop((0, 0, width, MAX_HEIGHT)) if pic.height > MAX_HEIGHT else pic
+        if pic.width < width:
+            wide = Image.new("RGB", (width, pic.height), BACKGROUND)
+            wide.paste(pic, ((width - pic.width) // 2, 0))
+            pic = wide
+        scaled[i] = pic
+    band = _ranking_band(ranking, width, title) if ranking and order else None
+    last: Image.Image | None = None
+    for index in order:  # the picture the last frame shows (a position without one shows the previous)
+        last = scaled.get(index, last)
     height = max([p.height for p in scaled.values()] + [1])
+    if band is not None:
+        height = max(height, (last.height if last is not None else 0) + band.height + PROGRESS)
     blank = Image.new("RGB", (width, height), BACKGROUND)
     out: list[Image.Image] = []
     shown: Image.Image | None = None
@@ -88,11 +121,8 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
             frame.paste(pic, (0, 0))
         out.append(frame)
         shown = pic
-    if ranking and out:
-        band = _ranking_band(ranking, width, title)
-        last = out[-1].copy()
-        last.paste(band.crop((0, 0, width, min(band.height, height))), (0, max(0, height - band.height)))
-        out[-1] = last
+    if band is not None and out:
+        out[-1].paste(band, (0, last.height if last is not None else 0))
     # a progress bar along the foot: where the game is, and no two frames alike (an encoder would
     # merge identical neighbours, and a position would lose its frame)
     for n, frame in enumerate(out):

@@ -44,13 +44,16 @@ def _xy(name: str, columns: str) -> tuple[int, int]:
     return columns.index(name[0]), int(name[1:]) - 1
 
 
-def render_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False) -> bytes:
-    """PNG of the board of ``view``; with ``previous=True``, the final position of the last round."""
-    img = draw_board(view, names, lang, previous)
+def render_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False,
+                 hits: dict[str, list] | None = None) -> bytes:
+    """PNG of the board of ``view``; with ``previous=True``, the final position of the last round.
+    ``hits`` receives every point's square (``point:C3`` → its polygon, in the picture's pixels)."""
+    img = draw_board(view, names, lang, previous, hits)
     return encode_png(img)
 
 
-def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False) -> Image.Image:
+def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = False,
+               hits: dict[str, list] | None = None) -> Image.Image:
     s = SCALE
     text = labels(lang)
     n = view["size"]
@@ -94,6 +97,13 @@ def draw_board(view: dict, names: list[str], lang: str = "fr", previous: bool = 
             draw.text((xx, y), str(i + 1), font=label_font, fill=EDGE_LABEL, anchor="mm")
 
     radius = step * 0.34
+    if hits is not None:  # a point's square: half a step each way, in the reduced picture's pixels
+        for i in range(n):
+            for j in range(n):
+                cx, cy = at(f"{columns[i]}{j + 1}")
+                h = step / 2
+                hits[f"point:{columns[i]}{j + 1}"] = [((cx + dx * h) / s, (cy + dy * h) / s)
+                                                      for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     odraw = draw_on(img, "RGBA", s)  # translucent fills blend onto the board
 
     # --- ranges of Spain's last lines (current board only) ---

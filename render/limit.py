@@ -50,8 +50,9 @@ SS = 2  # supersampling factor for cached tile images
 NUMBER_RATIO = 0.53
 #: The three values inside a tile, in the narrower digits of the monospaced bold face (they share
 #: the tile's width): their glyphs are 11 CSS px high at least on a 390 px phone, on the widest
-#: board picture (0.5 × 44 px = 22 px, digits 16-16.5 px, 11.1-11.5 CSS px; issue 24).
-VALUE_RATIO = 0.5
+#: board picture shown across a card (368 CSS px inside the card's padding: 0.54 × 44 px = 23.5 px,
+#: digits 17 px and more; issues 24 and 36).
+VALUE_RATIO = 0.544
 PHONE_WIDTH, PHONE_MIN_PX = 360, 11
 
 LABEL_KEYS: tuple[str, ...] = (
@@ -59,7 +60,8 @@ LABEL_KEYS: tuple[str, ...] = (
     "label.round", "label.game", "label.announced", "label.lines", "label.bonuses", "label.ray",
     "label.penalty", "label.total", "label.dechetterie_value", "label.sun", "label.moon", "label.gold",
     "label.silver", "label.full", "label.half", "label.unplaced", "label.relocation", "label.gain",
-    "label.hidden", "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
+    "label.hidden", "label.legend_sun", "label.legend_moon", "label.legend_bonus",
+    "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
     "label.relocation_title", "label.penalty_threshold", "label.penalty_lowest", "label.penalty_highest",
     "board.nexus", "board.dechetterie", "board.orchidee", "board.big_orchid",
 )
@@ -123,6 +125,10 @@ def _hex_points(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
             for k in range(6)]
 
 
+def _box(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
 def _extent(cells: Sequence[Mapping[str, Any]], size: float) -> tuple[float, float, float, float]:
     xs = [_centre(c["q"], c["r"], size)[0] for c in cells]
     ys = [_centre(c["q"], c["r"], size)[1] for c in cells]
@@ -160,8 +166,8 @@ def _draw_orchid(draw: ImageDraw.ImageDraw, cx: float, cy: float, rad: float) ->
 #: vertical line's at the top, the two others below it and apart from each other; the cell's name
 #: on a patch low on the right (drawn on the board, see ``_name_badge``), the sun or moon low on
 #: the left: nothing overlaps (tests/render/test_limit.py measures it).
-VALUE_AT = ((0.0, -0.53), (0.36, -0.07), (-0.36, -0.07))  # vertical, sw_ne, nw_se
-MARK_AT = (-0.48, 0.36)
+VALUE_AT = ((0.0, -0.53), (0.36, -0.05), (-0.36, -0.05))  # vertical, sw_ne, nw_se
+MARK_AT = (-0.47, 0.38)
 MARK_RADIUS = 0.1  # the sun's disc (its rays reach 1.6 times as far), the moon's 1.35 times
 MARK_PATCH = 1.7  # a patch of the tile's ground under the mark, this many times its radius: it shows on any line
 NAME_AT = (0.16, 0.46)
@@ -255,8 +261,9 @@ def _paste_centre(img: Image.Image, tile: Image.Image, cx: float, cy: float) -> 
 def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
                cells: Mapping[str, str], size: int, ox: float, oy: float, *, legal: set[str] | None = None,
                frame: str | None = None, names: bool = True, name_px: int | None = None,
-               ray: Mapping[str, Any] | None = None) -> None:
-    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0).
+               ray: Mapping[str, Any] | None = None, hits: dict[str, list] | None = None) -> None:
+    """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0); ``hits``
+    receives each hexagon drawn (``cell:<name>`` → its polygon).
 
     Every position shows its name, an empty one in its middle, a placed tile low on its right in
     ``name_px`` (the caller's phone minimum); ``ray`` (a breakdown's best ray) rings its tiles in
@@ -269,6 +276,8 @@ def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, A
         cx, cy = ox + _centre(c["q"], c["r"], size)[0], oy + _centre(c["q"], c["r"], size)[1]
         tid = cells.get(c["name"])
         hole = bool(c.get("hole"))
+        if hits is not None:
+            hits["cell:" + c["name"]] = _hex_points(cx, cy, size)
         if tid is None:
             _paste_centre(img, _empty_image(size, hole), cx, cy)
             if names:
@@ -396,7 +405,7 @@ def penalty_note(bd: Mapping[str, Any], lab: _Labels) -> str | None:
     if not why:
         return None
     penalty = _fmt(bd["items"].get("penalty", 0))
-    return lab.get(f"label.penalty_{why['rule']}", f"{penalty} : X {why['value']}", penalty=penalty,
+    return lab.get(f"label.penalty_{why['rule']}", f"{penalty} X {why['value']}", penalty=penalty,
                    value=why["value"], threshold=why["threshold"], shared=why.get("shared", 1))
 
 
@@ -492,11 +501,27 @@ def _wrap(text: str, fnt, width: float) -> list[str]:
     return lines
 
 
+def _legend(view: Mapping[str, Any], cells: Mapping[str, str], ray: Mapping[str, Any] | None, lab: _Labels,
+            fnt, width: float) -> list[tuple[str, tuple[int, int, int]]]:
+    """What the board's coloured marks mean (issue 36): the best ray's ring (gold for suns, silver
+    for moons) and a bonus tile's frame, when the board shows one; each line in the mark's colour,
+    wrapped to ``width``."""
+    parts = []
+    if ray and ray.get("cells"):
+        sun = ray["kind"] == "sun"
+        parts.append((lab.get("label.legend_sun" if sun else "label.legend_moon", ""), SUN if sun else MOON))
+    if any((view["tiles"].get(tid) or {}).get("bonus") for tid in cells.values()):
+        parts.append((lab.get("label.legend_bonus", ""), GOLD))
+    return [(line, colour) for text, colour in parts if text for line in _wrap(text, fnt, width)]
+
+
 def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str] | None = None,
-                 labels: Mapping[str, str] | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, hits: dict[str, list] | None = None) -> bytes:
     """A player's boards, laid out for a phone (one column as wide as the main board): the title,
     the main board (Nexus or Orchidée), then the Déchetterie or the big orchid beside the
-    announced tile, the relocation advice and the running score."""
+    announced tile, the relocation advice and the running score. ``hits`` receives what a touch
+    may name, where it is drawn: every cell (``cell:C3``, ``cell:X1``), the Déchetterie (``dump``)
+    and the big orchid (``orchid``)."""
     lab = _Labels(labels)
     board = _board_for(view, seat)
     layout = view["layout"]
@@ -531,10 +556,12 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     hidden = _wrap(lab.get("label.hidden", "▢"), font(small), width - 2 * pad) if frame else []
     passing = _wrap(lab.get("label.pass", "X →"), font(small), width - 2 * pad) if (
         dech and layout.get("pass_name") and mine and layout["pass_name"] in legal) else []
+    legend = _legend(view, board["cells"], board["score"].get("ray"), lab, font(small), width - 2 * pad)
     holder = board.get("holder")
     header = 16 + big + 10 + small + 12
     height = (header + gh + 20 + block_h + 16 + (3 * (small + 8) + 8 if reloc_on else 0)
               + len(rows) * (small + 10) + 10 + len(hidden) * (small + 6) + 20
+              + (len(legend) * (small + 6) + 6 if legend else 0)
               + (len(passing) * (small + 6) + 6 if passing else 0))
     img, draw = canvas(width, height)
     # header: the name, then the tile / game count
@@ -551,7 +578,8 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     bx, by = pad, header
     draw.rounded_rectangle([bx - 6, by - 6, bx + gw + 6, by + gh + 6], radius=16, fill=BOARD_BG)
     _draw_grid(img, draw, view, layout["main"], board["cells"], size, bx + gox, by + goy,
-               legal=legal if placing else None, frame=frame, name_px=small, ray=board["score"].get("ray"))
+               legal=legal if placing else None, frame=frame, name_px=small, ray=board["score"].get("ray"),
+               hits=hits)
     _draw_line_marks(draw, view, layout["main"], board["score"]["lines"], board["cells"], size, bx + gox, by + goy)
     # Déchetterie / big orchid (left), announced tile (right)
     y = by + gh + 20
@@ -567,12 +595,16 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         draw.rounded_rectangle([sx, dy, sx + dw + 12, dy + dh + 12], radius=12, fill=(74, 62, 52))
         dech_legal = legal if layout.get("pass_name") is None else set()
         _draw_grid(img, draw, view, dech, board["cells"], size, sx + 6 + dox, dy + 6 + doy,
-                   legal=dech_legal if placing else None, frame=frame, name_px=small)
+                   legal=dech_legal if placing else None, frame=frame, name_px=small, hits=hits)
+        if hits is not None:
+            hits["dump"] = _box(sx, dy, sx + dw + 12, dy + dh + 12)
         right_x = max(right_x, sx + dw + 12 + 24)
         y = dy + dh + 12 + 14
     if orchid:
         ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, y, size,
                                   mine and "O" in legal, lab.get("board.big_orchid", ""), small)
+        if hits is not None:
+            hits["orchid"] = _box(sx, y, sx + ow, y + oh)
         right_x = max(right_x, sx + ow + 24) if not dech else right_x
     if tile is not None:
         tx = right_x if right_x + 2 * size + 8 <= width else pad
@@ -602,20 +634,24 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         y += 3 * (small + 8) + 8
     # running score
     y = _draw_rows(draw, pad, y + 4, width - 2 * pad, rows, size=small)
-    y += 6 if hidden else 0
+    y += 6 if hidden or legend else 0
     for line in hidden:
         draw.text((pad, y), line, font=font(small), fill=FRAME)
+        y += small + 6
+    for line, colour in legend:
+        draw.text((pad, y), line, font=font(small), fill=colour)
         y += small + 6
     return encode_png(img)
 
 
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
-                 labels: Mapping[str, str] | None = None, only: int | None = None) -> bytes:
+                 labels: Mapping[str, str] | None = None, only: int | None = None, title: str | None = None) -> bytes:
     """Every board of the last finished game, one under the other (a phone shows one board
     across its width), each with its Déchetterie, its per-rule breakdown, why it paid a
     penalty and (several games) the series total. ``only``: that board alone (the final
     message attaches one picture per board). During the Orchidée relocation (the game is not
-    over yet) the running boards, under the relocation's title."""
+    over yet) the running boards, under the relocation's title. ``title``: another title (a replay
+    frame's: the running boards after a tile)."""
     lab = _Labels(labels)
     final = view.get("final")
     layout = view["layout"]
@@ -646,7 +682,9 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     row_h = small + 10
     rows_max = max((len(_summary_rows(bds[i], lab)) for i in shown), default=6)
     notes = {i: _wrap(note, font(small), width - 2 * pad - 8) for i in shown if (note := penalty_note(bds[i], lab))}
-    note_h = max((len(lines) * (small + 6) + 4 for lines in notes.values()), default=0)
+    legends = {i: _legend(view, cells_of[i], bds[i].get("ray"), lab, font(small), width - 2 * pad - 8) for i in shown}
+    note_h = max((len(notes.get(i, [])) * (small + 6) + 4 + len(legends[i]) * (small + 6) for i in shown),
+                 default=0)
     extra = (big + 8 + int(SQRT3 * size) + 10) if orchid else 0  # the tiles left on the big orchid
     lower = max(dh + 12, rows_max * row_h + 8) if dech and dw + 12 + 16 + 10 * small <= width - 2 * pad else (
         (dh + 24 if dech else 0) + rows_max * row_h + 8)
@@ -655,7 +693,8 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     height = header + len(shown) * (cell_h + 10) + 4
     img, draw = canvas(width, height)
     relocating = final is None and view.get("phase") == "relocate"
-    title = lab.get("label.relocation_title", "O →") if relocating else lab.get("label.final", "Σ")
+    if title is None:
+        title = lab.get("label.relocation_title", "O →") if relocating else lab.get("label.final", "Σ")
     draw.text((pad, 14), fit(title, font(big, bold=True), width - 2 * pad), font=font(big, bold=True), fill=TEXT)
     if series and final is not None:
         draw.text((pad, 14 + big + 8), lab.get("label.game", f"{final['game']}/{view['games']}", game=final["game"],
@@ -703,61 +742,30 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         for line in notes.get(i, []):
             draw.text((pad, y), line, font=font(small), fill=BAD_TEXT)
             y += small + 6
+        for line, colour in legends[i]:
+            draw.text((pad, y), line, font=font(small), fill=colour)
+            y += small + 6
         if series:
-            draw.text((pad, y), f"{lab.get('label.series_total', 'Σ')} : {_fmt(view['totals'][i])}",
+            total = _fmt(view["totals"][i])
+            draw.text((pad, y), lab.get("label.series_total", f"Σ {total}", total=total),
                       font=font(small, bold=True), fill=HIGHLIGHT)
     return encode_png(img)
 
 
-#: the replay frame's width: the animation's own (render/animation.py MAX_WIDTH), so nothing is scaled
-REPLAY_WIDTH = 480
-
-
 def render_replay(view: Mapping[str, Any], names: Sequence[str] | None = None,
                   labels: Mapping[str, str] | None = None) -> bytes:
-    """A frame of the animated summary (issue 27): every main board as the public ``view`` shows it
-    (this round's placements stay hidden until the round closes, as the engine's public view has
-    them), two a row with their name and running score, under the round and the announced tile."""
+    """A frame of a replay (issue 27): every board as the public ``view`` shows it, drawn as the end of
+    the game draws them — the main board, the Déchetterie, the score rule by rule — under the last
+    tile placed (« Tuile 3/44 »: this round's placements stay hidden until the round closes, as the
+    engine's public view has them; the start names the first tile announced)."""
     lab = _Labels(labels)
-    layout = view["layout"]["main"]
-    boards = view["boards"]
-    cols = 1 if len(boards) == 1 else 2
-    pad, gap = 8, 8
-    cell_w = (REPLAY_WIDTH - 2 * pad - (cols - 1) * gap) // cols
-    size = 30
-    while size > 8 and _grid_size(layout, size, pad=2)[0] > cell_w - 8:
-        size -= 1
-    gw, gh, gox, goy = _grid_size(layout, size, pad=2)
-    small = 16
-    title_h = small + 12
-    cell_h = title_h + gh + 8
-    tile = view.get("tile")
-    tsize = 22
-    header = max(int(SQRT3 * tsize) + 12, small + 20)
-    rows = -(-len(boards) // cols)
-    height = header + rows * (cell_h + gap) + pad
-    img, draw = canvas(REPLAY_WIDTH, height)
-    info = lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
-    fb = font(small, bold=True)
-    x = pad
-    if tile:
-        t_img = _tile_image(tuple(tile["values"]), tuple(tile["colours"]), bool(tile["sun"]), tile.get("bonus"),
-                            tsize, False)
-        _paste_centre(img, t_img, pad + tsize + 2, header / 2)
-        x = pad + 2 * tsize + 12
-        info = f"{info} · {tile['id']}"
-    draw.text((x, header / 2), fit(info, fb, REPLAY_WIDTH - x - pad), font=fb, fill=TEXT, anchor="lm")
-    for i, board in enumerate(boards):
-        bx = pad + (i % cols) * (cell_w + gap)
-        by = header + (i // cols) * (cell_h + gap)
-        draw.rounded_rectangle([bx, by, bx + cell_w, by + cell_h], radius=10, fill=PANEL)
-        draw.rectangle([bx + 6, by + 6, bx + 10, by + 6 + small], fill=seat_colour(board["seats"][0]))
-        score = _fmt(board["score"]["total"])
-        sw = int(fb.getlength(score))
-        draw.text((bx + 16, by + 5), fit(_board_title(board, names), fb, cell_w - sw - 30), font=fb, fill=TEXT)
-        draw.text((bx + cell_w - 8, by + 5), score, font=fb, fill=HIGHLIGHT, anchor="ra")
-        ox = bx + (cell_w - gw) // 2
-        oy = by + title_h
-        draw.rounded_rectangle([ox, oy, ox + gw, oy + gh], radius=8, fill=BOARD_BG)
-        _draw_grid(img, draw, view, layout, board["cells"], size, ox + gox, oy + goy, names=False)
-    return encode_png(img)
+    placed = view["round"] - 1
+    if placed >= 1:
+        title = lab.get("label.round", f"{placed}/{view['rounds']}", round=placed, rounds=view["rounds"])
+    else:
+        tile = view.get("tile")
+        title = lab.get("label.announced", "▶") + (f" · {tile['id']}" if tile else "")
+    if view.get("games", 1) > 1:
+        title = lab.get("label.game", f"{view['game_no']}/{view['games']}", game=view["game_no"],
+                        games=view["games"]) + " · " + title
+    return render_final({**view, "final": None}, names, labels, title=title)

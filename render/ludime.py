@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ludime.lexicon import normalize
+from render import catalog
 from render.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -34,16 +35,15 @@ CARD_EDGE = (30, 30, 30)
 VOWEL_TINT = (232, 240, 252)
 BACK = (96, 72, 140)
 
-DEFAULT_LABELS = {
-    "hand": "Ma main", "table": "Table", "discard": "Défausse", "pile": "Pioche", "round": "Manche",
-    "score": "Score", "points": "pts", "cards": "cartes", "penalty": "Pénalité", "dealer": "Donneur",
-    "turn": "À jouer", "first_turn": "Premier tour : un mot de 6 lettres ou plus",
-    "must_use": "À utiliser dans un mot", "drawn": "Piochée", "no_word": "Aucun mot sur la table",
-    "last_round": "Manche précédente", "target": "Objectif", "abandoned": "abandon", "die": "Dé",
-    "went_out": "Plus de cartes : dernier tour de table", "winner": "Vainqueur", "finished": "Partie terminée",
-    "colon": " : ", "cards_0": "carte", "cards_1": "carte", "cards_2": "cartes", "points_0": "pt", "points_1": "pt",
-    "points_2": "pts",
-}
+def catalog_labels(lang: str = "fr") -> dict[str, str]:
+    """The picture's words in ``lang``: the ``[label]`` section of the Ludime catalog, and the nouns
+    of ``n cards`` / ``n points`` for 0, 1 and 2+ as the language's plural rule says (what a caller
+    gives nothing for is drawn in French, from the catalog: no word is written here)."""
+    out = dict(catalog.section("ludime", lang, "label"))
+    for word in ("cards", "points"):
+        out.update({f"{word}_{n}": catalog.message("ludime", lang, f"label.{word}_word", count=n) or out[word]
+                    for n in (0, 1, 2)})
+    return out
 
 
 def _count(lab: dict[str, str], word: str, n: int) -> str:
@@ -79,7 +79,7 @@ def _back(draw, x: int, y: int, w: int, h: int, text: str = "") -> None:
 
 def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
     """The viewing seat's hand as cards with values (an ephemeral picture: only its owner sees it)."""
-    lab = {**DEFAULT_LABELS, **(labels or {})}
+    lab = {**catalog_labels("fr"), **(labels or {})}
     hand: list[str] = list(view.get("hand") or [])
     values: dict[str, int] = view.get("values") or {}
     seat = view.get("seat")
@@ -168,7 +168,7 @@ def _layout(words: list[dict[str, Any]], two_cols: bool) -> tuple[list[tuple[int
 
 def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
     """The public table: every word with its owner's colour and value, discard, pile, scores."""
-    lab = {**DEFAULT_LABELS, **(labels or {})}
+    lab = {**catalog_labels("fr"), **(labels or {})}
     players = view["players"]
     words = list(view.get("words") or [])
     values: dict[str, int] = view.get("values") or {}

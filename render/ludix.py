@@ -8,6 +8,7 @@ from typing import Any
 from PIL import Image
 from PIL.ImageFont import FreeTypeFont
 
+from render import catalog
 from render.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -36,9 +37,12 @@ BUST = (214, 48, 49)
 BUST_TEXT = legible(BUST, BACKGROUND)  # a bust said in words: the red, light enough to read
 SMALL = 24  # the smallest text in the picture
 
-DEFAULT_LABELS = {"turn_total": "Total du tour", "target": "Objectif", "bust": "Raté !",
-                  "round": "Tour", "last_round": "Dernier tour", "others": "Autres", "no_roll": "—",
-                  "final": "Partie terminée"}
+
+
+def catalog_labels(lang: str = "fr") -> dict[str, str]:
+    """The picture's words in ``lang``: the ``[label]`` section of the Ludix catalog (what a caller
+    gives nothing for is drawn in French, from the catalog: no word is written here)."""
+    return dict(catalog.section("ludix", lang, "label"))
 
 
 DIE_FACE = (250, 247, 240)
@@ -133,20 +137,23 @@ def _length(fnt: FreeTypeFont, text: str) -> float:
     return fnt.getlength(text)
 
 
-def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
+def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+                 hits: dict[str, list] | None = None) -> bytes:
     """The last roll (four dice, the best numeral) above one row per player: name and score on a
     line, the progress bar to the target under it (the score is right-aligned: never cut)."""
-    return encode_png(draw_table(view, names, labels))
+    return encode_png(draw_table(view, names, labels, hits))
 
 
-def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> Image.Image:
+def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+               hits: dict[str, list] | None = None) -> Image.Image:
     """The picture of :func:`render_table`, already in its palette (mode P, :data:`PALETTE`).
 
     Its pixels are those of the table drawn in RGB and then mapped to the palette: what does not
     change from a move to the next (panels, dice, lines of text) is drawn once in the render
-    worker and kept (bounded caches), and pasted on a copy of the panels at each move.
+    worker and kept (bounded caches), and pasted on a copy of the panels at each move. ``hits``
+    receives the dice (``dice``: a roll) and the current player's row (``stop``: their turn banked).
     """
-    lab = {**DEFAULT_LABELS, **(labels or {})}
+    lab = {**catalog_labels("fr"), **(labels or {})}
     players = view["players"]
     current = view.get("current")
     img = _rows(players, current if isinstance(current, int) and 0 <= current < players else None).copy()
@@ -157,6 +164,8 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
     x0 = (WIDTH - dice_w) // 2
     y0 = Y0
     big = font(40, bold=True)
+    if hits is not None:
+        hits["dice"] = [(x0, y0), (x0 + dice_w, y0), (x0 + dice_w, y0 + DIE), (x0, y0 + DIE)]
     if roll:
         bust = roll["bust"]
         for i, face in enumerate(roll["faces"]):
@@ -169,7 +178,7 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
             small = font(SMALL)
             shown = list(roll["others"][:4])
             while shown:
-                text = f"{lab['others']} : " + ", ".join(f"{n} = {v}" for n, v in shown)
+                text = f"{lab['others']}{lab['colon']}" + ", ".join(f"{n} = {v}" for n, v in shown)
                 if _length(small, text) <= WIDTH - 40:
                     break
                 shown.pop()
@@ -193,6 +202,8 @@ def draw_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | 
     for seat in range(players):
         top = _row_top(seat)
         is_current = current == seat
+        if is_current and hits is not None:
+            hits["stop"] = [(20, top + 4), (WIDTH - 20, top + 4), (WIDTH - 20, top + ROW - 4), (20, top + ROW - 4)]
         score = view["scores"][seat]
         text = str(score)
         if is_current and view.get("turn_total"):

@@ -256,7 +256,8 @@ def _label(labels: dict[str, str], key: str, fallback: str, **params: Any) -> st
         return template
 
 
-def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None) -> bytes:
+def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
+                 hits: dict[str, list] | None = None) -> bytes:
     """The public table: mushrooms per player, the picker, gestures once public, last card, deck.
 
     ``names[seat]`` labels each row. ``labels`` (optional, translated) may give
@@ -264,7 +265,8 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
     ``revealed_card``, ``variant`` (the variant's display name).
     Columns per row: name and role, mushrooms (with ``+n`` won last turn), the
     current turn (✓ chosen / … thinking, or the gesture once all are public, ✗
-    ignored), the last turn's gesture (★ the followed lutin).
+    ignored), the last turn's gesture (★ the followed lutin). ``hits`` receives each player's row
+    (``seat:<n>``: the lutin the picker follows).
     """
     labels = labels or {}
     n = view["players"]
@@ -303,6 +305,8 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         y = top + seat * ROW_H
         colour = seat_colour(seat)
         is_picker = seat == picker
+        if hits is not None:
+            hits[f"seat:{seat}"] = [(12, y + 4), (PANEL_X - 16, y + 4), (PANEL_X - 16, y + ROW_H - 4), (12, y + ROW_H - 4)]
         draw.rounded_rectangle((12, y + 4, PANEL_X - 16, y + ROW_H - 4), radius=10,
                                fill=PICKER_ROW if is_picker else PANEL,
                                outline=HIGHLIGHT if is_picker else None, width=3 if is_picker else 1)

@@ -45,7 +45,7 @@ LABEL_KEYS: tuple[str, ...] = (
     *(f"rule.{r}" for r in RULES),
     "mode.classique", "mode.expert",
     "label.round", "label.total", "label.size", "label.category", "label.mechanic", "label.mat",
-    "label.hidden", "label.preview", "label.final", "label.dice", "label.cells",
+    "label.hidden", "label.preview", "label.preview_mat", "label.final", "label.dice", "label.cells",
 )
 
 CATEGORY_COLOURS = {
@@ -178,7 +178,10 @@ def _draw_kallax(img: Image.Image, draw: ImageDraw.ImageDraw, k: _Kallax, ox: in
                 x0, t, r, b = k.rect(ox, oy, x, y)
                 draw.text(((x0 + r) / 2, (t + b) / 2), name, font=name_font, fill=MUTED, anchor="mm")
     inset = max(2, cell // 24)
+    staged = {n.upper() for n in preview.get("cells", ())} if preview else set()
     for it in items:
+        if staged and {n.upper() for n in it["cells"]} == staged:
+            continue  # the previewed box itself (a preview's sheet holds it): drawn as the preview, below
         box = k.span(ox, oy, it["cells"])
         if box is None:
             continue
@@ -357,7 +360,8 @@ def render_sheet(view: Mapping[str, Any], seat: int, names: Sequence[str] | None
     y = top + k.height + 36
     note = None
     if pv and pv.get("cells"):
-        note = "\u25a0 " + lab.get("label.preview", " ".join(pv["cells"]))
+        boxed = bool(pv.get("category") or pv.get("symbol"))  # a box; a mat has neither
+        note = "\u25a0 " + lab.get("label.preview" if boxed else "label.preview_mat", " ".join(pv["cells"]))
     elif current is not None and any(it.get("round") == current for it in sheet_view["items"]):
         note = "\u25a1 " + lab.get("label.hidden", str(current))
     if note:
@@ -420,17 +424,25 @@ def _draw_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, w: int, h: int,
 
 
 def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> bytes:
-    """The round's three dice, each with what its face means as size, category and mechanic."""
+    """The round's three dice, each with what its face means as size, category and mechanic. A
+    category's letter is the one the kallax's legend and boxes show (:meth:`_Labels.code`); a name
+    too long for its column is wrapped (« Role-playing / game »), never cut."""
     lab = _Labels(labels)
     dice = view["dice_meaning"]
     col_w, head = 210, 70  # three narrow columns: the picture stays phone-sized (text ≥ 22 px at 670 px)
+    caption = font(22)
+    line_h = 24
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    cats = [_wrap(probe, lab.get(f"category.{d['category']}", ""), caption, col_w - 24) for d in dice]
+    mechs = [_wrap(probe, lab.get(f"mechanic.{d['mechanic']}", ""), caption, col_w - 24) for d in dice]
+    more_cat = line_h * max(0, max((len(c) for c in cats), default=1) - 1)  # the extra lines of a wrapped name
+    more_mech = line_h * max(0, max((len(m) for m in mechs), default=1) - 1)
     width = col_w * len(dice) + 40
-    height = 610
+    height = 610 + more_cat + more_mech
     img, draw = canvas(width, height)
     title = lab.get("label.dice", "", round=view["round"], rounds=view["rounds"]) or \
         lab.get("label.round", f"{view['round']}/{view['rounds']}", round=view["round"], rounds=view["rounds"])
     draw.text((width / 2, 38), title, font=font(30, True), fill=TEXT, anchor="mm")
-    caption = font(22)
     for i, d in enumerate(dice):
         x0 = 20 + i * col_w
         cx = x0 + col_w / 2
@@ -442,20 +454,22 @@ def render_dice(view: Mapping[str, Any], labels: Mapping[str, str] | None = None
         _draw_shape(draw, cx - 48, y + 60, d["long"], d["short"], 16)
         _draw_shape(draw, cx + 52, y + 60, d["short"], d["long"], 16)
         draw.text((cx + 2, y + 60), "/", font=font(24), fill=MUTED, anchor="mm")
-        # category
+        # category: the letter of the kallax's legend, on the category's colour
         y = head + 280
         draw.text((cx, y), lab.get("label.category", ""), font=caption, fill=MUTED, anchor="mm")
         cat = d["category"]
         draw.rounded_rectangle([cx - 24, y + 18, cx + 24, y + 66], radius=6, fill=CATEGORY_COLOURS[cat])
-        draw.text((cx, y + 42), cat, font=font(32, True), fill=INK, anchor="mm")
-        name = lab.get(f"category.{cat}", "")
-        draw.text((cx, y + 86), _fit(name, font(22), col_w - 24), font=font(22), fill=TEXT, anchor="mm")
+        draw.text((cx, y + 42), lab.code(cat), font=font(32, True), fill=INK, anchor="mm")
+        for k, line in enumerate(cats[i]):
+            draw.text((cx, y + 86 + k * line_h), _fit(line, caption, col_w - 24), font=caption, fill=TEXT,
+                      anchor="mm")
         # mechanic
-        y = head + 405
+        y = head + 405 + more_cat
         draw.text((cx, y), lab.get("label.mechanic", ""), font=caption, fill=MUTED, anchor="mm")
         draw.text((cx, y + 42), d["symbol"], font=font(40), fill=TEXT, anchor="mm")
-        name = lab.get(f"mechanic.{d['mechanic']}", "")
-        draw.text((cx, y + 86), _fit(name, font(22), col_w - 24), font=font(22), fill=TEXT, anchor="mm")
+        for k, line in enumerate(mechs[i]):
+            draw.text((cx, y + 86 + k * line_h), _fit(line, caption, col_w - 24), font=caption, fill=TEXT,
+                      anchor="mm")
     return encode_png(img)
 
 

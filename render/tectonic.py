@@ -86,12 +86,13 @@ def _piece(draw: ImageDraw.ImageDraw, kind: str, owner: int, red: bool, cx: floa
 
 
 def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None, *,
-                 lang: str = "fr") -> bytes:
+                 lang: str = "fr", hits: dict[str, list] | None = None) -> bytes:
     """The public board with regions, coordinates, last move and reserves, as PNG bytes.
 
     ``names`` are the players' display names in seat order (White, Black).
     ``labels`` overrides the ``[render]`` texts of the catalog ``data/locales/tectonic/<lang>.ftl``
     (keys: reserve, on_board, red, turn, winner, draw, ply, white, black).
+    ``hits`` receives every cell's square (``cell:E3`` → its polygon, in the picture's pixels).
     """
     lab = dict(_labels(lang))
     if labels:
@@ -116,6 +117,8 @@ def render_board(view: dict[str, Any], names: list[str], labels: dict[str, str] 
             shade = (row + col) % 2
             colour = tint.get(cell) or (STONE[shade] if cell in region_cells else PLAIN[shade])
             draw.rectangle((x * S, y * S, (x + CELL) * S, (y + CELL) * S), fill=colour)
+            if hits is not None:
+                hits["cell:" + cell] = [(x, y), (x + CELL, y), (x + CELL, y + CELL), (x, y + CELL)]
     for k in range(SIZE + 1):
         x = (MARGIN + k * CELL) * S
         y = (HEADER + MARGIN + k * CELL) * S

@@ -26,12 +26,22 @@ log = logging.getLogger("ludibot.sandbox")
 STATIC = Path(__file__).resolve().parent / "static"
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Alice", "Bruno", "Chloé")
+#: a virtual player's client language (the page's switch) -> the locale its Discord client sends
+LOCALES = {"fr": "fr", "en": "en-US"}
+#: the sandbox server's channels, named by whoever made the server: in the console's language. Channel
+#: names are server data; Discord shows them as they are to every client, whatever its language.
+CHANNELS = {"fr": ("jeux", "tournoi"), "en": ("games", "tournament")}
 PAGE_SIZE = 150
 PAGE_MAX = 500
 FAVICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" '
            b'fill="#5865f2"/><circle cx="11" cy="11" r="3" fill="#fff"/><circle cx="21" cy="21" r="3" fill="#fff"/>'
            b'<circle cx="21" cy="11" r="3" fill="#fff"/><circle cx="11" cy="21" r="3" fill="#fff"/></svg>')
 OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 10: "number"}
+
+
+def client_lang(locale: str | None) -> str:
+    """The page's language for a Discord locale: English for en-*, else French."""
+    return "en" if (locale or "").startswith("en") else "fr"
 
 
 def localized(obj: dict[str, Any], key: str, locale: str | None) -> str:
@@ -45,9 +55,10 @@ def localized(obj: dict[str, Any], key: str, locale: str | None) -> str:
 
 
 def command_catalog(fake: FakeDiscord, locale: str | None = None) -> list[dict[str, Any]]:
-    """Every slash command path with its options, as the page's command box needs them; descriptions and
-    choice names in `locale` when the bot localized them (as a Discord client shows them), and the path
-    as that client shows it (``shown``: how the page writes a command mention ``</path:id>``)."""
+    """Every slash command path with its options, as the page's command box needs them. ``path`` and the
+    options' ``name`` are the registered names an interaction carries; ``shown``, the options' ``shown``,
+    descriptions and choice names are what a Discord client in `locale` shows (and what its user types):
+    the localizations the bot registered, with Discord's fallbacks."""
     out: list[dict[str, Any]] = []
 
     def walk(prefix: str, node: dict[str, Any], shown: str) -> None:
@@ -58,11 +69,12 @@ def command_catalog(fake: FakeDiscord, locale: str | None = None) -> list[dict[s
                 walk(f"{prefix} {sub['name']}", sub, f"{shown} {localized(sub, 'name', locale)}")
             return
         out.append({"path": prefix, "shown": shown, "description": localized(node, "description", locale), "options": [
-            {"name": o["name"], "type": OPTION_TYPES.get(o.get("type"), "string"),
+            {"name": o["name"], "shown": localized(o, "name", locale), "type": OPTION_TYPES.get(o.get("type"), "string"),
              "required": bool(o.get("required")), "description": localized(o, "description", locale),
              "autocomplete": bool(o.get("autocomplete")),
              "choices": [{"name": localized(c, "name", locale), "value": c["value"]} for c in o.get("choices", [])],
-             "min": o.get("min_value"), "max": o.get("max_value")}
+             "min": o.get("min_value"), "max": o.get("max_value"),
+             "min_length": o.get("min_length"), "max_length": o.get("max_length")}
             for o in options]})
 
     for cmd in sorted(fake.commands.values(), key=lambda c: c.name):
@@ -77,10 +89,12 @@ class Sandbox:
         self.port = port
         self.lang = lang
         self.start_bot_process = start_bot
-        self.fake = FakeDiscord(guild_name="Ludibot Sandbox", channels=["jeux", "tournoi"],
+        self.fake = FakeDiscord(guild_name="Ludibot Sandbox", channels=list(CHANNELS.get(lang, CHANNELS["fr"])),
                                 state_path=str(data_dir / "fake-discord.json"), settle=0.05, timeout=30)
-        self.users = {name: self.fake.add_user(name, locale=lang, manage_guild=(name == PLAYERS[0]))
+        self.users = {name: self.fake.add_user(name, locale=LOCALES.get(lang, "fr"), manage_guild=(name == PLAYERS[0]))
                       for name in PLAYERS}
+        for user in self.users.values():  # every start: the players' clients speak the console's language
+            user.locale = LOCALES.get(lang, "fr")
         self.bot: subprocess.Popen | None = None
         self.runner: web.AppRunner | None = None
         self.changes = 0
@@ -96,6 +110,7 @@ class Sandbox:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         await self.fake.start()
         if self.start_bot_process:
+            await self._seed_server_language()
             self._spawn_bot()
         app = web.Application()
         app.add_routes([
@@ -107,6 +122,7 @@ class Sandbox:
             web.post("/api/select", self.api_select),
             web.post("/api/autocomplete", self.api_autocomplete),
             web.post("/api/modal", self.api_modal),
+            web.post("/api/locale", self.api_locale),
             web.get("/emoji/{emoji_id}", self.emoji),
             web.get("/attachment/{message}/{revision}/{index}", self.attachment),
             web.get("/attachment/{tail:.*}", self.bad_attachment),
@@ -121,6 +137,24 @@ class Sandbox:
         if sockets:
             self.port = sockets[0].getsockname()[1]
         return f"http://127.0.0.1:{self.port}/"
+
+    async def _seed_server_language(self) -> None:
+        """A new sandbox server speaks the console's language, as if its admin had run ``/ludibot config
+        langue:`` first (a server that never chose speaks French): written before the bot's first start."""
+        db = self.data_dir / "sandbox.db"
+        if db.exists() or self.lang == i18n.DEFAULT:
+            return
+        from bot.language import SETTING
+        from bot.storage import open_store
+
+        store = open_store(str(db))
+        await store.open()
+        try:
+            settings = dict(await store.guild_settings(self.fake.guild_id))
+            settings[SETTING] = self.lang
+            await store.set_guild_settings(self.fake.guild_id, settings)
+        finally:
+            await store.close()
 
     def _spawn_bot(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_DEV"))}
@@ -169,6 +203,9 @@ class Sandbox:
         v2 = msg.is_v2
         media = {str(a.id): url(i) for i, a in enumerate(msg.attachments)}
         shown = msg.attachments if not v2 else []
+        # what Discord draws inline: pictures, animated WebP and GIF included (by their content type)
+        pictures = {i for i, a in enumerate(msg.attachments) if a in shown
+                    and str(a.payload().get("content_type") or "").startswith("image/")}
         return {
             "id": str(msg.id),
             "channel": str(msg.channel_id),
@@ -179,9 +216,9 @@ class Sandbox:
             "embeds": msg.embeds,
             "components": msg.components,
             "media": media,
-            "attachments": [url(i) for i, a in enumerate(msg.attachments) if a in shown
-                            and ((a.content_type or "").startswith("image") or a.filename.endswith(".png"))],
-            "files": [{"name": a.filename, "url": url(i)} for i, a in enumerate(msg.attachments) if a in shown],
+            "attachments": [url(i) for i in sorted(pictures)],
+            "files": [{"name": a.filename, "url": url(i)} for i, a in enumerate(msg.attachments)
+                      if a in shown and i not in pictures],
             "ephemeral": msg.visible_to is not None,
             "revision": rev,
             "timestamp": msg.timestamp,
@@ -233,18 +270,35 @@ class Sandbox:
         return web.Response(body=FAVICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     async def api_init(self, request: web.Request) -> web.Response:
-        labels = {k.split(".", 1)[1]: i18n.t(k, self.lang) for k in i18n.catalog(self.lang) if k.startswith("sandbox.")}
+        """The page's data as the chosen player's Discord client shows it: its words (Discord's own, such as
+        « Visible par vous seulement ») and the commands in that player's client language."""
         user = self.fake.users.get(int(request.query["user"])) if request.query.get("user", "").isdigit() else None
-        locale = user.locale if user is not None else self.lang
+        if user is None or user.bot:
+            user = next(iter(self.users.values()))
+        lang = client_lang(user.locale)
+        labels = {k.split(".", 1)[1]: i18n.t(k, lang) for k in i18n.catalog(lang) if k.startswith("sandbox.")}
         return web.json_response({
-            "users": [{"id": str(u.id), "name": u.name, "locale": u.locale} for u in self.users.values()],
+            "users": [{"id": str(u.id), "name": u.name, "locale": u.locale, "lang": client_lang(u.locale)}
+                      for u in self.users.values()],
+            "user": str(user.id),
             **self._channels_json(),
             "names": {"users": {str(u.id): u.name for u in self.fake.users.values()},
                       "channels": {str(c.id): c.name for c in self.fake.channels.values() if not c.is_dm}},
-            "commands": command_catalog(self.fake, locale),
+            "commands": command_catalog(self.fake, user.locale),
             "connected": bool(self.fake.connected),
             "labels": labels,
         })
+
+    async def api_locale(self, request: web.Request) -> web.Response:
+        """The page's language switch: {user, lang: "fr" | "en"} sets that player's client language, the
+        locale its next interactions carry (the bot answers each player privately in it)."""
+        body = await self._body(request)
+        user = self._user(body.get("user"))
+        locale = LOCALES.get(str(body.get("lang")))
+        if locale is None:
+            raise web.HTTPBadRequest(text=f"lang is one of {sorted(LOCALES)}")
+        user.locale = locale
+        return web.json_response({"ok": True, "locale": locale})
 
     async def api_messages(self, request: web.Request) -> web.Response:
         """The newest `limit` messages the user sees in the channel, or those older than `before` (paging)."""
@@ -313,7 +367,7 @@ class Sandbox:
             raise web.HTTPBadRequest(text="values must be an object")
         opened = self.modals.get(str(body.get("modal")))
         if opened is None or opened[0] != user.id:
-            return self._error(LookupError(i18n.t("sandbox.modal_gone", self.lang)))
+            return self._error(LookupError(i18n.t("sandbox.modal_gone", client_lang(user.locale))))
         try:
             res = await self.fake.submit_modal(user, opened[1], values, check_deadline=False)
         except (KeyError, ValueError, TypeError, LookupError, PermissionError, RuntimeError) as exc:
@@ -368,7 +422,7 @@ class Sandbox:
         if not 0 <= index < len(atts):
             raise web.HTTPNotFound()
         att = atts[index]
-        return web.Response(body=att.data, content_type=att.content_type or "image/png",
+        return web.Response(body=att.data, content_type=str(att.payload().get("content_type") or "image/png"),
                             headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
 

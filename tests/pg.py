@@ -95,14 +95,12 @@ class PgServer:
 
     async def new_database(self, prefix: str = "t") -> str:
         """A fresh, empty database; its URL."""
-        import asyncpg
+        import psycopg
 
         name = f"{prefix}_{os.getpid()}_{next(self._names)}"
-        con = await asyncpg.connect(self.url())
-        try:
+        # CREATE DATABASE cannot run in a transaction: autocommit
+        async with await psycopg.AsyncConnection.connect(self.url(), autocommit=True) as con:
             await con.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
-        finally:
-            await con.close()
         return self.url(name)
 
     def new_database_sync(self, prefix: str = "t") -> str:

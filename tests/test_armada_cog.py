@@ -14,7 +14,7 @@ import pytest
 import engines
 from bot.sessions import Player, SessionService
 from bot.storage import RUNNING, GameRow, Seat
-from cogs.armada.cog import ArmadaCog, _matching, bands, form_kinds, pivot_options
+from cogs.armada.cog import ArmadaCog, _matching, form_kinds, form_offers, pivot_options
 from engines.armada import legal_points, movable_points, pivot_choices
 from engines.armada.board import ENGLAND, SPAIN
 from engines.base import RuleError
@@ -120,19 +120,28 @@ def test_the_forms_buttons_follow_the_move_types_the_side_may_use():
     assert form_kinds(boxed_in_england(), 1) == []
 
 
-def test_a_placement_form_offers_the_columns_and_rows_of_the_legal_points_only():
+def test_a_placement_form_offers_the_legal_points_only():
     start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
     # England's 5th ship must pair: only the neighbours of its 4 free ships are legal
     state = with_ships(start, spain=("A9", "I9", "A5", "I5"), england=("B2", "H2", "B8", "H8"),
                        turn=ENGLAND, reserve=(16, 16), ply=8)
     legal = legal_points(state, 1)
-    cols, rows = bands(legal)
-    assert cols == sorted({p[0] for p in legal}) and "E" not in cols and "5" not in rows
-    assert all(p[0] in cols and p[1:] in rows for p in legal)
     modal = cog().form(row(state), state, 1, "place", "fr")
     assert modal.custom_id == "ludibot:7:form:12:place" and modal.title == "Poser un navire"
-    assert menus(modal) == [("Colonne (lettre)", "col", cols, True), ("Ligne (numéro)", "row", rows, True)]
-    assert bands(["A1", "K11", "C10", "C2"]) == (["A", "C", "K"], ["1", "2", "10", "11"])  # rows by number
+    lists = menus(modal)
+    assert sorted(v for _, _, values, _ in lists for v in values) == sorted(legal)
+    for n, (heading, key, values, required) in enumerate(lists):
+        assert key == f"point{n}" and len(values) <= 25 and required == (len(lists) == 1)
+        assert heading == f"Intersections de {values[0]} à {values[-1]}"
+    # the whole empty 11 × 11 board: 121 points in five lists, none occupied, in board order
+    big = ENGINE.new_game(2, {"plateau": "11x11"}, seed=3)
+    lists = menus(cog().form(row(big), big, 0, "place", "en"))
+    flat = [v for _, _, values, _ in lists for v in values]
+    assert len(lists) == 5 and len(flat) == 121 == len(set(flat)) and not any(req for *_, req in lists)
+    assert flat[:3] == ["A1", "A2", "A3"] and lists[0][0] == "Intersections A1 to C3"
+    occupied = with_ships(start, spain=("C3", "D4"), england=("E5",), turn=ENGLAND, reserve=(18, 19), ply=3)
+    offered = {v for _, _, values, _ in menus(cog().form(row(occupied), occupied, 1, "place", "fr")) for v in values}
+    assert offered == set(legal_points(occupied, 1)) and not offered & {"C3", "D4", "E5"}
 
 
 def test_a_move_form_lists_the_ships_to_lift_then_the_empty_points():
@@ -141,10 +150,12 @@ def test_a_move_form_lists_the_ships_to_lift_then_the_empty_points():
                "E1", "E3", "E7", "E9", "G1", "G3", "G5", "G7", "G9", "I1")
     state = with_ships(start, spain=spain20, england=("E5",), reserve=(0, 19), ply=40)
     modal = cog().form(row(state), state, 0, "move", "en")
-    (ship, col, row_) = menus(modal)
+    (ship, *points) = menus(modal)
     assert ship[:2] == ("Ship to lift", "ship") and sorted(ship[2]) == sorted(movable_points(state, 0))
     assert len(ship[2]) == 20 and ship[2][:3] == ["A1", "A3", "A5"]
-    assert col[2] == list("ABCDEFGHI") and row_[2] == [str(r) for r in range(1, 10)]
+    offered = [v for _, _, values, _ in points for v in values]
+    assert sorted(offered) == sorted(legal_points(state, 0)) and len(points) <= 4
+    assert not set(offered) & (set(spain20) | {"E5"})  # no occupied point
 
 
 def test_a_pivot_form_lists_every_legal_pivot_by_groups_of_25_and_five_lists_at_most():
@@ -157,7 +168,10 @@ def test_a_pivot_form_lists_every_legal_pivot_by_groups_of_25_and_five_lists_at_
     lists = menus(modal)
     assert 2 <= len(lists) <= 5 and all(len(values) <= 25 and not required for _, _, values, required in lists)
     assert sorted(v for _, _, values, _ in lists for v in values) == sorted(f"{c['from']}-{c['to']}" for c in legal)
-    assert lists[0][0] == "Navires de B2 à " + pivot_options(state, 1)[24][1]
+    ships = [sorted({v.split("-")[0] for v in values}) for _, _, values, _ in lists]
+    assert len(sum(ships, [])) == len(set(sum(ships, [])))  # a ship's pivots in one list
+    for (heading, _, _, _), group in zip(lists, ships, strict=True):
+        assert heading == (f"Navire {group[0]}" if len(group) == 1 else f"Navires de {group[0]} à {group[-1]}")
     first = modal.children[0].component.options[0]
     value, a, b, around = pivot_options(state, 1)[0]
     assert (first.value, first.label) == (value, f"{a} → {b} (autour de {around})")
@@ -165,12 +179,15 @@ def test_a_pivot_form_lists_every_legal_pivot_by_groups_of_25_and_five_lists_at_
 
 def test_a_submitted_form_becomes_the_move_it_names_or_a_precise_refusal():
     act = ArmadaCog._form_action
-    assert act("place", {"col": ["C"], "row": ["10"]}) == {"type": "place", "point": "C10"}
-    assert act("move", {"ship": ["A1"], "col": ["B"], "row": ["2"]}) == {"type": "move", "from": "A1", "to": "B2"}
+    assert act("place", {"point0": [], "point1": ["C10"]}) == {"type": "place", "point": "C10"}
+    assert act("move", {"ship": ["A1"], "point0": ["B2"]}) == {"type": "move", "from": "A1", "to": "B2"}
     assert act("pivot", {"pivot0": [], "pivot1": ["B2-C1"]}) == {"type": "pivot", "from": "B2", "to": "C1"}
     for kind, fields, key in (("place", {"col": ["C"]}, "armada.form.incomplete"),
                               ("move", {"col": ["C"], "row": ["1"]}, "armada.form.incomplete"),
-                              ("place", {"col": ["C", "D"], "row": ["1"]}, "armada.form.incomplete"),
+                              ("place", {"col": ["C", "D"], "row": ["1"]}, "common.error.select_one"),
+                              ("place", {"point0": ["C1"], "point1": ["D2"]}, "armada.form.incomplete"),
+                              ("place", {"point0": [], "point1": []}, "armada.form.incomplete"),
+                              ("move", {"point0": ["C1"]}, "armada.form.incomplete"),
                               ("pivot", {"pivot0": [], "pivot1": []}, "armada.form.pick_one"),
                               ("pivot", {"pivot0": ["B2-C1"], "pivot1": ["G2-H1"]}, "armada.form.pick_one")):
         with pytest.raises(RuleError) as err:
@@ -228,3 +245,35 @@ async def test_a_form_opens_only_for_a_move_type_the_side_may_use_now():
     await c.on_form(Click(interaction, row(state), "form", 12, "pivot", []))
     (modal,) = opened
     assert modal.custom_id == "ludibot:7:form:12:pivot"
+
+
+@pytest.mark.parametrize("kind", ["place", "move", "pivot"])
+def test_a_submission_carries_only_what_its_form_offered(kind):
+    """``form_offers`` is what the form draws; a value outside it (a crafted submission) is refused."""
+    start = ENGINE.new_game(2, {"plateau": "9x9"}, seed=3)
+    if kind == "pivot":
+        state = with_ships(start, spain=("A9",), england=("B2", "B3", "G2", "G3", "E8"), turn=ENGLAND,
+                           reserve=(19, 15), ply=9)
+        seat = 1
+    elif kind == "move":
+        spain20 = ("A1", "A3", "A5", "A7", "A9", "C1", "C3", "C5", "C7", "C9",
+                   "E1", "E3", "E7", "E9", "G1", "G3", "G5", "G7", "G9", "I1")
+        state, seat = with_ships(start, spain=spain20, england=("E5",), reserve=(0, 19), ply=40), 0
+    else:
+        state, seat = start, 0
+    offered = form_offers(state, seat, kind)
+    drawn = {key: values for _, key, values, _ in menus(cog().form(row(state), state, seat, kind, "fr"))}
+    assert offered == drawn
+    act = ArmadaCog._form_action
+    if kind == "pivot":
+        first = offered["pivot0"][0]
+        assert act(kind, {"pivot0": [first]}, offered)["type"] == "pivot"
+        bad = {"pivot0": ["A1-Z9"]}
+    else:
+        good = {key: [values[0]] for key, values in offered.items() if key in ("ship", "point0")}  # one point
+        assert act(kind, good, offered)["type"] == kind
+        bad = {**good, "point0": [good["point0"][0].lower()]}  # another case: not what was offered
+    with pytest.raises(RuleError) as err:
+        act(kind, bad, offered)
+    assert err.value.key == "common.error.not_offered"
+

@@ -91,6 +91,33 @@ def test_the_result_card_seats_are_its_ranking_with_profile_buttons():
     assert cog_of(ArmadaCog, ENGINE, set()).seats_of(g, {}, "fr") == ()  # no result given: no seats
 
 
+def test_a_result_without_scores_or_ended_early_says_who_won_and_who_resigned_never_a_dash():
+    """Issue 36: a game ended by resignation listed « 1. Bot 1 — - / 2. Alice — - ». The seat that
+    resigned, forfeited or was voted out says so; a game without scores gives no score at all."""
+    from cogs.armada.cog import ArmadaCog
+    from cogs.tectonic.cog import TectonicCog
+    from engines.armada import ENGINE as ARMADA
+    from engines.tectonic import ENGINE as TECTONIC
+
+    g = game("tectonic", ["Alice", "Bot 1"], ai={1: 1}, status=FINISHED)
+    tectonic = cog_of(TectonicCog, TECTONIC, set())
+    resigned = Result(scores=[None, None], ranks=[2, 1], details={"reason": "resign", "winner": 1})
+    for lg, expected in (("fr", ["1. Bot 1", "2. Alice — abandon"]), ("en", ["1. Bot 1", "2. Alice — resigned"])):
+        assert [s.text() for s in tectonic.seats_of(g, {}, lg, result=resigned)] == expected
+    won = Result(scores=[None, None], ranks=[1, 2], details={"reason": "region", "winner": 0})
+    assert [s.text() for s in tectonic.seats_of(g, {}, "fr", result=won)] == ["1. Alice", "2. Bot 1"]
+    armada = cog_of(ArmadaCog, ARMADA, set())
+    g = game("armada", ["Alice", "Bruno"], status=FINISHED)
+    gave_up = Result(scores=[5, 3], ranks=[2, 1], details={"resigned": 0})  # the scores of a game not played out
+    assert [s.text() for s in armada.seats_of(g, {}, "fr", result=gave_up)] == ["1. Bruno", "2. Alice — abandon"]
+    forfeit = Result(scores=[None, None], ranks=[1, 2], details={"forfeit": 1, "reason": "timeout"})
+    assert [s.text() for s in armada.seats_of(g, {}, "fr", result=forfeit)] == ["1. Alice", "2. Bruno — forfait"]
+    from bot.sessions import Outcome
+
+    lines = armada.ranking_lines(Outcome(game=g, result=gave_up), "fr")  # the compact form: the same lines
+    assert lines[1:] == ["1. Bruno", "2. Alice — abandon"] and not any(line.endswith("— -") for line in lines)
+
+
 def test_a_seven_lutin_turn_card_fits_and_validates():
     """The real Lutinades controls of a seven-player gesture turn, with its seats: within 40."""
     from cogs.lutinades.cog import LutinadesCog

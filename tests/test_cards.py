@@ -24,10 +24,12 @@ def test_a_card_is_one_container_with_text_gallery_and_rows_by_purpose():
     payload = card.layout().to_components()
     (container,) = payload
     assert container["type"] == 17 and container["accent_color"] == 0xAA3344
-    text, gallery, *rows = container["components"]
+    text, first, second, *rows = container["components"]
     assert text == {"type": 10, "content": "Alice lance.\n<@12>, à vous."}
-    assert gallery["type"] == 12 and [i["media"]["url"] for i in gallery["items"]] == [
-        "attachment://a.png", "attachment://b.png"]  # several pictures, one gallery
+    # several pictures, one gallery each, one under the other: each across the card's whole width (a
+    # gallery of two would show them side by side, half as wide)
+    assert [(g["type"], [i["media"]["url"] for i in g["items"]]) for g in (first, second)] == [
+        (12, ["attachment://a.png"]), (12, ["attachment://b.png"])]
     # one row per purpose: the move, my view, the vote — never mixed
     assert [[c["custom_id"].split(":")[2] for c in r["components"]] for r in rows] == [
         ["roll", "stop"], ["mine"], ["vote"]]
@@ -254,6 +256,24 @@ def _cards_of_every_shape() -> list[Card]:
         Card(text="x" * (MAX_TEXT + 50), seats=seats(2), groups=((pick,),)),
         Card(text="<@1> à toi", seats=(Seat(name="A"),)),
     ]
+
+
+def test_a_text_file_is_a_file_component_of_its_own_under_the_gallery():
+    """Issue 36: a journal's text file beside an animation: the animation in the gallery, the file in a
+    File component (never a name run into another); the JSON is the layout's and Discord's rules pass."""
+    from fakediscord.validation import Errors, validate_components
+
+    share = discord.ui.Button(label="Partager", custom_id="ludibot-replay:1:2:0:share")
+    card = Card(text="Journal", accent=TABLE_ACCENT, pictures=("ludibot-ludix-2.webp",),
+                files=("ludibot-ludix-2.txt",), groups=((share,),))
+    payload = card.layout().to_components()
+    assert card.components() == payload
+    kinds = [c["type"] for c in payload[0]["components"]]
+    assert kinds == [10, 12, 13, 1] and card.count() == len(list(_all(payload[0]))) == 6
+    assert payload[0]["components"][2]["file"] == {"url": "attachment://ludibot-ludix-2.txt"}
+    errors = Errors()
+    validate_components(payload, 1 << 15, errors, attachment_names={"ludibot-ludix-2.webp", "ludibot-ludix-2.txt"})
+    assert not errors, errors.errors
 
 
 def test_components_are_exactly_what_the_layout_sends():

@@ -32,8 +32,8 @@ def test_unknown_ids_give_the_name_each_language_sees_as_code():
     assert i18n.command("tournoi inscrire", "en") == "`/tournament join`"
     assert i18n.command("classement", "en") == "`/leaderboard`"
     assert i18n.t("tectonic.ui.hint_move", "en") == (
-        "➡️ Play with `/tectonic play` `from: to:`: autocomplete only offers your legal moves.")
-    assert i18n.t("tectonic.ui.hint_move", "fr").startswith("➡️ Jouez avec `/tectonic jouer` `de: vers:` :")
+        "➡️ Play with `/tectonic play` `from: to:` (autocomplete only offers your legal moves).")
+    assert i18n.t("tectonic.ui.hint_move", "fr").startswith("➡️ Jouez avec `/tectonic jouer` `de: vers:` (")
 
 
 def test_known_ids_give_the_mention_by_default_names_in_every_language():
@@ -209,3 +209,28 @@ async def test_the_options_after_a_command_are_its_options_as_the_language_names
                     assert name in options[(path, lang)], (lang, key, path, name, options[(path, lang)])
                     checked += 1
     assert checked > 20
+
+
+async def test_an_option_named_in_words_is_an_option_as_the_language_names_it():
+    """« l'option « fil » », “the “thread” option”: an option a message names in words is an option of
+    the bot's commands under the name that language's clients show (not the French name in English)."""
+    from tests.test_i18n import _command_payloads, _walk
+
+    locale = {"fr": "fr", "en": "en-US"}
+    names: dict[str, set[str]] = {lang: set() for lang in locale}
+    for p in await _command_payloads():
+        for _path, item in _walk(p):
+            for o in item.get("options", []):
+                if o.get("type", 1) > 2:
+                    for lang, loc in locale.items():
+                        names[lang].add((o.get("name_localizations") or {}).get(loc, o["name"]))
+    pattern = {"fr": r"option « ([\w]+) »", "en": r"“([\w]+)” option|option “([\w]+)”"}
+    checked = 0
+    for lang in i18n.LANGS:
+        for key, text in i18n.catalog(lang).items():
+            for found in re.findall(pattern[lang], text):
+                name = "".join(found) if isinstance(found, tuple) else found
+                assert name in names[lang], (lang, key, name)
+                checked += 1
+    assert checked >= 6
+    assert "fil" not in names["en"] and "thread" in names["en"]  # the check tells the languages apart

@@ -81,6 +81,8 @@ def test_shards_default_to_discords_recommendation():
      {"shard": 2, "count": 2, "last": 1}),
     ({"LUDIBOT_METRICS_PORT": "http"}, "config.error.metrics_port", {}),
     ({"LUDIBOT_METRICS_PORT": "70000"}, "config.error.metrics_port", {}),
+    ({"LUDIBOT_ACTIVITY_PORT": "0"}, "config.error.activity_port", {"value": "0"}),
+    ({"LUDIBOT_ACTIVITY_PORT": "https"}, "config.error.activity_port", {}),
 ])
 def test_bad_shard_and_metrics_settings_are_refused_clearly(env, key, params):
     from bot import i18n
@@ -109,3 +111,13 @@ def test_the_database_password_is_never_logged():
     s = load_settings(env={"LUDIBOT_DB": "postgresql://ludibot:s3cret@db:5432/ludibot"})
     assert "s3cret" not in repr(s.redacted()) and "postgresql://ludibot:***@db:5432/ludibot" in repr(s.redacted())
     assert load_settings(env={"LUDIBOT_DB": "/var/lib/ludibot/x.db"}).redacted()["db_path"] == "/var/lib/ludibot/x.db"
+
+
+def test_the_board_is_on_only_with_a_client_secret_and_a_port():
+    off = load_settings(env={"DISCORD_TOKEN": "x", "LUDIBOT_ACTIVITY_PORT": "8090"}, dotenv=None)
+    assert not off.activities and off.redacted()["activity"] is None
+    assert not load_settings(env={"DISCORD_CLIENT_SECRET": "s"}, dotenv=None).activities
+    on = load_settings(env={"DISCORD_CLIENT_SECRET": "s3cret", "LUDIBOT_ACTIVITY_PORT": "8090",
+                            "LUDIBOT_ACTIVITY_HOST": "0.0.0.0"}, dotenv=None)
+    assert on.activities and (on.activity_host, on.activity_port) == ("0.0.0.0", 8090)
+    assert "s3cret" not in repr(on.redacted()) + repr(on) and on.redacted()["activity"] == "0.0.0.0:8090"

@@ -157,6 +157,28 @@ def test_the_bot_refuses_a_database_from_a_newer_release(tmp_path):
     con.close()
 
 
+async def test_the_bot_refuses_to_start_on_a_read_only_database(tmp_path):
+    """A read-only database file (immutable: read-only even for root, as tests run) is refused at start
+    with the reason and what to do, exit status 2, no traceback — not at the first move."""
+    path = str(tmp_path / "ro.db")
+    store = open_store(path)
+    await store.open()
+    await store.close()
+    if subprocess.run(["chattr", "+i", path], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        env = {**os.environ, "LUDIBOT_DB": path, "DISCORD_TOKEN": "MTIz.x.y", "LUDIBOT_LANG": "fr",
+               "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/"}
+        run = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env={**env, "PYTHONPATH": ROOT},
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        subprocess.run(["chattr", "-i", path], capture_output=True)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert i18n.t("storage.error.unwritable", "fr", path=path, reason="readonly") in run.stderr
+    assert "lecture seule" in run.stderr and "ne démarre pas" in run.stderr
+
+
 def test_urls_never_show_a_password():
     assert redact_url("postgresql://bot:s3cret@db:5432/ludibot") == "postgresql://bot:***@db:5432/ludibot"
     assert redact_url("ludibot.db") == "ludibot.db"

@@ -3,6 +3,8 @@ zero, solo tables, letters shown as letters, no gendered words about players."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from bot import i18n
@@ -42,9 +44,10 @@ def test_the_last_round_is_announced_in_words():
     # reached by the last seat of the lap: the game ends with this move, no "last round" is announced
     over = [{"type": "target_reached", "seat": 1, "target": 50}, {"type": "game_over", "winners": [1]}]
     first, _ = narrate("ludix", over, ["Alice", "Bruno"], "fr")
-    assert first == "🔔 Bruno atteint l'objectif (50) et ferme le tour de table : la partie s'arrête."
+    # (the card's ranking says that the game is over: the narration does not say it again, issue 36)
+    assert first == "🔔 Bruno atteint l'objectif (50) et ferme le tour de table."
     first, _ = narrate("ludix", over, ["Alice", "Bruno"], "en")
-    assert first == "🔔 Bruno reaches the target (50) and closes the round: the game is over."
+    assert first == "🔔 Bruno reaches the target (50) and closes the round."
 
 
 def test_ending_a_single_word_turn_is_not_passing():
@@ -116,11 +119,25 @@ def test_tectonic_moves_read_as_sentences_in_both_languages():
 
 
 @pytest.mark.parametrize("lang,fixed,expected", [("fr", True, "Joueurs (1 sur 2) :"), ("fr", False, "Joueurs (1, de 2 à 6) :"),
-                                                 ("en", True, "Players (1 of 2):"), ("en", False, "Players (1, 2 to 6):")])
+                                                 ("en", True, "Players (1 of 2):"), ("en", False, "Players (1 of 2 to 6):")])
 def test_a_lobby_counts_its_players_as_people_read_it(lang, fixed, expected):
     text = i18n.t("common.lobby.text", lang, game="Tectonic", id=3, creator="<@1>", count=1, min=2,
-                  max=2 if fixed else 6, seats="1. Alice", options="-", fixed="yes" if fixed else "no")
+                  max=2 if fixed else 6, seats="1. Alice", options="-", fixed="yes" if fixed else "no",
+                  reserved="none")
     assert text.split("\n")[1] == expected
+
+
+@pytest.mark.parametrize("lang,reserved,expected", [
+    ("fr", "none", "Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie."),
+    ("fr", "<@2>", "Seul <@2> peut rejoindre : la partie commence dès son arrivée."),
+    ("en", "none", "Click “Join” to take a seat; the creator starts the game."),
+    ("en", "<@2>", "Only <@2> can join: the game starts as soon as they do.")])
+def test_a_challenge_lobby_says_it_starts_when_its_member_joins(lang, reserved, expected):
+    from bot.safe import Safe
+
+    text = i18n.t("common.lobby.text", lang, game="Tectonic", id=3, creator="<@1>", count=1, min=2, max=2,
+                  seats="1. Alice", options="-", fixed="yes", reserved=Safe(reserved))
+    assert text.split("\n")[-1] == expected
 
 
 def test_an_ai_seat_names_its_level():
@@ -129,3 +146,27 @@ def test_an_ai_seat_names_its_level():
     assert i18n.t("table.lobby.ai", "fr", level=level_name((1, 3), 2)) == "IA, Moyen"
     assert i18n.t("table.lobby.ai", "fr", level=level_name((1, 2), 2)) == "IA, Difficile"
     assert i18n.t("table.lobby.ai", "en", level=level_name((1, 2), 1)) == "AI, Easy"
+
+
+def test_every_lobby_names_its_variant_option_the_same_way():
+    """« Options : variante : … » in Ludime's lobby and in the Lutinades' (one was « Variante »)."""
+    from cogs.ludime.cog import LudimeCog
+    from cogs.lutinades.cog import LutinadesCog
+
+    for lang, word in (("fr", "variante : "), ("en", "variant: ")):
+        for cls, options in ((LudimeCog, {"variant": "main"}), (LutinadesCog, {"variante": "standard"})):
+            row = SimpleNamespace(options=options)
+            assert cls.options_text(cls.__new__(cls), row, lang).startswith(word), (cls, lang)
+
+
+def test_a_relative_time_is_never_put_after_a_preposition():
+    """Discord writes ``<t:…:R>`` as « dans 12 heures » / « il y a 3 heures » (“in 12 hours”, “3 hours
+    ago”): « avant dans 12 heures », « depuis il y a 3 heures », “until in 12 hours” read wrong. The
+    parameters that carry such a timestamp (``since``, ``due``, ``relative``, ``when``) neither."""
+    import re
+
+    wrong = re.compile(r"\b(avant|jusqu'à|jusqu'au|depuis|until|since|before|after|après)\s+"
+                       r"(<t:[^>]*:R>|\{ \$(since|due|relative|when) \})", re.IGNORECASE)
+    found = [(lang, key) for lang in i18n.LANGS for key, text in i18n.catalog(lang).items() if wrong.search(text)]
+    assert found == []
+    assert wrong.search("Réponse attendue avant <t:{ $due }:R>") and wrong.search("depuis { $since }")

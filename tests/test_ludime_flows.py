@@ -118,3 +118,21 @@ def test_lutinades_an_automatic_follow_says_it_is_automatic():
     assert chosen == ["Alice suit Chloé."]
     english = tell([{"type": "followed", "picker": 0, "lutin": 2, "auto": True}], {}, names, "en")
     assert english[0].startswith("🤖 Automatic follow: Alice follows Chloé")
+
+
+def test_the_hand_is_shown_once_beside_its_picture(monkeypatch):
+    """The hand message has the hand's picture: its text says the letters once (no card glyphs in
+    front of them); the word form, which has no picture, keeps the glyphs."""
+    import discord
+
+    from bot import emojis
+
+    known = {("ludime", c): discord.PartialEmoji(name=f"lm_{c}", id=1000 + ord(c)) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    monkeypatch.setattr(emojis.REGISTRY, "known", known)
+    state = ENGINE.new_game(3, {"variant": "main"}, 1)
+    view = ENGINE.view(state, 1)
+    letters = " ".join(view["hand"])
+    text, _ = views.hand_message(_game("main"), view, "fr", [], "fr")
+    (line,) = [x for x in text.split("\n") if x.startswith("Votre main :")]
+    assert line.startswith(f"Votre main : {letters} (") and "<:" not in line, line
+    assert views.hand_text(view, "fr").startswith("Votre main : <:lm_")  # no picture there: the glyphs

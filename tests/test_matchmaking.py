@@ -231,10 +231,20 @@ async def test_a_challenge_only_the_member_can_join(tmp_path, queues):
         with pytest.raises(SessionError) as err:
             await p.sessions.join(lobby.id, member(3))
         assert err.value.key == "tournament.error.reserved"
+        assert not p.sessions.challenge_complete(lobby)
+        with pytest.raises(SessionError) as err:  # a challenge waits for its member, not for an AI
+            await p.sessions.add_ai(lobby.id, member(1))
+        assert err.value.key == "lobby.error.challenge_ai"
+        with pytest.raises(SessionError):  # nobody starts it for the member before they join
+            await p.sessions.start(lobby.id, member(2), challenge=True)
         lobby = await p.sessions.join(lobby.id, member(2))
         assert [s.user_id for s in lobby.seats] == [1, 2]
-        outcome = await p.sessions.start(lobby.id, member(1))
-        assert outcome.game.status == RUNNING
+        assert p.sessions.challenge_complete(lobby)
+        with pytest.raises(SessionError):  # only the member challenged starts it by joining
+            await p.sessions.start(lobby.id, member(3), challenge=True)
+        outcome = await p.sessions.start(lobby.id, member(2), challenge=True)
+        assert outcome.game.status == RUNNING and [s.user_id for s in outcome.game.seats] == [1, 2]
+        assert not p.sessions.challenge_complete(outcome.game)
 
 
 RACER = """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from types import SimpleNamespace
 
 import aiohttp
@@ -176,3 +177,34 @@ async def test_render_workers_are_reported(tmp_path):
         await pool.close()
     await server.refresh()
     assert value("ludibot_render_workers") == 0
+
+
+async def test_a_failing_database_check_is_logged_once_a_minute_per_kind_and_reported_unhealthy(caplog):
+    now = [0.0]
+    store = _Store()
+    failure: list[BaseException] = [OSError("connection refused")]
+
+    async def healthy() -> bool:
+        raise failure[0]
+
+    store.healthy = healthy  # type: ignore[method-assign]
+    bot = SimpleNamespace(store=store, shard_ids=None, shard_count=1, shards={0: _Shard(False, 0.02)},
+                          is_ready=lambda: True)
+    server = MetricsServer(bot, "127.0.0.1", 0, clock=lambda: now[0])
+
+    def logged() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.name == "ludibot.metrics" and r.levelno >= logging.ERROR]
+
+    with caplog.at_level(logging.ERROR, logger="ludibot.metrics"):
+        for _ in range(3):  # a probe every 10 s: one line, with the exception
+            report = await server.health()
+            assert not report["ok"] and report["database"] is False
+            now[0] += 10
+        assert len(logged()) == 1 and logged()[0].exc_info[1] is failure[0]
+        failure[0] = RuntimeError("another kind")  # a new kind of failure is logged at once
+        assert not (await server.health())["ok"]
+        assert len(logged()) == 2 and logged()[1].exc_info[0] is RuntimeError
+        failure[0] = OSError("still refused")
+        now[0] += 60  # a minute after the first: logged again, with the count of the quiet ones
+        assert not (await server.health())["ok"]
+        assert len(logged()) == 3 and "2 more like it" in logged()[2].getMessage()

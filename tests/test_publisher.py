@@ -275,3 +275,35 @@ async def test_a_lobby_whose_channel_refuses_is_paused_not_retried_in_a_loop(wor
     assert (await w.store.get_game(game.id)).paused and w.cog.told == [(game.id, "missing_permissions")]
     await drain(w)
     assert w.cog.lobby_posts == []
+
+
+async def test_the_start_up_catch_up_posts_what_is_owed_at_once_without_grace(world):
+    w = world
+    gid = await running_ludix(w)  # committed a moment ago, never published: a crash in between
+    owed = await w.pub.catch_up()
+    game = await w.store.get_game(gid)
+    assert owed == 1 and w.cog.posts == [(gid, game.version, [], 1)] and game.published_version == game.version
+    assert await w.pub.catch_up() == 0 and len(w.cog.posts) == 1
+
+
+async def test_at_start_the_outbox_catches_up_before_the_scheduler_fires(monkeypatch):
+    """bot.client.Ludibot.start_background: the publisher's catch-up is over before the scheduler
+    (which fires the deadlines due during the downtime) starts."""
+    from bot import client
+
+    order: list[str] = []
+
+    class Pub:
+        async def catch_up(self):
+            order.append("catch-up begins")
+            await asyncio.sleep(0.01)
+            order.append("catch-up done")
+            return 2
+
+        def start(self):
+            order.append("publisher loop")
+
+    bot = SimpleNamespace(community=SimpleNamespace(start=lambda: order.append("scheduler")))
+    monkeypatch.setattr(client.Publisher, "for_bot", staticmethod(lambda b: Pub()))
+    await client.Ludibot.start_background(bot)  # type: ignore[arg-type]
+    assert order == ["catch-up begins", "catch-up done", "publisher loop", "scheduler"]

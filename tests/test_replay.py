@@ -119,6 +119,23 @@ async def test_a_state_of_an_older_schema_replays_when_its_log_still_applies(wor
     assert len(item) == len(rows) + 1 and item.positions[-1].view == replay(g, rows).positions[-1].view
 
 
+async def test_a_bug_while_reading_the_stored_table_is_logged_and_never_reads_as_a_match(world, monkeypatch,
+                                                                                        caplog):
+    g = await play(world.svc, "tectonic", 2, {})
+    rows = await world.store.events(g.id)
+    engine = engines.get("tectonic")
+
+    def broken(self, data):
+        raise TypeError("a bug in from_dict")
+
+    monkeypatch.setattr(type(engine), "from_dict", broken)
+    with caplog.at_level("ERROR", logger="ludibot.replay"), pytest.raises(ReplayError) as err:
+        replay(g, rows)
+    assert err.value.key == "replay.error.schema"
+    bug = [r for r in caplog.records if r.name == "ludibot.replay" and r.levelname == "ERROR"]
+    assert len(bug) == 1 and bug[0].exc_info and bug[0].exc_info[0] is TypeError
+
+
 async def test_a_log_that_no_longer_applies_says_clearly_that_it_cannot_replay(world):
     g = await play(world.svc, "tectonic", 2, {})
     rows = await world.store.events(g.id)
@@ -310,16 +327,19 @@ async def test_limit_and_ranta_frames_show_the_boards_but_no_placement_before_it
         return pictures[i]
 
     within = closed = 0
+    # a round's positions run from its first placement to the one that closes it (the round a move
+    # was played in: Position.group); before it, the table as the previous round left it
     for first, last in zip([0, *[i + 1 for i in item.round_ends()[:-1]]], item.round_ends(), strict=True):
         if item.positions[last].view.get("finished") or last + 1 >= len(item):
             continue
-        if cog.render_replay(g, item.positions[first].view, "fr").fn is cog.render_public(
-                g, item.positions[first].view, "fr").fn:
+        before = max(first - 1, 0)
+        if cog.render_replay(g, item.positions[before].view, "fr").fn is cog.render_public(
+                g, item.positions[before].view, "fr").fn:
             continue  # the end (the final sheets) or the Orchidée relocation: the public pictures
-        for i in range(first + 1, last + 1):  # seats placing in turn: nothing shows
-            assert drawn(i) == drawn(first), (kind, i)
+        for i in range(first, last):  # seats placing in turn: nothing shows
+            assert drawn(i) == drawn(before), (kind, i)
             within += 1
-        assert drawn(last + 1) != drawn(last), (kind, last)  # the round closes: its placements show
+        assert drawn(last) != drawn(last - 1), (kind, last)  # the round closes: its placements show
         closed += 1
         if closed >= 3:
             break
@@ -332,3 +352,87 @@ async def test_limit_and_ranta_frames_show_the_boards_but_no_placement_before_it
     bare = {**view, part: [{**b, **empty} for b in view[part]]}
     job = cog.render_replay(g, bare, "fr")
     assert job.fn(*job.args, **job.kwargs) != drawn(i)
+
+
+# --- the viewer's numbers (issue 36): one counting, step k of n --------------------------------
+STEP_GAMES = [("ludix", 2, {}), ("ludime", 3, {}), ("ranta", 2, {}), ("limit", 2, {}), ("tectonic", 2, {}),
+              ("armada", 2, {}), ("lutinades", 4, {}), ("limit", 2, {"plateau": "orchidee"})]
+
+
+@pytest.mark.parametrize(("kind", "players", "options"), STEP_GAMES, ids=lambda v: str(v))
+@pytest.mark.parametrize("lg", ["fr", "en"])
+async def test_every_step_names_the_moves_and_the_round_it_shows(world, kind, players, options, lg):
+    """Step k of n names exactly what it shows: a move and the round it was played in (the move that
+    closes round 3 is in round 3), Limit a tile (all its placements at once); the last step's round
+    is the one the end picture shows; « Aller à… » names steps that exist, each where its round begins."""
+    import re
+
+    from cogs.community.replays import jump_entries, shown, step_line
+
+    g = await play(world.svc, kind, players, options)
+    item = replay(g, await world.store.events(g.id))
+    steps = item.steps()
+    moves = len(item) - 1
+    word = {"fr": ("Coup", "Manche", "Tour", "Tuile", "fin de la partie", "Position de départ"),
+            "en": ("Move", "Round", "Turn", "Tile", "end of the game", "Starting position")}[lg]
+    move, round_, turn, tile, end, start = word
+    assert step_line(kind, item, 0, lg) == f"**{start}**"
+    last = step_line(kind, item, len(steps) - 1, lg)
+    assert last.endswith(f" · {end}") and item.positions[steps[-1]].view.get("finished") is True
+    # every position is shown by exactly one step, in order
+    assert [p.n for k in range(len(steps)) for p in shown(item, k)] == list(range(len(item)))
+    if kind == "limit":
+        rounds = item.positions[0].view["rounds"]
+        assert len(steps) == rounds + 1  # the start, then one step a tile
+        for k in range(1, len(steps)):
+            assert step_line(kind, item, k, lg).startswith(f"**{tile} {k} {'sur' if lg == 'fr' else 'of'} {rounds}**")
+            assert {p.group for p in shown(item, k)} == {k}  # every placement of tile k, none of another
+            view = item.positions[steps[k]].view
+            assert view["finished"] or view["round"] - 1 == k  # the picture's « Tuile k/n »
+    else:
+        assert len(steps) == len(item)
+        total = "sur" if lg == "fr" else "of"
+        for k in (1, len(steps) - 1):
+            assert step_line(kind, item, k, lg).startswith(f"**{move} {k} {total} {moves}**")
+        if kind == "tectonic":
+            assert "·" not in step_line(kind, item, 1, lg)  # the move is the whole step
+        else:
+            word_ = turn if kind == "lutinades" else round_
+            group = item.positions[-1].group
+            assert f"· {word_} {group}" in last
+            view = item.positions[-1].view
+            key = "turn" if kind == "lutinades" else "round"
+            if kind == "ludix":  # the end picture shows the last round played (render/ludix.py)
+                assert group == view[key] - 1
+            else:
+                assert group == item.positions[-2].view[key]
+    entries = jump_entries(kind, item, lg)
+    assert 2 <= len(entries) <= 25 and len({k for _, k in entries}) == len(entries)
+    assert all(0 <= k < len(steps) for _, k in entries) and entries == sorted(entries, key=lambda e: e[1])
+    for text, k in entries:
+        pos = item.positions[steps[k]]
+        numbers = [int(x) for x in re.findall(r"\d+", text)]
+        if kind == "limit":
+            assert text == f"{tile} {pos.group}"
+        elif kind == "tectonic":
+            first = numbers[0]
+            assert first == max(pos.n, 1) and all(1 <= x <= moves for x in numbers)  # moves that exist
+        else:
+            assert numbers[0] == pos.group and (k == 0 or numbers[-1] == pos.n)
+            assert k == 0 or item.positions[steps[k] - 1].group < pos.group  # where the round begins
+    if kind == "tectonic":
+        assert entries[-1][0].endswith(str(moves))  # the last block ends with the last move
+
+
+def test_tectonic_blocks_are_moves_one_and_two_then_three_and_four():
+    from cogs.community.replays import group_label, jump_entries, step_line
+
+    positions = tuple(R.Position(n, {"finished": n == 8}, seat=(n - 1) % 2 if n else None, group=R._group("tectonic", {}, n))
+                      for n in range(9))
+    item = R.Replay(1, "tectonic", 9, positions)
+    assert [p.group for p in positions] == [1, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert step_line("tectonic", item, 1, "fr") == "**Coup 1 sur 8**"
+    assert step_line("tectonic", item, 8, "en") == "**Move 8 of 8** · end of the game"
+    assert [t for t, _ in jump_entries("tectonic", item, "fr")] == [
+        "Coups 1 à 2 (départ)", "Coups 3 à 4", "Coups 5 à 6", "Coups 7 à 8"]
+    assert group_label("tectonic", 5, "fr", last=9) == "Coup 9"

@@ -56,8 +56,10 @@ async def test_the_edit_keeps_the_cards_pictures_and_adds_the_animation():
     (edit,) = msg.edits
     kept, new = edit["attachments"][:-1], edit["attachments"][-1]
     assert kept == msg.attachments and isinstance(new, discord.File) and new.filename == "ludibot-ludix-7.webp"
-    gallery = [c for c in edit["view"].walk_children() if isinstance(c, discord.ui.MediaGallery)]
-    assert [i.media.url for i in gallery[0].items] == ["attachment://ludix-7.png", "attachment://ludibot-ludix-7.webp"]
+    galleries = [c for c in edit["view"].walk_children() if isinstance(c, discord.ui.MediaGallery)]
+    # the summary under the result's picture, each alone in its gallery (the card's whole width)
+    assert [[i.media.url for i in g.items] for g in galleries] == [["attachment://ludix-7.png"],
+                                                                   ["attachment://ludibot-ludix-7.webp"]]
     assert GAME.id in me._completed and not me._attaching
 
 

@@ -123,3 +123,27 @@ async def test_a_page_reads_the_settings_of_this_servers_game_only():
     assert await options_of(7, 1) == {"target": 150}
     assert await options_of(7, 2) is None  # another server's game: nothing of it is read
     assert await options_of(8, 1) is None
+
+
+async def test_the_page_select_turns_to_a_page_it_offered_only():
+    """A crafted pick: none or several values, or a page the select did not list, is refused precisely."""
+    from types import SimpleNamespace
+
+    from engines.base import RuleError
+
+    async def no_game(game_id, guild_id):
+        return None
+
+    cid = rules.rules_id("limit", 0, 0) + ":pick"
+
+    async def pick(values):
+        inter = SimpleNamespace(data={"custom_id": cid, "values": values}, guild_id=1, locale="fr")
+        return await rules.turn_page(inter, no_game)
+
+    text, _ = await pick(["1"])
+    assert text == rules.page_text("limit", 1, "fr", rules.params_for("limit", None))
+    for values, key in ((["1", "2"], "common.error.select_one"), ([], "common.error.select_one"),
+                        (["99"], "common.error.not_offered"), (["01"], "common.error.not_offered")):
+        with pytest.raises(RuleError) as err:
+            await pick(values)
+        assert err.value.key == key

@@ -93,3 +93,29 @@ async def test_history_tells_public_events_only_and_exports_json(store):
     assert [(r["seat"], r["rank"]) for r in doc["results"]] == [(0, 1), (1, 2)]
     mine = history.export(game, rows, [], viewer_seat=1)
     assert any(e.get("private_to") == 1 for r in mine["log"] for e in r["events"])
+
+
+@pytest.mark.parametrize("lg", ["fr", "en"])
+def test_the_settings_view_states_the_default_once_then_per_game_only_what_differs(lg):
+    """Issue 36: the long pace text (« Normal (the server's timeout, 2 days by default, +1 day a move) »)
+    once, on the default's line; a game's line says only what differs from it; the games that follow
+    the default are named together, on one line."""
+    from cogs.community.common import title
+    from cogs.community.settings import LudibotCog
+
+    view = LudibotCog.__new__(LudibotCog)
+    normal, fast = i18n.t("common.pace.normal", lg), i18n.t("common.pace.rapide", lg)
+    lines = view.describe({}, lg)
+    assert "\n".join(lines).count(normal) == 1 and normal in lines[3]
+    by_game = {k: [x for x in lines[4:] if title(k, lg) in x] for k in engines.available()}
+    assert all(len(found) == 1 for found in by_game.values()), lines  # each game named once
+    assert by_game["tectonic"] != by_game["ludix"] and "3" in by_game["tectonic"][0]  # its own forfeit rule
+    assert by_game["ludix"] == by_game["ranta"]  # both follow the default: one line together
+    settings, _ = change({}, "ludix", reminder_h=3, pace="rapide")
+    lines = view.describe(settings, lg)
+    (ludix,) = [x for x in lines[4:] if x.startswith(f"• {title('ludix', lg)}")]
+    assert fast in ludix and "3" in ludix and i18n.t("community.config.own", lg).strip() in ludix
+    assert i18n.t("community.config.hours", lg, value=48.0) not in ludix  # its timeout is the default's
+    assert "\n".join(lines).count(normal) == 1
+    # one game asked for: the default, then that game
+    assert view.describe(settings, lg, "ludix")[3:] == [lines[3], ludix]

@@ -66,3 +66,11 @@ def test_settings_written_by_config():
     assert new == {"language": "fr", S.ROLE_SETTING: 42, S.SETTING: S.QUARTER}
     assert S.period_of({}) == S.MONTH and S.period_of({"season": "weird"}) == S.MONTH
     assert "<@&42>" in S.describe_lines(new, "fr")[0] and "trimestrielles" in S.describe_lines(new, "fr")[1]
+
+
+def test_an_unset_organisers_role_is_said_in_words():
+    from bot.community.seasons import ROLE_SETTING, describe_lines
+
+    assert describe_lines({}, "en")[0] == "Tournament organisers: Manage Server (no organisers' role chosen)"
+    assert "—" not in describe_lines({}, "fr")[0] and "aucun rôle" in describe_lines({}, "fr")[0]
+    assert describe_lines({ROLE_SETTING: 42}, "en")[0] == "Tournament organisers: Manage Server or the <@&42> role"

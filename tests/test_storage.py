@@ -76,12 +76,11 @@ async def test_a_database_from_a_newer_release_is_refused_untouched(db_url, back
         con.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
         con.close()
     else:
-        import asyncpg
+        import psycopg
 
-        con = await asyncpg.connect(db_url)
-        assert await con.fetchval("SELECT version FROM ludibot_schema") == 99
-        await con.execute("UPDATE ludibot_schema SET version = $1", len(MIGRATIONS))
-        await con.close()
+        async with await psycopg.AsyncConnection.connect(db_url, autocommit=True) as con:
+            assert (await (await con.execute("SELECT version FROM ludibot_schema")).fetchone())[0] == 99
+            await con.execute("UPDATE ludibot_schema SET version = %s", (len(MIGRATIONS),))
     s3 = open_store(db_url)
     await s3.open()
     assert (await s3.get_game(g.id)).kind == "ludix"

@@ -238,3 +238,58 @@ async def test_every_other_human_must_accept_and_bot_seats_accept(db_url):
     no = await w.tb.answer(game.id, C, asked.game.version, takeback.REFUSE, now=w.clock())
     assert no.events[0] == {"type": "takeback_refused", "seat": 0, "by_seat": 3, "_seat": 0}
     await exact_replay(w, game.id)
+
+
+# --- « Reprendre mon coup » offered only where asking would work (issue 36) -----------------------------
+async def refusal_key(w, game_id, user):
+    err = await w.tb.refusal(await w.svc.get(game_id), user)
+    return None if err is None else (err.key, getattr(err.params.get("reason"), "key", None))
+
+
+@pytest.mark.parametrize("kind", ["limit", "ranta"])
+async def test_solo_limit_and_ranta_never_offer_a_takeback_the_round_is_closed(kind, db_url):
+    """Alone, every placement closes the round (the next tile or dice): never offered; the refusal
+    says so, as asking does; before any move, there is nothing to take back."""
+    w = await world(db_url)
+    game = await start_game(w.svc, kind, 1)
+    assert await refusal_key(w, game.id, A) == ("undo.error.nothing", None)
+    await first_move(w, game, A)
+    key, reason = await refusal_key(w, game.id, A)
+    assert key == "undo.error.revealed" and reason in ("undo.reason.round_closed", "undo.reason.tile",
+                                                       "undo.reason.dice")
+    with pytest.raises(SessionError) as err:
+        await w.tb.ask(game.id, A, now=w.clock())
+    assert (err.value.key, err.value.params["reason"].key) == (key, reason)
+
+
+async def test_offered_after_a_move_that_may_be_taken_back_not_to_a_player_who_has_not_played(db_url):
+    w = await world(db_url)
+    game = await start_game(w.svc, "tectonic", 2)
+    assert await refusal_key(w, game.id, A) == ("undo.error.nothing", None)
+    await first_move(w, game, A)
+    assert await refusal_key(w, game.id, A) is None  # offered: asking opens the request
+    assert await refusal_key(w, game.id, B) == ("undo.error.nothing", None)  # Bruno has not played
+    assert await refusal_key(w, game.id, 999) == ("common.error.not_a_player", None)
+    asked = await w.tb.ask(game.id, A, now=w.clock())
+    assert asked.events[0]["type"] == "takeback_asked"
+    assert await refusal_key(w, game.id, A) == ("undo.error.pending", None)  # asked once: not offered again
+    await w.store.set_guild_settings(GUILD, {"takeback": {"allowed": False}})
+    assert await refusal_key(w, game.id, B) == ("undo.error.not_allowed", None)
+
+
+async def test_lutinades_says_its_own_reason_never_another_players_move(db_url):
+    """Lutinades' rules never allow a takeback: not offered, and asking says why (not "another player
+    has played since"), before any move as after."""
+    w = await world(db_url)
+    game = await start_game(w.svc, "lutinades", 3)
+    assert await refusal_key(w, game.id, A) == ("undo.error.revealed", "undo.reason.lutinades")
+    for user in (A, B, C):  # the three gestures of the first turn
+        state = w.svc.engine("lutinades").from_dict((await w.svc.get(game.id)).state)
+        seat = (await w.svc.get(game.id)).seat_of(user)
+        if seat in w.svc.engine("lutinades").expected(state):
+            await first_move(w, await w.svc.get(game.id), user)
+    for user in (A, B, C):
+        assert await refusal_key(w, game.id, user) == ("undo.error.revealed", "undo.reason.lutinades")
+        with pytest.raises(SessionError) as err:
+            await w.tb.ask(game.id, user, now=w.clock())
+        assert err.value.params["reason"].key == "undo.reason.lutinades"

@@ -114,3 +114,46 @@ def test_the_end_names_the_winner_and_why():
     assert end([1, 1], "repetition") == ["**Fin de la partie** : partie nulle (position répétée trois fois)."]
     assert end([2, 1], "timeout") == ["**Fin de la partie** : victoire de Bot 1 (forfait après des absences répétées)."]
     assert cog().options_text(game, "en") == "Peak's backward move: straight back"
+
+
+def test_pack_groups_keeps_a_run_in_one_list_and_cuts_only_what_does_not_fit():
+    from bot.ui import pack_groups
+
+    items = [("A", i) for i in range(10)] + [("B", i) for i in range(10)] + [("C", i) for i in range(10)]
+    lists = pack_groups(items, lambda x: x[0], size=25)
+    assert [[x[0] for x in chunk] for chunk in lists] == [["A"] * 10 + ["B"] * 10, ["C"] * 10]
+    assert pack_groups([("A", i) for i in range(30)], lambda x: x[0], size=25) == [
+        [("A", i) for i in range(25)], [("A", i) for i in range(25, 30)]]  # a run longer than a list
+    assert len(pack_groups([(str(i), i) for i in range(200)], lambda x: x[0], size=25, lists=5)) == 5
+
+
+def test_the_move_form_never_splits_a_piece_over_two_lists_and_names_its_pieces():
+    import random
+
+    from engines.tectonic import legal_destinations, legal_sources
+
+    rng = random.Random(5)
+    state = ENGINE.new_game(2, {}, seed=3)
+    checked = 0
+    for _ply in range(40):
+        if state.finished:
+            break
+        seat = state.current
+        form = cog().move_form(row(state), state, seat, "fr")
+        lists = [(item.text, [o.value for o in item.component.options]) for item in form.children]
+        sources = [sorted({v.split("-")[0] for v in values}) for _, values in lists]
+        flat = [s for group in sources for s in group]
+        assert len(flat) == len(set(flat)), sources  # no piece in two lists
+        for (heading, values), group in zip(lists, sources, strict=True):
+            assert len(values) <= 25
+            first, last = values[0].split("-")[0], values[-1].split("-")[0]
+            assert heading == (f"Pièce en {first}" if len(group) == 1 else f"Pièces de {first} à {last}")
+        legal = {f"{s}-{d}" for s in legal_sources(state, seat) for d in legal_destinations(state, seat, s)}
+        offered = [v for _, values in lists for v in values]
+        assert set(offered) <= legal and len(offered) == len(set(offered))
+        if len(legal) <= 75:  # room to spare: every legal move is offered
+            assert set(offered) == legal
+        checked += len(lists)
+        action = rng.choice(ENGINE.legal_actions(state, seat))
+        state, _ = ENGINE.apply(state, seat, action)
+    assert checked > 40

@@ -448,3 +448,22 @@ async def test_a_round_opened_by_a_process_that_died_before_announcing_it_is_ann
         tables = [x for x in await a.tstore.tournament_tables(t.id) if x.round == 2]
         assert ann.rounds[0][2] == [x.players for x in tables] and all(x.game_id for x in tables)
         assert (await a.tstore.get_tournament(t.id)).announced == 2
+
+
+@pytest.mark.parametrize(("lg", "linked", "plain"), [("fr", "— [partie n°5](<{}>)", "(partie n°5)"),
+                                                      ("en", "— [game #5](<{}>)", "(game #5)")])
+def test_a_rounds_card_links_each_pairing_to_its_game(lg, linked, plain):
+    """Issue 36: each table of a round's card links to its game's first card (its thread and message);
+    a game not posted yet is named without a link."""
+    from types import SimpleNamespace
+
+    from bot.community.tournament_notice import round_text
+    from bot.community.tournaments import TableRow
+
+    t = SimpleNamespace(id=1, total=3)
+    tables = [TableRow(1, 1, 0, (10, 11), game_id=5), TableRow(1, 1, 1, (12, 13), game_id=6)]
+    link = "https://discord.com/channels/1/20/30"
+    text = round_text(t, 1, tables, [14], lg, {5: link})
+    first, second = text.splitlines()[1:3]
+    assert first.endswith(linked.format(link)) and "<@10>, <@11>" in first
+    assert second.endswith(plain.replace("5", "6")) and "https://" not in second

@@ -24,48 +24,19 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import engines
 from bot.pace import check_pace
 from bot.sessions import Player, SessionError, SessionService
 from bot.storage import LOBBY, GameRow, Store
+from bot.storage.rows import Match, Waiting
 
 log = logging.getLogger("ludibot.matchmaking")
 
 TTL = 24 * 3600.0  # a member waits at most a day in a queue
 MAX_QUEUES = 10  # queues one member may wait in at once
 GRACE = 60.0  # seconds before the tick opens a match's game itself (the taker crashed)
-
-
-@dataclass(frozen=True)
-class Waiting:
-    guild_id: int
-    channel_id: int
-    user_id: int
-    name: str
-    kind: str
-    players: int
-    pace: str | None
-    since: float
-    locale: str = "fr"
-
-    @property
-    def queue(self) -> tuple[int, str, int, str | None]:
-        return (self.guild_id, self.kind, self.players, self.pace)
-
-
-@dataclass(frozen=True)
-class Match:
-    id: int
-    guild_id: int
-    channel_id: int
-    kind: str
-    pace: str | None
-    members: tuple[Waiting, ...]  # seat order: longest-waiting first
-    created_at: float
-    game_id: int | None = None
 
 
 class QueueStore(Protocol):

@@ -52,10 +52,10 @@ from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
+from bot.storage.rows import SWISS_BYE, Bye  # noqa: F401  (SWISS_BYE re-exported: P.SWISS_BYE)
+
 SWISS, ROUND_ROBIN, ELIMINATION = "swiss", "round_robin", "elimination"
 FORMATS = (SWISS, ROUND_ROBIN, ELIMINATION)
-#: What a Swiss bye is worth (a win); a round-robin bye (an odd group's rest) is worth nothing.
-SWISS_BYE = Fraction(1)
 ZERO = Fraction(0)
 
 
@@ -92,13 +92,6 @@ class Played:
     round: int
     players: tuple[int, ...]
     ranks: tuple[int, ...] | None
-
-
-@dataclass(frozen=True)
-class Bye:
-    round: int
-    player: int
-    points: Fraction = SWISS_BYE
 
 
 @dataclass(frozen=True)

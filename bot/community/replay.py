@@ -40,6 +40,9 @@ ROUND_KEYS: dict[str, tuple[str, ...]] = {
 }
 #: a game without rounds (Tectonic): a "round" is each player moving once, as chess numbers its moves
 MOVES_PER_GROUP = 2
+#: games whose replay steps a round at a time (every seat places the same tile; nothing of a round
+#: shows before it closes)
+STEP_BY_ROUND = frozenset({"limit"})
 
 
 class ReplayError(RuleError):
@@ -55,7 +58,9 @@ class Position:
     seat: int | None = None
     action: dict[str, Any] = field(default_factory=dict)
     events: tuple[dict[str, Any], ...] = ()
-    group: int = 0  # the round (or block of moves) it belongs to
+    #: the round (or block of moves) its move was played in: the round the table was at *before* the
+    #: move (the move that closes round 3 belongs to round 3, though the table then shows round 4)
+    group: int = 0
 
 
 @dataclass(frozen=True)
@@ -81,28 +86,42 @@ class Replay:
         ends = [first - 1 for _, first in self.groups()[1:]]
         return [i for i in ends if i >= 0] + [len(self.positions) - 1]
 
+    def steps(self) -> list[int]:
+        """The positions the viewer steps through: every one, but for a game played a round at a time
+        (:data:`STEP_BY_ROUND`: Limit, every board placing the same tile) the start and the end of
+        each round: a step is a tile, its placements shown together once the round closes."""
+        if self.kind not in STEP_BY_ROUND:
+            return list(range(len(self.positions)))
+        return sorted({0, *self.round_ends()})
+
 
 def public_events(events: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
     return tuple(e for e in events if e.get("private_to") is None)
 
 
-def _group(kind: str, view: dict[str, Any], n: int) -> int:
+def _group(kind: str, before: dict[str, Any], n: int) -> int:
+    """The round move ``n`` was played in, from the view of the table before it (``before``); the
+    start (``n`` = 0) is in the first. Without rounds, moves 1-2 are the first block, 3-4 the second."""
     for key in ROUND_KEYS.get(kind, ()):
-        value = view.get(key)
+        value = before.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-    return n // MOVES_PER_GROUP + 1 if n else 1
+    return (n - 1) // MOVES_PER_GROUP + 1 if n else 1
 
 
 def _same_table(engine: Any, replayed: Any, stored: dict[str, Any] | None) -> bool:
-    """Whether the replayed final state is the stored one; True when the stored one cannot be
-    read (an older schema): then the log applying to its end is all there is to check."""
+    """Whether the replayed final state is the stored one; True when the stored one is of an older
+    schema (``from_dict`` refuses it with a ValueError or a KeyError): then the log applying to its end
+    is all there is to check. Any other failure is a bug, logged, and never reads as a match."""
     if stored is None:
         return True
     try:
         current = engine.from_dict(stored)
-    except Exception:  # an older schema: the log applied, that is the check left
+    except (ValueError, KeyError):  # an older schema: the log applied, that is the check left
         return True
+    except Exception:
+        log.exception("replay: the stored state of a %s game failed to load", type(engine).__name__)
+        return False
     return engine.to_dict(current) == engine.to_dict(replayed)
 
 
@@ -123,9 +142,9 @@ def replay(game: GameRow, rows: list[EventRow]) -> Replay:
     positions = [Position(0, view, group=_group(game.kind, view, 0))]
     for n, row in enumerate(rows, start=1):
         state = states[row.version]
-        view = engine.view(state, None)
+        before, view = view, engine.view(state, None)
         positions.append(Position(n, view, row.seat, dict(row.action or {}), public_events(row.events),
-                                  _group(game.kind, view, n)))
+                                  _group(game.kind, before, n)))
     if not _same_table(engine, state, game.state):
         raise ReplayError("replay.error.schema", game=game.id)
     return Replay(game.id, game.kind, game.version, tuple(positions))

@@ -57,6 +57,7 @@ from bot.storage import (
     GameRow,
     Store,
 )
+from bot.takeback import Takebacks
 from engines.base import RuleError
 
 log = logging.getLogger("ludibot.scheduler")
@@ -413,8 +414,6 @@ class Scheduler:
         elif seats:
             fired += len(seats)
         votes = [d for d in items if d.kind == VOTE]
-        from bot.takeback import Takebacks  # (here: bot.takeback imports this package)
-
         undo = [d for d in votes if Takebacks.owns(game, d)]  # a takeback request's expiry (issue 26)
         if undo:
             votes = [d for d in votes if d not in undo]

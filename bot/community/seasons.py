@@ -163,7 +163,7 @@ def configure(settings: dict[str, Any], *, role: int | None = None, season: str 
 
 def describe_lines(settings: dict[str, Any], lg: str) -> list[str]:
     role = settings.get(ROLE_SETTING)
-    return [i18n.t("tournament.config.role", lg, role=f"<@&{role}>" if role else "—"),
+    return [i18n.t("tournament.config.role", lg, role=f"<@&{role}>") if role else i18n.t("tournament.config.role_none", lg),
             i18n.t("tournament.config.season", lg, season=i18n.t(f"tournament.season.{period_of(settings)}", lg))]
 
 

@@ -5,7 +5,8 @@ Stored in the guild's settings (``guild_settings``) under ``"timers"``::
     {"timers": {"*": {"reminder_h": 6}, "ludix": {"timeout_h": 12, "forfeit_after": 2}}}
 
 ``"*"`` is the server's default; a game's own entry overrides it field by field;
-anything unset falls back to :data:`DEFAULTS` (and :data:`FORFEIT_DEFAULTS`).
+anything unset falls back to :data:`DEFAULTS` (and :data:`FORFEIT_DEFAULTS`); that reading is
+:func:`bot.timers.resolve` (below the takebacks and the scheduler that use it), re-exported here.
 A delay of 0 turns that deadline off. ``"pace"`` (a profile of :mod:`bot.pace`) is the speed of the
 games started without ``rythme``; the ``normal`` profile is these reminder and timeout delays.
 
@@ -16,55 +17,18 @@ unset); it is read through :mod:`bot.language`, which caches it per guild.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import engines
 from bot import i18n
 from bot.language import SETTING
-from bot.pace import DEFAULT_PACE, PACES, check_pace
+from bot.pace import check_pace
+from bot.timers import ALL, DEFAULTS, FORFEIT_DEFAULTS, TimerSettings, resolve  # noqa: F401  (re-exported)
 from engines.base import Phrase, RuleError
 
-ALL = "*"
 FIELDS = ("reminder_h", "timeout_h", "forfeit_after", "pace")
 MAX_HOURS = 720.0  # 30 days
 MAX_FORFEIT = 20
-
-
-@dataclass(frozen=True)
-class TimerSettings:
-    reminder_h: float  # hours after a seat becomes expected: reminder (0 = none)
-    timeout_h: float  # hours after a seat becomes expected: default action (0 = never)
-    forfeit_after: int  # the N-th consecutive timeout of a seat forfeits the game (0 = never)
-    #: the speed profile of a game started without ``rythme`` (bot.pace; ``normal`` is these timers)
-    pace: str = DEFAULT_PACE
-
-    @property
-    def reminder_s(self) -> float:
-        return self.reminder_h * 3600
-
-    @property
-    def timeout_s(self) -> float:
-        return self.timeout_h * 3600
-
-
-DEFAULTS = TimerSettings(reminder_h=12.0, timeout_h=48.0, forfeit_after=0)
-#: Tectonic and Armada: the AI plays the absent player's turns, and the third consecutive timeout forfeits.
-FORFEIT_DEFAULTS = {"tectonic": 3, "armada": 3}
-
-
-def resolve(settings: dict[str, Any], kind: str) -> TimerSettings:
-    """The effective timers of game ``kind`` from a guild's settings dict."""
-    timers = settings.get("timers") or {}
-    base = {"reminder_h": DEFAULTS.reminder_h, "timeout_h": DEFAULTS.timeout_h,
-            "forfeit_after": FORFEIT_DEFAULTS.get(kind, DEFAULTS.forfeit_after), "pace": DEFAULT_PACE}
-    for scope in (ALL, kind):
-        for name, value in (timers.get(scope) or {}).items():
-            if name in base and value is not None:
-                base[name] = value
-    return TimerSettings(reminder_h=float(base["reminder_h"]), timeout_h=float(base["timeout_h"]),
-                         forfeit_after=int(base["forfeit_after"]),
-                         pace=base["pace"] if base["pace"] in PACES else DEFAULT_PACE)
 
 
 def game_kind(value: str | None) -> str:

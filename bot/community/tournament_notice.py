@@ -4,18 +4,23 @@ themselves are published by the outbox, each in its own thread)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import time
 from typing import Any
 
 import discord
 
 from bot import i18n
+from bot.cards import MAX_TEXT, Card, rgb
 from bot.community import pairing as P
 from bot.community.season_board import podium_text as podium_of_season
 from bot.community.tournaments import EntryRow, TableRow, TournamentRow
 from bot.language import server_lang
 from bot.safe import allowed_mentions, escape
+from bot.ui import jump_link
+from render.common import HIGHLIGHT
 from render.tournament import points_text, render_standings
 
 log = logging.getLogger("ludibot.tournaments")
@@ -23,6 +28,11 @@ log = logging.getLogger("ludibot.tournaments")
 CARD_ROWS = 20  # the standings card shows the top of the table
 MESSAGE_MAX = 2000
 SEASON_LOOKBACK = 50  # messages looked at before posting a season's podium again
+#: the tournament's colour on its cards (a round's pairings, the podium): the podium's gold
+ACCENT = rgb(HIGHLIGHT)
+#: seconds a round's card goes on completing its links (each game's first card, posted by the outbox
+#: after the round opened): it is edited once they are all known, or when this time is up
+LINK_WAIT, LINK_POLL = 120.0, 1.0
 
 
 def card_args(t: TournamentRow, standings: list[P.Standing], names: dict[int, str], lg: str,
@@ -53,16 +63,20 @@ def podium_text(t: TournamentRow, standings: list[P.Standing], lg: str) -> str:
     return "\n".join(lines)
 
 
-def round_text(t: TournamentRow, number: int, tables: list[TableRow], byes: list[int], lg: str) -> str:
+def round_text(t: TournamentRow, number: int, tables: list[TableRow], byes: list[int], lg: str,
+               links: dict[int, str] | None = None) -> str:
+    """Who plays whom, each table with a link to its game (``links``: game id -> its jump link, the
+    game's first card in its thread once posted), who rests."""
     lines = [i18n.t("tournament.round.head", lg, id=t.id, round=number, total=t.total, count=len(tables))]
     for x in tables:
         players = ", ".join(f"<@{p}>" for p in x.players)
-        lines.append(i18n.t("tournament.round.table", lg, table=x.table + 1, players=players,
-                            game=x.game_id or 0))
+        link = (links or {}).get(x.game_id or 0)
+        lines.append(i18n.t("tournament.round.table_link" if link else "tournament.round.table", lg,
+                            table=x.table + 1, players=players, game=x.game_id or 0, link=link or ""))
     if byes:
         lines.append(i18n.t("tournament.round.byes", lg, players=", ".join(f"<@{p}>" for p in byes), count=len(byes)))
     text = "\n".join(lines)
-    if len(text) > MESSAGE_MAX:  # a big round: the head and where to look (/tournoi etat), every name pinged
+    if len(text) > MAX_TEXT:  # a big round: the head and where to look (/tournoi etat), every name pinged
         text = "\n".join(lines[:1] + [i18n.t("tournament.round.many", lg, id=t.id)])
     return text
 
@@ -76,13 +90,38 @@ class DiscordAnnouncer:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    async def _post(self, channel_id: int, content: str, file: discord.File | None = None) -> None:
+    async def _post(self, channel_id: int, content: str, file: discord.File | None = None) -> Any:
+        """A card of the tournament (its colour; a picture in its gallery) in its channel; the message."""
+        card = Card(text=content, accent=ACCENT, pictures=(file.filename,) if file is not None else ())
         try:
-            await self.bot.get_partial_messageable(channel_id).send(
-                content=content[:MESSAGE_MAX], allowed_mentions=allowed_mentions(content[:MESSAGE_MAX]),
+            return await self.bot.get_partial_messageable(channel_id).send(
+                view=card.layout(), allowed_mentions=allowed_mentions(card.text),
                 **({"file": file} if file is not None else {}))
         except discord.HTTPException:
             log.exception("could not post in channel %s", channel_id)
+            return None
+
+    async def links(self, tables: list[TableRow]) -> tuple[dict[int, str], bool]:
+        """Each table's game -> a link to it: its first card, in its thread; a game whose first card is
+        not posted yet links to its thread (or channel). And whether every link is a card's."""
+        games = [g for g in [await self.bot.store.get_game(x.game_id) for x in tables if x.game_id is not None]
+                 if g is not None]
+        return {g.id: jump_link(g) for g in games}, all(g.control_message_id for g in games)
+
+    async def _complete(self, message: Any, text_of: Any, tables: list[TableRow]) -> None:
+        """The round's card, edited once every game's first card is posted (the outbox posts them after
+        the round opened): each pairing then links to its game's message."""
+        deadline = time.monotonic() + LINK_WAIT
+        try:
+            while time.monotonic() < deadline:
+                await asyncio.sleep(LINK_POLL)
+                links, complete = await self.links(tables)
+                if complete:
+                    break
+            card = Card(text=text_of(links), accent=ACCENT)
+            await message.edit(view=card.layout(), allowed_mentions=allowed_mentions(card.text))
+        except Exception:  # the card keeps the links it has (threads)
+            log.exception("could not complete the links of a round's card")
 
     async def season_podium(self, guild_id: int, channel_id: int, season, podiums, retry: bool = False) -> None:
         """The podium of a season that ended (bot.community.season_board, under the season end's lease). A
@@ -107,7 +146,11 @@ class DiscordAnnouncer:
 
     async def round_opened(self, t: TournamentRow, number: int, tables: list[TableRow], byes: list[int]) -> None:
         lg = await server_lang(self.bot.store, t.guild_id)
-        await self._post(t.channel_id, round_text(t, number, tables, byes, lg))
+        links, complete = await self.links(tables)
+        message = await self._post(t.channel_id, round_text(t, number, tables, byes, lg, links))
+        if message is not None and not complete:
+            asyncio.ensure_future(self._complete(message, lambda found: round_text(t, number, tables, byes, lg, found),
+                                                 tables))
 
     async def finished(self, t: TournamentRow, standings: list[P.Standing]) -> None:
         lg = await server_lang(self.bot.store, t.guild_id)

@@ -32,6 +32,7 @@ without any ended game may enter).
 Storage: :class:`TournamentStore` (below) is the interface this module needs; the unified SQL
 store implements it (tables ``tournaments``, ``tournament_entries``, ``tournament_tables``,
 ``tournament_byes``), and :class:`MemoryTournamentStore` is a faithful in-memory version for tests.
+Its rows (:class:`TournamentRow`, :class:`EntryRow`, :class:`TableRow`) live in :mod:`bot.storage.rows`.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -52,10 +53,10 @@ from bot.community.scheduler import Pacer
 from bot.pace import check_pace
 from bot.sessions import Outcome, Player, SessionError, SessionService
 from bot.storage import CANCELLED, FINISHED, LOBBY, Store
+from bot.storage.rows import ABANDONED, DONE, OPEN, STARTED, EntryRow, TableRow, TournamentRow
 
 log = logging.getLogger("ludibot.tournaments")
 
-OPEN, STARTED, DONE, ABANDONED = "open", "running", "finished", "cancelled"
 MIN_PLACES, MAX_PLACES = 2, 1024
 MAX_ROUNDS = 30
 LEASE = 120.0  # seconds a process holds a tournament while it advances it
@@ -63,62 +64,11 @@ LEASE = 120.0  # seconds a process holds a tournament while it advances it
 OPEN_RATE = 8.0
 
 
-@dataclass
-class TournamentRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    kind: str
-    format: str
-    rounds: int  # asked for (Swiss, round-robin of tables); the real count is ``total`` once launched
-    places: int
-    creator_id: int
-    pace: str | None = None
-    reliability: int = 0  # percent of ended games seen through, required to enter (0 = none)
-    status: str = OPEN
-    round: int = 0  # the round opened last (0 = none yet)
-    total: int = 0  # rounds in all, fixed at launch
-    version: int = 0
-    created_at: float = 0.0
-    lease_until: float = 0.0
-    #: frozen at launch: the entrants in seed order as ``[[user_id, rating], ...]``
-    seeds: list[list[Any]] = field(default_factory=list)
-    #: players per table chosen by the organiser (None: two for a two-player game, else four if allowed)
-    table: int | None = None
-    #: the round announced last (a round is announced once all its games are open, once: see ``_announce``)
-    announced: int = 0
-
-    @property
-    def lo_hi(self) -> tuple[int, int]:
-        """The table sizes this tournament seats: exactly two when it plays in pairs."""
-        e = engines.get(self.kind)
-        lo, hi = P.table_bounds(e.min_players, e.max_players)
-        return (2, 2) if self.table == 2 else (lo, hi)
-
-    @property
-    def preferred(self) -> int | None:
-        return self.table
-
-
-@dataclass(frozen=True)
-class EntryRow:
-    tournament_id: int
-    user_id: int
-    name: str
-    rating: float
-    locale: str = "fr"
-    withdrawn: bool = False  # left a running tournament: no longer paired
-
-
-@dataclass(frozen=True)
-class TableRow:
-    tournament_id: int
-    round: int
-    table: int  # 0-based within the round
-    players: tuple[int, ...]
-    game_id: int | None = None
-    ranks: tuple[int, ...] | None = None  # the players' places once the game ended
-    ended: bool = False  # result recorded (ranks None and ended: abandoned, 0 points each)
+def lo_hi(t: TournamentRow) -> tuple[int, int]:
+    """The table sizes tournament ``t`` seats: exactly two when it plays in pairs."""
+    e = engines.get(t.kind)
+    lo, hi = P.table_bounds(e.min_players, e.max_players)
+    return (2, 2) if t.table == 2 else (lo, hi)
 
 
 class TournamentStore(Protocol):
@@ -433,7 +383,7 @@ class TournamentService:
         if not self._may_manage(t, player):
             raise SessionError("tournament.error.only_organiser")
         entries = await self.store.tournament_entries(t.id)
-        lo, hi = t.lo_hi
+        lo, hi = lo_hi(t)
         if len(entries) < max(2, lo):
             raise SessionError("tournament.error.not_enough", min=max(2, lo), count=len(entries))
         seeds = sorted(entries, key=lambda e: (-e.rating, e.user_id))
@@ -476,7 +426,7 @@ class TournamentService:
 
     @staticmethod
     def total_rounds(t: TournamentRow, es: list[P.Entrant]) -> int:
-        lo, hi = t.lo_hi
+        lo, hi = lo_hi(t)
         if t.format == P.SWISS:
             return min(t.rounds, P.max_swiss_rounds(len(es))) if hi == 2 else t.rounds
         if t.format == P.ROUND_ROBIN:
@@ -521,14 +471,14 @@ class TournamentService:
             return self.replay_bracket(t, es, tables).standings(es)
         groups = None
         if t.format == P.ROUND_ROBIN and t.seeds:
-            lo, hi = t.lo_hi
+            lo, hi = lo_hi(t)
             groups = P.round_robin_groups(es, lo, hi, group_size=t.rounds + 1, preferred=t.preferred).group_of()
         return P.standings(es, self.played(tables), await self.store.tournament_byes(t.id), groups)
 
     @staticmethod
     def replay_bracket(t: TournamentRow, es: list[P.Entrant], tables: list[TableRow]) -> P.Bracket:
         """The bracket as the stored rounds left it (a pure replay from the seeds)."""
-        lo, hi = t.lo_hi
+        lo, hi = lo_hi(t)
         b = P.Bracket([e.id for e in es], lo, hi, t.preferred)
         for number in range(1, t.round + 1):
             rnd = b.next_round()
@@ -641,7 +591,7 @@ class TournamentService:
         number = t.round + 1
         entries = await self.store.tournament_entries(t.id)
         es = self.entrants(t, entries)
-        lo, hi = t.lo_hi
+        lo, hi = lo_hi(t)
         withdrawn = {e.user_id for e in entries if e.withdrawn}
         byes_before = await self.store.tournament_byes(t.id)
         bye_points = P.SWISS_BYE

@@ -33,7 +33,7 @@ from bot.sessions import (
     SessionError,
     SessionService,
     open_votes,
-    removed_seats,
+    voters,
 )
 from bot.storage import DONE, RUNNING, VOID, VOTE, Deadline, GameRow, Store
 
@@ -44,13 +44,6 @@ __all__ = ["AI", "CHOICES", "REMOVE", "WAIT", "Votes", "choices_for", "counts", 
 
 #: how long the others have to decide when the game has no timeout delay of its own
 DEFAULT_VOTE_S = 24 * 3600.0
-
-
-def voters(game: GameRow, seat: int) -> list[int]:
-    """The users who may vote about ``seat``: the other seated human players, not voted out."""
-    out = removed_seats(game)
-    return [s.user_id for s in game.seats
-            if s.user_id is not None and not s.is_ai and s.seat != seat and s.seat not in out]
 
 
 def eligible(game: GameRow, seat: int) -> bool:

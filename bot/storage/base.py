@@ -797,7 +797,7 @@ class Store(ABC):
         nothing of any other server: ``{"guild_id", "games": [...], "ratings": [...]}``."""
 
     # --- tournaments and queues (issue 28): the contract is bot.community.tournaments.TournamentStore and
-    # bot.community.matchmaking.QueueStore (rows of those modules; tests/test_tournament_store.py) ----------
+    # bot.community.matchmaking.QueueStore (rows of bot.storage.rows; tests/test_tournament_store.py) ------
     @abstractmethod
     async def create_tournament(self, row: Any) -> Any:
         """Store a new ``TournamentRow`` (open, version 1); returns it with its id."""

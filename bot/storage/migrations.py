@@ -340,6 +340,19 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE tournaments ADD COLUMN announced INTEGER NOT NULL DEFAULT 0;
     UPDATE tournaments SET announced = round;
     """,
+    # 14: the board's live pages (bot/activity/live.py): PostgreSQL tells every process, at commit, that a game
+    # has a new version or status ("game:version:channel" on the channel ludibot_games), whichever process
+    # or tool wrote it. SQLite has one process, whose session service tells its pages itself.
+    ({"sqlite": "SELECT 1;", "postgresql": """
+    CREATE OR REPLACE FUNCTION ludibot_game_changed() RETURNS trigger AS $$
+    BEGIN
+        PERFORM pg_notify('ludibot_games', NEW.id::text || ':' || NEW.version::text || ':' || NEW.channel_id::text);
+        RETURN NEW;
+    END
+    $$ LANGUAGE plpgsql;
+    CREATE TRIGGER games_changed AFTER INSERT OR UPDATE OF version, status ON games
+        FOR EACH ROW EXECUTE FUNCTION ludibot_game_changed();
+    """},),
 ]
 
 

@@ -262,7 +262,7 @@ class PostgresStore(SQLStore):
     """PostgreSQL through a pool of database threads (one connection each); every write is one transaction.
 
     ``max_size`` threads (and connections), all opened at start; ``min_size`` is accepted for the callers
-    of the asyncpg pool this replaced and has no effect."""
+    of the connection pool this replaced and has no effect."""
 
     latest_schema = LATEST
     dialect = POSTGRESQL

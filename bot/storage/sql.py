@@ -55,6 +55,7 @@ from bot.storage.base import (
     turn_times,
     unpack_log,
 )
+from bot.storage.rows import Bye, EntryRow, Match, TableRow, TournamentRow, Waiting
 
 log = logging.getLogger("ludibot.storage")
 
@@ -1141,8 +1142,6 @@ class SQLStore(Store):
                                  "AND withdrawn = 0", (tournament_id, user_id)) == 1
 
     async def tournament_entries(self, tournament_id: int) -> list[Any]:
-        from bot.community.tournaments import EntryRow
-
         return [EntryRow(tournament_id=r["tournament_id"], user_id=r["user_id"], name=r["name"],
                          rating=float(r["rating"]), locale=r["locale"], withdrawn=bool(r["withdrawn"]))
                 for r in await self._read("SELECT * FROM tournament_entries WHERE tournament_id = ? ORDER BY position",
@@ -1175,8 +1174,6 @@ class SQLStore(Store):
             "SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,))]
 
     async def tournament_byes(self, tournament_id: int) -> list[Any]:
-        from bot.community.pairing import Bye
-
         return [Bye(r["round"], r["player"], Fraction(r["points_num"], r["points_den"])) for r in await self._read(
             "SELECT * FROM tournament_byes WHERE tournament_id = ? ORDER BY round, player", (tournament_id,))]
 
@@ -1239,8 +1236,6 @@ class SQLStore(Store):
 
     async def take_group(self, guild_id: int, kind: str, players: int, pace: str | None, since: float,
                          now: float) -> Any:
-        from bot.community.matchmaking import Match
-
         def work(tx: Tx) -> Any:
             d = tx.dialect
             # every entry of the server locked, in one order (PostgreSQL; SQLite's write transaction holds the
@@ -1323,8 +1318,6 @@ _TOURNAMENT_COLUMNS = {name: name for name in (
 
 
 def _tournament_from(r: Any) -> Any:
-    from bot.community.tournaments import TournamentRow
-
     return TournamentRow(id=r["id"], guild_id=r["guild_id"], channel_id=r["channel_id"], kind=r["kind"],
                          format=r["format"], rounds=r["rounds"], places=r["places"], creator_id=r["creator_id"],
                          pace=r["pace"], reliability=r["reliability"], status=r["status"], round=r["round"],
@@ -1334,16 +1327,12 @@ def _tournament_from(r: Any) -> Any:
 
 
 def _table_from(r: Any) -> Any:
-    from bot.community.tournaments import TableRow
-
     return TableRow(tournament_id=r["tournament_id"], round=r["round"], table=r["table_no"],
                     players=tuple(json.loads(r["players"])), game_id=r["game_id"],
                     ranks=None if r["ranks"] is None else tuple(json.loads(r["ranks"])), ended=bool(r["ended"]))
 
 
 def _waiting_from(r: Any) -> Any:
-    from bot.community.matchmaking import Waiting
-
     return Waiting(guild_id=r["guild_id"], channel_id=r["channel_id"], user_id=r["user_id"], name=r["name"],
                    kind=r["kind"], players=r["players"], pace=r["pace"] or None, since=float(r["since"]),
                    locale=r["locale"])
@@ -1355,8 +1344,6 @@ def _waiting_json(w: Any) -> dict[str, Any]:
 
 
 def _match_from(r: Any) -> Any:
-    from bot.community.matchmaking import Match, Waiting
-
     members = tuple(Waiting(**m) for m in json.loads(r["members"]))
     return Match(r["id"], r["guild_id"], r["channel_id"], r["kind"], r["pace"], members, float(r["created_at"]),
                  r["game_id"])

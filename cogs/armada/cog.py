@@ -27,8 +27,9 @@ from bot.render_pool import Picture, picture
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, GameModal, button, lang, send
+from bot.ui import Click, GameModal, button, lang, pack_groups, send
 from engines.armada import State, legal_points, movable_points, pivot_choices
+from engines.base import RuleError
 from render.armada import render_board
 
 OPPONENTS = [app_commands.Choice(name=L("armada.cmd.vs_player"), value="joueur"),
@@ -87,13 +88,23 @@ def form_kinds(state: State, seat: int) -> list[str]:
     return out
 
 
-def bands(points: list[str]) -> tuple[list[str], list[str]]:
-    """The column letters and the row numbers (in board order) that hold at least one of ``points``:
-    a form chooses a point by its column and its row (a board has up to 121 intersections, a select
-    holds 25 options); the combination chosen is then checked by the engine, like a typed point."""
-    cols = sorted({p[0] for p in points})
-    rows = sorted({int(p[1:]) for p in points})
-    return cols, [str(r) for r in rows]
+def form_offers(state: State, seat: int, kind: str) -> dict[str, list[str]]:
+    """What each select of a form of ``kind`` offers (its custom id -> the option values), as
+    :meth:`ArmadaCog.form` draws it (it draws from this): what a submission of that form may carry."""
+    if kind == "pivot":  # each ship's pivots in one list
+        chunks = pack_groups(pivot_options(state, seat), lambda p: p[1], size=MAX_OPTIONS, lists=MAX_SELECTS)
+        return {f"pivot{n}": [value for value, *_ in chunk] for n, chunk in enumerate(chunks)}
+    out: dict[str, list[str]] = {}
+    lists = MAX_SELECTS
+    if kind == "move":
+        out["ship"] = sorted(movable_points(state, seat), key=_point_key)[:MAX_OPTIONS]
+        lists -= 1
+    # the legal points only (never an occupied one), in board order, 25 a list: 121 at most
+    points = sorted(legal_points(state, seat), key=_point_key)
+    for n, k in enumerate(range(0, len(points), MAX_OPTIONS)):
+        if n < lists:
+            out[f"point{n}"] = points[k:k + MAX_OPTIONS]
+    return out
 
 
 def pivot_options(state: State, seat: int) -> list[tuple[str, str, str, str]]:
@@ -231,7 +242,12 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         if kind not in FORMS:
             raise SessionError("common.error.forged_button")
         if interaction.type is discord.InteractionType.modal_submit:
-            await self.play(interaction, game, self._form_action(kind, click.fields), version=click.check_version)
+            offered = None
+            if click.check_version is None or click.version == game.version:  # (a stale form: refused as such)
+                state, seat = self.mover_state(interaction, game, click.check_version)
+                offered = form_offers(state, seat, kind)
+            await self.play(interaction, game, self._form_action(kind, click.fields, offered),
+                            version=click.check_version)
             return
         state, seat = self.mover_state(interaction, game, click.check_version)
         if kind not in form_kinds(state, seat):  # e.g. « Placer » once England has 5 ships at sea
@@ -240,7 +256,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
 
     @staticmethod
     def form(game: GameRow, state: State, seat: int, kind: str, lg: str) -> GameModal:
-        """The form of one move type: a ship (to lift) and/or a point by column and row, or the pivots."""
+        """The form of one move type: a ship (to lift) and/or the legal points, or the pivots."""
         modal = GameModal(i18n.t(f"armada.form.title_{kind}", lg), game.id, "form", version=game.version, arg=kind)
 
         def select(key: str, label: str, options: list[tuple[str, str]], *, required: bool = True) -> None:
@@ -250,25 +266,37 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
                                               for value, text in options[:MAX_OPTIONS]])
             modal.add_item(discord.ui.Label(text=label[:45], component=menu))
 
-        if kind == "pivot":
-            pivots = pivot_options(state, seat)
-            chunks = [pivots[k:k + MAX_OPTIONS] for k in range(0, len(pivots), MAX_OPTIONS)][:MAX_SELECTS]
-            for n, chunk in enumerate(chunks):
-                select(f"pivot{n}", i18n.t("armada.form.pivots", lg, first=chunk[0][1], last=chunk[-1][1]),
-                       [(value, i18n.t("armada.form.pivot", lg, **{"from": a, "to": b, "around": c}))
-                        for value, a, b, c in chunk], required=len(chunks) == 1)
+        offers = form_offers(state, seat, kind)
+        if kind == "pivot":  # each ship's pivots in one list
+            labels = {value: (a, b, c) for value, a, b, c in pivot_options(state, seat)}
+            for key, values in offers.items():
+                first, last = labels[values[0]][0], labels[values[-1]][0]
+                heading = (i18n.t("armada.form.pivots_one", lg, ship=first) if first == last
+                           else i18n.t("armada.form.pivots", lg, first=first, last=last))
+                select(key, heading, [(v, i18n.t("armada.form.pivot", lg, **dict(zip(("from", "to", "around"),
+                                                                                    labels[v], strict=True))))
+                                      for v in values], required=len(offers) == 1)
             return modal
         if kind == "move":
-            ships = sorted(movable_points(state, seat), key=_point_key)
-            select("ship", i18n.t("armada.form.ship", lg), [(p, p) for p in ships])
-        cols, rows = bands(legal_points(state, seat))
-        select("col", i18n.t("armada.form.column", lg), [(c, c) for c in cols])
-        select("row", i18n.t("armada.form.row", lg), [(r, r) for r in rows])
+            select("ship", i18n.t("armada.form.ship", lg), [(p, p) for p in offers["ship"]])
+        chunks = [values for key, values in offers.items() if key.startswith("point")]
+        for n, chunk in enumerate(chunks):
+            heading = (i18n.t("armada.form.points_one", lg, point=chunk[0]) if len(chunk) == 1
+                       else i18n.t("armada.form.points", lg, first=chunk[0], last=chunk[-1]))
+            select(f"point{n}", heading, [(p, p) for p in chunk], required=len(chunks) == 1)
         return modal
 
     @staticmethod
-    def _form_action(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
-        """The move a submitted form asks for; the engine (through the session service) judges it."""
+    def _form_action(kind: str, fields: dict[str, Any], offered: dict[str, list[str]] | None = None) -> dict[str, Any]:
+        """The move a submitted form asks for; the engine (through the session service) judges it.
+        ``offered`` (:func:`form_offers`): a value its select did not offer (a crafted submission) is
+        refused, as are several values in one select."""
+        for key, values in fields.items():
+            if isinstance(values, list) and len(values) > 1:
+                raise RuleError("common.error.select_one", count=len(values))
+            if offered is not None and isinstance(values, list) and any(v not in offered.get(key, ()) for v in values):
+                raise RuleError("common.error.not_offered", value=str(values[0])[:40])
+
         def one(key: str) -> str | None:
             values = fields.get(key)
             return values[0] if isinstance(values, list) and len(values) == 1 else None
@@ -280,10 +308,11 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
                 raise SessionError("armada.form.pick_one")
             source, dest = chosen[0].split("-")
             return {"type": "pivot", "from": source, "to": dest}
-        col, row_ = one("col"), one("row")
-        if col is None or row_ is None or (kind == "move" and one("ship") is None):
+        chosen = [v for key, values in fields.items() if key.startswith("point") and isinstance(values, list)
+                  for v in values]
+        point = str(chosen[0]) if len(chosen) == 1 else None
+        if point is None or (kind == "move" and one("ship") is None):
             raise SessionError("armada.form.incomplete")
-        point = f"{col}{row_}"
         if kind == "move":
             return {"type": "move", "from": one("ship"), "to": point}
         return {"type": "place", "point": point}
@@ -341,6 +370,9 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
         return not state.finished and not state.pending and not self.engine.has_move(state)
 
     def _hints(self, game: GameRow, view: dict[str, Any], lg: str) -> list[str]:
+        """What to do now, for a player, told only when it is news: a capture to choose, a pass, Spain
+        that must now move, England at its limit (each names its button). An ordinary placement is not
+        told: the « Placer » button says it."""
         current = view.get("current")
         if current is None or game.seats[current].is_ai:
             return []
@@ -354,6 +386,8 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
             key = "england_pivot"
         else:
             key = "england_any" if view["pairs"] else "england_place"
+        if key in ("spain_place", "england_place", "england_any"):
+            return []
         return [i18n.t(HINTS[key], lg)]
 
     # --- rendering hooks -------------------------------------------------------------------

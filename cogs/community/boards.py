@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import engines
 from bot import i18n
+from bot.cards import TABLE_ACCENT, Card, rgb
 from bot.community import seasons
 from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
@@ -24,6 +25,7 @@ from bot.translator import L
 from bot.ui import Click, lang, public_lang, send
 from cogs.community.common import game_choices, guild_of, one_game, server_name, title
 from engines.base import RuleError
+from render.common import seat_colour
 from render.leaderboard import render_leaderboard, render_records
 
 log = logging.getLogger("ludibot.community")
@@ -177,8 +179,9 @@ class BoardsCog(commands.Cog):
         guild = guild_of(interaction)
         who = membre or interaction.user
         name = escape(getattr(who, "display_name", None) or who.name)
-        await send(interaction, await self.profile_text(guild, who.id, name, server_name(interaction),
-                                                        await public_lang(interaction)))
+        await send(interaction, card=Card(text=await self.profile_text(guild, who.id, name, server_name(interaction),
+                                                                       await public_lang(interaction)),
+                                          accent=TABLE_ACCENT))
 
     async def on_profile_button(self, click: Click) -> None:
         """« Profil » beside a seat of a game's card (issue 24): that player's profile on this server,
@@ -195,7 +198,7 @@ class BoardsCog(commands.Cog):
             raise RuleError("common.error.no_such_game", game=game.id)
         text = await self.profile_text(game.guild_id, seat.user_id, escape(seat.name), server_name(interaction),
                                        lang(interaction))
-        await send(interaction, text, ephemeral=True)
+        await send(interaction, card=Card(text=text, accent=rgb(seat_colour(int(click.arg or 0)))), ephemeral=True)
 
     async def profile_text(self, guild: int, user_id: int, name: str, server: str, lg: str) -> str:
         """A member's profile on a server (``name`` escaped): ratings and ranks, completion, pace,

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.cards import TABLE_ACCENT, Card
 from bot.gamecog import PACE_CHOICES, player_of
 from bot.threads import server_default
 from bot.translator import L
@@ -47,15 +48,17 @@ class MatchCog(commands.Cog):
             raise RuleError("tournament.error.queue_game")
         kind = one_game(jeu)
         entry, match, count = await self.mm.search(player, interaction.channel_id, kind, joueurs, rythme)
-        if match is None:
-            await send(interaction, i18n.t("tournament.queue.waiting", lg, game=title(kind, lg), players=entry.players,
-                                           count=count), ephemeral=True)
+        if match is None:  # a card: the game, who is awaited, and how to leave the queue
+            await send(interaction, card=Card(text=i18n.t("tournament.queue.waiting", lg, game=title(kind, lg),
+                                                          players=entry.players, count=count), accent=TABLE_ACCENT),
+                       ephemeral=True)
             return
         plg = await public_lang(interaction)
         game = await self.bot.store.get_game(match.game_id)  # type: ignore[attr-defined]
-        await send(interaction, i18n.t("tournament.queue.found", plg, game=title(kind, plg), id=match.game_id,
-                                       players=", ".join(f"<@{w.user_id}>" for w in match.members),
-                                       link=jump_link(game) if game is not None else "-"))
+        await send(interaction, card=Card(text=i18n.t(
+            "tournament.queue.found", plg, game=title(kind, plg), id=match.game_id,
+            players=", ".join(f"<@{w.user_id}>" for w in match.members),
+            link=jump_link(game) if game is not None else "-"), accent=TABLE_ACCENT))
 
     @chercher.autocomplete("jeu")
     async def _chercher_jeu(self, interaction: discord.Interaction, current: str):

@@ -17,16 +17,25 @@ import logging
 import re
 import time
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.cards import TABLE_ACCENT, Card, rgb
 from bot.community import history
 from bot.community.notifier import timestamp
-from bot.community.replay import Replay, ReplayError, ReplayService, plain, ranking
+from bot.community.replay import (
+    MOVES_PER_GROUP,
+    STEP_BY_ROUND,
+    Position,
+    Replay,
+    ReplayError,
+    ReplayService,
+    plain,
+    ranking,
+)
 from bot.narrate import narrate
 from bot.safe import Safe, allowed_mentions, escape
 from bot.sessions import SessionError
@@ -35,6 +44,7 @@ from bot.translator import L
 from bot.ui import lang, public_lang, refuse, send
 from cogs.community.common import guild_of, title
 from engines.base import RuleError
+from render.common import seat_colour
 
 log = logging.getLogger("ludibot.replay")
 
@@ -52,15 +62,92 @@ def control_id(guild_id: int, game_id: int, position: int, verb: str) -> str:
 
 
 # --- words -------------------------------------------------------------------------------------
-def group_label(kind: str, group: int, lg: str) -> str:
+def group_label(kind: str, group: int, lg: str, last: int | None = None) -> str:
+    """A round's name: « Manche 3 », « Tour 3 » (Lutinades), « Tuile 3 » (Limit: a round is a tile),
+    « Coups 5 à 6 » (Tectonic, no rounds: a block of moves; ``last``, the game's last move, cuts the
+    last block: « Coup 7 »)."""
     if kind == "lutinades":
         return i18n.t("replay.group.turn", lg, round=group)
+    if kind in STEP_BY_ROUND:
+        return i18n.t("replay.group.tile", lg, round=group)
     if kind == "tectonic":
-        from bot.community.replay import MOVES_PER_GROUP
-
-        return i18n.t("replay.group.moves", lg, first=(group - 1) * MOVES_PER_GROUP + 1,
-                      last=group * MOVES_PER_GROUP)
+        first, end = (group - 1) * MOVES_PER_GROUP + 1, group * MOVES_PER_GROUP
+        if last is not None:
+            end = min(end, last)
+        if end <= first:
+            return i18n.t("replay.group.move", lg, n=first)
+        return i18n.t("replay.group.moves", lg, first=first, last=end)
     return i18n.t("replay.group.round", lg, round=group)
+
+
+def shown(item: Replay, step: int) -> list[Position]:
+    """The positions step ``step`` of the viewer shows at once: its own, and those since the previous
+    step (Limit: every placement of the tile, revealed when the round closes)."""
+    steps = item.steps()
+    first = steps[step - 1] + 1 if step > 0 else 0
+    return list(item.positions[first: steps[step] + 1])
+
+
+def step_line(kind: str, item: Replay, step: int, lg: str) -> str:
+    """What step ``step`` of ``n`` shows, in the same numbers as its picture: « **Coup 5 sur 29** ·
+    Manche 2 » (the round that move was played in), « **Tuile 3 sur 44** » (Limit: a step is a tile),
+    « **Coup 5 sur 68** » (Tectonic); « **Position de départ** »; the last step says the game is over."""
+    steps = item.steps()
+    pos = item.positions[steps[step]]
+    if step == 0:
+        return i18n.t("replay.viewer.position_start", lg)
+    if kind in STEP_BY_ROUND:
+        line = i18n.t("replay.viewer.tile", lg, round=pos.group, rounds=_rounds(item, steps[step]))
+    elif kind == "tectonic":
+        line = i18n.t("replay.viewer.move", lg, n=pos.n, total=len(item) - 1)
+    else:
+        line = i18n.t("replay.viewer.position", lg, n=pos.n, total=len(item) - 1,
+                      group=group_label(kind, pos.group, lg))
+    if pos.view.get("finished") is True:
+        line += " · " + i18n.t("replay.viewer.end", lg)
+    return line
+
+
+def _rounds(item: Replay, index: int) -> int:
+    """The rounds (tiles) of the game position ``index`` belongs to, as its table said."""
+    for i in (index - 1, index):
+        value = item.positions[max(i, 0)].view.get("rounds")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return max(p.group for p in item.positions)
+
+
+def jump_entries(kind: str, item: Replay, lg: str) -> list[tuple[str, int]]:
+    """« Aller à… »: ``(label, step)`` for every round (or block of moves), at most 25 (evenly spread,
+    the first and the last kept); each names a step that exists, the one where that round begins
+    (Limit: the step of that tile)."""
+    steps = item.steps()
+    at = {p: k for k, p in enumerate(steps)}
+    last = len(item) - 1
+    out: list[tuple[str, int]] = []
+    for group, first in item.groups():
+        if kind in STEP_BY_ROUND:
+            end = _group_end(item, first)
+            if end == 0:
+                continue  # the start alone: ⏮ shows it
+            out.append((group_label(kind, group, lg), at[end]))
+            continue
+        label = group_label(kind, group, lg, last)
+        n = item.positions[first].n
+        if kind == "tectonic":
+            text = label if n else i18n.t("replay.select.option_start", lg, group=label)
+        else:
+            text = i18n.t("replay.select.option_start", lg, group=label) if n == 0 else \
+                i18n.t("replay.select.option", lg, group=label, n=n)
+        out.append((text, at[first]))
+    if len(out) > MAX_OPTIONS:  # evenly spread, the first and the last kept
+        spread = (len(out) - 1) / (MAX_OPTIONS - 1)
+        out = [out[round(i * spread)] for i in range(MAX_OPTIONS)]
+    return out
+
+
+def _group_end(item: Replay, first: int) -> int:
+    return _next_first(item, first) - 1
 
 
 def journal_text(game: GameRow, rows: list[EventRow], results: list[ResultRow], lg: str) -> str:
@@ -156,14 +243,16 @@ class ReplayCog(commands.Cog):
         else:
             note = None
         if item is not None:
-            content, files, view = await self.card(game, item, len(item) - 1, lg)
+            steps = item.steps()
+            card, files = await self.card(game, item, len(steps) - 1, lg)
             try:
-                await interaction.response.send_message(content=content, files=files, view=view, ephemeral=True,
-                                                        allowed_mentions=allowed_mentions(content))
+                await interaction.response.send_message(files=files, view=card.layout(), ephemeral=True,
+                                                        allowed_mentions=allowed_mentions(card.text))
             except discord.NotFound:  # the interaction expired before the answer (Unknown interaction)
                 log.warning("/historique %s: the interaction expired before the viewer", game.id)
                 return
-            self.replays.warm(game, item, len(item) - 1, lg, step=-1)
+            if len(steps) > 1:
+                self.replays.warm(game, item, steps[-2], lg, step=0)
             self.replays.warm(game, item, -1, lg)  # ⏮'s start position
         await self._journal(interaction, game, rows, results, item, lg, note)
 
@@ -184,46 +273,45 @@ class ReplayCog(commands.Cog):
                        results: list[ResultRow], item: Replay | None, lg: str, note: str | None) -> None:
         """The second message: the journal (inline when short, else a text file), the ranking, the
         animated summary of a finished game and its « Partager » button."""
-        lines = [note] if note else []
+        head = i18n.t("replay.log.head", lg, game=title(game.kind, lg), id=game.id,
+                      players=", ".join(escape(n) for n in game.names))
+        lines = [f"**{head}**", *([note] if note else [])]
         inline = history.replay_lines(game, rows, lg)
         final = ([i18n.t("replay.log.final", lg)] + ranking(game, rows, results, lg)) if game.status == FINISHED \
             else []
         files: list[discord.File] = []
+        pictures: list[str] = []
+        attached: list[str] = []
         body = "\n".join([i18n.t("replay.log.inline", lg), *inline])
         if len(body) <= INLINE_LOG:
             lines.append(body)
         else:
             key = "replay.log.attached" if game.status == FINISHED else "replay.log.attached_running"
             lines.append(i18n.t(key, lg, count=len(rows)))
-            files.append(discord.File(io.BytesIO(journal_text(game, rows, results, lg).encode()),
-                                      filename=f"ludibot-{game.kind}-{game.id}.txt"))
+            name = f"ludibot-{game.kind}-{game.id}.txt"
+            files.append(discord.File(io.BytesIO(journal_text(game, rows, results, lg).encode()), filename=name))
+            attached.append(name)  # a File component of its own, under the text
         lines += final
-        view = None
+        controls: list[discord.ui.Item] = []
         if game.status == FINISHED and item is not None:
             anim = await self._animation(game, rows, results, lg)
             if anim is not None:
                 cog = getattr(self.bot, "game_cogs", {}).get(game.kind)
                 if cog is not None:  # a result card a restart left without its summary gets it now
                     asyncio.ensure_future(cog.complete_result(game))
-                files.append(discord.File(io.BytesIO(anim.data), filename=f"ludibot-{game.kind}-{game.id}.{anim.ext}"))
+                name = f"ludibot-{game.kind}-{game.id}.{anim.ext}"
+                files.append(discord.File(io.BytesIO(anim.data), filename=name))
+                pictures.append(name)  # in the gallery, where it animates
                 lines.append(i18n.t("replay.animation.caption", lg, frames=anim.frames))
-                view = discord.ui.View(timeout=None)
-                view.add_item(discord.ui.Button(label=i18n.t("replay.button.share", lg), emoji="📣",
-                                                style=discord.ButtonStyle.primary,
-                                                custom_id=control_id(game.guild_id or 0, game.id, 0, "share")))
-                view.stop()  # inert: its button is a DynamicItem (ReplayControl); discord.py keeps no copy
+                controls.append(discord.ui.Button(label=i18n.t("replay.button.share", lg), emoji="📣",
+                                                  style=discord.ButtonStyle.primary,
+                                                  custom_id=control_id(game.guild_id or 0, game.id, 0, "share")))
             else:
                 lines.append(i18n.t("replay.animation.none", lg))
-        content = "\n".join(lines)[:2000]
-        kwargs: dict[str, Any] = {"content": content, "ephemeral": True, "allowed_mentions": allowed_mentions(content)}
-        if files:
-            kwargs["files"] = files
-        if view is not None:
-            kwargs["view"] = view
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:  # no viewer (a game that cannot be replayed): the journal is the answer
-            await interaction.response.send_message(**kwargs)
+        card = Card(text="\n".join(lines), accent=TABLE_ACCENT, pictures=tuple(pictures), files=tuple(attached),
+                    groups=(tuple(controls),))
+        # a follow-up of the viewer, or the answer itself when the game cannot be replayed
+        await send(interaction, card=card, files=files, ephemeral=True)
 
     async def _animation(self, game: GameRow, rows: list[EventRow], results: list[ResultRow], lg: str):
         try:
@@ -235,68 +323,66 @@ class ReplayCog(commands.Cog):
             return None
 
     # --- the viewer card -------------------------------------------------------------------
-    def text(self, game: GameRow, item: Replay, index: int, lg: str) -> str:
-        pos = item.positions[index]
+    def text(self, game: GameRow, item: Replay, step: int, lg: str) -> str:
+        """The viewer's words at step ``step``: the game, where the step is (:func:`step_line`), and
+        what happened in it."""
         if game.status == FINISHED:
             status = i18n.t("replay.viewer.finished", lg, when=timestamp(game.updated_at))
         else:
             status = i18n.t("replay.viewer.running", lg, total=len(item) - 1)
         head = i18n.t("replay.viewer.head", lg, game=title(game.kind, lg), id=game.id,
                       players=", ".join(escape(n) for n in game.names), status=status)
-        group = group_label(game.kind, pos.group, lg)
-        if pos.n == 0:
-            where = i18n.t("replay.viewer.position_start", lg, group=group)
+        if step == 0:
             told = [i18n.t("replay.viewer.start", lg)]
         else:
-            where = i18n.t("replay.viewer.position", lg, n=pos.n, total=len(item) - 1, group=group)
-            told = narrate(game.kind, list(pos.events), game.names, lg, viewer=None, limit=12)
-            if pos.action.get("type") == "forfeit":
-                told = [i18n.t("community.history.forfeit", lg, player=escape(game.names[pos.seat]))] \
-                    if pos.seat is not None and 0 <= pos.seat < len(game.names) else told
+            told = []
+            for pos in shown(item, step):
+                if pos.action.get("type") == "forfeit" and pos.seat is not None and 0 <= pos.seat < len(game.names):
+                    told.append(i18n.t("community.history.forfeit", lg, player=escape(game.names[pos.seat])))
+                else:
+                    told += narrate(game.kind, list(pos.events), game.names, lg, viewer=None, limit=12)
+                if pos.action.get("_by") == "timeout":
+                    told.append(i18n.t("replay.viewer.by_timeout", lg))
             if not told:
                 told = [i18n.t("replay.viewer.secret", lg)]
-            by = pos.action.get("_by")
-            if by == "timeout":
-                told.append(i18n.t("replay.viewer.by_timeout", lg))
-        return "\n".join([head, where, *told])[:2000]
+            told = told[-12:]
+        return "\n".join([head, step_line(game.kind, item, step, lg), *told])
 
-    def controls(self, game: GameRow, item: Replay, index: int, lg: str) -> discord.ui.View:
+    def controls(self, game: GameRow, item: Replay, step: int, lg: str) -> list[list[discord.ui.Item]]:
+        """⏮ ◀ ▶ ⏭, then « Aller à… » (a group each: never in one row)."""
         guild = game.guild_id or 0
-        last = len(item) - 1
-        view = discord.ui.View(timeout=None)
-        for verb, emoji, off in (("first", "⏮️", index == 0), ("prev", "◀️", index == 0),
-                                 ("next", "▶️", index >= last), ("last", "⏭️", index >= last)):
-            view.add_item(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, disabled=off,
-                                            custom_id=control_id(guild, game.id, index, verb),
-                                            label=i18n.t(f"replay.button.{verb}", lg)))
-        groups = item.groups()
-        if len(groups) > 1:
-            if len(groups) > MAX_OPTIONS:  # evenly spread, the first and the last kept
-                step = (len(groups) - 1) / (MAX_OPTIONS - 1)
-                groups = [groups[round(i * step)] for i in range(MAX_OPTIONS)]
-            options = []
-            for group, first in groups:
-                label = group_label(game.kind, group, lg)
-                n = item.positions[first].n
-                text = i18n.t("replay.select.option_start", lg, group=label) if n == 0 else \
-                    i18n.t("replay.select.option", lg, group=label, n=n)
-                options.append(discord.SelectOption(label=text[:100], value=str(first),
-                                                    default=first <= index < _next_first(item, first)))
-            view.add_item(discord.ui.Select(custom_id=control_id(guild, game.id, index, "jump"),
-                                            placeholder=i18n.t("replay.select.placeholder", lg)[:150],
-                                            options=options))
-        view.stop()  # inert: its buttons are DynamicItems (ReplayControl); discord.py keeps no copy
-        return view
+        last = len(item.steps()) - 1
+        tiles = "_tile" if game.kind in STEP_BY_ROUND else ""  # Limit steps a tile at a time, and says so
+        moves: list[discord.ui.Item] = [
+            discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, disabled=off,
+                              custom_id=control_id(guild, game.id, step, verb),
+                              label=i18n.t(f"replay.button.{verb}{tiles if verb != 'first' else ''}", lg))
+            for verb, emoji, off in (("first", "⏮️", step == 0), ("prev", "◀️", step == 0),
+                                     ("next", "▶️", step >= last), ("last", "⏭️", step >= last))]
+        entries = jump_entries(game.kind, item, lg)
+        if len(entries) < 2:
+            return [moves]
+        current = max((k for _, k in entries if k <= step), default=entries[0][1])
+        options = [discord.SelectOption(label=text[:100], value=str(k), default=k == current) for text, k in entries]
+        jump = discord.ui.Select(custom_id=control_id(guild, game.id, step, "jump"),
+                                 placeholder=i18n.t("replay.select.placeholder", lg)[:150], options=options)
+        return [moves, [jump]]
 
-    async def card(self, game: GameRow, item: Replay, index: int, lg: str
-                   ) -> tuple[str, list[discord.File], discord.ui.View]:
-        image = await self.replays.picture(game, item, index, lg)
-        text = self.text(game, item, index, lg)
-        files = [discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-{item.positions[index].n}.png")] \
-            if image else []
+    async def card(self, game: GameRow, item: Replay, step: int, lg: str) -> tuple[Card, list[discord.File]]:
+        """The viewer at step ``step``: a card (the accent of the seat whose move it shows), its
+        picture in the gallery, its controls."""
+        pos = item.positions[item.steps()[step]]
+        image = await self.replays.picture(game, item, item.steps()[step], lg)
+        text = self.text(game, item, step, lg)
+        name = f"{game.kind}-{game.id}-{pos.n}.png"
+        files = [discord.File(io.BytesIO(image), filename=name)] if image else []
         if not files:
-            text = f"{text}\n{i18n.t('replay.viewer.no_picture', lg)}"[:2000]
-        return text, files, self.controls(game, item, index, lg)
+            text = f"{text}\n{i18n.t('replay.viewer.no_picture', lg)}"
+        seats = {p.seat for p in shown(item, step)} if step else set()
+        accent = rgb(seat_colour(next(iter(seats)))) if len(seats) == 1 and None not in seats else TABLE_ACCENT
+        card = Card(text=text, accent=accent, pictures=(name,) if files else (),
+                    groups=tuple(tuple(g) for g in self.controls(game, item, step, lg)))
+        return card, files
 
     # --- clicks ----------------------------------------------------------------------------
     async def on_control(self, interaction: discord.Interaction) -> None:
@@ -318,12 +404,15 @@ class ReplayCog(commands.Cog):
                 await self.share(interaction, game)
                 return
             item = await self.replays.get(game)
-            index = self.target(item, int(m["pos"]), m["verb"], [str(v) for v in data.get("values", [])], game)
+            step = self.target(item, int(m["pos"]), m["verb"], [str(v) for v in data.get("values", [])], game)
             lg = lang(interaction)
-            content, files, view = await self.card(game, item, index, lg)
-            await interaction.response.edit_message(content=content, attachments=files, view=view,
-                                                    allowed_mentions=allowed_mentions(content))
-            self.replays.warm(game, item, index, lg, step=-1 if m["verb"] in ("prev", "last") else 1)
+            card, files = await self.card(game, item, step, lg)
+            await interaction.response.edit_message(attachments=files, view=card.layout(),
+                                                    allowed_mentions=allowed_mentions(card.text))
+            steps = item.steps()
+            ahead = step + (-1 if m["verb"] in ("prev", "last") else 1)
+            if 0 <= ahead < len(steps):
+                self.replays.warm(game, item, steps[ahead], lg, step=0)
         except RuleError as err:
             await refuse(interaction, err)
         except discord.NotFound:
@@ -338,16 +427,16 @@ class ReplayCog(commands.Cog):
 
     @staticmethod
     def target(item: Replay, shown: int, verb: str, values: list[str], game: GameRow) -> int:
-        """The position a click asks for, from the one the message shows."""
-        last = len(item) - 1
+        """The step a click asks for, from the one the message shows."""
+        last = len(item.steps()) - 1
         if verb == "jump":
-            if not values or not values[0].isdigit():
+            if len(values) != 1 or not values[0].isdigit():  # one step is chosen: none or several is forged
                 raise RuleError("common.error.forged_button")
             wanted = int(values[0])
         else:
             wanted = {"first": 0, "prev": shown - 1, "next": shown + 1, "last": last}[verb]
         if not 0 <= wanted <= last:
-            raise RuleError("replay.error.bad_position", game=game.id, total=len(item))
+            raise RuleError("replay.error.bad_position", game=game.id, total=last + 1)
         return wanted
 
     async def share(self, interaction: discord.Interaction, game: GameRow) -> None:
@@ -375,13 +464,11 @@ class ReplayCog(commands.Cog):
         who = escape(getattr(interaction.user, "display_name", None) or interaction.user.name)
         lines = [i18n.t("replay.share.post", glg, player=who, id=game.id, game=title(game.kind, glg)),
                  *ranking(game, rows, results, glg)]
-        content = "\n".join(lines)[:2000]
-        file = discord.File(io.BytesIO(anim.data), filename=f"ludibot-{game.kind}-{game.id}.{anim.ext}")
-        if interaction.response.is_done():
-            await interaction.followup.send(content=content, allowed_mentions=allowed_mentions(content), file=file)
-        else:
-            await interaction.response.send_message(content=content, allowed_mentions=allowed_mentions(content),
-                                                    file=file)
+        name = f"ludibot-{game.kind}-{game.id}.{anim.ext}"
+        winners = [r.seat for r in results if r.rank == 1 and 0 <= r.seat < len(game.seats)]
+        accent = rgb(seat_colour(winners[0])) if len(winners) == 1 else TABLE_ACCENT  # the winner's colour
+        card = Card(text="\n".join(lines), accent=accent, pictures=(name,))
+        await send(interaction, card=card, files=[discord.File(io.BytesIO(anim.data), filename=name)])
         if len(self._shared) > 10_000:
             self._shared = {k: v for k, v in self._shared.items() if now - v < SHARE_WINDOW}
 

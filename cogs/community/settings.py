@@ -21,7 +21,7 @@ from bot.sessions import Player
 from bot.threads import SETTING as THREAD_SETTING
 from bot.threads import server_default
 from bot.translator import L
-from bot.ui import lang, send
+from bot.ui import lang, send, send_card
 from cogs.community.common import game_choices, guild_of, title
 from engines.base import RuleError
 
@@ -51,22 +51,45 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         return guild
 
     def describe(self, settings: dict, lg: str, only: str | None = None) -> list[str]:
+        """The server's settings: its language, threads, then the timers — the server's default once,
+        in full, and per game only what differs from it (issue 36: no long text repeated on every line);
+        the games that follow the default, named together."""
         own = settings.get("timers") or {}
         kinds = engines.available() if only in (None, timers.ALL) else [only]
+        base = timers.resolve(settings, timers.ALL)
         lines = [i18n.t("community.config.language", lg,
                         language=i18n.t(f"community.language.{language_of(settings)}", lg)),
                  i18n.t("community.config.thread", lg, value="on" if server_default(settings) else "off"),
-                 i18n.t("community.config.head", lg)]
+                 i18n.t("community.config.head", lg),
+                 i18n.t("community.config.defaults", lg, **self._parts(base, lg))]
+        same: list[str] = []
         for kind in kinds:
             t = timers.resolve(settings, kind)
-            forfeit = (i18n.t("community.config.forfeit_after", lg, value=t.forfeit_after) if t.forfeit_after
-                       else i18n.t("community.config.never", lg))
-            lines.append(i18n.t("community.config.line", lg, game=title(kind, lg),
-                                reminder=_hours(t.reminder_h, lg, "community.config.off"),
-                                timeout=_hours(t.timeout_h, lg, "community.config.never"), forfeit=forfeit,
-                                pace=i18n.t(f"common.pace.{t.pace}", lg),
-                                own=i18n.t("community.config.own", lg) if own.get(kind) else ""))
+            parts = self._parts(t, lg)
+            differs = [i18n.t(f"community.config.part_{name}", lg, value=parts[name])
+                       for name, mine, default in (("reminder", t.reminder_h, base.reminder_h),
+                                                   ("timeout", t.timeout_h, base.timeout_h),
+                                                   ("forfeit", t.forfeit_after, base.forfeit_after),
+                                                   ("pace", t.pace, base.pace)) if mine != default]
+            mark = i18n.t("community.config.own", lg) if own.get(kind) else ""
+            if differs:
+                lines.append(i18n.t("community.config.line", lg, game=title(kind, lg), changes=", ".join(differs),
+                                    own=mark))
+            elif mark:
+                lines.append(i18n.t("community.config.same_own", lg, game=title(kind, lg), own=mark))
+            else:
+                same.append(title(kind, lg))
+        if same:
+            lines.append(i18n.t("community.config.same", lg, games=", ".join(same), count=len(same)))
         return lines
+
+    @staticmethod
+    def _parts(t: timers.TimerSettings, lg: str) -> dict[str, str]:
+        forfeit = (i18n.t("community.config.forfeit_after", lg, value=t.forfeit_after) if t.forfeit_after
+                   else i18n.t("community.config.never", lg))
+        return {"reminder": _hours(t.reminder_h, lg, "community.config.off"),
+                "timeout": _hours(t.timeout_h, lg, "community.config.never"), "forfeit": forfeit,
+                "pace": i18n.t(f"common.pace.{t.pace}", lg)}
 
     @app_commands.command(name="config", description=L("community.cmd.config"))
     @app_commands.describe(langue=L("community.cmd.langue"), jeu=L("community.cmd.jeu_config"),
@@ -94,9 +117,9 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
         community = organisateur is not None or saison is not None  # tournaments and seasons (issue 28)
         if langue is None and fil is None and not change_timers and not change_undo and not community:
             scope = timers.game_kind(jeu)
-            await send(interaction, "\n".join([*self.describe(current, lg, scope),
-                                               takeback.describe_limits(current, lg),
-                                               *seasons.describe_lines(current, lg)]), ephemeral=True)
+            await send_card(interaction, "\n".join([*self.describe(current, lg, scope),
+                                                    takeback.describe_limits(current, lg),
+                                                    *seasons.describe_lines(current, lg)]), ephemeral=True)
             return
         new, scope = dict(current), timers.game_kind(jeu)
         if change_timers:
@@ -129,7 +152,7 @@ class LudibotCog(commands.GroupCog, group_name="ludibot", group_description=L("c
             name = i18n.t("community.config.scope_all", lg) if scope == timers.ALL else title(scope, lg)
             lines += [i18n.t("community.config.saved", lg, scope=name), *self.describe(new, lg, scope)[2:],
                       i18n.t("community.config.note", lg)]
-        await send(interaction, "\n".join(lines), ephemeral=True)
+        await send_card(interaction, "\n".join(lines), ephemeral=True)
 
     @config.autocomplete("jeu")
     async def _config_jeu(self, interaction: discord.Interaction, current: str):

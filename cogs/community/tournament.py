@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import logging
+import re
 
 import discord
 from discord import app_commands
@@ -16,10 +18,12 @@ from bot.community.tournaments import OPEN, STARTED, TournamentRow
 from bot.gamecog import PACE_CHOICES, player_of
 from bot.safe import escape
 from bot.translator import L
-from bot.ui import lang, public_lang, send
+from bot.ui import lang, public_lang, refuse, send
 from cogs.community.common import game_choices, guild_of, one_game, title
 from engines.base import RuleError
 from render.tournament import render_standings
+
+log = logging.getLogger("ludibot.tournament")
 
 FORMAT_CHOICES = [app_commands.Choice(name=L(f"tournament.format.{f}"), value=f) for f in P.FORMATS]
 
@@ -29,11 +33,59 @@ def tournament_label(t: TournamentRow, lg: str) -> str:
                   format=i18n.t(f"tournament.format.{t.format}", lg), status=i18n.t(f"tournament.status.{t.status}", lg))
 
 
+# --- the sign-up buttons on a tournament's card (persistent: the custom id carries everything) ----------
+class TournamentControl(discord.ui.DynamicItem[discord.ui.Button],
+                        template=r"ludibot-tournoi:(?P<guild>[0-9]{1,20}):(?P<tournament>[0-9]{1,18})"
+                                 r":(?P<verb>join|leave)"):
+    """« S'inscrire » and « Se désinscrire » under a tournament's card: ``/tournoi inscrire`` and
+    ``/tournoi desinscrire`` for that tournament, in the server it was created in."""
+
+    def __init__(self, item: discord.ui.Item) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str], /) -> TournamentControl:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        cog = interaction.client.get_cog("TournamentCog")  # type: ignore[attr-defined]
+        if cog is None:
+            await refuse(interaction, "common.error.forged_button")
+            return
+        await cog.on_control(interaction)
+
+
+CONTROL = re.compile(TournamentControl.__discord_ui_compiled_template__.pattern)  # type: ignore[attr-defined]
+
+
+def control_id(guild_id: int, tournament_id: int, verb: str) -> str:
+    return f"ludibot-tournoi:{guild_id}:{tournament_id}:{verb}"
+
+
+def signup_view(t: TournamentRow, lg: str) -> discord.ui.View:
+    """The card's buttons: sign up, sign off (inert here: the clicks go to :class:`TournamentControl`)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=i18n.t("tournament.button.join", lg), emoji="✍️",
+                                    style=discord.ButtonStyle.primary, custom_id=control_id(t.guild_id, t.id, "join")))
+    view.add_item(discord.ui.Button(label=i18n.t("tournament.button.leave", lg),
+                                    style=discord.ButtonStyle.secondary,
+                                    custom_id=control_id(t.guild_id, t.id, "leave")))
+    view.stop()
+    return view
+
+
 class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L("tournament.cmd.tournoi")):
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__()
         self.bot = bot
         self.store = bot.store  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TournamentControl)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(TournamentControl)
 
     @property
     def service(self):
@@ -89,7 +141,7 @@ class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L
         await send(interaction, i18n.t("tournament.text.created", lg, id=t.id, game=title(kind, lg),
                                        format=i18n.t(f"tournament.format.{t.format}", lg), rounds=t.rounds,
                                        places=t.places, reliability=t.reliability,
-                                       organiser=f"<@{player.user_id}>"))
+                                       organiser=f"<@{player.user_id}>"), view=signup_view(t, lg))
 
     @creer.autocomplete("jeu")
     async def _creer_jeu(self, interaction: discord.Interaction, current: str):
@@ -101,11 +153,32 @@ class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L
     @app_commands.guild_only()
     async def inscrire(self, interaction: discord.Interaction, tournoi: int | None = None) -> None:
         t = await self._which(interaction, tournoi, (OPEN,))
+        await self._register(interaction, t)
+
+    async def _register(self, interaction: discord.Interaction, t: TournamentRow) -> None:
         entry = await self.service.register(t.id, player_of(interaction))
         count = len(await self.service.store.tournament_entries(t.id))
         lg = await public_lang(interaction)
         await send(interaction, i18n.t("tournament.text.entered", lg, player=escape(entry.name), id=t.id,
                                        count=count, places=t.places, rating=round(entry.rating)))
+
+    async def on_control(self, interaction: discord.Interaction) -> None:
+        """A click on a tournament card's button: the same checks and answers as the commands (the
+        tournament looked up in the clicking member's server only)."""
+        m = CONTROL.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        try:
+            if m is None or interaction.guild_id is None or int(m["guild"]) != interaction.guild_id:
+                raise RuleError("common.error.forged_button")
+            t = await self.service.get_in(int(m["tournament"]), interaction.guild_id)
+            if m["verb"] == "join":
+                await self._register(interaction, t)
+            else:
+                how = await self.service.unregister(t.id, player_of(interaction))
+                await send(interaction, i18n.t(f"tournament.text.{how}", lang(interaction), id=t.id), ephemeral=True)
+        except RuleError as err:
+            await refuse(interaction, err)
+        except discord.NotFound:
+            log.warning("a tournament click expired before its answer")
 
     @app_commands.command(name="desinscrire", description=L("tournament.cmd.desinscrire"))
     @app_commands.describe(tournoi=L("tournament.cmd.tournoi_id"))
@@ -148,7 +221,7 @@ class TournamentCog(commands.GroupCog, group_name="tournoi", group_description=L
         head = [tournament_label(t, lg)]
         if t.status == OPEN:
             head.append(i18n.t("tournament.state.open", lg, count=len(snap.entries), places=t.places,
-                               players=", ".join(names[e.user_id] for e in snap.entries[:50]) or "—"))
+                               players=", ".join(names[e.user_id] for e in snap.entries[:50])))
             await send(interaction, "\n".join(head))
             return
         running = sum(1 for x in snap.tables if not x.ended)

@@ -123,6 +123,26 @@ def relocation_pages(options: list[dict[str, Any]], best: dict[str, str]) -> lis
 
 
 # --- words ---------------------------------------------------------------------------------
+def preview_text(view: dict[str, Any], lg: str, names: list[str] | None = None) -> str:
+    """A preview's words (:meth:`LimitEngine.preview`): the placement, the total if the game ended now,
+    and, when the board would pay the Déchetterie's penalty, why, and how many tiles are still to come.
+    A fill (pass variant) names the board it goes to: its owner's."""
+    p = view["preview"]
+    params = {"tile": p["tile"], "position": p["position"], "before": p["before"], "after": p["after"],
+              "gain": f"{p['gain']:+d}"}
+    if p["board"] != view["board"]:
+        owner = seats_names([escape(n) for n in names or []], view["boards"][p["board"]]["seats"])
+        lines = [i18n.t("table.limit.preview_fill", lg, owner=owner, **params)]
+    else:
+        lines = [i18n.t("table.limit.preview", lg, **params)]
+    why = p.get("penalty_reason")
+    if p.get("penalty") and why:
+        reason = i18n.t(f"limit.label.penalty_{why['rule']}", lg, penalty=f"−{p['penalty']}", value=why["value"],
+                        threshold=why["threshold"], shared=why.get("shared", 1))
+        lines.append(i18n.t("table.limit.preview_penalty", lg, reason=reason, left=view["rounds"] - view["round"]))
+    return "\n".join(lines)
+
+
 @cache
 def render_labels(lg: str) -> dict[str, str]:
     return {k: i18n.t(f"limit.{k}", lg) for k in LABEL_KEYS}
@@ -375,10 +395,22 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
             lines.append(i18n.t("limit.prompt.fill", lg, owner=seats_names([escape(n) for n in game.names], fill["seats"]), tile=current))
         return "\n".join(lines)
 
+    def _chosen(self, click: Click, tile: str, offered: Any) -> str:
+        """The select's one value. While its round is the current one and the player may still place,
+        it must be one of the positions the select offered (``offered(view)``: the legal ones, as
+        written); otherwise the engine refuses it with its own reason (a stale tile, already placed)."""
+        state, seat = self.player_state(click.interaction, click.game)
+        view = self.engine.view(state, seat)
+        current = view["tile"]["id"] if view["tile"] else None
+        legal = offered(view)
+        if tile == current and legal:
+            return click.chosen(legal)
+        return click.one_value()
+
     async def on_position(self, click: Click) -> None:
         _part, tag = split_arg(click.arg)
         game_no, tile = parse_tag(tag)
-        position = click.values[0] if click.values else ""
+        position = self._chosen(click, tile, lambda view: view["legal"])
         await self._preview(click, {"type": "place", "tile": tile, "position": position}, f"p.{position}.{tag}",
                             game_no)
 
@@ -387,7 +419,8 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         if not board.isdigit():
             raise RuleError("limit.error.bad_choice", choice=str(click.arg))
         game_no, tile = parse_tag(tag)
-        position = click.values[0] if click.values else ""
+        position = self._chosen(click, tile, lambda view: next(
+            (f["legal"] for f in view["fills"] if f["board"] == int(board)), []))
         await self._preview(click, {"type": "fill", "board": int(board), "tile": tile, "position": position},
                             f"f{board}.{position}.{tag}", game_no)
 
@@ -395,20 +428,19 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
     async def _preview(self, click: Click, action: dict[str, Any], arg: str, game_no: int) -> None:
         """The board with the tile in place and the score change, with « Confirmer » (the placement is
         made only then) and « Changer » (back to the choice). Nothing is stored: the engine's refusals
-        come first (the tile of another round, a cell taken, not this player's board)."""
+        come first (the tile of another round, a cell taken, not this player's board). The engine's
+        preview stages the placement only: the round stays open, so the next tile is never shown; the
+        total is the one the board would score if the game ended now, with the Déchetterie's penalty
+        said when there is one."""
         interaction, game = click.interaction, click.game
         state, seat = self.player_state(interaction, game)
-        before = self.engine.view(state, seat)
-        self._check_game_no(before, game_no)
-        after_state, _ = self.engine.apply(state, seat, action)  # pure: the precise refusal, or the preview
-        after = self.engine.view(after_state, seat)
-        board = action.get("board", self.engine.board_of(state, seat))
-        old, new = before["boards"][board]["score"]["total"], after["boards"][board]["score"]["total"]
+        self._check_game_no(self.engine.view(state, None), game_no)
+        view = self.engine.preview(state, seat, action)  # pure: the precise refusal, or the preview
         lg = lang(interaction)
-        text = i18n.t("table.limit.preview", lg, tile=action["tile"], position=action["position"], before=old,
-                      after=new, gain=f"{new - old:+d}")
-        preview = dict(after, seat=before["seat"])
-        file = await self._board_file(game, preview, lg)
+        shown = view["boards"][view["preview"]["board"]]["seats"][0]  # the board it goes on (a fill: the owner's)
+        data = await self.render(render_board, view, shown, game.names, render_labels(lg))
+        file = discord.File(io.BytesIO(data), filename=f"limit-{game.id}-private.png")
+        text = preview_text(view, lg, game.names)
         tag = f"{game_no}.{action['tile']}"
         items = [button(game.id, "pconfirm", i18n.t("table.limit.confirm", lg), arg=arg,
                         style=discord.ButtonStyle.success, emoji="✅"),
@@ -485,7 +517,12 @@ class LimitCog(GameCog, group_name="limit", group_description=L("limit.cmd.start
         game_no = (click.arg or "").partition(".")[0]  # "<game>.<select>" (or "<game>" from older messages)
         if not game_no.isdigit():
             raise RuleError("limit.error.bad_choice", choice=str(click.arg))
-        code = click.values[0] if click.values else ""
+        state, seat = self.player_state(click.interaction, click.game)
+        reloc = self.engine.view(state, seat)["relocation"]
+        if reloc is not None and not reloc["done"]:  # the relocations offered (else the engine says why not)
+            code = click.chosen(encode_moves(o["moves"]) for o in reloc["options"])
+        else:
+            code = click.one_value()
         await self._act(click.interaction, click.game.id, {"type": "relocate", "moves": decode_moves(code)},
                         edit=True, game_no=int(game_no))
 

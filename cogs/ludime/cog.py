@@ -279,8 +279,14 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         await interaction.response.send_modal(form)
 
     async def on_discard(self, click: Click) -> None:
-        """The select of the hand's letters: discarding ends the turn (the engine says if it may)."""
-        letter = click.values[0] if click.values else ""
+        """The select of the hand's letters: discarding ends the turn (the engine says if it may). The
+        one value sent must be a letter the select offered (the hand's, as written): a crafted ``é`` or
+        ``a`` is refused, not folded into a letter held; a select of an earlier version is stale."""
+        game = click.game
+        if click.check_version is not None and click.version != game.version:
+            raise SessionError("common.error.already_played")
+        state, seat = self.player_state(click.interaction, game)
+        letter = click.chosen(self.engine.view(state, seat).get("hand") or [])
         await self.move(click.interaction, click.game, {"type": "discard", "letter": letter},
                         version=click.check_version)
 
@@ -426,7 +432,8 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
         content, items = views.hand_message(game, view, lg, events, await self.public_lang_of(game),
                                             legal=legal, told=told)
         if legal and view.get("phase") == "play" and seat == view.get("current"):
-            items = [*items, takeback.undo_button(game, lg)]  # a step of the turn taken back (issue 26)
+            # a step of the turn taken back (issue 26), offered when it would be
+            items = [*items, *await takeback.undo_items(self.bot, game, interaction.user.id, lg)]
         await send(interaction, content, ephemeral=True,
                    file=discord.File(io.BytesIO(image), filename=f"ludime-{game.id}-private.png"),
                    view=view_of(*items) if items else None)

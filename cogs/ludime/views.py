@@ -46,13 +46,16 @@ def commands_text(variant: str, lang: str) -> str:
     return ", ".join(i18n.command(f"ludime {c}", lang) for c in COMMANDS[variant])
 
 
-def hand_text(view: dict[str, Any], lang: str) -> str:
+def hand_text(view: dict[str, Any], lang: str, *, cards: bool = True) -> str:
+    """« Votre main : A B E (5 points) »; ``cards``: the letters as card glyphs too (where no picture
+    shows the hand: the word form). Beside the hand's picture the letters are said once, as text."""
     hand = view.get("hand") or []
     if not hand:
         return i18n.t("ludime.label.hand_empty", lang)
     values = view.get("values") or {}
+    letters = " ".join(hand)
     return i18n.t("ludime.label.hand_text", lang, points=sum(values.get(c, 0) for c in hand),
-                  letters=emojis.letters_text(hand, " ".join(hand)))
+                  letters=emojis.letters_text(hand, letters) if cards else letters)
 
 
 def hint(view: dict[str, Any], lang: str, table_lang: str | None = None,
@@ -142,7 +145,7 @@ def hand_message(game: GameRow, view: dict[str, Any], lang: str,
         lines = narrate("ludime", events or [], game.names, lang, viewer=seat)
     else:
         lines = private_lines(game, events or [], seat, lang)
-    lines.append(hand_text(view, lang))
+    lines.append(hand_text(view, lang, cards=False))  # the message's picture shows the cards
     tip = hint(view, lang, table_lang, legal)
     if tip:
         lines.append(tip)

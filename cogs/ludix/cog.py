@@ -14,7 +14,7 @@ from bot.translator import L
 from bot.ui import Click, button
 from render.ludix import render_table
 
-LABEL_KEYS = ("turn_total", "target", "bust", "round", "last_round", "others", "final")
+LABEL_KEYS = ("turn_total", "target", "bust", "round", "last_round", "others", "colon", "final")
 
 
 class LudixCog(GameCog, group_name="ludix", group_description=L("ludix.cmd.start")):

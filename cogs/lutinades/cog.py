@@ -100,6 +100,20 @@ def card_text(view: dict[str, Any], lg: str) -> str:
     return "\n".join(lines)
 
 
+def totals_after(events: list[dict[str, Any]], index: int, view: dict[str, Any], seats: int) -> list[int | None]:
+    """Every seat's mushrooms once ``events[:index + 1]`` happened: the view's counts (the state after
+    all ``events``) less what the later events gave or took back; None where the view has no count."""
+    counts = list(view.get("mushrooms") or [])
+    if len(counts) != seats:
+        return [None] * seats
+    for later in events[index + 1:]:
+        if later.get("type") == "gained":
+            counts[later["seat"]] -= int(later.get("count") or 0)
+        elif later.get("type") == "ignored":
+            counts[later["seat"]] += int(later.get("returned") or 0)
+    return counts
+
+
 def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], lg: str) -> list[str]:
     """The public story of ``events``: the engine's narrations, plus the revealed gestures (one line
     each), the revealed card and the turn's scoring sentence, in the order they happened."""
@@ -143,8 +157,11 @@ def tell(events: list[dict[str, Any]], view: dict[str, Any], names: list[str], l
             short = [g for g in gains if g.get("count") != g.get("wanted")]  # the deck ran short
             lines += narrate("lutinades", short, names, lg)
             if gains:
+                totals = totals_after(events, index + len(gains), view, len(names))
+                for g in gains:
+                    totals[g["seat"]] = g["total"]
                 lines.append(i18n.t("lutinades.label.totals", lg, totals=" · ".join(
-                    f"{shown[g['seat']]} {g['total']}" for g in gains)))
+                    f"{shown[s]} {total}" for s, total in enumerate(totals) if total is not None)))
     if new_turn and view.get("phase") == "gestures" and not view.get("finished"):
         lines.append(i18n.t("lutinades.label.how_to", lg))
     return shorten(lines, lg)

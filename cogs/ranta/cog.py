@@ -113,16 +113,10 @@ def assignment_of(view: dict[str, Any], dice: list[int]) -> dict[str, Any]:
 
 
 def score_change(engine: Any, state: Any, seat: int, action: dict[str, Any]) -> tuple[int, int, dict[str, int]]:
-    """The seat's score before and after ``action`` (as the engine would apply it: pure, nothing stored),
-    and what each scoring rule adds or takes away (the engine's breakdown, rule by rule)."""
-    before = engine.view(state, seat)["sheets"][seat]
-    after_state, _ = engine.apply(state, seat, action)
-    after = engine.view(after_state, seat)["sheets"][seat]
-    change: dict[str, int] = {}
-    for sign, sheet in ((-1, before), (1, after)):
-        for entry in sheet["breakdown"]:
-            change[entry["rule"]] = change.get(entry["rule"], 0) + sign * entry["points"]
-    return before["score"], after["score"], {rule: n for rule, n in change.items() if n}
+    """The seat's score before and after ``action`` (the engine's preview: pure, nothing stored, the round
+    left open), and what each scoring rule adds or takes away (the engine's breakdown, rule by rule)."""
+    p = engine.preview(state, seat, action)["preview"]
+    return p["before"], p["after"], p["change"]
 
 
 def score_change_text(before: int, after: int, lg: str, change: dict[str, int] | None = None) -> str:
@@ -204,15 +198,19 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     # --- the preview and the confirmation ------------------------------------------------
     async def _preview(self, interaction: discord.Interaction, game: GameRow, state: Any, seat: int,
                        action: dict[str, Any], *, edit: bool) -> None:
-        """Check ``action`` exactly as the engine would apply it, then show it drawn on the sheet."""
-        cells = self.engine.action_cells(state, seat, action)
-        view = self.engine.view(state, seat)
+        """Check ``action`` exactly as the engine would apply it, then show it drawn on the sheet: the
+        engine's preview (the seat's own kallax with the box in it and its new score; the round left
+        open, so the next dice are never shown), the text and the picture telling the same score."""
+        view = self.engine.preview(state, seat, action)
+        staged = view["preview"]
+        cells = staged["cells"]
         lg = lang(interaction)
         rnd = action["round"]
+        preview: Any = None
         if action["type"] == BOX:
             action = {**action, "cell": cells[0]}  # canonical bottom-left cell ("d1" -> "D1")
             a = assignment_of(view, action["dice"])
-            preview: Any = {"cells": cells, "category": a["category"], "mechanic": a["mechanic"]}
+            preview = {"cells": cells, "category": staged["category"], "mechanic": staged["mechanic"]}
             text = i18n.t("ranta.prompt.preview_box", lg, round=rnd, box=box_label(a, action["orientation"], lg),
                           cell=action["cell"], cells=" ".join(cells))
         elif action["type"] == MAT:
@@ -220,11 +218,9 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
             preview = cells
             text = i18n.t("ranta.prompt.preview_mat", lg, round=rnd, cell=action["cell"])
         else:
-            preview = None
             text = i18n.t("ranta.prompt.full", lg, round=rnd)
         if action["type"] != PASS:
-            before, after, change = score_change(self.engine, state, seat, action)
-            text += "\n" + score_change_text(before, after, lg, change)
+            text += "\n" + score_change_text(staged["before"], staged["after"], lg, staged["change"])
         file = await self._sheet_file(game, view, seat, lg, preview)
         controls = [
             button(game.id, "confirm", i18n.t("ranta.button.confirm", lg), arg=encode(action),
@@ -302,13 +298,14 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
     async def on_pick(self, click: Click) -> None:
         interaction = click.interaction
         rnd = round_arg(click.arg)
-        value = click.values[0] if click.values else ""
-        m = BOX_PICK.match(value)
-        if m is None:
-            raise RuleError("ranta.error.bad_choice", choice=value)
         state, seat = self.player_state(interaction, click.game)
         view = self.engine.view(state, seat)
         self._check_turn(view, seat, rnd)
+        # the boxes the select offered, as written (a legal permutation it did not list is not taken)
+        value = click.chosen(f"{dice_code(a['dice'])}{CODE_OF[o]}" for a, o, _ in box_choices(self.engine, state, seat))
+        m = BOX_PICK.match(value)
+        if m is None:
+            raise RuleError("ranta.error.bad_choice", choice=value)
         dice, orientation = [int(c) for c in m["dice"]], ORIENTATION_CODES[m["orientation"]]
         cells = self.engine.legal_placements(state, seat, dice, orientation)
         if not cells:
@@ -320,9 +317,17 @@ class RantaCog(GameCog, group_name="ranta", group_description=L("ranta.cmd.start
         await edit_answer(interaction, text, items=items)
 
     async def _on_cell_or_mat(self, click: Click) -> None:
-        value = click.values[0] if click.values else ""
+        """A cell: one of those the select offered (the legal anchors of its box, or the mat cells) while
+        its round is open to the player; otherwise the engine refuses it with its reason (stale, placed)."""
+        value = click.one_value()
         action = decode(f"{click.arg}{value}")
         state, seat = self.player_state(click.interaction, click.game)
+        if action["round"] == state.round_no and seat in self.engine.expected(state):
+            if action["type"] == BOX:
+                offered = self.engine.legal_placements(state, seat, action["dice"], action["orientation"])
+            else:
+                offered = self.engine.legal_mats(state, seat)
+            click.chosen(offered)
         await self._preview(click.interaction, click.game, state, seat, action, edit=True)
 
     def component_handlers(self) -> dict[str, Any]:

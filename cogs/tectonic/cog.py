@@ -33,7 +33,7 @@ from bot.safe import escape, safe_params
 from bot.sessions import Outcome, SessionError
 from bot.storage import RUNNING, GameRow
 from bot.translator import L
-from bot.ui import Click, GameModal, button, edit_answer, lang, refuse, send, view_of
+from bot.ui import Click, GameModal, button, edit_answer, lang, pack_groups, refuse, send, view_of
 from engines.base import RuleError
 from engines.tectonic import State, flip_choices, legal_destinations, legal_sources
 from render.tectonic import render_board
@@ -285,23 +285,37 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
             chosen = [v for values in click.fields.values() if isinstance(values, list) for v in values]
             if len(chosen) != 1 or chosen[0].count("-") != 1:
                 raise SessionError("table.tectonic.pick_one")
+            if click.check_version is None or click.version == game.version:  # (a stale form: refused as such)
+                state, seat = self.mover_state(interaction, game, click.check_version)
+                offered = [value for chunk in self.form_lists(state, seat, lang(interaction)) for value, _ in chunk]
+                if chosen[0] not in offered:  # a crafted submission: a move the form did not list
+                    raise RuleError("common.error.not_offered", value=chosen[0][:40])
             source, dest = chosen[0].split("-")
             await self._move(interaction, game, {"type": "move", "from": source, "to": dest, "flip": None},
                              version=click.check_version)
             return
         state, seat = self.mover_state(interaction, game, click.check_version)
-        lg = lang(interaction)
-        moves = self.move_choices(state, seat, lg)
+        await interaction.response.send_modal(self.move_form(game, state, seat, lang(interaction)))
+
+    def form_lists(self, state: State, seat: int, lg: str) -> list[list[tuple[str, str]]]:
+        """The form's lists of (move, label): 25 at most each, five lists, one piece's moves never split
+        over two (what a submission may carry)."""
+        return pack_groups(self.move_choices(state, seat, lg), lambda m: m[0].split("-")[0])
+
+    def move_form(self, game: GameRow, state: State, seat: int, lg: str) -> GameModal:
+        """The form of ``seat``'s legal moves: lists of 25 at most, each piece's moves in one list, each
+        list headed by the pieces it holds."""
         form = GameModal(i18n.t("table.tectonic.modal_title", lg), game.id, "form", version=game.version)
-        for k in range(0, min(len(moves), 125), 25):
-            chunk = moves[k:k + 25]
-            menu = discord.ui.Select(custom_id=f"moves{k // 25}", required=False, min_values=0, max_values=1,
+        for k, chunk in enumerate(self.form_lists(state, seat, lg)):  # each piece's moves in one list
+            menu = discord.ui.Select(custom_id=f"moves{k}", required=False, min_values=0, max_values=1,
                                      placeholder=i18n.t("table.tectonic.placeholder", lg)[:150],
                                      options=[discord.SelectOption(label=label[:100], value=value)
                                               for value, label in chunk])
-            form.add_item(discord.ui.Label(text=i18n.t("table.tectonic.group", lg, first=chunk[0][0].split("-")[0],
-                                                       last=chunk[-1][0].split("-")[0])[:45], component=menu))
-        await interaction.response.send_modal(form)
+            first, last = chunk[0][0].split("-")[0], chunk[-1][0].split("-")[0]
+            heading = (i18n.t("table.tectonic.group_one", lg, cell=first) if first == last
+                       else i18n.t("table.tectonic.group", lg, first=first, last=last))
+            form.add_item(discord.ui.Label(text=heading[:45], component=menu))
+        return form
 
     async def on_flip(self, click: Click) -> None:
         """A flip choice: the button carries the move; the session checks the player and the version."""
@@ -323,7 +337,9 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         hints = []
         if game.status == RUNNING and game.state is not None:
             state = self.engine.from_dict(game.state)
-            if state.ply < HINT_PLIES and not game.seats[state.current].is_ai:
+            # the command only where no « Jouer un coup » button offers the moves
+            if (state.ply < HINT_PLIES and not game.seats[state.current].is_ai
+                    and not self.turn_controls(game, {}, lg)):
                 hints.append(i18n.t("tectonic.ui.hint_move", lg))
         return await super().publish(dataclasses.replace(outcome, events=events), interaction,
                                      extra=[*(extra or []), *hints], **kw)

@@ -326,6 +326,11 @@ class LimitEngine:
         return pos
 
     def _place(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        state, events = self._stage_place(state, seat, action)
+        return self._after_move(state, seat, events)
+
+    def _stage_place(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """The placement on the seat's board alone, the round left open (what :meth:`preview` shows)."""
         tid = self._checked_tile(state, action)
         b = self.board_of(state, seat)
         if state.moves[b] is not None:
@@ -383,9 +388,13 @@ class LimitEngine:
             state = replace(state, moves=tuple(moves), boards=tuple(boards))
         events.insert(0, {"type": "placed", "seat": seat, "board": b, "tile": tid, "position": pos,
                           "round": state.round_no, "private_to": seat})
-        return self._after_move(state, seat, events)
+        return state, events
 
     def _fill(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        state, events = self._stage_fill(state, seat, action)
+        return self._after_move(state, seat, events)
+
+    def _stage_fill(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if not self.passes(state):
             raise RuleError("limit.error.no_fill", variante=Phrase(f"limit.choice.{state.variante}"))
         tid = self._checked_tile(state, action)
@@ -410,7 +419,7 @@ class LimitEngine:
         state = replace(state, boards=tuple(boards), fills=tuple(fills))
         events: list[Event] = [{"type": "filled", "seat": seat, "board": owner, "tile": tid, "position": pos,
                                 "private_to": seat}]
-        return self._after_move(state, seat, events)
+        return state, events
 
     def _after_move(self, state: State, seat: int, events: list[Event]) -> tuple[State, list[Event]]:
         waiting = self.expected(state)
@@ -513,6 +522,10 @@ class LimitEngine:
     def final_breakdowns(self, state: State) -> list[dict[str, Any]]:
         """Every board's complete breakdown including the Déchetterie penalty."""
         outs = [self.breakdown(state, cells, orchid) for cells, orchid in zip(state.boards, state.orchids, strict=True)]
+        return self._with_penalties(state, outs)
+
+    def _with_penalties(self, state: State, outs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``outs`` (one breakdown a board) with the Déchetterie penalty each would pay at the game's end."""
         if self.has_dechetterie(state):
             values = [o["dechetterie"]["value"] for o in outs]
             pens = self._penalties(state, values)
@@ -650,6 +663,47 @@ class LimitEngine:
             "finished": state.finished,
             "result": res.to_dict() if res else None,
         }
+
+    def preview(self, state: State, seat: int, action: Action) -> View:
+        """What ``seat`` sees with ``action`` made, and nothing it may not know yet: the placement (or
+        the fill of a passed Déchetterie) staged on that board alone, the round left open — the
+        announced tile stays the one being placed, no tile is drawn, no other board is revealed.
+        Raises the RuleError :meth:`apply` would.
+
+        The previewed board's ``score`` is what it would score if the game ended now, the
+        Déchetterie penalty included (against the other boards as ``seat`` sees them, for the
+        variants that compare them); ``preview`` says so: the board, the totals before and after, the
+        penalty and why (the Déchetterie's value, the threshold)."""
+        if state.finished:
+            raise RuleError("common.error.game_over")
+        if not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise RuleError("limit.error.no_seat", seat=seat)
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "place":
+            staged, _ = self._stage_place(state, seat, action)
+            board = self.board_of(state, seat)
+        elif kind == "fill":
+            staged, _ = self._stage_fill(state, seat, action)
+            board = action["board"]
+        else:
+            raise RuleError("common.error.unknown_action", action=str(kind))
+        before = self._ending(state, self.view(state, seat))
+        view = self.view(staged, seat)
+        after = self._ending(state, view)
+        view["boards"][board]["score"] = after[board]
+        old, new = before[board]["total"], after[board]["total"]
+        penalty = -after[board]["items"].get("penalty", 0)
+        view["preview"] = {"board": board, "tile": self.current_tile(state), "position": self._checked_position(action),
+                           "before": old, "after": new, "gain": new - old, "penalty": penalty,
+                           "penalty_reason": after[board].get("penalty_reason"),
+                           "dechetterie": (after[board].get("dechetterie") or {}).get("value")}
+        return view
+
+    def _ending(self, state: State, view: View) -> list[dict[str, Any]]:
+        """Each board of ``view`` scored as it would be if the game ended now (its Déchetterie penalty
+        included), from what the view shows: the breakdowns of :meth:`view`, penalised."""
+        return self._with_penalties(state, [dict(b["score"], items=dict(b["score"]["items"]))
+                                            for b in view["boards"]])
 
     def is_over(self, state: State) -> bool:
         return state.finished

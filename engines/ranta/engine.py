@@ -408,6 +408,31 @@ class RantaEngine:
             "result": res.to_dict() if res else None,
         }
 
+    def preview(self, state: State, seat: int, action: Action) -> View:
+        """What ``seat`` sees with ``action`` made, and nothing it may not know yet: the box (or mat)
+        drawn in its own kallax alone, the round left open — the dice stay this round's, the next
+        round's are never rolled, no other kallax is revealed. Raises the RuleError :meth:`apply` would.
+
+        ``preview``: the cells drawn (and the box's category and mechanic), the seat's score before and
+        after, and what each scoring rule adds or takes away."""
+        kind, item, _ = self._check(state, seat, action)
+        before = self.view(state, seat)["sheets"][seat]
+        sheets, placed = list(state.sheets), list(state.placed)
+        if item is not None:
+            sheets[seat] = sheets[seat] + (item,)
+        placed[seat] = True
+        view = self.view(replace(state, sheets=tuple(sheets), placed=tuple(placed)), seat)
+        after = view["sheets"][seat]
+        change: dict[str, int] = {}
+        for sign, sheet in ((-1, before), (1, after)):
+            for entry in sheet["breakdown"]:
+                change[entry["rule"]] = change.get(entry["rule"], 0) + sign * entry["points"]
+        view["preview"] = {"type": kind, "cells": list(item.cells) if item else [],
+                           "category": item.category if item else None, "mechanic": item.mechanic if item else None,
+                           "before": before["score"], "after": after["score"],
+                           "change": {rule: n for rule, n in change.items() if n}}
+        return view
+
     def is_over(self, state: State) -> bool:
         return state.finished
 

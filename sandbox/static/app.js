@@ -2,7 +2,7 @@
 "use strict";
 const S = { users: [], channels: [], threads: [], commands: [], labels: {}, names: { users: {}, channels: {} }, emojis: {},
             user: null, channel: null, changes: -1, key: "", busy: false, older: [], hasMore: false, locale: null,
-            forceScroll: true };
+            forceScroll: true, dismissed: new Set(JSON.parse(localStorage.getItem("ludibot-dismissed") || "[]")) };
 const $ = (id) => document.getElementById(id);
 const L = (k, params) => { let s = S.labels[k] || k; for (const [n, v] of Object.entries(params || {})) s = s.replace("{" + n + "}", v); return s; };
 
@@ -60,8 +60,8 @@ function markdown(raw) {
   // a slash command mention </name sub:id>: Discord shows "/name sub" in the reader's language, clickable;
   // here a click fills the command box
   s = s.replace(/<\/([-_\p{L}\p{N}]{1,32}(?: [-_\p{L}\p{N}]{1,32}){0,2}):(\d{15,21})>/gu, (_, path) => {
-    const cmd = S.commands.find((c) => c.path === path);
-    return keep(`<a class="mention command-mention" href="#" data-command="${escapeHtml(path)}">/${escapeHtml(cmd ? cmd.shown : path)}</a>`);
+    const cmd = S.commands.find((c) => c.path === path); const shown = cmd ? cmd.shown : path;
+    return keep(`<a class="mention command-mention" href="#" data-command="${escapeHtml(shown)}">/${escapeHtml(shown)}</a>`);
   });
   s = s.replace(/<(a?):(\w{2,32}):(\d{15,21})>/g, (_, a, name, id) =>
     keep(`<img class="emoji" src="/emoji/${id}" alt=":${escapeHtml(name)}:" title=":${escapeHtml(name)}:">`));
@@ -80,11 +80,19 @@ function switchChannel(id) {
 function renderSidebar() {
   $("players").innerHTML = ""; $("channels").innerHTML = "";
   for (const u of S.users) {
+    const row = document.createElement("div"); row.className = "player-row" + (u.id === S.user ? " active" : "");
     const b = document.createElement("button");
     b.className = "player" + (u.id === S.user ? " active" : ""); b.textContent = u.name; b.dataset.testid = "player-" + u.name;
-    b.onclick = () => { S.user = u.id; S.changes = -1; S.older = []; S.key = ""; S.forceScroll = true; renderSidebar(); refresh();
-                        if (u.locale !== S.locale) loadCommands(); };
-    $("players").appendChild(b);
+    b.onclick = () => { S.user = u.id; S.changes = -1; S.older = []; S.key = ""; S.forceScroll = true; renderSidebar(); loadCommands(); };
+    // the player's Discord client language: what its interactions carry as `locale`, how its client names
+    // the commands, and the words of this page when playing as that player
+    const lg = document.createElement("button"); lg.className = "lang"; lg.textContent = (u.lang || "fr").toUpperCase();
+    lg.dataset.testid = "lang-" + u.name; lg.title = L("client_language", { name: u.name }); lg.setAttribute("aria-label", lg.title);
+    lg.onclick = async () => {
+      const r = await api("/api/locale", { user: u.id, lang: u.lang === "en" ? "fr" : "en" });
+      if (r && r.ok) await loadCommands();
+    };
+    row.appendChild(b); row.appendChild(lg); $("players").appendChild(row);
   }
   for (const c of S.channels) {
     const b = document.createElement("button");
@@ -127,22 +135,78 @@ function buttonNode(msg, c) {
   return b;
 }
 
+// a string select as Discord draws it: a box that opens a list; an option shows its emoji (a custom
+// emoji is a picture), its label and its description; a multiple choice is sent when the list closes
 function selectNode(msg, c) {
-  const sel = document.createElement("select"); sel.dataset.customId = c.custom_id; sel.disabled = !!c.disabled;
-  if ((c.max_values || 1) > 1) sel.multiple = true;
-  const ph = document.createElement("option"); ph.textContent = c.placeholder || "…"; ph.value = ""; ph.disabled = true; ph.selected = true;
-  if (!sel.multiple) sel.appendChild(ph);
-  for (const o of c.options || []) {
-    const op = document.createElement("option"); op.value = o.value;
-    // a select's option can't hold a picture: a custom emoji shows as its :name:
-    op.textContent = (o.emoji ? (o.emoji.id ? ":" + o.emoji.name + ": " : o.emoji.name + " ") : "") + o.label;
-    sel.appendChild(op);
-  }
-  sel.onchange = () => {
-    const values = Array.from(sel.selectedOptions).map((o) => o.value).filter((v) => v);
-    if (!sel.multiple || values.length >= (c.min_values || 1)) act("/api/select", { user: S.user, message: msg.id, custom_id: c.custom_id, values });
+  const wrap = document.createElement("div"); wrap.className = "select" + (c.disabled ? " disabled" : "");
+  wrap.dataset.customId = c.custom_id || "";
+  const options = c.options || []; const multi = (c.max_values || 1) > 1;
+  const min = c.min_values === undefined || c.min_values === null ? 1 : c.min_values; const max = c.max_values || 1;
+  // the page redraws its messages when anything changes: an open list stays open, with what was ticked
+  const key = msg.id + ":" + (c.custom_id || ""); const kept = S.openSelect && S.openSelect.key === key ? S.openSelect : null;
+  const chosen = kept ? new Set(kept.chosen) : new Set(options.filter((o) => o.default).map((o) => o.value));
+  let changed = kept ? kept.changed : false;
+  const remember = () => { S.openSelect = { key, chosen: Array.from(chosen), changed }; };
+  const head = document.createElement("button"); head.type = "button"; head.className = "select-head"; head.disabled = !!c.disabled;
+  head.setAttribute("aria-haspopup", "listbox");
+  const list = document.createElement("div"); list.className = "select-list"; list.hidden = true; list.setAttribute("role", "listbox");
+  if (multi) list.setAttribute("aria-multiselectable", "true");
+  const optionLabel = (o, withDescription) => {
+    const span = document.createElement("span"); span.className = "select-label";
+    const em = emojiNode(o.emoji); if (em) { span.appendChild(em); span.appendChild(document.createTextNode(" ")); }
+    const text = document.createElement("span"); text.textContent = o.label || ""; span.appendChild(text);
+    if (withDescription && o.description) { const d = document.createElement("small"); d.className = "select-description"; d.textContent = o.description; span.appendChild(d); }
+    return span;
   };
-  return sel;
+  const drawHead = () => {
+    head.innerHTML = ""; const picked = options.filter((o) => chosen.has(o.value));
+    const shown = document.createElement("span"); shown.className = "select-shown";
+    if (!picked.length) { shown.classList.add("placeholder"); shown.textContent = c.placeholder || "…"; }
+    else picked.forEach((o, i) => { if (i) shown.appendChild(document.createTextNode(", ")); shown.appendChild(optionLabel(o, false)); });
+    head.appendChild(shown);
+    const caret = document.createElement("span"); caret.className = "caret"; caret.textContent = "▾"; head.appendChild(caret);
+  };
+  const send = () => act("/api/select", { user: S.user, message: msg.id, custom_id: c.custom_id, values: Array.from(chosen) });
+  const outside = (ev) => { if (!wrap.isConnected) document.removeEventListener("click", outside, true); else if (!wrap.contains(ev.target)) close(); };
+  const close = () => {
+    list.hidden = true; wrap.classList.remove("open"); document.removeEventListener("click", outside, true);
+    if (S.openSelect && S.openSelect.key === key) S.openSelect = null;
+    if (multi && changed && chosen.size >= min) { changed = false; send(); }
+  };
+  const open = () => { list.hidden = false; wrap.classList.add("open"); document.addEventListener("click", outside, true); remember(); };
+  for (const o of options) {
+    const item = document.createElement("button"); item.type = "button"; item.className = "select-option";
+    item.setAttribute("role", "option"); item.dataset.value = o.value;
+    item.appendChild(optionLabel(o, true));
+    if (multi) { const mark = document.createElement("span"); mark.className = "check"; item.prepend(mark); }
+    const sync = () => { item.classList.toggle("chosen", chosen.has(o.value)); item.setAttribute("aria-selected", chosen.has(o.value) ? "true" : "false"); };
+    sync();
+    item.onclick = () => {
+      if (!multi) {
+        chosen.clear(); chosen.add(o.value); drawHead(); list.hidden = true; wrap.classList.remove("open");
+        document.removeEventListener("click", outside, true); S.openSelect = null; send(); return;
+      }
+      if (chosen.has(o.value)) chosen.delete(o.value); else if (chosen.size < max) chosen.add(o.value);
+      changed = true; remember(); for (const x of list.children) x.classList.toggle("chosen", chosen.has(x.dataset.value)); drawHead();
+    };
+    list.appendChild(item);
+  }
+  head.onclick = () => {
+    if (!list.hidden) { close(); return; }
+    open(); list.scrollIntoView({ block: "nearest" });
+  };
+  drawHead(); wrap.appendChild(head); wrap.appendChild(list);
+  if (kept && !c.disabled) open();
+  return wrap;
+}
+
+// a picture in a message opens full size in a viewer when tapped (a spoiler: the first tap reveals it)
+function zoomable(img, url) {
+  img.classList.add("zoomable");
+  img.addEventListener("click", () => {
+    if (img.classList.contains("spoiler")) { img.classList.remove("spoiler"); return; }
+    const box = $("lightbox"); const big = $("lightbox-img"); big.src = url; big.alt = img.alt; box.hidden = false;
+  });
 }
 
 function mediaUrl(msg, media) {
@@ -154,7 +218,8 @@ function mediaUrl(msg, media) {
 function imageNode(msg, media, alt, spoiler) {
   const url = mediaUrl(msg, media); if (!url) return null;
   const img = document.createElement("img"); img.src = url; img.alt = alt || "image"; img.loading = "eager";
-  if (spoiler) { img.classList.add("spoiler"); img.title = L("spoiler"); img.onclick = () => img.classList.remove("spoiler"); }
+  if (spoiler) { img.classList.add("spoiler"); img.title = L("spoiler"); }
+  zoomable(img, url);
   // scroll again once the picture has its height, so the newest message stays in view
   img.addEventListener("load", () => { if (S.stuck) scrollToEnd(); }, { once: true });
   return img;
@@ -168,6 +233,7 @@ function renderTree(msg, comps, box) {
       case 1: {
         el = document.createElement("div"); el.className = "comp-row";
         for (const x of c.components || []) el.appendChild(x.type === 2 ? buttonNode(msg, x) : selectNode(msg, x));
+        if ((c.components || []).some((x) => x.type !== 2)) el.classList.add("has-select");
         break;
       }
       case 10: el = document.createElement("div"); el.className = "content text-display"; el.innerHTML = markdown(c.content || ""); break;
@@ -217,10 +283,10 @@ function renderMessages(list) {
     more.dataset.testid = "older"; more.onclick = loadOlder; box.appendChild(more);
   }
   for (const m of S.older.concat(list)) {
+    if (m.ephemeral && S.dismissed.has(m.id)) continue;
     const div = document.createElement("div"); div.className = "msg" + (m.ephemeral ? " ephemeral" : "") + (m.v2 ? " v2" : ""); div.dataset.id = m.id;
     const head = document.createElement("div");
-    head.innerHTML = `<span class="author${m.bot ? " bot" : ""}">${escapeHtml(m.author)}</span>` +
-      (m.ephemeral ? `<span class="eph">${escapeHtml(L("only_you"))}</span>` : "");
+    head.innerHTML = `<span class="author${m.bot ? " bot" : ""}">${escapeHtml(m.author)}</span>`;
     div.appendChild(head);
     if (m.content) { const c = document.createElement("div"); c.className = "content"; c.innerHTML = markdown(m.content); div.appendChild(c); }
     for (const e of m.embeds || []) {
@@ -230,12 +296,19 @@ function renderMessages(list) {
     for (const url of m.attachments) {
       const img = document.createElement("img"); img.src = url; img.alt = "image";
       img.addEventListener("load", () => { if (S.stuck) scrollToEnd(); }, { once: true });
-      div.appendChild(img);
+      zoomable(img, url); div.appendChild(img);
     }
     for (const f of m.files || []) {
-      if (!f.name.endsWith(".png")) { const a = document.createElement("a"); a.href = f.url; a.textContent = f.name; a.download = f.name; div.appendChild(a); }
+      const a = document.createElement("a"); a.className = "file"; a.href = f.url; a.textContent = "📎 " + f.name; a.download = f.name; div.appendChild(a);
     }
     renderTree(m, m.components, div);
+    if (m.ephemeral) {  // Discord's footer of a private answer: who sees it, and a link that dismisses it
+      const foot = document.createElement("div"); foot.className = "eph";
+      foot.appendChild(document.createTextNode("👁 " + L("only_you") + " · "));
+      const dismiss = document.createElement("a"); dismiss.href = "#"; dismiss.className = "dismiss"; dismiss.dataset.testid = "dismiss";
+      dismiss.textContent = L("dismiss"); dismiss.onclick = (ev) => { ev.preventDefault(); dismissMessage(m.id); };
+      foot.appendChild(dismiss); div.appendChild(foot);
+    }
     box.appendChild(div);
   }
   for (const a of box.querySelectorAll("a[data-channel]")) a.onclick = (ev) => { ev.preventDefault(); switchChannel(a.dataset.channel); };
@@ -243,6 +316,12 @@ function renderMessages(list) {
     ev.preventDefault(); $("command-path").value = a.dataset.command; renderOptions(); $("command-path").focus();
   };
   if (stick) scrollToEnd(); else box.scrollTop = box.scrollHeight - anchor;
+}
+
+function dismissMessage(id) {
+  S.dismissed.add(id);
+  localStorage.setItem("ludibot-dismissed", JSON.stringify(Array.from(S.dismissed).slice(-500)));
+  renderMessages(S.last || []);
 }
 
 async function loadOlder() {
@@ -358,7 +437,40 @@ async function act(path, body) {
   return r;
 }
 
-function currentCommand() { return S.commands.find((c) => c.path === $("command-path").value.trim().replace(/^\//, "")); }
+// the command box knows the names the player's Discord client shows (« ludix lancer » in French,
+// « ludix start » in English); the interaction carries the registered names (`path`, options' `name`)
+const typed = (v) => v.trim().replace(/^\//, "").replace(/\s+/g, " ").toLowerCase();
+// as in Discord, options may follow the command's name: « /ludix lancer objectif:50 »
+function parseBox() {
+  const raw = $("command-path").value.trim().replace(/^\//, "").replace(/\s+/g, " "); const v = raw.toLowerCase();
+  let cmd = null;
+  for (const c of S.commands) if ((v === c.shown || v.startsWith(c.shown + " ")) && (!cmd || c.shown.length > cmd.shown.length)) cmd = c;
+  const given = {};
+  if (cmd) {
+    const rest = raw.slice(cmd.shown.length).trim();
+    for (const part of rest ? rest.split(/ (?=[-_\p{L}\p{N}]{1,32}:)/u) : []) {
+      const m = part.match(/^([-_\p{L}\p{N}]{1,32}):\s*(.*)$/u);
+      if (m) given[m[1].toLowerCase()] = m[2].trim();
+    }
+  }
+  return { cmd, given };
+}
+function currentCommand() { return parseBox().cmd; }
+
+function fillTypedOptions() {
+  const { given } = parseBox();
+  for (const el of $("options").querySelectorAll("[data-option]")) {
+    const spec = JSON.parse(el.dataset.spec);
+    if (!(spec.shown.toLowerCase() in given)) continue;
+    let v = given[spec.shown.toLowerCase()];
+    if (el.tagName === "SELECT") {  // a choice, a yes/no or a player, by what the client shows
+      const match = Array.from(el.options).find((o) => o.value && (o.value.toLowerCase() === v.toLowerCase() || o.textContent.toLowerCase() === v.toLowerCase()));
+      if (!match) continue;
+      v = match.value;
+    }
+    if (el.value !== v) { el.value = v; checkOption(el); }
+  }
+}
 
 function optionValues() {
   const out = {};
@@ -381,9 +493,14 @@ function renderOptions() {
   S.renderedPath = path;
   const box = $("options"); box.innerHTML = "";
   $("command-help").textContent = cmd ? cmd.description : "";
+  const form = $("command-box");
+  form.classList.toggle("has-command", !!cmd); form.classList.toggle("has-options", !!(cmd && cmd.options.length));
+  form.classList.remove("collapsed"); drawOptionsToggle();
   if (!cmd) return;
   for (const o of cmd.options) {
-    const label = document.createElement("label"); label.textContent = o.name + (o.required ? " *" : "") + " — " + o.description;
+    const label = document.createElement("label");
+    const title = document.createElement("span"); title.className = "option-title";
+    title.textContent = o.shown + (o.required ? " *" : "") + " — " + o.description; label.appendChild(title);
     let el;
     if (o.choices.length) {
       el = document.createElement("select");
@@ -409,44 +526,95 @@ function renderOptions() {
         });
       }
     }
-    el.dataset.option = o.name; el.dataset.spec = JSON.stringify(o); el.dataset.testid = "option-" + o.name;
-    label.appendChild(el); box.appendChild(label);
+    el.dataset.option = o.name; el.dataset.spec = JSON.stringify(o); el.dataset.testid = "option-" + o.shown;
+    const error = document.createElement("span"); error.className = "field-error"; error.dataset.testid = "error-" + o.shown;
+    error.setAttribute("role", "alert");
+    el.addEventListener("input", () => checkOption(el)); el.addEventListener("change", () => checkOption(el));
+    label.appendChild(el); label.appendChild(error); box.appendChild(label);
   }
 }
 
-async function loadCommands() {
-  const data = await api(`/api/init?user=${S.user || ""}`);
-  const me = data.users.find((u) => u.id === S.user);
-  Object.assign(S, { commands: data.commands, names: data.names, locale: me ? me.locale : null });
+// an option over its limit (a number out of its range, a text too long or too short, a required one
+// left empty) says why under its field, as Discord's client does, and the command is not sent
+function optionProblem(el) {
+  const spec = JSON.parse(el.dataset.spec); const v = el.value;
+  const has = (x) => x !== null && x !== undefined;
+  if (el.validity && el.validity.badInput) return L("option_integer");
+  if (v === "" || v === null) return spec.required ? L("option_required") : "";
+  if (spec.type === "integer" || spec.type === "number") {
+    const n = Number(v);
+    if (!Number.isFinite(n) || (spec.type === "integer" && !Number.isInteger(n))) return L("option_integer");
+    if (has(spec.min) && has(spec.max) && (n < spec.min || n > spec.max)) return L("option_range", { min: spec.min, max: spec.max });
+    if (has(spec.min) && n < spec.min) return L("option_min", { min: spec.min });
+    if (has(spec.max) && n > spec.max) return L("option_max", { max: spec.max });
+  } else if (spec.type === "string" && !spec.choices.length) {
+    const count = Array.from(v).length; const lo = has(spec.min_length) ? spec.min_length : 0;
+    const hi = has(spec.max_length) ? spec.max_length : 6000;
+    if (count < lo || count > hi) return L("option_length", { min: lo, max: hi, count });
+  }
+  return "";
+}
+
+function checkOption(el) {
+  const problem = optionProblem(el);
+  const error = el.parentElement.querySelector(".field-error"); if (error) error.textContent = problem;
+  el.classList.toggle("invalid", !!problem); el.setAttribute("aria-invalid", problem ? "true" : "false");
+  return !problem;
+}
+
+function drawOptionsToggle() {
+  const form = $("command-box"); const t = $("options-toggle");
+  t.hidden = !form.classList.contains("has-options");
+  const collapsed = form.classList.contains("collapsed");
+  t.textContent = collapsed ? "▸" : "▾"; t.title = L(collapsed ? "options_show" : "options_hide"); t.setAttribute("aria-label", t.title);
+  t.setAttribute("aria-expanded", collapsed ? "false" : "true");
+}
+
+// the page as the chosen player's Discord client shows it: its words, and the commands as it names them
+function applyInit(data) {
+  Object.assign(S, { users: data.users, commands: data.commands, labels: data.labels, names: data.names,
+                     emojis: data.emojis || S.emojis || {} });
+  if (!S.channels.length) Object.assign(S, { channels: data.channels, threads: data.threads || [] });
+  S.user = S.user || data.user; S.channel = S.channel || (S.channels[0] && S.channels[0].id);
+  const me = S.users.find((u) => u.id === S.user); S.locale = me ? me.locale : null;
+  document.documentElement.lang = S.labels.lang || document.documentElement.lang;
+  $("label-players").textContent = L("players"); $("label-channels").textContent = L("channels"); $("send").textContent = L("send");
+  $("command-path").placeholder = L("command_placeholder");
+  $("modal-submit").textContent = L("modal_submit"); $("modal-cancel").textContent = L("modal_cancel");
+  $("lightbox-close").textContent = "✕"; $("lightbox-close").title = L("close"); $("lightbox-close").setAttribute("aria-label", L("close"));
   const dl = $("command-list"); dl.innerHTML = "";
-  for (const c of S.commands) { const op = document.createElement("option"); op.value = c.path; op.textContent = c.description; dl.appendChild(op); }
-  S.renderedPath = null; renderOptions();
+  for (const c of S.commands) { const op = document.createElement("option"); op.value = c.shown; op.textContent = c.description; dl.appendChild(op); }
+  S.renderedPath = null; renderOptions(); renderSidebar();
+  S.key = "";  // the messages' own words (« Ignorer ce message ») follow the player's language
+}
+
+async function loadCommands() {
+  applyInit(await api(`/api/init?user=${S.user || ""}`));
+  await refresh();
 }
 
 async function init() {
   const data = await api("/api/init");
-  Object.assign(S, { users: data.users, channels: data.channels, threads: data.threads || [], commands: data.commands,
-                     labels: data.labels, names: data.names, emojis: data.emojis || {} });
-  document.documentElement.lang = S.labels.lang || document.documentElement.lang;
-  S.user = S.user || (S.users[0] && S.users[0].id); S.channel = S.channel || (S.channels[0] && S.channels[0].id);
-  $("label-players").textContent = L("players"); $("label-channels").textContent = L("channels"); $("send").textContent = L("send");
-  $("command-path").placeholder = L("command_placeholder");
-  $("modal-submit").textContent = L("modal_submit"); $("modal-cancel").textContent = L("modal_cancel");
-  const dl = $("command-list"); dl.innerHTML = "";
-  for (const c of S.commands) { const op = document.createElement("option"); op.value = c.path; op.textContent = c.description; dl.appendChild(op); }
-  renderSidebar();
+  applyInit(data);
   if (!S.commands.length) setTimeout(init, 1000); else await loadCommands();
 }
 
-$("command-path").addEventListener("input", renderOptions);
-$("command-path").addEventListener("change", renderOptions);
+$("command-path").addEventListener("input", () => { renderOptions(); fillTypedOptions(); });
+$("command-path").addEventListener("change", () => { renderOptions(); fillTypedOptions(); });
 $("command-box").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const cmd = currentCommand();
   if (!cmd) { toast(L("unknown_command")); return; }
+  const fields = Array.from($("options").querySelectorAll("[data-option]"));
+  const wrong = fields.filter((el) => !checkOption(el));
+  if (wrong.length) { $("command-box").classList.remove("collapsed"); drawOptionsToggle(); wrong[0].focus(); return; }
   const r = await act("/api/command", { user: S.user, channel: S.channel, path: cmd.path, options: optionValues() });
   if (r && r.ok) clearCommandBox();  // sent: Discord empties the box; refused by the client: it stays to be fixed
 });
+
+$("options-toggle").addEventListener("click", () => { $("command-box").classList.toggle("collapsed"); drawOptionsToggle(); });
+$("lightbox").addEventListener("click", () => { $("lightbox").hidden = true; });
+document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") $("lightbox").hidden = true; });
 
 function clearCommandBox() {
   $("command-path").value = ""; S.renderedPath = null; renderOptions();

@@ -121,6 +121,19 @@ def public_cards(fake, channel: str = "jeux", *, since: int = 0) -> list:
     return out
 
 
+def assert_card(message, *, pictures: int | None = None):
+    """An answer that is a card (issue 36): sent with IS_COMPONENTS_V2 (so no plain ``content``), one
+    container with an accent colour and text, every attachment shown by a component (``pictures``:
+    that many in its gallery). The message, for chaining."""
+    assert message is not None and message.is_v2, f"not a card: {getattr(message, 'content', '')[:200]!r}"
+    assert len(message.containers) == 1 and message.accent_color is not None, message.components
+    assert message.text_displays and message.text.strip(), message.components
+    assert not message.hidden_attachments, f"attachments no component shows: {message.hidden_attachments}"
+    if pictures is not None:
+        assert len(message.gallery) == pictures, (pictures, message.gallery)
+    return message
+
+
 def check_table_cards(fake, user_ids: list[int], channel: str = "jeux") -> list:
     """A whole game's public messages are cards (see :func:`public_cards`); its turn cards — the ones
     with controls other than Revanche — show the table (a picture) and ping the player(s) to play."""
@@ -270,10 +283,13 @@ async def one_test(world):
 
 
 @contextlib.asynccontextmanager
-async def usual_world(tmp_path: Path, bot_db: str, *, env: dict[str, str] | None = None):
+async def usual_world(tmp_path: Path, bot_db: str, *, env: dict[str, str] | None = None,
+                      activities: bool = False):
     """The usual world: the Ludothèque server (channels jeux and autre), Alice, Bruno and Chloé
     (French), Dave (English), Modo (Manage Server), the real bot (with ``env``) on ``bot_db``; strict
-    at the end (see :func:`strict`)."""
+    at the end (see :func:`strict`). ``activities``: the application has Activities enabled and the
+    bot serves the board on a free port (``world.activity_base``)."""
+    import socket
     from types import SimpleNamespace
 
     fake = FakeDiscord(guild_name="Ludothèque", channels=["jeux", "autre"], settle=0.12, timeout=20)
@@ -285,12 +301,20 @@ async def usual_world(tmp_path: Path, bot_db: str, *, env: dict[str, str] | None
         modo=fake.add_user("Modo", locale="fr", manage_guild=True),
     )
     await fake.start()
+    activity_base = None
+    if activities:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        env = {**(env or {}), "DISCORD_CLIENT_SECRET": fake.enable_activities(), "LUDIBOT_ACTIVITY_PORT": str(port)}
+        activity_base = f"http://127.0.0.1:{port}"
     bot = await start_bot(fake, tmp_path, extra_env=env, db=bot_db)
     # the texts this process writes to compare with the bot's mention the same commands (issue 25)
     i18n.set_command_ids(command_ids(fake))
     # strict by default: the bot may send nothing that Discord would refuse for its content
     try:
-        async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path)) as w:
+        async with strict(SimpleNamespace(fake=fake, bot=bot, u=users, tmp=tmp_path,
+                                          activity_base=activity_base)) as w:
             yield w
     finally:
         i18n.set_command_ids({})

@@ -43,7 +43,8 @@ async def open_game(world, plateau: str = "9x9"):
     res = await fake.click(u.alice, lobby, label="Lancer", until=answered)
     (first,) = board_messages(res)
     assert "Manche 1 : Alice joue l'Espagne (rouge), Bruno l'Angleterre (blanc)" in first.content
-    assert "/armada placer" in first.content and mentioned(first) == [u.alice.id]
+    assert mentioned(first) == [u.alice.id]
+    assert first.button_labels == ["Placer"] and "/armada placer" not in first.content  # the button, no command
     assert first.attachments[0].bytes[:4] == PNG
     return game_id, first
 
@@ -172,7 +173,9 @@ async def test_refusals_capture_choice_and_pivots(world):
         assert got.values == [game_id] and "Alice, Bruno" in got.names[0]
         res = await fake.run_command(u.alice, "jeux", "armada placer", point="d 5", partie=game_id)  # any case
         assert not res.ephemeral and "Alice pose un navire en D5" in res.content
-        assert "Angleterre : posez un navire" in res.content and mentioned(res.message) == [u.bruno.id]
+        assert mentioned(res.message) == [u.bruno.id]
+        # the button offers the move: no command to type is repeated under it
+        assert res.message.button_labels == ["Placer"] and "Angleterre : posez" not in res.content
         await refused(fake, u.bruno, "armada placer", "L'intersection D5 est déjà occupée", reader, game_id,
                       point="D5")
         await refused(fake, u.bruno, "armada deplacer", "Seule l'Espagne déplace ses navires", reader, game_id,
@@ -210,7 +213,7 @@ async def test_refusals_capture_choice_and_pivots(world):
         for user, point in ((u.bruno, "B6"), (u.alice, "H1")):
             res = await fake.run_command(user, "jeux", "armada placer", point=point)
             assert not res.ephemeral
-        assert f"Angleterre : posez un navire ({i18n.command('armada placer')} `point:`) ou faites pivoter" in res.content
+        assert res.message.button_labels == ["Placer", "Pivoter"] and "`point:`" not in res.content
         await refused(fake, u.bruno, "armada placer", "En B7, vous aligneriez trois navires anglais (B5-B6-B7)",
                       reader, game_id, point="B7")
         # pivots: only the ships of a pair, only onto the neighbours of the other ship
@@ -258,7 +261,7 @@ async def test_fleet_down_spain_moves_england_pivots_and_resigning(world):
         else:
             pytest.fail("Spain never placed its 20 ships")
         assert at_limit_checked
-        assert f"déplacez-en un avec {i18n.command('armada deplacer')} `de: vers:`" in last_message_text(fake)
+        assert "déplacez-en un (bouton « Déplacer »)" in last_message_text(fake)
         await refused(fake, u.alice, "armada placer",
                       f"Vos 20 navires sont tous posés : déplacez-en un avec {i18n.command('armada deplacer')}", reader, game_id,
                       point="A1")

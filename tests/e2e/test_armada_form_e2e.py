@@ -1,14 +1,15 @@
 """L'Invincible Armada without typing coordinates (issue 24), end to end against the strict fake: the
 table card of the player to move carries « Placer » / « Pivoter » (the move types the side may use);
-each opens a form whose selects hold only the legal choices (a point by its column and its row; a
-pivot as "from → to (around)"); the move chosen goes through the session service as the slash
-command does: an illegal combination is refused with the engine's reason, a form of an earlier turn
-is refused as stale, and neither changes the game."""
+each opens a form whose selects hold only the legal choices (the legal points, never an occupied
+one, 25 a list; a pivot as "from → to (around)", a ship's pivots in one list); the move chosen goes
+through the session service as the slash command does: a point taken meanwhile is refused with the
+engine's reason, a form of an earlier turn is refused as stale, and neither changes the game."""
 
 from __future__ import annotations
 
 import pytest
 
+from engines.armada import legal_points
 from tests.e2e.armada_driver import ENGINE, Reader, answered, quiet, step
 from tests.e2e.harness import last_control, read_game_row
 from tests.e2e.test_armada_e2e import board_messages, open_game
@@ -26,6 +27,11 @@ def values(select: dict) -> list[str]:
     return [o["value"] for o in select["options"]]
 
 
+def points(opened) -> dict[str, str]:
+    """point -> the custom id of the list that offers it."""
+    return {v: s["custom_id"] for s in selects(opened) if s["custom_id"].startswith("point") for v in values(s)}
+
+
 async def test_armada_ships_are_placed_and_pivoted_from_forms(world):
     fake, u = world.fake, world.u
     gid, first = await open_game(world)
@@ -40,30 +46,29 @@ async def test_armada_ships_are_placed_and_pivoted_from_forms(world):
         assert res.ephemeral and res.modal is None and "Ce bouton n'est pas valide" in res.content, res.content
     assert read_game_row(world.bot.db, gid).version == version
 
-    # Alice places C3 from the form: a column list and a row list, the whole 9 × 9 board empty
+    # Alice places C3 from the form: the whole 9 × 9 board empty, 81 points in four lists
     opened = await fake.click(u.alice, first, label="Placer")
     assert opened.modal["title"] == "Poser un navire"
-    col, row = selects(opened)
-    assert values(col) == list("ABCDEFGHI") and values(row) == [str(r) for r in range(1, 10)]
-    res = await fake.submit_modal(u.alice, opened, {"Colonne (lettre)": ["C"], "Ligne (numéro)": ["3"]},
-                                  until=answered)
+    offered = points(opened)
+    assert len(offered) == 81 and len(selects(opened)) == 4
+    assert [s["custom_id"] for s in selects(opened)] == ["point0", "point1", "point2", "point3"]
+    res = await fake.submit_modal(u.alice, opened, {offered["C3"]: ["C3"]}, until=answered)
     assert not res.ephemeral, res.content
     (card,) = board_messages(res)
     assert "Alice pose un navire en C3" in card.content and card.button_labels == ["Placer"]
     placed = read_game_row(world.bot.db, gid).version
     assert placed > version
 
-    # Bruno opens his form; C3 is a column and a row he may choose, not the combination: the engine's reason
+    # Bruno opens his form: C3 is taken, it is not offered (the engine would refuse it, as a typed C3)
     opened = await fake.click(u.bruno, card, label="Placer")
-    res = await fake.submit_modal(u.bruno, opened, {"col": ["C"], "row": ["3"]}, until=answered)
-    assert res.ephemeral and "L'intersection C3 est déjà occupée" in res.content, res.content
+    assert "C3" not in points(opened) and len(points(opened)) == 80
     assert read_game_row(world.bot.db, gid).version == placed
     # a form opened before the game moved on (Bruno typed his move meanwhile) is stale
     opened = await fake.click(u.bruno, card, label="Placer")
     typed = await fake.run_command(u.bruno, "jeux", "armada placer", point="G7", until=answered)
     assert not typed.ephemeral and "Bruno pose un navire en G7" in typed.content, typed.content
     moved = read_game_row(world.bot.db, gid).version
-    res = await fake.submit_modal(u.bruno, opened, {"col": ["E"], "row": ["5"]}, until=answered)
+    res = await fake.submit_modal(u.bruno, opened, {points(opened)["E5"]: ["E5"]}, until=answered)
     assert res.ephemeral and "déjà été joué" in res.content, res.content
     assert read_game_row(world.bot.db, gid).version == moved
 
@@ -71,12 +76,12 @@ async def test_armada_ships_are_placed_and_pivoted_from_forms(world):
     card = board_messages(typed)[-1]
     for user, (column, line) in ((u.alice, ("A", "9")), (u.bruno, ("G", "8"))):
         opened = await fake.click(user, card, label="Placer")
-        res = await fake.submit_modal(user, opened, {"col": [column], "row": [line]}, until=answered)
+        res = await fake.submit_modal(user, opened, {points(opened)[column + line]: [column + line]}, until=answered)
         assert not res.ephemeral, res.content
         card = board_messages(res)[-1]
     assert "Bruno pose un navire en G8" in card.content
     opened = await fake.click(u.alice, card, label="Placer")  # Alice: Spain places again
-    res = await fake.submit_modal(u.alice, opened, {"col": ["A"], "row": ["5"]}, until=answered)
+    res = await fake.submit_modal(u.alice, opened, {points(opened)["A5"]: ["A5"]}, until=answered)
     card = board_messages(res)[-1]
     assert card.button_labels == ["Placer", "Pivoter"], card.button_labels
 
@@ -95,7 +100,7 @@ async def test_armada_ships_are_placed_and_pivoted_from_forms(world):
 
 async def test_spain_moves_a_ship_from_the_form_once_its_fleet_is_down(world):
     """Once Spain's 20 ships are down its card carries « Déplacer » only: the form lists its ships, then
-    the columns and rows of the empty points; a destination that is taken is refused with its reason."""
+    the empty points only; a destination that is taken (a crafted answer) is refused with its reason."""
     fake, u = world.fake, world.u
     gid, _ = await open_game(world)
     users = {0: u.alice, 1: u.bruno}
@@ -113,19 +118,16 @@ async def test_spain_moves_a_ship_from_the_form_once_its_fleet_is_down(world):
         assert card.button_labels == ["Déplacer"], card.button_labels
         opened = await fake.click(u.alice, card, label="Déplacer")
         assert opened.modal["title"] == "Déplacer un navire"
-        ship, col, row = selects(opened)
+        ship, *_ = selects(opened)
         assert sorted(values(ship)) == sorted(view["spain"]) and len(values(ship)) == 20
-        english = view["england"][0]  # a column and a row of empty points, not that combination
-        assert english[0] in values(col) and english[1:] in values(row)
-        version = read_game_row(world.bot.db, gid).version
-        res = await fake.submit_modal(u.alice, opened, {"ship": [view["spain"][0]], "col": [english[0]],
-                                                        "row": [english[1:]]}, until=answered)
-        assert res.ephemeral and f"L'intersection {english} est déjà occupée" in res.content, res.content
-        assert read_game_row(world.bot.db, gid).version == version
+        english = view["england"][0]  # taken: not offered
+        offered = points(opened)
+        assert english not in offered and not set(offered) & set(view["spain"]) and len(selects(opened)) <= 5
+        assert sorted(offered) == sorted(legal_points(state, 0))
         action = quiet(state, 0)
         opened = await fake.click(u.alice, card, label="Déplacer")
-        res = await fake.submit_modal(u.alice, opened, {"ship": [action["from"]], "col": [action["to"][0]],
-                                                        "row": [action["to"][1:]]}, until=answered)
+        res = await fake.submit_modal(u.alice, opened, {"ship": [action["from"]],
+                                                        points(opened)[action["to"]]: [action["to"]]}, until=answered)
         assert not res.ephemeral, res.content
         assert f"Alice déplace un navire de {action['from']} en {action['to']}" in res.content
         _, after = await reader.state(gid)

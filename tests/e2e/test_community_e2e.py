@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from tests.e2e.harness import mentioned, usual_world, wait_control
+from tests.e2e.harness import assert_card, mentioned, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -92,6 +92,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     assert img.width >= 640 and img.height > 200
     res = await fake.run_command(u.alice, "jeux", "profil")
     assert "Profil d'Alice" in res.content and "Ludix" in res.content and "place 2/2" in res.content
+    assert not res.ephemeral and assert_card(res.message)  # a card (issue 36)
     res = await fake.run_command(u.chloe, "jeux", "profil", membre=u.bruno)
     assert "Profil de Bruno" in res.content and "1 victoire ·" in res.content
     res = await fake.run_command(u.chloe, "jeux", "classement", jeu="ludix", periode="semaine")
@@ -144,7 +145,9 @@ async def test_config_refusals_preferences_and_boards_refusals(world):
         assert res.ephemeral and needle in res.content, (options, res.content)
     res = await fake.run_command(u.modo, "jeux", "ludibot config")
     assert res.ephemeral and "rappel après 12 h, délai après 48 h, forfait jamais" in res.content
-    assert "L'Invincible Armada : rappel après 12 h, délai après 48 h, forfait dès 3 délais dépassés d'affilée" in res.content
+    # the default once; a game says only what differs from it (issue 36)
+    assert "• L'Invincible Armada : forfait dès 3 délais dépassés d'affilée\n" in res.content
+    assert res.content.count("rappel après 12 h") == 1 and res.message.is_v2
     choices = await fake.autocomplete(u.modo, "jeux", "ludibot config", {"jeu": "lu"}, focused="jeu")
     assert "ludix" in [c["value"] for c in choices] and len(choices) <= 25
     # preferences

@@ -42,14 +42,14 @@ import pytest_asyncio
 import engines
 from bot import i18n
 from fakediscord import FakeDiscord
-from tests.e2e.harness import StateReader, one_test, start_bot, strict, text_of
+from tests.e2e.harness import StateReader, assert_card, one_test, start_bot, strict, text_of
 from tests.test_language_sweep import SHARED, WORD, vocabulary
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 GAMES = ["ludime", "ranta", "limit", "tectonic", "armada", "lutinades", "ludix"]
-#: the clock tests' channels (a game of their own, away from the games' channels)
-CLOCKS = ["tectonic-clock", "lutinades-vote"]
+#: the channels of the tests that play no whole game (the clock's, the settings'), away from the games'
+CLOCKS = ["tectonic-clock", "lutinades-vote", "settings"]
 LANGS = ["en", "fr"]
 #: the players' display names (and the AI seats'), never words of either language
 NAMES = ["Alice", "Bruno", "Chloé", "Erin", "Frank", "Gina", "Bot"]
@@ -68,10 +68,11 @@ async def shared(tmp_path_factory):
                fake.add_user("Gina", locale="en-US", guilds=[club])],
     }
     admin = fake.add_user("Zed", locale="en-US", guilds=[club], manage_guild=True)
+    admins = {"en": admin, "fr": fake.add_user("Yann", locale="fr", manage_guild=True)}
     await fake.start()
     bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_DEV_GUILD": "", "LUDIBOT_PICTURE_TEXTS": str(texts),
                                                 "LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.3"})
-    w = SimpleNamespace(fake=fake, bot=bot, users=users, club=club, texts=texts, tmp=tmp, pictures={})
+    w = SimpleNamespace(fake=fake, bot=bot, users=users, admins=admins, club=club, texts=texts, tmp=tmp, pictures={})
     async with strict(w):
         res = await fake.run_command(admin, fake.channel("en-ludime", guild=club), "ludibot config", langue="en")
         assert res.ephemeral, res.content
@@ -180,11 +181,27 @@ async def play(w, kind: str, lang: str, gid: int, seats: dict[int, Any], act, mo
     for option in pages["options"]:
         await fake.select(user, card, [option["value"]], custom_id=fake.message_by_id[card.id].selects[0]["custom_id"],
                           until=lambda r: r.response_type is not None)  # the card, turned in place
+    # /historique: the viewer (a card: its step, ◀, « Aller à… »), then its journal with the animated
+    # summary and « Partager » (a public card in the server's language; once per member and window)
     res = await fake.run_command(user, ch, "historique", partie=gid)
     assert res.ephemeral, res.content
-    viewer = next((m for m in res.messages if m.buttons), None)
-    if viewer is not None and len(viewer.buttons) > 1:
-        await fake.click(user, viewer, custom_id=viewer.buttons[1]["custom_id"])
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    viewer, journal = [m for m in res.messages if m.ephemeral][:2]
+    assert_card(viewer, pictures=1)
+    assert_card(journal)
+    await fake.click(user, viewer, custom_id=viewer.buttons[1]["custom_id"])
+    shown_now = assert_card(fake.message_by_id[viewer.id], pictures=1)
+    if shown_now.selects:
+        (jump,) = shown_now.selects
+        await fake.select(user, viewer, [jump["options"][0]["value"]], custom_id=jump["custom_id"],
+                          until=lambda r: r.response_type is not None)
+        assert_card(fake.message_by_id[viewer.id], pictures=1)
+    share = i18n.t("replay.button.share", lang)
+    if share in journal.button_labels:
+        shared = await fake.click(user, journal, label=share,
+                                  until=lambda r: bool(r.public_messages) or (r.ephemeral and bool(r.content)))
+        for posted in shared.public_messages:
+            assert_card(posted, pictures=1)
     return gid
 
 
@@ -678,3 +695,28 @@ async def test_the_others_vote_on_a_stalled_player_in_each_language(world):
     for lang in LANGS:
         all_in_the_server_s_language(world, "lutinades-vote", lang)
     assert world.tracebacks() == []
+
+
+async def test_the_settings_view_profiles_and_queues_are_cards_in_each_language(world):
+    """Issue 36: the server's settings (the default pace told once, a game named only for what differs
+    from it), /profil and /chercher's waiting answer are cards, in the server's language (every word
+    of them read, in a channel of their own)."""
+    fake = world.fake
+    for lang in LANGS:
+        ch, admin, user = channel(world, "settings", lang), world.admins[lang], world.users[lang][0]
+        res = await fake.run_command(admin, ch, "ludibot config")
+        assert res.ephemeral and assert_card(res.message)
+        pace = i18n.t("common.pace.normal", lang)
+        assert res.content.count(pace) == 1, res.content  # the default, once; no game repeats it
+        assert i18n.t("tectonic.name.title", lang) in res.content  # its own forfeit rule differs
+        res = await fake.run_command(admin, ch, "ludibot config", jeu="ludix", rappel=12)
+        assert res.ephemeral and assert_card(res.message)
+        res = await fake.run_command(user, ch, "profil")
+        assert not res.ephemeral and assert_card(res.message)
+        res = await fake.run_command(user, ch, "chercher", jeu="tectonic")
+        assert res.ephemeral and assert_card(res.message)
+        res = await fake.run_command(user, ch, "chercher", quitter=True)
+        assert res.ephemeral
+    assert world.errors() == []
+    for lang in LANGS:
+        all_in_the_server_s_language(world, "settings", lang)

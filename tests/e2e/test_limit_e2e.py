@@ -113,7 +113,9 @@ async def test_solo_nexus_game_to_the_end(world):
         assert f"Tuile {rnd} (" in public and "posée." in public, public  # solo: nobody else to wait for
         assert "Tout le monde" not in public, public
     final = res.public_messages[-1]
-    assert "Partie terminée" in final.content and "Fin de la partie" in final.content
+    # the game is said to be over once (the ranking's heading), not again by the narration (issue 36)
+    assert "Voici tous les plateaux" in final.content and "Partie terminée" not in final.content
+    assert "Fin de la partie" in final.content
     assert re.search(r"1\. Alice — -?\d+", final.content), final.content
     assert final.attachments and final.button_labels == ["Revanche"]
     res = await fake.run_command(u.alice, "jeux", "limit status")

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import check_table_cards, last_control, mentioned, seat_sections, wait_control
+from tests.e2e.harness import (
+    assert_card,
+    check_table_cards,
+    last_control,
+    mentioned,
+    seat_sections,
+    wait_control,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -77,6 +84,7 @@ async def test_full_game_between_two_users(world):
     res = await fake.click(u.chloe, msg, custom_id=ranking[0][1]["custom_id"])
     assert res.ephemeral and (f"Profil d'{winner}" in res.content or f"Profil de {winner}" in res.content)
     assert res.ephemeral and "**Ludix** — cote" in res.content and "1 partie" in res.content, res.content
+    assert_card(res.message)  # a card, in the seat's colour (issue 36)
     # the first turn's card lost its controls, not its seats (« Profil » never goes stale)
     old = fake.message_by_id[first.id]
     assert old.buttons == [] and [a["label"] for a in old.accessories] == ["Profil", "Profil"]

@@ -371,7 +371,7 @@ async def test_buttons_survive_a_sigkill_mid_turn(world):
     """Three players; a gesture, SIGKILL, restart: the old "Voir la carte" and gesture buttons still work."""
     fake, u = world.fake, world.u
     msg = await open_table(world, "standard", (u.bruno, u.chloe))
-    assert "Variante : Standard" in fake.messages("jeux")[0].content
+    assert "Options : variante : Standard" in fake.messages("jeux")[0].content
     game_id = game_id_of(msg)
     res = await fake.click(u.bruno, msg, label="Vers le bas", until=published)
     msg = last_control(fake)

@@ -83,7 +83,7 @@ async def test_my_games_across_channels_first_with_links_never_another_server(wo
     assert "**À vous de jouer** (2)" in text and "**Autres parties en cours sur ce serveur** (1)" in text
     for gid, msg, channel in ((mine[0], in_jeux, jeux), (mine[1], in_autre, autre)):
         line = next(line for line in text.splitlines() if has_game(line, gid))
-        assert f"<#{channel.id}>" in line and "à vous depuis <t:" in line
+        assert f"<#{channel.id}>" in line and "à vous, tour commencé <t:" in line
         assert f"https://discord.com/channels/{jeux.guild_id}/{channel.id}/{msg.id}" in line  # the game's message
     mine_at = max(text.index(f"n°{gid} ") for gid in mine)
     assert text.index("Autres parties") > mine_at

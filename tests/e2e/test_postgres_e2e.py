@@ -28,12 +28,9 @@ BACKEND = "postgresql"
 
 async def test_the_bot_really_runs_on_postgresql(world):  # noqa: F811 - the imported fixture
     assert world.bot.db.startswith("postgresql://")
-    import asyncpg
+    import psycopg
 
-    con = await asyncpg.connect(world.bot.db)
-    try:
-        assert await con.fetchval("SELECT version FROM ludibot_schema") >= 4
+    async with await psycopg.AsyncConnection.connect(world.bot.db, autocommit=True) as con:
+        assert (await (await con.execute("SELECT version FROM ludibot_schema")).fetchone())[0] >= 4
         await world.fake.run_command(world.u.alice, "jeux", "ludix start")
-        assert await con.fetchval("SELECT COUNT(*) FROM games WHERE kind = 'ludix'") == 1
-    finally:
-        await con.close()
+        assert (await (await con.execute("SELECT COUNT(*) FROM games WHERE kind = 'ludix'")).fetchone())[0] == 1

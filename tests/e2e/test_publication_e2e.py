@@ -20,7 +20,7 @@ import pytest_asyncio
 from bot.sessions import SessionService
 from bot.storage import RUNNING, open_store
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, strict
+from tests.e2e.harness import mentioned, read_game_row, start_bot, strict
 
 pytestmark = pytest.mark.e2e
 
@@ -96,6 +96,9 @@ async def test_a_move_committed_just_before_a_crash_is_published_after_the_resta
     game_id = await start_ludix(fake, u)
     msg = newest_control(fake, game_id)
     (uid,) = mentioned(msg)
+    # that message is recorded as the game's (the bot marks it just after posting it): a kill before
+    # would be another story (a version never shown), not the one told here
+    await fake.wait_until(lambda: read_game_row(world.bot.db, game_id).control_message_id == msg.id, timeout=10)
     world.bot.kill()
     await fake.wait_disconnected(timeout=10)
     # exactly what the bot had done when it died: the move committed, its message never posted

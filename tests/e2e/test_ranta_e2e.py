@@ -28,7 +28,7 @@ def is_png(res) -> bool:
 async def confirm(fake, user, preview):
     """Click Confirmer on an ephemeral preview; check the ephemeral confirmation and the public notice."""
     assert preview.ephemeral and is_png(preview), preview.content
-    assert preview.message.button_labels == ["Confirmer", "Renoncer"], preview.content
+    assert preview.message.button_labels == ["Confirmer", "Annuler"], preview.content
     # the ephemeral edit answers the click; the public notice follows it
     res = await fake.click(user, preview.message, label="Confirmer", until=lambda r: bool(r.public_messages))
     assert res.response_type == 7 and res.ephemeral, res.content
@@ -120,11 +120,13 @@ async def test_solo_expert_game_to_the_end(world):
             res = await place_box_by_buttons(fake, u.alice, msg)
         public = res.public_messages[-1].content
         assert f"manche {rnd}" in public and f"Manche {rnd} terminée" in public
-        if "Partie terminée" in public:  # a full kallax passes the last rounds by itself
+        if "Fin de la partie" in public:  # a full kallax passes the last rounds by itself
             break
         assert f"Manche {rnd + 1} : les dés" in public and mentioned(res.public_messages[-1]) == [u.alice.id]
     final = res.public_messages[-1]
-    assert "Partie terminée" in final.content and "Fin de la partie" in final.content
+    # the game is said to be over once (the ranking's heading), not again by the narration (issue 36)
+    assert "Voici les kallax et leurs scores." in final.content and "Partie terminée" not in final.content
+    assert "Fin de la partie" in final.content
     assert re.search(r"1\. Alice — -?\d+", final.content), final.content
     assert len(final.attachments) == 1 and final.button_labels == ["Revanche"]
     assert final.attachments[0].image().size[1] > 400  # the sheet with its breakdown
@@ -274,7 +276,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     res = await fake.forge_click(u.alice, msg, f"ludibot:{game}:confirm:0:2.mA2")
     assert res.ephemeral and "pas valide" in res.content
     preview = await fake.run_command(u.alice, "jeux", "ranta tapis", case="C1")
-    res = await fake.click(u.alice, preview.message, label="Renoncer")
+    res = await fake.click(u.alice, preview.message, label="Annuler")
     assert res.response_type == 7 and "Rien n'a été rangé" in res.content and res.message.buttons == []
     # nothing changed: round 2, both still awaited, the same round message
     assert last_control(fake) is msg
@@ -334,7 +336,7 @@ async def test_a_full_kallax_passes_by_itself_and_the_end_shows_every_kallax(wor
             assert rnd == 1 or f"Manche {rnd} : les dés" in msg.content, (rnd, msg.content)
             res, score = await store_biggest(fake, u.alice, msg, score)
             final = res.public_messages[-1]
-            if "Partie terminée" in final.content:
+            if "Fin de la partie" in final.content:
                 break
         passes = [int(n) for n in re.findall(r"Alice a une kallax pleine et passe la manche (\d+)", final.content)]
         if rnd < 12:

@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 from PIL import Image
 
-from tests.e2e.harness import last_control, mentioned, wait_control
+from tests.e2e.harness import assert_card, last_control, mentioned, wait_control
 from tests.e2e.test_ludix_e2e import open_game
 
 pytestmark = pytest.mark.e2e
@@ -52,9 +52,9 @@ async def turns(world, count: int | None = None) -> None:
         pytest.fail("the game did not end")
 
 
-async def finished_ludix(world) -> int:
+async def finished_ludix(world, target: int = 50) -> int:
     fake, u = world.fake, world.u
-    lobby = await open_game(world, u.bruno, target=50)
+    lobby = await open_game(world, u.bruno, target=target)
     await fake.click(u.alice, lobby, label="Lancer")
     await turns(world)
     return int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
@@ -74,18 +74,23 @@ def running_count(db: str, game_id: int) -> int:
 
 async def test_the_viewer_replays_an_archived_game_after_a_restart_and_shares_it(world):
     fake, u = world.fake, world.u
-    gid = await finished_ludix(world)
+    gid = await finished_ludix(world, target=200)  # a few rounds
     moves = await log_count(fake, u.chloe, gid)
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
     viewer, journal = await answers(fake, res)
-    # the viewer: the last move, its picture, the four buttons and the rounds' select
+    # the viewer, a card: the last move (the end of the game), its picture, the four buttons and the
+    # rounds' select, each in its own row
     assert viewer.visible_to == u.chloe.id and position(viewer) == (moves, moves), viewer.content
-    assert viewer.attachments and viewer.attachments[0].bytes[:4] == b"\x89PNG"
+    assert_card(viewer, pictures=1)
+    assert "fin de la partie" in viewer.text_displays[0] and viewer.gallery[0].bytes[:4] == b"\x89PNG"
     assert viewer.button_labels == ["Début", "Coup précédent", "Coup suivant", "Dernier coup"]
-    assert len(viewer.selects) == 1
+    assert len(viewer.selects) == 1 and len(viewer.rows) == 2, viewer.text
+    last_round = re.search(r"Manche (\d+)", viewer.text)
+    assert last_round and viewer.selects[0]["options"][-1]["label"].startswith(f"Manche {last_round[1]} ")
     # the journal: the ranking with scores, the animation (one frame per position) and « Partager »
     assert "Classement final" in journal.content and " points" in journal.content and " — -" not in journal.content
-    (anim,) = [a for a in journal.attachments if a.filename.endswith((".webp", ".gif"))]
+    assert_card(journal, pictures=1)  # the animation in the gallery
+    (anim,) = [a for a in journal.gallery if a.filename.endswith((".webp", ".gif"))]
     img = Image.open(io.BytesIO(anim.bytes))
     assert img.n_frames == moves + 1 and len(anim.bytes) <= 8 * 1024 * 1024
     assert journal.button_labels == ["Partager"]
@@ -94,6 +99,7 @@ async def test_the_viewer_replays_an_archived_game_after_a_restart_and_shares_it
     res = await fake.click(u.chloe, viewer, label="Coup précédent")
     assert res.response_type == 7 and res.message.id == viewer.id, res.content
     assert position(fake.message_by_id[viewer.id]) == (moves - 1, moves)
+    assert_card(fake.message_by_id[viewer.id], pictures=1)
     res = await fake.click(u.chloe, viewer, label="Début")
     assert res.response_type == 7 and "Position de départ" in fake.message_by_id[viewer.id].content
     assert fake.message_by_id[viewer.id].attachments
@@ -124,7 +130,8 @@ async def test_the_viewer_replays_an_archived_game_after_a_restart_and_shares_it
     res = await fake.click(u.chloe, journal, label="Partager")
     posted = [m for m in res.messages if m.visible_to is None]
     assert posted and "Chloé partage la partie de Ludix n°" in posted[-1].content
-    assert any(a.filename.endswith((".webp", ".gif")) for a in posted[-1].attachments)
+    assert_card(posted[-1], pictures=1)
+    assert posted[-1].gallery[0].filename.endswith((".webp", ".gif"))
     assert " points" in posted[-1].content
     res = await fake.click(u.chloe, journal, label="Partager")
     assert res.ephemeral and "déjà partagé" in res.content and "<t:" in res.content
@@ -144,7 +151,9 @@ async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refu
     res = await fake.run_command(u.dave, "jeux", "historique", partie=gid)
     viewer, journal = await answers(fake, res)
     assert position(viewer) is None and f"Move {moves} of {moves}" in viewer.content, viewer.content
-    assert "in progress" in viewer.content
+    assert "in progress" in viewer.content and "end of the game" not in viewer.content
+    assert_card(viewer, pictures=1)
+    assert_card(journal, pictures=0)
     assert not any(a.filename.endswith((".webp", ".gif")) for a in journal.attachments)
     assert "Share" not in journal.button_labels
     # a move later, the same viewer goes one step further
@@ -165,6 +174,7 @@ async def test_a_running_game_replays_up_to_its_current_move_and_a_lobby_is_refu
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
     assert res.ephemeral and "version antérieure des règles" in res.content and "Journal" in res.content
     assert not res.message.buttons and not res.attachments
+    assert_card(res.message, pictures=0)
     res = await fake.click(u.dave, viewer, label="Start")  # the old viewer says it too
     assert res.ephemeral and "earlier version of the rules" in res.content
     assert fake.errors == []

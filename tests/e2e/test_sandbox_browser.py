@@ -35,10 +35,16 @@ def shot(folder: Path, name: str) -> str:
 
 
 @pytest.fixture
-def sandbox(tmp_path):
+def console_lang() -> str:
+    """The console's language the sandbox starts in (a test may override this fixture)."""
+    return "fr"
+
+
+@pytest.fixture
+def sandbox(tmp_path, console_lang):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
     env.update({"LUDIBOT_SANDBOX_PORT": "0", "LUDIBOT_SANDBOX_DIR": str(tmp_path / "sandbox"),
-                "LUDIBOT_LANG": "fr", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
+                "LUDIBOT_LANG": console_lang, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"})
     proc = subprocess.Popen([sys.executable, "-m", "sandbox.launch"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     url = None
@@ -93,6 +99,12 @@ async def as_player(page, name: str) -> None:
     await asyncio.sleep(0.4)
 
 
+async def pick(page, select, index: int) -> None:
+    """Open a message's select (drawn as Discord's) and choose its option number `index`."""
+    await select.locator(".select-head").click()
+    await select.locator(".select-option").nth(index).click()
+
+
 async def click_last(page, label: str) -> None:
     before = await messages(page)
     await page.locator("#messages .msg button.comp", has_text=label).last.click()
@@ -110,7 +122,7 @@ async def test_a_whole_ludix_game_by_clicking(sandbox, tmp_path):
                                      timeout=60_000)
         await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
         # Alice opens a game with a low target
-        await page.locator("[data-testid='command-path']").fill("ludix start")
+        await page.locator("[data-testid='command-path']").fill("ludix lancer")
         await page.locator("[data-testid='command-path']").dispatch_event("input")
         await page.locator("[data-testid='option-objectif']").fill("50")
         before = await messages(page)
@@ -192,7 +204,7 @@ async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_vi
         # descriptions in the player's language (French here)
         descriptions = await page.locator("#command-list option").all_text_contents()
         assert any("Range ta Ludothèque" in d or "partie" in d.lower() for d in descriptions), descriptions
-        await page.locator("[data-testid='command-path']").fill("ranta start")
+        await page.locator("[data-testid='command-path']").fill("ranta lancer")
         await page.locator("[data-testid='command-path']").dispatch_event("input")
         await page.locator("[data-testid='option-mode']").select_option("expert")
         await page.locator("[data-testid='option-solo']").select_option("true")
@@ -204,9 +216,9 @@ async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_vi
         assert state["bottom_visible"], state
         first_srcs = state["srcs"]
         # pick a box, then its cell: each step edits the private message; its picture gets a new address
-        await page.locator("#messages .msg").last.locator("select").first.select_option(index=1)
+        await pick(page, page.locator("#messages .msg").last.locator(".select").first, 0)
         state = await wait_last(page, lambda s: "la case en bas à gauche" in s["text"] and s["loaded"])
-        await page.locator("#messages .msg").last.locator("select").last.select_option(index=1)
+        await pick(page, page.locator("#messages .msg").last.locator(".select").last, 0)
         state = await wait_last(page, lambda s: "Aperçu" in s["text"] and s["loaded"] and s["bottom_visible"])
         assert state["srcs"] and state["srcs"] != first_srcs, state
         assert state["bottom_visible"], state
@@ -282,11 +294,11 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox, tmp_path):
         await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
         # a few commands first, so that the list is longer than the screen
         for _ in range(4):
-            await page.locator("[data-testid='command-path']").fill("ludix rules")
+            await page.locator("[data-testid='command-path']").fill("ludix regles")
             await page.locator("[data-testid='command-path']").dispatch_event("input")
             await page.locator("[data-testid='send']").click()
             await settle(page, lambda s: not s["path"])
-        await page.locator("[data-testid='command-path']").fill("ludix start")
+        await page.locator("[data-testid='command-path']").fill("ludix lancer")
         await page.locator("[data-testid='command-path']").dispatch_event("input")
         await page.locator("[data-testid='option-objectif']").fill("50")
         await page.locator("[data-testid='option-fil']").select_option("true")
@@ -360,6 +372,18 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox, tmp_path):
         await browser.close()
 
 
+def _webp(w: int, h: int, colours: tuple[str, ...]) -> bytes:
+    """An animated WebP (the animated summary's format): one frame a colour."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    frames = [Image.new("RGB", (w, h), c) for c in colours]
+    frames[0].save(buf, "WEBP", save_all=True, append_images=frames[1:], duration=200, loop=0)
+    return buf.getvalue()
+
+
 def _png(w: int, h: int, colour: str) -> bytes:
     import io
 
@@ -375,19 +399,23 @@ def _png(w: int, h: int, colour: str) -> bytes:
 async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
     """A Components V2 card as the fake stores it (container, accent, text with a mention and an
     application emoji, section with a thumbnail, section with a button, gallery, separator, file,
-    buttons with emoji, a select), then a modal: drawn at 390 px, the hidden attachment not shown,
+    buttons with emoji, a select whose options carry an application emoji), an animated summary, a private
+    answer, then a modal: drawn at 390 px, the hidden attachment not shown, the emoji ids past 2^53 intact,
+    the animated WebP playing in place and opening full size when tapped, the private answer dismissed,
     the modal's answers posted to /api/modal."""
     from fakediscord import models as m
-    from sandbox.server import Sandbox
+    from sandbox.server import CHANNELS, Sandbox
 
     sb = Sandbox(tmp_path / "sb", port=0, start_bot=False, lang=lang)
     url = await sb.start()
     try:
         f = sb.fake
+        # an id past 2^53 (a real snowflake's size), sent as a number as discord.py does: a browser rounds a
+        # JSON number that large, the picture would break
         emoji = m.FakeEmoji(id=1234567890123456789, name="de_6", data=_png(64, 64, "#c0392b"), content_type="image/png",
                             user={})
         f.app_emojis[emoji.id] = emoji
-        ch = f.channel("jeux")
+        ch = f.channel(CHANNELS[lang][0])  # « jeux », « games »: the server is named in the console's language
         alice = sb.users["Alice"]
         # a command mention: shown as the reader's client names the command, a click fills the command box
         play = f._upsert_command({"name": "tectonic", "description": "Tectonic", "type": 1, "options": [
@@ -404,11 +432,13 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
                                    {"media": {"url": "attachment://board2.png"}}]},
             {"type": 13, "file": {"url": "attachment://log.txt"}},
             {"type": 1, "components": [{"type": 2, "style": 1, "label": "Lancer", "custom_id": "roll",
-                                        "emoji": {"id": str(emoji.id), "name": "de_6"}},
+                                        "emoji": {"id": emoji.id, "name": "de_6"}},
                                        {"type": 2, "style": 4, "label": "Stop", "custom_id": "stop",
                                         "emoji": {"name": "✋"}}]},
             {"type": 1, "components": [{"type": 3, "custom_id": "pick", "placeholder": "Dé",
-                                        "options": [{"label": "Dé 1", "value": "1"}]}]}]}]}
+                                        "options": [{"label": "Dé 1", "value": "1"},
+                                                    {"label": "Dé 6", "value": "6", "description": "six",
+                                                     "emoji": {"id": emoji.id, "name": "de_6"}}]}]}]}]}
         fields = f._build_fields(card, {0: ("board.png", _png(600, 400, "#2c3e50"), "image/png"),
                                         1: ("board2.png", _png(600, 400, "#16a085"), "image/png"),
                                         2: ("seat.png", _png(100, 100, "#8e44ad"), "image/png"),
@@ -416,6 +446,11 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
                                         4: ("hidden.png", _png(10, 10, "red"), "image/png")},
                                  existing=None, channel_id=ch.id)
         f._new_message(ch, fields)
+        summary = f._build_fields({"content": "Ludix n°1"}, {0: ("ludibot-ludix-1.webp", _webp(320, 200, ("#1abc9c", "#e74c3c")),
+                                                                 None)}, existing=None, channel_id=ch.id)
+        f._new_message(ch, summary)
+        private = f._new_message(ch, f._build_fields({"content": "Règles : page 1"}, {}, existing=None, channel_id=ch.id))
+        private.visible_to = alice.id
         assert f.validation_errors == []
         async with playwright_api.async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -429,6 +464,7 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             await page.route("**/api/modal", on_modal)
             await page.goto(url)
             await page.wait_for_selector("#messages .msg .container")
+            await page.wait_for_selector("#messages .msg.ephemeral")
             await page.wait_for_function("""Array.from(document.querySelectorAll('#messages img'))
                                             .every((i) => i.complete && i.naturalWidth > 0)""")
             await asyncio.sleep(0.5)  # web fonts
@@ -439,8 +475,8 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
                 thumb: c.querySelectorAll('.section img.thumbnail').length,
                 accessory: Array.from(c.querySelectorAll('.section button.accessory')).map((b) => b.innerText),
                 emoji: Array.from(c.querySelectorAll('img.emoji')).map((i) => i.naturalWidth),
-                buttons: Array.from(c.querySelectorAll('.comp-row button')).map((b) => b.innerText.trim()),
-                selects: c.querySelectorAll('.comp-row select').length, file: c.querySelector('a.file').innerText,
+                buttons: Array.from(c.querySelectorAll('.comp-row button.comp')).map((b) => b.innerText.trim()),
+                selects: c.querySelectorAll('.comp-row .select').length, file: c.querySelector('a.file').innerText,
                 separator: c.querySelectorAll('.separator.divider').length,
                 srcs: Array.from(document.querySelectorAll('#messages img')).map((i) => i.getAttribute('src')),
                 width: document.documentElement.scrollWidth})""")
@@ -449,15 +485,48 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             shown = {"fr": "/tectonic jouer", "en": "/tectonic play"}[lang]
             assert shown in info["text"] and "</" not in info["text"], info
             assert info["gallery"] == [600, 600] and info["thumb"] == 1 and info["accessory"] == ["Ma main"], info
-            assert info["emoji"] == [64, 64] and info["buttons"] == ["Lancer", "✋ Stop"] and info["selects"] == 1, info
+            assert info["emoji"] == [64, 64, 64] and info["buttons"] == ["Lancer", "✋ Stop"] and info["selects"] == 1, info
             assert "log.txt" in info["file"] and info["separator"] == 1 and info["width"] <= 391, info
-            # four pictures: two in the gallery, the thumbnail, no "hidden.png"; two emoji images
-            assert len([s for s in info["srcs"] if s.startswith("/attachment/")]) == 3, info
+            # pictures: two in the gallery, the thumbnail, the animated summary, no "hidden.png"; the emoji images
+            assert len([s for s in info["srcs"] if s.startswith("/attachment/")]) == 4, info
+            assert f"/emoji/{emoji.id}" in info["srcs"], info  # the id as sent, not rounded
+            # the select's options show their emoji as a picture
+            select = card_box.locator(".select")
+            await select.locator(".select-head").click()
+            six = select.locator(".select-option").nth(1)
+            assert await six.locator("img.emoji").evaluate("(i) => i.complete && i.naturalWidth") == 64
+            assert "Dé 6" in await six.inner_text() and "six" in await six.inner_text()
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-select-{lang}.png")
+            await select.locator(".select-head").click()  # closed again, nothing chosen
+            # the animated summary plays in place (a picture, not a download link); a tap enlarges it
+            anim = page.locator("#messages .msg", has_text="Ludix n°1").locator("img")
+            assert await anim.evaluate("(i) => i.complete && i.naturalWidth") == 320
+            assert await page.locator("#messages .msg", has_text="Ludix n°1").locator("a").count() == 0
+            await anim.click()
+            lightbox = page.locator("[data-testid='lightbox']")
+            assert await lightbox.is_visible()
+            big = await lightbox.locator("img").bounding_box()
+            assert big is not None and big["width"] >= 360, big
+            await page.screenshot(path=f"/tmp/ludibot-sandbox-lightbox-{lang}.png")
+            await lightbox.click()
+            assert not await lightbox.is_visible()
+            # a private answer is dismissed as on Discord, and stays dismissed after a reload
+            private_box = page.locator("#messages .msg.ephemeral")
+            dismiss = private_box.locator("[data-testid='dismiss']")
+            assert await dismiss.inner_text() == {"fr": "Ignorer ce message", "en": "Dismiss message"}[lang]
+            await dismiss.click()
+            assert await page.locator("#messages .msg.ephemeral").count() == 0
+            await page.reload()
+            await page.wait_for_selector("#messages .msg .container")
+            assert await page.locator("#messages .msg.ephemeral").count() == 0
+            assert await page.locator("#messages .msg", has_text="Ludix n°1").count() == 1
             # the shipped colour emoji font draws 🎲 (one Noto subset downloaded and in use)
             assert await page.evaluate("document.fonts.check('16px \"Ludibot Emoji\"', '🎲')")
             await page.screenshot(path=shot(tmp_path, f"ludibot-sandbox-card-{lang}.png"))
             await card_box.locator("a.command-mention").click()
-            assert await page.locator("#command-path").input_value() == "tectonic jouer"
+            # the box is filled with the name this reader's client knows, and accepts it
+            assert await page.locator("#command-path").input_value() == shown[1:]
+            assert await page.locator("#command-help").inner_text() == "Jouer un coup"
             # a modal the bot opened: filled and submitted through the page
             await page.evaluate("""openModal({id: "42", title: "Poser un mot", components: [
                 {type: 10, id: 1, content: "Main : **A B E T U**"},
@@ -482,3 +551,118 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             await browser.close()
     finally:
         await sb.stop()
+
+
+async def form_height(page) -> float:
+    box = await page.locator("#command-box").bounding_box()
+    assert box is not None
+    return box["height"]
+
+
+async def send_command(page, name: str, options: dict[str, str] | None = None) -> None:
+    await page.locator("[data-testid='command-path']").fill(name)
+    await page.locator("[data-testid='command-path']").dispatch_event("input")
+    for option, value in (options or {}).items():
+        await page.locator(f"[data-testid='option-{option}']").fill(value)
+    await page.locator("[data-testid='send']").click()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+async def test_each_player_types_the_commands_of_their_own_client(sandbox):
+    """At 390 × 844, with the bot: Alice's client is French, she starts a game with « /ludix lancer »
+    (« ludix start » is unknown to her client); a target over its limit says why under its field and
+    sends nothing. Bruno's client is switched to English: he starts one with « /ludix start target: »
+    and reads the rules in English, Alice in French; a private answer is dismissed. The closed command
+    box is a single line."""
+    url, proc = sandbox
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        await page.goto(url)
+        await page.wait_for_function("document.getElementById('status').textContent.includes('connecté')",
+                                     timeout=60_000)
+        await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
+        suggested = set(await page.eval_on_selector_all("#command-list option", "(os) => os.map((o) => o.value)"))
+        assert {"ludix lancer", "ludix regles", "historique"} <= suggested and "ludix start" not in suggested
+        assert await form_height(page) <= 0.2 * 844
+        # the internal name is not a name Alice's French client knows
+        await send_command(page, "ludix start")
+        await page.locator("#toast", has_text="Commande inconnue").wait_for(timeout=5_000)
+        # an option over its limit: the reason under the field, nothing sent
+        await send_command(page, "/ludix lancer", {"objectif": "5000"})
+        error = page.locator("[data-testid='error-objectif']")
+        assert "entre 50 et 1000" in await error.inner_text()
+        assert await page.locator("[data-testid='option-objectif']").get_attribute("aria-invalid") == "true"
+        await asyncio.sleep(1.5)
+        assert await page.locator("#messages .msg").count() == 0
+        await page.screenshot(path="/tmp/ludibot-sandbox-limit-fr.png")
+        # the open form can be folded back to one line
+        assert await form_height(page) <= 0.45 * 844
+        await page.locator("[data-testid='options-toggle']").click()
+        assert await form_height(page) <= 0.2 * 844
+        await page.locator("[data-testid='options-toggle']").click()
+        await page.locator("[data-testid='option-objectif']").fill("50")
+        assert await error.inner_text() == ""
+        await page.locator("[data-testid='send']").click()
+        state = await settle(page, lambda s: "Rejoindre" in s["text"] and "Alice" in s["text"])
+        in_view(state)
+        assert state["path"] == ""
+        # Bruno's client speaks English: the page's words, the command names and the bot's private answers
+        assert await page.locator("[data-testid='lang-Bruno']").inner_text() == "FR"
+        await page.locator("[data-testid='lang-Bruno']").click()
+        await page.wait_for_function("document.querySelector(\"[data-testid='lang-Bruno']\").textContent === 'EN'")
+        assert await page.locator("[data-testid='send']").inner_text() == "Envoyer"  # Alice's page is unchanged
+        await as_player(page, "Bruno")
+        await page.wait_for_function("document.getElementById('send').textContent === 'Send'")
+        suggested = set(await page.eval_on_selector_all("#command-list option", "(os) => os.map((o) => o.value)"))
+        assert {"ludix start", "ludix rules", "history", "tectonic undo"} <= suggested and "ludix lancer" not in suggested
+        await page.locator("[data-testid='channel-tournoi']").click()
+        await page.wait_for_function("document.getElementById('channel-title').textContent.includes('tournoi')")
+        # options typed after the name, as Discord's box takes them: filled in their fields
+        await page.locator("[data-testid='command-path']").fill("/ludix start target:60 thread:False")
+        await page.locator("[data-testid='command-path']").dispatch_event("input")
+        assert await page.locator("[data-testid='option-target']").input_value() == "60"
+        assert await page.locator("[data-testid='option-thread']").input_value() == "false"
+        await page.locator("[data-testid='send']").click()
+        state = await settle(page, lambda s: "Bruno" in s["text"] and "60" in s["text"])
+        in_view(state)
+        await send_command(page, "ludix rules")
+        state = await settle(page, lambda s: "Ludix — the goal" in s["text"])
+        assert "Only you can see this" in state["text"] and "Dismiss message" in state["text"], state
+        await page.screenshot(path="/tmp/ludibot-sandbox-rules-en.png")
+        await as_player(page, "Alice")
+        await page.wait_for_function("document.getElementById('send').textContent === 'Envoyer'")
+        await send_command(page, "ludix regles")
+        state = await settle(page, lambda s: "Ludix — le but" in s["text"])
+        assert "Ignorer ce message" in state["text"] and "the goal" not in await page.locator("#messages").inner_text()
+        await page.screenshot(path="/tmp/ludibot-sandbox-rules-fr.png")
+        count = await page.locator("#messages .msg").count()
+        await page.locator("#messages .msg.ephemeral").last.locator("[data-testid='dismiss']").click()
+        assert await page.locator("#messages .msg").count() == count - 1
+        assert "Ludix — le but" not in await page.locator("#messages").inner_text()
+        await browser.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("console_lang", ["en"])
+async def test_a_sandbox_started_in_english(sandbox):
+    """`LANG=en make run`: the server is made in English (« # games », « # tournament », the bot's public
+    messages), every player's client is English and types « /ludix start target: »."""
+    url, proc = sandbox
+    async with playwright_api.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True)
+        await page.goto(url)
+        await page.wait_for_function("document.getElementById('status').textContent.includes('connected')",
+                                     timeout=60_000)
+        await page.wait_for_function("document.querySelectorAll('#command-list option').length > 3", timeout=60_000)
+        channels = await page.locator("#channels .channel").all_inner_texts()
+        assert channels == ["# games", "# tournament"], channels
+        assert await page.locator("#players button.lang").all_inner_texts() == ["EN", "EN", "EN"]
+        await send_command(page, "ludix start", {"target": "50"})
+        state = await settle(page, lambda s: "Join" in s["text"] and "game #1" in s["text"])
+        in_view(state)
+        await page.screenshot(path="/tmp/ludibot-sandbox-english-lobby.png")
+        await browser.close()

@@ -20,7 +20,7 @@ import pytest_asyncio
 import engines
 from bot.takeback import open_request as takeback_open
 from tests.e2e import armada_driver, tectonic_driver
-from tests.e2e.harness import StateReader, usual_world
+from tests.e2e.harness import StateReader, assert_card, usual_world
 from tests.e2e.ludime_driver import LudimeTable
 from tests.e2e.test_limit_e2e import by_autocomplete
 from tests.e2e.test_ranta_e2e import place_box_by_command
@@ -76,6 +76,7 @@ async def take_back_with_consent(world, kind: str, game_id: int, asker, answerer
     fake = world.fake
     res = await ask(world, asker, kind)
     assert res.ephemeral and "Demande envoyée aux autres joueurs" in res.content, res.content
+    assert_card(next(m for m in res.messages if m.ephemeral and "Demande envoyée" in m.content))  # issue 36
     request = next(m for m in res.public_messages if "demande à reprendre son dernier coup" in (m.content or ""))
     assert answerer.name in request.content and "<t:" in request.content
     assert f"🔔 <@{answerer.id}>" in request.content and f"<@{asker.id}>" not in request.content  # called
@@ -86,6 +87,7 @@ async def take_back_with_consent(world, kind: str, game_id: int, asker, answerer
     assert own.ephemeral and "propre demande" in own.content
     done = await fake.click(answerer, request, custom_id=undo_vote_id(request, "accept"),
                             until=lambda r: bool(r.public_messages))
+    assert_card(next(m for m in done.messages if m.ephemeral and "Vous acceptez la reprise" in m.content))
     assert f"{asker.name} a repris son coup, accepté par {answerer.name}" in public_text(done), public_text(done)
     game, rows = await stored(world, kind, game_id)
     assert game.state == before_state
@@ -201,7 +203,8 @@ async def test_five_games_take_their_last_move_back_and_refuse_after_what_they_r
         res = await fake.click(user, hand, label="Reprendre mon coup",
                                until=lambda r: r.ephemeral and bool(r.public_messages))
         assert "Coup repris" in res.content, res.content
-        assert f"{user.name} a repris son dernier pas" in public_text(res)
+        assert_card(next(m for m in res.messages if m.ephemeral and "Coup repris" in m.content))
+        assert f"{user.name} a repris sa dernière action" in public_text(res)
         back, rows = await stored(world, "ludime", table.game_id)
         assert back.state == game.state and rows[-1].action["mode"] == "turn"
         await table.send(state.current, {"type": "draw", "source": "pile"})  # the game goes on

@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from bot.community import seasons
-from tests.e2e.harness import usual_world
+from bot.community.tournament_notice import ACCENT
+from tests.e2e.harness import assert_card, usual_world
 
 pytestmark = pytest.mark.e2e
 
@@ -56,9 +57,22 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         res = await fake.run_command(u.modo, "jeux", "tournoi creer", jeu="armada", format="swiss", rondes=2,
                                      places=4)
         assert not res.ephemeral and "Tournoi n°1" in res.content and "2 rondes" in res.content
-        for who in (u.alice, u.bruno, u.chloe, u.dave):
+        card = res.message  # the tournament's card: signing up is a button, no command to type
+        assert card.button_labels == ["S'inscrire", "Se désinscrire"] and "bouton ci-dessous" in card.content
+        for who in (u.alice, u.bruno, u.chloe):
+            res = await fake.click(who, card, label="S'inscrire")
+            assert not res.ephemeral and "participe au tournoi n°1" in res.content, res.content
+        res = await fake.click(u.alice, card, label="S'inscrire")  # the command's refusals, the same
+        assert res.ephemeral and "déjà" in res.content, res.content
+        res = await fake.click(u.chloe, card, label="Se désinscrire")
+        assert res.ephemeral and "ne participez plus" in res.content, res.content
+        res = await fake.click(u.chloe, card, label="Se désinscrire")
+        assert res.ephemeral and "ne participez pas" in res.content, res.content
+        for who in (u.chloe, u.dave):  # the command still works beside the button
             res = await fake.run_command(who, "jeux", "tournoi inscrire")
             assert not res.ephemeral and "participe au tournoi n°1" in res.content, res.content
+        res = await fake.click(u.modo, card, label="S'inscrire")
+        assert res.ephemeral and "complet" in res.content
         res = await fake.run_command(u.modo, "jeux", "tournoi inscrire")
         assert res.ephemeral and "complet" in res.content
         res = await fake.run_command(u.alice, "jeux", "tournoi lancer")
@@ -71,10 +85,26 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         a = await thread_of(fake, "Alice, Bruno", seen)
         c = await thread_of(fake, "Chloé, Dave", seen)
         seen |= {a.id, c.id}
+        # the round's card, in the tournament's colour: each pairing links to its game's first card, in its thread
+        (announce,) = public_with(fake, "ronde 1 sur 2")
+        assert assert_card(announce).accent_color == ACCENT
+
+        def links():  # posted at once, completed by an edit as the games' first cards are posted
+            return re.findall(r"\(<https://discord\.com/channels/(\d+)/(\d+)/(\d+)>\)",
+                              fake.message_by_id[announce.id].content)
+
+        await fake.wait_until(lambda: len(links()) == 2, timeout=30)
+        for guild, channel, message in links():
+            assert int(guild) == fake.guild_id and int(channel) in (a.id, c.id)
+            assert "La partie commence" in fake.message_by_id[int(message)].content
+            assert fake.message_by_id[int(message)].channel_id == int(channel)
         res = await fake.run_command(u.chloe, "jeux", "tournoi etat")
         assert "ronde 1 sur 2" in res.content.lower() or "Ronde 1 sur 2" in res.content
         att = res.message.attachments[0]
         assert Image.open(io.BytesIO(att.bytes)).width <= 720
+
+        res = await fake.click(u.modo, card, label="S'inscrire")  # entries closed: said so
+        assert res.ephemeral and "S'inscrire" not in res.content and "tournoi" in res.content.lower(), res.content
 
         await resign(fake, u.alice, a)  # Bruno wins
         await resign(fake, u.chloe, c)  # Dave wins
@@ -86,6 +116,7 @@ async def test_swiss_armada_tournament(tmp_path, bot_db):
         await resign(fake, u.alice, a2)
         await fake.wait_until(lambda: public_with(fake, "Fin du tournoi n°1"), timeout=30)
         (podium,) = public_with(fake, "Fin du tournoi n°1")
+        assert assert_card(podium, pictures=1).accent_color == ACCENT  # the standings picture in its gallery
         lines = podium.content.splitlines()
         assert f"<@{u.dave.id}> — 2 pt" in lines[1] and lines[1].startswith("🥇")
         # Bruno and Chloé: 1 point, Buchholz 2, Sonneborn-Berger 0, same rating: shared second place
@@ -100,6 +131,7 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         fake, u = w.fake, w.u
         res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
         assert res.ephemeral and "1 sur 2 en attente" in res.content
+        assert_card(res.message)
         res = await fake.run_command(u.alice, "jeux", "chercher", jeu="ludix", joueurs=3)
         assert res.ephemeral and "1 sur 3" in res.content
         res = await fake.run_command(u.alice, "jeux", "chercher", jeu="tectonic")
@@ -108,6 +140,7 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         assert res.ephemeral and "de 2 à 6 joueurs" in res.content
         res = await fake.run_command(u.bruno, "autre", "chercher", jeu="tectonic")
         assert not res.ephemeral and "Partie trouvée" in res.content
+        assert_card(res.message)
         game = int(re.search(r"n°(\d+)", res.content)[1])
         assert f"<@{u.alice.id}>" in res.content and f"<@{u.bruno.id}>" in res.content
         # the game opens where Alice asked, and Alice left the Ludix queue as she was seated
@@ -122,10 +155,19 @@ async def test_queue_and_challenge(tmp_path, bot_db):
         res = await fake.run_command(u.alice, "jeux", "defi", membre=u.chloe, jeu="armada")
         assert not res.ephemeral and "défie" in res.content and f"<@{u.chloe.id}>" in res.content
         lobby = res.message
+        # a table of two that waits for Chloé only: no AI to add, no start button, "1 sur 2"
+        assert "Ajouter une IA" not in lobby.button_labels and "Lancer" not in " ".join(lobby.button_labels)
+        assert "Joueurs (1 sur 2)" in lobby.content and "la partie commence dès son arrivée" in lobby.content
         res = await fake.click(u.bruno, lobby, label="Rejoindre")
         assert res.ephemeral and "seul" in res.content
+        started_before = len([m for m in fake.messages("jeux") if "La partie commence" in (m.content or "")])
         await fake.click(u.chloe, lobby, label="Rejoindre")
         await fake.wait_until(lambda: "Chloé" in (lobby.content or ""), timeout=10)  # seated in the lobby
+        # 2 of 2: the game starts by itself, its lobby card says so, its first turn follows
+        await fake.wait_until(lambda: "La partie est lancée" in (lobby.content or ""), timeout=10)
+        assert lobby.button_labels == []
+        await fake.wait_until(lambda: len([m for m in fake.messages("jeux")
+                                           if "La partie commence" in (m.content or "")]) > started_before, timeout=20)
         await fake.wait_until(lambda: fake.dms(u.chloe), timeout=10)
         assert "vous défie" in fake.dms(u.chloe)[0].content
 

@@ -34,6 +34,7 @@ async def test_a_tournament_survives_kills_between_and_within_rounds(tmp_path, b
         res = await fake.run_command(u.modo, "jeux", "tournoi creer", jeu="armada", format="swiss", rondes=2,
                                      places=4)
         assert not res.ephemeral and "Tournoi n°1" in res.content
+        card = res.message
         for who in (u.alice, u.bruno, u.chloe, u.dave):
             res = await fake.run_command(who, "jeux", "tournoi inscrire")
             assert not res.ephemeral, res.content
@@ -52,6 +53,8 @@ async def test_a_tournament_survives_kills_between_and_within_rounds(tmp_path, b
         assert res.message.attachments
         res = await fake.run_command(u.bruno, "jeux", "tournoi inscrire")
         assert res.ephemeral, res.content  # already in (the entries are stored too)
+        res = await fake.click(u.modo, card, label="S'inscrire")  # the card's button outlives the process
+        assert res.ephemeral and "a déjà commencé" in res.content, res.content
 
         await resign(fake, u.alice, a)  # Bruno wins
         await resign(fake, u.chloe, c)  # Dave wins: round 1 is complete...

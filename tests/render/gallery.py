@@ -29,12 +29,23 @@ LONG_NAMES = ["Marie-Charlotte de Montmorency", "Jean-Baptiste Éloi Duchâteau"
 SERVER_NAME = "Le Grand Serveur des Ludothécaires"
 
 
+#: the file name the animated summary takes on a result card (added under its pictures)
+SUMMARY = "summary.webp"
+
+
 @dataclass
 class Shot:
-    """One picture: a readable name (test ids) and the job that draws it."""
+    """One picture: a readable name (test ids), the job that draws it, and the card that shows it:
+    the file names of every picture of that card, in order (this one's is its own ``name``), built
+    into a :class:`bot.cards.Card` by :func:`card_of` as the bot builds it. A picture sent alone (a
+    private view, a preview, a replay frame) is its card's only picture."""
 
     name: str
     job: Picture
+    card: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.card = self.card or (self.name,)
 
     def draw(self) -> bytes | None:
         return self.job()
@@ -123,13 +134,19 @@ def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Sho
                 game = _row(kind, players, options, state, over)
                 tag = f"{kind}-{'-'.join(map(str, options.values())) or 'default'}-{players}p-{k}"
                 for lg in langs:
+                    # the public card's pictures (GameCog.public_files): the gallery's when the game draws
+                    # one (the final boards, one attachment each), else the one picture; at the end, the
+                    # animated summary is added under them (GameCog.attach_summary)
+                    jobs = cog.render_public_gallery(game, engine.view(state, None), lg)
+                    public = [f"{tag}-final-{i}-{lg}" for i in range(len(jobs))]
                     job = cog.render_public(game, engine.view(state, None), lg)
                     if job is not None:
                         role = "final" if job.fn.__name__ == "render_final" else "public"
-                        yield Shot(f"{tag}-{role}-{lg}", job)
-                    # the final message's attachments, one per board
-                    for i, job in enumerate(cog.render_public_gallery(game, engine.view(state, None), lg)):
-                        yield Shot(f"{tag}-final-{i}-{lg}", job)
+                        # shown on the public card when there is no gallery, else alone (a replay's frame)
+                        yield Shot(f"{tag}-{role}-{lg}", job, () if jobs else (f"{tag}-{role}-{lg}",) +
+                                   ((SUMMARY,) if over else ()))
+                    for name, job in zip(public, jobs, strict=True):
+                        yield Shot(name, job, (*public, *((SUMMARY,) if over else ())))
                     for seat in sorted({0, players - 1}) if lg == langs[0] else (0,):
                         job = cog.render_private(game, engine.view(state, seat), lg)
                         if job is not None:
@@ -165,8 +182,9 @@ def _extra_shots(kind: str, cog, game: GameRow, engine, state, tag: str) -> Iter
         view = engine.view(state, None)
         if view.get("final"):
             yield Shot(f"{tag}-between-games", picture(render_final, view, game.names, render_labels("fr")))
-            for b in range(len(view["boards"])):
-                yield Shot(f"{tag}-{b}-between-games", picture(render_final, view, game.names, render_labels("fr"), b))
+            boards = [f"{tag}-{b}-between-games" for b in range(len(view["boards"]))]  # one card (_post_boards)
+            for b, name in enumerate(boards):
+                yield Shot(name, picture(render_final, view, game.names, render_labels("fr"), b), tuple(boards))
     elif kind == "armada":
         from render.armada import render_board
 
@@ -222,6 +240,16 @@ def first_of_each_kind(shots: list[Shot], key: Callable[[str], str]) -> list[Sho
     return list(seen.values())
 
 
+def card_of(names: tuple[str, ...]):
+    """The card that shows the pictures ``names``, built as the bot builds it (:class:`bot.cards.Card`):
+    its pictures, the animated summary added by :meth:`bot.cards.Card.with_picture` as
+    ``GameCog.attach_summary`` adds it."""
+    from bot.cards import Card
+
+    card = Card(text="—", pictures=tuple(n for n in names if n != SUMMARY))
+    return card.with_picture(SUMMARY) if SUMMARY in names else card
+
+
 def recorded_shots() -> list[tuple[str, int, list]]:
     """Every picture of :func:`all_shots`, drawn once per test process while ``render.common``
     records its texts: ``(name, width, text runs)`` (the picture tests share the walk)."""
@@ -231,7 +259,14 @@ def recorded_shots() -> list[tuple[str, int, list]]:
     return _RECORDED
 
 
+def cards() -> dict[str, tuple[str, ...]]:
+    """The card of every picture :func:`recorded_shots` drew: its name -> the names of its card's pictures."""
+    recorded_shots()
+    return dict(_CARDS)
+
+
 _RECORDED: list[tuple[str, int, list]] | None = None
+_CARDS: dict[str, tuple[str, ...]] = {}
 
 
 def _record_all() -> Iterator[tuple[str, int, list]]:
@@ -251,5 +286,6 @@ def _record_all() -> Iterator[tuple[str, int, list]]:
                     value.cache_clear()
         with common.recording_text() as drawn:
             data = shot.draw()
+        _CARDS[shot.name] = shot.card
         if data:
             yield shot.name, Image.open(io.BytesIO(data)).width, list(drawn)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops
 
-from render.animation import animate
+from render import common
+from render.animation import PROGRESS, animate
 from render.common import canvas, encode_png
 
 
@@ -33,16 +35,25 @@ def test_one_frame_per_entry_on_one_canvas_with_the_ranking_last():
     data, ext = animate(JOBS, [0, 1, 1, 2], ["1. Alice — 3 points", "2. Bruno — 1 point"], "Classement final")
     frames = frames_of(data)
     assert ext in ("webp", "gif") and len(frames) == 4
-    assert {f.size for f in frames} == {(300, 260)}  # the tallest picture sets the canvas
+    (size,) = {f.size for f in frames}  # one canvas: the widest picture's width, the tallest frame's height
+    assert size[0] == 300 and size[1] > 260 + 3 * 28  # the last picture (260 px) and the ranking under it
     assert frames[0].getpixel((150, 100))[0] > 150 and frames[1].getpixel((150, 100))[1] > 150
-    # the last frame: the blue board, the ranking drawn over its foot
+    # the last frame: the blue board whole, the ranking under it (issue 36: it covered the picture's foot)
     assert frames[3].getpixel((150, 60))[2] > 150
-    foot = [(x, y) for x in range(0, 300, 3) for y in range(160, 250, 3)]
-    changed = sum(frames[3].getpixel(p) != frames[2].getpixel(p) for p in foot)
-    assert changed > len(foot) // 10  # the ranking over the foot of the last frame
+    alone = frames_of(animate(JOBS, [0, 1, 1, 2])[0])[3]  # the same frame without the ranking
+
+    def changed(points):  # pixels the ranking changed (beyond the lossy encoding's noise)
+        return sum(max(abs(a - b) for a, b in zip(frames[3].getpixel(p), alone.getpixel(p), strict=True)) > 60
+                   for p in points)
+
+    board = [(x, y) for x in range(0, 300, 3) for y in range(0, 255, 3)]
+    below = [(x, y) for x in range(0, 300, 3) for y in range(262, size[1] - 6, 3)]
+    assert changed(board) < len(board) // 100  # (on main: the ranking over the last 108 px of 260)
+    assert sum(max(frames[3].getpixel(p)) > 150 for p in below) > len(below) // 50  # the ranking's letters
     # the progress bar: a quarter of the width on the first frame, all of it on the last
-    assert frames[0].getpixel((60, 258))[0] > 200 and frames[0].getpixel((100, 258))[0] < 120
-    assert frames[3].getpixel((290, 258))[0] > 200
+    foot = size[1] - 2
+    assert frames[0].getpixel((60, foot))[0] > 200 and frames[0].getpixel((100, foot))[0] < 120
+    assert frames[3].getpixel((290, foot))[0] > 200
     again = animate(JOBS, [0, 1, 1, 2], ["1. Alice — 3 points", "2. Bruno — 1 point"], "Classement final")
     assert again == (data, ext)
 
@@ -70,3 +81,71 @@ def test_it_stays_within_the_size_it_is_given_or_gives_nothing():
 
 def test_the_renderers_still_encode_png_outside_an_animation():
     assert board((1, 2, 3))[:4] == b"\x89PNG"
+
+
+# --- the closing ranking on real summaries (issue 36) ----------------------------------------------
+
+def _final_job(kind: str, players: int, lang: str):
+    """The last frame's picture job of a finished AI game of ``kind`` (as the summary draws it)."""
+    import engines
+    from tests.render import gallery
+
+    engine = engines.get(kind)
+    state = gallery._play(kind, players, {}, seed=11)[-1]
+    assert engine.is_over(state)
+    game = gallery._row(kind, players, {}, state, True)
+    job = gallery._cog(kind).render_replay(game, engine.view(state, None), lang)
+    return (job.fn, job.args, job.kwargs), game
+
+
+@pytest.mark.parametrize(("kind", "players"), [("ludix", 3), ("ranta", 1), ("ranta", 2), ("limit", 1), ("limit", 2)])
+def test_the_closing_ranking_covers_nothing_of_the_last_picture(kind, players):
+    """Ranta's and Ludix's score lines, Limit's Déchetterie (X5 at its foot) and the explanation of
+    its penalty under it: the last picture is shown whole, the ranking under it."""
+    job, game = _final_job(kind, players, "en")
+    ranking = [f"{i + 1}. {name} — {100 - i} points" for i, name in enumerate(game.names)]
+    title = "Take it to the Limit #1 — final ranking"
+    with_ranking = frames_of(animate([job], [0], ranking, title)[0])[-1]
+    alone = frames_of(animate([job], [0])[0])[-1]
+    top = alone.height - PROGRESS - 2  # the picture, scaled to the canvas (its foot: the progress bar)
+    assert with_ranking.height > alone.height  # the ranking is added under it
+    diff = ImageChops.difference(with_ranking.crop((0, 0, alone.width, top)), alone.crop((0, 0, alone.width, top)))
+    changed = sum(diff.convert("L").histogram()[61:])
+    assert changed < alone.width * top // 1000, f"{changed} pixels of the last picture covered"
+
+
+def test_limit_s_last_frame_shows_the_dechetterie_and_its_explanation():
+    """Limit's final picture, as the summary shows it: its Déchetterie's seven cells (X5, at its foot,
+    too) and the lines under the board (the Déchetterie's value, a penalty's reason) are drawn, and
+    the ranking covers none of them."""
+    job, game = _final_job("limit", 1, "en")
+    fn, args, kwargs = job
+    width = Image.open(io.BytesIO(fn(*args, **kwargs))).width
+    with common.recording_text() as runs:
+        fn(*args, **kwargs)
+    wanted = [run for run in runs if run.text in {f"X{i}" for i in range(1, 8)}
+              or run.text.startswith(("Scrapyard value", "Penalty"))]
+    assert {f"X{i}" for i in range(1, 8)} <= {run.text for run in wanted}
+    assert any(run.text.startswith("Scrapyard value") for run in wanted)
+    if args[0]["final"]["breakdowns"][0].get("penalty_reason"):
+        assert any(run.text.startswith("Penalty") for run in wanted)
+    shown = frames_of(animate([job], [0], ["1. Zoé — 88 points"], "Take it to the Limit #4242 — final ranking")[0])[-1]
+    alone = frames_of(animate([job], [0])[0])[-1]
+    scale = alone.width / width
+    for run in wanted:
+        box = tuple(round(v * scale) for v in run.box)
+        assert box[3] < alone.height - PROGRESS, run.text
+        diff = ImageChops.difference(shown.crop(box), alone.crop(box)).convert("L")
+        assert max(diff.getextrema()) < 90, f"{run.text!r} covered"
+
+
+def test_a_long_title_and_long_lines_are_wrapped_never_cut():
+    title = "Take it to the Limit #1 — final ranking"
+    lines = ["1. Marie-Charlotte de Montmorency — 342 points", "2. Jean-Baptiste Éloi Duchâteau — 205 points"]
+    with common.recording_text() as runs:
+        animate(JOBS, [0, 1], lines, title, max_width=300)
+    band = [run for run in runs if run.text and run.text not in ("",)]
+    words = " ".join(run.text for run in band)
+    assert "…" not in words
+    assert " ".join(title.split()) in " ".join(words.split()) and all(line in " ".join(words.split()) for line in lines)
+    assert all(run.box[2] <= 300 - 16 for run in band)  # inside the frame's margins

@@ -143,7 +143,8 @@ def test_final_pictures(players, options):
         img = png(render_final(ENGINE.view(s, None), NAMES, labels(lang) if lang else None))
         # one board across a phone's width, the boards one under the other
         assert img.width <= 600
-        assert img.height < 100 + 1.7 * img.width * boards  # a board about one phone screen (390 × 844)
+        # a board about one phone screen (390 × 844), its legend of the rings and frames included
+        assert img.height < 100 + 1.85 * img.width * boards
 
 
 def test_series_between_games_and_at_the_end():
@@ -308,7 +309,8 @@ def _phone_runs(fn, *args):
 @pytest.mark.parametrize("final", [False, True])
 def test_placed_tiles_keep_their_names_and_their_values_are_large_on_a_phone(final):
     """Issue 24: every position keeps its name once a tile covers it, and a tile's values show at
-    least 13 CSS px high on a 390 px phone (cell names and every other text at least 11)."""
+    least 13 CSS px high on a 390 px phone, the picture across its card (cell names and every other
+    text at least 11)."""
     s = final_state(2, {}) if final else advance(2, {}, moves=20)
     view = ENGINE.view(s, None if final else 0)
     if final:
@@ -320,7 +322,9 @@ def test_placed_tiles_keep_their_names_and_their_values_are_large_on_a_phone(fin
     texts = [run.text for run in runs]
     placed = [name for name in cells if name in {c["name"] for c in view["layout"]["main"]}]
     assert len(placed) >= 8 and set(placed) <= set(texts)
-    scale = min(1, 390 / width)
+    from tests.render.test_phone import CARD_PADDING, PHONE_WIDTH
+
+    scale = min(1, (PHONE_WIDTH - CARD_PADDING) / width)
     values = {str(v) for tid in cells.values() for v in view["tiles"][tid]["values"]}
     value_runs = [run for run in runs if run.text in values and run.size * scale < 20]  # not a title
     assert value_runs and min(run.size for run in value_runs) * scale >= 13
@@ -342,3 +346,25 @@ def test_the_best_ray_is_ringed_on_the_board_in_its_colour():
         img, draw = canvas(200, 200)
         module._draw_grid(img, draw, view, layout, {"D4": tid}, 44, 100, 100, ray=None)
         assert img.getpixel((100 + int(44 * 0.99) - 2, 100)) != colour
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_replay_frame_shows_every_board_with_its_dechetterie_and_score_rule_by_rule(lang):
+    """Issue 36: a replay frame is drawn as the end draws the boards — each main board, its Déchetterie
+    and its score rule by rule — under the last tile placed (« Tile 7/44 », the step the viewer names),
+    the start under the first tile announced."""
+    from render.limit import render_replay
+
+    s = ENGINE.new_game(2, {}, 5)
+    view = ENGINE.view(s, None)
+    texts = drawn_texts(render_replay, view, NAMES[:2], labels(lang))
+    assert i18n.t("limit.label.announced", lang) + f" · {view['tile']['id']}" in texts
+    s = advance(2, {}, moves=14)  # seven tiles, each placed by both boards
+    view = ENGINE.view(s, None)
+    assert view["phase"] == "place" and view["round"] == 8
+    texts = drawn_texts(render_replay, view, NAMES[:2], labels(lang))
+    assert i18n.t("limit.label.round", lang, round=7, rounds=view["rounds"]) in texts
+    for key in ("label.lines", "label.total", "label.dechetterie_value"):
+        assert sum(t.startswith(i18n.t(f"limit.{key}", lang)) for t in texts) == 2, (key, texts)  # each board
+    assert sum(t == "X1" for t in texts) >= 2  # both Déchetteries drawn
+    assert not any(t == i18n.t("limit.label.final", lang) for t in texts)  # not titled « game over »

@@ -14,7 +14,10 @@ from engines.limit import ENGINE, TILES
 from render import common
 from render import limit as module
 from tests.render.test_limit import NAMES, advance, labels, png
-from tests.render.test_phone import tile_values, value_faults
+from tests.render.test_phone import CARD_PADDING, PHONE_WIDTH, tile_values, value_faults
+
+#: a board picture alone in its card's gallery is shown across the card (tests/render/test_phone.py)
+SHOWN = PHONE_WIDTH - CARD_PADDING
 
 
 def _clear() -> None:
@@ -38,16 +41,16 @@ def test_the_values_digits_are_11_css_px_high_and_were_not_at_the_former_size(pl
     values = tile_values(runs)
     board = view["boards"][0]
     drawn = len(board["cells"]) + len(board.get("orchid", [])) + (view["tile"] is not None)  # the big orchid's
-    assert len(values) == 3 * drawn and value_faults(runs, width) == []
-    scale = min(1, 390 / width)
+    assert len(values) == 3 * drawn and value_faults(runs, width, SHOWN) == []
+    scale = min(1, SHOWN / width)
     assert min(run.ink for run in values) * scale >= 11
     # the same board with the values drawn as before issue 24's fix (DejaVu Sans Bold, 0.44 of the
-    # tile's radius): on the widest board (Nexus, 559 px) the check finds every one of them too small
-    # (about 10 CSS px); the Orchidée's picture is narrower, shown larger
+    # tile's radius): the check finds every one of them too small across a card (about 10 CSS px)
     monkeypatch.setattr(module, "_value_font", lambda s: common.font(max(8, int(s * 0.44)), bold=True))
     width, old = _board_runs(view, 0)
     assert len(tile_values(old)) == len(values)
-    assert len(value_faults(old, width)) == (len(values) if plateau == "nexus" else 0)
+    faults = value_faults(old, width, SHOWN)
+    assert len(faults) == len(values)
 
 
 def _apart(a, b, gap: float) -> bool:
@@ -121,7 +124,7 @@ def test_line_points_and_empty_positions_names_have_letters_11_css_px_high(final
                   else module.render_board(view, 0, NAMES[:2], labels("fr")))
     _clear()
     marks = [run for run in runs if run.size == int(module.TILE_SIZES[0] * module.NUMBER_RATIO)]
-    scale = min(1, 390 / img.width)
+    scale = min(1, SHOWN / img.width)
     lines = view["final"]["breakdowns"][0]["lines"] if final else view["boards"][0]["score"]["lines"]
     assert {str(ln["points"]) for ln in lines if ln["cells"]} <= {run.text for run in marks}
     assert img.width > 550 and min(run.ink for run in marks) * scale >= 11

@@ -39,7 +39,7 @@ def _die(draw, x: int, y: int, face: str, colour=(250, 247, 240)) -> None:
 
 
 def _reference(view, names, labels=None) -> Image.Image:
-    lab = {**ludix.DEFAULT_LABELS, **(labels or {})}
+    lab = {**ludix.catalog_labels("fr"), **(labels or {})}
     players = view["players"]
     row_h = 84
     height = 30 + DIE + 150 + players * row_h + 24
@@ -62,7 +62,7 @@ def _reference(view, names, labels=None) -> Image.Image:
             small = font(SMALL)
             shown = list(roll["others"][:4])
             while shown:
-                text = f"{lab['others']} : " + ", ".join(f"{n} = {v}" for n, v in shown)
+                text = f"{lab['others']}{lab['colon']}" + ", ".join(f"{n} = {v}" for n, v in shown)
                 if small.getlength(text) <= WIDTH - 40:
                     break
                 shown.pop()
@@ -110,7 +110,7 @@ def _reference(view, names, labels=None) -> Image.Image:
 
 SHORT = ["Alice", "Bruno", "Chloé", "Bot 1", "Émile", "Fanny"]
 EN = {"turn_total": "Turn total", "target": "Target", "bust": "Bust!", "round": "Round",
-      "last_round": "Last round", "others": "Others", "no_roll": "—", "final": "Game over"}
+      "last_round": "Last round", "others": "Others", "colon": ": ", "no_roll": "—", "final": "Game over"}
 
 
 def _game(players: int, seed: int, target: int = 300) -> list[dict]:

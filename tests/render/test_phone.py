@@ -1,6 +1,8 @@
-"""Pictures a phone can read (issues 18 and 24): Discord shows a picture at most as wide as the chat
-column of a phone, 390 CSS px (a picture ``W`` px wide, ``W`` > 390, is scaled by ``390 / W``; a
-narrower one is shown as it is). Every text in every picture must then be at least 11 CSS px high
+"""Pictures a phone can read (issues 18, 24 and 36): Discord shows a picture at most as wide as the
+place its card gives it on a phone 390 CSS px wide: the card's width less its padding, divided by
+the columns of the media gallery it sits in (:func:`card_widths`: two pictures in one gallery are
+two halves side by side). A picture ``W`` px wide shown ``w`` CSS px wide is scaled by ``w / W``
+(a narrower one is shown as it is). Every text in every picture must then be at least 11 CSS px high
 (its font size, as CSS counts it) and contrast at least 4.5 : 1 (WCAG AA) with what is behind it,
 and stay visible (no later drawing covers it).
 
@@ -15,6 +17,7 @@ covered.
 
 from __future__ import annotations
 
+import io
 from collections import defaultdict
 
 import pytest
@@ -24,6 +27,9 @@ from render import common
 from tests.render import gallery
 
 PHONE_WIDTH = 390
+#: what a card takes of the phone's width around its pictures: its accent bar and its padding on both
+#: sides (4 + 10 + 8 CSS px, as the sandbox's card draws it on a phone, sandbox/static/style.css)
+CARD_PADDING = 22
 MIN_PX = 11
 MIN_CONTRAST = 4.5
 MIN_HALO = 1.0  # CSS px: a thinner outline does not set a text apart from what is behind it
@@ -42,14 +48,50 @@ def kind_of(name: str) -> str:
     return f"{parts[0]}-{'private' if '-private' in name else 'public'}"
 
 
-def phone_scale(width: int) -> float:
-    """How much a picture ``width`` px wide is scaled on a phone (never enlarged)."""
-    return min(1.0, PHONE_WIDTH / width)
+def phone_scale(width: int, shown: float = PHONE_WIDTH) -> float:
+    """How much a picture ``width`` px wide is scaled on a phone where its card gives it ``shown``
+    CSS px (never enlarged)."""
+    return min(1.0, shown / width)
 
 
-def faults(runs: list[common.TextRun], width: int) -> list[str]:
-    """Why each text of a picture ``width`` px wide is not readable on a phone."""
-    scale = phone_scale(width)
+def mosaic(items: int) -> list[int]:
+    """Discord's media gallery on a phone: how many columns share the row of each of its ``items``
+    (1: the whole width; 2: two halves; 3: one half-width on the left, two stacked on the right;
+    4: two by two; 5: two then three; 6: three by two; 7: one, then three by two; 8: two, then three
+    by two; 9: three by three; 10: one, then three by three)."""
+    rows = {1: [1], 2: [2], 3: [2], 4: [2, 2], 5: [2, 3], 6: [3, 3], 7: [1, 3, 3], 8: [2, 3, 3], 9: [3, 3, 3],
+            10: [1, 3, 3, 3]}[items]
+    if items == 3:
+        return [2, 2, 2]
+    return [cols for cols in rows for _ in range(cols)]
+
+
+def card_widths(card) -> dict[str, float]:
+    """The CSS px each picture of ``card`` (a :class:`bot.cards.Card`) is given on a 390 px phone, read
+    from the components the card sends: the card's inner width divided by its gallery's columns."""
+    from bot.cards import CONTAINER, MEDIA_GALLERY
+
+    inner = PHONE_WIDTH - CARD_PADDING
+    out: dict[str, float] = {}
+    for top in card.components():
+        children = top["components"] if top["type"] == CONTAINER else [top]
+        for comp in children:
+            if comp["type"] != MEDIA_GALLERY:
+                continue
+            urls = [item["media"]["url"].removeprefix("attachment://") for item in comp["items"]]
+            for url, cols in zip(urls, mosaic(len(urls)), strict=True):
+                out[url] = (inner - 4 * (cols - 1)) / cols  # 4 CSS px between two pictures of a row
+    return out
+
+
+def shown_width(name: str) -> float:
+    """The CSS px the gallery's picture ``name`` is given by the card that shows it."""
+    return card_widths(gallery.card_of(gallery.cards()[name]))[name]
+
+
+def faults(runs: list[common.TextRun], width: int, shown: float = PHONE_WIDTH) -> list[str]:
+    """Why each text of a picture ``width`` px wide, shown ``shown`` CSS px wide, is not readable."""
+    scale = phone_scale(width, shown)
     out = []
     for run in runs:
         if run.size * scale < MIN_PX:
@@ -72,7 +114,7 @@ def report() -> dict[str, list[str]]:
     for name, width, drawn in shots:
         assert drawn, f"{name}: no text recorded (does it draw through render.common?)"
         assert all(run.box != (0, 0, 0, 0) for run in drawn), f"{name}: a text recorded without its place"
-        found[kind_of(name)] += [f"{name}: {f}" for f in faults(drawn, width)]
+        found[kind_of(name)] += [f"{name}: {f}" for f in faults(drawn, width, shown_width(name))]
     assert len(shots) > 200
     return dict(found)
 
@@ -98,10 +140,10 @@ def tile_values(runs: list[common.TextRun]) -> list[common.TextRun]:
             and run.behind and run.behind[0][1] == VALUE_HALO]
 
 
-def value_faults(runs: list[common.TextRun], width: int) -> list[str]:
-    """Issue 24's complaint was the digits' own height: on a picture ``width`` px wide, each Limit
-    tile value whose digits (their ink, not the font's em) are under 11 CSS px high."""
-    scale = phone_scale(width)
+def value_faults(runs: list[common.TextRun], width: int, shown: float = PHONE_WIDTH) -> list[str]:
+    """Issue 24's complaint was the digits' own height: on a picture ``width`` px wide shown ``shown``
+    CSS px wide, each Limit tile value whose digits (their ink, not the font's em) are under 11 CSS px high."""
+    scale = phone_scale(width, shown)
     return [f"{run.text!r} digits {run.ink * scale:.1f} CSS px high" for run in tile_values(runs)
             if run.ink * scale < MIN_PX]
 
@@ -116,7 +158,7 @@ def test_every_limit_tile_value_has_digits_11_css_px_high():
             continue
         kinds.add(kind_of(name))
         counted += len(values)
-        bad += [f"{name}: {f}" for f in value_faults(runs, width)]
+        bad += [f"{name}: {f}" for f in value_faults(runs, width, shown_width(name))]
     assert {"limit-public", "limit-private", "limit-final", "limit-between-games"} <= kinds
     assert counted > 1000
     assert not bad, f"{len(bad)} values too small: " + "; ".join(bad[:6])
@@ -196,3 +238,54 @@ def test_text_drawn_on_a_supersampled_layer_is_measured_at_its_final_size():
         ImageDraw.Draw(Image.new("RGBA", (10, 10)))  # a plain drawer records nothing
         common.draw_on(Image.new("RGBA", (100, 60), (0, 0, 0, 0))).text((5, 5), "A", font=common.font(30))
     assert runs[0].behind == []
+
+
+# --- the card's layout (issue 36) ----------------------------------------------------------------
+
+def test_discord_s_gallery_mosaic_and_a_card_s_widths():
+    assert [mosaic(n) for n in (1, 2, 3, 4)] == [[1], [2, 2], [2, 2, 2], [2, 2, 2, 2]]
+    assert mosaic(5) == [2, 2, 3, 3, 3] and mosaic(10) == [1] + [3] * 9
+    inner = PHONE_WIDTH - CARD_PADDING
+    from bot.cards import Card
+
+    assert card_widths(Card(text="t", pictures=("a.png",))) == {"a.png": inner}
+    # every picture of a card alone in its gallery, one under the other: each across the card
+    assert card_widths(Card(text="t", pictures=("a.png", "b.png", "c.webp"))) == dict.fromkeys(
+        ("a.png", "b.png", "c.webp"), inner)
+
+
+def test_the_end_card_shows_each_board_across_the_card_and_one_gallery_would_not(monkeypatch):
+    """Issue 36: Limit's end card, two players: both final boards and the animated summary. Measured
+    as the card lays them out, the boards' digits are 11 CSS px high; laid out as one gallery of three
+    (the card before the fix), the same pictures fall to about half that."""
+    from bot.cards import Card
+    from cogs.limit.cog import LimitCog
+
+    engine = gallery.engines.get("limit")
+    state = gallery._play("limit", 2, {}, seed=9)[-1]
+    assert engine.is_over(state)
+    game = gallery._row("limit", 2, {}, state, True)
+    cog = gallery._cog("limit")
+    assert isinstance(cog, LimitCog)
+    jobs = cog.render_public_gallery(game, engine.view(state, None), "en")
+    names = tuple(f"limit-{i}.png" for i in range(len(jobs)))
+    card = gallery.card_of((*names, gallery.SUMMARY))
+    from render import limit
+
+    measured = []
+    for name, job in zip(names, jobs, strict=True):
+        for value in vars(limit).values():  # cached tiles would skip their drawing (and its recording)
+            if hasattr(value, "cache_clear") and value is not common.font:
+                value.cache_clear()
+        with common.recording_text() as runs:
+            data = job()
+        measured.append((name, Image.open(io.BytesIO(data)).width, list(runs)))
+    widths = card_widths(card)
+    assert len(measured) == 2 and all(widths[name] == PHONE_WIDTH - CARD_PADDING for name, _, _ in measured)
+    assert all(len(tile_values(runs)) > 50 and value_faults(runs, width, widths[name]) == []
+               for name, width, runs in measured)
+    monkeypatch.setattr(Card, "galleries", lambda self: [tuple(self.pictures)])  # main's one gallery
+    widths = card_widths(card)
+    assert {widths[name] for name, _, _ in measured} == {(PHONE_WIDTH - CARD_PADDING - 4) / 2}
+    for name, width, runs in measured:
+        assert len(value_faults(runs, width, widths[name])) == len(tile_values(runs)) > 50

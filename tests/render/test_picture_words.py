@@ -183,3 +183,41 @@ def test_every_word_on_a_picture_comes_from_its_language_s_catalog(shots):
                     continue
                 unknown.setdefault(match.group(), set()).add(name)
     assert not unknown, "\n".join(f"{w}: {sorted(names)[:3]}" for w, names in sorted(unknown.items()))
+
+
+def _literals(path) -> list[tuple[int, str]]:
+    """The string literals of a module's code (docstrings left out: they are not drawn)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef)
+            and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs]
+
+
+def test_no_renderer_writes_words_of_its_own():
+    """Issues 36 and 38: the words of a picture come from the catalogs, through the caller's labels or
+    :mod:`render.catalog` — no French fallback label in a renderer (« Défausse », « Autres »,
+    « Partie terminée ») and no French colon (« Others : LXIX = 69 » on an English picture)."""
+    from pathlib import Path
+
+    french = frozenset().union(*(words(d, "fr") - words(d, "en") for d in (*DOMAINS, "common")))
+    found = []
+    for path in sorted((Path(catalog.__file__).parent).glob("*.py")):
+        for line, text in _literals(path):
+            if re.fullmatch(r"[a-z0-9_.\-]*", text):  # a key or an engine's value (« must_pair », « colline »)
+                continue
+            hits = {w for w in WORD.findall(text) if w.lower() in french}
+            if hits or " : " in text or text.rstrip().endswith(" :"):
+                found.append(f"{path.name}:{line}: {text!r}")
+    assert not found, "\n".join(found)
+
+
+def test_english_pictures_put_no_space_before_a_colon(shots):
+    """« Others : LXIX = 69 » on an English picture (issue 36): French typography (a space before « : »,
+    « ! », « ? ») only on French pictures."""
+    wrong = sorted({f"{name}: {run.text!r}" for name, _width, runs in shots if lang_of(name) == "en"
+                    for run in runs if re.search(r"\s[:!?;](\s|$)", run.text)})
+    assert not wrong, "\n".join(wrong[:30])

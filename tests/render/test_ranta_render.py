@@ -146,3 +146,39 @@ def test_one_final_picture_per_sheet_best_rank_first(players):
         assert img.width == together.width and img.height < 2 * img.width  # about one phone screen
         assert f"{ranks[seat]}. {NAMES[seat]}" in texts and str(view["sheets"][seat]["score"]) in texts
         assert not any(f". {NAMES[other]}" in t for t in texts for other in range(players) if other != seat)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_dice_card_letters_are_the_kallax_legend_s_and_its_names_are_whole(lang):
+    """Issue 36: the dice card lettered categories with the engine's French initials (« P » a board
+    game) while the kallax's legend used the language's (« P » a puzzle in English); and « Role-playing
+    g… » was cut. Read from both pictures as drawn: each die's letter is the one the legend gives its
+    category's name, and every name is drawn whole (wrapped, never with « … »)."""
+    from render import common
+
+    lab = labels(lang)
+    state = ENGINE.new_game(2, {}, seed=3)
+    view = ENGINE.view(state, 0)
+    assert "R" in {d["category"] for d in view["dice_meaning"]}  # « Role-playing game »: the longest name
+    with common.recording_text() as legend_runs:
+        render_sheet(view, 0, NAMES, None, lab)
+    legend = {}  # a category's name -> its letter, from the legend (the letter, then its name)
+    for letter, name in zip(legend_runs, legend_runs[1:], strict=False):
+        if letter.size == 20 and len(letter.text) == 1 and name.text in {lab[f"category.{c}"] for c in "TACPFR"}:
+            legend[name.text] = letter.text
+    assert len(legend) == 6 and len(set(legend.values())) == 6
+    with common.recording_text() as dice_runs:
+        render_dice(view, lab)
+    letters = [run for run in dice_runs if run.size == 32]
+    assert len(letters) == 3
+    for letter, d in zip(letters, view["dice_meaning"], strict=True):
+        name = lab[f"category.{d['category']}"]
+        after = dice_runs[dice_runs.index(letter) + 1:]
+        lines = []
+        for run in after:  # the name's lines: the next texts in the caption's size until the next caption
+            if run.size != 22 or " ".join([*lines, run.text]) not in name:
+                break
+            lines.append(run.text)
+        assert " ".join(lines) == name, (lines, name)
+        assert legend[name] == letter.text, (name, letter.text)
+    assert not any("…" in run.text for run in dice_runs)

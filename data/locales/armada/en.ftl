@@ -107,10 +107,10 @@ cmd-abandon = Resign the game (your opponent wins it)
 
 ## ui
 ui-hint_spain_place = ➡️ Spain: place a ship with { COMMAND("armada placer") } `point:`.
-ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one with { COMMAND("armada deplacer") } `from: to:`.
+ui-hint_spain_move = ➡️ Spain: all 20 ships are down; move one (“Move” button).
 ui-hint_england_place = ➡️ England: place a ship with { COMMAND("armada placer") } `point:`.
 ui-hint_england_any = ➡️ England: place a ship ({ COMMAND("armada placer") } `point:`) or pivot a ship of a pair ({ COMMAND("armada pivoter") } `from: to:`).
-ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair with { COMMAND("armada pivoter") } `from: to:`.
+ui-hint_england_pivot = ➡️ England: 5 ships at sea, pivot a ship of a pair (“Pivot” button).
 ui-hint_capture = 🎯 Choose the ship to take with the buttons below.
 ui-hint_pass = ⛔ No legal move: click "Pass".
 ui-pivot_choice = { $to } (around { $around })
@@ -124,12 +124,13 @@ form-title_move = Move a ship
 form-title_pivot = Pivot a ship
 form-placeholder = Choose…
 form-ship = Ship to lift
-form-column = Column (letter)
-form-row = Row (number)
+form-points = Intersections { $first } to { $last }
+form-points_one = Intersection { $point }
 form-pivots = Ships from { $first } to { $last }
+form-pivots_one = Ship { $ship }
 form-pivot = { $from } → { $to } (around { $around })
 form-pick_one = Choose one pivot, only one, in one of the lists.
-form-incomplete = Choose a column and a row (and, to move, the ship to lift).
+form-incomplete = Choose one intersection, only one, in one of the lists (and, to move, the ship to lift).
 form-not_now = “{ $move }” is not a legal move this turn: use another button of the board.
 
 ## rules

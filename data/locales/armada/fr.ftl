@@ -113,10 +113,10 @@ cmd-abandon = Abandonner la partie (votre adversaire la gagne)
 
 ## ui
 ui-hint_spain_place = ➡️ Espagne : posez un navire avec { COMMAND("armada placer") } `point:`.
-ui-hint_spain_move = ➡️ Espagne : les 20 navires sont posés ; déplacez-en un avec { COMMAND("armada deplacer") } `de: vers:`.
+ui-hint_spain_move = ➡️ Espagne : les 20 navires sont posés ; déplacez-en un (bouton « Déplacer »).
 ui-hint_england_place = ➡️ Angleterre : posez un navire avec { COMMAND("armada placer") } `point:`.
 ui-hint_england_any = ➡️ Angleterre : posez un navire ({ COMMAND("armada placer") } `point:`) ou faites pivoter un navire d'un ensemble ({ COMMAND("armada pivoter") } `de: vers:`).
-ui-hint_england_pivot = ➡️ Angleterre : 5 navires en mer, faites pivoter un navire d'un ensemble avec { COMMAND("armada pivoter") } `de: vers:`.
+ui-hint_england_pivot = ➡️ Angleterre : 5 navires en mer, faites pivoter un navire d'un ensemble (bouton « Pivoter »).
 ui-hint_capture = 🎯 Choisissez le navire à prendre avec les boutons ci-dessous.
 ui-hint_pass = ⛔ Aucun coup possible : cliquez sur « Passer ».
 ui-pivot_choice = { $to } (autour de { $around })
@@ -130,12 +130,13 @@ form-title_move = Déplacer un navire
 form-title_pivot = Faire pivoter un navire
 form-placeholder = Choisissez…
 form-ship = Navire à lever
-form-column = Colonne (lettre)
-form-row = Ligne (numéro)
+form-points = Intersections de { $first } à { $last }
+form-points_one = Intersection { $point }
 form-pivots = Navires de { $first } à { $last }
+form-pivots_one = Navire { $ship }
 form-pivot = { $from } → { $to } (autour de { $around })
 form-pick_one = Choisissez un pivot, un seul, dans une des listes.
-form-incomplete = Choisissez une colonne et une ligne (et, pour un déplacement, le navire à lever).
+form-incomplete = Choisissez une intersection, une seule, dans une des listes (et, pour un déplacement, le navire à lever).
 form-not_now = « { $move } » n'est pas un coup permis à ce tour : utilisez un autre bouton du plateau.
 
 ## rules

@@ -18,10 +18,14 @@ error-busy = Too many clicks at once: please try again.
 error-not_a_player = You are not playing in game #{ $game }.
 error-already_played = This move was already played: this button is out of date. Look at the game's latest message.
 error-forged_button = This button is not valid.
+error-select_one = This list takes exactly one option (received: { $count }): nothing changed.
+error-not_offered = “{ $value }” is not one of the options offered: nothing changed. Pick one from the list.
 error-internal = Oops, an internal error happened. The game did not change; please try again.
+error-unwritable = The bot cannot save anything right now: nothing changed. Please try again later (the bot's administrators are told).
 error-no_permission = You do not have permission to do that.
 error-no_private_view = This game has no secret information to show you.
 error-game_unavailable = This game is not available on this bot.
+error-board_off = The board is not enabled on this bot: play with the game's buttons.
 
 ## event
 event-started = The game begins!
@@ -32,7 +36,7 @@ event-skipped = … ({ $count } { $count ->
         [one] more action
        *[other] more actions
     }) …
-event-vote_open = 🗳️ { $seat } did not play in time. The { $voters } other players vote until <t:{ $due }:R>: { $ai ->
+event-vote_open = 🗳️ { $seat } did not play in time. The { $voters } other players vote (the vote closes <t:{ $due }:R>): { $ai ->
         [yes] wait longer, let the bot play for them or remove { $seat } from the game
        *[no] wait longer or remove { $seat } from the game
     }. A majority decides at once; you may change your vote until then.
@@ -71,11 +75,14 @@ lobby-text =
     {"*"}*{ $game }** — game #{ $id }, opened by { $creator }
     Players ({ $count }{ $fixed ->
         [yes] {" "}of { $max }
-       *[no] , { $min } to { $max }
+       *[no] {" "}of { $min } to { $max }
     }):
     { $seats }
     Options: { $options }
-    Click “Join” to take a seat; the creator starts the game.
+    { $reserved ->
+        [none] Click “Join” to take a seat; the creator starts the game.
+       *[other] Only { $reserved } can join: the game starts as soon as they do.
+    }
 lobby-started = **The game has started.**
 lobby-cancelled = { $game } game #{ $id } was cancelled by { $by }.
 lobby-joined = { $player } joins game #{ $id } ({ $count }/{ $max }).
@@ -96,7 +103,11 @@ cmd-partie = Game number (if several games run in this channel)
 format-date = { DATETIME($date, dateStyle: "medium") }
 
 ## merged from main
-error-already_played_link = That move was already played: this button is out of date. The game's current message: { $link }
+error-already_played_link = That move was already played: this { $control ->
+        [menu] menu
+        [form] form
+       *[button] button
+    } is out of date. { $link }
 error-dm_elsewhere = Games in direct messages are handled by another instance of the bot: please try again in a moment.
 error-missing_permissions = Ludibot cannot host a game here: it lacks { $permissions }. Ask a server admin to grant them in this channel, then run the command again.
 error-dm_game = Games are played in a server's channel or thread, not in direct messages: run the command in your server.
@@ -122,6 +133,7 @@ error-bad_choice = “{ $value }” is not a choice for “{ $option }” (choic
 error-wrong_component = This button or menu is not of the right type: nothing was done.
 error-bad_value = “{ $value }” is not a valid value for “{ $option }”.
 button-rematch = Rematch
+button-board = Play on the board
 lobby-rematch_exists = The rematch of this game is already open: game #{ $id } ({ $link }). Join it with its “Join” button.
 lobby-rematch_call = Rematch of game #{ $id }: { $players }, join it to confirm.
 

@@ -18,10 +18,14 @@ error-busy = Trop de monde clique en même temps : réessayez.
 error-not_a_player = Vous ne jouez pas dans la partie n°{ $game }.
 error-already_played = Ce coup a déjà été joué : ce bouton n'est plus à jour. Regardez le dernier message de la partie.
 error-forged_button = Ce bouton n'est pas valide.
+error-select_one = Une seule option se choisit dans cette liste (reçu : { $count }) : rien n'a changé.
+error-not_offered = « { $value } » n'est pas une des options proposées : rien n'a changé. Choisissez dans la liste.
 error-internal = Oups, une erreur interne est survenue. La partie n'a pas changé ; réessayez.
+error-unwritable = Le bot ne peut pas enregistrer pour l'instant : rien n'a changé. Réessayez plus tard (les administrateurs du bot en sont avertis).
 error-no_permission = Vous n'avez pas la permission de faire cela.
 error-no_private_view = Ce jeu n'a pas d'information secrète à vous montrer.
 error-game_unavailable = Ce jeu n'est pas disponible sur ce bot.
+error-board_off = Le plateau n'est pas activé sur ce bot : jouez avec les boutons de la partie.
 
 ## event
 event-started = La partie commence !
@@ -32,7 +36,7 @@ event-skipped = … ({ $count } { $count ->
         [one] autre action
        *[other] autres actions
     }) …
-event-vote_open = 🗳️ { $seat } n'a pas joué à temps. Les { $voters } autres joueurs votent jusqu'à <t:{ $due }:R> : { $ai ->
+event-vote_open = 🗳️ { $seat } n'a pas joué à temps. Les { $voters } autres joueurs votent (le vote se clôt <t:{ $due }:R>) : { $ai ->
         [yes] attendre encore, laisser le bot jouer à sa place ou retirer { $seat } de la partie
        *[no] attendre encore ou retirer { $seat } de la partie
     }. Une majorité décide tout de suite ; vous pouvez changer votre vote jusque-là.
@@ -75,7 +79,10 @@ lobby-text =
     }) :
     { $seats }
     Options : { $options }
-    Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
+    { $reserved ->
+        [none] Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie.
+       *[other] Seul { $reserved } peut rejoindre : la partie commence dès son arrivée.
+    }
 lobby-started = **La partie est lancée.**
 lobby-cancelled = La partie { ELISION($game) ->
         [vowel] d'{ $game }
@@ -99,7 +106,11 @@ cmd-partie = Numéro de la partie (si plusieurs parties dans ce salon)
 format-date = { DATETIME($date, dateStyle: "medium") }
 
 ## merged from main
-error-already_played_link = Ce coup a déjà été joué : ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+error-already_played_link = Ce coup a déjà été joué : { $control ->
+        [menu] ce menu n'est plus à jour
+        [form] ce formulaire n'est plus à jour
+       *[button] ce bouton n'est plus à jour
+    }. { $link }
 error-dm_elsewhere = Les parties en message privé sont gérées par une autre instance du bot : réessayez dans un instant.
 error-missing_permissions = Ludibot ne peut pas tenir une partie ici : il lui manque { $permissions }. Demandez à un administrateur du serveur de les lui donner dans ce salon, puis relancez la commande.
 error-dm_game = Les parties se jouent dans un salon ou un fil d'un serveur, pas en message privé : lancez la commande sur votre serveur.
@@ -128,6 +139,7 @@ error-bad_choice = « { $value } » n'est pas un choix possible pour « { $optio
 error-wrong_component = Ce bouton ou ce menu n'est pas du bon type : rien n'a été fait.
 error-bad_value = « { $value } » n'est pas une valeur possible pour « { $option } ».
 button-rematch = Revanche
+button-board = Jouer sur le plateau
 lobby-rematch_exists = La revanche de cette partie est déjà ouverte : partie n°{ $id } ({ $link }). Rejoignez-la avec son bouton « Rejoindre ».
 lobby-rematch_call = Revanche de la partie n°{ $id } : { $players }, rejoignez-la pour confirmer.
 

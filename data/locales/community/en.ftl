@@ -138,14 +138,14 @@ profile-days = { $n } { $n ->
 
 ## games
 games-head = **Running games on this server** ({ $count }):
-games-line = • **{ $game }** #{ $id } in <#{ $channel }> — { $players } to play since { $since } — { $link }
+games-line = • **{ $game }** #{ $id } in <#{ $channel }> — { $players } to play, turn started { $since } — { $link }
 games-nobody = nobody
 games-empty = No game is running on this server. Start one with { COMMAND("ludix start") } (or another game)!
 games-more = … and { $count } more.
 games-link = open
 games-mine_head = **Your turn** ({ $count }):
 games-others_head = **Other running games on this server** ({ $count }):
-games-mine_line = • **{ $game }** #{ $id } in <#{ $channel }> — your turn since { $since } — { $link }
+games-mine_line = • **{ $game }** #{ $id } in <#{ $channel }> — your turn, started { $since } — { $link }
 
 ## history
 history-choice = #{ $id } — { $game } — { $players }
@@ -158,7 +158,17 @@ history-json_ready = JSON export of game #{ $id } (game, players, options, publi
 ## config
 config-saved = Settings saved for { $scope }.
 config-head = **Reminders and timeouts on this server** (in hours):
-config-line = • { $game }: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }, default pace: { $pace }{ $own }
+config-defaults = • By default: reminder { $reminder }, timeout { $timeout }, forfeit { $forfeit }, default pace: { $pace }
+config-line = • { $game }: { $changes }{ $own }
+config-same = • { $games } { $count ->
+        [one] follows
+       *[other] follow
+    } the default.
+config-same_own = • { $game }: as by default{ $own }
+config-part_reminder = reminder { $value }
+config-part_timeout = timeout { $value }
+config-part_forfeit = forfeit { $value }
+config-part_pace = pace: { $value }
 config-own = {" "}(this game's own setting)
 config-off = none
 config-never = never
@@ -174,11 +184,11 @@ config-note = Deadlines already planned keep their time; new ones follow these s
 prefs-on = You will also get your reminders by direct message.
 prefs-off = You will not get reminders by direct message (only the mention in the channel).
 prefs-show_on = Reminders by direct message: on.
-prefs-show_off = Reminders by direct message: off. Turn them on with { COMMAND("ludibot preferences") } `dm_reminders:True`.
+prefs-show_off = Reminders by direct message: off. Turn them on with { COMMAND("ludibot preferences") } and its “dm_reminders” option.
 
 ## reminder
-reminder-channel = ⏰ Reminder: { $players }, it is your turn in { $game } game #{ $id } (since { $since }). { $link }
-reminder-dm = ⏰ It is your turn in { $game } game #{ $id } on { $server } (since { $since }): { $link }
+reminder-channel = ⏰ Reminder: { $players }, it is your turn in { $game } game #{ $id } (turn started { $since }). { $link }
+reminder-dm = ⏰ It is your turn in { $game } game #{ $id } on { $server } (turn started { $since }): { $link }
 
 ## timeout
 timeout-played = ⌛ { $player } did not play in time: the default move was played for them.
@@ -192,8 +202,8 @@ config-language = **Language of public messages**: { $language }
 config-language_saved = This server's public messages (games, buttons, pictures, reminders) will now be in: { $language }.
 cmd-fil = By default, play each game in a thread of its own (the channel keeps lobby and result)
 config-thread = **A thread per game**: { $value ->
-    [on] yes, games started without the “fil” option are played in a thread of their own
-   *[off] no, games are played in the channel (unless started with the “fil” option)
+    [on] yes, games started without the “thread” option are played in a thread of their own
+   *[off] no, games are played in the channel (unless started with the “thread” option)
 }
 config-thread_saved = From now on, by default: { $value ->
     [on] each new game will be played in a thread of its own.

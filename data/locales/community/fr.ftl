@@ -150,7 +150,7 @@ games-head = **Parties en cours sur ce serveur** ({ $count }) :
 games-line = • **{ $game }** n°{ $id } dans <#{ $channel }> — au tour { ELISION($players) ->
         [vowel] d'{ $players }
        *[consonant] de { $players }
-    } depuis { $since } — { $link }
+    }, tour commencé { $since } — { $link }
 games-nobody = personne
 games-empty = Aucune partie en cours sur ce serveur. Lancez-en une avec { COMMAND("ludix start") } (ou un autre jeu) !
 games-more = … et { $count } { $count ->
@@ -160,7 +160,7 @@ games-more = … et { $count } { $count ->
 games-link = voir
 games-mine_head = **À vous de jouer** ({ $count }) :
 games-others_head = **Autres parties en cours sur ce serveur** ({ $count }) :
-games-mine_line = • **{ $game }** n°{ $id } dans <#{ $channel }> — à vous depuis { $since } — { $link }
+games-mine_line = • **{ $game }** n°{ $id } dans <#{ $channel }> — à vous, tour commencé { $since } — { $link }
 
 ## history
 history-choice = n°{ $id } — { $game } — { $players }
@@ -173,7 +173,17 @@ history-json_ready = Export JSON de la partie n°{ $id } (partie, joueurs, optio
 ## config
 config-saved = Réglages enregistrés pour { $scope }.
 config-head = **Rappels et délais sur ce serveur** (en heures) :
-config-line = • { $game } : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }, rythme par défaut : { $pace }{ $own }
+config-defaults = • Par défaut : rappel { $reminder }, délai { $timeout }, forfait { $forfeit }, rythme par défaut : { $pace }
+config-line = • { $game } : { $changes }{ $own }
+config-same = • { $count ->
+        [one] { $games } suit
+       *[other] { $games } suivent
+    } le réglage par défaut.
+config-same_own = • { $game } : comme par défaut{ $own }
+config-part_reminder = rappel { $value }
+config-part_timeout = délai { $value }
+config-part_forfeit = forfait { $value }
+config-part_pace = rythme : { $value }
 config-own = {" "}(réglage propre à ce jeu)
 config-off = aucun
 config-never = jamais
@@ -189,17 +199,17 @@ config-note = Les échéances déjà prévues gardent leur heure ; les nouvelles
 prefs-on = Vous recevrez aussi vos rappels en message privé.
 prefs-off = Vous ne recevrez pas de rappel en message privé (seulement la mention dans le salon).
 prefs-show_on = Rappels en message privé : activés.
-prefs-show_off = Rappels en message privé : désactivés. Activez-les avec { COMMAND("ludibot preferences") } `rappels_mp:True`.
+prefs-show_off = Rappels en message privé : désactivés. Activez-les avec { COMMAND("ludibot preferences") }, option « rappels_mp ».
 
 ## reminder
 reminder-channel = ⏰ Rappel : { $players }, c'est à vous de jouer dans la partie { ELISION($game) ->
         [vowel] d'{ $game }
        *[consonant] de { $game }
-    } n°{ $id } (depuis { $since }). { $link }
+    } n°{ $id } (tour commencé { $since }). { $link }
 reminder-dm = ⏰ C'est à vous de jouer dans la partie { ELISION($game) ->
         [vowel] d'{ $game }
        *[consonant] de { $game }
-    } n°{ $id } sur { $server } (depuis { $since }) : { $link }
+    } n°{ $id } sur { $server } (tour commencé { $since }) : { $link }
 
 ## timeout
 timeout-played = ⌛ { $player } n'a pas joué à temps : le coup par défaut a été joué à sa place.

@@ -28,6 +28,7 @@ error-shard_ids = LUDIBOT_SHARD_IDS must list shard numbers, such as “0,1” o
 error-shard_ids_without_count = LUDIBOT_SHARD_IDS (“{ $value }”) also needs LUDIBOT_SHARD_COUNT, the total number of shards over all processes.
 error-shard_ids_range = LUDIBOT_SHARD_IDS (“{ $value }”) names shard { $shard }, but LUDIBOT_SHARD_COUNT is { $count }: shards go from 0 to { $last }.
 error-metrics_port = LUDIBOT_METRICS_PORT must be a TCP port between 1 and 65535 (got “{ $value }”).
+error-activity_port = LUDIBOT_ACTIVITY_PORT must be a TCP port between 1 and 65535 (got “{ $value }”).
 gateway-auth_failed = Discord closed the connection (code 4004): the token (DISCORD_TOKEN) is not accepted. Reset it in the developer portal's “Bot” tab and put it in .env.
 gateway-invalid_shard = Discord closed shard { $shard }'s connection (code 4010): no such shard. Check LUDIBOT_SHARD_IDS and LUDIBOT_SHARD_COUNT (or leave them empty).
 gateway-sharding_required = Discord closed the connection (code 4011): the bot is in too many servers for one shard. Leave LUDIBOT_SHARD_COUNT empty (Discord picks the number of shards) or raise it, then start again.

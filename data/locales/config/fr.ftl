@@ -28,6 +28,7 @@ error-shard_ids = LUDIBOT_SHARD_IDS doit lister des numéros de shards, par exem
 error-shard_ids_without_count = LUDIBOT_SHARD_IDS (« { $value } ») demande aussi LUDIBOT_SHARD_COUNT, le nombre total de shards de tous les processus.
 error-shard_ids_range = LUDIBOT_SHARD_IDS (« { $value } ») nomme le shard { $shard }, mais LUDIBOT_SHARD_COUNT vaut { $count } : les shards vont de 0 à { $last }.
 error-metrics_port = LUDIBOT_METRICS_PORT doit être un port TCP entre 1 et 65535 (reçu : « { $value } »).
+error-activity_port = LUDIBOT_ACTIVITY_PORT doit être un port TCP entre 1 et 65535 (reçu : « { $value } »).
 gateway-auth_failed = Discord a fermé la connexion (code 4004) : le jeton (DISCORD_TOKEN) n'est pas accepté. Régénérez-le dans l'onglet « Bot » du portail développeur et mettez-le dans .env.
 gateway-invalid_shard = Discord a fermé la connexion du shard { $shard } (code 4010) : ce numéro de shard n'existe pas. Vérifiez LUDIBOT_SHARD_IDS et LUDIBOT_SHARD_COUNT (ou laissez-les vides).
 gateway-sharding_required = Discord a fermé la connexion (code 4011) : le bot est sur trop de serveurs pour un seul shard. Laissez LUDIBOT_SHARD_COUNT vide (Discord choisit le nombre de shards) ou augmentez-le, puis relancez.

@@ -10,10 +10,10 @@ error-already_placed = You already placed tile { $tile } (on { $position }): wai
 error-unknown_position = “{ $position }” is not a position: pick one of the names printed on your board.
 error-wrong_board = “{ $position }” does not exist on the { $plateau } board.
 error-occupied = Position { $position } already holds tile { $tile }.
-error-no_dechetterie = There is no Déchetterie in this game: “{ $position }” is not available.
-error-dechetterie_cell = Name a cell of your Déchetterie (X1 to X7), not “{ $position }”.
-error-passed_dechetterie = Your Déchetterie is with your neighbour, so not “{ $position }”: to discard, choose “{ $name }”; they place the tile.
-error-dechetterie_full = Your Déchetterie is full (“{ $position }” impossible): the tile must go on the Nexus.
+error-no_dechetterie = There is no Scrapyard in this game: “{ $position }” is not available.
+error-dechetterie_cell = Name a cell of your Scrapyard (X1 to X7), not “{ $position }”.
+error-passed_dechetterie = Your Scrapyard is with your neighbour, so not “{ $position }”: to discard, choose “{ $name }”; they place the tile.
+error-dechetterie_full = Your Scrapyard is full (“{ $position }” impossible): the tile must go on the Nexus.
 error-orchid_full = The big orchid ({ $position }) already holds { $capacity } tiles: the tile must go on a hex.
 error-hole_at_end = The small orchid { $position } is only filled at the end, from the big orchid.
 error-relocation_phase = Every tile is placed: now move (or not) the tiles of the big orchid.
@@ -24,11 +24,11 @@ error-bad_hole = “{ $hole }” is not a small orchid (A, B or C).
 error-hole_twice = Small orchid { $hole } takes one tile only.
 error-tile_not_on_orchid = Tile { $tile } is not on your big orchid.
 error-tile_twice = Tile { $tile } cannot go on two small orchids.
-error-no_fill = In the “{ $variante }” variant nobody fills another player's Déchetterie.
+error-no_fill = In the “{ $variante }” variant nobody fills another player's Scrapyard.
 error-bad_board = Unknown board “{ $board }”.
-error-not_holder = You do not hold this Déchetterie (board { $board }).
-error-no_fill_pending = No tile is waiting for this Déchetterie (board { $board }).
-error-not_dechetterie_cell = “{ $position }” is not a Déchetterie cell (X1 to X7).
+error-not_holder = You do not hold this Scrapyard (board { $board }).
+error-no_fill_pending = No tile is waiting for this Scrapyard (board { $board }).
+error-not_dechetterie_cell = “{ $position }” is not a Scrapyard cell (X1 to X7).
 error-variant_board = The “{ $variante }” variant is not played on the { $plateau } board.
 error-pairs_even = Pairs need an even number of players (you are { $count }).
 error-too_many_boards = { $count } { $count ->
@@ -44,8 +44,8 @@ error-stale_game = This choice was for game { $game } of the series; we are now 
 ## event
 event-announced = Tile { $round }/{ $rounds }: **{ $tile }**.
 event-placed = You placed { $tile } on { $position }.
-event-passed = { $seat } hands you tile { $tile }: place it on their Déchetterie.
-event-filled = You placed { $tile } on { $position } of the Déchetterie you hold.
+event-passed = { $seat } hands you tile { $tile }: place it on their Scrapyard.
+event-filled = You placed { $tile } on { $position } of the Scrapyard you hold.
 event-waiting = { $seat } has placed ({ $remaining } { $remaining ->
         [one] player still to place
        *[other] players still to place
@@ -70,7 +70,7 @@ event-game_scored = { $games ->
        *[other] Game { $game }/{ $games } is over: here are the scores.
     }
 event-next_game = Game { $game }/{ $games }: a fresh shuffle, here we go!
-event-game_over = Game over! Here are all the boards and their scores.
+event-game_over = Here are all the boards and their scores.
 
 ## option
 option-plateau = Board
@@ -80,12 +80,12 @@ option-paires = Play in pairs
 option-serie = Number of games (series)
 
 ## choice
-choice-nexus = Nexus (+ Déchetterie)
+choice-nexus = Nexus (+ Scrapyard)
 choice-orchidee = Orchidée
 choice-standard = Standard
-choice-dechetterie-basse = Lowest Déchetterie pays
-choice-passe-dechetterie = Pass the Déchetterie
-choice-sans-dechetterie = No Déchetterie
+choice-dechetterie-basse = Lowest Scrapyard pays
+choice-passe-dechetterie = Pass the Scrapyard
+choice-sans-dechetterie = No Scrapyard
 choice-orchidee-64 = Orchidée with all 64 tiles
 choice-soleil = Suns
 choice-lune = Moons
@@ -111,7 +111,7 @@ direction-nw_se = diagonal ↘
 
 ## board
 board-nexus = Nexus
-board-dechetterie = Déchetterie
+board-dechetterie = Scrapyard
 board-orchidee = Orchidée
 board-big_orchid = Big orchid
 
@@ -131,7 +131,7 @@ label-bonuses = Bonuses
 label-ray = Ray
 label-penalty = Penalty
 label-total = Total
-label-dechetterie_value = Déchetterie value
+label-dechetterie_value = Scrapyard value
 label-sun = sun
 label-moon = moon
 label-gold = gold
@@ -145,19 +145,22 @@ label-gain = { $gain } { $gain ->
        *[other] points
     }
 label-hidden = Blue frame: your tile this round, seen only by you until the round closes.
+label-legend_sun = Golden ring: the longest ray of suns (10 points a tile).
+label-legend_moon = Silver ring: the longest ray of moons (10 points a tile).
+label-legend_bonus = Gold or silver frame: a bonus tile (80 or 40 points).
 label-waiting = Waiting for: { $players }
 label-final = Game over
 label-relocation_title = Before scoring: moving tiles
-label-penalty_threshold = Penalty { $penalty }: Déchetterie worth { $value }, below { $threshold }.
-label-penalty_lowest = Penalty { $penalty }: the lowest Déchetterie at the table ({ $value }).
-label-penalty_highest = Penalty { $penalty }: the highest Déchetterie at the table ({ $value }).
-label-series_total = Series total
+label-penalty_threshold = Penalty { $penalty }: Scrapyard worth { $value }, below { $threshold }.
+label-penalty_lowest = Penalty { $penalty }: the lowest Scrapyard at the table ({ $value }).
+label-penalty_highest = Penalty { $penalty }: the highest Scrapyard at the table ({ $value }).
+label-series_total = Series total: { $total }
 label-pass = X: hand it to your neighbour
-label-holder = Déchetterie held by { $player }
+label-holder = Scrapyard held by { $player }
 
 ## cmd
 cmd-start = Start a game of Take it to the Limit
-cmd-plateau = The board: Nexus (+ Déchetterie) or Orchidée
+cmd-plateau = The board: Nexus (+ Scrapyard) or Orchidée
 cmd-variante = The rules variant (standard if unsure)
 cmd-tuiles = Standard Orchidée: play with the suns or with the moons
 cmd-paires = Play in pairs: two players per board
@@ -174,8 +177,8 @@ cmd-c = The tile of your big orchid to put on small orchid C
 ## prompt
 prompt-place = Tile { $round }/{ $rounds }: **{ $tile }**. Where do you place it? Only free positions are offered.
 prompt-placeholder = Position ({ $first } … { $last })
-prompt-fill = { $owner } handed you tile **{ $tile }**: pick a cell of their Déchetterie.
-prompt-fill_placeholder = { $owner }'s Déchetterie
+prompt-fill = { $owner } handed you tile **{ $tile }**: pick a cell of their Scrapyard.
+prompt-fill_placeholder = { $owner }'s Scrapyard
 prompt-placed_round_closed = { $boards ->
         [1] Placed: the next tile is announced in the channel.
        *[other] Everyone has placed: the next tile is announced in the channel.
@@ -212,10 +215,10 @@ prompt-serie = a series of { $count } { $count ->
 ## position
 position-nexus = { $position } — Nexus
 position-orchidee = { $position } — Orchidée
-position-dechetterie = { $position } — Déchetterie
+position-dechetterie = { $position } — Scrapyard
 position-big_orchid = { $position } — big orchid (can be moved at the end)
-position-pass = { $position } — hand the tile to { $holder } for your Déchetterie
-position-fill = { $position } — { $owner }'s Déchetterie
+position-pass = { $position } — hand the tile to { $holder } for your Scrapyard
+position-fill = { $position } — { $owner }'s Scrapyard
 
 ## rules
 rules-page_1 =
@@ -223,15 +226,15 @@ rules-page_1 =
     For 1 player or more, each on their own board. The bot is the caller: it draws tiles from a shuffled bag and announces the same one to everybody; each player secretly places it on their board, and the next tile comes once everyone has placed. A placed tile never moves and is never turned. The highest score wins.
     Each tile carries three coloured lines, one per direction, with their values: vertical (1 grey, 4 blue, 9 yellow, 12 purple), diagonal ↗ (2 pink, 6 red, 7 green, 11 white), diagonal ↘ (3 cherry, 5 turquoise, 8 orange, 10 black).
 rules-page_2 =
-    {"*"}*The Nexus board** (37 cells A1…G4) **and its Déchetterie** (scrapyard, 7 cells X1…X7): 44 tiles
-    • Place each tile on the Nexus or in the Déchetterie; once one board is full, the rest go on the other.
+    {"*"}*The Nexus board** (37 cells A1…G4) **and its Scrapyard** (7 cells X1…X7): 44 tiles
+    • Place each tile on the Nexus or in the Scrapyard; once one board is full, the rest go on the other.
     • A complete **line** (a whole row of the board in one direction) of a single colour scores value × number of tiles.
     • **Bonus** tile (gold 80, silver 40): crossed by 3 complete lines, the whole bonus; by 2, half of it.
     • The longest **ray** of suns or of moons: 10 points per tile (one ray only).
-    • **Déchetterie**: it is worth the best of its 3 best lines, its 2 best silver bonuses or its best gold bonus; below 60 → −60 to the score.
+    • **Scrapyard**: it is worth the best of its 3 best lines, its 2 best silver bonuses or its best gold bonus; below 60 → −60 to the score.
 rules-page_3 =
     {"*"}*The Orchidée board** (22 cells 1…22 and the big orchid O, which takes 3 tiles): 25 tiles, suns only or moons only (the `tiles` option)
-    • Lines score as on the Nexus; no ray, no Déchetterie.
+    • Lines score as on the Nexus; no ray, no Scrapyard.
     • At the end you may move the big orchid's tiles onto the small orchids A, B and C; the bot computes and offers the best choice.
 rules-page_4 =
     {"*"}*Commands**
@@ -243,13 +246,13 @@ rules-page_5 =
     • `pairs`: two players per board (seats 1 and 2, 3 and 4…); either one places the announced tile, and both partners score the board.
     • `series`: several games in a row, with a fresh shuffle each time; the scores are added up.
 rules-variant_dechetterie-basse =
-    {"*"}*Variant: the lowest Déchetterie pays**
-    The Déchetterie no longer costs 60 below a threshold: the lowest one at the table pays 60 points (shared on a tie).
+    {"*"}*Variant: the lowest Scrapyard pays**
+    The Scrapyard no longer costs 60 below a threshold: the lowest one at the table pays 60 points (shared on a tie).
 rules-variant_passe-dechetterie =
-    {"*"}*Variant: pass the Déchetterie**
-    Your neighbour fills your Déchetterie: a tile you send there is handed to them and they choose the cell. At the end, the highest Déchetterie pays.
+    {"*"}*Variant: pass the Scrapyard**
+    Your neighbour fills your Scrapyard: a tile you send there is handed to them and they choose the cell. At the end, the highest Scrapyard pays.
 rules-variant_sans-dechetterie =
-    {"*"}*Variant: no Déchetterie**
+    {"*"}*Variant: no Scrapyard**
     37 tiles, all on the Nexus: a fine solo game.
 rules-variant_orchidee-64 =
     {"*"}*Variant: Orchidée with 64 tiles**

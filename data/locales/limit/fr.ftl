@@ -70,7 +70,7 @@ event-game_scored = { $games ->
        *[other] Partie { $game }/{ $games } terminée : voici les scores.
     }
 event-next_game = Partie { $game }/{ $games } : c'est reparti, nouveau mélange !
-event-game_over = Partie terminée ! Voici tous les plateaux et leurs scores.
+event-game_over = Voici tous les plateaux et leurs scores.
 
 ## option
 option-plateau = Plateau
@@ -145,13 +145,16 @@ label-gain = { $gain } { $gain ->
        *[other] points
     }
 label-hidden = Cadre bleu : votre tuile de ce tour, visible de vous seulement jusqu'à la fin du tour.
+label-legend_sun = Anneau doré : le plus long rayon de soleils (10 points par tuile).
+label-legend_moon = Anneau argenté : le plus long rayon de lunes (10 points par tuile).
+label-legend_bonus = Cadre or ou argent : tuile bonus (80 ou 40 points).
 label-waiting = En attente : { $players }
 label-final = Fin de partie
 label-relocation_title = Avant le décompte : les déplacements
 label-penalty_threshold = Pénalité { $penalty } : Déchetterie à { $value }, sous le seuil de { $threshold }.
 label-penalty_lowest = Pénalité { $penalty } : la Déchetterie la plus basse de la table ({ $value }).
 label-penalty_highest = Pénalité { $penalty } : la Déchetterie la plus haute de la table ({ $value }).
-label-series_total = Total de la série
+label-series_total = Total de la série : { $total }
 label-pass = X : donner à votre voisin
 label-holder = Déchetterie tenue par { $player }
 

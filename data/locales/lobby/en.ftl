@@ -2,6 +2,7 @@
 error-no_ai = This game cannot be played against the AI.
 error-too_many_ai = Too many AI players: { $max } at most.
 error-full = The game is full ({ $max } players at most).
+error-challenge_ai = This game is a challenge: it waits for the member challenged, not for an AI.
 error-only_creator = Only the game's creator (or a server moderator) can do that.
 error-only_creator_cancel = Only the game's creator (or a server moderator) can cancel it.
 error-already_joined = You have already joined this game.

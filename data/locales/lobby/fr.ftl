@@ -2,6 +2,7 @@
 error-no_ai = Ce jeu ne se joue pas contre l'IA.
 error-too_many_ai = Trop de joueurs IA : { $max } au plus.
 error-full = La partie est complète ({ $max } joueurs au plus).
+error-challenge_ai = Cette partie est un défi : elle attend le membre défié, pas une IA.
 error-only_creator = Seul le créateur de la partie (ou un modérateur du serveur) peut faire cela.
 error-only_creator_cancel = Seul le créateur de la partie (ou un modérateur du serveur) peut l'annuler.
 error-already_joined = Vous avez déjà rejoint cette partie.

@@ -19,7 +19,7 @@ event-banked = ✅ { $seat } stops and scores { $points } { $points ->
     } (score: { $score }).
 event-turn = { $seat }'s turn.
 event-target_reached = 🔔 { $seat } reaches the target ({ $target }){ $game_ends ->
-        [1] {" "}and closes the round: the game is over.
+        [1] {" "}and closes the round.
        *[other] : last round! The round is played to its end, then the game is over.
     }
 event-game_over = 🏆 Winner: { $winners }!
@@ -39,6 +39,7 @@ label-bust = Bust!
 label-round = Round
 label-last_round = Last round
 label-others = Others
+label-colon = {": "}
 
 ## cmd
 cmd-start = Open a game of Ludix (Roman-numeral dice)

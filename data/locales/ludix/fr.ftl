@@ -22,7 +22,7 @@ event-turn = Au tour { ELISION($seat) ->
        *[consonant] de { $seat }
     }.
 event-target_reached = 🔔 { $seat } atteint l'objectif ({ $target }) { $game_ends ->
-        [1] et ferme le tour de table : la partie s'arrête.
+        [1] et ferme le tour de table.
        *[other] : dernier tour ! On finit le tour de table, puis la partie s'arrête.
     }
 event-game_over = 🏆 Vainqueur : { $winners } !
@@ -42,6 +42,7 @@ label-bust = Raté !
 label-round = Tour
 label-last_round = Dernier tour
 label-others = Autres
+label-colon = {" : "}
 
 ## cmd
 cmd-start = Ouvrir une partie de Ludix (dés en chiffres romains)

@@ -42,7 +42,7 @@ label-followed = followed
 label-revealed_card = Card revealed in turn { $turn }
 label-hidden_card = Hidden card
 label-see_card = See the card
-label-call = Lutins, rascals, give me back my path!
+label-call = Come on, you rascally lutins, give me back my path!
 label-small_forbidden = The "small" gesture is forbidden: a lutin who uses it is ignored and returns a mushroom.
 label-mirror_hint = You face the picker: your left is their right.
 label-card_for_picker = You are the picker: you may not see the card before choosing.
@@ -57,7 +57,7 @@ label-gesture_line_ignored = • { $seat }: **{ $gesture }** — ignored (forbid
 label-gesture_with_side = { $gesture }, { $side }
 label-card_revealed = The signpost: **{ $kind }**.
 label-card_revealed_side = The signpost: **{ $kind }**, { $side }.
-label-options = Variant: { $variant }
+label-options = variant: { $variant }
 label-followed_auto = 🤖 Automatic follow: { $picker } follows { $lutin }, the only lutin who can be followed (the others made the forbidden gesture).
 label-forbidden_warning = ⚠️ Turn { $turn }: the “{ $gesture }” gesture is forbidden in “Think big”. If you confirm it, your gesture will be ignored (the picker cannot follow you) and you will return your last mushroom won to the deck (if you have one). Confirm it below, or choose another gesture.
 
@@ -117,7 +117,7 @@ cmd-ia = Number of AI players to add (0 to 6)
 cmd-niveau = AI level
 
 ## event
-event-turn = Turn { $turn }: { $picker } is the picker. Lutins, rascals, give them back their path! ({ $deck } { $deck ->
+event-turn = Turn { $turn }: { $picker } is the picker. Come on, you rascally lutins, give them back their path! ({ $deck } { $deck ->
         [one] card
        *[other] cards
     } in the deck)
@@ -147,11 +147,11 @@ event-gained = { $count ->
            *[other] mushrooms
         }.
     }
-event-game_over = The deck is empty: the game is over!
+event-game_over = The deck is empty.
 event-turn_abandoned = Turn { $turn } is abandoned without its picker: its card is discarded unscored (big number { $big }, small number { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)
-label-totals = 🍄 Mushrooms: { $totals }
+label-totals = 🍄 Mushrooms in all: { $totals }
 
 ## merged from main
 side_short-left = ←

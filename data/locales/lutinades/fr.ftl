@@ -57,7 +57,7 @@ label-gesture_line_ignored = • { $seat } : **{ $gesture }** — ignoré (geste
 label-gesture_with_side = { $gesture }, { $side }
 label-card_revealed = Le panneau : **{ $kind }**.
 label-card_revealed_side = Le panneau : **{ $kind }**, { $side }.
-label-options = Variante : { $variant }
+label-options = variante : { $variant }
 label-followed_auto = 🤖 Suivi automatique : { $picker } suit { $lutin }, le seul lutin qui peut être suivi (les autres ont fait le geste interdit).
 label-forbidden_warning = ⚠️ Tour { $turn } : le geste « { $gesture } » est interdit dans « Voir les choses en grand ». Si vous le confirmez, votre geste sera ignoré (le cueilleur ne pourra pas vous suivre) et vous rendrez à la pioche votre dernier champignon gagné (si vous en avez un). Confirmez-le ci-dessous, ou choisissez un autre geste.
 
@@ -150,11 +150,11 @@ event-gained = { $count ->
            *[other] champignons
         } sur { $wanted }.
     }
-event-game_over = La pioche est vide : la partie est terminée !
+event-game_over = La pioche est vide.
 event-turn_abandoned = Le tour { $turn } est abandonné sans cueilleur : sa carte est défaussée sans compter (gros chiffre { $big }, petit chiffre { $small }).
 
 ## totals after a turn (the outcome line has said what each one picked)
-label-totals = 🍄 Champignons : { $totals }
+label-totals = 🍄 Champignons en tout : { $totals }
 
 ## merged from main
 side_short-left = ←

@@ -7,7 +7,7 @@ error-missing_round = This action has no round number: we are in round { $curren
 error-stale_round = This placement was for round { $round }, but we are in round { $current }: nothing changed, choose again.
 error-already_placed = You already placed your box for round { $round }: wait for the other players.
 error-bad_dice = Invalid dice assignment ({ $dice }): one die for the size, one for the category and one for the mechanic (0, 1 and 2, once each).
-error-bad_dice_typed = “{ $typed }” is not a dice assignment: pick one from the list the “des” option offers (one die for the size, one for the category, one for the mechanic).
+error-bad_dice_typed = “{ $typed }” is not a dice assignment: pick one from the list the “dice” option offers (one die for the size, one for the category, one for the mechanic).
 error-bad_orientation = Unknown orientation "{ $orientation }": horizontal or vertical.
 error-bad_cell = "{ $cell }" is not a cell of the kallax (from A1 bottom-left to F6 top-right).
 error-outside = Placed at { $cell }, the box sticks out of the kallax (cell { $over }).
@@ -47,7 +47,7 @@ event-round_closed = { $players ->
        *[other] Round { $round } is over: every kallax is revealed, here they are.
     }
 event-rolled = Round { $round }: the dice show { $d1 }, { $d2 } and { $d3 }.
-event-game_over = Game over! Here are the kallaxes and their scores.
+event-game_over = Here are the kallaxes and their scores.
 event-seat_removed = 🚪 The game goes on without { $seat }: their kallax stays as it is.
 
 ## mode
@@ -139,6 +139,7 @@ label-mechanic = Mechanic
 label-mat = Mat (1 cell, 0 points)
 label-hidden = Yellow outline: your box of this round, seen only by you until the round ends.
 label-preview = Preview: the box would go here.
+label-preview_mat = Preview: the mat would go here.
 label-final = Game over
 label-cells = { $size } { $size ->
         [one] cell
@@ -178,7 +179,7 @@ button-mine = My kallax
 button-box = Store a game
 button-mat = Lay a mat
 button-confirm = Confirm
-button-discard = Give up
+button-discard = Cancel
 
 ## prompt
 prompt-pick_box = **Round { $round }**: pick the game (dice assignment) and its orientation.

@@ -47,7 +47,7 @@ event-round_closed = { $players ->
        *[other] Manche { $round } terminée : toutes les kallax sont révélées, les voici.
     }
 event-rolled = Manche { $round } : les dés donnent { $d1 }, { $d2 } et { $d3 }.
-event-game_over = Partie terminée ! Voici les kallax et leurs scores.
+event-game_over = Voici les kallax et leurs scores.
 event-seat_removed = 🚪 La partie continue sans { $seat } : son kallax reste tel quel.
 
 ## mode
@@ -133,6 +133,7 @@ label-mechanic = Mécanique
 label-mat = Tapis (1 case, 0 point)
 label-hidden = Encadré jaune : votre boîte de cette manche, visible de vous seulement jusqu'à la fin de la manche.
 label-preview = Aperçu : la boîte irait ici.
+label-preview_mat = Aperçu : le tapis irait ici.
 label-final = Fin de partie
 label-cells = { $size } { $size ->
         [one] case
@@ -172,7 +173,7 @@ button-mine = Ma kallax
 button-box = Ranger un jeu
 button-mat = Poser un tapis
 button-confirm = Confirmer
-button-discard = Renoncer
+button-discard = Annuler
 
 ## prompt
 prompt-pick_box = **Manche { $round }** : choisissez le jeu (attribution des dés) et son orientation.

@@ -10,6 +10,13 @@ error-too_new =
     The database { $path } was written by a newer release of Ludibot (schema { $found }; this release knows up to schema { $known }).
     Ludibot does not open it, so as to damage nothing. Install the newer release, or restore a backup made by this release (README, “Backup and restore”).
 error-open = Cannot open the database { $path }: { $error }
+error-unwritable = The database { $path } cannot be written ({ $reason ->
+        [full] the disk is full
+       *[readonly] it is read-only
+    }): Ludibot does not start, as no move could be saved. { $reason ->
+        [full] Free some disk space,
+       *[readonly] Make the file (and its folder) writable, or connect to a PostgreSQL server that accepts writes,
+    } then start it again.
 
 ## backup
 backup-usage = Usage: python -m bot backup [FILE]   (without FILE: beside the database, dated)

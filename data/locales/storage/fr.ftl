@@ -10,6 +10,13 @@ error-too_new =
     La base de données { $path } a été écrite par une version plus récente de Ludibot (schéma { $found } ; cette version connaît jusqu'au schéma { $known }).
     Ludibot ne l'ouvre pas, pour ne rien abîmer. Installez la version plus récente, ou restaurez une sauvegarde faite par cette version (README, section « Backup and restore »).
 error-open = Impossible d'ouvrir la base de données { $path } : { $error }
+error-unwritable = La base de données { $path } ne peut pas être écrite ({ $reason ->
+        [full] le disque est plein
+       *[readonly] elle est en lecture seule
+    }) : Ludibot ne démarre pas, car aucun coup ne pourrait être enregistré. { $reason ->
+        [full] Libérez de la place sur le disque,
+       *[readonly] Rendez le fichier (et son dossier) accessible en écriture, ou connectez-vous à un serveur PostgreSQL qui accepte les écritures,
+    } puis relancez.
 
 ## backup
 backup-usage = Usage : python -m bot backup [FICHIER]   (sans FICHIER : à côté de la base, daté)

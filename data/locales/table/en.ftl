@@ -19,7 +19,12 @@ value-yes = yes
 value-no = no
 
 ## stale
-stale-ended_link = This button is out of date. The game's current message: { $link }
+stale-ended_link = This { $control ->
+        [menu] menu
+        [form] form
+       *[button] button
+    } is out of date. { $link }
+stale-link_text = Go to the game's current message
 
 ## ludime
 ludime-button_word = Lay a word
@@ -29,7 +34,13 @@ ludime-modal_hint = With the letters of your hand; several words: separate them 
 ludime-no_word = Type at least one word.
 
 ## limit
-limit-preview = Preview: tile { $tile } on { $position }. Your board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview = Preview: tile { $tile } on { $position }. If the game ended now, your board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview_fill = Preview: tile { $tile } on { $position }, in { $owner }'s Déchetterie. If the game ended now, their board would go from { $before } to { $after } points ({ $gain }). Nothing is placed until you confirm.
+limit-preview_penalty = ⚠️ { $reason } This total counts it. { $left ->
+        [0] This is the last tile.
+        [one] { $left } more tile to come.
+       *[other] { $left } more tiles to come.
+    }
 limit-confirm = Confirm
 limit-change = Change
 
@@ -38,5 +49,6 @@ tectonic-button_play = Play a move
 tectonic-modal_title = Your move
 tectonic-placeholder = Choose a move…
 tectonic-group = Pieces from { $first } to { $last }
+tectonic-group_one = Piece on { $cell }
 tectonic-flips = (flips { $cells })
 tectonic-pick_one = Choose one move, only one, in one of the lists.

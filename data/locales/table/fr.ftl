@@ -19,7 +19,12 @@ value-yes = oui
 value-no = non
 
 ## stale
-stale-ended_link = Ce bouton n'est plus à jour. Le message actuel de la partie : { $link }
+stale-ended_link = { $control ->
+        [menu] Ce menu
+        [form] Ce formulaire
+       *[button] Ce bouton
+    } n'est plus à jour. { $link }
+stale-link_text = Aller au message actuel de la partie
 
 ## ludime
 ludime-button_word = Poser un mot
@@ -29,7 +34,16 @@ ludime-modal_hint = Avec les lettres de votre main ; plusieurs mots : séparez-l
 ludime-no_word = Écrivez au moins un mot.
 
 ## limit
-limit-preview = Aperçu : la tuile { $tile } en { $position }. Votre plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-preview = Aperçu : la tuile { $tile } en { $position }. Si la partie s'arrêtait là, votre plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-preview_fill = Aperçu : la tuile { $tile } en { $position }, dans la Déchetterie { ELISION($owner) ->
+        [vowel] d'{ $owner }
+       *[consonant] de { $owner }
+    }. Si la partie s'arrêtait là, son plateau passerait de { $before } à { $after } points ({ $gain }). Rien n'est posé tant que vous n'avez pas confirmé.
+limit-preview_penalty = ⚠️ { $reason } Ce total la compte. { $left ->
+        [0] C'est la dernière tuile.
+        [one] Encore { $left } tuile à venir.
+       *[other] Encore { $left } tuiles à venir.
+    }
 limit-confirm = Confirmer
 limit-change = Changer
 
@@ -38,5 +52,6 @@ tectonic-button_play = Jouer un coup
 tectonic-modal_title = Votre coup
 tectonic-placeholder = Choisissez un coup…
 tectonic-group = Pièces de { $first } à { $last }
+tectonic-group_one = Pièce en { $cell }
 tectonic-flips = (retourne { $cells })
 tectonic-pick_one = Choisissez un coup, un seul, dans une des listes.

@@ -105,7 +105,7 @@ cmd-vs_player = Another player (lobby)
 cmd-vs_bot = The bot (the game starts at once)
 
 ## ui
-ui-hint_move = ➡️ Play with { COMMAND("tectonic jouer") } `from: to:`: autocomplete only offers your legal moves.
+ui-hint_move = ➡️ Play with { COMMAND("tectonic jouer") } `from: to:` (autocomplete only offers your legal moves).
 ui-flip_pick = Click the piece to flip (or play again with the `flip` option).
 ui-flip_done = You play { $from } → { $to } and flip { $cell }.
 ui-resign_confirm = Resign game #{ $id }? { $opponent } will win it.

@@ -127,7 +127,7 @@ cmd-vs_player = Un autre joueur (salon d'attente)
 cmd-vs_bot = Le bot (la partie commence tout de suite)
 
 ## ui
-ui-hint_move = ➡️ Jouez avec { COMMAND("tectonic jouer") } `de: vers:` : l'autocomplétion ne propose que vos coups permis.
+ui-hint_move = ➡️ Jouez avec { COMMAND("tectonic jouer") } `de: vers:` (l'autocomplétion ne propose que vos coups permis).
 ui-flip_pick = Cliquez sur la pièce à retourner (ou rejouez avec l'option `retourner`).
 ui-flip_done = Vous jouez { $from } → { $to } et retournez { $cell }.
 ui-resign_confirm = Abandonner la partie n°{ $id } ? { $opponent } la gagnera.

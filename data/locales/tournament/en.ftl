@@ -37,6 +37,10 @@ status-running = in progress
 status-finished = finished
 status-cancelled = cancelled
 
+## button
+button-join = Sign up
+button-leave = Withdraw
+
 ## text
 text-label = Tournament #{ $id } — { $game }, { $format } ({ $status })
 text-created = 🏆 Tournament #{ $id }: **{ $game }**, { $format }, { $rounds ->
@@ -45,7 +49,7 @@ text-created = 🏆 Tournament #{ $id }: **{ $game }**, { $format }, { $rounds -
 }, { $places } places{ $reliability ->
     [0] {""}
    *[other] , at least { $reliability } % of games seen through to enter
-}. Organiser: { $organiser }. Enter with { COMMAND("tournoi inscrire") } `tournament:{ $id }`.
+}. Organiser: { $organiser }. Sign up with the button below.
 text-entered = ✅ { $player } entered tournament #{ $id } (rating { $rating }): { $count } of { $places } { $places ->
     [one] place taken
    *[other] places taken
@@ -64,6 +68,7 @@ round-head = **Tournament #{ $id } — round { $round } of { $total }**: { $coun
    *[other] { $count } games, each in its own thread
 }.
 round-table = Table { $table }: { $players } (game #{ $game })
+round-table_link = Table { $table }: { $players } — [game #{ $game }](<{ $link }>)
 round-byes = { $count ->
     [one] Bye (1 point in Swiss): { $players }
    *[other] Byes: { $players }
@@ -71,10 +76,13 @@ round-byes = { $count ->
 round-many = Every table: { COMMAND("tournoi etat") } `tournament:{ $id }`. Each game opens in its own thread.
 
 ## state
-state-open = { $count } of { $places } { $places ->
-    [one] place taken
-   *[other] places taken
-}: { $players }
+state-open = { $count ->
+    [0] Nobody has signed up yet ({ $places } places).
+   *[other] { $count } of { $places } { $places ->
+        [one] place taken
+       *[other] places taken
+    }: { $players }
+}
 state-round = Round { $round } of { $total }: { $running } { $running ->
     [one] game in progress
    *[other] games in progress
@@ -123,10 +131,10 @@ error-not_enough = This tournament needs at least { $min } players to launch ({ 
 error-busy = The tournament just changed: try again.
 error-game_cancel = This game counts for tournament #{ $id }: only a member with Manage Server can cancel it.
 error-none_here = No open or running tournament in this channel: give its number (option “tournament”).
-error-queue_game = Choose the game wanted (option “game”), or `leave:True` to leave your queues.
+error-queue_game = Choose the game wanted (option “game”), or the “leave” option to leave your queues.
 error-queue_players = A table of this game seats { $min } to { $max } players.
 error-queue_already = You are already waiting in this queue.
-error-queue_too_many = You already wait in { $max } queues: leave them first ({ COMMAND("chercher") } `leave:True`).
+error-queue_too_many = You already wait in { $max } queues: leave them first ({ COMMAND("chercher") } with the “leave” option).
 error-challenge_self = You cannot challenge yourself.
 error-challenge_bot = You cannot challenge a bot: to play the AI, start a game with the “ai” option.
 error-reserved = This game is a challenge: only { $member } can join it.
@@ -135,6 +143,7 @@ error-ambiguous = Several tournaments in this channel ({ $list }): say which, fo
 
 ## config
 config-role = Tournament organisers: Manage Server or the { $role } role
+config-role_none = Tournament organisers: Manage Server (no organisers' role chosen)
 config-season = Leaderboard seasons: { $season }
 config-role_saved = The { $role } role can now create tournaments.
 config-season_saved = Leaderboard seasons: { $season }. See them with { COMMAND("classement") } `season:`.
@@ -161,7 +170,7 @@ month-m11 = November { $year }
 month-m12 = December { $year }
 
 ## queue
-queue-waiting = 🔎 You are waiting for a { $game } game of { $players }: { $count } of { $players } waiting. You will be mentioned as soon as the table is full ({ COMMAND("chercher") } `leave:True` to stop).
+queue-waiting = 🔎 You are waiting for a { $game } game of { $players }: { $count } of { $players } waiting. You will be mentioned as soon as the table is full (to stop: { COMMAND("chercher") } with the “leave” option).
 queue-found = 🎲 Game found: { $game } #{ $id } for { $players }. Have fun! { $link }
 queue-left = { $count ->
     [0] You were not waiting in any queue.
@@ -170,7 +179,7 @@ queue-left = { $count ->
 }
 
 ## challenge
-challenge-head = ⚔️ { $creator } challenges { $member } to { $game }: only the member challenged can join.
+challenge-head = ⚔️ { $creator } challenges { $member } to { $game }.
 challenge-dm = ⚔️ { $creator } challenges you to { $game } (game #{ $id }): { $link }
 
 ## season_end

@@ -37,6 +37,10 @@ status-running = en cours
 status-finished = terminé
 status-cancelled = annulé
 
+## button
+button-join = S'inscrire
+button-leave = Se désinscrire
+
 ## text
 text-label = Tournoi n°{ $id } — { $game }, { $format } ({ $status })
 text-created = 🏆 Tournoi n°{ $id } : **{ $game }**, { $format }, { $rounds ->
@@ -45,7 +49,7 @@ text-created = 🏆 Tournoi n°{ $id } : **{ $game }**, { $format }, { $rounds -
 }, { $places } places{ $reliability ->
     [0] {""}
    *[other] , au moins { $reliability } % de parties menées à terme pour s'inscrire
-}. Organisation : { $organiser }. Inscription : { COMMAND("tournoi inscrire") } `tournoi:{ $id }`.
+}. Organisation : { $organiser }. Inscrivez-vous avec le bouton ci-dessous.
 text-entered = ✅ { $player } participe au tournoi n°{ $id } (cote { $rating }) : { $count } sur { $places } { $places ->
     [one] place prise
    *[other] places prises
@@ -64,6 +68,7 @@ round-head = **Tournoi n°{ $id } — ronde { $round } sur { $total }** : { $cou
    *[other] { $count } parties, chacune dans son fil
 }.
 round-table = Table { $table } : { $players } (partie n°{ $game })
+round-table_link = Table { $table } : { $players } — [partie n°{ $game }](<{ $link }>)
 round-byes = { $count ->
     [one] Au repos (1 point en suisse) : { $players }
    *[other] Au repos : { $players }
@@ -71,10 +76,13 @@ round-byes = { $count ->
 round-many = Toutes les tables : { COMMAND("tournoi etat") } `tournoi:{ $id }`. Chaque partie s'ouvre dans son propre fil.
 
 ## state
-state-open = { $count } sur { $places } { $places ->
-    [one] place prise
-   *[other] places prises
-} : { $players }
+state-open = { $count ->
+    [0] Aucune inscription pour l'instant ({ $places } places).
+   *[other] { $count } sur { $places } { $places ->
+        [one] place prise
+       *[other] places prises
+    } : { $players }
+}
 state-round = Ronde { $round } sur { $total } : { $running } { $running ->
     [one] partie en cours
    *[other] parties en cours
@@ -123,10 +131,10 @@ error-not_enough = Il faut au moins { $min } personnes inscrites pour lancer ce 
 error-busy = Le tournoi vient de changer : réessayez.
 error-game_cancel = Cette partie compte pour le tournoi n°{ $id } : seul un membre avec « Gérer le serveur » peut l'annuler.
 error-none_here = Aucun tournoi ouvert ou en cours dans ce salon : précisez son numéro (option « tournoi »).
-error-queue_game = Choisissez le jeu cherché (option « jeu »), ou `quitter:True` pour quitter vos files.
+error-queue_game = Choisissez le jeu cherché (option « jeu »), ou l'option « quitter » pour quitter vos files.
 error-queue_players = À ce jeu, une table compte de { $min } à { $max } joueurs.
 error-queue_already = Vous attendez déjà dans cette file.
-error-queue_too_many = Vous attendez déjà dans { $max } files : quittez-les d'abord ({ COMMAND("chercher") } `quitter:True`).
+error-queue_too_many = Vous attendez déjà dans { $max } files : quittez-les d'abord ({ COMMAND("chercher") }, option « quitter »).
 error-challenge_self = Vous ne pouvez pas vous défier vous-même.
 error-challenge_bot = On ne défie pas un bot : pour jouer contre l'IA, lancez une partie avec l'option « ia ».
 error-reserved = Cette partie est un défi : seul { $member } peut la rejoindre.
@@ -135,6 +143,7 @@ error-ambiguous = Plusieurs tournois dans ce salon ({ $list }) : précisez leque
 
 ## config
 config-role = Organisation des tournois : « Gérer le serveur » ou le rôle { $role }
+config-role_none = Organisation des tournois : « Gérer le serveur » (aucun rôle d'organisation choisi)
 config-season = Saisons du classement : { $season }
 config-role_saved = Le rôle { $role } peut désormais créer des tournois.
 config-season_saved = Saisons du classement : { $season }. Elles se voient avec { COMMAND("classement") } `saison:`.
@@ -170,7 +179,7 @@ month-m12 = décembre { $year }
 queue-waiting = 🔎 Vous attendez une partie { ELISION($game) ->
     [vowel] d'{ $game }
    *[consonant] de { $game }
-} à { $players } : { $count } sur { $players } en attente. Une mention vous préviendra dès que la table sera complète ({ COMMAND("chercher") } `quitter:True` pour arrêter).
+} à { $players } : { $count } sur { $players } en attente. Une mention vous préviendra dès que la table sera complète (pour arrêter : { COMMAND("chercher") }, option « quitter »).
 queue-found = 🎲 Partie trouvée : { $game } n°{ $id } pour { $players }. Bon jeu ! { $link }
 queue-left = { $count ->
     [0] Vous n'attendiez dans aucune file.
@@ -179,7 +188,7 @@ queue-left = { $count ->
 }
 
 ## challenge
-challenge-head = ⚔️ { $creator } défie { $member } à { $game } : seul le membre défié peut rejoindre.
+challenge-head = ⚔️ { $creator } défie { $member } à { $game }.
 challenge-dm = ⚔️ { $creator } vous défie à { $game } (partie n°{ $id }) : { $link }
 
 ## season_end

@@ -15,11 +15,11 @@ label-call = 🔔 { $players }: accept or refuse below.
 
 ## event
 event-takeback = ↩️ { $mode ->
-        [turn] { $seat } took back their last step.
+        [turn] { $seat } took back their last action.
         [alone] { $seat } took back their move.
        *[vote] { $seat } took back their move, accepted by { $players }.
     }
-event-takeback_asked = ↩️ { $seat } asks to take back their last move. { $players }, do you accept? Answer before <t:{ $due }:R> (without an answer the request expires; a move played meanwhile cancels it).
+event-takeback_asked = ↩️ { $seat } asks to take back their last move. { $players }, do you accept? Without an answer the request expires <t:{ $due }:R>; a move played meanwhile cancels it.
 event-takeback_refused = ↩️ { $seat }'s takeback is refused by { $by_seat }.
 event-takeback_expired = ↩️ { $seat }'s takeback request expired: the move stands.
 

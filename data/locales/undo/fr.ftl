@@ -18,11 +18,11 @@ label-call = 🔔 { $players } : acceptez ou refusez ci-dessous.
 
 ## event
 event-takeback = ↩️ { $mode ->
-        [turn] { $seat } a repris son dernier pas.
+        [turn] { $seat } a repris sa dernière action.
         [alone] { $seat } a repris son coup.
        *[vote] { $seat } a repris son coup, accepté par { $players }.
     }
-event-takeback_asked = ↩️ { $seat } demande à reprendre son dernier coup. { $players }, acceptez-vous ? Réponse attendue avant <t:{ $due }:R> (sans réponse, la demande expire ; un coup joué entre-temps l'annule).
+event-takeback_asked = ↩️ { $seat } demande à reprendre son dernier coup. { $players }, acceptez-vous ? La demande expire <t:{ $due }:R> sans réponse ; un coup joué entre-temps l'annule.
 event-takeback_refused = ↩️ La reprise du coup { ELISION($seat) ->
         [vowel] d'{ $seat }
        *[consonant] de { $seat }

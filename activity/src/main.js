@@ -1,0 +1,382 @@
+// Ludibot's board inside Discord. A thin page: one state object, one render(), and the bot's API for
+// everything else (who is asking, what they may see, every rule). No text lives here: the page's words
+// come from the bot's catalogs (GET api/config), in the player's language.
+import {DiscordSDK} from '@discord/embedded-app-sdk';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  texts: {},
+  token: null,
+  instance: null,
+  userId: null,
+  games: [],
+  game: null, // the game shown: its summary (id, kind, version, names, seat, expected…) and view
+  pictures: {board: null, mine: null}, // object URLs of the pictures shown
+  shown: {board: null, mine: null}, // "game:version" each picture was drawn for
+  error: null,
+  // the board as a control: the touched picture's hit map, the touches so far, what the server highlights
+  touch: {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false},
+};
+const SVG = 'http://www.w3.org/2000/svg';
+
+function t(key, params = {}) {
+  const text = state.texts[key] ?? '';
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ''));
+}
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function api(path, {method = 'GET', body, raw = false} = {}) {
+  const headers = {};
+  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const resp = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  if (!resp.ok) {
+    let message = t('page-error');
+    try {
+      message = (await resp.json()).message || message;
+    } catch (e) {
+      /* not JSON: the generic message */
+    }
+    throw new ApiError(resp.status, message);
+  }
+  return raw ? resp : resp.json();
+}
+
+async function loadTexts(lang) {
+  const cfg = await api(`api/config${lang ? `?lang=${lang}` : ''}`);
+  state.texts = cfg.texts;
+  document.documentElement.lang = cfg.lang;
+  return cfg;
+}
+
+// --- what the page shows -------------------------------------------------------------------------
+function statusLine(game) {
+  if (!game) return '';
+  if (game.status === 'lobby') return t('page-lobby');
+  if (game.status !== 'running') return t('page-over');
+  if (game.my_turn && game.touch && state.touch.first.length && !state.touch.preview) {
+    return `${t('page-your_turn')} ${t(state.touch.selected.length ? 'page-touch_next' : 'page-touch')}`;
+  }
+  if (game.my_turn) return t('page-your_turn');
+  const names = game.expected.map((seat) => game.names[seat]).filter(Boolean);
+  return t('page-waiting', {names: names.join(', ')});
+}
+
+function render() {
+  const game = state.game;
+  $('error').hidden = !state.error;
+  $('error').textContent = state.error || '';
+  $('title').textContent = game ? t('page-title', {game: game.id, kind: t(`page-kind-${game.kind}`)}) : 'Ludibot';
+  const status = $('status');
+  status.textContent = game ? statusLine(game) : state.games.length ? t('page-choose') : t('page-none');
+  status.classList.toggle('mine', Boolean(game && game.my_turn));
+  const list = $('games');
+  list.hidden = Boolean(game) || state.games.length === 0;
+  list.replaceChildren(...state.games.map((g) => {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.textContent = `${t('page-title', {game: g.id, kind: t(`page-kind-${g.kind}`)})} — ${statusLine(g)}`;
+    button.classList.toggle('turn', g.my_turn);
+    button.addEventListener('click', () => open(g.id));
+    item.append(button);
+    return item;
+  }));
+  $('table').hidden = !game;
+  $('board').src = state.pictures.board || '';
+  $('board').alt = game ? t('page-board_alt') : '';
+  const mine = Boolean(game && game.mine && state.pictures.mine);
+  $('mine').hidden = $('mine-title').hidden = !mine;
+  $('mine-title').textContent = t('page-mine');
+  $('mine').src = mine ? state.pictures.mine : '';
+  $('mine').hidden = !mine;
+  $('mine-pic').classList.toggle('first', Boolean(game && game.touch === 'mine'));
+  renderTouch(game);
+}
+
+// --- the board as a control: touches, highlighted targets, the preview, « Confirmer » ----------------
+function renderTouch(game) {
+  const touch = state.touch;
+  const which = game && game.touch;
+  for (const name of ['board', 'mine']) {
+    const svg = $(`${name}-hits`);
+    const active = which === name && touch.hits && !touch.preview;
+    if (which === name && touch.preview) $(name).src = touch.preview.picture;
+    svg.replaceChildren();
+    svg.toggleAttribute('hidden', !active);
+    if (!active) continue;
+    svg.setAttribute('viewBox', `0 0 ${touch.hits.width} ${touch.hits.height}`);
+    svg.setAttribute('preserveAspectRatio', 'none');
+    const catcher = document.createElementNS(SVG, 'rect'); // a touch between regions finds the nearest
+    catcher.setAttribute('class', 'catch');
+    catcher.setAttribute('width', touch.hits.width);
+    catcher.setAttribute('height', touch.hits.height);
+    svg.append(catcher);
+    const shown = [...touch.selected, ...touch.targets.filter((r) => !touch.selected.includes(r))];
+    for (const region of shown) {
+      const poly = touch.hits.regions[region];
+      if (!poly) continue;
+      const el = document.createElementNS(SVG, 'polygon');
+      el.setAttribute('points', poly.map(([x, y]) => `${x},${y}`).join(' '));
+      el.dataset.region = region;
+      if (touch.selected.includes(region)) el.classList.add('picked');
+      svg.append(el);
+    }
+  }
+  $('choice').hidden = !touch.preview;
+  $('preview-text').textContent = touch.preview ? touch.preview.text : '';
+  $('confirm').textContent = t('page-confirm');
+  $('change').textContent = t('page-change');
+  $('confirm').disabled = $('change').disabled = touch.busy;
+  document.body.dataset.touch = touch.key && !touch.busy ? `${touch.key}:${touch.selected.length}` +
+    (touch.preview ? ':preview' : '') : '';
+}
+
+function centre(poly) {
+  return [poly.reduce((a, p) => a + p[0], 0) / poly.length, poly.reduce((a, p) => a + p[1], 0) / poly.length];
+}
+
+function inside(poly, x, y) {
+  let hit = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}
+
+// the region a pointer names: a highlighted one it is in, else the nearest within a fingertip
+function regionAt(svg, event) {
+  const touch = state.touch;
+  const box = svg.getBoundingClientRect();
+  const scale = touch.hits.width / box.width;
+  const x = (event.clientX - box.left) * scale;
+  const y = (event.clientY - box.top) * scale;
+  const candidates = [...new Set([...touch.targets, ...touch.selected, ...touch.first])]
+    .filter((r) => touch.hits.regions[r]);
+  const within = candidates.filter((r) => inside(touch.hits.regions[r], x, y));
+  if (within.length) return within.find((r) => touch.targets.includes(r)) || within[0];
+  let best = null;
+  let bestDistance = 24 * scale; // 24 CSS pixels
+  for (const r of candidates) {
+    const [cx, cy] = centre(touch.hits.regions[r]);
+    const distance = Math.hypot(cx - x, cy - y);
+    if (distance < bestDistance) [best, bestDistance] = [r, distance];
+  }
+  return best;
+}
+
+async function touchApi(selected) {
+  const game = state.game;
+  return api(`api/games/${game.id}/touch`, {method: 'POST',
+    body: {instance_id: state.instance, version: game.version, selected}});
+}
+
+async function loadTouch(game) {
+  const key = `${game.id}:${game.version}`;
+  if (!game.touch || !game.my_turn) {
+    state.touch = {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false};
+    return;
+  }
+  if (state.touch.key === key) return;
+  const [hits, answer] = await Promise.all([
+    api(`api/games/${game.id}/hits?instance_id=${encodeURIComponent(state.instance)}&which=${game.touch}` +
+        `&v=${game.version}`),
+    api(`api/games/${game.id}/touch`, {method: 'POST',
+      body: {instance_id: state.instance, version: game.version, selected: []}}),
+  ]);
+  state.touch = {key, hits, first: answer.targets, selected: [], targets: answer.targets, preview: null,
+                 busy: false};
+}
+
+async function tapped(region) {
+  const touch = state.touch;
+  if (touch.busy || touch.preview || !region) return;
+  let selected;
+  if (touch.selected.includes(region)) selected = touch.selected.slice(0, touch.selected.indexOf(region));
+  else if (touch.targets.includes(region)) selected = [...touch.selected, region];
+  else if (touch.first.includes(region)) selected = [region];
+  else return;
+  touch.busy = true;
+  render();
+  try {
+    const answer = selected.length ? await touchApi(selected) : {targets: touch.first, moves: []};
+    touch.selected = selected;
+    touch.targets = answer.targets;
+    if (answer.moves.length === 1 && !answer.targets.length) {
+      const action = answer.moves[0].action;
+      const preview = await api(`api/games/${state.game.id}/preview`, {method: 'POST',
+        body: {instance_id: state.instance, version: state.game.version, action}});
+      touch.preview = {action, picture: preview.picture, text: preview.text};
+    }
+    state.error = null;
+  } catch (err) {
+    state.error = err.message;
+    if (err.status === 409) state.touch.key = null; // the game moved on: its new version is fetched
+  } finally {
+    touch.busy = false;
+  }
+  if (state.touch.key === null && state.game) await open(state.game.id);
+  else render();
+}
+
+async function change() {
+  const touch = state.touch;
+  if (touch.busy) return;
+  touch.preview = null;
+  touch.selected = [];
+  touch.targets = touch.first;
+  render();
+}
+
+async function confirm() {
+  const touch = state.touch;
+  if (touch.busy || !touch.preview) return;
+  touch.busy = true;
+  render();
+  try {
+    await api(`api/games/${state.game.id}/move`, {method: 'POST',
+      body: {instance_id: state.instance, version: state.game.version, action: touch.preview.action}});
+    state.error = null;
+  } catch (err) {
+    state.error = err.message;
+  }
+  touch.busy = false;
+  state.touch.key = null;
+  await open(state.game.id);
+}
+
+function listen() {
+  for (const name of ['board', 'mine']) {
+    const svg = $(`${name}-hits`);
+    svg.addEventListener('pointerup', (event) => {
+      if (!state.touch.hits || !state.game || state.game.touch !== name) return;
+      const region = event.target.dataset && event.target.dataset.region;
+      tapped(region || regionAt(svg, event)).catch(() => {});
+    });
+  }
+  $('confirm').addEventListener('click', () => confirm().catch(() => {}));
+  $('change').addEventListener('click', () => change().catch(() => {}));
+}
+
+async function picture(game, which) {
+  const key = `${game.id}:${game.version}`;
+  if (state.shown[which] === key) return;
+  try {
+    const resp = await api(`api/games/${game.id}/picture?instance_id=${encodeURIComponent(state.instance)}` +
+                           `&which=${which}&v=${game.version}`, {raw: true});
+    const url = URL.createObjectURL(await resp.blob());
+    if (state.pictures[which]) URL.revokeObjectURL(state.pictures[which]);
+    state.pictures[which] = url;
+    state.shown[which] = key;
+  } catch (err) {
+    if (which === 'board') throw err;
+    state.pictures.mine = null; // a game without a private picture
+  }
+}
+
+// one opening at a time: a move's answer and its socket frame both ask for the new version
+let opening = Promise.resolve();
+function open(gameId, atLeast = 0) {
+  opening = opening.catch(() => {}).then(() => {
+    if (state.game && state.game.id === gameId && state.game.version >= atLeast && atLeast) return null;
+    return openNow(gameId);
+  });
+  return opening;
+}
+
+async function openNow(gameId) {
+  const game = await api(`api/games/${gameId}?instance_id=${encodeURIComponent(state.instance)}`);
+  const pictures = [picture(game, 'board')];
+  if (game.mine) pictures.push(picture(game, 'mine'));
+  else state.pictures.mine = null;
+  pictures.push(loadTouch(game));
+  await Promise.all(pictures);
+  state.game = game;
+  state.error = null;
+  render();
+  document.body.dataset.version = String(game.version); // what the page shows (tests read it)
+  document.body.dataset.game = String(game.id);
+}
+
+async function loadGames() {
+  const answer = await api(`api/games?instance_id=${encodeURIComponent(state.instance)}`);
+  state.userId = answer.user.id;
+  if (answer.user.lang !== document.documentElement.lang) await loadTexts(answer.user.lang);
+  state.games = answer.games;
+  const focus = answer.focus ?? (answer.games.length === 1 ? answer.games[0].id : null);
+  const current = state.game && answer.games.some((g) => g.id === state.game.id) ? state.game.id : focus;
+  if (current !== null && current !== undefined) await open(current);
+  else {
+    state.game = null;
+    render();
+  }
+}
+
+// --- live: the socket says which game changed; the page asks for its own view ----------------------
+function connect(delay = 500) {
+  const url = new URL('api/socket', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(url);
+  ws.addEventListener('open', () => ws.send(JSON.stringify({token: state.token, instance_id: state.instance})));
+  ws.addEventListener('message', async (event) => {
+    const frame = JSON.parse(event.data);
+    try {
+      if (frame.hello) {
+        delay = 500;
+        await loadGames(); // what changed while the socket was away
+      } else if (frame.resync) {
+        await loadGames();
+      } else if (frame.game && state.game && frame.game === state.game.id && frame.version > state.game.version) {
+        await open(frame.game, frame.version);
+      } else if (frame.game && !state.game) {
+        await loadGames();
+      } else if (frame.error) {
+        state.error = frame.message;
+        render();
+      }
+    } catch (err) {
+      state.error = err.message;
+      render();
+    }
+  });
+  ws.addEventListener('close', (event) => {
+    if (event.code === 4401 || event.code === 4403) return; // refused: the error frame said why
+    setTimeout(() => connect(Math.min(delay * 2, 15000)), delay);
+  });
+}
+
+async function start() {
+  listen();
+  const cfg = await loadTexts();
+  const query = new URLSearchParams(location.search);
+  if (!query.get('frame_id') || !query.get('instance_id')) {
+    state.error = t('page-open_from_discord');
+    render();
+    return;
+  }
+  const sdk = new DiscordSDK(cfg.client_id, {disableConsoleLogOverride: true});
+  $('status').textContent = t('page-connecting');
+  await sdk.ready();
+  const {code} = await sdk.commands.authorize({
+    client_id: cfg.client_id, response_type: 'code', state: '', prompt: 'none', scope: ['identify'],
+  });
+  const {access_token: token} = await api('api/token', {method: 'POST', body: {code}});
+  state.token = token;
+  await sdk.commands.authenticate({access_token: token});
+  state.instance = sdk.instanceId;
+  await loadGames();
+  connect();
+}
+
+start().catch((err) => {
+  state.error = err instanceof ApiError ? err.message : t('page-error');
+  render();
+});
