@@ -67,6 +67,10 @@ async def store(db_url):
     await s.close()
 
 
+#: modules whose fixture draws every picture of the gallery (minutes): first of all in a parallel run
+LONG_MODULES = ("tests/render/test_phone.py", "tests/render/test_picture_words.py")
+
+
 def pytest_collection_modifyitems(config, items):
     """In a parallel run (pytest-xdist, ``make test``), the end-to-end modules first, the longest of
     them first: each worker takes a whole module at a time (``--dist loadfile``), in this order, and
@@ -82,6 +86,8 @@ def pytest_collection_modifyitems(config, items):
 
     def weight(item) -> tuple[int, int]:
         module = item.nodeid.split("::")[0]
+        if module in LONG_MODULES:
+            return (0, -10_000)
         return (0, -sizes[module]) if "/e2e/" in module else (1, 0)
 
     items.sort(key=weight)  # (stable: a module's tests stay together and in order)
