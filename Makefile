@@ -1,6 +1,7 @@
 # Two commands for a fresh machine:
 #   make run   - create the virtualenv if missing, install, run the bot
-#   make test  - create the virtualenv if missing, install with test extras, run all tests
+#   make test  - create the virtualenv if missing, install with test extras, run all tests (in parallel:
+#                WORKERS=auto, one pytest worker per core; WORKERS=0 runs them in this process)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -36,10 +37,13 @@ $(TESTSTAMP): pyproject.toml | $(PY)
 run: $(STAMP) activity
 	$(PY) -m sandbox.launch
 
+#: pytest workers (pytest-xdist): one per core; a test module runs whole in one worker (its shared world)
+WORKERS ?= auto
+
 test: $(TESTSTAMP) activity
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 lint: $(TESTSTAMP)
 	$(PY) -m ruff check .

@@ -181,8 +181,15 @@ def _fields(template: str) -> set[str]:
 
 def read_ftl(path: Path, domain: str | None = None) -> dict[str, ftl.Message]:
     """The messages of one ``.ftl`` file by catalog key; syntax errors raise ``ValueError``."""
+    return _messages_of(_parse_ftl(path), path, domain)
+
+
+def _parse_ftl(path: Path) -> FluentResource:
+    return FluentResource(path.read_text(encoding="utf-8"))
+
+
+def _messages_of(resource: FluentResource, path: Path, domain: str | None = None) -> dict[str, ftl.Message]:
     domain = domain or path.parent.name
-    resource = FluentResource(path.read_text(encoding="utf-8"))
     junk = [entry for entry in resource.body if isinstance(entry, ftl.Junk)]
     if junk:
         raise ValueError(f"{path}: Fluent syntax error near {junk[0].content[:80]!r}")
@@ -203,8 +210,9 @@ def _domain(domain: str, lang: str) -> _Domain:
     loaded = _Domain(bundle)
     ftl_path = folder / f"{lang}.ftl"
     if ftl_path.exists():
-        loaded.messages = read_ftl(ftl_path, domain)
-        bundle.add_resource(FluentResource(ftl_path.read_text(encoding="utf-8")))
+        resource = _parse_ftl(ftl_path)  # parsed once (the parse is most of a start's catalog time)
+        loaded.messages = _messages_of(resource, ftl_path, domain)
+        bundle.add_resource(resource)
     toml_path = folder / f"{lang}.toml"  # TRANSITION: str.format catalogs not yet converted
     if toml_path.exists():
         with toml_path.open("rb") as fh:

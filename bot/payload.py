@@ -47,8 +47,8 @@ log = logging.getLogger("ludibot")
 #: a lone surrogate (a well-formed pair was already joined into one code point by the decoder)
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 #: a bare number (not in a string) of 20 digits or more, or with an exponent: what orjson may read
-#: as a float where Discord meant an integer past 64 bits
-_BIG_NUMBER_TEXT = re.compile(r"[:\[,]\s*-?(?:\d{20}|[\d.]+[eE])")
+#: as a float where Discord meant an integer past 64 bits (in an object, a list, or the whole text)
+_BIG_NUMBER_TEXT = re.compile(r"(?:^|[:\[,])\s*-?(?:\d{20}|[\d.]+[eE])")
 _BIG_NUMBER = re.compile(_BIG_NUMBER_TEXT.pattern.encode())
 #: what a JSON text holding a surrogate escape looks like (a cheap test before walking the value)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
@@ -98,7 +98,9 @@ def loads(data: str | bytes | bytearray | memoryview) -> Any:
 def whole_numbers(value: Any) -> Any:
     """Every float that is a whole number past 2**53 made an ``int`` again, in place (orjson reads
     an integer past 64 bits as a float; discord.py, given a float for flags or permissions, fails
-    later in a task nobody awaits). Returns the value."""
+    later in a task nobody awaits). Returns the value (a bare number: the number, made whole)."""
+    if type(value) is float:
+        return int(value) if math.isfinite(value) and value.is_integer() and abs(value) >= 2**53 else value
     if isinstance(value, dict):
         for k, v in value.items():
             if type(v) is float:

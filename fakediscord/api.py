@@ -4,6 +4,7 @@ modals), the test awaits the bot's complete answer and inspects who sees what.""
 from __future__ import annotations
 
 import copy
+import inspect
 import secrets
 import time
 from collections.abc import Callable
@@ -13,6 +14,22 @@ from typing import Any
 from . import models as m
 from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser, find_named
 from .server import FakeDiscordServer, InteractionRecord
+
+
+def describe_wait(cond: Callable[..., Any] | None, what: str | None = None) -> str:
+    """What a wait was waiting for, for its TimeoutError: ``what`` when the caller said it, else the
+    condition's own source line (a lambda) or name, and where it was written."""
+    if what:
+        return what
+    if cond is None:
+        return "nothing new for the settle time"
+    code = getattr(cond, "__code__", None)
+    where = f" ({code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno})" if code is not None else ""
+    try:
+        source = " ".join(line.strip() for line in inspect.getsourcelines(cond)[0])
+    except (OSError, TypeError):
+        source = getattr(cond, "__qualname__", repr(cond))
+    return (source if len(source) <= 240 else source[:240] + "…") + where
 
 
 class NotConnected(RuntimeError):
@@ -231,11 +248,13 @@ class InteractionResult:
         timeout: float | None = None,
         until: Callable[[InteractionResult], bool] | None = None,
         check_deadline: bool | None = None,
+        what: str | None = None,
     ) -> InteractionResult:
         """Wait for the callback (up to the deadline), then until `until(self)` is true or, without
         `until`, until nothing new happened for `settle` seconds (a deferred "thinking" message keeps
         it waiting until filled in). Raises DeadlineMissed if no callback came in time (unless
-        check_deadline=False), TimeoutError if `until` never became true within `timeout`."""
+        check_deadline=False), TimeoutError if `until` never became true within `timeout` (saying
+        which wait it was: `what`, or the condition's source)."""
         fake = self.fake
         rec = self.record
         settle = fake.settle if settle is None else settle
@@ -262,7 +281,7 @@ class InteractionResult:
                     break
                 if now >= end:
                     if until is not None:
-                        raise TimeoutError(f"condition not met within {timeout}s: {self!r}")
+                        raise TimeoutError(f"waited {timeout}s in vain for: {describe_wait(until, what)}\n{self!r}")
                     break
                 if until is not None or rec.deferred_pending:
                     step = end - now
@@ -357,21 +376,24 @@ class FakeDiscord(FakeDiscordServer):
         while self.connected:
             now = time.monotonic()
             if now >= end:
-                raise TimeoutError("the bot is still connected")
+                raise TimeoutError(f"the bot is still connected after {timeout}s")
             await self.wait_changed(end - now)
 
     async def wait_synced(self, after: int, timeout: float = 20.0) -> None:
         """Wait until `sync_count` exceeds `after` (a command sync happened)."""
-        await self.wait_until(lambda: self.sync_count > after, timeout)
+        await self.wait_until(lambda: self.sync_count > after, timeout,
+                              what=f"a command sync after sync number {after} (syncs: {self.sync_count})")
 
-    async def wait_until(self, cond: Callable[[], bool], timeout: float = 10.0, *, poll: float = 0.1) -> None:
+    async def wait_until(self, cond: Callable[[], bool], timeout: float = 10.0, *, poll: float = 0.1,
+                         what: str | None = None) -> None:
         """Wait until `cond()` holds; re-checked at every change of the fake and every `poll` seconds
-        (conditions may depend on things the fake does not see, e.g. a process's log)."""
+        (conditions may depend on things the fake does not see, e.g. a process's log). A TimeoutError
+        says which wait it was: `what`, or the condition's source and where it was written."""
         end = time.monotonic() + timeout
         while not cond():
             now = time.monotonic()
             if now >= end:
-                raise TimeoutError("condition not met")
+                raise TimeoutError(f"waited {timeout}s in vain for: {describe_wait(cond, what)}")
             await self.wait_changed(min(end - now, poll))
 
     async def wait_idle(self, quiet: float | None = None, timeout: float = 10.0) -> None:
@@ -382,7 +404,8 @@ class FakeDiscord(FakeDiscordServer):
             if not await self.wait_changed(quiet):
                 return
 
-    async def wait_for_message(self, predicate: Callable[[FakeMessage], bool], timeout: float = 10.0) -> FakeMessage:
+    async def wait_for_message(self, predicate: Callable[[FakeMessage], bool], timeout: float = 10.0, *,
+                               what: str | None = None) -> FakeMessage:
         end = time.monotonic() + timeout
         while True:
             for msg in self.message_by_id.values():
@@ -390,7 +413,7 @@ class FakeDiscord(FakeDiscordServer):
                     return msg
             now = time.monotonic()
             if now >= end:
-                raise TimeoutError("no matching message")
+                raise TimeoutError(f"waited {timeout}s in vain for a message: {describe_wait(predicate, what)}")
             await self.wait_changed(end - now)
 
     # ------------------------------------------------------------------ output queries
@@ -649,6 +672,7 @@ class FakeDiscord(FakeDiscordServer):
         timeout: float | None = None,
         until: Callable[[InteractionResult], bool] | None = None,
         check_deadline: bool | None = None,
+        what: str | None = None,
     ) -> InteractionResult:
         """User fills the modal the bot opened (callback 9) and submits it. `values` keys are the
         inputs' custom_ids or labels; values are strings (or lists for selects in labels)."""

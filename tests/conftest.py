@@ -67,6 +67,32 @@ async def store(db_url):
     await s.close()
 
 
+#: modules whose fixture draws every picture of the gallery (minutes): first of all in a parallel run
+LONG_MODULES = ("tests/render/test_phone.py", "tests/render/test_picture_words.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """In a parallel run (pytest-xdist, ``make test``), the end-to-end modules first, the longest of
+    them first: each worker takes a whole module at a time (``--dist loadfile``), in this order, and
+    the many short modules fill the end, so that no worker is left alone with a long one at the end.
+    The order of the tests within a module is kept."""
+    import os
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    sizes: dict[str, int] = {}
+    for item in items:
+        sizes[item.nodeid.split("::")[0]] = sizes.get(item.nodeid.split("::")[0], 0) + 1
+
+    def weight(item) -> tuple[int, int]:
+        module = item.nodeid.split("::")[0]
+        if module in LONG_MODULES:
+            return (0, -10_000)
+        return (0, -sizes[module]) if "/e2e/" in module else (1, 0)
+
+    items.sort(key=weight)  # (stable: a module's tests stay together and in order)
+
+
 def pytest_sessionfinish(session, exitstatus):
     """A test that fails with something still open (a pool, an executor) leaves a worker thread
     (not a daemon) alive, and the interpreter would wait for it for ever after the summary: a CI run must end.

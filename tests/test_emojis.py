@@ -78,6 +78,7 @@ class MemoryDiscord:
         self.next_id = 10**17
         self.limit = limit
         self.creates = 0
+        self.lists = 0  # how many times the list was read
         self.refuse: set[str] = set()  # names whose upload fails (an invalid image, say)
 
     def api(self, delay: float = 0.0) -> emojis.EmojiApi:
@@ -86,6 +87,7 @@ class MemoryDiscord:
         class Api:
             async def list(self):
                 await asyncio.sleep(delay)
+                disc.lists += 1
                 return [dict(i) for i in disc.items.values()]
 
             async def create(self, name, png):
@@ -217,11 +219,17 @@ async def test_a_refused_upload_falls_back_to_text_for_that_emoji_only(wanted):
 async def test_run_retries_a_reader_until_shard_zero_made_them(wanted, monkeypatch):
     monkeypatch.setattr(emojis, "wanted_names", lambda: wanted)
     disc, reg = MemoryDiscord(), emojis.Registry()
-    reader = asyncio.create_task(emojis.run(disc.api(), reg, create=False, relist_delays=(0.05, 0.05, 0.05)))
-    await asyncio.sleep(0.02)
+    # (the later reads stop as soon as nothing is missing: long ones cost nothing, and a slow machine
+    # making the emojis cannot outlast them)
+    reader = asyncio.create_task(emojis.run(disc.api(), reg, create=False, relist_delays=(0.05, 0.2, 1, 5, 10)))
+    while disc.lists == 0:  # the reader's first read: nothing there yet
+        assert not reader.done(), reader
+        await asyncio.sleep(0)
+    assert reg.emoji("limit", "11") is None
     await emojis.sync(disc.api(), emojis.Registry(), wanted, create=True, pace=0)
     report = await reader
     assert report.missing == 0 and disc.creates == 5 and reg.emoji("limit", "11") is not None
+    assert disc.lists >= 3  # the reader's first read, shard zero's, and the reader's read again
 
 
 async def test_run_survives_discord_unreachable(wanted, monkeypatch):

@@ -96,6 +96,16 @@ async def test_connect_and_sync(env):
     assert fake.unhandled == []
 
 
+@pytest_asyncio.fixture(loop_scope="module")
+async def board(env):
+    """A fresh public message with buttons and a select, for a test of its own (no test relies on an
+    earlier one's message)."""
+    res = await env.fake.run_command(env.alice, "jeux", "selftest start", target=300, label="partie", flag=True,
+                                     other=env.bob, mode="Rapide")
+    assert res.message.button_labels == ["Ping", "Refresh"]
+    return res.message
+
+
 async def test_command_with_typed_options_posts_public_message_with_components(env):
     fake, alice, bob = env.fake, env.alice, env.bob
     res = await fake.run_command(alice, "jeux", "selftest start", target=300, label="partie", flag=True, other=bob,
@@ -115,12 +125,10 @@ async def test_command_with_typed_options_posts_public_message_with_components(e
         await fake.run_command(alice, "jeux", "selftest start", target=5000, label="x")
     with pytest.raises(ValueError):
         await fake.run_command(alice, "jeux", "selftest start", target=5)
-    env.state["board"] = res.message
 
 
-async def test_click_gives_ephemeral_png_only_to_clicker(env):
+async def test_click_gives_ephemeral_png_only_to_clicker(env, board):
     fake, alice, bob = env.fake, env.alice, env.bob
-    board = env.state["board"]
     res = await fake.click(bob, board, label="Ping")
     assert res.ephemeral
     assert res.message.visible_to == bob.id
@@ -140,9 +148,8 @@ async def test_click_gives_ephemeral_png_only_to_clicker(env):
         await fake.click(alice, res.message, label="Ping")
 
 
-async def test_select_updates_the_message(env):
+async def test_select_updates_the_message(env, board):
     fake, alice = env.fake, env.alice
-    board = env.state["board"]
     res = await fake.select(alice, board, ["Est"])  # by label; values work too
     assert res.response_type == 7
     assert res.message is board and res.updated == [board]
@@ -153,18 +160,16 @@ async def test_select_updates_the_message(env):
         await fake.select(alice, board, ["Nord"])
 
 
-async def test_deferred_update_then_edit_original_edits_the_clicked_message(env):
+async def test_deferred_update_then_edit_original_edits_the_clicked_message(env, board):
     fake, bob = env.fake, env.bob
-    board = env.state["board"]
     res = await fake.click(bob, board, label="Refresh")
     assert res.response_type == 6
     assert res.message is board and res.created == []
     assert board.content == "refreshed 300 by Bob" and board.visible_to is None
 
 
-async def test_concurrent_clicks(env):
+async def test_concurrent_clicks(env, board):
     fake, alice, bob = env.fake, env.alice, env.bob
-    board = env.state["board"]
     ra, rb = await asyncio.gather(fake.click(alice, board, label="Ping"), fake.click(bob, board, label="Ping"))
     assert ra.message.visible_to == alice.id and "for Alice" in ra.message.content
     assert rb.message.visible_to == bob.id and "for Bob" in rb.message.content
@@ -371,9 +376,8 @@ async def test_gateway_resume(env):
     assert "RESUMED" in env.bot.log
 
 
-async def test_sigkill_restart_and_persistent_button(env):
+async def test_sigkill_restart_and_persistent_button(env, board):
     fake, bob, bot = env.fake, env.bob, env.bot
-    board = env.state["board"]
     old_pid = bot.proc.pid
     bot.kill()
     await fake.wait_disconnected(timeout=10)
@@ -539,3 +543,20 @@ async def test_application_emojis_from_discord_py(env):
     res = await fake.run_command(alice, "jeux", "selftest emoji", name="dé-6")
     assert res.content == "refused 400 50035" and len(fake.validation_errors) == before + 1
     fake.errors.clear()
+
+
+async def test_a_wait_that_times_out_says_which_wait_it_was():
+    """A TimeoutError names what was awaited: the caller's words, or the condition's own source line
+    and where it is written (a test that times out points at its wait, not at « condition not met »)."""
+    fake = FakeDiscord(guild_name="Quiet", channels=["jeux"])
+    await fake.start()
+    try:
+        cards: list = []
+        with pytest.raises(TimeoutError, match=r"len\(cards\) >= 2.*test_fakediscord\.py:\d+"):
+            await fake.wait_until(lambda: len(cards) >= 2, timeout=0.05)
+        with pytest.raises(TimeoutError, match="the second card of the table"):
+            await fake.wait_until(lambda: len(cards) >= 2, timeout=0.05, what="the second card of the table")
+        with pytest.raises(TimeoutError, match=r'a message: .*"Lancer" in m\.button_labels'):
+            await fake.wait_for_message(lambda m: "Lancer" in m.button_labels, timeout=0.05)
+    finally:
+        await fake.stop()

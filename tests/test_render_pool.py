@@ -29,6 +29,24 @@ def _slow(seconds: float, answer: bytes) -> bytes:
     return answer
 
 
+def _held(started: str, release: str, answer: bytes) -> bytes:
+    """Says it started (a file), then draws until told to finish (another file): a picture in progress."""
+    import time
+
+    open(started, "w").close()
+    end = time.monotonic() + 30
+    while not os.path.exists(release) and time.monotonic() < end:
+        time.sleep(0.01)
+    return answer
+
+
+async def _until(cond, what: str, timeout: float = 20) -> None:
+    end = asyncio.get_running_loop().time() + timeout
+    while not cond():
+        assert asyncio.get_running_loop().time() < end, f"waited {timeout}s in vain for {what}"
+        await asyncio.sleep(0.01)
+
+
 def _fail(text: str) -> bytes:
     raise ValueError(text)
 
@@ -67,17 +85,20 @@ def test_pictures_are_drawn_in_worker_processes_and_a_dead_worker_is_replaced(tm
     asyncio.run(scenario())
 
 
-def test_a_caller_that_gives_up_leaves_the_worker_in_step():
+def test_a_caller_that_gives_up_leaves_the_worker_in_step(tmp_path):
     """An interaction cancelled while its picture is drawn: the answer is still read off the pipe,
     so the next picture gets its own answer, not the abandoned one; an error raised by a renderer
     reaches its caller and the worker goes on."""
+    started, release = str(tmp_path / "started"), str(tmp_path / "release")
+
     async def scenario():
         pool = RenderPool(1)
         await pool.start()
         try:
-            slow = asyncio.create_task(pool.run(_slow, 0.3, b"abandoned"))
-            await asyncio.sleep(0.1)
+            slow = asyncio.create_task(pool.run(_held, started, release, b"abandoned"))
+            await _until(lambda: os.path.exists(started), "the worker to start drawing the first picture")
             slow.cancel()
+            open(release, "w").close()  # the abandoned picture is finished after its caller gave up
             assert await pool.run(_slow, 0, b"mine") == b"mine"
             try:
                 await pool.run(_fail, "no such tile")

@@ -87,12 +87,61 @@ async def test_a_database_from_a_newer_release_is_refused_untouched(db_url, back
     await s3.close()
 
 
-async def test_two_processes_migrating_together_apply_each_migration_once(db_url):
-    a, b = open_store(db_url), open_store(db_url)
-    await asyncio.gather(a.open(), b.open())
-    assert await a.schema_version() == await b.schema_version() == len(MIGRATIONS)
-    await a.close()
-    await b.close()
+#: a process that opens the store (migrating it) at the moment the test says go
+_OPENER = """
+import asyncio, os, sys, time
+from bot.storage import open_store
+
+url, ready, go = sys.argv[1:4]
+open(ready, "w").close()
+end = time.monotonic() + 60
+while not os.path.exists(go):
+    assert time.monotonic() < end, "never told to go"
+    time.sleep(0.001)
+
+async def main():
+    store = open_store(url)
+    await store.open()
+    print(await store.schema_version())
+    await store.close()
+
+asyncio.run(main())
+"""
+
+
+async def test_two_processes_migrating_together_apply_each_migration_once(db_url, tmp_path):
+    """Bot processes started together on a new database (a deployment's shards): each opens the store,
+    which migrates it, at the same moment; every migration runs once (a second run of one would fail:
+    its tables exist), each process ends with the latest schema."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    go = tmp_path / "go"
+    readies = [tmp_path / f"ready-{n}" for n in range(3)]
+    procs = [subprocess.Popen([sys.executable, "-c", _OPENER, db_url, str(ready), str(go)], env=env, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for ready in readies]
+    try:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 60
+        while not all(r.exists() for r in readies):  # every process started, waiting for the word
+            assert loop.time() < end and all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+            await asyncio.sleep(0.01)
+        go.touch()
+        outs = [await asyncio.to_thread(p.communicate, timeout=60) for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+    assert [(p.returncode, out.strip()) for p, (out, _) in zip(procs, outs, strict=True)] == \
+        [(0, str(len(MIGRATIONS)))] * len(procs), [err[-2000:] for _, err in outs]
+    s = open_store(db_url)
+    await s.open()
+    assert await s.schema_version() == len(MIGRATIONS)
+    await _game(s)  # the schema works
+    await s.close()
 
 
 async def test_create_and_read_back(store):

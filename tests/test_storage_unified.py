@@ -164,8 +164,10 @@ async def test_a_batch_that_fails_undoes_its_whole_transaction(store):
 async def test_postgresql_locks_a_board_and_a_player_across_processes(pg_server):
     """Ratings are folded one rater per board, a player's vacations changed one at a time: on PostgreSQL an
     advisory lock held to the end of the transaction (SQLite's write transaction already is one). A second
-    store (another process) asking for the same key waits until the first commits."""
+    store (another process) asking for the same key waits until the first commits: the first holds the
+    lock until the server shows the second waiting for it, and the second gets it only after that."""
     import asyncio
+    import threading
     import time
 
     from bot.storage import open_store
@@ -174,24 +176,35 @@ async def test_postgresql_locks_a_board_and_a_player_across_processes(pg_server)
     a, b = open_store(url), open_store(url)
     await a.open()
     await b.open()
+    loop = asyncio.get_running_loop()
     try:
         for key in ("123:ludix", 4242):
-            def held(tx, key=key):
+            holding = threading.Event()
+            seen = {}
+
+            def held(tx, key=key, holding=holding, seen=seen):
                 a._lock(tx, key)
-                time.sleep(0.4)  # in the database thread: the lock is held meanwhile
-                return tx.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' "
+                holding.set()
+                mine = tx.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' "
                                   "AND pid = pg_backend_pid()").value()
+                end = time.monotonic() + 20
+                # the lock is held (in the database thread) until the other store is seen waiting for it
+                while tx.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                                 "AND pid <> pg_backend_pid()").value() == 0:
+                    assert time.monotonic() < end, f"the second store never waited for the lock on {key!r}"
+                    time.sleep(0.01)
+                seen["waiter"] = time.monotonic()
+                return mine
 
             def waits(tx, key=key):
-                started = time.monotonic()
                 b._lock(tx, key)
-                return time.monotonic() - started
+                return time.monotonic()
 
             first = asyncio.ensure_future(a._tx(held))
-            await asyncio.sleep(0.1)
-            waited = await b._tx(waits)
+            assert await loop.run_in_executor(None, holding.wait, 20), "the first store never took the lock"
+            got = await b._tx(waits)
             assert await first == 1
-            assert waited >= 0.2, (key, waited)
+            assert got > seen["waiter"], key  # the second had the lock only once the first let it go
     finally:
         await a.close()
         await b.close()

@@ -7,7 +7,21 @@ import os
 import pytest
 import pytest_asyncio
 
+from tests.e2e import harness
 from tests.e2e.harness import usual_world
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bot_process_settings(tmp_path_factory):
+    """Every bot process of this run (of this xdist worker): one render worker (two processes per bot
+    on a 2-core machine running two test workers only compete), and the bot's modules compiled once
+    into a folder of the run (a machine with PYTHONDONTWRITEBYTECODE would compile them at every start)."""
+    saved = dict(harness.TEST_ENV)
+    harness.TEST_ENV.update({"LUDIBOT_RENDER_WORKERS": "1",
+                             "PYTHONPYCACHEPREFIX": str(tmp_path_factory.mktemp("pycache"))})
+    yield
+    harness.TEST_ENV.clear()
+    harness.TEST_ENV.update(saved)
 
 
 @pytest.fixture

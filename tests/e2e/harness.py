@@ -21,6 +21,9 @@ from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 MENTION = re.compile(r"<@(\d+)>")
+#: settings every bot process gets before its own ``extra_env`` (tests/e2e/conftest.py sets the test
+#: run's: one render worker, a bytecode cache); empty for the benchmarks, which run the bot as deployed
+TEST_ENV: dict[str, str] = {}
 
 
 class BotProcess:
@@ -39,6 +42,9 @@ class BotProcess:
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LUDIBOT_"))}
+        if "PYTHONPYCACHEPREFIX" in TEST_ENV:  # the bot's modules compiled once for the run, not at every start
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env.update(TEST_ENV)
         env.update(self.fake.bot_env)
         env.update({"LUDIBOT_DB": str(self.db), "LUDIBOT_DEV_GUILD": str(self.fake.guild_id),
                     "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1",
@@ -174,7 +180,9 @@ async def wait_control(fake: FakeDiscord, channel: str = "jeux", *, newer_than=N
             return None
         return msg
 
-    await fake.wait_until(lambda: newest() is not None, timeout=timeout)
+    await fake.wait_until(lambda: newest() is not None, timeout=timeout,
+                          what=f"a public message with buttons in #{channel}"
+                               + (f" newer than message {newer_than.id}" if newer_than is not None else ""))
     return newest()
 
 
@@ -244,6 +252,34 @@ async def strict(world):
     finally:
         world.bot.kill()
         await world.fake.stop()
+
+
+@contextlib.asynccontextmanager
+async def one_test(world):
+    """One test in a world its module shares (a module-scoped fixture's :func:`strict` world, one bot
+    process for the module's tests): ``world.errors()`` and ``world.tracebacks()`` are the fake's
+    errors and the bot's tracebacks since this test began; on the way out, :func:`strict`'s checks
+    hold for what happened during the test (a failure of an earlier test does not fail this one), and
+    the bot's log of the test is printed when it failed."""
+    fake, bot = world.fake, world.bot
+    errors, refused, emojis, mentions = (len(fake.errors), len(fake.validation_errors), len(fake.broken_emojis),
+                                         len(fake.broken_command_mentions))
+    tracebacks, log_at = len(bot.tracebacks()), len(bot.log)
+    first = max(fake.message_by_id, default=0)
+    world.errors = lambda: fake.errors[errors:]
+    world.tracebacks = lambda: bot.tracebacks()[tracebacks:]
+    try:
+        yield world
+        assert fake.validation_errors[refused:] == [], f"Discord would refuse: {fake.validation_errors[refused:]}"
+        assert fake.broken_emojis[emojis:] == [], f"emojis shown as text: {fake.broken_emojis[emojis:]}"
+        assert fake.broken_command_mentions[mentions:] == [], \
+            f"dead command mentions: {fake.broken_command_mentions[mentions:]}"
+        hidden = [(x.id, a.filename) for x in fake.message_by_id.values() if x.id > first
+                  for a in x.hidden_attachments]
+        assert hidden == [], f"attachments no component of their card shows: {hidden}"
+    except BaseException:
+        print(bot.log[log_at:][-5000:])
+        raise
 
 
 @contextlib.asynccontextmanager

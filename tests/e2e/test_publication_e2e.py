@@ -299,7 +299,18 @@ async def test_a_permission_lost_mid_game_pauses_it_and_its_return_resumes_it(fi
     games = await db_games(field.bot.db)
     assert games[gid].paused and "missing_permissions" in games[gid].paused
     version = games[gid].version
-    await asyncio.sleep(TIMEOUT_H * 3600 * 2)  # no clock runs while paused
+    # no clock runs while paused: a game in another channel, its delay 10 hours, times out once the
+    # bot's clock is 11 hours on — the scheduler has looked at every deadline due by then — and the
+    # paused game, due since long before, is as it was
+    await set_timeout(fake, u, 10.0)
+    witness = await start_ludix(fake, u, channel="autre")
+    before = (await db_games(field.bot.db))[witness].version
+    field.bot.advance(11 * 3600)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 30
+    while (await db_games(field.bot.db))[witness].version == before:
+        assert loop.time() < end, "the game of the other channel never timed out 11 hours later"
+        await asyncio.sleep(0.1)
     assert (await db_games(field.bot.db))[gid].version == version
     assert len([m for m in fake.dms(u.alice) if "en pause" in (m.content or "")]) == 1
     # permission back (CHANNEL_UPDATE): the publisher catches up with live controls

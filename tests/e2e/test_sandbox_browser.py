@@ -28,6 +28,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-dev-shm-usage"]
 
 
+def shot(folder: Path, name: str) -> str:
+    """Where a screenshot goes: ``LUDIBOT_SCREENSHOTS`` (a folder to look at them), else the test's own
+    temporary folder (never a path shared with another test run)."""
+    return str(Path(os.environ.get("LUDIBOT_SCREENSHOTS") or folder) / name)
+
+
 @pytest.fixture
 def console_lang() -> str:
     """The console's language the sandbox starts in (a test may override this fixture)."""
@@ -106,7 +112,7 @@ async def click_last(page, label: str) -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
-async def test_a_whole_ludix_game_by_clicking(sandbox):
+async def test_a_whole_ludix_game_by_clicking(sandbox, tmp_path):
     url, proc = sandbox
     async with playwright_api.async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -151,7 +157,7 @@ async def test_a_whole_ludix_game_by_clicking(sandbox):
         ranking = re.findall(r"^(\d)\. (Alice|Bruno) — (\d+)$", final, re.M)
         assert {name for _, name, _ in ranking} == {"Alice", "Bruno"}
         assert ranking[0][0] == "1" and int(ranking[0][2]) >= 50
-        await page.screenshot(path=str(Path(os.environ.get("LUDIBOT_SCREENSHOT", "/tmp/ludibot-sandbox.png"))))
+        await page.screenshot(path=os.environ.get("LUDIBOT_SCREENSHOT") or shot(tmp_path, "ludibot-sandbox.png"))
         await browser.close()
 
 
@@ -184,7 +190,7 @@ async def wait_last(page, predicate, timeout: float = 20) -> dict:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
-async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_view(sandbox, width, height):
+async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_view(sandbox, width, height, tmp_path):
     url, proc = sandbox
     async with playwright_api.async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -225,7 +231,7 @@ async def test_a_ranta_round_keeps_the_fresh_preview_and_the_private_reply_in_vi
         assert any("Vous avez rangé" in t for t in texts), texts
         state = await wait_last(page, lambda s: "Manche 2" in s["text"] and s["loaded"] and s["bottom_visible"])
         assert state["bottom_visible"], state  # the newest message, picture loaded, is in view
-        await page.screenshot(path=f"/tmp/ludibot-sandbox-ranta-{width}.png", full_page=True)
+        await page.screenshot(path=shot(tmp_path, f"ludibot-sandbox-ranta-{width}.png"), full_page=True)
         if width < 500:  # the phone layout: nothing wider than the screen, pictures use the width
             assert state["page_width"] <= width + 1, state
             assert state["img_width"] >= width * 0.8, state
@@ -273,7 +279,7 @@ def in_view(state: dict) -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
-async def test_a_game_in_its_thread_on_a_phone(sandbox):
+async def test_a_game_in_its_thread_on_a_phone(sandbox, tmp_path):
     """At 390 × 844: the option fields empty after « Envoyer », the lobby's game is played in its own
     thread reached from the channel list, and after every click the newest message is in view while
     the command box stays on screen."""
@@ -314,13 +320,13 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox):
         name = (await thread.inner_text()).strip("↳ ").strip()
         state = await settle(page, lambda s: name in s["text"])
         in_view(state)
-        await page.screenshot(path="/tmp/ludibot-sandbox-phone-lobby.png")
+        await page.screenshot(path=shot(tmp_path, "ludibot-sandbox-phone-lobby.png"))
         # the lobby's link to the thread opens it, as in Discord
         await page.locator("#messages .msg a.channel-mention", has_text=name).last.click()
         state = await settle(page, lambda s: "À vous de jouer" in s["text"] or "Lancer les dés" in s["text"])
         assert name in state["title"] and "jeux" in state["title"], state
         in_view(state)
-        await page.screenshot(path="/tmp/ludibot-sandbox-phone-thread.png")
+        await page.screenshot(path=shot(tmp_path, "ludibot-sandbox-phone-thread.png"))
         # the turn card's seats (issue 24): one section each, the seat to play first here, « Profil » beside
         # its text and inside the phone's width
         sections = page.locator("#messages .msg").last.locator(".section")
@@ -353,7 +359,7 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox):
                 in_view(await settle(page, lambda s: True))
         final = await page.locator("#messages").inner_text()
         assert "Fin de la partie" in final, final[-500:]
-        await page.screenshot(path="/tmp/ludibot-sandbox-phone-end.png")
+        await page.screenshot(path=shot(tmp_path, "ludibot-sandbox-phone-end.png"))
         # the result is announced back in the channel, with a working link to the thread
         await page.locator("[data-testid='channel-jeux']").click()
         state = await settle(page, lambda s: "jeux" in s["title"] and "›" not in s["title"])
@@ -516,7 +522,7 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             assert await page.locator("#messages .msg", has_text="Ludix n°1").count() == 1
             # the shipped colour emoji font draws 🎲 (one Noto subset downloaded and in use)
             assert await page.evaluate("document.fonts.check('16px \"Ludibot Emoji\"', '🎲')")
-            await page.screenshot(path=f"/tmp/ludibot-sandbox-card-{lang}.png")
+            await page.screenshot(path=shot(tmp_path, f"ludibot-sandbox-card-{lang}.png"))
             await card_box.locator("a.command-mention").click()
             # the box is filled with the name this reader's client knows, and accepts it
             assert await page.locator("#command-path").input_value() == shown[1:]
@@ -532,7 +538,7 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
                                                          required: false}}]})""")
             dialog = page.locator("[data-testid='modal']")
             assert await dialog.is_visible()
-            await page.screenshot(path=f"/tmp/ludibot-sandbox-modal-{lang}.png")
+            await page.screenshot(path=shot(tmp_path, f"ludibot-sandbox-modal-{lang}.png"))
             await dialog.locator("input[type=text]").fill("BATEAU")
             await dialog.locator("select").select_option("v")
             await page.locator("[data-testid='modal-submit']").click()

@@ -100,10 +100,27 @@ def test_random_game_states_round_ends_previous_round_and_game_over():
 
 
 def test_resigned_game_and_odd_names():
+    from render import common
+
     state = position(spain=["C3"], england=["D5"])
-    over, _ = ENGINE.apply(state, 1, {"type": "resign"})
-    png_ok(render_board(ENGINE.view(over, None), ["Ä" * 80, ""]))
-    png_ok(render_board(ENGINE.view(over, None), []))  # no names: seats are numbered
+    over, _ = ENGINE.apply(state, 1, {"type": "resign"})  # England resigns: Spain (seat 0) wins
+    view = ENGINE.view(over, None)
+
+    def drawn(names):
+        with common.recording_text() as runs:
+            img = png_ok(render_board(view, names))
+        return img, runs
+
+    img, runs = drawn(["Ä" * 80, ""])
+    texts = [r.text for r in runs]
+    long = [r for r in runs if r.text.startswith("ÄÄÄ")]
+    assert long and all(r.text.endswith("…") and len(r.text) < 80 for r in long), texts  # cut short to fit
+    assert any(t.startswith("Vainqueur : ÄÄÄ") for t in texts), texts
+    img, runs = drawn([])  # no names: seats are numbered
+    texts = [r.text for r in runs]
+    assert "Vainqueur : #1" in texts and {"#1", "#2"} <= set(texts), texts
+    # the fleets as they stand: Spain one ship at sea and 19 in reserve, England one of its five at sea
+    assert any("Réserve 19" in t for t in texts) and any("En mer 1/5" in t for t in texts), texts
 
 
 def test_labels_come_from_both_catalogs():

@@ -69,14 +69,44 @@ CASES = [
 ]
 
 
+def shown_board(view, seat):
+    """The board a picture for ``seat`` shows: the seat's own, a spectator the first."""
+    return next((b for b in view["boards"] if seat is not None and seat in b["seats"]), view["boards"][0])
+
+
+def assert_board_drawn(view, seat, names, lab) -> list[str]:
+    """The picture of ``seat``'s board is valid and shows its content: its players' names, and every
+    placed tile with its three values drawn on it, just before its position's name. The texts drawn."""
+    from render import common
+
+    _tile_cache_clear()  # a cached tile would skip drawing (and recording) its values
+    with common.recording_text() as drawn:
+        png(render_board(view, seat, names, lab))
+    texts = [run.text for run in drawn]
+    board = shown_board(view, seat)
+    assert board["cells"], "no tile placed yet: nothing to check"
+    for pos, tid in board["cells"].items():
+        values = sorted(tid.split("-"))
+        assert any(texts[at] == pos and sorted(texts[at - 3:at]) == values for at in range(3, len(texts))), \
+            (pos, tid, texts)
+    title = " & ".join(names[s] for s in board["seats"])
+    assert title in texts or all(names[s] in texts for s in board["seats"]), (title, texts[:5])
+    return texts
+
+
 @pytest.mark.parametrize(("players", "options"), CASES)
 def test_board_in_play_every_variant(players, options):
     s = advance(players, options, moves=players * 12 + 1)
     for seat in range(players):
-        for lang in ("fr", "en", None):
-            png(render_board(ENGINE.view(s, seat), seat, NAMES[:players], labels(lang) if lang else None))
-    png(render_board(ENGINE.view(s, None), None, NAMES[:players]))
-    png(render_final(ENGINE.view(s, None), NAMES[:players], labels("fr")))  # running state: no crash
+        view = ENGINE.view(s, seat)
+        drawn = {lang: assert_board_drawn(view, seat, NAMES[:players], labels(lang) if lang else None)
+                 for lang in ("fr", "en", None)}
+        # the words are the language's: the announced tile's label, none without labels (symbols)
+        fr, en = labels("fr")["label.announced"], labels("en")["label.announced"]
+        assert fr in drawn["fr"] and en in drawn["en"] and fr not in drawn[None] + drawn["en"], (fr, en)
+    spectator = ENGINE.view(s, None)
+    assert_board_drawn(spectator, None, NAMES[:players], None)
+    png(render_final(spectator, NAMES[:players], labels("fr")))  # running state: no crash
 
 
 def test_hidden_placement_changes_the_picture_only_for_its_owner():
@@ -141,10 +171,24 @@ def test_board_is_fast():
 
 def test_empty_orchid_and_unknown_seat():
     s = ENGINE.new_game(1, {"plateau": "orchidee"}, 1)
-    png(render_board(ENGINE.view(s, 0), 0, None))
-    png(render_board(ENGINE.view(s, 0), 7, ["Solo"]))
+    view = ENGINE.view(s, 0)
+    png(render_board(view, 0, None))
+    positions = {c["name"] for c in view["layout"]["main"]}
+    texts = drawn_texts(render_board, view, 0, None)
+    assert "#1" in texts and positions <= set(texts)  # no names: the seat numbered; every empty position named
+    # a seat the view does not know: the first board, titled with its player's name
+    png(render_board(view, 7, ["Solo"]))
+    assert render_board(view, 7, ["Solo"]) == render_board(view, 0, ["Solo"])
+    assert "Solo" in drawn_texts(render_board, view, 7, ["Solo"])
+    # a tile on the big orchid: drawn there (its values), under the big orchid's label
     s = replace(s, orchids=(("1-2-3",),))
-    png(render_board(ENGINE.view(s, 0), 0, ["Solo"], labels("fr")))
+    lab = labels("fr")
+    with_orchid = png(render_board(ENGINE.view(s, 0), 0, ["Solo"], lab))
+    texts = drawn_texts(render_board, ENGINE.view(s, 0), 0, ["Solo"], lab)
+    at = next(i for i, t in enumerate(texts) if t.startswith("O ") and t.endswith(lab["board.big_orchid"]))
+    assert sorted(texts[at + 1:at + 4]) == ["1", "2", "3"], texts
+    empty = png(render_board(view, 0, ["Solo"], lab))
+    assert with_orchid.size == empty.size and with_orchid.tobytes() != empty.tobytes()
 
 
 @pytest.mark.parametrize(("players", "options"), [(2, {}), (2, {"plateau": "orchidee", "variante": "orchidee-64"})])

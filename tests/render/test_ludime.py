@@ -39,14 +39,36 @@ def _states(variant: str, players: int = 4):
     return out
 
 
+def _drawn(fn, *args) -> list[str]:
+    """The texts ``fn(*args)`` draws (render.common's recording), its picture checked on the way."""
+    from render import common
+
+    with common.recording_text() as drawn:
+        _image(fn(*args))
+    return [run.text for run in drawn]
+
+
+def _has_run(texts: list[str], run: list[str]) -> bool:
+    return any(texts[i:i + len(run)] == run for i in range(len(texts) - len(run) + 1))
+
+
 @pytest.mark.parametrize("variant", ["main", "mot-unique", "main-entiere"])
 def test_every_phase_renders(variant):
+    """Every phase's pictures show their content: each word on the table, letter by letter and then
+    its value; each player's score; the viewer's hand, each card with its value, and no one else's."""
     for state in _states(variant):
         for seat in (None, 0, 1):
             view = ENGINE.view(state, seat)
-            _image(render_table(view, NAMES))
+            table = _drawn(render_table, view, NAMES)
+            for word in view["words"]:
+                assert _has_run(table, [*word["shown"], str(word["value"])]), (word, table)
+            for player, score in enumerate(view["scores"]):
+                assert any(t.startswith(f"{score} pt") for t in table), (player, score, table)
             if seat is not None:
-                _image(render_hand(view, NAMES))
+                hand = _drawn(render_hand, view, NAMES)
+                cards = [x for letter in view["hand"] for x in (letter, str(view["values"][letter]))]
+                assert _has_run(hand, cards), (view["hand"], hand)
+                assert any(NAMES[seat][:12] in t for t in hand[:2]), hand[:2]  # (a long name is cut short)
 
 
 def test_hand_shows_only_the_viewers_cards_and_differs_by_seat():
