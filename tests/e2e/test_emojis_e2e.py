@@ -215,7 +215,8 @@ async def test_games_show_their_glyphs(world):
     assert res.ephemeral and glyphs_in(res.content, "lim") == tile.split("-") and tile in res.content, res.content
     await fake.run_command(u.alice, "jeux", "limit cancel")
 
-    # Ludime: the hand as letter cards (then in letters); the discard select's letters too
+    # Ludime: the hand shown once — its picture and one line of letters, no letter cards besides (issue 36);
+    # the discard select's letters as letter cards
     res = await fake.run_command(u.alice, "jeux", "ludime start", variant="main")
     lobby = res.message
     await fake.click(u.bruno, lobby, label="Rejoindre")
@@ -225,8 +226,9 @@ async def test_games_show_their_glyphs(world):
     (uid,) = mentioned(msg)
     player = u.alice if uid == u.alice.id else u.bruno
     res = await fake.click(player, msg, label="Ma main")
-    letters = glyphs_in(res.content, "lm")
-    assert len(letters) >= 5 and " ".join(letters) in res.content, res.content
+    hand = re.search(r"Votre main : ((?:[A-Z] )+[A-Z])\b", res.content)
+    assert hand and len(hand[1].split()) >= 5 and res.content.count(hand[1]) == 1, res.content
+    assert glyphs_in(res.content, "lm") == [] and res.attachments, res.content
     res = await fake.click(player, msg, label="Piocher", until=lambda r: bool(r.public_messages))
     await fake.wait_until(lambda: any(":discard:" in sel["custom_id"] for m in fake.messages("jeux", visible_to=player)
                                       if m.visible_to == player.id for sel in m.selects), timeout=20)

@@ -140,11 +140,12 @@ async def play_out(fake, by_id, thread):
 
 
 def result_of(final, seats: list) -> dict[int, int]:
-    """Each player's place, read from the final card's ranking ("1. Name — 312")."""
+    """Each player's place, read from the final card's ranking ("1. Name — 312"; a game ended by a
+    forfeit gives no scores: "1. Name", "2. Name — forfait")."""
     ranks = {}
     lines = final.content.splitlines()
     for user in seats:
-        line = next(x for x in lines if re.match(rf"\d+\. {re.escape(str(escape(user.name)))} — ", x))
+        line = next(x for x in lines if re.match(rf"\d+\. {re.escape(str(escape(user.name)))}( — |$)", x))
         ranks[user.id] = int(line.split(".")[0])
     return ranks
 
