@@ -70,43 +70,7 @@ class ActivityClient:
         if not target:
             return web.Response(status=404, text="no URL mapping for this application's Activity")
         url = target.rstrip("/") + "/" + tail + (f"?{request.query_string}" if request.query_string else "")
-        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            return await self._proxy_socket(request, url.replace("http", "ws", 1))
-        async with self._session().request(request.method, url, headers=headers, data=await request.read(),
-                                           allow_redirects=False) as resp:
-            body = await resp.read()
-            out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP}
-            if resp.headers.get("Content-Encoding"):
-                out["Content-Encoding"] = resp.headers["Content-Encoding"]
-            return web.Response(status=resp.status, body=body, headers=out)
-
-    async def _proxy_socket(self, request: web.Request, url: str) -> web.StreamResponse:
-        page = web.WebSocketResponse()
-        await page.prepare(request)
-        try:
-            async with self._session().ws_connect(url) as app:
-                async def up() -> None:
-                    async for msg in page:
-                        if msg.type == aiohttp.WSMsgType.TEXT:
-                            await app.send_str(msg.data)
-                    await app.close()
-
-                async def down() -> None:
-                    async for msg in app:
-                        if msg.type == aiohttp.WSMsgType.TEXT:
-                            await page.send_str(msg.data)
-                    await page.close(code=app.close_code or 1000)
-
-                tasks = [asyncio.ensure_future(up()), asyncio.ensure_future(down())]
-                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
-        except aiohttp.ClientError:
-            await page.close(code=1011)
-        return page
+        return await forward(self._session(), request, url)
 
     # --- the client --------------------------------------------------------------------------------
     def host_page(self, request: web.Request) -> web.Response:
@@ -169,3 +133,50 @@ class ActivityClient:
                 "scopes": list(grant.scopes), "expires": "2099-01-01T00:00:00.000000+00:00",
                 "application": {"description": "", "icon": None, "id": str(fake.app_id), "name": fake.bot_name}}})
         return web.json_response({"error": {"code": INVALID_COMMAND, "message": f"Invalid command: {cmd}"}})
+
+
+async def forward(http: aiohttp.ClientSession, request: web.Request, url: str) -> web.StreamResponse:
+    """``request`` as it is, to ``url`` (``http://…``), and its answer back: HTTP, or a WebSocket whose text
+    frames are relayed both ways until either end closes (Discord's proxy; the sandbox's to the fake).
+    ``http`` must not decompress (``auto_decompress=False``): the body goes back with its encoding."""
+    if request.headers.get("Upgrade", "").lower() == "websocket":
+        return await _forward_socket(http, request, url.replace("http", "ws", 1))
+    headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
+    try:
+        async with http.request(request.method, url, headers=headers, data=await request.read(),
+                                allow_redirects=False) as resp:
+            body = await resp.read()
+            out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP}
+            if resp.headers.get("Content-Encoding"):
+                out["Content-Encoding"] = resp.headers["Content-Encoding"]
+            return web.Response(status=resp.status, body=body, headers=out)
+    except aiohttp.ClientError as exc:
+        return web.Response(status=502, text=str(exc))
+
+
+async def _forward_socket(http: aiohttp.ClientSession, request: web.Request, url: str) -> web.StreamResponse:
+    page = web.WebSocketResponse()
+    await page.prepare(request)
+    try:
+        async with http.ws_connect(url) as far:
+            async def up() -> None:
+                async for msg in page:
+                    if msg.type == aiohttp.WSMsgType.TEXT:
+                        await far.send_str(msg.data)
+                await far.close()
+
+            async def down() -> None:
+                async for msg in far:
+                    if msg.type == aiohttp.WSMsgType.TEXT:
+                        await page.send_str(msg.data)
+                await page.close(code=far.close_code or 1000)
+
+            tasks = [asyncio.ensure_future(up()), asyncio.ensure_future(down())]
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+    except aiohttp.ClientError:
+        await page.close(code=1011)
+    return page

@@ -16,7 +16,6 @@ the board allows only Discord (and its own origin) to frame it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -32,6 +31,7 @@ from aiohttp import web
 
 from bot import i18n
 from fakediscord import FakeDiscord, serve_until_signalled
+from fakediscord.client_activity import forward
 
 log = logging.getLogger("ludibot.sandbox")
 
@@ -52,7 +52,6 @@ OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 10: "number"
 #: the board's page (activity/): built into activity/dist when missing and npm is there (as the Makefile)
 PAGE = ROOT / "activity"
 #: what the proxy to the fake does not forward (hop-by-hop, or recomputed)
-HOP = {"connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length", "content-encoding"}
 
 
 def build_page() -> bool:
@@ -435,47 +434,7 @@ class Sandbox:
         url = self.fake.base_url + request.path_qs
         if self.http is None or self.http.closed:
             self.http = aiohttp.ClientSession(auto_decompress=False)
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            return await self._proxy_socket(self.http, request, url.replace("http", "ws", 1))
-        headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP}
-        try:
-            async with self.http.request(request.method, url, headers=headers, data=await request.read(),
-                                         allow_redirects=False) as resp:
-                body = await resp.read()
-                out = {k: v for k, v in resp.headers.items() if k.lower() not in HOP}
-                if resp.headers.get("Content-Encoding"):
-                    out["Content-Encoding"] = resp.headers["Content-Encoding"]
-                return web.Response(status=resp.status, body=body, headers=out)
-        except aiohttp.ClientError as exc:
-            raise web.HTTPBadGateway(text=str(exc)) from None
-
-    @staticmethod
-    async def _proxy_socket(http: aiohttp.ClientSession, request: web.Request, url: str) -> web.StreamResponse:
-        page = web.WebSocketResponse()
-        await page.prepare(request)
-        try:
-            async with http.ws_connect(url) as far:
-                async def up() -> None:
-                    async for msg in page:
-                        if msg.type == aiohttp.WSMsgType.TEXT:
-                            await far.send_str(msg.data)
-                    await far.close()
-
-                async def down() -> None:
-                    async for msg in far:
-                        if msg.type == aiohttp.WSMsgType.TEXT:
-                            await page.send_str(msg.data)
-                    await page.close(code=far.close_code or 1000)
-
-                tasks = [asyncio.ensure_future(up()), asyncio.ensure_future(down())]
-                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-                for task in tasks:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
-        except aiohttp.ClientError:
-            await page.close(code=1011)
-        return page
+        return await forward(self.http, request, url)
 
     async def emoji(self, request: web.Request) -> web.Response:
         """/emoji/{id}: an application emoji's image (what Discord's CDN serves)."""
