@@ -55,7 +55,7 @@ async def test_a_move_on_the_board_reaches_the_chat_and_back(world):
         status, body = await call(http, world, "POST", f"/api/games/{game['id']}/move", alice,
                                   {"instance_id": iid, "version": game["version"], "action": {"type": "roll"}})
         assert status == 200, body
-        after = await wait_control(fake, newer_than=card, timeout=3)  # woken at once (the poll is 10 s)
+        after = await wait_control(fake, newer_than=card, timeout=8)  # woken at once (the poll is 10 s): 8 s leaves room for a loaded machine
         assert "Alice" in after.content and after.content != card.content
         # the same version again (a second tap, or a page behind): refused, nothing changes
         status, again = await call(http, world, "POST", f"/api/games/{game['id']}/move", alice,

@@ -68,7 +68,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     reminder = await fake.wait_for_message(lambda m: is_reminder(m), timeout=15)
     assert time.monotonic() - started >= REMINDER_H * 3600 - 0.5
     assert reminder.visible_to is None and mentioned(reminder) == [u.alice.id]
-    await fake.wait_until(lambda: fake.dms(u.alice), timeout=5)
+    await fake.wait_until(lambda: fake.dms(u.alice), timeout=20)
     (dm,) = fake.dms(u.alice)
     assert f"n°{gid}" in dm.content and "Ludothèque" in dm.content and f"/{first.id}" in dm.content
     assert fake.dms(u.bruno) == []
@@ -77,7 +77,7 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     played = await fake.wait_for_message(lambda m: public(m) and "pas joué à temps" in m.content, timeout=15)
     assert time.monotonic() - started >= TIMEOUT_H * 3600 - 0.5
     assert "Alice" in played.content and mentioned(played) == [u.bruno.id] and played.buttons
-    await fake.wait_until(lambda: first.buttons == [], timeout=5)  # the old controls were taken away
+    await fake.wait_until(lambda: first.buttons == [], timeout=20)  # the old controls were taken away
 
     # Bruno times out too, then Alice's second timeout in a row forfeits the game
     end = await fake.wait_for_message(lambda m: public(m) and "forfait" in m.content, timeout=30)

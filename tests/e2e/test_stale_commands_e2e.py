@@ -32,7 +32,7 @@ async def test_a_stale_command_resyncs_what_discord_lost_once(world):
     assert res.ephemeral and res.content == STALE_FR, res
     await fake.wait_synced(synced, timeout=10)
     assert any(c.name == "classement" for c in fake.commands.values())
-    await fake.wait_until(lambda: "re-synced" in bot.log, timeout=5)
+    await fake.wait_until(lambda: "re-synced" in bot.log, timeout=20)
     # a second stale command at once: answered the same, no second check nor sync (Discord's limits)
     res = await fake.raw_command(u.dave, "jeux", "ludime poser", {"mot": "CHAT"}, mangle=without_partie)
     assert res.ephemeral and res.content == i18n.t("payload.error.stale_command", "en"), res

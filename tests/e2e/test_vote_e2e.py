@@ -103,10 +103,10 @@ async def test_only_the_other_players_vote_a_vote_changes_and_wait_gives_a_new_t
     # Bruno votes, then changes his mind: one ballot, the message counts it
     res = await vote(fake, u.bruno, vote_msg, "remove")
     assert any(m.ephemeral and "Votre vote est enregistré : retirer" in m.content for m in res.messages)
-    await fake.wait_until(lambda: "Retirer Alice (1)" in labels(vote_msg), timeout=5)
+    await fake.wait_until(lambda: "Retirer Alice (1)" in labels(vote_msg), timeout=20)
     await vote(fake, u.bruno, vote_msg, "wait")
     await fake.wait_until(lambda: "Attendre Alice (1)" in labels(vote_msg) and "Retirer Alice (0)" in labels(vote_msg),
-                          timeout=5)
+                          timeout=20)
     assert decisions(fake) == []  # one of two voters is not a majority
 
     # the vote's deadline: 1-0-0 for waiting; Alice is called again, with a new timeout of 48 h
@@ -115,7 +115,7 @@ async def test_only_the_other_players_vote_a_vote_changes_and_wait_gives_a_new_t
     (decided,) = decisions(fake)
     assert "décidé : attendre encore Alice" in decided.content and "1 pour attendre" in decided.content
     assert mentioned(decided) == [u.alice.id]
-    await fake.wait_until(lambda: vote_msg.buttons == [], timeout=5)  # the vote's buttons are gone
+    await fake.wait_until(lambda: vote_msg.buttons == [], timeout=20)  # the vote's buttons are gone
     # the same delay again: another vote 48 h later, not before
     world.bot.advance(TIMEOUT - 3600)
     await asyncio.sleep(1.0)  # several polls: nothing is due yet
@@ -200,7 +200,7 @@ async def test_a_kill_in_the_middle_of_a_vote_loses_no_ballot_and_decides_once(w
     await three_player_ludix(world)
     vote_msg = await alice_stalls(world)
     await vote(fake, u.bruno, vote_msg, "remove")
-    await fake.wait_until(lambda: "Retirer Alice (1)" in labels(vote_msg), timeout=5)
+    await fake.wait_until(lambda: "Retirer Alice (1)" in labels(vote_msg), timeout=20)
     world.bot.kill()
     await fake.wait_disconnected(timeout=10)
     world.bot.start()

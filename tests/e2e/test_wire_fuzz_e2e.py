@@ -205,7 +205,7 @@ def arena(tmp_path_factory):
         w.lobbies = {}
         for game, options in GAMES.items():
             ch = fake.add_channel(f"fuzz-{game}")
-            await fake.wait_until(lambda ch=ch: ch.id in fake.channels, timeout=5)
+            await fake.wait_until(lambda ch=ch: ch.id in fake.channels, timeout=20)
             await asyncio.sleep(0.2)  # the bot has the CHANNEL_CREATE
             res = await fake.run_command(u.alice, ch, f"{game} start", **options)
             assert res.message is not None and res.message.buttons, (game, res)
