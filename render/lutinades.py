@@ -191,21 +191,24 @@ def draw_card(img: Image.Image, box: tuple[int, int, int, int], card: dict[str, 
 
 
 #: the gestures under the card on the board's page: two a row, each its icon and its name
-GESTURE_W, GESTURE_H, GESTURE_GAP = (CARD_W - 12 - 10) // 2, 76, 10
+GESTURE_W, GESTURE_H, GESTURE_GAP = (CARD_W - 12 - 10) // 2, 84, 10
 
 
-def _gesture_lines(draw: ImageDraw.ImageDraw, text: str, fnt, width: float) -> list[str]:
-    """``text`` on at most two lines of ``width`` (the second cut with « … » when it is longer)."""
-    words, lines = text.split(), [""]
-    for word in words:
-        trial = f"{lines[-1]} {word}".strip()
-        if text_size(draw, trial, fnt)[0] <= width or not lines[-1]:
-            lines[-1] = trial
-        elif len(lines) < 2:
-            lines.append(word)
-        else:
-            lines[-1] = trial
-    return [fit(line, fnt, width) for line in lines]
+def _gesture_lines(draw: ImageDraw.ImageDraw, text: str, width: float) -> tuple[list[str], Any]:
+    """``text`` wrapped on at most three lines of ``width``, in the largest bold font from 20 px down to
+    16 px that needs no cut (the last one, cut with « … », if none does) and that font."""
+    for size in range(20, 15, -1):
+        fnt = font(size, bold=True)
+        lines = [""]
+        for word in text.split():
+            trial = f"{lines[-1]} {word}".strip()
+            if text_size(draw, trial, fnt)[0] <= width or not lines[-1]:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        if len(lines) <= 3 and all(text_size(draw, line, fnt)[0] <= width for line in lines):
+            return lines, fnt
+    return [fit(line, fnt, width) for line in lines[:3]], fnt
 
 
 def render_card(card_view: dict[str, Any], labels: dict[str, str] | None = None,
@@ -226,17 +229,17 @@ def render_card(card_view: dict[str, Any], labels: dict[str, str] | None = None,
     height = CARD_H + (rows * (GESTURE_H + GESTURE_GAP) + 6 if rows else 0)
     img, draw = canvas(CARD_W, height, BACKGROUND)
     draw_card(img, (6, 6, CARD_W - 6, CARD_H - 6), card_view, labels)
-    name_font = font(20, bold=True)
     for k, (region, kind, side, name, forbidden) in enumerate(strip):
         x = 6 + (k % 2) * (GESTURE_W + GESTURE_GAP)
         y = CARD_H + 4 + (k // 2) * (GESTURE_H + GESTURE_GAP)
         box = (x, y, x + GESTURE_W, y + GESTURE_H)
         draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=BAD if forbidden else MUTED, width=2)
-        draw_gesture(draw, x + 36, y + GESTURE_H / 2, 44, kind, side, fill=BAD if forbidden else TEXT)
-        lines = _gesture_lines(draw, name, name_font, GESTURE_W - 80)
-        top = y + GESTURE_H / 2 - len(lines) * 12
+        draw_gesture(draw, x + 28, y + GESTURE_H / 2, 38, kind, side, fill=BAD if forbidden else TEXT)
+        lines, name_font = _gesture_lines(draw, name, GESTURE_W - 62)
+        step = name_font.size + 4
+        top = y + (GESTURE_H - len(lines) * step) / 2
         for i, line in enumerate(lines):
-            draw.text((x + 70, top + i * 24), line, font=name_font, fill=TEXT)
+            draw.text((x + 54, top + i * step), line, font=name_font, fill=TEXT)
         hits[region] = [(x, y), (x + GESTURE_W, y), (x + GESTURE_W, y + GESTURE_H), (x, y + GESTURE_H)]
     return encode_png(img)
 

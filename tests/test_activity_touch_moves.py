@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.activity.controls.limit import MAX_RELOCATIONS
 from engines.armada import FLEET
 from engines.armada.board import EMPTY, ENGLAND, SPAIN, geometry
 from engines.tectonic import core
@@ -350,17 +351,28 @@ async def test_limit_relocation_by_the_big_orchid_and_its_choices(world):
     assert (await alice.touch([]))["targets"] == ["orchid"]
     body = await alice.touch(["orchid"])
     offered = [m["action"] for m in body["moves"]]
-    assert offered == [{"type": "relocate", "moves": o["moves"]} for o in options[:8]]
-    assert all(m["label"] for m in body["moves"]) and body["targets"] == []
+    assert offered == [{"type": "relocate", "moves": o["moves"]} for o in options[:MAX_RELOCATIONS]]
+    assert [m["label"] for m in body["moves"]] == [
+        ", ".join(f"{h} ← {t}" for h, t in sorted(o["moves"].items())) or "Ne rien déplacer"
+        for o in options[:MAX_RELOCATIONS]] and body["targets"] == []
     best = offered[0]
     prev = await alice.preview(best)
     gain = options[0]["gain"]
-    assert prev["text"].endswith(f"({gain:+d} points).")
+    assert prev["text"].endswith(f"({gain:+d} points).") if best["moves"] else prev["text"].startswith(
+        "Ne rien déplacer")
     shown = w.drawn[-1]["view"]
     assert all(shown["boards"][0]["cells"][hole] == tile for hole, tile in best["moves"].items())
+    moved = next(a for a in offered if a["moves"])  # a relocation that moves tiles: on the board, its gain
+    prev = await alice.preview(moved)
+    option = next(o for o in options if o["moves"] == moved["moves"])
+    assert prev["text"] == "Déplacer les tuiles de la grande orchidée : " + ", ".join(
+        f"{h} ← {t}" for h, t in sorted(moved["moves"].items())) + f" ({option['gain']:+d} points)."
+    shown = w.drawn[-1]["view"]
+    assert all(shown["boards"][0]["cells"][hole] == tile for hole, tile in moved["moves"].items())
+    assert shown["relocation"]["done"]  # the advice is not drawn over the preview
     await unchanged(w, alice.game)
-    if len(options) > 8:
-        await alice.preview({"type": "relocate", "moves": options[8]["moves"]}, 409)
+    if len(options) > MAX_RELOCATIONS:  # the chat's, not the board's
+        await alice.preview({"type": "relocate", "moves": options[MAX_RELOCATIONS]["moves"]}, 409)
     await alice.preview({"type": "relocate", "moves": {"A1": "nope"}}, 409)
     await alice.move(best)
     after = engine.from_dict(alice.game.state)

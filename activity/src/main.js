@@ -64,6 +64,10 @@ function statusLine(game) {
   if (game.status === 'lobby') return t('page-lobby');
   if (game.status !== 'running') return t('page-over');
   if (game.my_turn && game.touch && state.touch.first.length && !state.touch.preview) {
+    const maps = Object.values(state.touch.hits || {});
+    if (!state.touch.selected.length && state.touch.first.every((r) => !maps.some((h) => h && h.regions[r]))) {
+      return `${t('page-your_turn')} ${t('page-touch_outside')}`; // nothing on the picture: the buttons
+    }
     const step = state.touch.selected.length ? 'page-touch_next' : 'page-touch';
     return `${t('page-your_turn')} ${t(`${step}-${game.kind}`) || t(step)}`; // a game's own words, if any
   }
@@ -156,7 +160,7 @@ function renderTouch(game) {
   renderOutside(game);
   $('choice').hidden = !touch.preview;
   $('preview-text').textContent = touch.preview ? touch.preview.text : '';
-  const choices = touch.preview ? touch.choices : [];
+  const choices = touch.preview && touch.choices.length > 1 ? touch.choices : [];
   $('choices').hidden = choices.length < 2;
   $('choices').replaceChildren(...choices.map((move, i) => {
     const button = document.createElement('button');

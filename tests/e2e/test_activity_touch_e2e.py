@@ -132,6 +132,16 @@ async def choose(frame, which: str | list[str], game_id: int, version: int, regi
     return await frame.text_content("#preview-text")
 
 
+async def until_text(frame, selector: str, predicate, timeout: float = 20.0) -> str:
+    start = time.monotonic()
+    while True:
+        text = await frame.text_content(selector) or ""
+        if predicate(text):
+            return text
+        assert time.monotonic() - start < timeout, f"{selector} never matched: {text!r}"
+        await asyncio.sleep(0.03)
+
+
 #: a move a second at most: a player's pace (touch, read the preview, confirm), within the API's rate limit
 PACE = 1.0
 
@@ -201,7 +211,8 @@ async def test_a_whole_take_it_to_the_limit_solo_game_by_touch_only(world):
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
     """Dave (English) plays the moves the level-1 AI would choose for him, each by touching the piece then
-    its destination (then the piece to flip, when there is a choice)."""
+    its destination; when the move may flip either of several pieces, the flips are the preview's choices
+    (« Flip C3 »): never a third touch."""
     fake, u, db = world.fake, world.u, world.bot.db
     await fake.run_command(u.dave, "jeux", "tectonic start", adversaire="bot")
     engine = engine_of("tectonic")
@@ -210,6 +221,7 @@ async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
         browser, page, frame, rec = await open_page(pw, fake, u.dave)
         try:
             game_id = int(await until(frame, "game", bool))
+            shot = False
             for n in range(120):
                 game, state = await reader.state(game_id)
                 if state.finished:
@@ -219,14 +231,24 @@ async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
                 regions = ["cell:" + action["from"], "cell:" + action["to"]]
                 flips = [a for a in engine.legal_actions(state, 0) if (a["from"], a["to"]) == (action["from"],
                                                                                                  action["to"])]
-                if len(flips) > 1:
-                    regions.append("cell:" + action["flip"])
                 if n == 0:
                     await until(frame, "touch", lambda v, g=game: v == f"{game_id}:{g.version}:0")
                     await page.screenshot(path=str(world.tmp / "touch-tectonic-en.png"))
                 began = time.monotonic()
                 text = await choose(frame, "board", game_id, game.version, regions, timings)
                 assert text.startswith(f"{action['from']} → {action['to']}"), text
+                labels = await frame.evaluate("[...document.querySelectorAll('#choices button')]"
+                                              ".map(b => b.textContent)")
+                if len(flips) > 1:  # the flips: the preview's choices, the AI's by its label
+                    assert sorted(labels) == sorted(f"Flip {a['flip']}" for a in flips), labels
+                    if not text.endswith(f"✕ {action['flip']}"):
+                        await frame.tap(f"#choices button:text-is('Flip {action['flip']}')")
+                        await until_text(frame, "#preview-text", lambda t, f=action["flip"]: t.endswith(f"✕ {f}"))
+                    if not shot:
+                        shot = True
+                        await page.screenshot(path=str(world.tmp / "touch-tectonic-flip-en.png"))
+                else:
+                    assert labels == [], labels
                 if n == 0:
                     assert await frame.text_content("#confirm") == "Confirm"
                     await page.screenshot(path=str(world.tmp / "touch-tectonic-preview-en.png"))
@@ -367,6 +389,53 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         finally:
             await browser.close()
     assert "La carte est révélée" in last_published(fake)
+    assert world.bot.tracebacks() == []
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+async def test_lutinades_the_lutins_gestures_by_touch(world):
+    """Bruno (French) and Dave (English), the lutins, each touch a gesture under their own card; the picker
+    Alice sees neither until both are in. Each page shows only its own seat's card."""
+    from tests.e2e.test_lutinades_e2e import open_table
+
+    fake, u, db = world.fake, world.u, world.bot.db
+    await open_table(world, "standard", (u.bruno, u.dave))
+    engine = engine_of("lutinades")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    said = {1: ("gesture:down", "Votre geste : Vers le bas. Il reste secret"),
+            2: ("gesture:up", "Your gesture: Up. It stays secret")}
+    async with playwright_api.async_playwright() as pw:
+        pages = {}
+        try:
+            for seat, user in ((1, u.bruno), (2, u.dave)):
+                pages[seat] = await open_page(pw, fake, user)
+            game_id = int(await until(pages[1][2], "game", bool))
+            for seat, (region, text_start) in said.items():
+                _, page, frame, rec = pages[seat]
+                row = read_game_row(db, game_id)
+                state = engine.from_dict(row.state)
+                assert state.picker == 0 and state.phase == "gestures" and state.gestures[seat] is None
+                lang = "fr" if seat == 1 else "en"
+                await until(frame, "touch", lambda v, r=row: v == f"{game_id}:{r.version}:0", what="the gestures")
+                assert sorted(await targets(frame, "mine")) == sorted(
+                    f"gesture:{k}" for k in ("up", "down", "horizontal", "small"))
+                await page.screenshot(path=str(world.tmp / f"touch-lutinades-gestures-{lang}.png"))
+                began = time.monotonic()
+                text = await choose(frame, "mine", game_id, row.version, [region], timings)
+                assert text.startswith(text_start), text
+                await page.screenshot(path=str(world.tmp / f"touch-lutinades-gesture-preview-{lang}.png"))
+                await confirm(frame, db, game_id, row.version, began)
+                after = engine.from_dict(read_game_row(db, game_id).state)
+                assert after.gestures[seat] == (region.removeprefix("gesture:"), None)
+            assert engine.from_dict(read_game_row(db, game_id).state).phase == "choice"
+            for seat, (_, _, _, rec) in pages.items():
+                await rec.settle()
+                rec.check(seat)
+                assert rec.errors == [], rec.errors
+        finally:
+            for browser, *_ in pages.values():
+                await browser.close()
+    report(timings)
     assert world.bot.tracebacks() == []
 
 

@@ -14,7 +14,7 @@ from bot.activity.controls.base import Preview
 from engines.limit.boards import BIG_ORCHID, PASS_NAME
 
 #: the relocations offered as the preview's choices, the best first
-MAX_RELOCATIONS = 8
+MAX_RELOCATIONS = 6
 
 
 def _region(position: str) -> str:
@@ -26,7 +26,7 @@ def _region(position: str) -> str:
 
 
 def _moves_text(moves: dict[str, str]) -> str:
-    return ", ".join(f"{hole} ← {tile}" for hole, tile in sorted(moves.items())) or "∅"
+    return ", ".join(f"{hole} ← {tile}" for hole, tile in sorted(moves.items()))
 
 
 class LimitControl:
@@ -48,6 +48,8 @@ class LimitControl:
     def label(self, action: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         if action["type"] != "relocate":
             return None
+        if not action["moves"]:
+            return "activity.choice.relocate_none", {}
         return "activity.preview.move", {"move": _moves_text(action["moves"])}
 
     def preview(self, engine: Any, state: Any, seat: int, action: dict[str, Any]) -> Preview:
@@ -57,7 +59,9 @@ class LimitControl:
         # next tile is not drawn, no other board revealed); the score is the board's if the game ended now
         view = engine.preview(state, seat, action)
         p = view["preview"]
-        view = dict(view, legal=[], fills=[])
+        # (a passed tile: the owner's Déchetterie stays drawn under the holder's board, the tile on it)
+        fills = [{"board": action["board"], "seats": [], "legal": []}] if action["type"] == "fill" else []
+        view = dict(view, legal=[], fills=fills)
         key = "activity.preview.limit_fill" if action["type"] == "fill" else "activity.preview.limit"
         return Preview(view, key, {"tile": p["tile"], "position": p["position"], "before": p["before"],
                                    "after": p["after"], "gain": f"{p['gain']:+d}"})
@@ -76,9 +80,10 @@ class LimitControl:
         boards = list(view["boards"])
         boards[b] = board
         view = dict(view, boards=boards, relocation=dict(view["relocation"], done=True))
-        gain = option["gain"]
+        if not action["moves"]:
+            return Preview(view, "activity.preview.limit_relocate_none")
         return Preview(view, "activity.preview.limit_relocate", {"moves": _moves_text(action["moves"]),
-                                                                  "gain": f"{gain:+d}"})
+                                                                  "gain": f"{option['gain']:+d}"})
 
 
 CONTROL = LimitControl()
