@@ -157,6 +157,32 @@ async def test_armada_pass_by_the_pass_region_only_when_nothing_else_is_legal(wo
     await spain.preview({"type": "pass"}, 409)
 
 
+async def test_armada_a_capture_among_several_is_a_choice_of_the_preview(world):
+    w = world
+    game = await start(w, "armada", [w.alice, w.bruno])
+    engine = w.sessions.engine("armada")
+    state = engine.from_dict(game.state)
+    geo = geometry(state.size)
+    board = [EMPTY] * (state.size * state.size)
+    for name, side in (("B4", SPAIN), ("C4", SPAIN), ("E4", ENGLAND), ("F4", ENGLAND)):
+        board[geo.index[name]] = side
+    game = await put(w, game, replace(state, board=tuple(board), turn=SPAIN, reserve=(FLEET - 2, FLEET - 2)))
+    spain = (w.alice, w.bruno)[engine.from_dict(game.state).current]
+    player = await page(w, game, spain)
+    # placing on D4 makes a line of three that may capture E4 or F4: one touch, the captures as choices
+    body = await player.touch(["point:D4"])
+    captures = [{"type": "place", "point": "D4", "capture": c} for c in ("E4", "F4")]
+    assert body["targets"] == [] and body["moves"] == [
+        {"regions": ["point:D4"], "action": captures[0], "label": "Prendre E4"},
+        {"regions": ["point:D4"], "action": captures[1], "label": "Prendre F4"}]
+    await player.touch(["point:D4", "point:F4"], 409)  # no third (here: second) touch
+    assert (await player.preview(captures[1]))["text"] == "D4 ✕ F4"
+    await unchanged(w, game)
+    await player.move(captures[1])
+    after = engine.from_dict(player.game.state)
+    assert after.board[geo.index["F4"]] == EMPTY and after.board[geo.index["E4"]] == ENGLAND
+
+
 # --- Ludime: a word of the table lengthened or taken, an exchange -----------------------------------------------
 
 def ludime_position(engine, state, hands, words, turns, first=(0, 0), **extra):

@@ -302,11 +302,13 @@ async def test_armada_placement_and_a_move_by_touch(world):
                 action = moves[0] if moves else legal[(n * 5) % len(legal)]
                 regions = (["point:" + action["point"]] if "point" in action else
                            ["point:" + action["from"], "point:" + action["to"]])
-                if action.get("capture"):
-                    regions.append("point:" + action["capture"])
                 began = time.monotonic()
                 text = await choose(frame, "board", game_id, game.version, regions, timings)
                 assert text.startswith(action.get("point") or f"{action['from']} → {action['to']}"), text
+                if action.get("capture") and not text.endswith(f"✕ {action['capture']}"):
+                    # the ships the move may capture: the preview's choices, never a third touch
+                    await frame.tap(f"#choices button:text-is('Prendre {action['capture']}')")
+                    await until_text(frame, "#preview-text", lambda t, c=action["capture"]: t.endswith(f"✕ {c}"))
                 if n == 0:
                     await page.screenshot(path=str(world.tmp / "touch-armada-fr.png"))
                 await confirm(frame, db, game_id, game.version, began)

@@ -1,5 +1,6 @@
 """L'Invincible Armada by touch: the point (a ship placed, a capture chosen), or the ship then the point
-(a Spanish move, an English pivot); then the ship to capture when the move may capture several.
+(a Spanish move, an English pivot). When the move may capture either of several ships, those moves are
+the preview's choices (« Prendre C3 »): never a third touch.
 Passing, legal only when nothing else is, is a touch outside the picture: the page's « Passer » button
 (region ``pass``, through the same touches). Nothing is hidden: the preview is the engine's own move on
 the seat's view."""
@@ -19,13 +20,15 @@ def _regions(action: dict[str, Any]) -> tuple[str, ...]:
         regions: tuple[str, ...] = ("point:" + action["point"],)
     else:  # move, pivot
         regions = ("point:" + action["from"], "point:" + action["to"])
-    if action.get("capture"):
-        regions += ("point:" + action["capture"],)
     return regions
 
 
 class ArmadaControl:
     which = "board"
+
+    @staticmethod
+    def label(action: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        return ("activity.choice.capture", {"cell": action["capture"]}) if action.get("capture") else None
 
     def paths(self, engine: Any, state: Any, seat: int) -> list:
         return [(_regions(a), a) for a in engine.legal_actions(state, seat)]

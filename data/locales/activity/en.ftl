@@ -28,6 +28,7 @@ choice-relocate_none = Move nothing
 preview-move = { $move }
 preview-pass = Pass: no other move is possible.
 choice-flip = Flip { $cell }
+choice-capture = Capture { $cell }
 preview-roll = Roll the dice: { $total ->
     [0] nothing is at stake yet this turn.
     [one] { $total } point at stake this turn.

@@ -28,6 +28,7 @@ choice-relocate_none = Ne rien déplacer
 preview-move = { $move }
 preview-pass = Passer : aucun autre coup n'est possible.
 choice-flip = Retourner { $cell }
+choice-capture = Prendre { $cell }
 preview-roll = Lancer les dés : { $total ->
     [0] rien n'est encore en jeu ce tour-ci.
     [one] { $total } point en jeu ce tour-ci.
