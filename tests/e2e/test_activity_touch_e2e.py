@@ -548,5 +548,90 @@ async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
     assert world.bot.tracebacks() == []
 
 
+def _lengthening(engine, state, seat):
+    """A word of ``seat``'s on the table and a card of its hand that lengthen it (the engine accepts),
+    or None: ``(word id, old word, card index, action)``."""
+    from collections import Counter
+
+    from engines.base import RuleError
+    from engines.ludime import lexicon
+
+    hand = state.hands[seat]
+    for wid, old, owner in state.words:
+        if owner != seat:
+            continue
+        for i, letter in enumerate(hand):
+            letters = Counter(old) + Counter(letter)
+            for word in lexicon.find_words(letters, min_len=len(old) + 1, max_len=len(old) + 1, required=letters):
+                action = {"type": "extend", "target": wid, "word": word}
+                try:
+                    engine.apply(state, seat, action)
+                except RuleError:
+                    continue
+                return wid, old, i, action
+    return None
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+async def test_ludime_a_word_lengthened_by_touching_it_then_a_card(world):
+    """Alice and Bruno play Ludime in the chat (draw, a first word of six letters or more, discard) until one
+    of them holds a card that lengthens their own word; that player then touches the word on the table
+    and the card in their hand, and « Confirmer » lengthens it. Nothing of the other hand reaches the page."""
+    from engines.ludime import lexicon
+    from tests.e2e.ludime_driver import LudimeTable
+
+    fake, u, db = world.fake, world.u, world.bot.db
+    table = LudimeTable(world, [u.alice, u.bruno])
+    await table.open("main")
+    engine = engine_of("ludime")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    try:
+        found = None
+        for _ in range(16):  # turns, in the chat, until a lengthening is in a hand
+            state, game = await table.state()
+            seat = state.current
+            await table.play(seat, {"type": "draw", "source": "pile"})
+            state, game = await table.state()
+            found = _lengthening(engine, state, seat)
+            if found:
+                break
+            if not any(o == seat for _, _, o in state.words):  # a first word (six letters or more)
+                hand = "".join(state.hands[seat])
+                words = lexicon.find_words(hand, min_len=6, max_len=8)
+                if words:
+                    await table.play(seat, {"type": "play", "words": [words[0]]})
+                    state, game = await table.state()
+            if state.hands[seat]:
+                await table.play(seat, {"type": "discard", "letter": state.hands[seat][-1]})
+        else:
+            pytest.fail("nobody could lengthen a word in 16 turns")
+        wid, old, card, action = found
+        player = table.players[seat]
+        other = "".join(state.hands[1 - seat])
+        async with playwright_api.async_playwright() as pw:
+            browser, page, frame, rec = await open_page(pw, fake, player)
+            try:
+                assert int(await until(frame, "game", bool)) == game.id
+                began = time.monotonic()
+                text = await choose(frame, ["board", "mine"], game.id, game.version, [f"word:{wid}", f"card:{card}"],
+                                    timings)
+                assert text.startswith(f"Allonger {old} en "), text
+                await page.screenshot(path=str(world.tmp / "touch-ludime-lengthen-fr.png"))
+                await confirm(frame, db, game.id, game.version, began)
+                after = engine.from_dict(read_game_row(db, game.id).state)
+                new = next(w for i, w, o in after.words if i == wid)
+                assert sorted(new) == sorted(old + state.hands[seat][card]) and len(after.hands[seat]) == \
+                    len(state.hands[seat]) - 1
+                await rec.settle()
+                rec.check(seat, hidden=(other,))
+                assert rec.errors == [], rec.errors
+            finally:
+                await browser.close()
+    finally:
+        await table.close()
+    report(timings)
+    assert world.bot.tracebacks() == []
+
+
 def last_published(fake) -> str:
     return "\n".join(m.content or "" for m in fake.messages("jeux")[-3:])
