@@ -63,6 +63,7 @@ LABEL_KEYS: tuple[str, ...] = (
     "label.hidden", "label.legend_sun", "label.legend_moon", "label.legend_bonus",
     "label.waiting", "label.final", "label.series_total", "label.pass", "label.holder",
     "label.relocation_title", "label.penalty_threshold", "label.penalty_lowest", "label.penalty_highest",
+    "label.fill",
     "board.nexus", "board.dechetterie", "board.orchidee", "board.big_orchid",
 )
 
@@ -521,7 +522,8 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     the main board (Nexus or Orchidée), then the Déchetterie or the big orchid beside the
     announced tile, the relocation advice and the running score. ``hits`` receives what a touch
     may name, where it is drawn: every cell (``cell:C3``, ``cell:X1``), the Déchetterie (``dump``)
-    and the big orchid (``orchid``)."""
+    and the big orchid (``orchid``). A player who holds a neighbour's passed tile (``view["fills"]``) sees
+    that neighbour's Déchetterie at the bottom, its free cells to touch (``fill:<board>:X3``)."""
     lab = _Labels(labels)
     board = _board_for(view, seat)
     layout = view["layout"]
@@ -559,7 +561,10 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     legend = _legend(view, board["cells"], board["score"].get("ray"), lab, font(small), width - 2 * pad)
     holder = board.get("holder")
     header = 16 + big + 10 + small + 12
-    height = (header + gh + 20 + block_h + 16 + (3 * (small + 8) + 8 if reloc_on else 0)
+    fills = [f for f in view.get("fills") or [] if dech and f["board"] < len(view.get("boards") or [])] \
+        if mine else []
+    fill_h = len(fills) * (big + 6 + dh + 12 + 16) if fills else 0
+    height = (header + gh + 20 + block_h + 16 + (3 * (small + 8) + 8 if reloc_on else 0) + fill_h
               + len(rows) * (small + 10) + 10 + len(hidden) * (small + 6) + 20
               + (len(legend) * (small + 6) + 6 if legend else 0)
               + (len(passing) * (small + 6) + 6 if passing else 0))
@@ -632,6 +637,23 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         draw.text((pad, y + 2 * (small + 8)), sign + lab.get("label.gain", str(abs(gain)), gain=abs(gain)),
                   font=font(small, bold=True), fill=GOOD if gain > 0 else MUTED)
         y += 3 * (small + 8) + 8
+    # a neighbour's passed tile: their Déchetterie, its free cells to touch
+    for f in fills:
+        owner = view["boards"][f["board"]]
+        label = lab.get("label.fill", "→ " + _board_title(owner, names), player=_board_title(owner, names))
+        draw.text((pad, y), fit(label, font(small, bold=True), width - 2 * pad), font=font(small, bold=True),
+                  fill=HIGHLIGHT)
+        fy = y + big + 6
+        draw.rounded_rectangle([pad, fy, pad + dw + 12, fy + dh + 12], radius=12, fill=(74, 62, 52))
+        cells_hits: dict[str, list] | None = {} if hits is not None else None
+        dech_cells = {k: v for k, v in owner["cells"].items() if k in {c["name"] for c in dech}}
+        _draw_grid(img, draw, view, dech, dech_cells, size, pad + 6 + dox, fy + 6 + doy,
+                   legal=set(f["legal"]), name_px=small, hits=cells_hits)
+        if hits is not None and cells_hits is not None:
+            for region, poly in cells_hits.items():
+                if region.removeprefix("cell:") in f["legal"]:
+                    hits[f"fill:{f['board']}:{region.removeprefix('cell:')}"] = poly
+        y = fy + dh + 12 + 16
     # running score
     y = _draw_rows(draw, pad, y + 4, width - 2 * pad, rows, size=small)
     y += 6 if hidden or legend else 0

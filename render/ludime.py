@@ -173,7 +173,8 @@ def _layout(words: list[dict[str, Any]], two_cols: bool) -> tuple[list[tuple[int
 def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] | None = None,
                  hits: dict[str, list] | None = None) -> bytes:
     """The public table: every word with its owner's colour and value, discard, pile, scores. ``hits``
-    receives the discard and the pile (``discard``, ``pile`` → their card's polygon)."""
+    receives the discard and the pile (``discard``, ``pile`` → their card's polygon) and each word's row
+    (``word:<id>``: a word to lengthen or take)."""
     lab = {**catalog_labels("fr"), **(labels or {})}
     players = view["players"]
     words = list(view.get("words") or [])
@@ -241,6 +242,8 @@ def render_table(view: dict[str, Any], names: list[str], labels: dict[str, str] 
         colour = seat_colour(w["owner"])
         mid = y + (row_h - 6) / 2
         draw.rounded_rectangle((x, y, x + width, y + row_h - 6), radius=10, fill=PANEL)
+        if hits is not None:
+            hits[f"word:{w['id']}"] = [(x, y), (x + width, y), (x + width, y + row_h - 6), (x, y + row_h - 6)]
         draw.ellipse((x + 8, mid - 10, x + 28, mid + 10), fill=colour)
         value_font = font(26, bold=True)
         value_text = str(w["value"])

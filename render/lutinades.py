@@ -30,6 +30,7 @@ from render.common import (
     centred_text,
     draw_on,
     encode_png,
+    fit,
     font,
     seat_colour,
     text_size,
@@ -189,15 +190,57 @@ def draw_card(img: Image.Image, box: tuple[int, int, int, int], card: dict[str, 
         draw_arrow(draw, (cx - sx * w * 0.13, cy), (cx + sx * w * 0.13, cy), max(3, w * 0.03), WOOD_DARK)
 
 
-def render_card(card_view: dict[str, Any], labels: dict[str, str] | None = None) -> bytes:
+#: the gestures under the card on the board's page: two a row, each its icon and its name
+GESTURE_W, GESTURE_H, GESTURE_GAP = (CARD_W - 12 - 10) // 2, 84, 10
+
+
+def _gesture_lines(draw: ImageDraw.ImageDraw, text: str, width: float) -> tuple[list[str], Any]:
+    """``text`` wrapped on at most three lines of ``width``, in the largest bold font from 20 px down to
+    16 px that needs no cut (the last one, cut with « … », if none does) and that font."""
+    for size in range(20, 15, -1):
+        fnt = font(size, bold=True)
+        lines = [""]
+        for word in text.split():
+            trial = f"{lines[-1]} {word}".strip()
+            if text_size(draw, trial, fnt)[0] <= width or not lines[-1]:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        if len(lines) <= 3 and all(text_size(draw, line, fnt)[0] <= width for line in lines):
+            return lines, fnt
+    return [fit(line, fnt, width) for line in lines[:3]], fnt
+
+
+def render_card(card_view: dict[str, Any], labels: dict[str, str] | None = None,
+                gestures: list[tuple[str, str, str | None, str, bool]] | None = None,
+                hits: dict[str, list] | None = None) -> bytes:
     """The signpost card (direction, size, big and small numbers; the side in lutins malins).
 
     ``card_view`` is ``view["card"]`` (lutins only!) or ``view["last_turn"]["card"]``:
     ``{"id", "kind", "side", "big", "small", "malins"}``. ``labels`` may map a kind
     (``up``...) to its translated name, printed under the signpost.
-    """
-    img, _ = canvas(CARD_W, CARD_H, BACKGROUND)
+
+    On the board's page (drawn with its hit map, ``hits``) a lutin who has not chosen yet touches their
+    gesture under the card: ``gestures`` lists them as ``(region, kind, side, name, forbidden)`` and
+    ``hits`` receives each one's box (``gesture:up``, ``gesture:up:left`` in lutins malins). The chat's
+    copy has buttons for them instead and draws the card alone."""
+    strip = list(gestures or []) if hits is not None else []
+    rows = (len(strip) + 1) // 2
+    height = CARD_H + (rows * (GESTURE_H + GESTURE_GAP) + 6 if rows else 0)
+    img, draw = canvas(CARD_W, height, BACKGROUND)
     draw_card(img, (6, 6, CARD_W - 6, CARD_H - 6), card_view, labels)
+    for k, (region, kind, side, name, forbidden) in enumerate(strip):
+        x = 6 + (k % 2) * (GESTURE_W + GESTURE_GAP)
+        y = CARD_H + 4 + (k // 2) * (GESTURE_H + GESTURE_GAP)
+        box = (x, y, x + GESTURE_W, y + GESTURE_H)
+        draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=BAD if forbidden else MUTED, width=2)
+        draw_gesture(draw, x + 28, y + GESTURE_H / 2, 38, kind, side, fill=BAD if forbidden else TEXT)
+        lines, name_font = _gesture_lines(draw, name, GESTURE_W - 62)
+        step = name_font.size + 4
+        top = y + (GESTURE_H - len(lines) * step) / 2
+        for i, line in enumerate(lines):
+            draw.text((x + 54, top + i * step), line, font=name_font, fill=TEXT)
+        hits[region] = [(x, y), (x + GESTURE_W, y), (x + GESTURE_W, y + GESTURE_H), (x, y + GESTURE_H)]
     return encode_png(img)
 
 

@@ -18,6 +18,7 @@ from PIL import Image
 from bot.activity import ActivityServer, Board, DiscordIdentity
 from bot.sessions import Player, SessionService
 from bot.storage import open_store
+from cogs.lutinades.cog import LutinadesCog
 from fakediscord import FakeDiscord
 from render import armada as armada_render
 from render import limit as limit_render
@@ -40,7 +41,10 @@ RENDER = {  # what the bot's cogs draw, without Discord: (the touched picture's 
 MINE = {"limit": RENDER["limit"],  # a player's own picture (the cogs' render_private)
         "ranta": lambda game, view, lang: (ranta_render.render_sheet,
                                            (view, view["seat"], list(game.names), view.get("preview")), {}),
-        "ludime": lambda game, view, lang: (ludime_render.render_hand, (view, list(game.names)), {})}
+        "ludime": lambda game, view, lang: (ludime_render.render_hand, (view, list(game.names)), {}),
+        # a lutin's card, the gestures under it on the board's page (the picker has no card: no picture)
+        "lutinades": lambda game, view, lang: (lutinades_render.render_card, (
+            view["card"], {}, LutinadesCog.touch_gestures(view, lang)), {}) if view.get("card") else None}
 BOARD = {**{k: v for k, v in RENDER.items() if k != "limit"},  # the table (the cogs' render_public)
          "ranta": lambda game, view, lang: (ranta_render.render_dice, (view,), {}),
          "ludime": lambda game, view, lang: (ludime_render.render_table, (view, list(game.names)), {})}
@@ -82,7 +86,10 @@ async def world(tmp_path):
         table = MINE if which == "mine" else BOARD
         if game.kind not in table:
             return None
-        fn, args, kwargs = table[game.kind](game, view, lang)
+        job = table[game.kind](game, view, lang)
+        if job is None:
+            return None
+        fn, args, kwargs = job
         return with_hits(fn, args, kwargs) if hits else fn(*args, **kwargs)
 
     server = ActivityServer(Board(sessions, draw=draw, private=lambda kind: kind in MINE), identity)
@@ -485,18 +492,20 @@ async def test_ludime_draw_a_word_spelt_by_touch_then_discard(world):
     assert sorted(set((await touch([]))["targets"])) == sorted(f"card:{i}" for i in range(16))
     cards = spell(hand_cards, "PAPILLON")
     body = await touch(cards[:1])
-    assert set(body["targets"]) == {f"card:{i}" for i in range(16)} - {cards[0]} | {"discard"}
+    # (and the pile: the first turn may give cards back instead of laying a word)
+    assert set(body["targets"]) == {f"card:{i}" for i in range(16)} - {cards[0]} | {"discard", "pile"}
     assert body["moves"] == []
     body = await touch(cards[:6])  # PAPILL: no word yet
-    assert body["moves"] == [] and len(body["targets"]) == 10
+    assert body["moves"] == [] and len(body["targets"]) == 11
     body = await touch(cards)
     word = {"type": "play", "words": ["PAPILLON"]}
-    assert body["moves"] == [{"regions": cards, "action": word}] and len(body["targets"]) == 8
+    assert body["moves"] == [{"regions": cards, "action": word}] and len(body["targets"]) == 9
     # refusals: a card twice, a card that is not in the hand, a word the engine refuses: nothing changes
     await touch([cards[0], cards[0]], 409)
     await touch(["card:16"], 409)
     for bad in ({"type": "play", "words": ["PAPILLONNES"]}, {"type": "play", "words": ["PLOP"]},
-                {"type": "play", "words": ["PAPILLON"], "as_typed": True}, {"type": "exchange", "letters": ["W"]}):
+                {"type": "play", "words": ["PAPILLON"], "as_typed": True}, {"type": "exchange", "letters": ["Z"]},
+                {"type": "extend", "target": 1, "word": "PAPILLONS"}):
         status, body = await w.call("POST", f"/api/games/{game.id}/preview", token,
                                     {"instance_id": iid, "version": game.version, "action": bad})
         assert (status, body["error"]) == (409, "activity.error.no_move"), bad

@@ -17,7 +17,8 @@ const state = {
   error: null,
   // the board as a control: the touched pictures' hit maps ({board, mine}), the touches so far, what the
   // server highlights
-  touch: {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false},
+  // (``choices``: the moves the same touches choose, told apart by their labels: a Tectonic flip's piece)
+  touch: {key: null, hits: null, first: [], selected: [], targets: [], preview: null, choices: [], busy: false},
 };
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -63,6 +64,10 @@ function statusLine(game) {
   if (game.status === 'lobby') return t('page-lobby');
   if (game.status !== 'running') return t('page-over');
   if (game.my_turn && game.touch && state.touch.first.length && !state.touch.preview) {
+    const maps = Object.values(state.touch.hits || {});
+    if (!state.touch.selected.length && state.touch.first.every((r) => !maps.some((h) => h && h.regions[r]))) {
+      return `${t('page-your_turn')} ${t('page-touch_outside')}`; // nothing on the picture: the buttons
+    }
     const step = state.touch.selected.length ? 'page-touch_next' : 'page-touch';
     return `${t('page-your_turn')} ${t(`${step}-${game.kind}`) || t(step)}`; // a game's own words, if any
   }
@@ -152,13 +157,48 @@ function renderTouch(game) {
       svg.append(mark);
     }
   }
+  renderOutside(game);
   $('choice').hidden = !touch.preview;
   $('preview-text').textContent = touch.preview ? touch.preview.text : '';
+  const choices = touch.preview && touch.choices.length > 1 ? touch.choices : [];
+  $('choices').hidden = choices.length < 2;
+  $('choices').replaceChildren(...choices.map((move, i) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = move.label || String(i + 1);
+    button.dataset.choice = String(i);
+    button.classList.toggle('picked', i === touch.preview.index);
+    button.disabled = touch.busy;
+    button.addEventListener('click', () => choose(i).catch(() => {}));
+    return button;
+  }));
   $('confirm').textContent = t('page-confirm');
   $('change').textContent = t('page-change');
   $('confirm').disabled = $('change').disabled = touch.busy;
   document.body.dataset.touch = touch.key && !touch.busy ? `${touch.key}:${touch.selected.length}` +
     (touch.preview ? ':preview' : '') : '';
+}
+
+// the regions no picture draws (L'Invincible Armada's « Passer »): buttons under the pictures, touched
+// through the same API as a region of the picture
+function renderOutside(game) {
+  const touch = state.touch;
+  const maps = Object.values(touch.hits || {});
+  const drawn = (r) => maps.some((hits) => hits && hits.regions[r]);
+  const shown = !touch.preview || touch.preview.open ?
+    [...new Set([...touch.selected, ...touch.targets, ...(touch.selected.length ? [] : touch.first)])] : [];
+  const outside = game && game.touch ? shown.filter((r) => !drawn(r)) : [];
+  $('outside').hidden = outside.length === 0;
+  $('outside').replaceChildren(...outside.map((region) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = t(`page-region-${region.split(':')[0]}`) || region;
+    button.dataset.region = region;
+    button.classList.toggle('picked', touch.selected.includes(region));
+    button.disabled = touch.busy;
+    button.addEventListener('click', () => tapped(region).catch(() => {}));
+    return button;
+  }));
 }
 
 function centre(poly) {
@@ -206,7 +246,8 @@ async function touchApi(selected) {
 async function loadTouch(game) {
   const key = `${game.id}:${game.version}`;
   if (!game.touch || !game.my_turn) {
-    state.touch = {key: null, hits: null, first: [], selected: [], targets: [], preview: null, busy: false};
+    state.touch = {key: null, hits: null, first: [], selected: [], targets: [], preview: null, choices: [],
+                   busy: false};
     return;
   }
   if (state.touch.key === key) return;
@@ -219,7 +260,7 @@ async function loadTouch(game) {
   ]);
   const hits = Object.fromEntries(named.map((name, i) => [name, maps[i]]));
   state.touch = {key, hits, first: answer.targets, selected: [], targets: answer.targets, preview: null,
-                 busy: false};
+                 choices: [], busy: false};
 }
 
 async function tapped(region) {
@@ -237,12 +278,10 @@ async function tapped(region) {
     touch.selected = selected;
     touch.targets = answer.targets;
     touch.preview = null;
-    if (answer.moves.length === 1) { // a whole move: its preview (still open to more touches when some follow)
-      const action = answer.moves[0].action;
-      const preview = await api(`api/games/${state.game.id}/preview`, {method: 'POST',
-        body: {instance_id: state.instance, version: state.game.version, action}});
-      touch.preview = {action, picture: preview.picture, text: preview.text, open: answer.targets.length > 0};
-    }
+    touch.choices = answer.moves;
+    // a whole move: its preview (still open to more touches when some follow); when the touches choose
+    // several moves, the first, the others offered as choices
+    if (answer.moves.length) await showPreview(0, answer.targets.length > 0);
     state.error = null;
   } catch (err) {
     state.error = err.message;
@@ -254,10 +293,37 @@ async function tapped(region) {
   else render();
 }
 
+async function showPreview(index, open) {
+  const touch = state.touch;
+  const action = touch.choices[index].action;
+  const preview = await api(`api/games/${state.game.id}/preview`, {method: 'POST',
+    body: {instance_id: state.instance, version: state.game.version, action}});
+  touch.preview = {action, index, picture: preview.picture, text: preview.text, open};
+}
+
+async function choose(index) {
+  const touch = state.touch;
+  if (touch.busy || !touch.preview || index === touch.preview.index) return;
+  touch.busy = true;
+  render();
+  try {
+    await showPreview(index, touch.preview.open);
+    state.error = null;
+  } catch (err) {
+    state.error = err.message;
+    if (err.status === 409) state.touch.key = null;
+  } finally {
+    touch.busy = false;
+  }
+  if (state.touch.key === null && state.game) await open(state.game.id);
+  else render();
+}
+
 async function change() {
   const touch = state.touch;
   if (touch.busy) return;
   touch.preview = null;
+  touch.choices = [];
   touch.selected = [];
   touch.targets = touch.first;
   render();

@@ -28,9 +28,9 @@ from bot.storage.base import ACTIVE, RUNNING, GameRow
 Draw = Callable[..., Awaitable[Any]]
 #: pictures and hit maps kept (a game's version, a picture, a seat, a language)
 DRAWN_KEPT = 64
-#: regions a touch may name at once (a Tectonic flip is the third; a Ludime word spells at most a whole
-#: hand: 15 cards and the one drawn)
-MAX_SELECTED = 16
+#: regions a touch may name at once (a Ludime word spells at most a whole hand: 15 cards and the one
+#: drawn; a lengthened word is the word and the cards added)
+MAX_SELECTED = 17
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -101,12 +101,14 @@ class Board:
         if control is None or seat is None or game.status != RUNNING or game.state is None \
                 or not controls.enabled(control, game.state):
             return None
-        return control.which
+        return controls.which(control, game.state, seat)
 
     @classmethod
     def _touch_pictures(cls, game: GameRow, seat: int | None) -> list[str]:
         """Every picture the asker's touches name (the dice of the table, then their own kallax)."""
-        return list(controls.pictures(controls.CONTROLS[game.kind])) if cls._touch_picture(game, seat) else []
+        if not cls._touch_picture(game, seat):
+            return []
+        return list(controls.pictures(controls.CONTROLS[game.kind], game.state, seat))
 
     async def games(self, user: User, instance: Instance) -> dict[str, Any]:
         """The running games and lobbies of the instance's channel, newest first, and the one its user
@@ -143,7 +145,7 @@ class Board:
         else:
             view = await self.sessions.public_view(game)
         control = controls.CONTROLS.get(game.kind)
-        touch = control is not None and which in controls.pictures(control)  # its hit map is drawn with it, once
+        touch = control is not None and which in controls.hit_pictures(control)  # its hit map is drawn with it, once
         key = (game.id, game.version, which, game.seat_of(user.id) if which == "mine" else None, lang)
         if key in self._drawn:
             self._drawn.move_to_end(key)
@@ -200,9 +202,11 @@ class Board:
         return game, control, engine, engine.from_dict(game.state), seat
 
     async def touch(self, user: User, instance: Instance, game_id: Any, version: Any,
-                    selected: Any) -> dict[str, Any]:
+                    selected: Any, lang: str = "fr") -> dict[str, Any]:
         """The regions to highlight after the asker's touches ``selected`` (region ids, in order) and the
-        moves they choose completely; the engine's legal moves decide, nothing is stored."""
+        moves they choose completely; the engine's legal moves decide, nothing is stored. When the same
+        touches choose several moves (a Tectonic move that may flip either of two pieces), each says
+        what tells it apart (``label``): the page previews the first and offers the others as choices."""
         if not isinstance(selected, list) or len(selected) > MAX_SELECTED or not all(
                 isinstance(r, str) and 0 < len(r) <= 40 for r in selected):
             raise ActivityError(400, "activity.error.bad_request", field="selected")
@@ -210,7 +214,13 @@ class Board:
         answer = controls.answer(control, engine, state, seat, selected)
         if selected and not answer["targets"] and not answer["moves"]:
             raise ActivityError(409, "activity.error.no_move")
-        return {"game": game.id, "version": game.version, "which": control.which, **jsonable(answer)}
+        if len(answer["moves"]) > 1:
+            for move in answer["moves"]:
+                told = controls.label(control, move["action"])
+                if told is not None:
+                    move["label"] = i18n.t(told[0], lang, **told[1])
+        return {"game": game.id, "version": game.version, "which": controls.which(control, game.state, seat),
+                **jsonable(answer)}
 
     async def preview(self, user: User, instance: Instance, game_id: Any, version: Any, action: Any,
                       lang: str) -> dict[str, Any]:
@@ -225,7 +235,8 @@ class Board:
         params = dict(shown.params)
         if isinstance(params.get("seat"), int) and 0 <= params["seat"] < len(game.names):  # a seat: its name
             params["name"] = game.names[params["seat"]]
-        image = await self.draw(game, shown.view, lang, control.which, preview=True) if self.draw else None
+        image = await self.draw(game, shown.view, lang, controls.which(control, game.state, seat),
+                                preview=True) if self.draw else None
         if not image:
             raise ActivityError(404, "activity.error.no_picture")
         return {"game": game.id, "version": game.version, "action": action,

@@ -275,7 +275,7 @@ class ActivityServer:
         body = await self._body(request)
         instance = await self._instance(body.get("instance_id"), user)
         return await self.board.touch(user, instance, self._game_id(request), body.get("version"),
-                                      body.get("selected", []))
+                                      body.get("selected", []), user.lang)
 
     async def h_preview(self, request: web.Request, user: User) -> dict[str, Any]:
         body = await self._body(request)

@@ -316,7 +316,18 @@ class LutinadesCog(GameCog, group_name="lutinades", group_description=L("lutinad
     def render_private(self, game, view, lang):
         if not view.get("card"):
             return None
-        return picture(render_card, view["card"], {k: gesture_name(k, lang) for k in KINDS})
+        return picture(render_card, view["card"], {k: gesture_name(k, lang) for k in KINDS},
+                       self.touch_gestures(view, lang))
+
+    @staticmethod
+    def touch_gestures(view: dict[str, Any], lg: str) -> list[tuple[str, str, str | None, str, bool]]:
+        """The gestures a lutin who has not chosen yet may touch under their card on the board's page
+        (render_card draws them only there, with its hit map): the buttons' gestures, in their order."""
+        if view.get("phase") != "gestures" or view.get("role") != "lutin" or view.get("my_gesture"):
+            return []
+        sides: tuple[str | None, ...] = SIDES if view["variant"] == MALINS else (None,)
+        return [("gesture:" + kind + (f":{side}" if side else ""), kind, side, own_gesture_text(kind, side, lg),
+                 view["variant"] == EN_GRAND and kind == FORBIDDEN_IN_EN_GRAND) for side in sides for kind in KINDS]
 
     def turn_controls(self, game, view, lang):
         if view.get("finished"):

@@ -132,6 +132,16 @@ async def choose(frame, which: str | list[str], game_id: int, version: int, regi
     return await frame.text_content("#preview-text")
 
 
+async def until_text(frame, selector: str, predicate, timeout: float = 20.0) -> str:
+    start = time.monotonic()
+    while True:
+        text = await frame.text_content(selector) or ""
+        if predicate(text):
+            return text
+        assert time.monotonic() - start < timeout, f"{selector} never matched: {text!r}"
+        await asyncio.sleep(0.03)
+
+
 #: a move a second at most: a player's pace (touch, read the preview, confirm), within the API's rate limit
 PACE = 1.0
 
@@ -201,7 +211,8 @@ async def test_a_whole_take_it_to_the_limit_solo_game_by_touch_only(world):
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
     """Dave (English) plays the moves the level-1 AI would choose for him, each by touching the piece then
-    its destination (then the piece to flip, when there is a choice)."""
+    its destination; when the move may flip either of several pieces, the flips are the preview's choices
+    (« Flip C3 »): never a third touch."""
     fake, u, db = world.fake, world.u, world.bot.db
     await fake.run_command(u.dave, "jeux", "tectonic start", adversaire="bot")
     engine = engine_of("tectonic")
@@ -210,6 +221,7 @@ async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
         browser, page, frame, rec = await open_page(pw, fake, u.dave)
         try:
             game_id = int(await until(frame, "game", bool))
+            shot = False
             for n in range(120):
                 game, state = await reader.state(game_id)
                 if state.finished:
@@ -219,14 +231,24 @@ async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
                 regions = ["cell:" + action["from"], "cell:" + action["to"]]
                 flips = [a for a in engine.legal_actions(state, 0) if (a["from"], a["to"]) == (action["from"],
                                                                                                  action["to"])]
-                if len(flips) > 1:
-                    regions.append("cell:" + action["flip"])
                 if n == 0:
                     await until(frame, "touch", lambda v, g=game: v == f"{game_id}:{g.version}:0")
                     await page.screenshot(path=str(world.tmp / "touch-tectonic-en.png"))
                 began = time.monotonic()
                 text = await choose(frame, "board", game_id, game.version, regions, timings)
                 assert text.startswith(f"{action['from']} → {action['to']}"), text
+                labels = await frame.evaluate("[...document.querySelectorAll('#choices button')]"
+                                              ".map(b => b.textContent)")
+                if len(flips) > 1:  # the flips: the preview's choices, the AI's by its label
+                    assert sorted(labels) == sorted(f"Flip {a['flip']}" for a in flips), labels
+                    if not text.endswith(f"✕ {action['flip']}"):
+                        await frame.tap(f"#choices button:text-is('Flip {action['flip']}')")
+                        await until_text(frame, "#preview-text", lambda t, f=action["flip"]: t.endswith(f"✕ {f}"))
+                    if not shot:
+                        shot = True
+                        await page.screenshot(path=str(world.tmp / "touch-tectonic-flip-en.png"))
+                else:
+                    assert labels == [], labels
                 if n == 0:
                     assert await frame.text_content("#confirm") == "Confirm"
                     await page.screenshot(path=str(world.tmp / "touch-tectonic-preview-en.png"))
@@ -280,11 +302,13 @@ async def test_armada_placement_and_a_move_by_touch(world):
                 action = moves[0] if moves else legal[(n * 5) % len(legal)]
                 regions = (["point:" + action["point"]] if "point" in action else
                            ["point:" + action["from"], "point:" + action["to"]])
-                if action.get("capture"):
-                    regions.append("point:" + action["capture"])
                 began = time.monotonic()
                 text = await choose(frame, "board", game_id, game.version, regions, timings)
                 assert text.startswith(action.get("point") or f"{action['from']} → {action['to']}"), text
+                if action.get("capture") and not text.endswith(f"✕ {action['capture']}"):
+                    # the ships the move may capture: the preview's choices, never a third touch
+                    await frame.tap(f"#choices button:text-is('Prendre {action['capture']}')")
+                    await until_text(frame, "#preview-text", lambda t, c=action["capture"]: t.endswith(f"✕ {c}"))
                 if n == 0:
                     await page.screenshot(path=str(world.tmp / "touch-armada-fr.png"))
                 await confirm(frame, db, game_id, game.version, began)
@@ -367,6 +391,53 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         finally:
             await browser.close()
     assert "La carte est révélée" in last_published(fake)
+    assert world.bot.tracebacks() == []
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+async def test_lutinades_the_lutins_gestures_by_touch(world):
+    """Bruno (French) and Dave (English), the lutins, each touch a gesture under their own card; the picker
+    Alice sees neither until both are in. Each page shows only its own seat's card."""
+    from tests.e2e.test_lutinades_e2e import open_table
+
+    fake, u, db = world.fake, world.u, world.bot.db
+    await open_table(world, "standard", (u.bruno, u.dave))
+    engine = engine_of("lutinades")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    said = {1: ("gesture:down", "Votre geste : Vers le bas. Il reste secret"),
+            2: ("gesture:up", "Your gesture: Up. It stays secret")}
+    async with playwright_api.async_playwright() as pw:
+        pages = {}
+        try:
+            for seat, user in ((1, u.bruno), (2, u.dave)):
+                pages[seat] = await open_page(pw, fake, user)
+            game_id = int(await until(pages[1][2], "game", bool))
+            for seat, (region, text_start) in said.items():
+                _, page, frame, rec = pages[seat]
+                row = read_game_row(db, game_id)
+                state = engine.from_dict(row.state)
+                assert state.picker == 0 and state.phase == "gestures" and state.gestures[seat] is None
+                lang = "fr" if seat == 1 else "en"
+                await until(frame, "touch", lambda v, r=row: v == f"{game_id}:{r.version}:0", what="the gestures")
+                assert sorted(await targets(frame, "mine")) == sorted(
+                    f"gesture:{k}" for k in ("up", "down", "horizontal", "small"))
+                await page.screenshot(path=str(world.tmp / f"touch-lutinades-gestures-{lang}.png"))
+                began = time.monotonic()
+                text = await choose(frame, "mine", game_id, row.version, [region], timings)
+                assert text.startswith(text_start), text
+                await page.screenshot(path=str(world.tmp / f"touch-lutinades-gesture-preview-{lang}.png"))
+                await confirm(frame, db, game_id, row.version, began)
+                after = engine.from_dict(read_game_row(db, game_id).state)
+                assert after.gestures[seat] == (region.removeprefix("gesture:"), None)
+            assert engine.from_dict(read_game_row(db, game_id).state).phase == "choice"
+            for seat, (_, _, _, rec) in pages.items():
+                await rec.settle()
+                rec.check(seat)
+                assert rec.errors == [], rec.errors
+        finally:
+            for browser, *_ in pages.values():
+                await browser.close()
+    report(timings)
     assert world.bot.tracebacks() == []
 
 
@@ -474,6 +545,91 @@ async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
             assert rec.errors == [], rec.errors
         finally:
             await browser.close()
+    assert world.bot.tracebacks() == []
+
+
+def _lengthening(engine, state, seat):
+    """A word of ``seat``'s on the table and a card of its hand that lengthen it (the engine accepts),
+    or None: ``(word id, old word, card index, action)``."""
+    from collections import Counter
+
+    from engines.base import RuleError
+    from engines.ludime import lexicon
+
+    hand = state.hands[seat]
+    for wid, old, owner in state.words:
+        if owner != seat:
+            continue
+        for i, letter in enumerate(hand):
+            letters = Counter(old) + Counter(letter)
+            for word in lexicon.find_words(letters, min_len=len(old) + 1, max_len=len(old) + 1, required=letters):
+                action = {"type": "extend", "target": wid, "word": word}
+                try:
+                    engine.apply(state, seat, action)
+                except RuleError:
+                    continue
+                return wid, old, i, action
+    return None
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+async def test_ludime_a_word_lengthened_by_touching_it_then_a_card(world):
+    """Alice and Bruno play Ludime in the chat (draw, a first word of six letters or more, discard) until one
+    of them holds a card that lengthens their own word; that player then touches the word on the table
+    and the card in their hand, and « Confirmer » lengthens it. Nothing of the other hand reaches the page."""
+    from engines.ludime import lexicon
+    from tests.e2e.ludime_driver import LudimeTable
+
+    fake, u, db = world.fake, world.u, world.bot.db
+    table = LudimeTable(world, [u.alice, u.bruno])
+    await table.open("main")
+    engine = engine_of("ludime")
+    timings: dict[str, list[float]] = {"targets": [], "preview": []}
+    try:
+        found = None
+        for _ in range(16):  # turns, in the chat, until a lengthening is in a hand
+            state, game = await table.state()
+            seat = state.current
+            await table.play(seat, {"type": "draw", "source": "pile"})
+            state, game = await table.state()
+            found = _lengthening(engine, state, seat)
+            if found:
+                break
+            if not any(o == seat for _, _, o in state.words):  # a first word (six letters or more)
+                hand = "".join(state.hands[seat])
+                words = lexicon.find_words(hand, min_len=6, max_len=8)
+                if words:
+                    await table.play(seat, {"type": "play", "words": [words[0]]})
+                    state, game = await table.state()
+            if state.hands[seat]:
+                await table.play(seat, {"type": "discard", "letter": state.hands[seat][-1]})
+        else:
+            pytest.fail("nobody could lengthen a word in 16 turns")
+        wid, old, card, action = found
+        player = table.players[seat]
+        other = "".join(state.hands[1 - seat])
+        async with playwright_api.async_playwright() as pw:
+            browser, page, frame, rec = await open_page(pw, fake, player)
+            try:
+                assert int(await until(frame, "game", bool)) == game.id
+                began = time.monotonic()
+                text = await choose(frame, ["board", "mine"], game.id, game.version, [f"word:{wid}", f"card:{card}"],
+                                    timings)
+                assert text.startswith(f"Allonger {old} en "), text
+                await page.screenshot(path=str(world.tmp / "touch-ludime-lengthen-fr.png"))
+                await confirm(frame, db, game.id, game.version, began)
+                after = engine.from_dict(read_game_row(db, game.id).state)
+                new = next(w for i, w, o in after.words if i == wid)
+                assert sorted(new) == sorted(old + state.hands[seat][card]) and len(after.hands[seat]) == \
+                    len(state.hands[seat]) - 1
+                await rec.settle()
+                rec.check(seat, hidden=(other,))
+                assert rec.errors == [], rec.errors
+            finally:
+                await browser.close()
+    finally:
+        await table.close()
+    report(timings)
     assert world.bot.tracebacks() == []
 
 

@@ -155,3 +155,55 @@ def test_ludime_the_pile_and_discard_on_the_table_and_every_card_of_ones_hand():
         if state.phase == "draw":
             state, _ = engine.apply(state, seat, {"type": "draw", "source": "pile"})
     assert len(hand_hits) == 16 and regions >= {"card:0", "discard"}
+
+
+def test_lutinades_each_gesture_under_the_lutins_own_card():
+    """A lutin's card on the board's page: its gestures under it, one region each (with the side in lutins
+    malins); the card above is the chat's very card, the chat's copy (no hit map) the card alone."""
+    from cogs.lutinades.cog import LutinadesCog
+
+    engine = engines.get("lutinades")
+    for variant, count in (("standard", 4), ("lutins-malins", 8), ("en-grand", 4)):
+        state = engine.new_game(3, {"variante": variant}, 2)
+        seat = engine.lutins(state)[0]
+        view = engine.view(state, seat)
+        for lang in ("fr", "en"):
+            gestures = LutinadesCog.touch_gestures(view, lang)
+            png, hits = with_hits(lutinades_render.render_card, (view["card"], {}, gestures))
+            regions = {r for rs, _ in _paths("lutinades", state, seat) for r in rs}
+            assert len(regions) == count and set(hits) == regions
+            _check(png, hits, regions, {BACKGROUND})
+            chat = lutinades_render.render_card(view["card"], {}, gestures)
+            assert Image.open(io.BytesIO(chat)).size == (lutinades_render.CARD_W, lutinades_render.CARD_H)
+            shown = Image.open(io.BytesIO(png)).convert("RGB")
+            top = shown.crop((0, 0, lutinades_render.CARD_W, lutinades_render.CARD_H))
+            assert top.tobytes() == Image.open(io.BytesIO(chat)).convert("RGB").tobytes()
+        # once the lutin has chosen, nothing is left to touch: the card alone
+        chosen, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+        assert LutinadesCog.touch_gestures(engine.view(chosen, seat), "fr") == []
+
+
+def test_ludime_every_word_of_the_table_is_a_region():
+    engine = engines.get("ludime")
+    state = engine.new_game(2, {}, 7)
+    from dataclasses import replace
+    state = replace(state, words=((1, "CHAT", 0), (2, "PORTE", 1), (3, "ANTICONSTITUTIONNELLEMENT", 0)))
+    view = engine.view(state, 0)
+    png, hits = with_hits(ludime_render.render_table, (view, ["Alice", "Bruno"]))
+    assert png == ludime_render.render_table(view, ["Alice", "Bruno"])
+    _check(png, hits, {"word:1", "word:2", "word:3", "pile", "discard"}, {BACKGROUND})
+
+
+def test_limit_a_passed_tile_its_owners_dechetterie_under_the_holders_board():
+    engine = engines.get("limit")
+    state = engine.new_game(2, {"variante": "passe-dechetterie"}, 3)
+    tile = engine.current_tile(state)
+    state, _ = engine.apply(state, 0, {"type": "place", "tile": tile, "position": "X"})
+    view = engine.view(state, 1)
+    assert view["fills"]
+    png, hits = with_hits(limit_render.render_board, (view, 1, ["Alice", "Bruno"], None))
+    assert png == limit_render.render_board(view, 1, ["Alice", "Bruno"], None)
+    regions = {r for rs, _ in _paths("limit", state, 1) for r in rs}
+    fills = {r for r in regions if r.startswith("fill:")}
+    assert fills == {f"fill:0:{p}" for p in engine.fill_positions(state, 0)}
+    _check(png, hits, regions, {BACKGROUND, limit_render.BOARD_BG})

@@ -37,9 +37,32 @@ CONTROLS: dict[str, Control] = {"limit": limit.CONTROL, "tectonic": tectonic.CON
                                 "ludime": ludime.CONTROL}
 
 
-def pictures(control: Control) -> tuple[str, ...]:
+def which(control: Control, state: dict[str, Any] | None = None, seat: int | None = None) -> str:
+    """The picture a seat's touches name and its preview redraws: the control's ``which``, or its
+    ``which_for(state, seat)`` when that depends on the seat's role (a Lutinades lutin's own card, the
+    picker's table); ``state`` is the stored state (a dict)."""
+    own = getattr(control, "which_for", None)
+    return own(state or {}, seat) if own else control.which
+
+
+def pictures(control: Control, state: dict[str, Any] | None = None, seat: int | None = None) -> tuple[str, ...]:
     """The pictures ``control``'s touches name (its ``which`` alone, unless it lists several)."""
+    own = getattr(control, "pictures_for", None)
+    if own:
+        return tuple(own(state or {}, seat))
+    return tuple(getattr(control, "pictures", (which(control, state, seat),)))
+
+
+def hit_pictures(control: Control) -> tuple[str, ...]:
+    """Every picture some seat's touches may name: drawn with its hit map, whoever asks first."""
     return tuple(getattr(control, "pictures", (control.which,)))
+
+
+def label(control: Control, action: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """What tells ``action`` from the other moves the same touches choose (a catalog key and its
+    parameters: a Tectonic flip's piece, a relocation's moves), shown as the preview's choices."""
+    own = getattr(control, "label", None)
+    return own(action) if own else None
 
 
 def enabled(control: Control, state: dict[str, Any]) -> bool:

@@ -21,7 +21,14 @@ error-no_move = That is not a possible move now: touch a highlighted cell. Nothi
 
 # The preview of a move chosen on the board, before “Confirm”
 preview-limit = { $tile } on { $position }: { $before } → { $after } points if the game ended now ({ $gain })
+preview-limit_fill = { $tile } on { $position } of your neighbour's scrapyard.
+preview-limit_relocate = Move the big orchid's tiles: { $moves } ({ $gain } points).
+preview-limit_relocate_none = Move nothing: the tiles stay on the big orchid (+0 points).
+choice-relocate_none = Move nothing
 preview-move = { $move }
+preview-pass = Pass: no other move is possible.
+choice-flip = Flip { $cell }
+choice-capture = Capture { $cell }
 preview-roll = Roll the dice: { $total ->
     [0] nothing is at stake yet this turn.
     [one] { $total } point at stake this turn.
@@ -29,11 +36,19 @@ preview-roll = Roll the dice: { $total ->
 } The result is known only once they are rolled.
 preview-stop = Stop: { $before } → { $after } points, and the turn passes.
 preview-follow = Follow { $name }: the card is revealed once you confirm.
+preview-gesture = Your gesture: { $gesture }. It stays secret until every lutin has chosen.
+preview-gesture_forbidden = Your gesture: { $gesture }, forbidden in “Think big”: you will be ignored and give back your last mushroom won.
 preview-ranta_box = Box on { $cells }: { $before } → { $after } points.
 preview-ranta_mat = Mat on { $cells }: { $before } → { $after } points.
 preview-ludime_pile = Draw from the pile: the card is known only once drawn.
 preview-ludime_take = Take the { $letter } from the discard.
 preview-ludime_word = Lay { $word }: +{ $points } points.
+preview-ludime_lengthened = Lengthen { $old } into { $word }: the word is worth { $points } points.
+preview-ludime_took = Take { $old } from { $name }: { $word }, { $points } points for you.
+preview-ludime_exchange = Exchange { $letters }: { $count ->
+    [one] one card from the pile, unknown until you receive it.
+   *[other] { $count } cards from the pile, unknown until you receive them.
+}
 preview-ludime_discard = Discard the { $letter }: your turn ends.
 
 # The board's page (activity/src/main.js): its words come from here (GET api/config)
@@ -51,6 +66,9 @@ page-touch_next = Now touch where it goes (or another highlighted cell).
 page-touch-ranta = A box: touch the die for its size, then the die for its category. A mat: touch its cell.
 page-touch_next-ranta = Then the category die, the box's bottom-left cell and, when it fits both ways, its top-right cell.
 page-touch_next-ludime = Touch the next letter of your word (after a single card: the discard, to throw it away).
+page-touch-lutinades = Touch your gesture under your card (the picker: the row of the lutin to follow).
+page-region-pass = Pass
+page-touch_outside = No move on the picture: touch the button under it.
 page-confirm = Confirm
 page-change = Change
 page-preview_alt = Your move, before you confirm

@@ -21,7 +21,14 @@ error-no_move = Ce n'est pas un coup possible maintenant : touchez une case en s
 
 # L'aperçu d'un coup choisi sur le plateau, avant « Confirmer »
 preview-limit = { $tile } en { $position } : { $before } → { $after } points si la partie s'arrêtait là ({ $gain })
+preview-limit_fill = { $tile } en { $position } de la Déchetterie de votre voisin.
+preview-limit_relocate = Déplacer les tuiles de la grande orchidée : { $moves } ({ $gain } points).
+preview-limit_relocate_none = Ne rien déplacer : les tuiles restent sur la grande orchidée (+0 point).
+choice-relocate_none = Ne rien déplacer
 preview-move = { $move }
+preview-pass = Passer : aucun autre coup n'est possible.
+choice-flip = Retourner { $cell }
+choice-capture = Prendre { $cell }
 preview-roll = Lancer les dés : { $total ->
     [0] rien n'est encore en jeu ce tour-ci.
     [one] { $total } point en jeu ce tour-ci.
@@ -29,11 +36,19 @@ preview-roll = Lancer les dés : { $total ->
 } Le résultat n'est connu qu'une fois les dés lancés.
 preview-stop = Stop : { $before } → { $after } points, et la main passe.
 preview-follow = Suivre { $name } : la carte sera révélée une fois le choix confirmé.
+preview-gesture = Votre geste : { $gesture }. Il reste secret jusqu'à ce que tous les lutins aient choisi.
+preview-gesture_forbidden = Votre geste : { $gesture }, interdit dans « Voir les choses en grand » : vous serez ignoré et rendrez votre dernier champignon gagné.
 preview-ranta_box = Boîte en { $cells } : { $before } → { $after } points.
 preview-ranta_mat = Tapis en { $cells } : { $before } → { $after } points.
 preview-ludime_pile = Piocher : la carte n'est connue qu'une fois piochée.
 preview-ludime_take = Prendre le { $letter } de la défausse.
 preview-ludime_word = Poser { $word } : +{ $points } points.
+preview-ludime_lengthened = Allonger { $old } en { $word } : le mot vaut { $points } points.
+preview-ludime_took = Prendre { $old } à { $name } : { $word }, { $points } points pour vous.
+preview-ludime_exchange = Échanger { $letters } : { $count ->
+    [one] une carte de la pioche, inconnue tant qu'elle n'est pas reçue.
+   *[other] { $count } cartes de la pioche, inconnues tant qu'elles ne sont pas reçues.
+}
 preview-ludime_discard = Défausser le { $letter } : votre tour se termine.
 
 # La page du plateau (activity/src/main.js) : ses mots viennent d'ici (GET api/config)
@@ -51,6 +66,9 @@ page-touch_next = Touchez maintenant où aller (ou une autre case en surbrillanc
 page-touch-ranta = Une boîte : touchez le dé de sa taille puis celui de sa catégorie. Un tapis : touchez sa case.
 page-touch_next-ranta = Puis le dé de la catégorie, la case en bas à gauche de la boîte et, si elle tient dans les deux sens, sa case en haut à droite.
 page-touch_next-ludime = Touchez la lettre suivante de votre mot (après une seule carte : la défausse, pour la jeter).
+page-touch-lutinades = Touchez votre geste sous votre carte (le cueilleur : la rangée du lutin à suivre).
+page-region-pass = Passer
+page-touch_outside = Aucun coup sur l'image : touchez le bouton sous l'image.
 page-confirm = Confirmer
 page-change = Changer
 page-preview_alt = Votre coup, avant confirmation

@@ -157,6 +157,7 @@ label-penalty_highest = Penalty { $penalty }: the highest Scrapyard at the table
 label-series_total = Series total: { $total }
 label-pass = X: hand it to your neighbour
 label-holder = Scrapyard held by { $player }
+label-fill = { $player } passes you their tile: touch their scrapyard
 
 ## cmd
 cmd-start = Start a game of Take it to the Limit

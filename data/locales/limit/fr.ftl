@@ -157,6 +157,7 @@ label-penalty_highest = Pénalité { $penalty } : la Déchetterie la plus haute 
 label-series_total = Total de la série : { $total }
 label-pass = X : donner à votre voisin
 label-holder = Déchetterie tenue par { $player }
+label-fill = { $player } vous passe sa tuile : touchez sa Déchetterie
 
 ## cmd
 cmd-start = Lancer une partie de Take it to the Limit
