@@ -21,6 +21,7 @@ from bot.activity import start_server
 from bot.cards import walk_json
 from bot.clock import bot_clock
 from bot.community import Community
+from bot.community.daily import DailyChallenges
 from bot.community.matchmaking import Matchmaking, queue_store
 from bot.community.season_board import SeasonBoard
 from bot.community.tournament_notice import DiscordAnnouncer
@@ -47,6 +48,7 @@ from bot.ui import (
     send,
 )
 from engines.base import RuleError
+from engines.solo import ai_score
 from render.hitmap import with_hits
 
 log = logging.getLogger("ludibot")
@@ -222,6 +224,7 @@ class Ludibot(commands.AutoShardedBot):
                                              clock=self.clock, announcer=DiscordAnnouncer(self),
                                              opened=self._wake_game)
         self.seasons = SeasonBoard(self.store, clock=self.clock)
+        self.daily = DailyChallenges(self.store, self.sessions, clock=self.clock, compute=self._ai_score)
         self.matchmaking = Matchmaking(queue_store(self.store), self.store, self.sessions, clock=self.clock,
                                        opened=self._wake_game)
         #: the last check of the commands Discord holds, the re-syncs of the last day (monotonic), the check running
@@ -257,12 +260,18 @@ class Ludibot(commands.AutoShardedBot):
         self.community.tournaments = self.tournaments  # tournaments (issue 28)
         self.community.matchmaking = self.matchmaking
         self.community.seasons = self.seasons
+        self.community.daily = self.daily
         self.seasons.post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
         self.tournaments.shards = self.seasons.shards = self.community.scheduler.shards
         await self.start_background()
         if self.settings.activities:
             await self.start_activity()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
+
+    async def _ai_score(self, kind: str, options: dict[str, Any], seed: int, level: int) -> int | None:
+        """A daily challenge's mark (the best AI alone on the day's draw): seconds of CPU, in a render
+        worker's process, never on the event loop (bot.community.daily)."""
+        return await self.render_pool.run(ai_score, kind, options, seed, level)  # type: ignore[arg-type]
 
     async def start_background(self) -> None:
         """The outbox first (issue 17): what a crash left unpublished is posted before the scheduler

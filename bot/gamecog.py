@@ -26,6 +26,7 @@ from bot import emojis, i18n, rules, takeback
 from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, clicked_card, from_message, rgb
 from bot.community.clocks import clock_line, clocks_of, duration
 from bot.community.clocks import line_for as clock_line_for
+from bot.community.daily import replay_open
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
@@ -508,18 +509,23 @@ class GameCog(commands.GroupCog):
                                               pace=pace, thread=thread)
         lg = await public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
-            outcome = await self.sessions.start(game.id, player)
-            if wants_thread(outcome.game):  # the answer is the message its thread starts from
-                msg_id = await send(interaction, card=await self.lobby_card(outcome.game, lg))
-                if msg_id:
-                    await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
-                    outcome.game.lobby_message_id = msg_id
-            await self.publish(outcome, interaction)
+            await self.publish_started(interaction, await self.sessions.start(game.id, player), lg)
             return
         msg_id = await send(interaction, card=await self.lobby_card(game, lg))
         if msg_id:
             await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
             await self.sessions.store.mark_published(game.id, game.version, None)
+
+    async def publish_started(self, interaction: discord.Interaction, outcome: Outcome, lg: str, *,
+                              first: list[str] | None = None) -> None:
+        """The answer to a command (or a click) that started a solo game at once: its first turn (in a
+        thread of its own, the answer is the message the thread starts from)."""
+        if wants_thread(outcome.game):
+            msg_id = await send(interaction, card=await self.lobby_card(outcome.game, lg))
+            if msg_id:
+                await self.sessions.store.set_message_ids(outcome.game.id, lobby=msg_id)
+                outcome.game.lobby_message_id = msg_id
+        await self.publish(outcome, interaction, first=first)
 
     async def _lobby_refresh(self, click: Click, game: GameRow, note: str | None = None) -> None:
         """A lobby button changed the lobby: its answer is the card, edited, with the newest seats
@@ -774,7 +780,9 @@ class GameCog(commands.GroupCog):
         else:
             msg_id = await self._post_publication(game, card, files)
             channel_id = game.thread_id or game.channel_id
-        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None:
+        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None \
+                and replay_open(game, None, getattr(self.bot, "clock", time.time)()):
+            # (a daily challenge's summary waits for the day's end: it would show the draw to all)
             # the animated summary, drawn in a worker after the result is out, then added to its gallery
             asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, card.groups))
         return msg_id
@@ -790,6 +798,8 @@ class GameCog(commands.GroupCog):
         a card that has it already is left alone (one read, once per process)."""
         if game.status != FINISHED or not game.control_message_id or game.id in self._completed:
             return False
+        if not replay_open(game, None, getattr(self.bot, "clock", time.time)()):
+            return False  # a daily challenge's summary is everyone's once the day is over
         lg = await self.public_lang_of(game)
         view = await self.sessions.public_view(game)
         groups = tuple(tuple(g) for g in await self.control_groups(game, view, lg))

@@ -48,7 +48,7 @@ CUSTOM_ID = re.compile(r"^ludibot:(?P<game>[0-9]{1,18}):(?P<verb>[a-z_]{1,20}):(
 
 #: the statuses of a game whose controls are all stale, and the verbs that still act after its end
 ENDED = ("finished", "cancelled")
-AFTER_THE_END = frozenset({"rematch", "profile"})
+AFTER_THE_END = frozenset({"rematch", "profile", "dailyplay"})
 
 
 def custom_id(game_id: int, verb: str, version: int = 0, arg: str | None = None) -> str:

@@ -914,3 +914,32 @@ class Store(ABC):
 
     @abstractmethod
     async def release_season_end(self, key: tuple[int, str, str]) -> None: ...
+
+    # --- the daily challenge (issue 37): bot.community.daily -----------------------------------------
+    @abstractmethod
+    async def daily_secret(self, guild_id: int, fresh: str, now: float) -> str:
+        """The server's challenge secret: ``fresh`` if it had none (written once, whoever writes first
+        wins: two processes agree), else the one stored. Never shown to anyone."""
+
+    @abstractmethod
+    async def claim_daily(self, guild_id: int, day: str, kind: str, variant: str, user_id: int, name: str,
+                          now: float) -> bool:
+        """The member's one play of that day's challenge, taken now: False when it was taken already
+        (by an earlier attempt, or by a simultaneous one that won)."""
+
+    @abstractmethod
+    async def set_daily_game(self, guild_id: int, day: str, kind: str, variant: str, user_id: int,
+                             game_id: int | None) -> None:
+        """The game of a claimed play (None: its game could not be opened; the claim is withdrawn)."""
+
+    @abstractmethod
+    async def daily_entries(self, guild_id: int, kind: str, variant: str, days: list[str]) -> list[dict[str, Any]]:
+        """The plays of those days: ``day, user_id, name, game_id, status, score, finished_at`` (status and
+        score None while the game is not opened or not over; score None for a resignation)."""
+
+    @abstractmethod
+    async def daily_mark(self, guild_id: int, day: str, kind: str, variant: str) -> int | None: ...
+
+    @abstractmethod
+    async def set_daily_mark(self, guild_id: int, day: str, kind: str, variant: str, score: int, level: int) -> int:
+        """Keep the AI's score on the day's draw (the first written stays): the score kept."""

@@ -1201,6 +1201,56 @@ class SQLStore(Store):
                                 (game_id,))
         return _table_from(rows[0]) if rows else None
 
+    # --- the daily challenge (issue 37): bot.community.daily ---------------------------------------
+    async def daily_secret(self, guild_id: int, fresh: str, now: float) -> str:
+        def work(tx: Tx) -> str:
+            tx.execute("INSERT INTO daily_secrets (guild_id, secret, created_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (guild_id) DO NOTHING", (guild_id, fresh, now))
+            return tx.execute("SELECT secret FROM daily_secrets WHERE guild_id = ?", (guild_id,)).value()
+
+        return await self._tx(work)
+
+    async def claim_daily(self, guild_id: int, day: str, kind: str, variant: str, user_id: int, name: str,
+                          now: float) -> bool:
+        return await self._write(
+            "INSERT INTO daily_plays (guild_id, day, kind, variant, user_id, name, started_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (guild_id, day, kind, variant, user_id, name[:100], now)) == 1
+
+    async def set_daily_game(self, guild_id: int, day: str, kind: str, variant: str, user_id: int,
+                             game_id: int | None) -> None:
+        key = (guild_id, day, kind, variant, user_id)
+        if game_id is None:
+            await self._write("DELETE FROM daily_plays WHERE guild_id = ? AND day = ? AND kind = ? AND variant = ? "
+                              "AND user_id = ? AND game_id IS NULL", key)
+            return
+        await self._write("UPDATE daily_plays SET game_id = ? WHERE guild_id = ? AND day = ? AND kind = ? "
+                          "AND variant = ? AND user_id = ?", (game_id, *key))
+
+    async def daily_entries(self, guild_id: int, kind: str, variant: str, days: list[str]) -> list[dict[str, Any]]:
+        cond, params = self.dialect.any_of("p.day", days)
+        rows = await self._read(
+            "SELECT p.day, p.user_id, p.name, p.game_id, g.status, g.finished_at, r.score FROM daily_plays p "
+            "LEFT JOIN games g ON g.id = p.game_id "
+            "LEFT JOIN results r ON r.game_id = p.game_id AND r.user_id = p.user_id "
+            f"WHERE p.guild_id = ? AND p.kind = ? AND p.variant = ? AND {cond} ORDER BY p.day, p.started_at",
+            (guild_id, kind, variant, *params))
+        return [dict(r) for r in rows]
+
+    async def daily_mark(self, guild_id: int, day: str, kind: str, variant: str) -> int | None:
+        rows = await self._read("SELECT score FROM daily_marks WHERE guild_id = ? AND day = ? AND kind = ? "
+                                "AND variant = ?", (guild_id, day, kind, variant))
+        return int(rows[0]["score"]) if rows else None
+
+    async def set_daily_mark(self, guild_id: int, day: str, kind: str, variant: str, score: int, level: int) -> int:
+        def work(tx: Tx) -> int:
+            tx.execute("INSERT INTO daily_marks (guild_id, day, kind, variant, score, level) VALUES (?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", (guild_id, day, kind, variant, score, level))
+            return int(tx.execute("SELECT score FROM daily_marks WHERE guild_id = ? AND day = ? AND kind = ? "
+                                  "AND variant = ?", (guild_id, day, kind, variant)).value())
+
+        return await self._tx(work)
+
     # --- queues (issue 28): bot.community.matchmaking.QueueStore --------------------------------------
     async def enqueue(self, entry: Any, limit: int) -> str:
         def work(tx: Tx) -> str:
