@@ -235,3 +235,28 @@ async def test_no_takeback_and_a_replay_kept_to_its_player_until_the_day_ends(st
     assert replay_open(game, 12, dc.day_end("2026-11-18"))
     ordinary = dataclasses.replace(game, settings={})
     assert replay_open(ordinary, 12, clock())
+
+
+def test_the_share_card_outline_names_no_cell_and_no_tile():
+    """The shape of a finished board: how many lines scored in each direction (Limit), how many combinations
+    scored and the empty cells (Range ta Ludothèque) — nothing a player could copy."""
+    engine = engines.get("limit")
+    state = engine.new_game(1, {"plateau": "nexus"}, 99)
+    while not engine.is_over(state):
+        state, _ = engine.apply(state, 0, engine.ai_action(state, 0, 1))
+    board = engine.view(state, 0)["boards"][0]
+    shape = dc.shape("limit", {"score": board["score"]})
+    scored = [line for line in board["score"]["lines"] if line["points"]]
+    assert sum(shape["lines"].values()) == len(board["score"]["lines"]) >= len(scored) > 0
+    assert set(shape["lines"]) <= {"vertical", "sw_ne", "nw_se"}
+    text = json.dumps(shape)
+    assert not any(cell in text for cell in board["cells"]) and not any(t in text for t in board["cells"].values())
+    ranta = engines.get("ranta")
+    state = ranta.new_game(1, {"mode": "classique"}, 99)
+    while not ranta.is_over(state):
+        forced = ranta.forced_action(state, 0)
+        state, _ = ranta.apply(state, 0, forced or ranta.ai_action(state, 0, 1))
+    result = ranta.result(state)
+    shape = dc.shape("ranta", result.details)
+    assert shape["empty"] == result.details["empty"][0]
+    assert shape["groups"] == sum(1 for b in result.details["breakdowns"][0] if b["rule"] != "empty_cells" and b["points"] > 0)

@@ -50,6 +50,8 @@ DAY, WEEK = "jour", "semaine"
 PERIODS = (DAY, WEEK)
 #: a play is over once its game is (cancelled: its player abandoned it)
 ENDED = (FINISHED, CANCELLED)
+#: seconds a share card waits for its game's result to be published before it is posted anyway
+SHARE_WAIT = 15.0
 #: board rows shown
 BOARD_SIZE = 20
 
@@ -163,6 +165,7 @@ class DailyChallenges:
     #: ``(game, outcome) -> None``: a challenge just finished (the cog posts its share card)
     finished: Callable[[GameRow, Outcome], Awaitable[None]] | None = None
     _marks: dict[tuple[int, str, str, str], asyncio.Task] = field(default_factory=dict)
+    _sharing: set[asyncio.Task] = field(default_factory=set)
 
     def today(self) -> str:
         return day_of(self.clock())
@@ -284,11 +287,27 @@ class DailyChallenges:
 
     # --- a challenge's end ----------------------------------------------------------------------------
     async def on_change(self, outcome: Outcome) -> None:
-        """Community's hook: a challenge that just finished gets its share card (through ``finished``)."""
+        """Community's hook: a challenge that just finished gets its share card (through ``finished``),
+        in the background once its result is out (the share card comes after it in the channel)."""
         game = outcome.game
         if game.status != FINISHED or daily_of(game) is None or self.finished is None:
             return
-        await self.finished(game, outcome)
+        task = asyncio.ensure_future(self._share(outcome))
+        self._sharing.add(task)
+        task.add_done_callback(self._sharing.discard)
+
+    async def _share(self, outcome: Outcome) -> None:
+        game = outcome.game
+        for _ in range(int(SHARE_WAIT / 0.2)):  # the result's publication first (the publisher's repairs too)
+            fresh = await self.store.get_game(game.id)
+            if fresh is None or not fresh.due:
+                break
+            await asyncio.sleep(0.2)
+        try:
+            if self.finished is not None:
+                await self.finished(game, outcome)
+        except Exception:
+            log.exception("daily challenge %s: its share card", game.id)
 
 
 def variant_phrase(kind: str, variant: str) -> Phrase:

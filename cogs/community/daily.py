@@ -122,8 +122,8 @@ class DailyCog(commands.Cog):
 
     def board_text(self, board: Board, lg: str) -> str:
         name = challenge_name(board.kind, board.variant, lg)
-        lines = [i18n.t(f"community.daily.board-head-{board.period}", lg, challenge=name,
-                        day=day_words(board.day, lg)),
+        first = daily.week_of(board.day)[0] if board.period == WEEK else board.day  # a week: its Monday
+        lines = [i18n.t(f"community.daily.board-head-{board.period}", lg, challenge=name, day=day_words(first, lg)),
                  i18n.t("community.daily.played", lg, count=board.played)]
         level = self.level_words(board.kind, lg)
         lines.append(i18n.t("community.daily.mark", lg, level=level, score=board.mark) if board.mark is not None
@@ -170,7 +170,7 @@ class DailyCog(commands.Cog):
         rows, highlight = self.board_rows(board, lg)
         labels = {k: i18n.t(f"community.daily.col-{k}", lg) for k in ("rank", "player", "score", "days", "empty")}
         image = await self.bot.render_pool.run(  # type: ignore[attr-defined]
-            render_daily, i18n.t("community.daily.board-title", lg, challenge=challenge_name(kind, variant, lg)),
+            render_daily, i18n.t(f"community.daily.board-title-{period}", lg, challenge=challenge_name(kind, variant, lg)),
             i18n.t(f"community.daily.board-subtitle-{period}", lg, day=day_words(board.day, lg),
                    server=server_name(interaction)), labels, rows, highlight, period == WEEK)
         await send(interaction, self.board_text(board, lg), ephemeral=True,

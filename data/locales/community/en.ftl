@@ -109,7 +109,7 @@ daily-variant-ranta-expert = expert
 daily-name = { $game } · { $variant }
 daily-bad_game = “{ $value }” is not a daily challenge: pick a game from the list.
 daily-already = You have already taken today's challenge — { $game } · { $variant }: one try a day, resigning included. A new draw tomorrow (midnight UTC).
-daily-over = This challenge ({ $challenge }) was another day's: start today's with `/daily-challenge`.
+daily-over = This challenge ({ $challenge }) was another day's: start today's with { COMMAND("defi-du-jour") }.
 daily-replay_closed = Game #{ $game } is a daily challenge: its history and animated summary open to everyone when the day is over ({ $until }).
 daily-started = 🎯 **Daily challenge** — { $challenge }, { $day }: { $player } takes the challenge, alone on today's draw.
 daily-board-head-jour = 🎯 **Daily challenge — { $challenge }** · { $day }
@@ -121,7 +121,7 @@ daily-played = { $count ->
     }
 daily-mark = Mark to beat: the AI ({ $level }) scores **{ $score }** on this draw.
 daily-mark_pending = Mark to beat: the AI ({ $level }) is playing this draw, its score follows shortly.
-daily-hidden = Today's scores stay hidden until you have finished the challenge (`/daily-challenge`).
+daily-hidden = Today's scores stay hidden until you have finished the challenge ({ COMMAND("defi-du-jour") }).
 daily-row = { $rank }. { $player } — { $score }
 daily-row-week = { $rank }. { $player } — { $score } ({ $days } { $days ->
         [one] day
@@ -137,7 +137,8 @@ daily-col-player = Player
 daily-col-score = Score
 daily-col-days = Days
 daily-col-empty = No score to show yet.
-daily-board-title = Daily challenge — { $challenge }
+daily-board-title-jour = Daily challenge — { $challenge }
+daily-board-title-semaine = Weekly challenge — { $challenge }
 daily-board-subtitle-jour = { $day } · { $server }
 daily-board-subtitle-semaine = Week up to { $day } · { $server }
 daily-share = 🎯 { $player } took the daily challenge — { $challenge }, { $day }: **{ $score }** { $score ->

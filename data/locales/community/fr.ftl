@@ -112,7 +112,7 @@ daily-variant-ranta-expert = expert
 daily-name = { $game } · { $variant }
 daily-bad_game = « { $value } » n'est pas un défi du jour : choisissez un jeu dans la liste.
 daily-already = Vous avez déjà relevé le défi du jour — { $game } · { $variant } : un seul essai par jour, abandon compris. Nouveau tirage demain (minuit UTC).
-daily-over = Ce défi ({ $challenge }) était celui d'un autre jour : lancez celui d'aujourd'hui avec `/defi-du-jour`.
+daily-over = Ce défi ({ $challenge }) était celui d'un autre jour : lancez celui d'aujourd'hui avec { COMMAND("defi-du-jour") }.
 daily-replay_closed = La partie n°{ $game } est un défi du jour : son historique et son résumé animé s'ouvrent à tous quand la journée se termine ({ $until }).
 daily-started = 🎯 **Défi du jour** — { $challenge }, { $day } : { $player } relève le défi, seul sur le tirage du jour.
 daily-board-head-jour = 🎯 **Défi du jour — { $challenge }** · { $day }
@@ -124,7 +124,7 @@ daily-played = { $count ->
     }
 daily-mark = Marque à battre : l'IA ({ $level }) fait **{ $score }** sur ce tirage.
 daily-mark_pending = Marque à battre : l'IA ({ $level }) joue ce tirage, son score arrive dans un instant.
-daily-hidden = Les scores du jour restent cachés tant que vous n'avez pas terminé le défi (`/defi-du-jour`).
+daily-hidden = Les scores du jour restent cachés tant que vous n'avez pas terminé le défi ({ COMMAND("defi-du-jour") }).
 daily-row = { $rank }. { $player } — { $score }
 daily-row-week = { $rank }. { $player } — { $score } ({ $days } { $days ->
         [one] jour
@@ -140,7 +140,8 @@ daily-col-player = Joueur
 daily-col-score = Score
 daily-col-days = Jours
 daily-col-empty = Aucun score à montrer pour l'instant.
-daily-board-title = Défi du jour — { $challenge }
+daily-board-title-jour = Défi du jour — { $challenge }
+daily-board-title-semaine = Défi de la semaine — { $challenge }
 daily-board-subtitle-jour = { $day } · { $server }
 daily-board-subtitle-semaine = Semaine jusqu'au { $day } · { $server }
 daily-share = 🎯 { $player } a relevé le défi du jour — { $challenge }, { $day } : **{ $score }** { $score ->

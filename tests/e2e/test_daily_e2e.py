@@ -1,0 +1,162 @@
+"""The daily challenge end to end (issue 37): the real bot, the strict fake Discord.
+
+Three members play the same day's Take it to the Limit challenge (Nexus) on their own: each is shown
+the same first tile; a second attempt is refused, privately and precisely; the scores stay hidden from
+the one who has not finished, who sees how many played; the day's board ranks the three with the AI's
+mark; the share card gives the score and a shape, no tile or cell, and its « Jouer le défi » starts the
+challenge for whoever clicks; the replay stays the player's until the day is over; the next day's draw
+differs. The boards' pictures are saved (``LUDIBOT_SHOTS``: a folder) to be looked at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from engines.limit import DECHETTERIE, NEXUS
+from tests.e2e.harness import assert_card, read_game_row
+
+pytestmark = pytest.mark.e2e
+
+ORDER = [*NEXUS.names, *DECHETTERIE.names]  # the board first: lines that score
+TILE = r"Tuile 1/44.*?\*\*(?:<:\w+:\d+>)* ?(\S+)\*\*"
+DAY_S = 86400.0
+
+
+def game_of(msg) -> int:
+    return int(next(b for b in msg.buttons if b.get("custom_id"))["custom_id"].split(":")[1])
+
+
+def first_tile(msg) -> str:
+    m = re.search(TILE, msg.content, re.S)
+    assert m, msg.content
+    return m.group(1)
+
+
+def save(name: str, res) -> None:
+    """The picture and the card (its components' JSON) of an answer, to be looked at (``LUDIBOT_SHOTS``)."""
+    folder = os.environ.get("LUDIBOT_SHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    message = getattr(res, "message", None) or res
+    (Path(folder) / f"{name}.json").write_text(json.dumps(message.components, ensure_ascii=False, indent=1))
+    if getattr(res, "attachments", None):
+        (Path(folder) / f"{name}.png").write_bytes(res.attachments[0].bytes)
+
+
+async def start(fake, user, **kw):
+    res = await fake.run_command(user, "jeux", "defi-du-jour", jeu="limit:nexus", **kw)
+    assert not res.ephemeral, res.content
+    msg = res.message
+    assert "Défi du jour" in msg.content and "Tuile 1/44" in msg.content, msg.content
+    return msg
+
+
+async def play_through(fake, user, order: list[str]) -> int:
+    """Place every tile of the member's own challenge (typed, the first free position of ``order``): their score."""
+    used: list[str] = []
+    res = None
+    for _ in range(44):
+        position = next(p for p in order if p not in used)
+        res = await fake.run_command(user, "jeux", "limit placer", position=position,
+                                     until=lambda r: bool(r.public_messages))
+        assert res.ephemeral and "Vous avez posé" in res.content, (position, res.content)
+        used.append(position)
+    final = next(m for m in res.public_messages if "Fin de la partie" in m.content)
+    m = re.search(r"1\. " + re.escape(user.name) + r" — (-?\d+)", final.content)
+    assert m, final.content
+    return int(m.group(1))
+
+
+async def share_card(fake, user, since: int):
+    """The share card a finished challenge posts (after its result)."""
+    def found():
+        return next((m for m in fake.messages("jeux") if m.id > since and m.visible_to is None
+                     and "Jouer le défi" in m.button_labels and f"<@{user.id}>" in m.content), None)
+
+    await fake.wait_until(lambda: found() is not None, timeout=30, what="the share card")
+    return found()
+
+
+async def board(fake, user, period="jour", *, mark=True):
+    """The day's (or week's) board as ``user`` sees it, once the AI's mark is known (``mark``)."""
+    for _ in range(120):
+        res = await fake.run_command(user, "jeux", "defi-du-jour", jeu="limit:nexus", classement=period)
+        assert res.ephemeral and res.attachments and res.attachments[0].bytes[:4] == b"\x89PNG", res.content
+        if not mark or "fait **" in res.content or "scores **" in res.content:
+            return res
+        await asyncio.sleep(1)
+    raise AssertionError(f"the AI's mark never came: {res.content}")
+
+
+async def test_three_members_take_the_same_challenge(world):
+    fake, u, bot = world.fake, world.u, world.bot
+    # Alice takes today's challenge: her solo game on the day's draw, answered publicly with its first tile
+    first = await start(fake, u.alice)
+    tile = first_tile(first)
+    alice_game = game_of(first)
+    since = max(fake.message_by_id)
+    alice = await play_through(fake, u.alice, ORDER)
+    share = assert_card(await share_card(fake, u.alice, since))
+    save("daily-share-fr", share)
+    save("daily-start-fr", first)
+    assert f"**{alice}**" in share.content and "Forme :" in share.content, share.content
+    assert not share.attachments and not re.search(r"\b[A-GX]\d\b", share.content), share.content  # no cell, no tile
+    # a second attempt the same day is refused, privately, and says why
+    again = await fake.run_command(u.alice, "jeux", "defi-du-jour", jeu="limit:nexus")
+    assert again.ephemeral and "Vous avez déjà relevé le défi du jour" in again.content, again.content
+    save("daily-again-fr", again)
+    assert "un seul essai par jour" in again.content
+    # Chloé has not played: she sees how many did, no score, no name
+    hidden = await board(fake, u.chloe)
+    assert "Un membre a relevé le défi aujourd'hui" in hidden.content and "restent cachés" in hidden.content
+    assert "Alice" not in hidden.content and f"— {alice}" not in hidden.content, hidden.content
+    save("daily-hidden-fr", hidden)
+    # nor can she watch Alice's game before the day is over
+    closed = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
+    assert closed.ephemeral and "s'ouvrent à tous quand la journée se termine" in closed.content, closed.content
+    # Bruno answers the share card: « Jouer le défi » starts his own game, on the same draw
+    res = await fake.click(u.bruno, share, label="Jouer le défi")
+    assert not res.ephemeral and "Tuile 1/44" in res.message.content, res.content
+    assert first_tile(res.message) == tile
+    since = max(fake.message_by_id)
+    bruno = await play_through(fake, u.bruno, ORDER[::-1])
+    await share_card(fake, u.bruno, since)
+    # Chloé takes it too: the same first tile; while she plays, the scores stay hidden from her
+    chloe_first = await start(fake, u.chloe)
+    assert first_tile(chloe_first) == tile
+    playing = await board(fake, u.chloe)
+    assert "2 membres ont relevé" not in playing.content and "3 membres ont relevé" in playing.content
+    assert "restent cachés" in playing.content and "Bruno" not in playing.content
+    chloe = await play_through(fake, u.chloe, ORDER[len(ORDER) // 2:] + ORDER[:len(ORDER) // 2])
+    # the day's board ranks the three, with the AI's mark to beat
+    ranked = await board(fake, u.chloe)
+    save("daily-board-fr", ranked)
+    mark = int(re.search(r"fait \*\*(-?\d+)\*\*", ranked.content).group(1))
+    assert "restent cachés" not in ranked.content
+    lines = [line for line in ranked.content.splitlines() if re.match(r"\d+\. ", line)]
+    scores = {"Alice": alice, "Bruno": bruno, "Chloé": chloe}
+    shown = [(re.match(r"(\d+)\. (\S+) — (-?\d+)", line).groups()) for line in lines]
+    assert [(n, int(s)) for _, n, s in shown] == sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])), lines
+    assert [int(r) for r, _, _ in shown][0] == 1
+    assert mark > 0
+    # Dave reads it in English: he has not played, so no scores
+    english = await board(fake, u.dave)
+    assert "Today's scores stay hidden" in english.content and "3 members have taken" in english.content
+    save("daily-hidden-en", english)
+    week = await board(fake, u.alice, "semaine")
+    assert "Défi de la semaine" in week.content
+    save("daily-week-fr", week)
+    # the next day: another draw, and the replay of yesterday's challenge is everyone's
+    bot.advance(DAY_S)
+    tomorrow = await start(fake, u.alice)
+    before, after = read_game_row(bot.db, alice_game), read_game_row(bot.db, game_of(tomorrow))
+    assert before.seed != after.seed and before.state["deck"] != after.state["deck"]
+    opened = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
+    assert opened.ephemeral and "s'ouvrent à tous" not in opened.content
