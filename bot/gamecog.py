@@ -36,7 +36,7 @@ from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
-from bot.threads import archive, ensure_thread, server_default, thread_link, wants_thread
+from bot.threads import archive, ensure_thread, private_thread, server_default, thread_link, wants_thread
 from bot.translator import L
 from bot.ui import (
     CUSTOM_ID,
@@ -520,7 +520,8 @@ class GameCog(commands.GroupCog):
                               first: list[str] | None = None) -> None:
         """The answer to a command (or a click) that started a solo game at once: its first turn (in a
         thread of its own, the answer is the message the thread starts from)."""
-        if wants_thread(outcome.game):
+        if wants_thread(outcome.game) and not private_thread(outcome.game):
+            # (a private thread starts from no message: the answer then says where the game is, privately)
             msg_id = await send(interaction, card=await self.lobby_card(outcome.game, lg))
             if msg_id:
                 await self.sessions.store.set_message_ids(outcome.game.id, lobby=msg_id)
@@ -883,6 +884,10 @@ class GameCog(commands.GroupCog):
         old = game.control_message_id
         if old and old != msg_id and not stripped:
             await self._strip_controls(thread_id, old)  # before the archive, which freezes the thread
+        if private_thread(game):  # its players' only: the channel is told by the game's own feature (a share card)
+            if await self.sessions.store.mark_published(game.id, game.version, msg_id):
+                await archive(self.bot, thread_id)
+            return msg_id
         head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       link=thread_link(game, thread_id, msg_id))
         try:
@@ -1077,12 +1082,13 @@ class GameCog(commands.GroupCog):
             pass  # deleted or not ours any more: nothing to strip
 
     # --- permissions -------------------------------------------------------------------
-    def require_permissions(self, interaction: discord.Interaction, *, thread: bool = False) -> None:
+    def require_permissions(self, interaction: discord.Interaction, *, thread: bool = False,
+                            private: bool = False) -> None:
         """Refuse to open (or start) a game where the bot could not show it, naming what is missing
-        (``thread``: also what a thread of its own needs)."""
+        (``thread``: also what a thread of its own needs; ``private``: a private one)."""
         if interaction.guild_id is None:
             return
-        missing = missing_permissions(interaction, thread=thread)
+        missing = missing_permissions(interaction, thread=thread, private=private)
         if missing:
             raise SessionError("common.error.missing_permissions",
                                permissions=permission_names(missing, lang(interaction)))

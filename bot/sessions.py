@@ -301,8 +301,9 @@ class SessionService:
             settings["reserved_for"] = int(reserved_for)
         if queue_match is not None:
             settings["queue_match"] = int(queue_match)
-        if daily is not None:
+        if daily is not None:  # played in a private thread: nobody watches the day's draw (bot.threads)
             settings["daily"] = dict(daily)
+            settings["thread"] = "private"
         if ai_seats and not engine.has_ai:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:

@@ -174,10 +174,10 @@ class DailyChallenges:
         secret = await self.store.daily_secret(guild_id, secrets.token_hex(32), self.clock())
         return derive_seed(secret, kind, variant, day)
 
-    async def start(self, player: Player, channel_id: int, kind: str, variant: str, *,
-                    thread: bool | None = None) -> Outcome:
+    async def start(self, player: Player, channel_id: int, kind: str, variant: str) -> Outcome:
         """Today's challenge for ``player``: their one play taken, then their solo game on the day's draw
-        (started). A second attempt is refused (``community.daily.already``)."""
+        (started; played in a private thread of ``channel_id``). A second attempt is refused
+        (``community.daily.already``)."""
         guild_id = player.guild_id
         if guild_id is None:
             raise RuleError("community.error.guild_only")
@@ -190,7 +190,7 @@ class DailyChallenges:
         self.ensure_mark(guild_id, kind, variant, day)
         try:
             game = await self.sessions.open_lobby(kind, guild_id=guild_id, channel_id=channel_id, player=player,
-                                                  options=dict(VARIANTS[kind][variant]), seed=seed, thread=thread,
+                                                  options=dict(VARIANTS[kind][variant]), seed=seed,
                                                   daily={"day": day, "variant": variant})
         except BaseException:
             await self.store.set_daily_game(guild_id, day, kind, variant, player.user_id, None)

@@ -20,7 +20,7 @@ from bot.gamecog import LEVEL_NAMES, player_of
 from bot.safe import escape, ping
 from bot.sessions import Outcome
 from bot.storage import GameRow
-from bot.threads import server_default
+from bot.threads import ensure_thread
 from bot.translator import L
 from bot.ui import Click, button, in_thread, lang, public_lang, send
 from cogs.community.common import guild_of, server_name, title
@@ -94,14 +94,23 @@ class DailyCog(commands.Cog):
         cog = self.bot.game_cogs.get(kind)  # type: ignore[attr-defined]
         if cog is None:
             raise RuleError("tournament.error.game", game=kind)
-        thread = False if in_thread(interaction) else server_default(
-            await self.bot.store.guild_settings(interaction.guild_id))  # type: ignore[attr-defined]
-        cog.require_permissions(interaction, thread=thread)
+        if in_thread(interaction):  # it is played in a private thread of its own, opened from a channel
+            raise RuleError("community.daily.in_thread")
+        cog.require_permissions(interaction, thread=True, private=True)
         player = player_of(interaction)
-        outcome = await self.daily.start(player, interaction.channel_id, kind, variant, thread=thread)
+        outcome = await self.daily.start(player, interaction.channel_id, kind, variant)
         lg = await public_lang(interaction)
-        head = i18n.t("community.daily.started", lg, player=ping(player.user_id),
-                      challenge=challenge_name(kind, variant, lg), day=day_words(self.daily.today(), lg))
+        name = challenge_name(kind, variant, lg)
+        head = i18n.t("community.daily.started", lg, player=ping(player.user_id), challenge=name,
+                      day=day_words(self.daily.today(), lg))
+        try:  # the private thread first: the answer says where to play, to the player only
+            thread_id = await ensure_thread(self.bot, outcome.game, lg)
+        except discord.HTTPException:
+            log.info("daily challenge %s: its thread could not be opened now", outcome.game.id)
+        else:
+            await send(interaction, i18n.t("community.daily.where", lang(interaction), thread=f"<#{thread_id}>",
+                                           challenge=challenge_name(kind, variant, lang(interaction))),
+                       ephemeral=True)
         await cog.publish_started(interaction, outcome, lg, first=[head])
 
     async def on_play(self, click: Click) -> None:

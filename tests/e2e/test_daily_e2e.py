@@ -50,21 +50,34 @@ def save(name: str, res) -> None:
         (Path(folder) / f"{name}.png").write_bytes(res.attachments[0].bytes)
 
 
-async def start(fake, user, **kw):
-    res = await fake.run_command(user, "jeux", "defi-du-jour", jeu="limit:nexus", **kw)
-    assert not res.ephemeral, res.content
-    msg = res.message
-    assert "Défi du jour" in msg.content and "Tuile 1/44" in msg.content, msg.content
-    return msg
+async def started(fake, user, res):
+    """The answer to a start (the command, or « Jouer le défi »): privately, the private thread where the
+    member's challenge is played; there, its first tile. ``(thread, first message)``."""
+    assert res.ephemeral and "fil privé, rien qu'à vous" in res.content, res.content
+    thread = fake.channel(int(re.search(r"<#(\d+)>", res.content).group(1)))
+    assert thread.type == 12 and not thread.invitable  # private: nobody else sees the draw
+    await fake.wait_until(lambda: any("Tuile 1/44" in m.content for m in fake.messages(thread)), timeout=20,
+                          what="the first tile in the private thread")
+    msg = next(m for m in fake.messages(thread) if "Tuile 1/44" in m.content)
+    assert "Défi du jour" in msg.content and f"<@{user.id}>" in msg.content, msg.content
+    others = [x for x in (fake.user("Alice"), fake.user("Bruno"), fake.user("Chloé"), fake.user("Dave"))
+              if x.id != user.id]
+    assert fake.channel_permissions(user, thread) and not any(fake.channel_permissions(x, thread) for x in others)
+    return thread, msg
 
 
-async def play_through(fake, user, order: list[str]) -> int:
-    """Place every tile of the member's own challenge (typed, the first free position of ``order``): their score."""
+async def start(fake, user):
+    return await started(fake, user, await fake.run_command(user, "jeux", "defi-du-jour", jeu="limit:nexus"))
+
+
+async def play_through(fake, user, thread, order: list[str]) -> int:
+    """Place every tile of the member's own challenge (typed in its thread, the first free position of
+    ``order``): their score."""
     used: list[str] = []
     res = None
     for _ in range(44):
         position = next(p for p in order if p not in used)
-        res = await fake.run_command(user, "jeux", "limit placer", position=position,
+        res = await fake.run_command(user, thread, "limit placer", position=position,
                                      until=lambda r: bool(r.public_messages))
         assert res.ephemeral and "Vous avez posé" in res.content, (position, res.content)
         used.append(position)
@@ -98,11 +111,13 @@ async def board(fake, user, period="jour", *, mark=True):
 async def test_three_members_take_the_same_challenge(world):
     fake, u, bot = world.fake, world.u, world.bot
     # Alice takes today's challenge: her solo game on the day's draw, answered publicly with its first tile
-    first = await start(fake, u.alice)
+    thread, first = await start(fake, u.alice)
     tile = first_tile(first)
     alice_game = game_of(first)
     since = max(fake.message_by_id)
-    alice = await play_through(fake, u.alice, ORDER)
+    alice = await play_through(fake, u.alice, thread, ORDER)
+    # nothing of her game reached the channel: only the share card
+    assert not any("Tuile" in m.content for m in fake.messages("jeux"))
     share = assert_card(await share_card(fake, u.alice, since))
     save("daily-share-fr", share)
     save("daily-start-fr", first)
@@ -122,19 +137,18 @@ async def test_three_members_take_the_same_challenge(world):
     closed = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
     assert closed.ephemeral and "s'ouvrent à tous quand la journée se termine" in closed.content, closed.content
     # Bruno answers the share card: « Jouer le défi » starts his own game, on the same draw
-    res = await fake.click(u.bruno, share, label="Jouer le défi")
-    assert not res.ephemeral and "Tuile 1/44" in res.message.content, res.content
-    assert first_tile(res.message) == tile
+    thread, msg = await started(fake, u.bruno, await fake.click(u.bruno, share, label="Jouer le défi"))
+    assert first_tile(msg) == tile
     since = max(fake.message_by_id)
-    bruno = await play_through(fake, u.bruno, ORDER[::-1])
+    bruno = await play_through(fake, u.bruno, thread, ORDER[::-1])
     await share_card(fake, u.bruno, since)
     # Chloé takes it too: the same first tile; while she plays, the scores stay hidden from her
-    chloe_first = await start(fake, u.chloe)
+    thread, chloe_first = await start(fake, u.chloe)
     assert first_tile(chloe_first) == tile
     playing = await board(fake, u.chloe)
     assert "2 membres ont relevé" not in playing.content and "3 membres ont relevé" in playing.content
     assert "restent cachés" in playing.content and "Bruno" not in playing.content
-    chloe = await play_through(fake, u.chloe, ORDER[len(ORDER) // 2:] + ORDER[:len(ORDER) // 2])
+    chloe = await play_through(fake, u.chloe, thread, ORDER[len(ORDER) // 2:] + ORDER[:len(ORDER) // 2])
     # the day's board ranks the three, with the AI's mark to beat
     ranked = await board(fake, u.chloe)
     save("daily-board-fr", ranked)
@@ -155,7 +169,7 @@ async def test_three_members_take_the_same_challenge(world):
     save("daily-week-fr", week)
     # the next day: another draw, and the replay of yesterday's challenge is everyone's
     bot.advance(DAY_S)
-    tomorrow = await start(fake, u.alice)
+    _, tomorrow = await start(fake, u.alice)
     before, after = read_game_row(bot.db, alice_game), read_game_row(bot.db, game_of(tomorrow))
     assert before.seed != after.seed and before.state["deck"] != after.state["deck"]
     opened = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
