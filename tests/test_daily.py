@@ -260,3 +260,22 @@ def test_the_share_card_outline_names_no_cell_and_no_tile():
     shape = dc.shape("ranta", result.details)
     assert shape["empty"] == result.details["empty"][0]
     assert shape["groups"] == sum(1 for b in result.details["breakdowns"][0] if b["rule"] != "empty_cells" and b["points"] > 0)
+
+
+async def test_a_challenge_is_a_solo_record_never_a_rating(store):
+    """A finished challenge is rated as any solo game: the member's solo best and recent games (/profil,
+    /records) have it; no rating moves, no leaderboard or season table gets a line."""
+    from bot.community import ratings
+    from bot.community.seasons import season_table
+
+    clock = Clock()
+    d = service(store, clock)
+    game = (await d.start(member(11), CHANNEL, "ranta", "classique")).game
+    await play_out(d, game.id, 11)
+    assert await ratings.rate(store, game.id)
+    score = (await store.results(game.id))[0].score
+    assert (await store.player_solo_best(GUILD, 11))["ranta"] == (score, 1)
+    assert [r["game_id"] for r in await store.player_recent(GUILD, 11)] == [game.id]
+    assert [r["score"] for r in await store.solo_records(GUILD, "ranta")] == [score]
+    assert await store.player_ratings(GUILD, 11) == [] and await store.leaderboard(GUILD, "ranta") == []
+    assert season_table([await store.results(game.id)]) == []

@@ -38,6 +38,21 @@ def first_tile(msg) -> str:
     return m.group(1)
 
 
+def secret_of(db: str, guild_id: int) -> str:
+    """The server's challenge secret as the bot stored it (read in a thread of its own, as read_game_row)."""
+    from bot.storage import open_store
+
+    async def read():
+        store = open_store(str(db))
+        await store.open()
+        try:
+            return await store.daily_secret(guild_id, "not-the-secret", 0.0)  # the stored one: it exists
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
+
+
 def save(name: str, res) -> None:
     """The picture and the card (its components' JSON) of an answer, to be looked at (``LUDIBOT_SHOTS``)."""
     folder = os.environ.get("LUDIBOT_SHOTS")
@@ -174,3 +189,8 @@ async def test_three_members_take_the_same_challenge(world):
     assert before.seed != after.seed and before.state["deck"] != after.state["deck"]
     opened = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
     assert opened.ephemeral and "s'ouvrent à tous" not in opened.content
+    # the server's secret, from which the draws come, is in no message the bot sent
+    secret = await asyncio.to_thread(secret_of, bot.db, fake.guild_id)
+    assert len(secret) == 64
+    for message in fake.message_by_id.values():
+        assert secret not in message.content and secret not in json.dumps(message.components)
