@@ -279,3 +279,28 @@ async def test_a_challenge_is_a_solo_record_never_a_rating(store):
     assert [r["score"] for r in await store.solo_records(GUILD, "ranta")] == [score]
     assert await store.player_ratings(GUILD, 11) == [] and await store.leaderboard(GUILD, "ranta") == []
     assert season_table([await store.results(game.id)]) == []
+
+
+async def test_records_and_profiles_keep_todays_challenges_for_after_the_day(store):
+    """/records and another member's /profil leave today's challenges out (their scores are hidden until
+    the day is over); the day after, they count."""
+    from bot.community import ratings
+
+    clock = Clock()
+    d = service(store, clock)
+    ordinary = await d.sessions.open_lobby("ranta", guild_id=GUILD, channel_id=CHANNEL, player=member(11),
+                                           options={"mode": "classique"})
+    await d.sessions.start(ordinary.id, member(11))
+    await play_out(d, ordinary.id, 11)
+    game = (await d.start(member(11), CHANNEL, "ranta", "classique")).game
+    await play_out(d, game.id, 11)
+    for g in (ordinary.id, game.id):
+        assert await ratings.rate(store, g)
+    today = day_of(clock())
+    assert [r["game_id"] for r in await store.solo_records(GUILD, "ranta", hide_daily=today)] == [ordinary.id]
+    assert [r["game_id"] for r in await store.player_recent(GUILD, 11, hide_daily=today)] == [ordinary.id]
+    assert (await store.player_solo_best(GUILD, 11, hide_daily=today))["ranta"][1] == 1
+    tomorrow = day_of(clock() + DAY_S)
+    assert {r["game_id"] for r in await store.solo_records(GUILD, "ranta", hide_daily=tomorrow)} == {ordinary.id,
+                                                                                                      game.id}
+    assert (await store.player_solo_best(GUILD, 11, hide_daily=tomorrow))["ranta"][1] == 2

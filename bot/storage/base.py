@@ -765,7 +765,10 @@ class Store(ABC):
         """Each game's rating of the player, with their position and the number of rated players."""
 
     @abstractmethod
-    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[dict[str, Any]]: ...
+    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5,
+                            hide_daily: str | None = None) -> list[dict[str, Any]]:
+        """The player's latest rated games. ``hide_daily`` (a day, ``YYYY-MM-DD``): leave out the daily
+        challenges of that day and later (their scores are hidden until the day is over, issue 37)."""
 
     @abstractmethod
     async def player_completion(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
@@ -780,13 +783,15 @@ class Store(ABC):
         those of their ``MOVE_SAMPLE_GAMES`` latest ended games (the archived logs)."""
 
     @abstractmethod
-    async def player_solo_best(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
-        """``kind -> (best solo score, solo games played)``."""
+    async def player_solo_best(self, guild_id: int, user_id: int,
+                               hide_daily: str | None = None) -> dict[str, tuple[int, int]]:
+        """``kind -> (best solo score, solo games played)`` (``hide_daily``: see :meth:`player_recent`)."""
 
     @abstractmethod
-    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]:
+    async def solo_records(self, guild_id: int, kind: str, limit: int = 10,
+                           hide_daily: str | None = None) -> list[dict[str, Any]]:
         """The best solo scores: dicts with game_id, finished_at, user_id, score, name and the
-        game's options (``{}`` when the game row is gone)."""
+        game's options (``{}`` when the game row is gone); ``hide_daily``: see :meth:`player_recent`."""
 
     @abstractmethod
     async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...

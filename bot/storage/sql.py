@@ -945,20 +945,31 @@ class SQLStore(Store):
             (guild_id, user_id))
         return [(rating_from(r, guild_id, r["kind"]), int(r["above"]) + 1, int(r["total"])) for r in rows]
 
-    async def player_recent(self, guild_id, user_id, limit=5) -> list[dict[str, Any]]:
+    @staticmethod
+    def _not_daily(hide_daily: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The condition leaving out the daily challenges of ``hide_daily`` and later (issue 37)."""
+        if hide_daily is None:
+            return "", ()
+        return (" AND NOT EXISTS (SELECT 1 FROM daily_plays d WHERE d.game_id = g.game_id AND d.day >= ?)",
+                (hide_daily,))
+
+    async def player_recent(self, guild_id, user_id, limit=5, hide_daily=None) -> list[dict[str, Any]]:
+        hide, params = self._not_daily(hide_daily)
         rows = await self._read(
             "SELECT g.game_id, g.kind, g.finished_at, g.solo, r.rank, r.score, "
             "(SELECT COUNT(*) FROM results x WHERE x.game_id = g.game_id) AS players "
             "FROM results r JOIN rated_games g ON g.game_id = r.game_id "
-            "WHERE r.user_id = ? AND g.guild_id = ? ORDER BY g.finished_at DESC, g.game_id DESC LIMIT ?",
-            (user_id, guild_id, limit))
+            f"WHERE r.user_id = ? AND g.guild_id = ?{hide} ORDER BY g.finished_at DESC, g.game_id DESC LIMIT ?",
+            (user_id, guild_id, *params, limit))
         return [dict(r) for r in rows]
 
-    async def player_solo_best(self, guild_id, user_id) -> dict[str, tuple[int, int]]:
+    async def player_solo_best(self, guild_id, user_id, hide_daily=None) -> dict[str, tuple[int, int]]:
+        hide, params = self._not_daily(hide_daily)
         rows = await self._read(
             "SELECT g.kind, MAX(r.score) AS best, COUNT(*) AS n FROM results r "
             "JOIN rated_games g ON g.game_id = r.game_id "
-            "WHERE r.user_id = ? AND g.guild_id = ? AND g.solo = 1 GROUP BY g.kind", (user_id, guild_id))
+            f"WHERE r.user_id = ? AND g.guild_id = ? AND g.solo = 1{hide} GROUP BY g.kind",
+            (user_id, guild_id, *params))
         return {r["kind"]: (r["best"], int(r["n"])) for r in rows}
 
     async def player_completion(self, guild_id, user_id) -> tuple[int, int, int]:
@@ -990,14 +1001,15 @@ class SQLStore(Store):
         found.sort(reverse=True)
         return [w for _, w in found[:limit]]
 
-    async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
+    async def solo_records(self, guild_id, kind, limit=10, hide_daily=None) -> list[dict[str, Any]]:
+        hide, params = self._not_daily(hide_daily)
         rows = await self._read(
             "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name, gm.options FROM rated_games g "
             "JOIN results r ON r.game_id = g.game_id "
             "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
             "LEFT JOIN games gm ON gm.id = g.game_id "
-            "WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL "
-            "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, limit))
+            f"WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL{hide} "
+            "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, *params, limit))
         return [{**dict(r), "options": json.loads(r["options"] or "{}")} for r in rows]
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:

@@ -155,10 +155,11 @@ daily-share-mark = The AI ({ $level }) scored { $mark }: { $beaten ->
     }
 daily-share-call = Your turn: same draw, one try today.
 daily-button-play = Play the challenge
-daily-shape-limit = Shape: { $total } { $total ->
-        [one] complete line
-       *[other] complete lines
-    } ({ $directions })
+daily-shape-limit = Shape: { $total ->
+        [0] no complete line
+        [one] one complete line ({ $directions })
+       *[other] { $total } complete lines ({ $directions })
+    }
 daily-direction-vertical = ↕
 daily-direction-sw_ne = ↗
 daily-direction-nw_se = ↘

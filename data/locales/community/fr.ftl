@@ -158,10 +158,11 @@ daily-share-mark = L'IA ({ $level }) a fait { $mark } : { $beaten ->
     }
 daily-share-call = À vous : même tirage, un seul essai aujourd'hui.
 daily-button-play = Jouer le défi
-daily-shape-limit = Forme : { $total } { $total ->
-        [one] ligne complète
-       *[other] lignes complètes
-    } ({ $directions })
+daily-shape-limit = Forme : { $total ->
+        [0] aucune ligne complète
+        [one] une ligne complète ({ $directions })
+       *[other] { $total } lignes complètes ({ $directions })
+    }
 daily-direction-vertical = ↕
 daily-direction-sw_ne = ↗
 daily-direction-nw_se = ↘
