@@ -194,3 +194,27 @@ async def test_three_members_take_the_same_challenge(world):
     assert len(secret) == 64
     for message in fake.message_by_id.values():
         assert secret not in message.content and secret not in json.dumps(message.components)
+
+
+async def test_range_ta_ludotheque_challenge_in_both_languages(world):
+    """Range ta Ludothèque (expert): two members, one French and one English, each in a private thread of
+    their own, are dealt the same first roll; the English one's private answers are in English."""
+    fake, u = world.fake, world.u
+    firsts = []
+    for user in (u.alice, u.dave):
+        res = await fake.run_command(user, "jeux", "defi-du-jour", jeu="ranta:expert")
+        assert res.ephemeral, res.content
+        words = "private thread, yours only" if user is u.dave else "fil privé, rien qu'à vous"
+        assert words in res.content, res.content
+        thread = fake.channel(int(re.search(r"<#(\d+)>", res.content).group(1)))
+        assert thread.type == 12 and fake.channel_permissions(user, thread)
+        await fake.wait_until(lambda t=thread: any(m.buttons for m in fake.messages(t)), timeout=20,
+                              what="the first turn in the private thread")
+        firsts.append(next(m for m in fake.messages(thread) if m.buttons))
+        save(f"daily-ranta-{user.name}", firsts[-1])
+    # the thread's card is in the server's language (French here), as every public message of a game
+    assert all("Défi du jour" in m.content and "Range ta Ludothèque · expert" in m.content for m in firsts)
+    games = [await asyncio.to_thread(read_game_row, world.bot.db, game_of(m)) for m in firsts]
+    assert games[0].seed == games[1].seed and games[0].state["rolls"][:1] == games[1].state["rolls"][:1] != []
+    again = await fake.run_command(u.dave, "jeux", "defi-du-jour", jeu="ranta:expert")
+    assert again.ephemeral and "You have already taken today's challenge" in again.content, again.content
