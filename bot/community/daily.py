@@ -33,6 +33,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import engines
+from bot.safe import escape
 from bot.sessions import Outcome, Player, SessionError, SessionService
 from bot.storage import CANCELLED, FINISHED, GameRow, Store
 from engines.base import Phrase, RuleError
@@ -66,11 +67,9 @@ def parse(value: str | None) -> tuple[str, str]:
     else is refused (``community.daily.bad_game``)."""
     kind, _, variant = (value or "").strip().lower().partition(":")
     variants = VARIANTS.get(kind)
-    if variants is None:
-        raise RuleError("community.daily.bad_game", value=(value or "")[:30])
+    if variants is None or (variant or next(iter(variants))) not in variants:
+        raise RuleError("community.daily.bad_game", value=escape(value or "", limit=30))
     variant = variant or next(iter(variants))
-    if variant not in variants:
-        raise RuleError("community.daily.bad_game", value=(value or "")[:30])
     return kind, variant
 
 
@@ -182,7 +181,7 @@ class DailyChallenges:
         if guild_id is None:
             raise RuleError("community.error.guild_only")
         if kind not in VARIANTS or variant not in VARIANTS[kind]:
-            raise RuleError("community.daily.bad_game", value=f"{kind}:{variant}"[:30])
+            raise RuleError("community.daily.bad_game", value=escape(f"{kind}:{variant}", limit=30))
         day = self.today()
         seed = await self.seed(guild_id, kind, variant, day)
         if not await self.store.claim_daily(guild_id, day, kind, variant, player.user_id, player.name, self.clock()):
@@ -241,7 +240,7 @@ class DailyChallenges:
         """The daily or weekly board as ``viewer`` may see it: today's scores only if they finished today's
         challenge (ranked then, best first; the others listed without scores, by name)."""
         if period not in PERIODS:
-            raise RuleError("community.error.bad_period", period=str(period)[:30])
+            raise RuleError("community.error.bad_period", period=escape(str(period), limit=30))
         day = self.today()
         days = [day] if period == DAY else week_of(day)
         entries = await self.store.daily_entries(guild_id, kind, variant, days)
