@@ -26,7 +26,7 @@ from bot import emojis, i18n, rules, takeback
 from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, clicked_card, from_message, rgb
 from bot.community.clocks import clock_line, clocks_of, duration
 from bot.community.clocks import line_for as clock_line_for
-from bot.community.daily import replay_open
+from bot.community.daily import day_end, replay_open
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
@@ -282,10 +282,15 @@ class GameCog(commands.GroupCog):
     async def resolve(self, interaction: discord.Interaction, partie: int | None = None,
                       statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
         """The game of this kind a command typed here means: ``partie`` if it is a game of this
-        server and this channel (or thread), else the only one here (see ``SessionService.find``)."""
-        return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
+        server and this channel (or thread), else the only one here (see ``SessionService.find``). A daily
+        challenge is its player's until its day is over (issue 37): nobody else sees its draw."""
+        game = await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
                                         user_id=interaction.user.id, game_id=partie, statuses=statuses,
                                         guild_id=interaction.guild_id)
+        if not replay_open(game, interaction.user.id, getattr(self.bot, "clock", time.time)()):
+            raise SessionError("community.daily.private", game=game.id,
+                               until=f"<t:{int(day_end(game.settings['daily']['day']))}:R>")
+        return game
 
     def player_state(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
         """The running game's engine state and the user's seat, or a specific refusal

@@ -148,7 +148,9 @@ async def test_three_members_take_the_same_challenge(world):
     assert "Un membre a relevé le défi aujourd'hui" in hidden.content and "restent cachés" in hidden.content
     assert "Alice" not in hidden.content and f"— {alice}" not in hidden.content, hidden.content
     save("daily-hidden-fr", hidden)
-    # nor can she watch Alice's game before the day is over
+    # nor can she look at Alice's game before the day is over: not its state, not its replay
+    peek = await fake.run_command(u.chloe, "jeux", "limit etat", partie=alice_game)
+    assert peek.ephemeral and not peek.attachments and "se joue en privé" in peek.content, peek.content
     closed = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
     assert closed.ephemeral and "s'ouvrent à tous quand la journée se termine" in closed.content, closed.content
     # Bruno answers the share card: « Jouer le défi » starts his own game, on the same draw

@@ -110,6 +110,7 @@ daily-name = { $game } · { $variant }
 daily-bad_game = “{ $value }” is not a daily challenge: pick a game from the list.
 daily-already = You have already taken today's challenge — { $game } · { $variant }: one try a day, resigning included. A new draw tomorrow (midnight UTC).
 daily-over = This challenge ({ $challenge }) was another day's: start today's with { COMMAND("defi-du-jour") }.
+daily-private = Game #{ $game } is a daily challenge: it is played in private, its player's only, until the day is over ({ $until }). Take yours with { COMMAND("defi-du-jour") }!
 daily-replay_closed = Game #{ $game } is a daily challenge: its history and animated summary open to everyone when the day is over ({ $until }).
 daily-in_thread = Start the daily challenge from a channel: it is played in a private thread, yours only.
 daily-where = 🎯 Your daily challenge ({ $challenge }) is played in a private thread, yours only: { $thread }. Nobody else sees the draw.

@@ -113,6 +113,7 @@ daily-name = { $game } · { $variant }
 daily-bad_game = « { $value } » n'est pas un défi du jour : choisissez un jeu dans la liste.
 daily-already = Vous avez déjà relevé le défi du jour — { $game } · { $variant } : un seul essai par jour, abandon compris. Nouveau tirage demain (minuit UTC).
 daily-over = Ce défi ({ $challenge }) était celui d'un autre jour : lancez celui d'aujourd'hui avec { COMMAND("defi-du-jour") }.
+daily-private = La partie n°{ $game } est un défi du jour : elle se joue en privé, rien qu'à son joueur, jusqu'à la fin de la journée ({ $until }). Relevez le vôtre avec { COMMAND("defi-du-jour") } !
 daily-replay_closed = La partie n°{ $game } est un défi du jour : son historique et son résumé animé s'ouvrent à tous quand la journée se termine ({ $until }).
 daily-in_thread = Le défi du jour se lance depuis un salon : il se joue dans un fil privé, rien qu'à vous.
 daily-where = 🎯 Votre défi du jour ({ $challenge }) se joue dans un fil privé, rien qu'à vous : { $thread }. Personne d'autre ne voit le tirage.
