@@ -159,7 +159,7 @@ class DailyChallenges:
     store: Store
     sessions: SessionService
     clock: Callable[[], float] = time.time
-    #: ``(kind, options, seed, level) -> score``, off the event loop (the bot: its render pool)
+    #: ``(kind, options, seed, level) -> score``, off the event loop (the bot: a worker process of its own)
     compute: Callable[..., Awaitable[int | None]] | None = None
     #: ``(game, outcome) -> None``: a challenge just finished (the cog posts its share card)
     finished: Callable[[GameRow, Outcome], Awaitable[None]] | None = None
@@ -185,7 +185,7 @@ class DailyChallenges:
         day = self.today()
         seed = await self.seed(guild_id, kind, variant, day)
         if not await self.store.claim_daily(guild_id, day, kind, variant, player.user_id, player.name, self.clock()):
-            raise SessionError("community.daily.already", game=engines_title(kind), variant=variant_phrase(kind, variant))
+            raise SessionError("community.daily.already", game=game_phrase(kind), variant=variant_phrase(kind, variant))
         self.ensure_mark(guild_id, kind, variant, day)
         try:
             game = await self.sessions.open_lobby(kind, guild_id=guild_id, channel_id=channel_id, player=player,
@@ -314,7 +314,7 @@ def variant_phrase(kind: str, variant: str) -> Phrase:
     return Phrase(f"community.daily.variant-{kind}-{variant}")
 
 
-def engines_title(kind: str) -> Phrase:
+def game_phrase(kind: str) -> Phrase:
     """The game's name as a phrase of its catalog (for a refusal)."""
     return Phrase(f"{kind}.name.title")
 
