@@ -405,7 +405,8 @@ def season_end_from(r: Any) -> SeasonEnd:
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
           "ballots", "rated_games", "ratings", "archives", "vacations", "tournaments", "tournament_entries",
-          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches", "season_ends")
+          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches", "season_ends",
+          "daily_secrets", "daily_plays", "daily_marks")
 
 
 class Store(ABC):
