@@ -189,6 +189,8 @@ async def test_three_members_take_the_same_challenge(world):
     _, tomorrow = await start(fake, u.alice)
     before, after = read_game_row(bot.db, alice_game), read_game_row(bot.db, game_of(tomorrow))
     assert before.seed != after.seed and before.state["deck"] != after.state["deck"]
+    late = await fake.click(u.dave, share, label="Jouer le défi")  # yesterday's card: another day's challenge
+    assert late.ephemeral and "was another day's" in late.content, late.content
     opened = await fake.run_command(u.chloe, "jeux", "historique", partie=alice_game)
     assert opened.ephemeral and "s'ouvrent à tous" not in opened.content
     # the server's secret, from which the draws come, is in no message the bot sent
