@@ -21,6 +21,7 @@ from bot.activity import start_server
 from bot.cards import walk_json
 from bot.clock import bot_clock
 from bot.community import Community
+from bot.community.daily import DailyChallenges
 from bot.community.matchmaking import Matchmaking, queue_store
 from bot.community.season_board import SeasonBoard
 from bot.community.tournament_notice import DiscordAnnouncer
@@ -30,7 +31,7 @@ from bot.gamecog import GameCog, register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
-from bot.render_pool import RenderPool, picture
+from bot.render_pool import RenderPool, picture, workers_from_env
 from bot.sessions import SessionService
 from bot.storage import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
@@ -47,6 +48,7 @@ from bot.ui import (
     send,
 )
 from engines.base import RuleError
+from engines.solo import ai_score
 from render.hitmap import with_hits
 
 log = logging.getLogger("ludibot")
@@ -218,10 +220,14 @@ class Ludibot(commands.AutoShardedBot):
         self.publisher: Publisher | None = None
         self._asking: set[asyncio.Task] = set()  # board moves of other shards' servers, told to their process
         self.render_pool = RenderPool()
+        #: the daily challenges' AI marks (:meth:`_ai_score`): a worker process of their own, started when needed
+        self.ai_pool: RenderPool | None = None
+        self._ai_lock = asyncio.Lock()
         self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
                                              clock=self.clock, announcer=DiscordAnnouncer(self),
                                              opened=self._wake_game)
         self.seasons = SeasonBoard(self.store, clock=self.clock)
+        self.daily = DailyChallenges(self.store, self.sessions, clock=self.clock, compute=self._ai_score)
         self.matchmaking = Matchmaking(queue_store(self.store), self.store, self.sessions, clock=self.clock,
                                        opened=self._wake_game)
         #: the last check of the commands Discord holds, the re-syncs of the last day (monotonic), the check running
@@ -257,12 +263,23 @@ class Ludibot(commands.AutoShardedBot):
         self.community.tournaments = self.tournaments  # tournaments (issue 28)
         self.community.matchmaking = self.matchmaking
         self.community.seasons = self.seasons
+        self.community.daily = self.daily
         self.seasons.post = self.tournaments.announcer.season_podium  # type: ignore[union-attr]
         self.tournaments.shards = self.seasons.shards = self.community.scheduler.shards
         await self.start_background()
         if self.settings.activities:
             await self.start_activity()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
+
+    async def _ai_score(self, kind: str, options: dict[str, Any], seed: int, level: int) -> int | None:
+        """A daily challenge's mark (the best AI alone on the day's draw, bot.community.daily): seconds of
+        CPU, in a worker process of its own (a pool of the render pool's kind, one process, started at
+        the first mark), never on the event loop and never in front of the players' pictures."""
+        async with self._ai_lock:
+            if self.ai_pool is None:
+                self.ai_pool = RenderPool(min(1, workers_from_env()), cache_size=0)
+                await self.ai_pool.start()
+        return await self.ai_pool.run(ai_score, kind, options, seed, level)  # type: ignore[arg-type]
 
     async def start_background(self) -> None:
         """The outbox first (issue 17): what a crash left unpublished is posted before the scheduler
@@ -516,6 +533,8 @@ class Ludibot(commands.AutoShardedBot):
             await self.community.stop()
         await super().close()
         await self.render_pool.close()
+        if self.ai_pool is not None:
+            await self.ai_pool.close()
         if self.metrics_server is not None:
             await self.metrics_server.stop()
         if getattr(self, "activity_server", None) is not None:

@@ -26,6 +26,7 @@ from bot import emojis, i18n, rules, takeback
 from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, clicked_card, from_message, rgb
 from bot.community.clocks import clock_line, clocks_of, duration
 from bot.community.clocks import line_for as clock_line_for
+from bot.community.daily import day_end, replay_open
 from bot.community.voting import register_votes, vote_controls
 from bot.language import server_lang
 from bot.narrate import narrate
@@ -35,7 +36,7 @@ from bot.render_pool import Picture, RenderPool
 from bot.safe import allowed_mentions, escape, ping
 from bot.sessions import Outcome, Player, SessionError
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow
-from bot.threads import archive, ensure_thread, server_default, thread_link, wants_thread
+from bot.threads import archive, ensure_thread, private_thread, server_default, thread_link, wants_thread
 from bot.translator import L
 from bot.ui import (
     CUSTOM_ID,
@@ -281,10 +282,15 @@ class GameCog(commands.GroupCog):
     async def resolve(self, interaction: discord.Interaction, partie: int | None = None,
                       statuses: tuple[str, ...] = (LOBBY, RUNNING)) -> GameRow:
         """The game of this kind a command typed here means: ``partie`` if it is a game of this
-        server and this channel (or thread), else the only one here (see ``SessionService.find``)."""
-        return await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
+        server and this channel (or thread), else the only one here (see ``SessionService.find``). A daily
+        challenge is its player's until its day is over (issue 37): nobody else sees its draw."""
+        game = await self.sessions.find(channel_id=interaction.channel_id, kind=self.kind,
                                         user_id=interaction.user.id, game_id=partie, statuses=statuses,
                                         guild_id=interaction.guild_id)
+        if not replay_open(game, interaction.user.id, getattr(self.bot, "clock", time.time)()):
+            raise SessionError("community.daily.private", game=game.id,
+                               until=f"<t:{int(day_end(game.settings['daily']['day']))}:R>")
+        return game
 
     def player_state(self, interaction: discord.Interaction, game: GameRow) -> tuple[Any, int]:
         """The running game's engine state and the user's seat, or a specific refusal
@@ -508,18 +514,24 @@ class GameCog(commands.GroupCog):
                                               pace=pace, thread=thread)
         lg = await public_lang(interaction)
         if solo and self.engine.min_players <= len(game.seats):
-            outcome = await self.sessions.start(game.id, player)
-            if wants_thread(outcome.game):  # the answer is the message its thread starts from
-                msg_id = await send(interaction, card=await self.lobby_card(outcome.game, lg))
-                if msg_id:
-                    await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
-                    outcome.game.lobby_message_id = msg_id
-            await self.publish(outcome, interaction)
+            await self.publish_started(interaction, await self.sessions.start(game.id, player), lg)
             return
         msg_id = await send(interaction, card=await self.lobby_card(game, lg))
         if msg_id:
             await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
             await self.sessions.store.mark_published(game.id, game.version, None)
+
+    async def publish_started(self, interaction: discord.Interaction, outcome: Outcome, lg: str, *,
+                              first: list[str] | None = None) -> None:
+        """The answer to a command (or a click) that started a solo game at once: its first turn (in a
+        thread of its own, the answer is the message the thread starts from)."""
+        if wants_thread(outcome.game) and not private_thread(outcome.game):
+            # (a private thread starts from no message: the answer then says where the game is, privately)
+            msg_id = await send(interaction, card=await self.lobby_card(outcome.game, lg))
+            if msg_id:
+                await self.sessions.store.set_message_ids(outcome.game.id, lobby=msg_id)
+                outcome.game.lobby_message_id = msg_id
+        await self.publish(outcome, interaction, first=first)
 
     async def _lobby_refresh(self, click: Click, game: GameRow, note: str | None = None) -> None:
         """A lobby button changed the lobby: its answer is the card, edited, with the newest seats
@@ -774,7 +786,9 @@ class GameCog(commands.GroupCog):
         else:
             msg_id = await self._post_publication(game, card, files)
             channel_id = game.thread_id or game.channel_id
-        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None:
+        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None \
+                and replay_open(game, None, getattr(self.bot, "clock", time.time)()):
+            # (a daily challenge's summary waits for the day's end: it would show the draw to all)
             # the animated summary, drawn in a worker after the result is out, then added to its gallery
             asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, card.groups))
         return msg_id
@@ -790,6 +804,8 @@ class GameCog(commands.GroupCog):
         a card that has it already is left alone (one read, once per process)."""
         if game.status != FINISHED or not game.control_message_id or game.id in self._completed:
             return False
+        if not replay_open(game, None, getattr(self.bot, "clock", time.time)()):
+            return False  # a daily challenge's summary is everyone's once the day is over
         lg = await self.public_lang_of(game)
         view = await self.sessions.public_view(game)
         groups = tuple(tuple(g) for g in await self.control_groups(game, view, lg))
@@ -873,6 +889,10 @@ class GameCog(commands.GroupCog):
         old = game.control_message_id
         if old and old != msg_id and not stripped:
             await self._strip_controls(thread_id, old)  # before the archive, which freezes the thread
+        if private_thread(game):  # its players' only: the channel is told by the game's own feature (a share card)
+            if await self.sessions.store.mark_published(game.id, game.version, msg_id):
+                await archive(self.bot, thread_id)
+            return msg_id
         head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       link=thread_link(game, thread_id, msg_id))
         try:
@@ -1067,12 +1087,13 @@ class GameCog(commands.GroupCog):
             pass  # deleted or not ours any more: nothing to strip
 
     # --- permissions -------------------------------------------------------------------
-    def require_permissions(self, interaction: discord.Interaction, *, thread: bool = False) -> None:
+    def require_permissions(self, interaction: discord.Interaction, *, thread: bool = False,
+                            private: bool = False) -> None:
         """Refuse to open (or start) a game where the bot could not show it, naming what is missing
-        (``thread``: also what a thread of its own needs)."""
+        (``thread``: also what a thread of its own needs; ``private``: a private one)."""
         if interaction.guild_id is None:
             return
-        missing = missing_permissions(interaction, thread=thread)
+        missing = missing_permissions(interaction, thread=thread, private=private)
         if missing:
             raise SessionError("common.error.missing_permissions",
                                permissions=permission_names(missing, lang(interaction)))

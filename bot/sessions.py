@@ -280,11 +280,14 @@ class SessionService:
                          options: dict[str, Any] | None = None, ai_seats: int = 0,
                          ai_level: int = 1, pace: str | None = None, thread: bool | None = None,
                          tournament: int | None = None, reserved_for: int | None = None,
-                         queue_match: int | None = None) -> GameRow:
+                         queue_match: int | None = None, seed: int | None = None,
+                         daily: dict[str, Any] | None = None) -> GameRow:
         """A lobby for ``kind`` with ``player`` seated. ``pace`` and ``thread`` are table settings
         (None: the server's default when the game starts). ``tournament``: the game of a tournament's
         table (bot.community.tournaments): only a server manager may cancel it. ``queue_match``: the
-        game of a queue's match (bot.community.matchmaking), found back after a crash."""
+        game of a queue's match (bot.community.matchmaking), found back after a crash. ``seed`` and
+        ``daily``: the game of a daily challenge (bot.community.daily), on the day's draw: ``{"day",
+        "variant"}`` in its settings (no takeback, its replay kept to its player until the day is over)."""
         engine = self.engine(kind)
         opts = validate_options(kind, engine.options, options)
         settings: dict[str, Any] = {}
@@ -298,6 +301,9 @@ class SessionService:
             settings["reserved_for"] = int(reserved_for)
         if queue_match is not None:
             settings["queue_match"] = int(queue_match)
+        if daily is not None:  # played in a private thread: nobody watches the day's draw (bot.threads)
+            settings["daily"] = dict(daily)
+            settings["thread"] = "private"
         if ai_seats and not engine.has_ai:
             raise SessionError("lobby.error.no_ai", game=kind)
         if ai_seats < 0 or 1 + ai_seats > engine.max_players:
@@ -305,7 +311,8 @@ class SessionService:
         self.check_ai_level(engine, ai_level)
         creator = Seat(seat=0, user_id=player.user_id, name=player.name, locale=player.locale)
         game = await self.store.create_game(kind=kind, guild_id=guild_id, channel_id=channel_id,
-                                            creator=creator, options=opts, seed=self._seed(), settings=settings)
+                                            creator=creator, options=opts,
+                                            seed=self._seed() if seed is None else int(seed), settings=settings)
         for _ in range(ai_seats):
             game = await self._add_ai_seat(game, ai_level)
         return game

@@ -167,6 +167,8 @@ def limits(guild_settings: dict[str, Any], game: GameRow) -> tuple[bool, int]:
     ``{"takeback": {"allowed": …, "max": …}}`` in the settings of the games it opens) first, then the
     server's, then the defaults."""
     allowed, most = DEFAULT_ALLOWED, DEFAULT_MAX
+    if game.settings.get("daily"):  # a daily challenge (issue 37): one try at the day's draw, no peeking ahead
+        return False, 0
     for scope in (guild_settings.get(POLICY), game.settings.get(POLICY)):
         if isinstance(scope, dict):
             if isinstance(scope.get("allowed"), bool):

@@ -1,7 +1,7 @@
 """A game in its own thread (issue 15): the ``fil`` option of every ``start``.
 
 The lobby stays in the channel; once the game starts, its messages (publications, reminders,
-timeouts) go to a public thread named after the game ("Ludix n°12 — Alice, Bruno"), whose id is
+timeouts) go to a public thread (a private one for a daily challenge: :data:`PRIVATE`) named after the game ("Ludix n°12 — Alice, Bruno"), whose id is
 ``games.thread_id``. At the end the final message is posted in the thread, the result goes back
 to the channel with a link, and the thread is archived.
 
@@ -53,9 +53,20 @@ SETTING = "thread"
 _locks: dict[int, asyncio.Lock] = {}
 
 
+#: ``settings["thread"]`` of a game played in a private thread (a daily challenge, issue 37: the others
+#: must not watch the day's draw): only its players are added to it
+PRIVATE = "private"
+
+
 def wants_thread(game: GameRow) -> bool:
     """The game's messages go to a thread of its own (once it has started)."""
     return bool(game.settings.get("thread")) and game.guild_id is not None
+
+
+def private_thread(game: GameRow) -> bool:
+    """The game plays in a private thread: its players only (and the server's moderators, as Discord
+    shows private threads to members who may manage threads)."""
+    return game.settings.get("thread") == PRIVATE and game.guild_id is not None
 
 
 def server_default(settings: dict[str, Any]) -> bool:
@@ -104,6 +115,8 @@ async def _ensure_locked(bot: Any, game: GameRow, lg: str) -> int | None:
 
 
 async def _create(bot: Any, game: GameRow, name: str) -> int:
+    if private_thread(game):
+        return await _create_private(bot, game, name)
     if game.lobby_message_id:
         try:
             data = await bot.http.start_thread_with_message(game.channel_id, game.lobby_message_id, name=name,
@@ -121,6 +134,22 @@ async def _create(bot: Any, game: GameRow, name: str) -> int:
     data = await bot.http.start_thread_without_message(game.channel_id, name=name, auto_archive_duration=AUTO_ARCHIVE,
                                                        type=discord.ChannelType.public_thread.value)
     return int(data["id"])
+
+
+async def _create_private(bot: Any, game: GameRow, name: str) -> int:
+    """A private thread in the game's channel (never from a message: such a thread is public), nobody
+    else may invite to; its human players are added to it (Add Thread Member), the bot being in it."""
+    thread_id = await _find(bot, game, name)
+    if thread_id is None:
+        data = await bot.http.start_thread_without_message(game.channel_id, name=name,
+                                                           auto_archive_duration=AUTO_ARCHIVE,
+                                                           type=discord.ChannelType.private_thread.value,
+                                                           invitable=False)
+        thread_id = int(data["id"])
+    for seat in game.seats:
+        if seat.user_id is not None:
+            await bot.http.add_user_to_thread(thread_id, seat.user_id)
+    return thread_id
 
 
 async def _find(bot: Any, game: GameRow, name: str) -> int | None:

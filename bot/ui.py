@@ -48,7 +48,7 @@ CUSTOM_ID = re.compile(r"^ludibot:(?P<game>[0-9]{1,18}):(?P<verb>[a-z_]{1,20}):(
 
 #: the statuses of a game whose controls are all stale, and the verbs that still act after its end
 ENDED = ("finished", "cancelled")
-AFTER_THE_END = frozenset({"rematch", "profile"})
+AFTER_THE_END = frozenset({"rematch", "profile", "dailyplay"})
 
 
 def custom_id(game_id: int, verb: str, version: int = 0, arg: str | None = None) -> str:
@@ -513,15 +513,16 @@ def in_thread(interaction: discord.Interaction) -> bool:
         discord.ChannelType.public_thread, discord.ChannelType.private_thread)
 
 
-def missing_permissions(interaction: discord.Interaction, *, thread: bool = False) -> list[str]:
+def missing_permissions(interaction: discord.Interaction, *, thread: bool = False,
+                        private: bool = False) -> list[str]:
     """The permissions a game needs in this channel (or thread) that the bot lacks; ``thread``: the
-    game will have a thread of its own, started here (see bot.threads)."""
+    game will have a thread of its own, started here (see bot.threads); ``private``: a private one."""
     perms = interaction.app_permissions
     threaded = in_thread(interaction)
     needed = ["view_channel", "send_messages_in_threads" if threaded else "send_messages", "attach_files",
               "embed_links", "read_message_history"]
     if thread and not threaded:
-        needed += ["create_public_threads", "send_messages_in_threads"]
+        needed += ["create_private_threads" if private else "create_public_threads", "send_messages_in_threads"]
     return [name for name in needed if not getattr(perms, name, False)]
 
 

@@ -1603,6 +1603,7 @@ class FakeDiscordServer:
         r("POST", "/channels/{channel_id}/threads", self._h_thread_create)
         r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._h_thread_from_message)
         r("PUT", "/channels/{channel_id}/thread-members/@me", self._h_thread_join)
+        r("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._h_thread_add)
         r("GET", "/channels/{channel_id}/thread-members", self._h_thread_members)
         r("GET", "/guilds/{guild_id}/threads/active", self._h_active_threads)
         r("GET", "/channels/{channel_id}/pins", self._h_empty_list)
@@ -2192,6 +2193,21 @@ class FakeDiscordServer:
         if ch.archived:
             raise ApiError(400, 50083, "Thread is archived")
         self.add_thread_member(ch, self.bot_user)
+        return web.Response(status=204)
+
+    async def _h_thread_add(self, request: web.Request, channel_id: str, user_id: str) -> web.Response:
+        """Add Thread Member (resources/channel.mdx): the bot adds a member of the server to a thread it
+        can send messages in, not archived; 204."""
+        ch = self._get_channel(channel_id)
+        if not ch.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(ch, m.P_SEND_MESSAGES_IN_THREADS)
+        if ch.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        user = self.users.get(_int(user_id, 10013, "Unknown User"))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        self.add_thread_member(ch, user)
         return web.Response(status=204)
 
     async def _h_thread_members(self, request: web.Request, channel_id: str) -> web.Response:

@@ -136,3 +136,17 @@ def render_records(title: str, subtitle: str, labels: dict[str, str], rows: Sequ
               f"#{r['game']}"] for r in rows]
     return render_table(title, subtitle, headers, cells, numeric=[True, False, True, False, False, True],
                         empty=labels.get("empty", "—"), flexible=(1, 3), minimum=(130, 120))
+
+
+def render_daily(title: str, subtitle: str, labels: dict[str, str], rows: Sequence[dict],
+                 highlight: int | None = None, days: bool = False) -> bytes:
+    """A daily challenge's board (issue 37): rank, player, score (and days played, for the week's board).
+    ``rows``: dicts with ``rank`` (None: unranked, e.g. the AI's mark or a game not over), ``player``,
+    ``score`` (already worded: a number, « abandon », « en cours »), ``days``."""
+    headers = [labels["rank"], labels["player"], labels["score"], *([labels["days"]] if days else [])]
+    cells = [["—" if r.get("rank") is None else str(r["rank"]), str(r["player"]), str(r["score"]),
+              *([str(r.get("days", ""))] if days else [])] for r in rows]
+    # the podium's colours go by row: not with the AI's mark among the rows (it has no rank)
+    podium = all(r.get("rank") is not None for r in rows[:3])
+    return render_table(title, subtitle, headers, cells, numeric=[True, False, True, *([True] if days else [])],
+                        highlight=highlight, empty=labels.get("empty", "—"), podium=podium)

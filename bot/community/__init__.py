@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from bot.community import ratings
+from bot.community.daily import DailyChallenges
 from bot.community.matchmaking import Matchmaking
 from bot.community.scheduler import Notifier, Pacer, Scheduler
 from bot.community.season_board import SeasonBoard
@@ -51,6 +52,8 @@ class Community:
         self.matchmaking: Matchmaking | None = None
         #: seasons: each season's end a claimed deadline of its server, fired at every poll (set by the bot)
         self.seasons: SeasonBoard | None = None
+        #: the daily challenge (issue 37): told of every change (a challenge's end posts its share card)
+        self.daily: DailyChallenges | None = None
         self._tour_task: asyncio.Task | None = None
         self._check: asyncio.Task | None = None
         sessions.on_change = self.on_change
@@ -80,6 +83,11 @@ class Community:
                 await ratings.rate(self.store, outcome.game.id)
             except Exception:
                 log.exception("could not rate game %s", outcome.game.id)
+        if self.daily is not None and outcome.game.status == FINISHED:
+            try:
+                await self.daily.on_change(outcome)
+            except Exception:
+                log.exception("daily challenge game %s: its end", outcome.game.id)
         if self.tournaments is not None:
             # after the rating: a tournament's next round pairs on the results just stored; in the
             # background: the move is answered without waiting for the next round's games to open

@@ -405,7 +405,8 @@ def season_end_from(r: Any) -> SeasonEnd:
 #: the tables a database holds, parents first (``migrate-db`` copies them in this order)
 TABLES = ("meta", "guild_settings", "user_prefs", "games", "seats", "events", "results", "deadlines",
           "ballots", "rated_games", "ratings", "archives", "vacations", "tournaments", "tournament_entries",
-          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches", "season_ends")
+          "tournament_tables", "tournament_byes", "queue_entries", "queue_matches", "season_ends",
+          "daily_secrets", "daily_plays", "daily_marks")
 
 
 class Store(ABC):
@@ -765,7 +766,10 @@ class Store(ABC):
         """Each game's rating of the player, with their position and the number of rated players."""
 
     @abstractmethod
-    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5) -> list[dict[str, Any]]: ...
+    async def player_recent(self, guild_id: int, user_id: int, limit: int = 5,
+                            hide_daily: str | None = None) -> list[dict[str, Any]]:
+        """The player's latest rated games. ``hide_daily`` (a day, ``YYYY-MM-DD``): leave out the daily
+        challenges of that day and later (their scores are hidden until the day is over, issue 37)."""
 
     @abstractmethod
     async def player_completion(self, guild_id: int, user_id: int) -> tuple[int, int, int]:
@@ -780,13 +784,15 @@ class Store(ABC):
         those of their ``MOVE_SAMPLE_GAMES`` latest ended games (the archived logs)."""
 
     @abstractmethod
-    async def player_solo_best(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
-        """``kind -> (best solo score, solo games played)``."""
+    async def player_solo_best(self, guild_id: int, user_id: int,
+                               hide_daily: str | None = None) -> dict[str, tuple[int, int]]:
+        """``kind -> (best solo score, solo games played)`` (``hide_daily``: see :meth:`player_recent`)."""
 
     @abstractmethod
-    async def solo_records(self, guild_id: int, kind: str, limit: int = 10) -> list[dict[str, Any]]:
+    async def solo_records(self, guild_id: int, kind: str, limit: int = 10,
+                           hide_daily: str | None = None) -> list[dict[str, Any]]:
         """The best solo scores: dicts with game_id, finished_at, user_id, score, name and the
-        game's options (``{}`` when the game row is gone)."""
+        game's options (``{}`` when the game row is gone); ``hide_daily``: see :meth:`player_recent`."""
 
     @abstractmethod
     async def finished_games(self, guild_id: int, limit: int = 25, query: str = "") -> list[dict[str, Any]]: ...
@@ -914,3 +920,32 @@ class Store(ABC):
 
     @abstractmethod
     async def release_season_end(self, key: tuple[int, str, str]) -> None: ...
+
+    # --- the daily challenge (issue 37): bot.community.daily -----------------------------------------
+    @abstractmethod
+    async def daily_secret(self, guild_id: int, fresh: str, now: float) -> str:
+        """The server's challenge secret: ``fresh`` if it had none (written once, whoever writes first
+        wins: two processes agree), else the one stored. Never shown to anyone."""
+
+    @abstractmethod
+    async def claim_daily(self, guild_id: int, day: str, kind: str, variant: str, user_id: int, name: str,
+                          now: float) -> bool:
+        """The member's one play of that day's challenge, taken now: False when it was taken already
+        (by an earlier attempt, or by a simultaneous one that won)."""
+
+    @abstractmethod
+    async def set_daily_game(self, guild_id: int, day: str, kind: str, variant: str, user_id: int,
+                             game_id: int | None) -> None:
+        """The game of a claimed play (None: its game could not be opened; the claim is withdrawn)."""
+
+    @abstractmethod
+    async def daily_entries(self, guild_id: int, kind: str, variant: str, days: list[str]) -> list[dict[str, Any]]:
+        """The plays of those days: ``day, user_id, name, game_id, status, score, finished_at`` (status and
+        score None while the game is not opened or not over; score None for a resignation)."""
+
+    @abstractmethod
+    async def daily_mark(self, guild_id: int, day: str, kind: str, variant: str) -> int | None: ...
+
+    @abstractmethod
+    async def set_daily_mark(self, guild_id: int, day: str, kind: str, variant: str, score: int, level: int) -> int:
+        """Keep the AI's score on the day's draw (the first written stays): the score kept."""

@@ -353,6 +353,37 @@ MIGRATIONS: list[Migration] = [
     CREATE TRIGGER games_changed AFTER INSERT OR UPDATE OF version, status ON games
         FOR EACH ROW EXECUTE FUNCTION ludibot_game_changed();
     """},),
+    # 15: the daily challenge (issue 37): a server's secret (drawn once, never shown) from which each day's
+    # draw is derived; one play per member, game, variant and UTC day (the primary key is the once-a-day
+    # rule, whatever the number of processes or clicks); the best AI's score on the day's draw, once
+    """
+    CREATE TABLE daily_secrets (
+        guild_id {bigint} NOT NULL PRIMARY KEY,
+        secret TEXT NOT NULL,
+        created_at {real} NOT NULL
+    );
+    CREATE TABLE daily_plays (
+        guild_id {bigint} NOT NULL,
+        day TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        user_id {bigint} NOT NULL,
+        name TEXT NOT NULL,
+        game_id {bigint},
+        started_at {real} NOT NULL,
+        PRIMARY KEY (guild_id, kind, variant, day, user_id)
+    );
+    CREATE INDEX daily_plays_game ON daily_plays (game_id) WHERE game_id IS NOT NULL;
+    CREATE TABLE daily_marks (
+        guild_id {bigint} NOT NULL,
+        day TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        level INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, kind, variant, day)
+    );
+    """,
 ]
 
 

@@ -945,20 +945,31 @@ class SQLStore(Store):
             (guild_id, user_id))
         return [(rating_from(r, guild_id, r["kind"]), int(r["above"]) + 1, int(r["total"])) for r in rows]
 
-    async def player_recent(self, guild_id, user_id, limit=5) -> list[dict[str, Any]]:
+    @staticmethod
+    def _not_daily(hide_daily: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The condition leaving out the daily challenges of ``hide_daily`` and later (issue 37)."""
+        if hide_daily is None:
+            return "", ()
+        return (" AND NOT EXISTS (SELECT 1 FROM daily_plays d WHERE d.game_id = g.game_id AND d.day >= ?)",
+                (hide_daily,))
+
+    async def player_recent(self, guild_id, user_id, limit=5, hide_daily=None) -> list[dict[str, Any]]:
+        hide, params = self._not_daily(hide_daily)
         rows = await self._read(
             "SELECT g.game_id, g.kind, g.finished_at, g.solo, r.rank, r.score, "
             "(SELECT COUNT(*) FROM results x WHERE x.game_id = g.game_id) AS players "
             "FROM results r JOIN rated_games g ON g.game_id = r.game_id "
-            "WHERE r.user_id = ? AND g.guild_id = ? ORDER BY g.finished_at DESC, g.game_id DESC LIMIT ?",
-            (user_id, guild_id, limit))
+            f"WHERE r.user_id = ? AND g.guild_id = ?{hide} ORDER BY g.finished_at DESC, g.game_id DESC LIMIT ?",
+            (user_id, guild_id, *params, limit))
         return [dict(r) for r in rows]
 
-    async def player_solo_best(self, guild_id, user_id) -> dict[str, tuple[int, int]]:
+    async def player_solo_best(self, guild_id, user_id, hide_daily=None) -> dict[str, tuple[int, int]]:
+        hide, params = self._not_daily(hide_daily)
         rows = await self._read(
             "SELECT g.kind, MAX(r.score) AS best, COUNT(*) AS n FROM results r "
             "JOIN rated_games g ON g.game_id = r.game_id "
-            "WHERE r.user_id = ? AND g.guild_id = ? AND g.solo = 1 GROUP BY g.kind", (user_id, guild_id))
+            f"WHERE r.user_id = ? AND g.guild_id = ? AND g.solo = 1{hide} GROUP BY g.kind",
+            (user_id, guild_id, *params))
         return {r["kind"]: (r["best"], int(r["n"])) for r in rows}
 
     async def player_completion(self, guild_id, user_id) -> tuple[int, int, int]:
@@ -990,14 +1001,15 @@ class SQLStore(Store):
         found.sort(reverse=True)
         return [w for _, w in found[:limit]]
 
-    async def solo_records(self, guild_id, kind, limit=10) -> list[dict[str, Any]]:
+    async def solo_records(self, guild_id, kind, limit=10, hide_daily=None) -> list[dict[str, Any]]:
+        hide, params = self._not_daily(hide_daily)
         rows = await self._read(
             "SELECT g.game_id, g.finished_at, r.user_id, r.score, s.name, gm.options FROM rated_games g "
             "JOIN results r ON r.game_id = g.game_id "
             "JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
             "LEFT JOIN games gm ON gm.id = g.game_id "
-            "WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL "
-            "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, limit))
+            f"WHERE g.guild_id = ? AND g.kind = ? AND g.solo = 1 AND r.score IS NOT NULL{hide} "
+            "ORDER BY r.score DESC, g.finished_at, g.game_id LIMIT ?", (guild_id, kind, *params, limit))
         return [{**dict(r), "options": json.loads(r["options"] or "{}")} for r in rows]
 
     async def finished_games(self, guild_id, limit=25, query="") -> list[dict[str, Any]]:
@@ -1200,6 +1212,56 @@ class SQLStore(Store):
         rows = await self._read("SELECT * FROM tournament_tables WHERE game_id = ? ORDER BY tournament_id LIMIT 1",
                                 (game_id,))
         return _table_from(rows[0]) if rows else None
+
+    # --- the daily challenge (issue 37): bot.community.daily ---------------------------------------
+    async def daily_secret(self, guild_id: int, fresh: str, now: float) -> str:
+        def work(tx: Tx) -> str:
+            tx.execute("INSERT INTO daily_secrets (guild_id, secret, created_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (guild_id) DO NOTHING", (guild_id, fresh, now))
+            return tx.execute("SELECT secret FROM daily_secrets WHERE guild_id = ?", (guild_id,)).value()
+
+        return await self._tx(work)
+
+    async def claim_daily(self, guild_id: int, day: str, kind: str, variant: str, user_id: int, name: str,
+                          now: float) -> bool:
+        return await self._write(
+            "INSERT INTO daily_plays (guild_id, day, kind, variant, user_id, name, started_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (guild_id, day, kind, variant, user_id, name[:100], now)) == 1
+
+    async def set_daily_game(self, guild_id: int, day: str, kind: str, variant: str, user_id: int,
+                             game_id: int | None) -> None:
+        key = (guild_id, day, kind, variant, user_id)
+        if game_id is None:
+            await self._write("DELETE FROM daily_plays WHERE guild_id = ? AND day = ? AND kind = ? AND variant = ? "
+                              "AND user_id = ? AND game_id IS NULL", key)
+            return
+        await self._write("UPDATE daily_plays SET game_id = ? WHERE guild_id = ? AND day = ? AND kind = ? "
+                          "AND variant = ? AND user_id = ?", (game_id, *key))
+
+    async def daily_entries(self, guild_id: int, kind: str, variant: str, days: list[str]) -> list[dict[str, Any]]:
+        cond, params = self.dialect.any_of("p.day", days)
+        rows = await self._read(
+            "SELECT p.day, p.user_id, p.name, p.game_id, g.status, g.finished_at, r.score FROM daily_plays p "
+            "LEFT JOIN games g ON g.id = p.game_id "
+            "LEFT JOIN results r ON r.game_id = p.game_id AND r.user_id = p.user_id "
+            f"WHERE p.guild_id = ? AND p.kind = ? AND p.variant = ? AND {cond} ORDER BY p.day, p.started_at",
+            (guild_id, kind, variant, *params))
+        return [dict(r) for r in rows]
+
+    async def daily_mark(self, guild_id: int, day: str, kind: str, variant: str) -> int | None:
+        rows = await self._read("SELECT score FROM daily_marks WHERE guild_id = ? AND day = ? AND kind = ? "
+                                "AND variant = ?", (guild_id, day, kind, variant))
+        return int(rows[0]["score"]) if rows else None
+
+    async def set_daily_mark(self, guild_id: int, day: str, kind: str, variant: str, score: int, level: int) -> int:
+        def work(tx: Tx) -> int:
+            tx.execute("INSERT INTO daily_marks (guild_id, day, kind, variant, score, level) VALUES (?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", (guild_id, day, kind, variant, score, level))
+            return int(tx.execute("SELECT score FROM daily_marks WHERE guild_id = ? AND day = ? AND kind = ? "
+                                  "AND variant = ?", (guild_id, day, kind, variant)).value())
+
+        return await self._tx(work)
 
     # --- queues (issue 28): bot.community.matchmaking.QueueStore --------------------------------------
     async def enqueue(self, entry: Any, limit: int) -> str:

@@ -18,6 +18,7 @@ import engines
 from bot import i18n
 from bot.cards import TABLE_ACCENT, Card, rgb
 from bot.community import seasons
+from bot.community.daily import day_of
 from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
 from bot.safe import escape
@@ -154,7 +155,8 @@ class BoardsCog(commands.Cog):
         lg = await public_lang(interaction)
         if self.sessions.engine(kind).min_players != 1:
             raise RuleError("community.error.no_solo", game=title(kind, lang(interaction)))
-        rows = await self.store.solo_records(guild, kind, RECORDS_SIZE)
+        # today's daily challenges wait for the day's end: their scores stay hidden until then (issue 37)
+        rows = await self.store.solo_records(guild, kind, RECORDS_SIZE, hide_daily=self.today())
         labels = {k: i18n.t(f"community.records.{k}", lg) for k in ("rank", "player", "score", "mode", "date",
                                                                      "game", "empty")}
         table = [{"rank": i + 1, "player": r["name"], "score": r["score"], "game": r["game_id"],
@@ -197,15 +199,22 @@ class BoardsCog(commands.Cog):
         if game.guild_id is None or game.guild_id != interaction.guild_id:
             raise RuleError("common.error.no_such_game", game=game.id)
         text = await self.profile_text(game.guild_id, seat.user_id, escape(seat.name), server_name(interaction),
-                                       lang(interaction))
+                                       lang(interaction), interaction.user.id)
         await send(interaction, card=Card(text=text, accent=rgb(seat_colour(int(click.arg or 0)))), ephemeral=True)
 
-    async def profile_text(self, guild: int, user_id: int, name: str, server: str, lg: str) -> str:
+    def today(self) -> str:
+        """Today's UTC day (the daily challenges' day), by the bot's clock."""
+        return day_of(getattr(self.bot, "clock", time.time)())
+
+    async def profile_text(self, guild: int, user_id: int, name: str, server: str, lg: str,
+                           viewer: int | None = None) -> str:
         """A member's profile on a server (``name`` escaped): ratings and ranks, completion, pace,
         seasons, solo records, recent games."""
         ratings = await self.store.player_ratings(guild, user_id)
-        solo = await self.store.player_solo_best(guild, user_id)
-        recent = await self.store.player_recent(guild, user_id, 5)
+        # today's daily challenges (issue 37): in a member's own private profile only (« Profil »), else after the day
+        hide = None if viewer == user_id else self.today()
+        solo = await self.store.player_solo_best(guild, user_id, hide_daily=hide)
+        recent = await self.store.player_recent(guild, user_id, 5, hide_daily=hide)
         finished, cancelled, forfeited = await self.store.player_completion(guild, user_id)
         waits = await self.store.move_times(guild, user_id, MOVE_SAMPLE)
         if not (ratings or solo or recent or finished or cancelled or forfeited or waits):

@@ -25,6 +25,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.cards import TABLE_ACCENT, Card, rgb
 from bot.community import history
+from bot.community.daily import daily_of, day_end, replay_open
 from bot.community.notifier import timestamp
 from bot.community.replay import (
     MOVES_PER_GROUP,
@@ -220,6 +221,7 @@ class ReplayCog(commands.Cog):
             raise SessionError("common.error.game_cancelled", game=game.id)
         if game.status == LOBBY:
             raise RuleError("replay.error.not_started", game=game.id)
+        self.check_daily(game, interaction.user.id)
         lg = lang(interaction)
         if fmt == "json":
             if game.status != FINISHED:
@@ -400,6 +402,7 @@ class ReplayCog(commands.Cog):
                 raise SessionError("common.error.game_cancelled", game=game.id)
             if game.status == LOBBY:
                 raise RuleError("replay.error.not_started", game=game.id)
+            self.check_daily(game, interaction.user.id)
             if m["verb"] == "share":
                 await self.share(interaction, game)
                 return
@@ -424,6 +427,12 @@ class ReplayCog(commands.Cog):
             from bot import metrics
 
             metrics.observe_command(f"component replay {m['verb'] if m else '?'}", time.perf_counter() - t0)
+
+    def check_daily(self, game: GameRow, user_id: int) -> None:
+        """A daily challenge's replay is its player's until the day is over (issue 37)."""
+        if not replay_open(game, user_id, getattr(self.bot, "clock", time.time)()):
+            raise RuleError("community.daily.replay_closed", game=game.id,
+                            until=f"<t:{int(day_end(daily_of(game)['day']))}:R>")
 
     @staticmethod
     def target(item: Replay, shown: int, verb: str, values: list[str], game: GameRow) -> int:

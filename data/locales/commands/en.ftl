@@ -110,5 +110,7 @@ option-organisateur = organiser
 option-saison = season
 command-chercher = find
 command-defi = challenge
+command-defi-du-jour = daily-challenge
+option-classement = board
 option-joueurs = players
 option-quitter = leave

@@ -110,5 +110,7 @@ option-organisateur = organisateur
 option-saison = saison
 command-chercher = chercher
 command-defi = defi
+command-defi-du-jour = defi-du-jour
+option-classement = classement
 option-joueurs = joueurs
 option-quitter = quitter

@@ -118,6 +118,7 @@ permission-attach_files = “Attach Files”
 permission-embed_links = “Embed Links”
 permission-read_message_history = “Read Message History”
 permission-create_public_threads = “Create Public Threads”
+permission-create_private_threads = “Create Private Threads”
 paused-player = ⚠️ Game #{ $id } is paused: Ludibot can no longer post in this channel (it lacks { $permissions }). Your moves count, but no clock runs and the channel no longer shows the game until an admin gives these permissions back.
 paused-creator = ⚠️ Your game of { $game } (#{ $id }) in { $channel } is paused: { $reason } No clock runs against its players. It resumes by itself once Ludibot can post there again.
 paused-missing_access = Ludibot no longer has access to that channel.

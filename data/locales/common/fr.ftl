@@ -121,6 +121,7 @@ permission-attach_files = « Joindre des fichiers »
 permission-embed_links = « Intégrer des liens »
 permission-read_message_history = « Voir les anciens messages »
 permission-create_public_threads = « Créer des fils publics »
+permission-create_private_threads = « Créer des fils privés »
 paused-player = ⚠️ La partie n°{ $id } est en pause : Ludibot ne peut plus écrire dans ce salon (il lui manque { $permissions }). Vos coups comptent, mais aucun délai ne court et le salon ne montre plus la partie tant qu'un administrateur n'a pas rendu ces permissions.
 paused-creator = ⚠️ Votre partie { ELISION($game) ->
         [vowel] d'{ $game }

@@ -91,6 +91,87 @@ records-game = Game
 records-empty = No solo game finished yet.
 records-caption = Solo records of **{ $game }**.
 
+
+## daily challenge (issue 37)
+daily-cmd = The daily challenge: the same draw for the whole server, once a day (or its boards)
+daily-cmd-jeu = The game and its variant
+daily-cmd-classement = Show the day's or the week's board instead of playing
+daily-choice-limit-nexus = Take it to the Limit — Nexus
+daily-choice-limit-orchidee = Take it to the Limit — Orchidée
+daily-choice-ranta-classique = Range ta Ludothèque — classic
+daily-choice-ranta-expert = Range ta Ludothèque — expert
+daily-board-day = Today's board
+daily-board-week = This week's board
+daily-variant-limit-nexus = Nexus
+daily-variant-limit-orchidee = Orchidée
+daily-variant-ranta-classique = classic
+daily-variant-ranta-expert = expert
+daily-name = { $game } · { $variant }
+daily-bad_game = “{ $value }” is not a daily challenge: pick a game from the list.
+daily-already = You have already taken today's challenge — { $game } · { $variant }: one try a day, resigning included. A new draw tomorrow (midnight UTC).
+daily-over = This challenge ({ $challenge }) was another day's: start today's with { COMMAND("defi-du-jour") }.
+daily-private = Game #{ $game } is a daily challenge: it is played in private, its player's only, until the day is over ({ $until }). Take yours with { COMMAND("defi-du-jour") }!
+daily-replay_closed = Game #{ $game } is a daily challenge: its history and animated summary open to everyone when the day is over ({ $until }).
+daily-in_thread = Start the daily challenge from a channel: it is played in a private thread, yours only.
+daily-where = 🎯 Your daily challenge ({ $challenge }) is played in a private thread, yours only: { $thread }. Nobody else sees the draw.
+daily-started = 🎯 **Daily challenge** — { $challenge }, { $day }: { $player } takes the challenge, alone on today's draw.
+daily-board-head-jour = 🎯 **Daily challenge — { $challenge }** · { $day }
+daily-board-head-semaine = 🎯 **Weekly challenge — { $challenge }** · week of { $day }
+daily-played = { $count ->
+        [0] Nobody has taken the challenge today yet.
+        [one] One member has taken the challenge today.
+       *[other] { $count } members have taken the challenge today.
+    }
+daily-mark = Mark to beat: the AI ({ $level }) scores **{ $score }** on this draw.
+daily-mark_pending = Mark to beat: the AI ({ $level }) is playing this draw, its score follows shortly.
+daily-hidden = Today's scores stay hidden until you have finished the challenge ({ COMMAND("defi-du-jour") }).
+daily-row = { $rank }. { $player } — { $score }
+daily-row-week = { $rank }. { $player } — { $score } ({ $days } { $days ->
+        [one] day
+       *[other] days
+    })
+daily-row-playing = · { $player } — playing
+daily-row-resigned = · { $player } — resigned
+daily-ai = AI ({ $level })
+daily-cell-playing = playing
+daily-cell-resigned = resigned
+daily-col-rank = #
+daily-col-player = Player
+daily-col-score = Score
+daily-col-days = Days
+daily-col-empty = No score to show yet.
+daily-board-title-jour = Daily challenge — { $challenge }
+daily-board-title-semaine = Weekly challenge — { $challenge }
+daily-board-subtitle-jour = { $day } · { $server }
+daily-board-subtitle-semaine = Week up to { $day } · { $server }
+daily-share = 🎯 { $player } took the daily challenge — { $challenge }, { $day }: **{ $score }** { $score ->
+        [one] point
+       *[other] points
+    }.
+daily-share-resigned = 🎯 { $player } resigned from the daily challenge — { $challenge }, { $day }.
+daily-share-mark = The AI ({ $level }) scored { $mark }: { $beaten ->
+        [yes] mark beaten!
+        [tie] a tie.
+       *[no] the mark stands.
+    }
+daily-share-call = Your turn: same draw, one try today.
+daily-button-play = Play the challenge
+daily-shape-limit = Shape: { $total ->
+        [0] no complete line
+        [one] one complete line ({ $directions })
+       *[other] { $total } complete lines ({ $directions })
+    }
+daily-direction-vertical = ↕
+daily-direction-sw_ne = ↗
+daily-direction-nw_se = ↘
+daily-shape-ranta = Shape: { $groups } scoring { $groups ->
+        [one] combination
+       *[other] combinations
+    }, { $empty } empty { $empty ->
+        [one] cell
+       *[other] cells
+    }
+
 ## profile
 profile-head = **{ $name }'s profile** on { $server }
 profile-empty = { $name } has not finished any game on this server yet.

@@ -94,6 +94,87 @@ records-game = Partie
 records-empty = Aucune partie solo terminée pour l'instant.
 records-caption = Records solo de **{ $game }**.
 
+
+## daily challenge (issue 37)
+daily-cmd = Le défi du jour : le même tirage pour tout le serveur, une fois par jour (ou ses classements)
+daily-cmd-jeu = Le jeu et sa variante
+daily-cmd-classement = Voir le classement du jour ou de la semaine au lieu de jouer
+daily-choice-limit-nexus = Take it to the Limit — Nexus
+daily-choice-limit-orchidee = Take it to the Limit — Orchidée
+daily-choice-ranta-classique = Range ta Ludothèque — classique
+daily-choice-ranta-expert = Range ta Ludothèque — expert
+daily-board-day = Classement du jour
+daily-board-week = Classement de la semaine
+daily-variant-limit-nexus = Nexus
+daily-variant-limit-orchidee = Orchidée
+daily-variant-ranta-classique = classique
+daily-variant-ranta-expert = expert
+daily-name = { $game } · { $variant }
+daily-bad_game = « { $value } » n'est pas un défi du jour : choisissez un jeu dans la liste.
+daily-already = Vous avez déjà relevé le défi du jour — { $game } · { $variant } : un seul essai par jour, abandon compris. Nouveau tirage demain (minuit UTC).
+daily-over = Ce défi ({ $challenge }) était celui d'un autre jour : lancez celui d'aujourd'hui avec { COMMAND("defi-du-jour") }.
+daily-private = La partie n°{ $game } est un défi du jour : elle se joue en privé, rien qu'à son joueur, jusqu'à la fin de la journée ({ $until }). Relevez le vôtre avec { COMMAND("defi-du-jour") } !
+daily-replay_closed = La partie n°{ $game } est un défi du jour : son historique et son résumé animé s'ouvrent à tous quand la journée se termine ({ $until }).
+daily-in_thread = Le défi du jour se lance depuis un salon : il se joue dans un fil privé, rien qu'à vous.
+daily-where = 🎯 Votre défi du jour ({ $challenge }) se joue dans un fil privé, rien qu'à vous : { $thread }. Personne d'autre ne voit le tirage.
+daily-started = 🎯 **Défi du jour** — { $challenge }, { $day } : { $player } relève le défi, seul sur le tirage du jour.
+daily-board-head-jour = 🎯 **Défi du jour — { $challenge }** · { $day }
+daily-board-head-semaine = 🎯 **Défi de la semaine — { $challenge }** · semaine du { $day }
+daily-played = { $count ->
+        [0] Personne n'a encore relevé le défi aujourd'hui.
+        [one] Un membre a relevé le défi aujourd'hui.
+       *[other] { $count } membres ont relevé le défi aujourd'hui.
+    }
+daily-mark = Marque à battre : l'IA ({ $level }) fait **{ $score }** sur ce tirage.
+daily-mark_pending = Marque à battre : l'IA ({ $level }) joue ce tirage, son score arrive dans un instant.
+daily-hidden = Les scores du jour restent cachés tant que vous n'avez pas terminé le défi ({ COMMAND("defi-du-jour") }).
+daily-row = { $rank }. { $player } — { $score }
+daily-row-week = { $rank }. { $player } — { $score } ({ $days } { $days ->
+        [one] jour
+       *[other] jours
+    })
+daily-row-playing = · { $player } — en cours
+daily-row-resigned = · { $player } — abandon
+daily-ai = IA ({ $level })
+daily-cell-playing = en cours
+daily-cell-resigned = abandon
+daily-col-rank = #
+daily-col-player = Joueur
+daily-col-score = Score
+daily-col-days = Jours
+daily-col-empty = Aucun score à montrer pour l'instant.
+daily-board-title-jour = Défi du jour — { $challenge }
+daily-board-title-semaine = Défi de la semaine — { $challenge }
+daily-board-subtitle-jour = { $day } · { $server }
+daily-board-subtitle-semaine = Semaine jusqu'au { $day } · { $server }
+daily-share = 🎯 { $player } a relevé le défi du jour — { $challenge }, { $day } : **{ $score }** { $score ->
+        [one] point
+       *[other] points
+    }.
+daily-share-resigned = 🎯 { $player } a abandonné le défi du jour — { $challenge }, { $day }.
+daily-share-mark = L'IA ({ $level }) a fait { $mark } : { $beaten ->
+        [yes] marque battue !
+        [tie] égalité.
+       *[no] marque à battre.
+    }
+daily-share-call = À vous : même tirage, un seul essai aujourd'hui.
+daily-button-play = Jouer le défi
+daily-shape-limit = Forme : { $total ->
+        [0] aucune ligne complète
+        [one] une ligne complète ({ $directions })
+       *[other] { $total } lignes complètes ({ $directions })
+    }
+daily-direction-vertical = ↕
+daily-direction-sw_ne = ↗
+daily-direction-nw_se = ↘
+daily-shape-ranta = Forme : { $groups } { $groups ->
+        [one] combinaison qui rapporte
+       *[other] combinaisons qui rapportent
+    }, { $empty } { $empty ->
+        [one] case vide
+       *[other] cases vides
+    }
+
 ## profile
 profile-head = **Profil { ELISION($name) ->
         [vowel] d'{ $name }
