@@ -35,6 +35,8 @@ def bot_db(request, tmp_path) -> str:
 
 
 @pytest_asyncio.fixture
-async def world(tmp_path, bot_db):
-    async with usual_world(tmp_path, bot_db) as w:
+async def world(request, tmp_path, bot_db):
+    """The usual world (:func:`usual_world`); a module with ``APP_EMOJIS = False`` starts the bot on an
+    application without its emojis (its first start ever)."""
+    async with usual_world(tmp_path, bot_db, app_emojis=getattr(request.module, "APP_EMOJIS", True)) as w:
         yield w

@@ -17,6 +17,8 @@ from render.emoji import render
 from tests.e2e.harness import last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
+#: the bot starts on an application without its emojis (its first start ever): it makes them
+APP_EMOJIS = False
 
 WANTED = wanted_names()
 
