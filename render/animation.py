@@ -80,6 +80,14 @@ def _ranking_band(lines: Sequence[str], width: int, title: str) -> Image.Image:
     return img
 
 
+def fitted_width(pic_width: int, pic_height: int, width: int) -> int:
+    """The width a picture ``pic_width`` x ``pic_height`` takes in frames ``width`` px wide: the
+    frames' width, unless that would make it taller than ``MAX_HEIGHT`` (then made smaller to fit)."""
+    if pic_height * width / pic_width > MAX_HEIGHT:
+        return max(1, round(pic_width * MAX_HEIGHT / pic_height))
+    return width
+
+
 def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int,
             ranking: Sequence[str], title: str) -> list[Image.Image]:
     """Every frame at one size: each picture scaled to ``width`` (once per picture; one taller than
@@ -89,9 +97,7 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
     for i, pic in enumerate(pictures):
         if pic is None:
             continue
-        w = width
-        if pic.height * width / pic.width > MAX_HEIGHT:
-            w = max(1, round(pic.width * MAX_HEIGHT / pic.height))
+        w = fitted_width(pic.width, pic.height, width)
         if pic.width != w:
             pic = pic.resize((w, max(1, round(pic.height * w / pic.width))), Image.Resampling.BILINEAR,
                              reducing_gap=2.0)

@@ -544,10 +544,11 @@ def render_replay(view: Mapping[str, Any], names: Sequence[str] | None = None,
                   labels: Mapping[str, str] | None = None) -> bytes:
     """A frame of the animated summary (issue 27): the round, its three dice and every kallax as the
     public ``view`` shows it (a box of the current round is not in it until the round closes: the
-    engine's public view leaves it out), two a row with the player's name and running score."""
+    engine's public view leaves it out), one under the other with the player's name and running score
+    (two a row drew the kallaxes' symbols 8 CSS px high on a phone: issue 36)."""
     lab = _Labels(labels)
     sheets = view["sheets"]
-    cols = 1 if len(sheets) == 1 else 2
+    cols = 1
     pad, gap = 8, 8
     cell_w = (REPLAY_WIDTH - 2 * pad - (cols - 1) * gap) // cols
     probe = _Kallax(view["sheet"], cell=10, wall=2)

