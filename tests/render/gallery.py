@@ -337,7 +337,8 @@ def _summary_runs(shot: Shot, clear: Callable[[], None]) -> Iterator[tuple[str, 
     """The texts of an animated summary as its frames show them: the animation is drawn (its frames'
     width, after any shrinking for its size budget), then each of its pictures is drawn again while
     recording, its texts scaled as :mod:`render.animation` scales the picture into the frame; the
-    final ranking's band is drawn at the frames' width. Named ``<summary>`` + ``-<picture>``."""
+    final ranking's band is drawn at the frames' width. Named ``<kind>-…-summary-<picture>-<lang>``
+    (``-ranking-<lang>`` for the band: its words are the replay catalog's)."""
     import dataclasses
     import io
 
@@ -350,6 +351,7 @@ def _summary_runs(shot: Shot, clear: Callable[[], None]) -> Iterator[tuple[str, 
     data, _ = drawn
     width = Image.open(io.BytesIO(data)).width
     jobs, _order, ranking, title = shot.job.args
+    stem, lg = shot.name.rsplit("-", 1)  # the language stays last (test_picture_words reads it there)
     for j, (fn, args, kwargs) in enumerate(jobs):
         clear()
         with common.recording_text() as runs:
@@ -358,8 +360,8 @@ def _summary_runs(shot: Shot, clear: Callable[[], None]) -> Iterator[tuple[str, 
             continue
         pic = Image.open(io.BytesIO(png))
         k = animation.fitted_width(pic.width, pic.height, width) / pic.width
-        yield f"{shot.name}-{j}", width, [dataclasses.replace(r, size=r.size * k, ink=r.ink * k, halo=r.halo * k)
+        yield f"{stem}-{j}-{lg}", width, [dataclasses.replace(r, size=r.size * k, ink=r.ink * k, halo=r.halo * k)
                                           for r in runs]
     with common.recording_text() as runs:
         animation._ranking_band(ranking, width, title)
-    yield f"{shot.name}-ranking", width, list(runs)
+    yield f"{stem}-ranking-{lg}", width, list(runs)

@@ -133,20 +133,8 @@ def test_the_gallery_covers_every_picture_kind(report):
     assert expected <= set(report)
 
 
-#: kinds of picture measured but not yet fixed (issue 36): the animated summary shrinks a tall Limit
-#: picture to MAX_HEIGHT (texts about 4 CSS px), and Range ta Ludothèque's (its kallaxes one under the
-#: other, a frame 480 x 3900 px with 8 players) likewise
-NOT_YET = {"limit-summary", "ranta-summary"}
-
-
 def test_every_text_is_readable_at_phone_width(report):
-    bad = {kind: v for kind, v in report.items() if v and kind not in NOT_YET}
-    assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
-
-
-@pytest.mark.xfail(strict=True, reason="issue 36: the replay and summary frames listed in NOT_YET are not fixed")
-def test_the_replay_and_summary_frames_not_yet_fixed_are_readable(report):
-    bad = {kind: v for kind, v in report.items() if v and kind in NOT_YET}
+    bad = {kind: v for kind, v in report.items() if v}
     assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
 
 
@@ -172,12 +160,13 @@ def test_every_limit_tile_value_has_digits_11_css_px_high():
     kinds, counted, bad = set(), 0, []
     for name, width, runs in gallery.recorded_shots():
         values = tile_values(runs)
-        if not name.startswith("limit-") or not values or kind_of(name) in NOT_YET:
+        if not name.startswith("limit-") or not values:
             continue
         kinds.add(kind_of(name))
         counted += len(values)
         bad += [f"{name}: {f}" for f in value_faults(runs, width, shown_width(name))]
-    assert {"limit-public", "limit-private", "limit-final", "limit-between-games", "limit-replay"} <= kinds
+    assert {"limit-public", "limit-private", "limit-final", "limit-between-games", "limit-replay",
+            "limit-summary"} <= kinds
     assert counted > 1000
     assert not bad, f"{len(bad)} values too small: " + "; ".join(bad[:6])
 
