@@ -229,8 +229,9 @@ def _draw_axes(draw: ImageDraw.ImageDraw, k: _Kallax, ox: int, oy: int, size: in
         draw.text((ox - size * 0.8, (t + b) / 2), str(y + 1), font=fnt, fill=TEXT, anchor="mm")
 
 
-def _rule_icon(entry: Mapping[str, Any]) -> tuple[str, tuple[int, int, int] | None]:
-    """(text, badge colour) standing for a breakdown rule, language-neutral."""
+def _rule_icon(entry: Mapping[str, Any], lab: _Labels) -> tuple[str, tuple[int, int, int] | None]:
+    """(text, badge colour) standing for a breakdown rule: a symbol, or a category's letter as the
+    kallax draws it in the picture's language (« D » for a dexterity game in English, not « A »)."""
     rule = entry["rule"]
     detail = entry.get("detail", {})
     if rule == "empty_cells":
@@ -238,7 +239,7 @@ def _rule_icon(entry: Mapping[str, Any]) -> tuple[str, tuple[int, int, int] | No
     if rule == "full_cubby":
         return "\u25a6", None
     if "category" in detail:
-        return detail["category"], CATEGORY_COLOURS.get(detail["category"])
+        return lab.code(detail["category"]), CATEGORY_COLOURS.get(detail["category"])
     return SYMBOLS.get(detail.get("mechanic", ""), "?"), None
 
 
@@ -272,7 +273,7 @@ def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, break
     pts_font = font(size, True)
     badge = int(size * 1.3)
     for entry in breakdown:
-        icon, colour = _rule_icon(entry)
+        icon, colour = _rule_icon(entry, lab)
         cy = y + line / 2
         if colour:
             draw.rounded_rectangle([x, cy - badge / 2, x + badge, cy + badge / 2], radius=4, fill=colour)
