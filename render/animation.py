@@ -3,7 +3,10 @@
 :func:`animate` takes the drawing jobs of the distinct pictures (each a renderer of ``render/``
 and its arguments) and, for every frame, which picture it shows: a picture that several frames
 show is drawn once. The frames share one canvas (the widest picture's width, at most
-``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot; the
+``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot. A tall
+picture keeps its size (six Limit boards, eight kallaxes one under the other: made smaller, their
+numbers would fall to 4 CSS px on a phone, issue 36): the summary then shows fewer positions, evenly
+spread, the first and the last kept, so that all its frames hold at most ``MAX_PIXELS``. The
 last frame carries the final ranking under the last picture (never over it: issue 36 found it over
 Ludix's and Range ta Ludothèque's score lines and Limit's Déchetterie), its title and lines wrapped,
 never cut. The result is an animated WebP, or a GIF when that is smaller;
@@ -25,8 +28,12 @@ from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, 
 MAX_WIDTH = 480
 #: Discord takes 10 MiB from a bot on a server without boosts; the summary stays well under
 MAX_BYTES = 8 * 1024 * 1024
-#: a picture taller than this many pixels is made smaller to fit (a very tall final sheet), never cut
-MAX_HEIGHT = 1400
+#: a picture taller than this many pixels is made smaller to fit, never cut (WebP's limit is 16383;
+#: the tallest the games draw, six Limit boards, is about 5300 px at 480 px wide)
+MAX_HEIGHT = 8000
+#: every frame's pixels together, at most: as many as 48 frames of 480 x 2000 (about 140 MB drawn:
+#: a 44-tile Limit game of two keeps its 44 frames); taller frames, fewer of them
+MAX_PIXELS = 48 * 480 * 2000
 FRAME_MS = 700
 #: the progress bar's height (px)
 PROGRESS = 4
@@ -80,6 +87,30 @@ def _ranking_band(lines: Sequence[str], width: int, title: str) -> Image.Image:
     return img
 
 
+def fitted_width(pic_width: int, pic_height: int, width: int) -> int:
+    """The width a picture ``pic_width`` x ``pic_height`` takes in frames ``width`` px wide: the
+    frames' width, unless that would make it taller than ``MAX_HEIGHT`` (then made smaller to fit)."""
+    if pic_height * width / pic_width > MAX_HEIGHT:
+        return max(1, round(pic_width * MAX_HEIGHT / pic_height))
+    return width
+
+
+def sampled(order: Sequence[int], count: int) -> list[int]:
+    """``count`` entries of ``order`` evenly spread, its first and its last kept (all of it when it
+    has no more)."""
+    if len(order) <= max(count, 1):
+        return list(order)
+    if count <= 1:
+        return [order[-1]]
+    step = (len(order) - 1) / (count - 1)
+    return [order[round(i * step)] for i in range(count)]
+
+
+def frame_count(data: bytes) -> int:
+    """How many frames an animation ``data`` (WebP or GIF) holds."""
+    return getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
+
+
 def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int,
             ranking: Sequence[str], title: str) -> list[Image.Image]:
     """Every frame at one size: each picture scaled to ``width`` (once per picture; one taller than
@@ -89,9 +120,7 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
     for i, pic in enumerate(pictures):
         if pic is None:
             continue
-        w = width
-        if pic.height * width / pic.width > MAX_HEIGHT:
-            w = max(1, round(pic.width * MAX_HEIGHT / pic.height))
+        w = fitted_width(pic.width, pic.height, width)
         if pic.width != w:
             pic = pic.resize((w, max(1, round(pic.height * w / pic.width))), Image.Resampling.BILINEAR,
                              reducing_gap=2.0)
@@ -154,13 +183,21 @@ def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = 
             *, frame_ms: int = FRAME_MS, last_ms: int = LAST_MS, max_bytes: int = MAX_BYTES,
             max_width: int = MAX_WIDTH) -> tuple[bytes, str] | None:
     """``(bytes, "webp" | "gif")``: one frame per entry of ``order`` (an index into ``jobs``), the
-    ranking lines under the last one; None when there is nothing to show."""
+    ranking lines under the last one (fewer frames when they are tall: ``MAX_PIXELS``); None when
+    there is nothing to show."""
     if not order:
         return None
-    wanted = sorted(set(order))
     pictures: list[Image.Image | None] = [None] * len(jobs)
-    for i in wanted:
+    for i in dict.fromkeys((order[0], order[-1])):  # the first and last pictures tell the frames' size
         pictures[i] = _draw(jobs[i])
+    probes = [p for p in pictures if p is not None]
+    if probes:  # the frames as tall as the tallest of them: as many as MAX_PIXELS holds
+        width = min(max_width, max(p.width for p in probes))
+        tall = max(p.height * fitted_width(p.width, p.height, width) / p.width for p in probes)
+        order = sampled(order, max(2, int(MAX_PIXELS // (width * (tall + PROGRESS)))))
+    for i in sorted(set(order)):
+        if pictures[i] is None:
+            pictures[i] = _draw(jobs[i])
     drawn = [p for p in pictures if p is not None]
     if not drawn:
         return None

@@ -229,8 +229,9 @@ def _draw_axes(draw: ImageDraw.ImageDraw, k: _Kallax, ox: int, oy: int, size: in
         draw.text((ox - size * 0.8, (t + b) / 2), str(y + 1), font=fnt, fill=TEXT, anchor="mm")
 
 
-def _rule_icon(entry: Mapping[str, Any]) -> tuple[str, tuple[int, int, int] | None]:
-    """(text, badge colour) standing for a breakdown rule, language-neutral."""
+def _rule_icon(entry: Mapping[str, Any], lab: _Labels) -> tuple[str, tuple[int, int, int] | None]:
+    """(text, badge colour) standing for a breakdown rule: a symbol, or a category's letter as the
+    kallax draws it in the picture's language (« D » for a dexterity game in English, not « A »)."""
     rule = entry["rule"]
     detail = entry.get("detail", {})
     if rule == "empty_cells":
@@ -238,7 +239,7 @@ def _rule_icon(entry: Mapping[str, Any]) -> tuple[str, tuple[int, int, int] | No
     if rule == "full_cubby":
         return "\u25a6", None
     if "category" in detail:
-        return detail["category"], CATEGORY_COLOURS.get(detail["category"])
+        return lab.code(detail["category"]), CATEGORY_COLOURS.get(detail["category"])
     return SYMBOLS.get(detail.get("mechanic", ""), "?"), None
 
 
@@ -272,7 +273,7 @@ def _draw_breakdown(draw: ImageDraw.ImageDraw, x: int, y: int, width: int, break
     pts_font = font(size, True)
     badge = int(size * 1.3)
     for entry in breakdown:
-        icon, colour = _rule_icon(entry)
+        icon, colour = _rule_icon(entry, lab)
         cy = y + line / 2
         if colour:
             draw.rounded_rectangle([x, cy - badge / 2, x + badge, cy + badge / 2], radius=4, fill=colour)
@@ -544,10 +545,11 @@ def render_replay(view: Mapping[str, Any], names: Sequence[str] | None = None,
                   labels: Mapping[str, str] | None = None) -> bytes:
     """A frame of the animated summary (issue 27): the round, its three dice and every kallax as the
     public ``view`` shows it (a box of the current round is not in it until the round closes: the
-    engine's public view leaves it out), two a row with the player's name and running score."""
+    engine's public view leaves it out), one under the other with the player's name and running score
+    (two a row drew the kallaxes' symbols 8 CSS px high on a phone: issue 36)."""
     lab = _Labels(labels)
     sheets = view["sheets"]
-    cols = 1 if len(sheets) == 1 else 2
+    cols = 1
     pad, gap = 8, 8
     cell_w = (REPLAY_WIDTH - 2 * pad - (cols - 1) * gap) // cols
     probe = _Kallax(view["sheet"], cell=10, wall=2)

@@ -307,6 +307,93 @@ def test_the_select_and_the_buttons_never_go_past_the_ends():
         assert err.value.key in ("replay.error.bad_position", "common.error.forged_button")
 
 
+def test_an_older_viewer_s_positions_are_read_as_the_steps_that_show_them():
+    """Issue 36: Limit's viewer steps a tile at a time (its steps: the start and every round's end); a
+    viewer sent before that carries positions. ▶ goes to the step showing the next position, ◀ to the
+    last step before the previous one, « Aller à… » to the step showing the round's first position."""
+    from cogs.community.replays import ReplayCog, old_target
+
+    groups = [1] * 5 + [2] * 4 + [3] * 4  # the start and 4 placements, then two rounds of 4
+    item = R.Replay(7, "limit", 3, tuple(R.Position(n, {}, group=k) for n, k in enumerate(groups)))
+    assert item.steps() == [0, 4, 8, 12]
+    g = SimpleNamespace(id=7)
+    assert [old_target(item, 5, verb, [], g) for verb in ("first", "prev", "next", "last")] == [0, 1, 2, 3]
+    assert [old_target(item, 4, verb, [], g) for verb in ("prev", "next")] == [0, 2]  # a step's neighbours
+    assert [old_target(item, 1, "prev", [], g), old_target(item, 11, "next", [], g)] == [0, 3]
+    assert [old_target(item, 3, "jump", [v], g) for v in ("5", "9", "0")] == [2, 3, 0]
+    assert ReplayCog.target(item, 2, "next", [], g) == 3  # a step is a step
+    for shown, verb, values in ((0, "prev", []), (12, "next", []), (3, "jump", ["13"]), (3, "jump", ["x"]),
+                                (3, "jump", ["1", "2"])):
+        with pytest.raises(RuleError) as err:
+            old_target(item, shown, verb, values, g)
+        assert err.value.key in ("replay.error.bad_position", "common.error.forged_button")
+    ludix = R.Replay(7, "ludix", 3, tuple(R.Position(n, {}, group=1 + n // 5) for n in range(12)))
+    for shown, verb, values in ((3, "next", []), (3, "prev", []), (3, "jump", ["10"]), (3, "last", [])):
+        assert old_target(ludix, shown, verb, values, g) == ReplayCog.target(ludix, shown, verb, values, g)
+
+
+async def test_an_older_limit_viewer_s_buttons_still_show_what_they_meant(world):
+    """A click on a Limit viewer sent before the viewer stepped by tile (its custom ids carry
+    positions, no ``s``) shows the tile it meant, not the step of that number; a viewer of today
+    carries ``s<step>``."""
+    import discord
+
+    from cogs.community.replays import CONTROL, ReplayCog, control_id, group_label, jump_entries
+
+    g = await play(world.svc, "limit", 2, {})
+    svc = service(world)
+    item = await svc.get(g)
+    steps = item.steps()
+    cog = ReplayCog(SimpleNamespace(store=world.store, sessions=world.svc, replays=svc))
+    shown: list[int] = []
+    real_card = cog.card
+
+    async def card(game, item, step, lg):
+        shown.append(step)
+        return await real_card(game, item, step, lg)
+
+    cog.card = card
+    said: list[str] = []
+
+    async def click(custom_id: str, values: tuple[str, ...] = ()) -> int | None:
+        shown.clear()
+        edited = []
+
+        async def edit_message(**kwargs):
+            edited.append(kwargs)
+
+        async def send_message(content=None, **kwargs):
+            said.append(content)
+
+        response = SimpleNamespace(edit_message=edit_message, send_message=send_message, is_done=lambda: False)
+        interaction = SimpleNamespace(data={"custom_id": custom_id, "values": list(values)}, guild_id=g.guild_id,
+                                      locale=discord.Locale.french, response=response, client=None)
+        await cog.on_control(interaction)
+        assert len(edited) == len(shown) <= 1
+        return shown[0] if shown else None
+
+    old = f"ludibot-replay:{g.guild_id}:{g.id}"
+    k = len(steps) // 2
+    middle = steps[k] + 1  # the first placement of tile k + 1: a position no step shows alone
+    assert middle < steps[k + 1] and middle > k + 1  # read as a step, it would be another tile
+    assert await click(f"{old}:{middle}:next") == k + 1
+    assert await click(f"{old}:{middle}:prev") == k
+    assert await click(f"{old}:{steps[k]}:next") == k + 1 and await click(f"{old}:{steps[k]}:prev") == k - 1
+    assert await click(f"{old}:{middle}:last") == len(steps) - 1
+    # a round of « Aller à… » on the older viewer (its first placement) goes where today's goes: its tile
+    firsts = {group_label("limit", group, "fr"): first for group, first in item.groups()}
+    entries = jump_entries("limit", item, "fr")
+    for label, today in entries[8:11]:
+        assert today > 0 and await click(f"{old}:{middle}:jump", (str(firsts[label]),)) == today
+    # today's ids: a step
+    assert control_id(g.guild_id, g.id, k, "next") == f"{old}:s{k}:next"
+    assert CONTROL.fullmatch(f"{old}:s{k}:next") and CONTROL.fullmatch(f"{old}:{k}:next")
+    assert await click(f"{old}:s{k}:next") == k + 1 and await click(f"{old}:s{k}:jump", (str(k + 3),)) == k + 3
+    # past the end, either way: refused, privately, nothing shown
+    assert await click(f"{old}:{len(item) - 1}:next") is None and await click(f"{old}:s{len(steps) - 1}:next") is None
+    assert len(said) == 2 and all("n'existe pas" in text for text in said)
+
+
 @pytest.mark.parametrize(("kind", "players", "options"), [("limit", 3, {}), ("ranta", 3, {}),
                                                           ("limit", 2, {"plateau": "orchidee"})])
 async def test_limit_and_ranta_frames_show_the_boards_but_no_placement_before_its_round_closes(

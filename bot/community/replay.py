@@ -398,6 +398,8 @@ class ReplayService:
     async def animation(self, game: GameRow, lang: str, ranking: list[str], title: str) -> Animation | None:
         """The animated summary of a finished ``game`` (None when it has no pictures, or its replay
         fails: the caller says so)."""
+        from render.animation import frame_count
+
         key = (game.id, game.version, lang)
         if key in self._animations:
             self._animations.move_to_end(key)
@@ -407,7 +409,8 @@ class ReplayService:
             if key in self._animations:  # drawn meanwhile (the end of the game's own, say)
                 return self._animations[key]
             out = await self.bot.render_pool.run(self.animation_job(game, item, lang, ranking, title))
-            result = Animation(out[0], out[1], len(frame_order(item))) if out else None
+            # its frames as drawn (tall pictures, six Limit boards: fewer of them, render.animation)
+            result = Animation(out[0], out[1], frame_count(out[0])) if out else None
             self._animations[key] = result
         while len(self._animations) > ANIMATIONS:
             self._animations.popitem(last=False)

@@ -3,14 +3,17 @@
 The viewer is an ephemeral message: the public picture after a move, that move's narration, and
 ⏮ ◀ ▶ ⏭ and a select of the rounds; each click edits the message in place (UPDATE_MESSAGE). Its
 components are :class:`ReplayControl` items whose custom id carries the server, the game and the
-position shown (``ludibot-replay:<server>:<game>:<position>:<verb>``): after a restart they still
-find their game, and only in their own server. Replays, pictures and animations come from
+step shown (``ludibot-replay:<server>:<game>:s<step>:<verb>``): after a restart they still find
+their game, and only in their own server. A viewer sent before the viewer stepped (issue 36) carries
+a position (no ``s``): a Limit step is a tile, a position a placement, so its clicks are read as the
+positions they meant (:func:`old_target`). Replays, pictures and animations come from
 ``bot.replays`` (:class:`bot.community.replay.ReplayService`), cached per game version.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import io
 import json
 import logging
@@ -58,8 +61,10 @@ INLINE_LOG = 1700
 MAX_OPTIONS = 25
 
 
-def control_id(guild_id: int, game_id: int, position: int, verb: str) -> str:
-    return f"{PREFIX}:{guild_id}:{game_id}:{position}:{verb}"
+def control_id(guild_id: int, game_id: int, step: int, verb: str) -> str:
+    """A control's custom id; ``s``: the number is a step of :meth:`Replay.steps` (an id without it is
+    an older viewer's, a position)."""
+    return f"{PREFIX}:{guild_id}:{game_id}:s{step}:{verb}"
 
 
 # --- words -------------------------------------------------------------------------------------
@@ -151,6 +156,26 @@ def _group_end(item: Replay, first: int) -> int:
     return _next_first(item, first) - 1
 
 
+def old_target(item: Replay, shown: int, verb: str, values: list[str], game: GameRow) -> int:
+    """The step a click of an older viewer asks for (its custom id and its select's values are
+    positions, ``shown`` the one it shows): the position it meant, then the step that shows it — ▶
+    the first step at or past the next position, ◀ the last at or before the previous one, a round of
+    « Aller à… » the step that shows its first position. The same as :meth:`ReplayCog.target` for
+    every game but Limit (a step per position)."""
+    steps = item.steps()
+    if verb == "jump":
+        if len(values) != 1 or not values[0].isdigit():
+            raise RuleError("common.error.forged_button")
+        wanted = int(values[0])
+    else:
+        wanted = {"first": 0, "prev": shown - 1, "next": shown + 1, "last": len(item) - 1}[verb]
+    if not 0 <= wanted < len(item):
+        raise RuleError("replay.error.bad_position", game=game.id, total=len(steps))
+    if verb == "prev":
+        return bisect.bisect_right(steps, wanted) - 1  # steps[0] is the start: always one
+    return bisect.bisect_left(steps, wanted)  # the last step is the last position: always one
+
+
 def journal_text(game: GameRow, rows: list[EventRow], results: list[ResultRow], lg: str) -> str:
     """The journal as a text file reads: no markdown, no Discord timestamps, dates written out."""
     when = datetime.fromtimestamp(game.updated_at, UTC)
@@ -166,7 +191,7 @@ def journal_text(game: GameRow, rows: list[EventRow], results: list[ResultRow], 
 
 # --- the persistent controls -------------------------------------------------------------------
 class ReplayControl(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"ludibot-replay:(?P<guild>[0-9]{1,20}):(?P<game>[0-9]{1,18}):(?P<pos>[0-9]{1,7})"
+                    template=r"ludibot-replay:(?P<guild>[0-9]{1,20}):(?P<game>[0-9]{1,18}):(?P<unit>s?)(?P<pos>[0-9]{1,7})"
                              r":(?P<verb>first|prev|next|last|jump|share)"):
     """Every button and select of a replay viewer (persistent: the custom id carries everything)."""
 
@@ -407,7 +432,11 @@ class ReplayCog(commands.Cog):
                 await self.share(interaction, game)
                 return
             item = await self.replays.get(game)
-            step = self.target(item, int(m["pos"]), m["verb"], [str(v) for v in data.get("values", [])], game)
+            values = [str(v) for v in data.get("values", [])]
+            if m["unit"] == "s":
+                step = self.target(item, int(m["pos"]), m["verb"], values, game)
+            else:  # a viewer sent before steps: its number and its select's values are positions
+                step = old_target(item, int(m["pos"]), m["verb"], values, game)
             lg = lang(interaction)
             card, files = await self.card(game, item, step, lg)
             await interaction.response.edit_message(attachments=files, view=card.layout(),

@@ -43,6 +43,8 @@ class Shot:
     name: str
     job: Picture
     card: tuple[str, ...] = ()
+    #: an animated summary (the job draws it): measured frame by frame (:func:`_summary_runs`)
+    summary: bool = False
 
     def __post_init__(self) -> None:
         self.card = self.card or (self.name,)
@@ -129,7 +131,9 @@ def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Sho
     cog = _cog(kind)
     for options in _variants(kind):
         for players in sorted({_fewest_players(engine, options), _most_players(engine, options)}):
-            for k, state in enumerate(_play(kind, players, options, seed=7 + players)):
+            states = _play(kind, players, options, seed=7 + players)
+            yield from replay_shots(kind, cog, options, players, states, langs)
+            for k, state in enumerate(states):
                 over = engine.is_over(state)
                 game = _row(kind, players, options, state, over)
                 tag = f"{kind}-{'-'.join(map(str, options.values())) or 'default'}-{players}p-{k}"
@@ -152,6 +156,36 @@ def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Sho
                         if job is not None:
                             yield Shot(f"{tag}-private{seat}-{lg}", job)
                 yield from _extra_shots(kind, cog, game, engine, state, tag)
+
+
+def replay_shots(kind: str, cog, options: dict[str, Any], players: int, states: list[Any],
+                 langs: tuple[str, ...]) -> Iterator[Shot]:
+    """The replay viewer's frames (``/historique``: one picture alone on its card) and the finished
+    game's animated summary (under the result's pictures, alone in its gallery), drawn through the
+    bot's own :class:`bot.community.replay.ReplayService` from a replay of ``states``."""
+    from bot.community.replay import Position, Replay, ReplayService, ranking
+    from bot.storage import ResultRow
+
+    engine = engines.get(kind)
+    final = states[-1]
+    over = engine.is_over(final)
+    game = _row(kind, players, options, final, over)
+    item = Replay(game.id, kind, game.version,
+                  tuple(Position(n, engine.view(s, None)) for n, s in enumerate(states)))
+    service = ReplayService(SimpleNamespace(game_cogs={kind: cog}))
+    tag = f"{kind}-{'-'.join(map(str, options.values())) or 'default'}-{players}p"
+    for lg in langs:
+        for i in range(len(item)):
+            found = service.job(game, item, i, lg)
+            if found is not None and found[0] == i:  # a position without its own picture shows the previous
+                name = f"{tag}-{i}-replay-{lg}"
+                yield Shot(name, found[1], (name,))
+        if over:
+            results = [ResultRow(game.id, s, 100 + s, 150 - 7 * s, s + 1) for s in range(players)]
+            title = i18n.t("replay.animation.title", lg, game=i18n.t(f"{kind}.name.title", lg), id=game.id)
+            job = service.animation_job(game, item, lg, ranking(game, [], results, lg, markdown=False), title)
+            name = f"{tag}-summary-{lg}"
+            yield Shot(name, job, (name,), summary=True)
 
 
 def _extra_shots(kind: str, cog, game: GameRow, engine, state, tag: str) -> Iterator[Shot]:
@@ -279,13 +313,55 @@ def _record_all() -> Iterator[tuple[str, int, list]]:
 
     modules = [importlib.import_module(f"render.{m}") for m in
                ("armada", "leaderboard", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")]
-    for shot in all_shots():
+    def clear() -> None:
         for module in modules:  # cached tiles and layers would skip their drawing (and its recording)
             for value in vars(module).values():
                 if hasattr(value, "cache_clear") and value is not common.font:
                     value.cache_clear()
+
+    for shot in all_shots():
+        clear()
+        if shot.summary:
+            for name, width, runs in _summary_runs(shot, clear):
+                _CARDS[name] = (name,)  # alone in its gallery, under the result's pictures
+                yield name, width, runs
+            continue
         with common.recording_text() as drawn:
             data = shot.draw()
         _CARDS[shot.name] = shot.card
         if data:
             yield shot.name, Image.open(io.BytesIO(data)).width, list(drawn)
+
+
+def _summary_runs(shot: Shot, clear: Callable[[], None]) -> Iterator[tuple[str, int, list]]:
+    """The texts of an animated summary as its frames show them: the animation is drawn (its frames'
+    width, after any shrinking for its size budget), then each of its pictures is drawn again while
+    recording, its texts scaled as :mod:`render.animation` scales the picture into the frame; the
+    final ranking's band is drawn at the frames' width. Named ``<kind>-…-summary-<picture>-<lang>``
+    (``-ranking-<lang>`` for the band: its words are the replay catalog's)."""
+    import dataclasses
+    import io
+
+    from PIL import Image
+
+    from render import animation, common
+
+    drawn = shot.draw()
+    assert drawn is not None, f"{shot.name}: no animated summary"
+    data, _ = drawn
+    width = Image.open(io.BytesIO(data)).width
+    jobs, _order, ranking, title = shot.job.args
+    stem, lg = shot.name.rsplit("-", 1)  # the language stays last (test_picture_words reads it there)
+    for j, (fn, args, kwargs) in enumerate(jobs):
+        clear()
+        with common.recording_text() as runs:
+            png = fn(*args, **kwargs)
+        if not png:
+            continue
+        pic = Image.open(io.BytesIO(png))
+        k = animation.fitted_width(pic.width, pic.height, width) / pic.width
+        yield f"{stem}-{j}-{lg}", width, [dataclasses.replace(r, size=r.size * k, ink=r.ink * k, halo=r.halo * k)
+                                          for r in runs]
+    with common.recording_text() as runs:
+        animation._ranking_band(ranking, width, title)
+    yield f"{stem}-ranking-{lg}", width, list(runs)

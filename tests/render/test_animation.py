@@ -79,6 +79,33 @@ def test_it_stays_within_the_size_it_is_given_or_gives_nothing():
     assert animate([(lambda: None, (), {})], [0]) is None  # nothing to show
 
 
+def test_a_tall_picture_keeps_its_size_and_the_summary_shows_fewer_positions(monkeypatch):
+    """Issue 36: six Limit boards, eight kallaxes one under the other: shrunk to 1400 px high, their
+    numbers fell to 4 CSS px. Now a tall picture keeps the frames' width and the summary shows as many
+    positions as ``MAX_PIXELS`` holds, evenly spread, the first and the last kept; the others are not
+    even drawn."""
+    from render import animation
+
+    assert animation.sampled(list(range(10)), 4) == [0, 3, 6, 9]
+    assert animation.sampled([0, 1, 1, 2], 9) == [0, 1, 1, 2] and animation.sampled([5, 6, 7], 1) == [7]
+    calls = []
+
+    def tall(n):
+        calls.append(n)
+        return board((40 + 15 * n, 200 - 15 * n, 90), 300, 3000)
+
+    jobs = [(tall, (n,), {}) for n in range(12)]
+    monkeypatch.setattr(animation, "MAX_PIXELS", 300 * 3100 * 5)
+    data, _ = animate(jobs, list(range(12)), ["1. Alice — 3 points"], "Classement final")
+    frames = frames_of(data)
+    assert len(frames) == 5 == animation.frame_count(data)
+    assert {f.size[0] for f in frames} == {300} and frames[0].height > 3000  # not made smaller
+    assert sorted(calls) == [0, 3, 6, 8, 11]  # the first and the last, evenly between; only those drawn
+    assert abs(frames[0].getpixel((150, 1500))[0] - 40) < 20 and abs(frames[-1].getpixel((150, 1500))[0] - 205) < 20
+    monkeypatch.setattr(animation, "MAX_PIXELS", 48 * 480 * 2000)
+    assert animation.frame_count(animate(jobs, list(range(12)))[0]) == 12  # within the budget: every one
+
+
 def test_the_renderers_still_encode_png_outside_an_animation():
     assert board((1, 2, 3))[:4] == b"\x89PNG"
 

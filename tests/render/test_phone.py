@@ -40,6 +40,9 @@ def kind_of(name: str) -> str:
     parts = name.split("-")
     if parts[0] in ("leaderboard", "records"):
         return parts[0]
+    for role in ("replay", "summary"):  # the replay viewer's frames, the animated summary's
+        if f"-{role}-" in name:
+            return f"{parts[0]}-{role}"
     for role in ("preview", "between-games", "previous-round"):
         if name.endswith(role):
             return f"{parts[0]}-{role}"
@@ -124,6 +127,9 @@ def test_the_gallery_covers_every_picture_kind(report):
                                                                       "lutinades", "ranta", "tectonic")}
     expected |= {"ludime-private", "limit-private", "lutinades-private", "ranta-private", "ranta-preview",
                  "limit-between-games", "armada-previous-round", "limit-final", "ranta-final"}
+    # every game's replay viewer frames and animated summary (its pictures and its ranking)
+    expected |= {f"{k}-{role}" for k in ("armada", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")
+                 for role in ("replay", "summary")}
     assert expected <= set(report)
 
 
@@ -159,7 +165,8 @@ def test_every_limit_tile_value_has_digits_11_css_px_high():
         kinds.add(kind_of(name))
         counted += len(values)
         bad += [f"{name}: {f}" for f in value_faults(runs, width, shown_width(name))]
-    assert {"limit-public", "limit-private", "limit-final", "limit-between-games"} <= kinds
+    assert {"limit-public", "limit-private", "limit-final", "limit-between-games", "limit-replay",
+            "limit-summary"} <= kinds
     assert counted > 1000
     assert not bad, f"{len(bad)} values too small: " + "; ".join(bad[:6])
 

@@ -61,7 +61,11 @@ def lang_of(name: str) -> str:
 
 
 def domain_of(name: str) -> str:
+    """The catalog a picture's words come from: its game's; the community's for the boards; the
+    replay's for an animated summary's closing ranking (``…-summary-ranking-<lang>``)."""
     first = name.split("-", 1)[0]
+    if "-summary-ranking-" in name:
+        return "replay"
     return "community" if first in ("leaderboard", "records") else first
 
 
@@ -89,7 +93,7 @@ def test_no_picture_carries_words_of_the_other_language(shots):
             if hits:
                 found.setdefault(f"{name}: {run.text!r}", set()).update(hits)
     assert {d for d, lang in langs if lang == "en"} >= {"armada", "limit", "ludime", "ludix", "lutinades", "ranta",
-                                                         "tectonic", "community"}
+                                                         "tectonic", "community", "replay"}
     assert not found, "\n".join(f"{k} {sorted(v)}" for k, v in sorted(found.items())[:30])
 
 
@@ -159,9 +163,9 @@ DOMAINS = ("armada", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic
 
 def known(domain: str, lang: str) -> frozenset[str]:
     """The words a picture of ``domain`` may write in ``lang``: its catalog's and the common one's (a
-    community board names every game and its modes: every game's catalog)."""
+    community board names every game and its modes, a summary's ranking its game: every game's catalog)."""
     out = words(domain, lang) | words("common", lang) if domain != "community" else words("community", lang)
-    if domain == "community":
+    if domain in ("community", "replay"):
         for game in DOMAINS:
             out |= words(game, lang)
     return out

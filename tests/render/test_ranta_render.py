@@ -182,3 +182,26 @@ def test_the_dice_card_letters_are_the_kallax_legend_s_and_its_names_are_whole(l
         assert " ".join(lines) == name, (lines, name)
         assert legend[name] == letter.text, (name, letter.text)
     assert not any("…" in run.text for run in dice_runs)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_score_lines_letter_a_category_as_the_kallax_does(lang):
+    """The final picture's score lines (the last frame of the animated summary too) badge a category
+    group with the letter its boxes carry in the picture's language: « D » for a dexterity game in
+    English (it was the engine's French initial « A »), « A » in French."""
+    from render import common
+
+    lab = labels(lang)
+    view = ENGINE.view(finish(game(players=2, mode="classique", seed=4)), None)
+    groups = [entry["detail"]["category"] for sheet in view["sheets"] for entry in sheet["breakdown"]
+              if "category" in entry.get("detail", {})]
+    assert any(lab[f"code.{c}"] != c for c in groups) == (lang == "en")  # a letter English changes
+    with common.recording_text() as runs:
+        render_final(view, NAMES, lab)
+    texts = [run.text for run in runs]
+    boxes = {t for t in texts if len(t) == 1 and t.isupper()}
+    for category in groups:
+        name = lab[f"category.{category}"]
+        lines = [i for i, t in enumerate(texts) if name in t]  # « Dexterity game group: 2 games »
+        assert lines and all(texts[i - 1] == lab[f"code.{category}"] for i in lines), (category, name)
+        assert lab[f"code.{category}"] in boxes
