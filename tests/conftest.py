@@ -67,8 +67,24 @@ async def store(db_url):
     await s.close()
 
 
-#: modules whose fixture draws every picture of the gallery (minutes): first of all in a parallel run
+#: modules whose fixture draws every picture of the gallery (two minutes of CPU, once per test process):
+#: first of all in a parallel run, both in the same worker (see pytest_xdist_make_scheduler)
 LONG_MODULES = ("tests/render/test_phone.py", "tests/render/test_picture_words.py")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (``make test``), except that the modules of :data:`LONG_MODULES` go to one
+    worker together, so that the gallery they share is drawn once in the run, not once per worker."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class GalleryTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = super()._split_scope(nodeid)
+            return LONG_MODULES[0] if module in LONG_MODULES else module
+
+    return GalleryTogether(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
