@@ -101,8 +101,10 @@ async def on_vote(click: Click) -> None:
 
 
 async def _update_buttons(inter: discord.Interaction, cog: Any, game: GameRow) -> None:
-    """The counts on the message clicked, if it is the game's newest (else a plain answer follows)."""
-    if inter.message is None or inter.message.id != game.control_message_id:
+    """The counts on the message clicked, if it is the game's newest (else a plain answer follows).
+    The newest may be newer than the one the game has recorded: a click that comes right after the
+    vote's message appeared, before its publication recorded it (ids grow with time)."""
+    if inter.message is None or inter.message.id < (game.control_message_id or 0):
         return
     lg = await cog.public_lang_of(game)
     view = await cog.sessions.public_view(game)

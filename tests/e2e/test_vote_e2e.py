@@ -78,6 +78,14 @@ async def vote(fake, user, msg, choice: str):
     return await fake.click(user, msg, custom_id=verb_id(msg, "vote", f"-{choice}"))
 
 
+async def turn_card(fake, user):
+    """The turn card that calls ``user``: waited for (the previous player's last click is answered
+    before the next card is published, so the newest card may still be the previous turn's)."""
+    await fake.wait_until(lambda: (c := last_control(fake)) is not None and mentioned(c) == [user.id], timeout=20,
+                          what=f"the turn card calling {user.name}")
+    return last_control(fake)
+
+
 async def play_turn(fake, user):
     """Roll once, and bank it if the roll did not bust."""
     ctrl = await wait_control(fake)
@@ -149,8 +157,7 @@ async def test_the_ai_plays_for_a_stalled_player_until_they_take_their_seat_back
     # Bruno and Chloé play: the AI plays Alice's turn again, nobody waits 48 h for her
     await play_turn(fake, u.bruno)
     await play_turn(fake, u.chloe)
-    ctrl = await wait_control(fake)
-    assert mentioned(ctrl) == [u.bruno.id]
+    ctrl = await turn_card(fake, u.bruno)
 
     # Alice takes her seat back; from her next turn she plays herself
     ctrl = await wait_control(fake)
@@ -182,11 +189,9 @@ async def test_removal_goes_on_without_the_player_then_two_players_keep_the_forf
     assert mentioned(decided) == [u.bruno.id]
     # Alice has no turn any more: Bruno, Chloé, Bruno...
     await play_turn(fake, u.bruno)
-    ctrl = await wait_control(fake)
-    assert mentioned(ctrl) == [u.chloe.id]
+    await turn_card(fake, u.chloe)
     await play_turn(fake, u.chloe)
-    ctrl = await wait_control(fake)
-    assert mentioned(ctrl) == [u.bruno.id]
+    await turn_card(fake, u.bruno)
     # two players left: Bruno's timeout is the usual forfeit, no vote
     world.bot.advance(TIMEOUT + 5)
     end = await fake.wait_for_message(lambda m: public(m) and "forfait" in m.content, timeout=20)
