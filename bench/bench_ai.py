@@ -64,6 +64,10 @@ DUEL_CASES: list[tuple[str, str, int, dict[str, Any], int, int, int, float]] = [
     ("tectonic", "pic droit, 2 vs 1", 2, {"pic_backward": "droit"}, 2, 1, 200, 0.0),
     ("armada", "11x11, 3 vs 2", 2, {"plateau": "11x11"}, 3, 2, 200, 0.70),
     ("armada", "11x11, 2 vs 1", 2, {"plateau": "11x11"}, 2, 1, 200, 0.0),
+    ("ludix", "2 players to 300, 2 vs 1", 2, {"target": 300}, 2, 1, 1000, 0.60),
+    ("ludix", "2 players to 300, 1 vs 1", 2, {"target": 300}, 1, 1, 1000, 0.0),
+    ("lutinades", "4 seats, 2 vs three 1", 4, {}, 2, 1, 2000, 0.375),
+    ("lutinades", "4 seats, 1 vs three 1", 4, {}, 1, 1, 2000, 0.0),
 ]
 
 
@@ -140,7 +144,7 @@ def duels(games: list[str], first: int, count: int | None, raw: bool, targets_on
         r = measure_duel(game, players, options, top, below, seeds, raw)
         met = r["share"] >= target
         print(f"| {game} | {label} | {players} | {r['games']} ({seeds.start}..{seeds.stop - 1}) | {r['wins']} | "
-              f"{r['shared']} | {r['share']:.1%} | {f'≥ {target:.0%}' if target else '—'}"
+              f"{r['shared']} | {r['share']:.1%} | {f'≥ {target * 100:g} %' if target else '—'}"
               f"{'' if met else ' MISSED'} | {r['cpu_mean'] * 1000:.0f} ms | {r['cpu_max'] * 1000:.0f} ms |", flush=True)
         ok &= met and r["cpu_max"] < MOVE_BUDGET
     return 0 if ok else 1
