@@ -55,6 +55,63 @@ def play(game: str, players: int, options: dict[str, Any], level: int, seed: int
     return engine.result(state).scores[0], times
 
 
+#: level-against-level matches: (game, label, seats, options, top level, level below, games, needed share).
+#: The top level takes seat ``seed % seats`` (every side in turn); the other seats play the level below.
+#: Tectonic and Armada: wins of the top level over whole games (Armada: every round, both sides); Ludix:
+#: 2-player games to 300; Lutinades: 4 seats, the top level's share of wins against a fair share (1/4).
+DUEL_CASES: list[tuple[str, str, int, dict[str, Any], int, int, int, float]] = [
+    ("tectonic", "pic droit, 3 vs 2", 2, {"pic_backward": "droit"}, 3, 2, 200, 0.70),
+    ("tectonic", "pic droit, 2 vs 1", 2, {"pic_backward": "droit"}, 2, 1, 200, 0.0),
+    ("armada", "11x11, 3 vs 2", 2, {"plateau": "11x11"}, 3, 2, 200, 0.70),
+    ("armada", "11x11, 2 vs 1", 2, {"plateau": "11x11"}, 2, 1, 200, 0.0),
+    ("ludix", "2 players to 300, 2 vs 1", 2, {"target": 300}, 2, 1, 1000, 0.60),
+    ("ludix", "2 players to 300, 1 vs 1", 2, {"target": 300}, 1, 1, 1000, 0.0),
+    ("lutinades", "4 seats, 2 vs three 1", 4, {}, 2, 1, 2000, 0.375),
+    ("lutinades", "4 seats, 1 vs three 1", 4, {}, 1, 1, 2000, 0.0),
+]
+
+
+def duel(game: str, players: int, options: dict[str, Any], levels: list[int], seed: int
+         ) -> tuple[list[int], dict[int, list[float]]]:
+    """One game, seat ``s`` the AI at ``levels[s]``: (ranks, CPU seconds of each move per level)."""
+    engine = get(game)
+    state = engine.new_game(players, options, seed)
+    times: dict[int, list[float]] = {level: [] for level in levels}
+    while not engine.is_over(state):
+        for seat in sorted(engine.expected(state)):
+            if seat not in engine.expected(state):
+                continue
+            t0 = time.process_time()
+            action = engine.ai_action(state, seat, levels[seat])
+            times[levels[seat]].append(time.process_time() - t0)
+            state, _ = engine.apply(state, seat, action)
+    return engine.result(state).ranks, times
+
+
+def measure_duel(game: str, players: int, options: dict[str, Any], top: int, below: int, seeds: range,
+                 raw: bool = False) -> dict[str, Any]:
+    """The top level at seat ``seed % players`` against the level below everywhere else: its wins
+    (alone at rank 1), shared first places, and the CPU per move of the top level."""
+    wins = shared = 0
+    times: list[float] = []
+    for seed in seeds:
+        seat = seed % players
+        levels = [below] * players
+        levels[seat] = top
+        ranks, t = duel(game, players, options, levels, seed)
+        first = [s for s, r in enumerate(ranks) if r == 1]
+        won = first == [seat]
+        wins += won
+        shared += seat in first and not won
+        times += t[top]
+        if raw:
+            print(f"  {game} | {top} vs {below} | seed {seed} | seat {seat} | ranks {ranks} | "
+                  f"{'won' if won else 'tie' if seat in first else 'lost'}", flush=True)
+    n = len(seeds)
+    return {"wins": wins, "shared": shared, "games": n, "share": wins / n,
+            "cpu_mean": statistics.mean(times) if times else 0.0, "cpu_max": max(times, default=0.0)}
+
+
 def measure(game: str, label: str, players: int, options: dict[str, Any], level: int,
             seeds: range, raw: bool = False) -> dict[str, Any]:
     scores: list[int] = []
@@ -71,16 +128,44 @@ def measure(game: str, label: str, players: int, options: dict[str, Any], level:
             "cpu_mean": statistics.mean(times), "cpu_max": max(times), "games": len(scores), "scores": scores}
 
 
+DUEL_GAMES = tuple(dict.fromkeys(case[0] for case in DUEL_CASES))
+
+
+def duels(games: list[str], first: int, count: int | None, raw: bool, targets_only: bool = False) -> int:
+    """Print the level-against-level table of ``games``; 1 when a target or the CPU budget is missed."""
+    print("| game | match | seats | games (seeds) | top level wins | shared first | share | target | CPU/move mean "
+          "| CPU/move max |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ok = True
+    for game, label, players, options, top, below, n, target in DUEL_CASES:
+        if game not in games or (targets_only and not target):
+            continue
+        seeds = range(first, first + (count or n))
+        r = measure_duel(game, players, options, top, below, seeds, raw)
+        met = r["share"] >= target
+        print(f"| {game} | {label} | {players} | {r['games']} ({seeds.start}..{seeds.stop - 1}) | {r['wins']} | "
+              f"{r['shared']} | {r['share']:.1%} | {f'≥ {target * 100:g} %' if target else '—'}"
+              f"{'' if met else ' MISSED'} | {r['cpu_mean'] * 1000:.0f} ms | {r['cpu_max'] * 1000:.0f} ms |", flush=True)
+        ok &= met and r["cpu_max"] < MOVE_BUDGET
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--board-seeds", type=int, default=20, help="seeds for Limit's other boards and variants")
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--games", nargs="+", default=["limit", "ranta"], choices=("limit", "ranta"))
+    parser.add_argument("--duels", nargs="*", default=None, choices=DUEL_GAMES,
+                        help="level-against-level tables instead (every duel game when given alone)")
+    parser.add_argument("--duel-games", type=int, default=None, help="games per duel line (default: the case's)")
+    parser.add_argument("--targets-only", action="store_true", help="only the duel lines that have a target")
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2], choices=(1, 2))
     parser.add_argument("--quick", action="store_true", help="only Limit Nexus standard, Ranta classic and expert")
     parser.add_argument("--raw", action="store_true", help="also print every game's score as it ends")
     args = parser.parse_args(argv)
+    if args.duels is not None:
+        return duels(args.duels or list(DUEL_GAMES), args.first, args.duel_games, args.raw, args.targets_only)
     seeds = range(args.first, args.first + args.seeds)
     print("| game | board / mode | level | games (seeds) | mean | median | best | worst | CPU/move mean "
           "| CPU/move max |")

@@ -158,7 +158,7 @@ async def test_simultaneous_joins_and_a_start_refuse_only_once_started(svc):
 @pytest.mark.parametrize("kind,level,ok", [("ludix", 1, True), ("ludix", 2, True), ("ludix", 3, False),
                                            ("ludix", 0, False), ("ludix", -(2**53), False),
                                            ("ludix", 2**53, False), ("tectonic", 3, True),
-                                           ("armada", 3, False), ("lutinades", 2, True)])
+                                           ("armada", 4, False), ("armada", 3, True), ("lutinades", 2, True)])
 async def test_the_ai_level_is_checked_against_the_engines_declaration(svc, kind, level, ok):
     coro = svc.open_lobby(kind, guild_id=GUILD_A, channel_id=CHAN_A, player=ALICE, ai_seats=1, ai_level=level)
     if ok:

@@ -126,7 +126,7 @@ class ArmadaCog(GameCog, group_name="armada", group_description=L("armada.cmd.st
     @app_commands.describe(adversaire=L("armada.cmd.adversaire"), niveau=L("armada.cmd.niveau"),
                            plateau=L("armada.cmd.plateau"),
                            rythme=L("common.cmd.rythme"), fil=L("common.cmd.fil"))
-    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, plateau=BOARDS, niveau=level_choices(2))
+    @app_commands.choices(rythme=PACE_CHOICES, adversaire=OPPONENTS, plateau=BOARDS, niveau=level_choices(3))
     async def start(self, interaction: discord.Interaction, adversaire: str = "joueur",
                     niveau: int = 1, plateau: str = "11x11",
                     rythme: str | None = None, fil: bool | None = None) -> None:

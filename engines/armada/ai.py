@@ -5,8 +5,16 @@ and scored by what it takes now and by the capture threats left on the board for
 the next two half-moves: which of our ships the opponent could take on its
 reply (bad), and which of theirs we could take after (good). Level 2 adds a
 reply search: for the best candidates, the opponent's strongest answers are played
-and the position scored again from our side. Tie-breaks draw from the game seed,
-so a move is a pure function of the state.
+and the position scored again from our side. Level 3 searches the game tree:
+negamax with alpha-beta over the engine's own ``apply`` (the engine is the
+model), iterative deepening to ``DEPTH_3`` plies, at each node the ``BEAM_3``
+best candidates by the level-1 score, a leaf worth its best level-1 score, a
+finished round worth ``ROUND_WON`` to its winner. It stops after ``NODES_3``
+expanded positions (a node budget, not a clock: the move depends only on the
+state) and keeps the best move of the deepest search, the unfinished depth
+counting for the moves it has examined. Tie-breaks draw from the game seed, so a
+move is a pure function of the state. Armada shows everything to both seats:
+there is nothing hidden for the AI to read.
 """
 
 from __future__ import annotations
@@ -36,6 +44,11 @@ PER_EXPOSING_MOVE = 1.5
 PER_THREAT_SHIP = 9.0
 PER_THREAT_MOVE = 0.8
 DEEPEN = 6  # level 2: candidates searched one reply deeper
+DEPTH_3 = 4  # level 3: deepest search (plies)
+BEAM_3 = (8, 5, 4, 3)  # level 3: candidates searched at each ply from the root
+NODES_3 = 70  # level 3: positions expanded per move (each costs one ``scored_moves``: ~5-15 ms)
+NEXT_DEPTH_SHARE_3 = 0.4  # level 3: no deeper search once this share of the budget is spent
+ROUND_WON = 10_000.0
 
 
 # --- threat maps ----------------------------------------------------------------------------------
@@ -281,6 +294,8 @@ def choose(engine: ArmadaEngine, state: State, seat: int, level: int = 1) -> Act
     moves = scored_moves(state)
     if not moves:
         return {"type": "pass"}
+    if level >= 3:
+        return _to_action(state, *search_move(engine, state, moves))
     if level >= 2:
         moves = _deepen(engine, state, moves[:DEEPEN])
     _, frm, to, target = moves[0]
@@ -327,3 +342,88 @@ def _deepen(engine: ArmadaEngine, state: State, top: list) -> list:
         rescored.append((value + 0.001 * score, frm, to, target))
     rescored.sort(key=lambda m: -m[0])
     return rescored
+
+
+# --- level 3: game-tree search ------------------------------------------------------------------
+
+class _Budget(Exception):
+    pass
+
+
+class _Tree:
+    """Negamax with alpha-beta over the engine's ``apply``, with a budget of expanded positions."""
+
+    def __init__(self, engine: ArmadaEngine, max_nodes: int) -> None:
+        self.engine = engine
+        self.max_nodes = max_nodes
+        self.nodes = 0
+
+    def expand(self, state: State) -> list[tuple[float, int | None, int, int | None]]:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _Budget
+        return scored_moves(state)
+
+    def child(self, state: State, frm: int | None, to: int, target: int | None) -> tuple[State, float | None]:
+        """The position after a move, and its value for the mover when it ended the round."""
+        after, _ = self.engine.apply(state, state.current, _to_action(state, frm, to, target))
+        if after.round_no != state.round_no or after.finished:
+            winner = after.rounds[-1]["winner"]
+            return after, 0.0 if winner is None else (ROUND_WON if winner == state.current else -ROUND_WON)
+        return after, None
+
+    def value(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``state`` for its side to move, ``depth`` plies deep."""
+        moves = self.expand(state)
+        if not moves:  # no move: the side passes
+            after, _ = self.engine.apply(state, state.current, {"type": "pass"})
+            if after.round_no != state.round_no or after.finished:
+                return 0.0
+            return -self.value(after, depth - 1, -beta, -alpha, ply + 1) if depth > 1 else 0.0
+        if depth <= 1:
+            return moves[0][0]
+        best = -2 * ROUND_WON
+        for _score, frm, to, target in moves[:BEAM_3[min(ply, len(BEAM_3) - 1)]]:
+            after, ended = self.child(state, frm, to, target)
+            if ended is not None:
+                v = ended - ply  # the quicker win, the later loss
+            else:
+                v = (CAPTURE if target is not None else 0.0) - self.value(after, depth - 1, -beta, -alpha, ply + 1)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def search_move(engine: ArmadaEngine, state: State, moves: list) -> tuple[int | None, int, int | None]:
+    """Level 3: the root move ``(from, to, capture)`` found by iterative deepening within ``NODES_3``."""
+    tree = _Tree(engine, NODES_3)
+    tree.nodes = 1  # the root's candidates (``moves``) are already scored
+    root = moves[:BEAM_3[0]]
+    best = root[0][1:]
+    for depth in range(2, DEPTH_3 + 1):
+        if best != root[0][1:]:  # the previous best is searched first
+            root = [m for m in root if m[1:] == best] + [m for m in root if m[1:] != best]
+        alpha = -2 * ROUND_WON
+        scored = []
+        try:
+            for score, frm, to, target in root:
+                after, ended = tree.child(state, frm, to, target)
+                if ended is not None:
+                    v = ended
+                else:
+                    v = (CAPTURE if target is not None else 0.0) - tree.value(after, depth - 1, -2 * ROUND_WON, -alpha, 1)
+                scored.append((v + 0.001 * score, (frm, to, target)))
+                alpha = max(alpha, v)
+        except _Budget:
+            # the previous best was searched first: a move that beat it at this depth is an improvement
+            if scored:
+                best = max(scored, key=lambda vm: vm[0])[1]
+            break
+        best_value, best = max(scored, key=lambda vm: vm[0])
+        if abs(best_value) >= ROUND_WON / 2 or tree.nodes > NODES_3 * NEXT_DEPTH_SHARE_3:
+            break
+    return best

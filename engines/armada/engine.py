@@ -229,7 +229,7 @@ class ArmadaEngine:
     min_players = 2
     max_players = 2
     has_ai = True
-    ai_levels = (1, 2)  # the AI levels a lobby may ask for
+    ai_levels = (1, 3)  # the AI levels a lobby may ask for
     simultaneous = False
     SCHEMA = 1
     options = (Option("plateau", "11x11", choices=tuple(BOARDS)),)

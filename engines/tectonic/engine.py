@@ -339,7 +339,7 @@ class TectonicEngine:
     ai: Callable[[TectonicEngine, State, int, int], Action] | None = None
 
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
-        """A searched move: level 1 looks one move ahead, 2 two, 3 deepens within a time budget."""
+        """A searched move: level 1 looks one move ahead, 2 three plies, 3 deepens within a node budget."""
         return plugged_ai(self)(self, state, seat, level)
 
     def takeback_refusal(self, before: State, seat: int, action: Action, after: State,

@@ -74,15 +74,15 @@ def test_england_ai_does_not_place_a_lone_ship_in_reach_of_a_line():
     assert replies == []
 
 
-@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("level", [1, 2, 3])
 def test_ai_actions_are_legal_in_every_phase(level):
     rng = random.Random(level)
     checked = 0
-    rate = 0.25 if level == 1 else 0.04  # level 2 searches replies: fewer calls keep the test quick
-    boards = ("11x11", "10x10", "9x9") if level == 1 else ("11x11", "9x9")
+    rate = {1: 0.25, 2: 0.04, 3: 0.08}[level]  # levels 2-3 search replies: fewer calls keep the test quick
+    boards = {1: ("11x11", "10x10", "9x9"), 2: ("11x11", "9x9"), 3: ("9x9",)}[level]
     for seed, board in enumerate(boards):
         state = ENGINE.new_game(2, {"plateau": board}, seed=seed)
-        while not state.finished:
+        while not state.finished and not (level == 3 and checked >= 6):  # level 3: a few searches suffice
             seat = state.current
             if rng.random() < rate or state.pending:
                 action = ENGINE.ai_action(state, seat, level)
@@ -93,7 +93,7 @@ def test_ai_actions_are_legal_in_every_phase(level):
                 state, _ = ENGINE.apply(state, seat, action)
             except RuleError as exc:  # pragma: no cover - the assertion message
                 raise AssertionError(f"illegal AI action {action}: {exc.key} {exc.params}") from exc
-    assert checked > (20 if level == 1 else 10)
+    assert checked > (20 if level == 1 else 10 if level == 2 else 5)
 
 
 def test_ai_against_ai_finishes_a_whole_game():
@@ -114,6 +114,38 @@ def test_ai_in_spain_move_phase_is_legal_and_quick():
     assert time.perf_counter() - t0 < 1.0
     assert action["type"] == "move"
     ENGINE.apply(state, 0, action)
+
+
+def test_level_3_searches_the_tree_within_its_node_budget():
+    """Level 3 is a pure function of the state (a node budget, no clock), stays within 2 s of CPU, and
+    wins a round the moment it can (the search scores a finished round above any capture count)."""
+    from engines.armada import ai
+
+    spain = ["B4", "C4", "F8", "A1"]
+    state = replace(make(spain=spain, england=["E4", "H8", "J2"]), captures=(10, 3))
+    calls = []
+    real = ai.scored_moves
+
+    def counting(s):
+        calls.append(1)
+        return real(s)
+
+    ai.scored_moves = counting
+    try:
+        t0 = time.process_time()
+        action = ENGINE.ai_action(state, 0, 3)
+        spent = time.process_time() - t0
+    finally:
+        ai.scored_moves = real
+    assert len(calls) <= ai.NODES_3 and spent < 2.0
+    after, _ = ENGINE.apply(state, 0, action)
+    assert after.round_no == 2 and after.rounds[0]["winner"] == 0
+    # mid-round, from a stored copy of the state: the same move
+    state = ENGINE.new_game(2, None, seed=3)
+    for _ in range(14):
+        state, _ = ENGINE.apply(state, state.current, ENGINE.ai_action(state, state.current, 1))
+    again = ENGINE.from_dict(ENGINE.to_dict(state))
+    assert ENGINE.ai_action(state, state.current, 3) == ENGINE.ai_action(again, again.current, 3)
 
 
 @pytest.mark.parametrize("side", ["spain", "england"])
