@@ -131,6 +131,63 @@ def measure(game: str, label: str, players: int, options: dict[str, Any], level:
 DUEL_GAMES = tuple(dict.fromkeys(case[0] for case in DUEL_CASES))
 
 
+def _anagrams() -> dict[str, list[str]]:
+    """Every word of Ludime's lexicon (excluded words left out) by its sorted letters."""
+    from engines.ludime.lexicon import excluded, trie
+
+    skip = excluded()
+    out: dict[str, list[str]] = {}
+    for word in trie().keys():
+        if word not in skip:
+            out.setdefault("".join(sorted(word)), []).append(word)
+    return out
+
+
+def brute_best(hand: tuple[str, ...] | list[str], min_len: int, anagrams: dict[str, list[str]]) -> int:
+    """The best word value a hand allows, found without the AI's search: every choice of some of its
+    letters (each letter 0..its count times) looked up among the lexicon's anagrams."""
+    from collections import Counter
+    from itertools import product
+
+    from engines.ludime.scoring import word_value
+
+    counts = sorted(Counter(hand).items())
+    best = 0
+    for picks in product(*(range(n + 1) for _, n in counts)):
+        if sum(picks) < min_len:
+            continue
+        key = "".join(letter * k for (letter, _), k in zip(counts, picks, strict=True))
+        for word in anagrams.get(key, ()):
+            best = max(best, word_value(word))
+    return best
+
+
+def ludime_words(hands: int, first: int) -> int:
+    """The Ludime AI's word (its lexicon search) against the exhaustive best of as many 15-letter hands
+    (dealt from the shuffled deck, seeds ``first ..``): how often its word scores the best, its CPU per hand."""
+    import random
+
+    from engines.ludime.engine import ENGINE as LUDIME
+    from engines.ludime.engine import HAND, WORD_MIN
+    from engines.ludime.scoring import deck, word_value
+
+    anagrams = _anagrams()
+    agree, times = 0, []
+    for seed in range(first, first + hands):
+        cards = deck()
+        random.Random(seed).shuffle(cards)
+        hand = tuple(cards[:HAND])
+        t0 = time.process_time()
+        word = LUDIME.best_word(hand, WORD_MIN)
+        times.append(time.process_time() - t0)
+        agree += (word_value(word) if word else 0) == brute_best(hand, WORD_MIN, anagrams)
+    print("| game | hands (seeds) | the AI's word scores the best | CPU/hand mean | CPU/hand max |")
+    print("|---|---|---|---|---|")
+    print(f"| ludime | {hands} ({first}..{first + hands - 1}) | {agree} ({agree / hands:.1%}) | "
+          f"{statistics.mean(times) * 1000:.0f} ms | {max(times) * 1000:.0f} ms |")
+    return 0 if agree == hands and max(times) < MOVE_BUDGET else 1
+
+
 def duels(games: list[str], first: int, count: int | None, raw: bool, targets_only: bool = False) -> int:
     """Print the level-against-level table of ``games``; 1 when a target or the CPU budget is missed."""
     print("| game | match | seats | games (seeds) | top level wins | shared first | share | target | CPU/move mean "
@@ -163,7 +220,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2], choices=(1, 2))
     parser.add_argument("--quick", action="store_true", help="only Limit Nexus standard, Ranta classic and expert")
     parser.add_argument("--raw", action="store_true", help="also print every game's score as it ends")
+    parser.add_argument("--ludime-words", type=int, default=None, metavar="HANDS",
+                        help="Ludime's word search against an exhaustive one on HANDS hands instead")
     args = parser.parse_args(argv)
+    if args.ludime_words is not None:
+        return ludime_words(args.ludime_words, args.first)
     if args.duels is not None:
         return duels(args.duels or list(DUEL_GAMES), args.first, args.duel_games, args.raw, args.targets_only)
     seeds = range(args.first, args.first + args.seeds)

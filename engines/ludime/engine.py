@@ -63,6 +63,8 @@ ROUNDS = 3              # main game
 HAND = 15               # main game
 FIRST_WORD_MIN = 6      # main game, a seat's first turn of a round
 WORD_MIN = 3
+#: the AI's word search: a budget no hand reaches (every word of the lexicon a 16-letter hand spells is found)
+EXHAUSTIVE = 10_000_000
 SINGLE_HAND, SINGLE_DEALER_EXTRA, SINGLE_OPENING = 12, 3, 3
 TARGET = 100            # variants 2 and 3
 MAX_TURNS = 40          # [decision] a stalled round ends once every seat has played this many turns
@@ -841,7 +843,9 @@ class LudimeEngine:
         return {"type": "pass"} if state.variant == SINGLE else {"type": "skip"}
 
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
-        """A simple, always legal move: lay the longest word found quickly, else draw/discard."""
+        """An always legal move: lengthen a word of the table when it can, else lay the best-scoring
+        word its hand allows (an exhaustive search of the lexicon: at most 0.2 s of CPU for 16 letters),
+        else draw/discard."""
         if state.variant == SINGLE:
             return self._ai_single(state, seat)
         if state.variant == WHOLE:
@@ -855,6 +859,13 @@ class LudimeEngine:
             if c in hand and c != keep:
                 return c
         return hand[0]
+
+    @staticmethod
+    def best_word(letters: tuple[str, ...], min_len: int, required: str = "") -> str | None:
+        """The word of the lexicon spelt with some of ``letters`` (using ``required``) that scores the
+        most (then the longest, then the first in the alphabet): every word is looked at."""
+        found = find_words(letters, min_len, required=required, max_nodes=EXHAUSTIVE)
+        return max(found, key=lambda w: (word_value(w), len(w), [-ord(c) for c in w]), default=None)
 
     def _extension(self, state: State, seat: int, hand: tuple[str, ...], nodes: int) -> Action | None:
         letters = sorted(set(hand))
@@ -879,15 +890,15 @@ class LudimeEngine:
                     return {"type": "draw", "source": "discard"}
             return {"type": "draw", "source": "pile"}
         if state.discard_taken and not state.discard_used:
-            found = find_words(hand, WORD_MIN, required=state.discard_taken, max_nodes=1500)
-            if found:
-                return {"type": "play", "words": [found[0]]}
+            best = self.best_word(hand, WORD_MIN, required=state.discard_taken)
+            if best:
+                return {"type": "play", "words": [best]}
             return {"type": "undo_take"}
         if first:
             if not state.laid and not state.exchanged:
-                found = find_words(hand, FIRST_WORD_MIN, max_nodes=3000)
-                if found:
-                    return {"type": "play", "words": [found[0]]}
+                best = self.best_word(hand, FIRST_WORD_MIN)
+                if best:
+                    return {"type": "play", "words": [best]}
                 rare = [c for c in hand if DECK_COUNTS[c] <= 2]
                 if rare:
                     return {"type": "exchange", "letters": rare}
@@ -895,9 +906,9 @@ class LudimeEngine:
         ext = self._extension(state, seat, hand, 300)
         if ext:
             return ext
-        found = find_words(hand, WORD_MIN, max_nodes=2000)
-        if found:
-            return {"type": "play", "words": [found[0]]}
+        best = self.best_word(hand, WORD_MIN)
+        if best:
+            return {"type": "play", "words": [best]}
         return {"type": "discard", "letter": self._throw_away(hand)}
 
     def _ai_single(self, state: State, seat: int) -> Action:

@@ -676,3 +676,28 @@ def test_random_complete_games(variant, games):
             assert len(res.details["rounds"]) == 3
         else:
             assert max(res.scores) >= TARGET or s.round_no >= MAX_ROUNDS
+
+
+# --- the AI lays the best word its hand allows (issue 37) ----------------------------------
+def test_the_ai_lays_the_best_scoring_word_an_exhaustive_search_finds():
+    """The AI's first word of the round scores what a search without the AI's trie walk finds best:
+    every choice of some of the hand's letters looked up among the lexicon's anagrams (bench_ai
+    --ludime-words does the same on 500 hands)."""
+    from bench.bench_ai import _anagrams, brute_best
+    from engines.ludime.engine import FIRST_WORD_MIN, HAND, WORD_MIN
+    from engines.ludime.scoring import deck
+
+    anagrams = _anagrams()
+    s = first_turn_state()
+    action = ENGINE.ai_action(s, 0)
+    hand = s.hands[0]
+    assert action["type"] == "play", action
+    assert word_value(action["words"][0]) == brute_best(hand, FIRST_WORD_MIN, anagrams)
+    assert not Counter(action["words"][0]) - Counter(hand)
+    ENGINE.apply(s, 0, action)  # and it is legal
+    for seed in range(12):
+        cards = deck()
+        random.Random(seed).shuffle(cards)
+        hand = tuple(cards[:HAND])
+        word = ENGINE.best_word(hand, WORD_MIN)
+        assert (word_value(word) if word else 0) == brute_best(hand, WORD_MIN, anagrams), (hand, word)
