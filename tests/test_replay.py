@@ -367,7 +367,8 @@ async def test_an_older_limit_viewer_s_buttons_still_show_what_they_meant(world)
 
         response = SimpleNamespace(edit_message=edit_message, send_message=send_message, is_done=lambda: False)
         interaction = SimpleNamespace(data={"custom_id": custom_id, "values": list(values)}, guild_id=g.guild_id,
-                                      locale=discord.Locale.french, response=response, client=None)
+                                      locale=discord.Locale.french, response=response, client=None,
+                                      user=SimpleNamespace(id=g.seats[0].user_id))
         await cog.on_control(interaction)
         assert len(edited) == len(shown) <= 1
         return shown[0] if shown else None

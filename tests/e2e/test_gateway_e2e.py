@@ -18,7 +18,7 @@ EXPLAINED = {
 }
 
 
-async def exit_status(bot: BotProcess, timeout: float = 30.0) -> int:
+async def exit_status(bot: BotProcess, timeout: float = 60.0) -> int:
     deadline = time.monotonic() + timeout
     while bot.proc.poll() is None and time.monotonic() < deadline:
         await asyncio.sleep(0.1)

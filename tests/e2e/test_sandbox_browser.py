@@ -346,12 +346,15 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox, tmp_path):
         assert await sections.locator("button.accessory", has_text="Profil").count() == 2
         for _ in range(80):
             state = await phone_view(page)
-            turn = re.findall(r"À vous de jouer : @(\w+)", state["text"])
-            if "Fin de la partie" in (await page.locator("#messages").inner_text()) or not turn:
+            # whose turn: the newest turn card's (the newest message may be an answer to one player)
+            shown = await page.locator("#messages").inner_text()
+            turn = re.findall(r"À vous de jouer : @(\w+)", shown)
+            if "Fin de la partie" in shown or not turn:
                 break
             await as_player(page, turn[-1])
             await page.locator("#messages .msg button.comp", has_text="Lancer les dés").last.click()
-            state = await settle(page, lambda s: True)
+            # until the roll is shown (a loaded machine may take longer than the page's quiet moment)
+            state = await settle(page, lambda s, before=state["text"]: s["text"] != before)
             in_view(state)
             last = state["text"]
             if "Stop (marquer)" in last and f"@{turn[-1]}" in last:
