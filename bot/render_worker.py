@@ -18,8 +18,14 @@ from typing import BinaryIO
 READY = b"R"
 
 
-def _warm() -> None:
-    """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones."""
+def _warm(what: str = "render") -> None:
+    """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones; an
+    AI worker (``python -m bot.render_worker engines``) imports the engines and their AIs instead."""
+    if what == "engines":
+        import engines
+
+        engines.available()
+        return
     import render.armada  # noqa: F401
     import render.leaderboard  # noqa: F401
     import render.limit  # noqa: F401
@@ -52,8 +58,8 @@ def _answer(job_bytes: bytes) -> bytes:
         return pickle.dumps((False, RuntimeError(repr(answer[1])), answer[2]))
 
 
-def serve(inp: BinaryIO, out: BinaryIO) -> None:
-    _warm()
+def serve(inp: BinaryIO, out: BinaryIO, warm: str = "render") -> None:
+    _warm(warm)
     out.write(READY)
     out.flush()
     while (job := _read(inp)) is not None:
@@ -67,7 +73,7 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
-        serve(sys.stdin.buffer, out)
+        serve(sys.stdin.buffer, out, sys.argv[1] if len(sys.argv) > 1 else "render")
     except (BrokenPipeError, KeyboardInterrupt):  # the bot is gone
         pass
 
