@@ -16,12 +16,21 @@ import time
 from typing import BinaryIO
 
 READY = b"R"
+#: the AI workers' niceness (``LUDIBOT_AI_NICE``), above the bot's: the CPU goes first to the event loop and
+#: the pictures
+AI_NICE = 10
 
 
 def _warm(what: str = "render") -> None:
     """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones; an
     AI worker (``python -m bot.render_worker engines``) imports the engines and their AIs instead."""
     if what == "engines":
+        # below the bot's own process and its render workers: on a busy machine, a search that takes a core
+        # for seconds yields it to the commands and pictures members wait for (issue 37)
+        try:
+            os.nice(int(os.environ.get("LUDIBOT_AI_NICE", AI_NICE)))
+        except (OSError, ValueError):
+            pass
         import engines
 
         engines.available()

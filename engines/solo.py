@@ -9,6 +9,7 @@ plain data (an engine's ``to_dict``, an action dict), so a job pickles as (funct
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import engines
@@ -18,10 +19,13 @@ from engines.base import validate_options
 MAX_MOVES = 500
 
 
-def ai_move(kind: str, state: dict[str, Any], seat: int, level: int) -> dict[str, Any]:
-    """The move of ``kind``'s AI at ``level`` for ``seat`` in ``state`` (the engine's ``to_dict``)."""
+def ai_move(kind: str, state: dict[str, Any], seat: int, level: int) -> tuple[dict[str, Any], float]:
+    """The move of ``kind``'s AI at ``level`` for ``seat`` in ``state`` (the engine's ``to_dict``), and the
+    CPU seconds it took to find (the thread's own: the budget is 2 s a move at the top level)."""
+    t0 = time.thread_time()
     engine = engines.get(kind)
-    return engine.ai_action(engine.from_dict(state), seat, level)
+    action = engine.ai_action(engine.from_dict(state), seat, level)
+    return action, time.thread_time() - t0
 
 
 def ai_score(kind: str, options: dict[str, Any], seed: int, level: int) -> int | None:

@@ -64,9 +64,11 @@ async def _check_moves(svc: SessionService, game_id: int, recorder: Recorder) ->
     assert recorder.calls, "the AI seat never thought"
     for (kind, state, seat, level), answer in recorder.calls:
         assert (kind, seat, level) == ("limit", 1, TOP)
-        assert answer == engine.ai_action(engine.from_dict(state), seat, level)
+        action, cpu = answer
+        assert action == engine.ai_action(engine.from_dict(state), seat, level)
+        assert 0 < cpu < 2.0  # the top level's budget: 2 s of CPU a move
     played = [e.action for e in await svc.store.events(game_id) if e.seat == 1]
-    assert [{k: v for k, v in a.items() if k != "_by"} for a in played] == [a for _, a in recorder.calls]
+    assert [{k: v for k, v in a.items() if k != "_by"} for a in played] == [a for _, (a, _) in recorder.calls]
 
 
 def test_ai_workers_from_env():
@@ -142,3 +144,15 @@ async def test_the_thread_fallback_still_plays(store, where):
     await _alice_moves(svc, out, 2)
     assert pool.worker_cpu == 0
     await _check_moves(svc, g.id, recorder)
+
+
+async def test_the_ai_worker_yields_the_cpu_to_the_bot():
+    """An AI worker runs below the bot's priority (niceness 10): a search that takes a core for seconds
+    yields it to the commands and pictures that members wait for."""
+    pool = RenderPool(1, cache_size=0, warm="engines")
+    await pool.start()
+    try:
+        (worker,) = pool._all
+        assert os.getpriority(os.PRIO_PROCESS, worker.proc.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+    finally:
+        await pool.close()
