@@ -18,7 +18,7 @@ from typing import BinaryIO
 READY = b"R"
 #: the AI workers' niceness (``LUDIBOT_AI_NICE``), above the bot's: the CPU goes first to the event loop and
 #: the pictures
-AI_NICE = 10
+AI_NICE = 19
 
 
 def _warm(what: str = "render") -> None:

@@ -147,12 +147,12 @@ async def test_the_thread_fallback_still_plays(store, where):
 
 
 async def test_the_ai_worker_yields_the_cpu_to_the_bot():
-    """An AI worker runs below the bot's priority (niceness 10): a search that takes a core for seconds
+    """An AI worker runs below the bot's priority (niceness 19): a search that takes a core for seconds
     yields it to the commands and pictures that members wait for."""
     pool = RenderPool(1, cache_size=0, warm="engines")
     await pool.start()
     try:
         (worker,) = pool._all
-        assert os.getpriority(os.PRIO_PROCESS, worker.proc.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+        assert os.getpriority(os.PRIO_PROCESS, worker.proc.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 19)
     finally:
         await pool.close()
