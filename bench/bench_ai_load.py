@@ -9,7 +9,7 @@ commands" whose p99 must stay under 150 ms. Per mode, one bot process:
 
 1. **no AI**: the Ludix games alone for ``--seconds`` s (the reference, in the same minutes as 2.);
 2. **20 AI games**: meanwhile ``--ai-games`` members each play Tectonic against the level-3 bot (its top
-   level: iterative deepening within its time budget) in their own channel, each move by ``/tectonic jouer``
+   level: iterative deepening within its node budget) in their own channel, each move by ``/tectonic jouer``
    (her moves by the level-1 AI) ``--think`` s (default 3) after the bot's answer. ``--level 1`` is the
    control: the same games and pace with a search of a few ms, so the games' own traffic (commands,
    pictures) is told apart from the top level's CPU.
