@@ -14,7 +14,7 @@ QUICK = ["bench_ludix", "bench_render", "bench_publication", "bench_ludime_lexic
          "bench_limit", "bench_lutinades", "bench_armada", "bench_tectonic", "bench_community", "bench_catchup",
          "bench_throughput", "bench_processes", "bench_store_moves", "bench_storage", "bench_replay",
          "bench_tournament", "bench_bytes", "bench_activity"]
-FULL = ["bench_armada_ai", "bench_tectonic_ai", "bench_ai"]
+FULL = ["bench_armada_ai", "bench_tectonic_ai", "bench_ai", "bench_ai_load"]
 
 
 def main(argv: list[str]) -> int:

@@ -8,6 +8,7 @@ import json
 import logging
 import pkgutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from bot.gamecog import GameCog, register_lobby
 from bot.gateway import IDENTIFY_WINDOW, IdentifyGate, intents, shard_of
 from bot.inputs import Refused, Stale, check_options, check_signature
 from bot.publisher import Publisher
-from bot.render_pool import RenderPool, picture, workers_from_env
+from bot.render_pool import RenderPool, ai_workers_from_env, picture
 from bot.sessions import SessionService
 from bot.storage import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
@@ -214,13 +215,14 @@ class Ludibot(commands.AutoShardedBot):
         #: wall time, or (tests) wall time moved forward by ``LUDIBOT_CLOCK_FILE`` (bot.clock)
         self.clock = bot_clock()
         self.store: Store = store or open_store(settings.db_path, clock=self.clock)
-        self.sessions = SessionService(self.store, clock=self.clock)
+        self.sessions = SessionService(self.store, clock=self.clock, offload=self.think)
         self.router = ComponentRouter()
         self.game_cogs: dict[str, commands.Cog] = {}
         self.publisher: Publisher | None = None
         self._asking: set[asyncio.Task] = set()  # board moves of other shards' servers, told to their process
         self.render_pool = RenderPool()
-        #: the daily challenges' AI marks (:meth:`_ai_score`): a worker process of their own, started when needed
+        #: where the AI thinks (:meth:`think`): the AI seats' moves and the daily challenges' marks, in worker
+        #: processes of their own (``LUDIBOT_AI_WORKERS``, one by default), started at the first AI move
         self.ai_pool: RenderPool | None = None
         self._ai_lock = asyncio.Lock()
         self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
@@ -271,15 +273,24 @@ class Ludibot(commands.AutoShardedBot):
             await self.start_activity()
         self.emoji_sync = emojis.start(self)  # application emojis, in the background (issue 24)
 
+    async def think(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """The AI's work (``engines.solo``: an AI seat's move, up to seconds of CPU at the top level)
+        in the AI pool: a pool of the render pool's kind (``LUDIBOT_AI_WORKERS`` processes, started at
+        the first AI move, not to delay the bot's start), never on the event loop nor under its
+        interpreter lock, and never queued in front of the players' pictures (issue 37). With
+        ``LUDIBOT_AI_WORKERS=0`` (or processes that cannot start), a thread."""
+        if self.ai_pool is None:
+            async with self._ai_lock:
+                if self.ai_pool is None:
+                    pool = RenderPool(ai_workers_from_env(), cache_size=0, warm="engines")
+                    await pool.start()
+                    self.ai_pool = pool
+        return await self.ai_pool.run(fn, *args)  # type: ignore[arg-type]
+
     async def _ai_score(self, kind: str, options: dict[str, Any], seed: int, level: int) -> int | None:
         """A daily challenge's mark (the best AI alone on the day's draw, bot.community.daily): seconds of
-        CPU, in a worker process of its own (a pool of the render pool's kind, one process, started at
-        the first mark), never on the event loop and never in front of the players' pictures."""
-        async with self._ai_lock:
-            if self.ai_pool is None:
-                self.ai_pool = RenderPool(min(1, workers_from_env()), cache_size=0)
-                await self.ai_pool.start()
-        return await self.ai_pool.run(ai_score, kind, options, seed, level)  # type: ignore[arg-type]
+        CPU, in the AI pool (:meth:`think`)."""
+        return await self.think(ai_score, kind, options, seed, level)
 
     async def start_background(self) -> None:
         """The outbox first (issue 17): what a crash left unpublished is posted before the scheduler

@@ -66,9 +66,9 @@ class _Worker:
         self.proc = proc
 
     @classmethod
-    async def spawn(cls) -> _Worker:
+    async def spawn(cls, warm: str = "render") -> _Worker:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.render_worker", stdin=asyncio.subprocess.PIPE,
+            sys.executable, "-m", "bot.render_worker", warm, stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=None, limit=1 << 16)
         worker = cls(proc)
         try:
@@ -126,11 +126,27 @@ def workers_from_env(env: dict[str, str] | None = None) -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def ai_workers_from_env(env: dict[str, str] | None = None) -> int:
+    """``LUDIBOT_AI_WORKERS``: the processes where the AI seats think (issue 37), apart from the
+    pictures'; ``0`` thinks in a thread. Default: one, or none when ``LUDIBOT_RENDER_WORKERS=0``
+    asked for no process at all."""
+    env = env if env is not None else os.environ
+    raw = env.get("LUDIBOT_AI_WORKERS", "").strip()
+    if raw:
+        try:
+            return max(0, int(raw))
+        except ValueError:
+            log.warning("LUDIBOT_AI_WORKERS=%r is not a number: using one worker", raw)
+    return min(1, workers_from_env(env))
+
+
 class RenderPool:
     """Runs :class:`Picture` jobs in worker processes (or a thread), with a public-picture cache."""
 
-    def __init__(self, workers: int | None = None, *, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, workers: int | None = None, *, cache_size: int = CACHE_SIZE, warm: str = "render") -> None:
         self.workers = workers_from_env() if workers is None else max(0, workers)
+        #: what a worker imports before its first job: ``render`` (pictures) or ``engines`` (AI moves)
+        self.warm = warm
         self._idle: asyncio.Queue[_Worker | None] | None = None
         self._all: list[_Worker] = []
         self._spawning = 0  # workers being started to replace dead ones
@@ -162,7 +178,7 @@ class RenderPool:
             log.info("rendering in a thread (LUDIBOT_RENDER_WORKERS=0)")
             return
         self._idle = asyncio.Queue()
-        started = await asyncio.gather(*(_Worker.spawn() for _ in range(self.workers)), return_exceptions=True)
+        started = await asyncio.gather(*(_Worker.spawn(self.warm) for _ in range(self.workers)), return_exceptions=True)
         for w in started:
             if isinstance(w, _Worker):
                 self._add(w)
@@ -250,7 +266,7 @@ class RenderPool:
 
     async def _replace(self) -> None:
         try:
-            worker: _Worker | None = await _Worker.spawn()
+            worker: _Worker | None = await _Worker.spawn(self.warm)
         except (OSError, WorkerGone):
             log.exception("a render worker could not be replaced (%d left)", len(self._all))
             worker = None

@@ -16,10 +16,25 @@ import time
 from typing import BinaryIO
 
 READY = b"R"
+#: the AI workers' niceness (``LUDIBOT_AI_NICE``), above the bot's: the CPU goes first to the event loop and
+#: the pictures
+AI_NICE = 19
 
 
-def _warm() -> None:
-    """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones."""
+def _warm(what: str = "render") -> None:
+    """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones; an
+    AI worker (``python -m bot.render_worker engines``) imports the engines and their AIs instead."""
+    if what == "engines":
+        # below the bot's own process and its render workers: on a busy machine, a search that takes a core
+        # for seconds yields it to the commands and pictures members wait for (issue 37)
+        try:
+            os.nice(int(os.environ.get("LUDIBOT_AI_NICE", AI_NICE)))
+        except (OSError, ValueError):
+            pass
+        import engines
+
+        engines.available()
+        return
     import render.armada  # noqa: F401
     import render.leaderboard  # noqa: F401
     import render.limit  # noqa: F401
@@ -52,8 +67,8 @@ def _answer(job_bytes: bytes) -> bytes:
         return pickle.dumps((False, RuntimeError(repr(answer[1])), answer[2]))
 
 
-def serve(inp: BinaryIO, out: BinaryIO) -> None:
-    _warm()
+def serve(inp: BinaryIO, out: BinaryIO, warm: str = "render") -> None:
+    _warm(warm)
     out.write(READY)
     out.flush()
     while (job := _read(inp)) is not None:
@@ -67,7 +82,7 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
-        serve(sys.stdin.buffer, out)
+        serve(sys.stdin.buffer, out, sys.argv[1] if len(sys.argv) > 1 else "render")
     except (BrokenPipeError, KeyboardInterrupt):  # the bot is gone
         pass
 

@@ -20,7 +20,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,7 @@ from bot.pace import check_pace
 from bot.safe import Safe, escape
 from bot.storage import CANCELLED, FINISHED, LOBBY, RUNNING, GameRow, ResultRow, Seat, Store
 from engines.base import Engine, Phrase, Result, RuleError, validate_options
+from engines.solo import ai_move
 
 log = logging.getLogger("ludibot.sessions")
 
@@ -114,8 +115,12 @@ class Outcome:
 class SessionService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seed_source: Callable[[], int] | None = None,
-                 on_change: Callable[[Outcome], Any] | None = None):
+                 on_change: Callable[[Outcome], Any] | None = None,
+                 offload: Callable[..., Awaitable[Any]] | None = None):
         self.store = store
+        #: ``await offload(fn, *args)`` runs an AI seat's search (``engines.solo.ai_move``, plain data)
+        #: off the event loop: the bot's AI worker process (issue 37); by default a thread
+        self.offload: Callable[..., Awaitable[Any]] = offload or asyncio.to_thread
         self.clock = clock
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
@@ -625,8 +630,11 @@ class SessionService:
                 break
             seat_no, by, action, level = turn
             if action is None:
-                # off the event loop: a strong AI thinks for up to a second, and other games must not wait
-                action = await asyncio.to_thread(engine.ai_action, state, seat_no, level)
+                # off the event loop and, in the bot, off its process (its AI worker): a strong AI thinks
+                # for up to seconds, and other games must not wait (issue 37); the stored state is the
+                # engine's own ``to_dict``, plain data
+                action, cpu = await self.offload(ai_move, game.kind, game.state, seat_no, level)
+                log.info("game %d: the level-%d AI of seat %d thought %.3f s of CPU", game.id, level, seat_no, cpu)
             step = await self._commit(game, engine, state, seat_no, None, {**action, "_by": by})
             game, result = step.game, step.result or result
             events.extend(step.events)

@@ -1,12 +1,15 @@
-"""A solo game played through by an engine's AI: the mark a daily challenge shows (issue 37).
+"""The AI's work as functions of plain data, run by the bot in its AI worker process (a pool of the
+render pool's kind), never on its event loop (issue 37): one AI seat's move (:func:`ai_move`), and
+a solo game played through by an engine's AI, the mark a daily challenge shows (:func:`ai_score`).
 
-Pure and deterministic: the same game, options, seed and level give the same score. It is a
-function of plain data, so the bot runs it in a worker process (its render pool), never on its
-event loop: a strong AI thinks for seconds over a whole game.
+Pure and deterministic: the same state, seat and level give the same move; the same game, options,
+seed and level the same score. A strong AI thinks up to seconds a move; arguments and answers are
+plain data (an engine's ``to_dict``, an action dict), so a job pickles as (function, arguments).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import engines
@@ -14,6 +17,15 @@ from engines.base import validate_options
 
 #: a guard against an engine that would never end (a Limit game is 20-odd moves, Range ta Ludothèque 12)
 MAX_MOVES = 500
+
+
+def ai_move(kind: str, state: dict[str, Any], seat: int, level: int) -> tuple[dict[str, Any], float]:
+    """The move of ``kind``'s AI at ``level`` for ``seat`` in ``state`` (the engine's ``to_dict``), and the
+    CPU seconds it took to find (the thread's own: the budget is 2 s a move at the top level)."""
+    t0 = time.thread_time()
+    engine = engines.get(kind)
+    action = engine.ai_action(engine.from_dict(state), seat, level)
+    return action, time.thread_time() - t0
 
 
 def ai_score(kind: str, options: dict[str, Any], seed: int, level: int) -> int | None:
