@@ -224,7 +224,7 @@ class Ludibot(commands.AutoShardedBot):
         #: where the AI thinks (:meth:`think`): the AI seats' moves and the daily challenges' marks, in worker
         #: processes of their own (``LUDIBOT_AI_WORKERS``, one by default), started at the first AI move
         self.ai_pool: RenderPool | None = None
-        self._ai_lock = asyncio.Lock()
+        self._ai_start: asyncio.Task | None = None  # the AI pool's start, in the background (see think)
         self.tournaments = TournamentService(tournament_store(self.store), self.store, self.sessions,
                                              clock=self.clock, announcer=DiscordAnnouncer(self),
                                              opened=self._wake_game)
@@ -280,12 +280,17 @@ class Ludibot(commands.AutoShardedBot):
         interpreter lock, and never queued in front of the players' pictures (issue 37). With
         ``LUDIBOT_AI_WORKERS=0`` (or processes that cannot start), a thread."""
         if self.ai_pool is None:
-            async with self._ai_lock:
-                if self.ai_pool is None:
-                    pool = RenderPool(ai_workers_from_env(), cache_size=0, warm="engines")
-                    await pool.start()
-                    self.ai_pool = pool
+            # the pool starts in the background: the moves asked for meanwhile are thought in a thread,
+            # so that no move waits for a process to start (and import the engines) at a low priority
+            if self._ai_start is None:
+                self._ai_start = asyncio.get_running_loop().create_task(self._start_ai_pool(), name="ai-pool")
+            return await asyncio.to_thread(fn, *args)
         return await self.ai_pool.run(fn, *args)  # type: ignore[arg-type]
+
+    async def _start_ai_pool(self) -> None:
+        pool = RenderPool(ai_workers_from_env(), cache_size=0, warm="engines")
+        await pool.start()
+        self.ai_pool = pool
 
     async def _ai_score(self, kind: str, options: dict[str, Any], seed: int, level: int) -> int | None:
         """A daily challenge's mark (the best AI alone on the day's draw, bot.community.daily): seconds of
@@ -544,6 +549,8 @@ class Ludibot(commands.AutoShardedBot):
             await self.community.stop()
         await super().close()
         await self.render_pool.close()
+        if self._ai_start is not None and not self._ai_start.done():
+            self._ai_start.cancel()  # (a worker that was starting ends with its input: the bot's end)
         if self.ai_pool is not None:
             await self.ai_pool.close()
         if self.metrics_server is not None:

@@ -42,7 +42,7 @@ import pytest_asyncio
 import engines
 from bot import i18n
 from fakediscord import FakeDiscord
-from tests.e2e.harness import StateReader, assert_card, one_test, start_bot, strict, text_of
+from tests.e2e.harness import StateReader, assert_card, one_test, seed_app_emojis, start_bot, strict, text_of
 from tests.test_language_sweep import SHARED, WORD, vocabulary
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -69,6 +69,7 @@ async def shared(tmp_path_factory):
     }
     admin = fake.add_user("Zed", locale="en-US", guilds=[club], manage_guild=True)
     admins = {"en": admin, "fr": fake.add_user("Yann", locale="fr", manage_guild=True)}
+    seed_app_emojis(fake)  # the application's emojis exist (its steady state): the games start at once
     await fake.start()
     bot = await start_bot(fake, tmp, extra_env={"LUDIBOT_DEV_GUILD": "", "LUDIBOT_PICTURE_TEXTS": str(texts),
                                                 "LUDIBOT_SCHEDULER_POLL": "0.2", "LUDIBOT_PUBLISH_POLL": "0.3"})
