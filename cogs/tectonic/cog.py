@@ -46,10 +46,8 @@ MAX_CHOICES = 25  # Discord's limit for autocomplete
 _CELL = r"[A-J](?:10|[1-9])"
 #: the argument of a flip button: from-to-flip
 FLIP_ARG = re.compile(rf"^({_CELL})-({_CELL})-({_CELL})$")
-#: the bot levels whose reply is slow enough to answer the human's move with a defer first: every level,
-#: since the reply is thought in the AI pool (another process, at a low priority): its wait is not bounded
-#: by its CPU on a busy machine
-DEFER_FROM_LEVEL = 1
+#: the bot levels whose reply is slow enough to answer the human's move with a defer first
+DEFER_FROM_LEVEL = 2
 HINT_PLIES = 4  # the "how to play" line is shown for the first moves only
 
 
@@ -112,18 +110,13 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         move comes from a flip button (its ephemeral message is updated, the board follows).
         """
         user_id = interaction.user.id
-        lock = self.game_lock(game.id)
-        if lock.locked() and not clicked and not interaction.response.is_done():
-            # the previous move is still being published (a rate-limited channel may hold it for seconds):
-            # answered now, within Discord's 3 s, and the board follows once it is this move's turn
-            await interaction.response.defer(thinking=True)
-        async with lock:
+        async with self.game_lock(game.id):
             game = await self.sessions.get(game.id)
             sure, bot_thinks = self._dry_run(game, user_id, action, version)
             if clicked and sure:
                 await edit_answer(interaction, i18n.t("tectonic.ui.flip_done", lang(interaction), **{
                     "from": action["from"], "to": action["to"], "cell": action["flip"]}))
-            elif sure and bot_thinks and not interaction.response.is_done():
+            elif sure and bot_thinks:
                 await interaction.response.defer(thinking=True)
             try:
                 outcome = await self.sessions.act(game.id, user_id, action, version=version)

@@ -128,12 +128,14 @@ def test_level_two_beats_a_random_player():
     assert max(times) < 1.0
 
 
-def test_level_three_answers_in_under_a_second_in_busy_positions():
+def test_level_three_thinks_under_a_second_of_cpu_in_busy_positions():
+    """CPU time, not the wall clock: the search has a node budget, and a loaded machine (a parallel
+    test run) stretches the wall clock, not the work (issue 37's budget is 2 s of CPU a move)."""
     for seed in (1, 2, 3):
         state = mid_game(seed)
-        start = time.perf_counter()
+        start = time.process_time()
         action = ENGINE.ai_action(state, state.current, 3)
-        assert time.perf_counter() - start < 1.0
+        assert time.process_time() - start < 1.0
         assert action in ENGINE.legal_actions(state, state.current)
 
 
