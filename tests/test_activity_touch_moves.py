@@ -121,19 +121,24 @@ async def test_tectonic_a_flip_is_two_touches_then_a_choice_of_the_preview(world
 
 # --- L'Invincible Armada: passing, when nothing else is legal, is a touch outside the picture ---------------
 
+def armada_board(size: int, ships: dict[str, str]) -> tuple[str, ...]:
+    """An Armada board of ``size`` with ``ships`` (point name -> side) and nothing else."""
+    geo = geometry(size)
+    board = [EMPTY] * (size * size)
+    for name, side in ships.items():
+        board[geo.index[name]] = side
+    return tuple(board)
+
+
 async def test_armada_pass_by_the_pass_region_only_when_nothing_else_is_legal(world):
     w = world
     game = await start(w, "armada", [w.alice, w.bruno])
     engine = w.sessions.engine("armada")
     state = engine.from_dict(game.state)
     # the English pair A1-B1 boxed in by Spanish ships, five English ships: no pivot, no placement
-    geo = geometry(state.size)
-    board = [EMPTY] * (state.size * state.size)
-    for name in ("A2", "B2", "C2", "C1"):
-        board[geo.index[name]] = SPAIN
-    for name in ("A1", "B1", "F6", "H6", "F9"):
-        board[geo.index[name]] = ENGLAND
-    england = replace(state, board=tuple(board), turn=ENGLAND, reserve=(FLEET - 4, FLEET - 5))
+    board = armada_board(state.size, {**dict.fromkeys(("A2", "B2", "C2", "C1"), SPAIN),
+                                      **dict.fromkeys(("A1", "B1", "F6", "H6", "F9"), ENGLAND)})
+    england = replace(state, board=board, turn=ENGLAND, reserve=(FLEET - 4, FLEET - 5))
     users = (w.alice, w.bruno)
     assert engine.legal_actions(england, england.current) == [{"type": "pass"}]
     game = await put(w, game, england)
@@ -162,11 +167,8 @@ async def test_armada_a_capture_among_several_is_a_choice_of_the_preview(world):
     game = await start(w, "armada", [w.alice, w.bruno])
     engine = w.sessions.engine("armada")
     state = engine.from_dict(game.state)
-    geo = geometry(state.size)
-    board = [EMPTY] * (state.size * state.size)
-    for name, side in (("B4", SPAIN), ("C4", SPAIN), ("E4", ENGLAND), ("F4", ENGLAND)):
-        board[geo.index[name]] = side
-    game = await put(w, game, replace(state, board=tuple(board), turn=SPAIN, reserve=(FLEET - 2, FLEET - 2)))
+    board = armada_board(state.size, {"B4": SPAIN, "C4": SPAIN, "E4": ENGLAND, "F4": ENGLAND})
+    game = await put(w, game, replace(state, board=board, turn=SPAIN, reserve=(FLEET - 2, FLEET - 2)))
     spain = (w.alice, w.bruno)[engine.from_dict(game.state).current]
     player = await page(w, game, spain)
     # placing on D4 makes a line of three that may capture E4 or F4: one touch, the captures as choices
@@ -180,6 +182,7 @@ async def test_armada_a_capture_among_several_is_a_choice_of_the_preview(world):
     await unchanged(w, game)
     await player.move(captures[1])
     after = engine.from_dict(player.game.state)
+    geo = geometry(state.size)
     assert after.board[geo.index["F4"]] == EMPTY and after.board[geo.index["E4"]] == ENGLAND
 
 
