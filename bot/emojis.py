@@ -26,10 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
+import json
 import logging
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
@@ -66,9 +70,65 @@ def parse_name(name: str) -> tuple[str, str, str] | None:
 
 def wanted_names(items: Iterable[tuple[str, str]] | None = None) -> dict[str, tuple[str, str]]:
     """name -> (kind, key) of every emoji of :mod:`render.emoji`'s catalog, in its current design.
-    Draws every picture (about 0.5 s the first time): run it off the event loop."""
-    return {emoji_name(kind, key, pictures.digest(kind, key)): (kind, key)
-            for kind, key in (items if items is not None else pictures.everything())}
+    Every picture's digest: drawn (about 0.5 s of CPU), or read from the digests' cache
+    (:func:`catalog_digests`): run it off the event loop."""
+    if items is None:
+        return {emoji_name(kind, key, digest): (kind, key) for (kind, key), digest in catalog_digests().items()}
+    return {emoji_name(kind, key, pictures.digest(kind, key)): (kind, key) for kind, key in items}
+
+
+#: what the emojis' pictures are drawn from: the renderers, the Limit tiles' colours, the fonts
+DRAWN_FROM = ("render", "engines/limit", "data/fonts")
+
+
+def design_fingerprint(root: Path | None = None) -> str:
+    """A digest of everything the emojis' pictures are drawn from (:data:`DRAWN_FROM`, and Pillow's
+    version): two processes with the same fingerprint draw the same pixels."""
+    import PIL
+
+    root = root or Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(PIL.__version__.encode())
+    for top in DRAWN_FROM:
+        for path in sorted((root / top).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".ttf"):
+                h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> Path:
+    """Where a process keeps what it can compute again (``LUDIBOT_CACHE_DIR``; by default
+    ``$XDG_CACHE_HOME/ludibot`` or ``~/.cache/ludibot``)."""
+    raw = os.environ.get("LUDIBOT_CACHE_DIR", "").strip()
+    if raw:
+        return Path(raw)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludibot"
+
+
+def catalog_digests() -> dict[tuple[str, str], str]:
+    """``(kind, key) -> digest`` of every emoji of the catalog. Drawing them all costs about 0.5 s of
+    CPU at every start; the digests are kept in :func:`cache_dir` under the design's fingerprint
+    (:func:`design_fingerprint`), so a process whose pictures are drawn from the same code, fonts and
+    Pillow reads them instead. A cache that cannot be read or written is drawn again, never trusted."""
+    everything = pictures.everything()
+    path = None
+    try:
+        path = cache_dir() / f"emoji-digests-{design_fingerprint()}.json"
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        digests = {(kind, key): stored[f"{kind}/{key}"] for kind, key in everything}
+        if all(isinstance(d, str) and re.fullmatch(r"[0-9a-f]{6}", d) for d in digests.values()):
+            return digests
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no cache yet, or unreadable: drawn below
+    digests = {(kind, key): pictures.digest(kind, key) for kind, key in everything}
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({f"{k}/{key}": d for (k, key), d in digests.items()}), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:
+            log.debug("the emojis' digests are not cached (%s)", exc)
+    return digests
 
 
 @dataclass

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
+import shutil
+from pathlib import Path
 from types import SimpleNamespace
 
 import discord
@@ -15,6 +18,8 @@ from PIL import Image
 
 from bot import emojis
 from render import emoji as pictures
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # -- the pictures
 
@@ -59,6 +64,38 @@ def test_names_are_valid_and_parse_back():
     assert emojis.parse_name("party_parrot") is None
     assert emojis.parse_name("zz_A_abcdef") is None  # not one of our codes
 
+
+def test_the_digests_are_cached_under_the_design_s_fingerprint(tmp_path, monkeypatch):
+    """A start reads the digests the last start with the same drawing code, fonts and Pillow wrote
+    (drawing them all costs about 0.5 s of CPU at every start); another design draws them again; a
+    damaged or unwritable cache is drawn again, never trusted."""
+    monkeypatch.setenv("LUDIBOT_CACHE_DIR", str(tmp_path / "cache"))
+    drawn = {(kind, key): pictures.digest(kind, key) for kind, key in pictures.everything()}
+    assert emojis.catalog_digests() == drawn
+    [written] = (tmp_path / "cache").iterdir()
+    assert written.name == f"emoji-digests-{emojis.design_fingerprint()}.json"
+    # the next start reads the file, whatever it says (here: a planted digest, to see that it is read)
+    planted = json.loads(written.read_text())
+    planted["ludime/A"] = "abcdef"
+    written.write_text(json.dumps(planted))
+    assert emojis.catalog_digests()[("ludime", "A")] == "abcdef"
+    # a damaged file (a digest missing, not hex, not JSON) is drawn again and written anew
+    for damage in ({k: v for k, v in planted.items() if k != "ludix/I"}, {**planted, "ludime/A": "ZZ"}, None):
+        written.write_text("{" if damage is None else json.dumps(damage))
+        assert emojis.catalog_digests() == drawn
+        assert json.loads(written.read_text())["ludime/A"] == drawn[("ludime", "A")]
+    # another design (one renderer's source changed): another fingerprint, so another file
+    root = tmp_path / "tree"
+    for top in emojis.DRAWN_FROM:
+        shutil.copytree(ROOT / top, root / top, ignore=shutil.ignore_patterns("__pycache__"))
+    assert emojis.design_fingerprint(root) == emojis.design_fingerprint()
+    with open(root / "render" / "emoji.py", "a") as f:
+        f.write("\n# changed\n")
+    assert emojis.design_fingerprint(root) != emojis.design_fingerprint()
+    # a cache that cannot be written: drawn, and still right
+    monkeypatch.setenv("LUDIBOT_CACHE_DIR", str(written))  # a file, not a directory
+    assert emojis.catalog_digests() == drawn
+    assert emojis.wanted_names() == {emojis.emoji_name(k, key, d): (k, key) for (k, key), d in drawn.items()}
 
 # -- the sync against an in-memory Discord
 
