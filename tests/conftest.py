@@ -68,13 +68,15 @@ async def store(db_url):
 
 
 #: modules whose fixture draws every picture of the gallery (two minutes of CPU, once per test process):
-#: first of all in a parallel run, both in the same worker (see pytest_xdist_make_scheduler)
+#: first of all in a parallel run, a part of the gallery per worker (see pytest_xdist_make_scheduler)
 LONG_MODULES = ("tests/render/test_phone.py", "tests/render/test_picture_words.py")
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile`` (``make test``), except that the modules of :data:`LONG_MODULES` go to one
-    worker together, so that the gallery they share is drawn once in the run, not once per worker."""
+    """``--dist loadfile`` (``make test``), except for the modules of :data:`LONG_MODULES`: their tests
+    that take a part of the gallery as parameter (``test_x[limit]``, see ``tests.render.gallery.PARTS``)
+    go to one worker per part, from both modules, so that each part is drawn once in the run and the
+    parts are drawn side by side; their other tests go together to one worker."""
     if config.getoption("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
@@ -82,7 +84,10 @@ def pytest_xdist_make_scheduler(config, log):
     class GalleryTogether(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             module = super()._split_scope(nodeid)
-            return LONG_MODULES[0] if module in LONG_MODULES else module
+            if module not in LONG_MODULES:
+                return module
+            part = nodeid.rpartition("[")[2].rstrip("]") if nodeid.endswith("]") else ""
+            return f"{LONG_MODULES[0]}[{part}]" if part else LONG_MODULES[0]
 
     return GalleryTogether(config, log)
 

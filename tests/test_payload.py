@@ -293,6 +293,13 @@ def test_whole_numbers_past_64_bits_are_integers_again():
         assert d["x"] == [1.5, -(2**64), 3] and type(d["x"][1]) is int
         assert d["n"] == 2.0 and d["t"] == "1e5"
     assert type(payload.loads('{"e": 1e30}')["e"]) is int  # an exponent too
+    # wherever the bare number stands (the whole text, a list, after a space; E in capitals), as text or bytes
+    for text, value in (("36893488147419103232", 2**65), ("[0, 36893488147419103232]", [0, 2**65]),
+                        ('{"a":  -3.0E30}', {"a": -int(3e30)}), ('{"a":[1,2E+20]}', {"a": [1, int(2e20)]})):
+        assert payload.loads(text) == payload.loads(text.encode()) == value
+    # a snowflake (19 digits) and a string that looks like a number are left as they are
+    assert payload.loads('{"id":"1576404536829018112","t":"9e9","n":1576404536829018112}') == {
+        "id": "1576404536829018112", "t": "9e9", "n": 1576404536829018112}
     interaction_payload = interaction(message__flags=d["flags"], data__values=d["x"])
     payload.check_interaction(interaction_payload)
     # a float where Discord sends an integer (not from loads): refused, not read

@@ -261,10 +261,27 @@ def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
                                                        subtitle, rlabels, records))
 
 
-def all_shots() -> Iterator[Shot]:
-    for kind in engines.available():
-        yield from game_shots(kind)
-    yield from community_shots()
+#: the gallery in parts of about the same drawing time (measured, CPU s on 2026-11-29 in comments), so
+#: that ``make test``'s workers draw it side by side: the picture tests take a part as their parameter,
+#: and the scheduler (tests/conftest.py) keeps each part's tests of both picture modules in one worker,
+#: so that each part is drawn once in the run. ``community``: the community boards.
+PARTS: dict[str, tuple[str, ...]] = {
+    "limit": ("limit",),
+    "ranta-ludime": ("ranta", "ludime"),
+    "tectonic-armada": ("tectonic", "armada"),
+    "ludix-lutinades-community": ("ludix", "lutinades", "community"),
+}
+
+
+def part_of(kind: str) -> str:
+    """The part of :data:`PARTS` that draws ``kind``'s pictures."""
+    return next(name for name, kinds in PARTS.items() if kind in kinds)
+
+
+def all_shots(part: str | None = None) -> Iterator[Shot]:
+    """Every picture of the gallery, or those of one of its :data:`PARTS`."""
+    for kind in (*engines.available(), "community") if part is None else PARTS[part]:
+        yield from community_shots() if kind == "community" else game_shots(kind)
 
 
 def first_of_each_kind(shots: list[Shot], key: Callable[[str], str]) -> list[Shot]:
@@ -284,26 +301,28 @@ def card_of(names: tuple[str, ...]):
     return card.with_picture(SUMMARY) if SUMMARY in names else card
 
 
-def recorded_shots() -> list[tuple[str, int, list]]:
-    """Every picture of :func:`all_shots`, drawn once per test process while ``render.common``
-    records its texts: ``(name, width, text runs)`` (the picture tests share the walk)."""
-    global _RECORDED
-    if _RECORDED is None:
-        _RECORDED = list(_record_all())
-    return _RECORDED
+def recorded_shots(part: str | None = None) -> list[tuple[str, int, list]]:
+    """Every picture of :func:`all_shots` (of one of its :data:`PARTS`), drawn once per test process
+    while ``render.common`` records its texts: ``(name, width, text runs)`` (the picture tests share
+    the walk)."""
+    if part is None:
+        return [shot for name in PARTS for shot in recorded_shots(name)]
+    if part not in _RECORDED:
+        _RECORDED[part] = list(_record_all(part))
+    return _RECORDED[part]
 
 
-def cards() -> dict[str, tuple[str, ...]]:
+def cards(part: str | None = None) -> dict[str, tuple[str, ...]]:
     """The card of every picture :func:`recorded_shots` drew: its name -> the names of its card's pictures."""
-    recorded_shots()
+    recorded_shots(part)
     return dict(_CARDS)
 
 
-_RECORDED: list[tuple[str, int, list]] | None = None
+_RECORDED: dict[str, list[tuple[str, int, list]]] = {}
 _CARDS: dict[str, tuple[str, ...]] = {}
 
 
-def _record_all() -> Iterator[tuple[str, int, list]]:
+def _record_all(part: str) -> Iterator[tuple[str, int, list]]:
     import importlib
     import io
 
@@ -319,7 +338,7 @@ def _record_all() -> Iterator[tuple[str, int, list]]:
                 if hasattr(value, "cache_clear") and value is not common.font:
                     value.cache_clear()
 
-    for shot in all_shots():
+    for shot in all_shots(part):
         clear()
         if shot.summary:
             for name, width, runs in _summary_runs(shot, clear):

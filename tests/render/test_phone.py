@@ -87,9 +87,9 @@ def card_widths(card) -> dict[str, float]:
     return out
 
 
-def shown_width(name: str) -> float:
-    """The CSS px the gallery's picture ``name`` is given by the card that shows it."""
-    return card_widths(gallery.card_of(gallery.cards()[name]))[name]
+def shown_width(name: str, part: str) -> float:
+    """The CSS px the gallery's picture ``name`` (of the gallery's ``part``) is given by the card that shows it."""
+    return card_widths(gallery.card_of(gallery.cards(part)[name]))[name]
 
 
 def faults(runs: list[common.TextRun], width: int, shown: float = PHONE_WIDTH) -> list[str]:
@@ -109,32 +109,43 @@ def faults(runs: list[common.TextRun], width: int, shown: float = PHONE_WIDTH) -
     return out
 
 
-@pytest.fixture(scope="module")
-def report() -> dict[str, list[str]]:
-    """Per picture kind: every fault found (with the picture's name)."""
+@pytest.fixture(scope="module", params=list(gallery.PARTS))
+def report(request) -> tuple[str, dict[str, list[str]]]:
+    """The gallery's part (a parameter: each part is drawn in its own worker), and per picture kind:
+    every fault found (with the picture's name)."""
     found: dict[str, list[str]] = defaultdict(list)
-    shots = gallery.recorded_shots()
+    shots = gallery.recorded_shots(request.param)
     for name, width, drawn in shots:
         assert drawn, f"{name}: no text recorded (does it draw through render.common?)"
         assert all(run.box != (0, 0, 0, 0) for run in drawn), f"{name}: a text recorded without its place"
-        found[kind_of(name)] += [f"{name}: {f}" for f in faults(drawn, width, shown_width(name))]
-    assert len(shots) > 200
-    return dict(found)
+        found[kind_of(name)] += [f"{name}: {f}" for f in faults(drawn, width, shown_width(name, request.param))]
+    assert len(shots) > 40
+    return request.param, dict(found)
+
+
+GAMES = ("armada", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")
+#: every kind of picture the gallery must hold
+EXPECTED_KINDS = ({"leaderboard", "records"} | {f"{k}-public" for k in GAMES}
+                  | {"ludime-private", "limit-private", "lutinades-private", "ranta-private", "ranta-preview",
+                     "limit-between-games", "armada-previous-round", "limit-final", "ranta-final"}
+                  # every game's replay viewer frames and animated summary (its pictures and its ranking)
+                  | {f"{k}-{role}" for k in GAMES for role in ("replay", "summary")})
+
+
+def test_the_gallery_s_parts_draw_every_game_and_the_community_boards():
+    drawn = [kind for kinds in gallery.PARTS.values() for kind in kinds]
+    assert sorted(drawn) == sorted({*GAMES, "community"}) == sorted({*gallery.engines.available(), "community"})
 
 
 def test_the_gallery_covers_every_picture_kind(report):
-    expected = {"leaderboard", "records"} | {f"{k}-public" for k in ("armada", "limit", "ludime", "ludix",
-                                                                      "lutinades", "ranta", "tectonic")}
-    expected |= {"ludime-private", "limit-private", "lutinades-private", "ranta-private", "ranta-preview",
-                 "limit-between-games", "armada-previous-round", "limit-final", "ranta-final"}
-    # every game's replay viewer frames and animated summary (its pictures and its ranking)
-    expected |= {f"{k}-{role}" for k in ("armada", "limit", "ludime", "ludix", "lutinades", "ranta", "tectonic")
-                 for role in ("replay", "summary")}
-    assert expected <= set(report)
+    part, found = report
+    mine = {k for k in EXPECTED_KINDS if k.split("-")[0] in gallery.PARTS[part]
+            or ("community" in gallery.PARTS[part] and k in ("leaderboard", "records"))}
+    assert mine and mine <= set(found)
 
 
 def test_every_text_is_readable_at_phone_width(report):
-    bad = {kind: v for kind, v in report.items() if v}
+    bad = {kind: v for kind, v in report[1].items() if v}
     assert not bad, "\n".join(f"{k} ({len(v)} faults): " + "; ".join(v[:4]) for k, v in sorted(bad.items()))
 
 
@@ -154,17 +165,18 @@ def value_faults(runs: list[common.TextRun], width: int, shown: float = PHONE_WI
             if run.ink * scale < MIN_PX]
 
 
-def test_every_limit_tile_value_has_digits_11_css_px_high():
+@pytest.mark.parametrize("part", [gallery.part_of("limit")])  # (run where that part is drawn)
+def test_every_limit_tile_value_has_digits_11_css_px_high(part):
     """Placed tiles on every board, the tile to play, the final and between-games boards: the
     digits themselves (ink height), not only the font size, are 11 CSS px high at phone width."""
     kinds, counted, bad = set(), 0, []
-    for name, width, runs in gallery.recorded_shots():
+    for name, width, runs in gallery.recorded_shots(part):
         values = tile_values(runs)
         if not name.startswith("limit-") or not values:
             continue
         kinds.add(kind_of(name))
         counted += len(values)
-        bad += [f"{name}: {f}" for f in value_faults(runs, width, shown_width(name))]
+        bad += [f"{name}: {f}" for f in value_faults(runs, width, shown_width(name, part))]
     assert {"limit-public", "limit-private", "limit-final", "limit-between-games", "limit-replay",
             "limit-summary"} <= kinds
     assert counted > 1000
