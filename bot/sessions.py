@@ -20,9 +20,10 @@ import dataclasses
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import engines
 from bot import metrics
@@ -125,6 +126,7 @@ class SessionService:
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         self._readable_ok: set[tuple[int, int]] = set()  # (game, version) whose state loads
+        self._expected: OrderedDict[tuple[int, int], tuple[Any, frozenset[int]]] = OrderedDict()
         #: called after every committed change (turn notices, schedules); may be a coroutine.
         self.on_change = on_change
         #: ``(game, seat, turn over) -> bank`` kept by a human seat after its move (issue 15, the
@@ -657,8 +659,20 @@ class SessionService:
     def expected_seats(self, game: GameRow) -> set[int]:
         if game.status != RUNNING or game.state is None:
             return set()
+        key = (game.id, game.version)
+        known = self._expected.get(key)
+        if known is not None and known[0] is game.state:  # the same row's state: asked 5 times a move
+            return set(known[1])
         engine = self.engine(game.kind)
-        return engine.expected(engine.from_dict(game.state))
+        expected = engine.expected(engine.from_dict(game.state))
+        self._expected[key] = (game.state, frozenset(expected))
+        while len(self._expected) > self.EXPECTED_KEPT:
+            self._expected.popitem(last=False)
+        return set(expected)
+
+    #: the seats expected in the last rows asked (:meth:`expected_seats`), by (game, version), with the
+    #: state they were read from (the very object: a row staged with another state is read anew)
+    EXPECTED_KEPT: ClassVar[int] = 512
 
     # --- whose turn, since when (issue 16) -------------------------------------------------
     async def refresh_turns(self, batch: int = 200) -> int:

@@ -107,6 +107,28 @@ async def test_double_click_applies_one_move(svc):
     assert len(await svc.store.events(g.id)) == 1
 
 
+async def test_expected_seats_follow_the_row_s_own_state(svc):
+    """The seats expected by a row are kept per (game, version) with the very state they were read
+    from: the same row asks again for free, and a row of the same version with another state (a
+    move staged before its commit, another process's commit) is read anew, never answered from the
+    first."""
+    import dataclasses
+
+    g = await lobby(svc, BRUNO)
+    row = (await svc.start(g.id, ALICE)).game
+    first = svc.expected_seats(row)
+    assert len(first) == 1
+    first.add(99)  # the caller's set is its own
+    assert svc.expected_seats(row) == first - {99}
+    engine = svc.engine(row.kind)
+    state = engine.from_dict(row.state)
+    other = next(s for s in range(2) if s not in first)
+    staged = dataclasses.replace(row, state={**row.state, "current": other})
+    assert engine.expected(engine.from_dict(staged.state)) == {other} != engine.expected(state)
+    assert svc.expected_seats(staged) == {other}
+    assert svc.expected_seats(row) == first - {99}
+
+
 async def test_two_services_on_one_file_apply_one_move(db_url):
     a, b = open_store(db_url), open_store(db_url)
     await a.open()
