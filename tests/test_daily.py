@@ -246,6 +246,8 @@ def test_the_share_card_outline_names_no_cell_and_no_tile():
         state, _ = engine.apply(state, 0, engine.ai_action(state, 0, 1))
     board = engine.view(state, 0)["boards"][0]
     shape = dc.shape("limit", {"score": board["score"]})
+    # as the share card asks: the result's details and the public view, whose board's score is read
+    assert dc.shape("limit", engine.result(state).details, engine.view(state, None)) == shape
     scored = [line for line in board["score"]["lines"] if line["points"]]
     assert sum(shape["lines"].values()) == len(board["score"]["lines"]) >= len(scored) > 0
     assert set(shape["lines"]) <= {"vertical", "sw_ne", "nw_se"}

@@ -112,13 +112,18 @@ def replay_open(game: GameRow, user_id: int | None, now: float) -> bool:
     return user_id is not None and game.seat_of(user_id) is not None
 
 
-def shape(kind: str, details: dict[str, Any] | None) -> dict[str, Any]:
-    """A spoiler-free outline of a finished board, from its result: no tile, no cell, no move.
-    Limit: how many lines scored in each of the board's directions; Range ta Ludothèque: how many
-    combinations scored, and the empty cells."""
+def shape(kind: str, details: dict[str, Any] | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A spoiler-free outline of a finished board, from its result (and its public ``view``): no tile,
+    no cell, no move. Limit: how many lines scored in each of the board's directions (the board's own
+    score in the view, when it is given); Range ta Ludothèque: how many combinations
+    scored, and the empty cells."""
     details = details or {}
     if kind == "limit":
-        lines = ((details.get("score") or {}).get("lines")) or []
+        score = details.get("score")
+        if view is not None:  # the board's own score, as the public picture shows it
+            boards = view.get("boards") or []
+            score = (boards[0].get("score") if boards and isinstance(boards[0], dict) else None) or {}
+        lines = ((score if isinstance(score, dict) else {}).get("lines")) or []
         counts: dict[str, int] = {}
         for line in lines:
             counts[str(line.get("direction"))] = counts.get(str(line.get("direction")), 0) + 1

@@ -204,10 +204,7 @@ class DailyCog(commands.Cog):
         if score is not None:
             view = await self.bot.sessions.public_view(game)  # type: ignore[attr-defined]
             details = dict(result.details or {}) if result is not None else {}
-            if game.kind == "limit":  # the lines that scored, from the board's own score (no cell named)
-                boards = view.get("boards") or []
-                details["score"] = (boards[0].get("score") if boards else None) or {}
-            words = shape_line(game.kind, daily.shape(game.kind, details), lg)
+            words = shape_line(game.kind, daily.shape(game.kind, details, view), lg)
             if words:
                 lines.append(words)
             mark = await self.bot.store.daily_mark(game.guild_id, info["day"], game.kind,  # type: ignore[attr-defined]
