@@ -636,7 +636,9 @@ class SessionService:
                 # for up to seconds, and other games must not wait (issue 37); the stored state is the
                 # engine's own ``to_dict``, plain data
                 action, cpu = await self.offload(ai_move, game.kind, game.state, seat_no, level)
-                log.info("game %d: the level-%d AI of seat %d thought %.3f s of CPU", game.id, level, seat_no, cpu)
+                # (a long think is worth a host's eye; the others only when debugging)
+                log.log(logging.INFO if cpu >= 1.0 else logging.DEBUG,
+                        "game %d: the level-%d AI of seat %d thought %.3f s of CPU", game.id, level, seat_no, cpu)
             step = await self._commit(game, engine, state, seat_no, None, {**action, "_by": by})
             game, result = step.game, step.result or result
             events.extend(step.events)
