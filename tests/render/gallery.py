@@ -126,36 +126,39 @@ def _variants(kind: str) -> list[dict[str, Any]]:
     return out
 
 
-def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
+def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en"), share: tuple[int, int] = (0, 1)) -> Iterator[Shot]:
+    """Every picture of ``kind``'s games: each variant with the fewest and the most players. ``share``
+    ``(k, n)``: only every ``n``-th of those games, from the ``k``-th (a part of :data:`PARTS`)."""
     engine = engines.get(kind)
     cog = _cog(kind)
-    for options in _variants(kind):
-        for players in sorted({_fewest_players(engine, options), _most_players(engine, options)}):
-            states = _play(kind, players, options, seed=7 + players)
-            yield from replay_shots(kind, cog, options, players, states, langs)
-            for k, state in enumerate(states):
-                over = engine.is_over(state)
-                game = _row(kind, players, options, state, over)
-                tag = f"{kind}-{'-'.join(map(str, options.values())) or 'default'}-{players}p-{k}"
-                for lg in langs:
-                    # the public card's pictures (GameCog.public_files): the gallery's when the game draws
-                    # one (the final boards, one attachment each), else the one picture; at the end, the
-                    # animated summary is added under them (GameCog.attach_summary)
-                    jobs = cog.render_public_gallery(game, engine.view(state, None), lg)
-                    public = [f"{tag}-final-{i}-{lg}" for i in range(len(jobs))]
-                    job = cog.render_public(game, engine.view(state, None), lg)
+    games = [(options, players) for options in _variants(kind)
+             for players in sorted({_fewest_players(engine, options), _most_players(engine, options)})]
+    for options, players in games[share[0]::share[1]]:
+        states = _play(kind, players, options, seed=7 + players)
+        yield from replay_shots(kind, cog, options, players, states, langs)
+        for k, state in enumerate(states):
+            over = engine.is_over(state)
+            game = _row(kind, players, options, state, over)
+            tag = f"{kind}-{'-'.join(map(str, options.values())) or 'default'}-{players}p-{k}"
+            for lg in langs:
+                # the public card's pictures (GameCog.public_files): the gallery's when the game draws
+                # one (the final boards, one attachment each), else the one picture; at the end, the
+                # animated summary is added under them (GameCog.attach_summary)
+                jobs = cog.render_public_gallery(game, engine.view(state, None), lg)
+                public = [f"{tag}-final-{i}-{lg}" for i in range(len(jobs))]
+                job = cog.render_public(game, engine.view(state, None), lg)
+                if job is not None:
+                    role = "final" if job.fn.__name__ == "render_final" else "public"
+                    # shown on the public card when there is no gallery, else alone (a replay's frame)
+                    yield Shot(f"{tag}-{role}-{lg}", job, () if jobs else (f"{tag}-{role}-{lg}",) +
+                               ((SUMMARY,) if over else ()))
+                for name, job in zip(public, jobs, strict=True):
+                    yield Shot(name, job, (*public, *((SUMMARY,) if over else ())))
+                for seat in sorted({0, players - 1}) if lg == langs[0] else (0,):
+                    job = cog.render_private(game, engine.view(state, seat), lg)
                     if job is not None:
-                        role = "final" if job.fn.__name__ == "render_final" else "public"
-                        # shown on the public card when there is no gallery, else alone (a replay's frame)
-                        yield Shot(f"{tag}-{role}-{lg}", job, () if jobs else (f"{tag}-{role}-{lg}",) +
-                                   ((SUMMARY,) if over else ()))
-                    for name, job in zip(public, jobs, strict=True):
-                        yield Shot(name, job, (*public, *((SUMMARY,) if over else ())))
-                    for seat in sorted({0, players - 1}) if lg == langs[0] else (0,):
-                        job = cog.render_private(game, engine.view(state, seat), lg)
-                        if job is not None:
-                            yield Shot(f"{tag}-private{seat}-{lg}", job)
-                yield from _extra_shots(kind, cog, game, engine, state, tag)
+                        yield Shot(f"{tag}-private{seat}-{lg}", job)
+            yield from _extra_shots(kind, cog, game, engine, state, tag)
 
 
 def replay_shots(kind: str, cog, options: dict[str, Any], players: int, states: list[Any],
@@ -261,27 +264,40 @@ def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
                                                        subtitle, rlabels, records))
 
 
-#: the gallery in parts of about the same drawing time (measured, CPU s on 2026-11-29 in comments), so
-#: that ``make test``'s workers draw it side by side: the picture tests take a part as their parameter,
-#: and the scheduler (tests/conftest.py) keeps each part's tests of both picture modules in one worker,
-#: so that each part is drawn once in the run. ``community``: the community boards.
-PARTS: dict[str, tuple[str, ...]] = {
-    "limit": ("limit",),
-    "ranta-ludime": ("ranta", "ludime"),
-    "tectonic-armada": ("tectonic", "armada"),
-    "ludix-lutinades-community": ("ludix", "lutinades", "community"),
+#: the gallery in parts of about the same drawing time, so that ``make test``'s workers draw it side by
+#: side: the picture tests take a part as their parameter, and the scheduler (tests/conftest.py) keeps
+#: each part's tests of both picture modules in one worker, so that each part is drawn once in the run.
+#: A part is a list of ``(kind, k, n)``: the ``k``-th of ``n`` shares of that kind's games (every
+#: ``n``-th of its (variant, players) games from the ``k``-th: :func:`game_shots`); ``community``: the
+#: community boards. Measured on 2026-11-29 (CPU s): Limit 173, Range ta Ludothèque 34, Ludime 14,
+#: Lutinades 11, Armada 7, Tectonic 6, Ludix 3, the community boards 2.
+PARTS: dict[str, tuple[tuple[str, int, int], ...]] = {
+    **{f"limit-{k + 1}": (("limit", k, 4),) for k in range(4)},
+    "ranta-ludix-community": (("ranta", 0, 1), ("ludix", 0, 1), ("community", 0, 1)),
+    "ludime-lutinades-armada-tectonic": (("ludime", 0, 1), ("lutinades", 0, 1), ("armada", 0, 1),
+                                         ("tectonic", 0, 1)),
 }
 
 
+def kinds_of(part: str) -> set[str]:
+    """The kinds (games, ``community``) whose pictures the gallery's ``part`` draws, all or some."""
+    return {kind for kind, _, _ in PARTS[part]}
+
+
 def part_of(kind: str) -> str:
-    """The part of :data:`PARTS` that draws ``kind``'s pictures."""
-    return next(name for name, kinds in PARTS.items() if kind in kinds)
+    """The first part of :data:`PARTS` that draws some of ``kind``'s pictures."""
+    return next(name for name in PARTS if kind in kinds_of(name))
 
 
 def all_shots(part: str | None = None) -> Iterator[Shot]:
     """Every picture of the gallery, or those of one of its :data:`PARTS`."""
-    for kind in (*engines.available(), "community") if part is None else PARTS[part]:
-        yield from community_shots() if kind == "community" else game_shots(kind)
+    if part is None:
+        for kind in engines.available():
+            yield from game_shots(kind)
+        yield from community_shots()
+        return
+    for kind, k, n in PARTS[part]:
+        yield from community_shots() if kind == "community" else game_shots(kind, share=(k, n))
 
 
 def first_of_each_kind(shots: list[Shot], key: Callable[[str], str]) -> list[Shot]:

@@ -77,7 +77,7 @@ def shots(request):
 
 def domains_of(part: str) -> set[str]:
     """The catalogs the pictures of the gallery's ``part`` take their words from."""
-    kinds = set(gallery.PARTS[part])
+    kinds = gallery.kinds_of(part)
     return (kinds - {"community"}) | ({"community"} if "community" in kinds else set()) \
         | ({"replay"} if kinds - {"community"} else set())
 
