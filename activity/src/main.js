@@ -103,7 +103,8 @@ function render() {
   $('mine-title').textContent = t('page-mine');
   $('mine').src = mine ? state.pictures.mine : '';
   $('mine').hidden = !mine;
-  $('mine-pic').classList.toggle('first', Boolean(game && game.touch === 'mine'));
+  // the picture touched first on top (a hand, one's own board), its title with it
+  for (const id of ['mine-title', 'mine-pic']) $(id).classList.toggle('first', Boolean(game && game.touch === 'mine'));
   renderTouch(game);
 }
 
