@@ -416,7 +416,11 @@ async def test_limit_a_passed_tile_placed_on_its_owners_dechetterie(world):
     alice, bruno = await page(w, game, w.alice), await page(w, game, w.bruno)
     assert "dump" in (await alice.touch([]))["targets"]
     tile = engine.current_tile(state)
-    await alice.move({"type": "place", "tile": tile, "position": "X"})
+    give = {"type": "place", "tile": tile, "position": "X"}
+    assert (await alice.touch(["dump"]))["moves"] == [{"regions": ["dump"], "action": give}]
+    prev = await alice.preview(give)  # who will place it, not the Déchetterie's inner name
+    assert prev["text"] == f"{tile} : donner à votre voisin (Bruno), qui le posera sur votre Déchetterie."
+    await alice.move(give)
     await bruno.refresh()
     state = engine.from_dict(bruno.game.state)
     holder = state.holders[engine.board_of(state, 0)]

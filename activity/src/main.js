@@ -103,7 +103,8 @@ function render() {
   $('mine-title').textContent = t('page-mine');
   $('mine').src = mine ? state.pictures.mine : '';
   $('mine').hidden = !mine;
-  $('mine-pic').classList.toggle('first', Boolean(game && game.touch === 'mine'));
+  // the picture touched first on top (a hand, one's own board), its title with it
+  for (const id of ['mine-title', 'mine-pic']) $(id).classList.toggle('first', Boolean(game && game.touch === 'mine'));
   renderTouch(game);
 }
 
@@ -289,7 +290,7 @@ async function tapped(region) {
   } finally {
     touch.busy = false;
   }
-  if (state.touch.key === null && state.game) await open(state.game.id);
+  if (state.touch.key === null && state.game) await reopen(state.error);
   else render();
 }
 
@@ -315,7 +316,7 @@ async function choose(index) {
   } finally {
     touch.busy = false;
   }
-  if (state.touch.key === null && state.game) await open(state.game.id);
+  if (state.touch.key === null && state.game) await reopen(state.error);
   else render();
 }
 
@@ -334,16 +335,27 @@ async function confirm() {
   if (touch.busy || !touch.preview) return;
   touch.busy = true;
   render();
+  let refused = null;
   try {
     await api(`api/games/${state.game.id}/move`, {method: 'POST',
       body: {instance_id: state.instance, version: state.game.version, action: touch.preview.action}});
     state.error = null;
   } catch (err) {
-    state.error = err.message;
+    refused = err.message;
   }
   touch.busy = false;
   state.touch.key = null;
+  await reopen(refused);
+}
+
+// the game read again after a move or a refusal (a move for an older version: the game moved on); the
+// refusal, in the player's language, stays shown over the new board until their next touch
+async function reopen(refused) {
   await open(state.game.id);
+  if (refused) {
+    state.error = refused;
+    render();
+  }
 }
 
 function listen() {

@@ -37,6 +37,16 @@ def bot_db(request, tmp_path) -> str:
 @pytest_asyncio.fixture
 async def world(request, tmp_path, bot_db):
     """The usual world (:func:`usual_world`); a module with ``APP_EMOJIS = False`` starts the bot on an
-    application without its emojis (its first start ever)."""
-    async with usual_world(tmp_path, bot_db, app_emojis=getattr(request.module, "APP_EMOJIS", True)) as w:
+    application without its emojis (its first start ever); a module with ``ACTIVITIES = True`` opens the
+    board in Chromium: the application has Activities on, the page is built and the fake's URL mapping
+    points at the bot's board (tests/e2e/activity_harness.py)."""
+    activities = getattr(request.module, "ACTIVITIES", False)
+    if activities:
+        from tests.e2e.activity_harness import built_page
+
+        built_page()
+    async with usual_world(tmp_path, bot_db, app_emojis=getattr(request.module, "APP_EMOJIS", True),
+                           activities=activities) as w:
+        if activities:
+            w.fake.map_activity(w.activity_base)
         yield w

@@ -233,6 +233,26 @@ def read_game_row(db: str, game_id: int):
         return pool.submit(asyncio.run, read()).result()
 
 
+async def write_position(db: str, game_id: int, engine, state=None):
+    """``state`` (an engine state; None: the game's own) written as the game's next version, with whose
+    turn it is, in one compare-and-swap as a move of another bot process would be: a position the test
+    needs (a rare one, set up with the engine), or a new version a page of this bot has not heard of (on
+    SQLite a bot's pages hear only the moves of its own process). The new row."""
+    from bot.storage import open_store
+
+    store = open_store(str(db))
+    await store.open()
+    try:
+        game = await store.get_game(game_id)
+        state = engine.from_dict(game.state) if state is None else state
+        row = await store.commit_action(game.id, game.version, state=engine.to_dict(state), seat=None, user_id=None,
+                                        action={"type": "position"}, events=[], expected=engine.expected(state))
+        assert row is not None, "the game moved while the test wrote its position"
+        return row
+    finally:
+        await store.close()
+
+
 @contextlib.asynccontextmanager
 async def strict(world):
     """A running world (``world.fake``, ``world.bot``) for a test: on the way out, the fake Discord

@@ -6,56 +6,15 @@ made in the chat within a second, without reloading."""
 from __future__ import annotations
 
 import asyncio
-import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
-from tests.e2e.harness import mentioned, usual_world, wait_control
+from tests.e2e.activity_harness import CHROMIUM, launch, phone, playwright_api
+from tests.e2e.harness import mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "activity"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright_api = pytest.importorskip("playwright.async_api")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
-
-
-def built_page() -> Path:
-    """activity/dist, built from its lock file when missing or older than its sources (make test does it
-    first; a single test run alone does it here)."""
-    dist = PAGE / "dist" / "index.html"
-    sources = [*PAGE.joinpath("src").iterdir(), PAGE / "build.mjs", PAGE / "package-lock.json"]
-    if dist.exists() and dist.stat().st_mtime >= max(p.stat().st_mtime for p in sources):
-        return dist.parent
-    if shutil.which("npm") is None:
-        pytest.fail("the board's page needs Node and npm to build (.ci/run installs them)")
-    if not (PAGE / "node_modules").exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=PAGE, check=True, capture_output=True)
-    subprocess.run(["npm", "run", "build"], cwd=PAGE, check=True, capture_output=True)
-    return dist.parent
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path, bot_db):
-    built_page()
-    async with usual_world(tmp_path, bot_db, activities=True) as w:
-        w.fake.map_activity(w.activity_base)
-        yield w
-
-
-async def frame_of(page):
-    for _ in range(100):
-        frame = next((f for f in page.frames if "/_fake/activity/" in f.url), None)
-        if frame is not None:
-            return frame
-        await asyncio.sleep(0.05)
-    raise AssertionError("the client page never framed the Activity")
+ACTIVITIES = True  # the world (conftest.py): Activities on, the page built and mapped
 
 
 async def shown_version(frame) -> int | None:
@@ -72,21 +31,14 @@ async def test_the_page_shows_the_table_and_follows_the_chat_within_a_second(wor
     card = await wait_control(fake)
     assert mentioned(card) == [u.alice.id]
     async with playwright_api.async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser, page = await phone(pw)
         try:
-            page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                          is_mobile=True, has_touch=True)
             errors: list[str] = []
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-            await page.goto(fake.activity_client_url(u.alice, "jeux"))
-            frame = await frame_of(page)
             try:
-                await frame.wait_for_selector("body[data-version]", state="attached", timeout=20000)
+                frame = await launch(page, fake, u.alice, timeout=20000, shot=world.tmp / "activity-failed.png")
             except Exception:
-                await page.screenshot(path=str(world.tmp / "activity-failed.png"))
-                print("page log:", await page.evaluate("JSON.stringify(window.activityLog)"))
-                print("frame:", await frame.content())
                 print("console:", errors)
                 raise
             assert await shown_version(frame) == card_version(world)

@@ -7,160 +7,27 @@ receives is recorded and checked: nothing of another seat's (or of the future: t
 from __future__ import annotations
 
 import asyncio
-import json
-import math
-import statistics
 import time
 
 import pytest
-import pytest_asyncio
 
 from bot.storage import FINISHED, RUNNING
 from engines import get as engine_of
-from tests.e2e.harness import StateReader, read_game_row, usual_world
-from tests.e2e.test_activity_page_e2e import CHROMIUM, CHROMIUM_ARGS, built_page, frame_of, playwright_api
+from tests.e2e.activity_harness import (
+    CHROMIUM,
+    boards,
+    choose,
+    confirm,
+    report,
+    tap,
+    targets,
+    until,
+    until_text,
+)
+from tests.e2e.harness import StateReader, read_game_row
 
 pytestmark = pytest.mark.e2e
-SOCKET_KEYS = {"hello", "game", "version", "status", "resync", "error", "message"}
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path, bot_db):
-    built_page()
-    async with usual_world(tmp_path, bot_db, activities=True) as w:
-        w.fake.map_activity(w.activity_base)
-        yield w
-
-
-class Recorder:
-    """Every answer of the bot's API and every socket frame the page receives."""
-
-    def __init__(self, page) -> None:
-        self.bodies: list[tuple[str, object]] = []
-        self.frames: list[object] = []
-        self.errors: list[str] = []
-        self.checked = 0
-        self._tasks: list[asyncio.Task] = []
-        page.on("response", lambda r: self._tasks.append(asyncio.ensure_future(self._grab(r))))
-        page.on("websocket", lambda ws: ws.on("framereceived", lambda data: self.frames.append(json.loads(data))))
-        # (a 404 is judged by its address above: Chromium's console only says it happened)
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" and not m.text.startswith(
-            "Failed to load resource: the server responded with a status of 404") else None)
-
-    async def _grab(self, response) -> None:
-        if "/api/" not in response.url:
-            return
-        if response.status >= 400 and not (response.status == 404 and "which=mine" in response.url):
-            # (a seat with no picture of its own at this moment, the Lutinades picker: the page shows none)
-            self.errors.append(f"{response.status} {response.url}")
-        try:
-            body = await response.body()
-        except Exception:  # noqa: BLE001 - a response the page dropped (a picture of an older version)
-            return
-        kind = response.headers.get("content-type", "")
-        self.bodies.append((response.url, json.loads(body) if "json" in kind else body[:4]))
-
-    async def settle(self) -> None:
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    def check(self, seat: int | None, *, hidden: tuple[str, ...] = ()) -> None:
-        """Since the last check: each view is ``seat``'s, and none of ``hidden`` appears anywhere."""
-        for url, body in self.bodies[self.checked:]:
-            if isinstance(body, dict):
-                view = body.get("view")
-                if isinstance(view, dict) and "seat" in view:
-                    assert view["seat"] == seat, (url, view["seat"])
-                text = json.dumps(body)
-                for secret in hidden:
-                    assert secret not in text, (url, secret)
-        self.checked = len(self.bodies)
-        for frame in self.frames:
-            assert isinstance(frame, dict) and set(frame) <= SOCKET_KEYS, frame
-
-
-async def data(frame, name: str) -> str:
-    return await frame.evaluate(f"document.body.dataset.{name} || ''")  # no eval in the page: polled from here
-
-
-async def until(frame, name: str, predicate, timeout: float = 20.0, what: str = "") -> str:
-    start = time.monotonic()
-    while True:
-        value = await data(frame, name)
-        if predicate(value):
-            return value
-        if time.monotonic() - start > timeout:
-            raise AssertionError(f"page never reached {what or name}: {value!r}; "
-                                 f"error: {await frame.text_content('#error')!r}")
-        await asyncio.sleep(0.03)
-
-
-async def targets(frame, which: str) -> list[str]:
-    return await frame.evaluate(f"[...document.querySelectorAll('#{which}-hits polygon:not(.picked)')]"
-                                ".map(p => p.dataset.region)")
-
-
-async def tap(frame, which: str, region: str) -> None:
-    await frame.tap(f'#{which}-hits polygon[data-region="{region}"]')
-
-
-async def open_page(pw, fake, user):
-    browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-    page = await browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
-    recorder = Recorder(page)
-    await page.goto(fake.activity_client_url(user, "jeux"))
-    frame = await frame_of(page)
-    await frame.wait_for_selector("body[data-version]", state="attached", timeout=30000)
-    return browser, page, frame, recorder
-
-
-async def choose(frame, which: str | list[str], game_id: int, version: int, regions: list[str],
-                 timings: dict) -> str:
-    """Tap ``regions`` in order (each one highlighted first) on ``which`` picture (or, a list: each
-    region's), then wait for the preview; its text."""
-    for k, region in enumerate(regions):
-        where = which if isinstance(which, str) else which[k]
-        await until(frame, "touch", lambda v, k=k: v == f"{game_id}:{version}:{k}", what=f"touch {k}")
-        shown = await targets(frame, where)
-        assert region in shown, (region, shown)
-        start = time.monotonic()
-        await tap(frame, where, region)
-        last = k == len(regions) - 1
-        await until(frame, "touch", (lambda v: v.endswith(":preview")) if last else
-                    (lambda v, k=k: v == f"{game_id}:{version}:{k + 1}"), what="the preview" if last else "targets")
-        timings["preview" if last else "targets"].append(time.monotonic() - start)
-    return await frame.text_content("#preview-text")
-
-
-async def until_text(frame, selector: str, predicate, timeout: float = 20.0) -> str:
-    start = time.monotonic()
-    while True:
-        text = await frame.text_content(selector) or ""
-        if predicate(text):
-            return text
-        assert time.monotonic() - start < timeout, f"{selector} never matched: {text!r}"
-        await asyncio.sleep(0.03)
-
-
-#: a move a second at most: a player's pace (touch, read the preview, confirm), within the API's rate limit
-PACE = 1.0
-
-
-async def confirm(frame, db, game_id: int, version: int, since: float) -> None:
-    await asyncio.sleep(max(0.0, since + PACE - time.monotonic()))
-    await frame.tap("#confirm")
-    start = time.monotonic()
-    while read_game_row(db, game_id).version <= version:
-        assert time.monotonic() - start < 20, "« Confirmer » made no move"
-        await asyncio.sleep(0.05)
-
-
-def report(timings: dict) -> None:
-    for name, values in timings.items():
-        if values:
-            values = sorted(values)
-            print(f"{name}: n={len(values)} p50={statistics.median(values) * 1000:.0f} ms "
-                  f"p95={values[math.ceil(0.95 * len(values)) - 1] * 1000:.0f} ms (through Chromium)")
+ACTIVITIES = True  # the world (conftest.py): Activities on, the page built and mapped
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
@@ -170,40 +37,36 @@ async def test_a_whole_take_it_to_the_limit_solo_game_by_touch_only(world):
     assert not res.ephemeral
     engine = engine_of("limit")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    async with playwright_api.async_playwright() as pw:
-        browser, page, frame, rec = await open_page(pw, fake, u.alice)
-        try:
-            game_id = int(await until(frame, "game", bool))
-            for rnd in range(1, 100):
-                row = read_game_row(db, game_id)
-                if row.status != RUNNING:
-                    break
-                state = engine.from_dict(row.state)
-                tile = engine.current_tile(state)
-                await until(frame, "touch", lambda v, r=row: v == f"{game_id}:{r.version}:0", what=f"tile {rnd}")
-                shown = await targets(frame, "mine")
-                assert sorted(shown) == sorted(f"cell:{p}" for p in engine.legal_positions(state, 0))
-                if rnd == 1:
-                    await page.screenshot(path=str(world.tmp / "touch-limit-fr.png"))
-                began = time.monotonic()
-                cell = shown[(rnd * 7) % len(shown)]
-                text = await choose(frame, "mine", game_id, row.version, [cell], timings)
-                assert text.startswith(f"{tile} en {cell.removeprefix('cell:')} : ") and "si la partie s'arrêtait là" in text, text
-                if rnd == 1:
-                    await page.screenshot(path=str(world.tmp / "touch-limit-preview-fr.png"))
-                await rec.settle()
-                rec.check(0, hidden=tuple(state.deck[state.round_no:]))  # the tiles still to come: nowhere
-                await confirm(frame, db, game_id, row.version, began)
-                after = engine.from_dict(read_game_row(db, game_id).state)
-                assert cell.removeprefix("cell:") in after.boards[0] or after.game_no != state.game_no
-            else:
-                pytest.fail("the solo game did not end")
-            assert read_game_row(db, game_id).status == FINISHED and rnd > 40
+    async with boards(fake, u.alice) as [(page, frame, rec)]:
+        game_id = int(await until(frame, "game", bool))
+        for rnd in range(1, 100):
+            row = read_game_row(db, game_id)
+            if row.status != RUNNING:
+                break
+            state = engine.from_dict(row.state)
+            tile = engine.current_tile(state)
+            await until(frame, "touch", lambda v, r=row: v == f"{game_id}:{r.version}:0", what=f"tile {rnd}")
+            shown = await targets(frame, "mine")
+            assert sorted(shown) == sorted(f"cell:{p}" for p in engine.legal_positions(state, 0))
+            if rnd == 1:
+                await page.screenshot(path=str(world.tmp / "touch-limit-fr.png"))
+            began = time.monotonic()
+            cell = shown[(rnd * 7) % len(shown)]
+            text = await choose(frame, "mine", game_id, row.version, [cell], timings)
+            assert text.startswith(f"{tile} en {cell.removeprefix('cell:')} : ") and "si la partie s'arrêtait là" in text, text
+            if rnd == 1:
+                await page.screenshot(path=str(world.tmp / "touch-limit-preview-fr.png"))
             await rec.settle()
-            rec.check(0)
-            assert rec.errors == [], rec.errors
-        finally:
-            await browser.close()
+            rec.check(0, hidden=tuple(state.deck[state.round_no:]))  # the tiles still to come: nowhere
+            await confirm(frame, db, game_id, row.version, began)
+            after = engine.from_dict(read_game_row(db, game_id).state)
+            assert cell.removeprefix("cell:") in after.boards[0] or after.game_no != state.game_no
+        else:
+            pytest.fail("the solo game did not end")
+        assert read_game_row(db, game_id).status == FINISHED and rnd > 40
+        await rec.settle()
+        rec.check(0)
+        assert rec.errors == [], rec.errors
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -217,57 +80,53 @@ async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
     await fake.run_command(u.dave, "jeux", "tectonic start", adversaire="bot")
     engine = engine_of("tectonic")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    async with StateReader(db, engine) as reader, playwright_api.async_playwright() as pw:
-        browser, page, frame, rec = await open_page(pw, fake, u.dave)
-        try:
-            game_id = int(await until(frame, "game", bool))
-            shot = False
-            for n in range(120):
-                game, state = await reader.state(game_id)
-                if state.finished:
-                    break
-                assert state.current == 0
-                action = engine.ai_action(state, 0, 1)
-                regions = ["cell:" + action["from"], "cell:" + action["to"]]
-                flips = [a for a in engine.legal_actions(state, 0) if (a["from"], a["to"]) == (action["from"],
-                                                                                                 action["to"])]
-                if n == 0:
-                    await until(frame, "touch", lambda v, g=game: v == f"{game_id}:{g.version}:0")
-                    await page.screenshot(path=str(world.tmp / "touch-tectonic-en.png"))
-                began = time.monotonic()
-                text = await choose(frame, "board", game_id, game.version, regions, timings)
-                assert text.startswith(f"{action['from']} → {action['to']}"), text
-                labels = await frame.evaluate("[...document.querySelectorAll('#choices button')]"
-                                              ".map(b => b.textContent)")
-                if len(flips) > 1:  # the flips: the preview's choices, the AI's by its label
-                    assert sorted(labels) == sorted(f"Flip {a['flip']}" for a in flips), labels
-                    if not text.endswith(f"✕ {action['flip']}"):
-                        await frame.tap(f"#choices button:text-is('Flip {action['flip']}')")
-                        await until_text(frame, "#preview-text", lambda t, f=action["flip"]: t.endswith(f"✕ {f}"))
-                    if not shot:
-                        shot = True
-                        await page.screenshot(path=str(world.tmp / "touch-tectonic-flip-en.png"))
-                else:
-                    assert labels == [], labels
-                if n == 0:
-                    assert await frame.text_content("#confirm") == "Confirm"
-                    await page.screenshot(path=str(world.tmp / "touch-tectonic-preview-en.png"))
-                await confirm(frame, db, game_id, game.version, began)
-                start = time.monotonic()
-                while True:  # the bot's reply (or the end)
-                    game, after = await reader.state(game_id)
-                    if after.finished or after.current == 0:
-                        break
-                    assert time.monotonic() - start < 30, "the bot did not reply"
-                    await asyncio.sleep(0.05)
+    async with StateReader(db, engine) as reader, boards(fake, u.dave) as [(page, frame, rec)]:
+        game_id = int(await until(frame, "game", bool))
+        shot = False
+        for n in range(120):
+            game, state = await reader.state(game_id)
+            if state.finished:
+                break
+            assert state.current == 0
+            action = engine.ai_action(state, 0, 1)
+            regions = ["cell:" + action["from"], "cell:" + action["to"]]
+            flips = [a for a in engine.legal_actions(state, 0) if (a["from"], a["to"]) == (action["from"],
+                                                                                             action["to"])]
+            if n == 0:
+                await until(frame, "touch", lambda v, g=game: v == f"{game_id}:{g.version}:0")
+                await page.screenshot(path=str(world.tmp / "touch-tectonic-en.png"))
+            began = time.monotonic()
+            text = await choose(frame, "board", game_id, game.version, regions, timings)
+            assert text.startswith(f"{action['from']} → {action['to']}"), text
+            labels = await frame.evaluate("[...document.querySelectorAll('#choices button')]"
+                                          ".map(b => b.textContent)")
+            if len(flips) > 1:  # the flips: the preview's choices, the AI's by its label
+                assert sorted(labels) == sorted(f"Flip {a['flip']}" for a in flips), labels
+                if not text.endswith(f"✕ {action['flip']}"):
+                    await frame.tap(f"#choices button:text-is('Flip {action['flip']}')")
+                    await until_text(frame, "#preview-text", lambda t, f=action["flip"]: t.endswith(f"✕ {f}"))
+                if not shot:
+                    shot = True
+                    await page.screenshot(path=str(world.tmp / "touch-tectonic-flip-en.png"))
             else:
-                pytest.fail("the game against the bot did not end")
-            assert (await reader.game(game_id)).status == FINISHED
-            await rec.settle()
-            rec.check(0)
-            assert rec.errors == [], rec.errors
-        finally:
-            await browser.close()
+                assert labels == [], labels
+            if n == 0:
+                assert await frame.text_content("#confirm") == "Confirm"
+                await page.screenshot(path=str(world.tmp / "touch-tectonic-preview-en.png"))
+            await confirm(frame, db, game_id, game.version, began)
+            start = time.monotonic()
+            while True:  # the bot's reply (or the end)
+                game, after = await reader.state(game_id)
+                if after.finished or after.current == 0:
+                    break
+                assert time.monotonic() - start < 30, "the bot did not reply"
+                await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the game against the bot did not end")
+        assert (await reader.game(game_id)).status == FINISHED
+        await rec.settle()
+        rec.check(0)
+        assert rec.errors == [], rec.errors
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -282,45 +141,39 @@ async def test_armada_placement_and_a_move_by_touch(world):
     await fake.click(u.alice, lobby, label="Lancer")
     engine = engine_of("armada")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    async with StateReader(db, engine) as reader, playwright_api.async_playwright() as pw:
-        pages = {}
-        try:
-            for seat, user in ((0, u.alice), (1, u.bruno)):
-                pages[seat] = await open_page(pw, fake, user)
-            game_id = int(await until(pages[0][2], "game", bool))
-            moved = False
-            for n in range(200):
-                game, state = await reader.state(game_id)
-                if state.finished or moved or game.state is None:
-                    break
-                seat = state.current
-                _, page, frame, rec = pages[seat]
-                legal = engine.legal_actions(state, seat)
-                if legal == [{"type": "pass"}]:
-                    break
-                moves = [a for a in legal if a["type"] == "move"]
-                action = moves[0] if moves else legal[(n * 5) % len(legal)]
-                regions = (["point:" + action["point"]] if "point" in action else
-                           ["point:" + action["from"], "point:" + action["to"]])
-                began = time.monotonic()
-                text = await choose(frame, "board", game_id, game.version, regions, timings)
-                assert text.startswith(action.get("point") or f"{action['from']} → {action['to']}"), text
-                if action.get("capture") and not text.endswith(f"✕ {action['capture']}"):
-                    # the ships the move may capture: the preview's choices, never a third touch
-                    await frame.tap(f"#choices button:text-is('Prendre {action['capture']}')")
-                    await until_text(frame, "#preview-text", lambda t, c=action["capture"]: t.endswith(f"✕ {c}"))
-                if n == 0:
-                    await page.screenshot(path=str(world.tmp / "touch-armada-fr.png"))
-                await confirm(frame, db, game_id, game.version, began)
-                moved = action["type"] == "move"
-            assert moved, "Spain never moved a ship"
-            for seat, (_, _, _, rec) in pages.items():
-                await rec.settle()
-                rec.check(seat)
-                assert rec.errors == [], rec.errors
-        finally:
-            for browser, *_ in pages.values():
-                await browser.close()
+    async with StateReader(db, engine) as reader, boards(fake, u.alice, u.bruno) as opened:
+        pages = dict(enumerate(opened))  # Spain's, England's
+        game_id = int(await until(pages[0][1], "game", bool))
+        moved = False
+        for n in range(200):
+            game, state = await reader.state(game_id)
+            if state.finished or moved or game.state is None:
+                break
+            seat = state.current
+            page, frame, rec = pages[seat]
+            legal = engine.legal_actions(state, seat)
+            if legal == [{"type": "pass"}]:
+                break
+            moves = [a for a in legal if a["type"] == "move"]
+            action = moves[0] if moves else legal[(n * 5) % len(legal)]
+            regions = (["point:" + action["point"]] if "point" in action else
+                       ["point:" + action["from"], "point:" + action["to"]])
+            began = time.monotonic()
+            text = await choose(frame, "board", game_id, game.version, regions, timings)
+            assert text.startswith(action.get("point") or f"{action['from']} → {action['to']}"), text
+            if action.get("capture") and not text.endswith(f"✕ {action['capture']}"):
+                # the ships the move may capture: the preview's choices, never a third touch
+                await frame.tap(f"#choices button:text-is('Prendre {action['capture']}')")
+                await until_text(frame, "#preview-text", lambda t, c=action["capture"]: t.endswith(f"✕ {c}"))
+            if n == 0:
+                await page.screenshot(path=str(world.tmp / "touch-armada-fr.png"))
+            await confirm(frame, db, game_id, game.version, began)
+            moved = action["type"] == "move"
+        assert moved, "Spain never moved a ship"
+        for seat, (_, _, rec) in pages.items():
+            await rec.settle()
+            rec.check(seat)
+            assert rec.errors == [], rec.errors
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -334,28 +187,24 @@ async def test_ludix_a_roll_then_stop_by_touch(world):
     await fake.click(u.alice, lobby, label="Lancer")
     engine = engine_of("ludix")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    async with playwright_api.async_playwright() as pw:
-        browser, page, frame, rec = await open_page(pw, fake, u.alice)
-        try:
-            game_id = int(await until(frame, "game", bool))
-            row = read_game_row(db, game_id)
+    async with boards(fake, u.alice) as [(_, frame, rec)]:
+        game_id = int(await until(frame, "game", bool))
+        row = read_game_row(db, game_id)
+        began = time.monotonic()
+        text = await choose(frame, "board", game_id, row.version, ["dice"], timings)
+        assert text.startswith("Lancer les dés : rien n'est encore en jeu"), text
+        await confirm(frame, db, game_id, row.version, began)
+        row = read_game_row(db, game_id)
+        state = engine.from_dict(row.state)
+        if state.current == 0:  # the roll scored: « Stop » banks it
             began = time.monotonic()
-            text = await choose(frame, "board", game_id, row.version, ["dice"], timings)
-            assert text.startswith("Lancer les dés : rien n'est encore en jeu"), text
+            text = await choose(frame, "board", game_id, row.version, ["stop"], timings)
+            assert text == f"Stop : 0 → {state.turn_total} points, et la main passe.", text
             await confirm(frame, db, game_id, row.version, began)
-            row = read_game_row(db, game_id)
-            state = engine.from_dict(row.state)
-            if state.current == 0:  # the roll scored: « Stop » banks it
-                began = time.monotonic()
-                text = await choose(frame, "board", game_id, row.version, ["stop"], timings)
-                assert text == f"Stop : 0 → {state.turn_total} points, et la main passe.", text
-                await confirm(frame, db, game_id, row.version, began)
-                assert engine.from_dict(read_game_row(db, game_id).state).scores[0] == state.turn_total
-            await rec.settle()
-            rec.check(0)
-            assert rec.errors == [], rec.errors
-        finally:
-            await browser.close()
+            assert engine.from_dict(read_game_row(db, game_id).state).scores[0] == state.turn_total
+        await rec.settle()
+        rec.check(0)
+        assert rec.errors == [], rec.errors
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -371,25 +220,21 @@ async def test_lutinades_the_picker_follows_by_touch(world):
     await fake.click(u.chloe, msg, label="Vers le haut", until=published)
     engine = engine_of("lutinades")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    async with playwright_api.async_playwright() as pw:
-        browser, page, frame, rec = await open_page(pw, fake, u.alice)
-        try:
-            game_id = int(await until(frame, "game", bool))
-            row = read_game_row(db, game_id)
-            state = engine.from_dict(row.state)
-            assert state.picker == 0 and state.phase == "choice"
-            began = time.monotonic()
-            text = await choose(frame, "board", game_id, row.version, ["seat:2"], timings)
-            assert text.startswith("Suivre Chloé :"), text
-            await page.screenshot(path=str(world.tmp / "touch-lutinades-fr.png"))
-            await confirm(frame, db, game_id, row.version, began)
-            after = engine.from_dict(read_game_row(db, game_id).state)
-            assert after.turn == state.turn + 1
-            await rec.settle()
-            rec.check(0)
-            assert rec.errors == [], rec.errors
-        finally:
-            await browser.close()
+    async with boards(fake, u.alice) as [(page, frame, rec)]:
+        game_id = int(await until(frame, "game", bool))
+        row = read_game_row(db, game_id)
+        state = engine.from_dict(row.state)
+        assert state.picker == 0 and state.phase == "choice"
+        began = time.monotonic()
+        text = await choose(frame, "board", game_id, row.version, ["seat:2"], timings)
+        assert text.startswith("Suivre Chloé :"), text
+        await page.screenshot(path=str(world.tmp / "touch-lutinades-fr.png"))
+        await confirm(frame, db, game_id, row.version, began)
+        after = engine.from_dict(read_game_row(db, game_id).state)
+        assert after.turn == state.turn + 1
+        await rec.settle()
+        rec.check(0)
+        assert rec.errors == [], rec.errors
     assert "La carte est révélée" in last_published(fake)
     assert world.bot.tracebacks() == []
 
@@ -406,37 +251,31 @@ async def test_lutinades_the_lutins_gestures_by_touch(world):
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
     said = {1: ("gesture:down", "Votre geste : Vers le bas. Il reste secret"),
             2: ("gesture:up", "Your gesture: Up. It stays secret")}
-    async with playwright_api.async_playwright() as pw:
-        pages = {}
-        try:
-            for seat, user in ((1, u.bruno), (2, u.dave)):
-                pages[seat] = await open_page(pw, fake, user)
-            game_id = int(await until(pages[1][2], "game", bool))
-            for seat, (region, text_start) in said.items():
-                _, page, frame, rec = pages[seat]
-                row = read_game_row(db, game_id)
-                state = engine.from_dict(row.state)
-                assert state.picker == 0 and state.phase == "gestures" and state.gestures[seat] is None
-                lang = "fr" if seat == 1 else "en"
-                await until(frame, "touch", lambda v, r=row: v == f"{game_id}:{r.version}:0", what="the gestures")
-                assert sorted(await targets(frame, "mine")) == sorted(
-                    f"gesture:{k}" for k in ("up", "down", "horizontal", "small"))
-                await page.screenshot(path=str(world.tmp / f"touch-lutinades-gestures-{lang}.png"))
-                began = time.monotonic()
-                text = await choose(frame, "mine", game_id, row.version, [region], timings)
-                assert text.startswith(text_start), text
-                await page.screenshot(path=str(world.tmp / f"touch-lutinades-gesture-preview-{lang}.png"))
-                await confirm(frame, db, game_id, row.version, began)
-                after = engine.from_dict(read_game_row(db, game_id).state)
-                assert after.gestures[seat] == (region.removeprefix("gesture:"), None)
-            assert engine.from_dict(read_game_row(db, game_id).state).phase == "choice"
-            for seat, (_, _, _, rec) in pages.items():
-                await rec.settle()
-                rec.check(seat)
-                assert rec.errors == [], rec.errors
-        finally:
-            for browser, *_ in pages.values():
-                await browser.close()
+    async with boards(fake, u.bruno, u.dave) as opened:
+        pages = dict(zip((1, 2), opened, strict=True))
+        game_id = int(await until(pages[1][1], "game", bool))
+        for seat, (region, text_start) in said.items():
+            page, frame, rec = pages[seat]
+            row = read_game_row(db, game_id)
+            state = engine.from_dict(row.state)
+            assert state.picker == 0 and state.phase == "gestures" and state.gestures[seat] is None
+            lang = "fr" if seat == 1 else "en"
+            await until(frame, "touch", lambda v, r=row: v == f"{game_id}:{r.version}:0", what="the gestures")
+            assert sorted(await targets(frame, "mine")) == sorted(
+                f"gesture:{k}" for k in ("up", "down", "horizontal", "small"))
+            await page.screenshot(path=str(world.tmp / f"touch-lutinades-gestures-{lang}.png"))
+            began = time.monotonic()
+            text = await choose(frame, "mine", game_id, row.version, [region], timings)
+            assert text.startswith(text_start), text
+            await page.screenshot(path=str(world.tmp / f"touch-lutinades-gesture-preview-{lang}.png"))
+            await confirm(frame, db, game_id, row.version, began)
+            after = engine.from_dict(read_game_row(db, game_id).state)
+            assert after.gestures[seat] == (region.removeprefix("gesture:"), None)
+        assert engine.from_dict(read_game_row(db, game_id).state).phase == "choice"
+        for seat, (_, _, rec) in pages.items():
+            await rec.settle()
+            rec.check(seat)
+            assert rec.errors == [], rec.errors
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -453,34 +292,30 @@ async def test_ranta_a_box_by_its_dice_then_its_cells(world, lang):
     await fake.click(alice, lobby, label="Lancer")  # the channel's card speaks the server's language
     engine = engine_of("ranta")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    async with playwright_api.async_playwright() as pw:
-        browser, page, frame, rec = await open_page(pw, fake, alice)
-        try:
-            game_id = int(await until(frame, "game", bool))
-            row = read_game_row(db, game_id)
-            state = engine.from_dict(row.state)
-            a = engine.assignments(state)[0]
-            action = {"type": "box", "round": 1, "dice": a["dice"], "orientation": "vertical", "cell": "A1"}
-            p = engine.preview(state, 0, action)["preview"]  # standing, from A1: its far corner says so
-            corner = max(p["cells"], key=lambda c: (c[0], int(c[1:])))
-            began = time.monotonic()
-            await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:0", what="the first touch")
-            await page.screenshot(path=str(world.tmp / f"touch-ranta-{lang}.png"))
-            text = await choose(frame, ["board", "board", "mine", "mine"], game_id, row.version,
-                                [f"die:{a['dice'][0]}", f"die:{a['dice'][1]}", "cell:A1", f"cell:{corner}"], timings)
-            cells = " ".join(p["cells"])
-            assert text == (f"Boîte en {cells} : {p['before']} → {p['after']} points." if lang == "fr" else
-                            f"Box on {cells}: {p['before']} → {p['after']} points."), text
-            await page.screenshot(path=str(world.tmp / f"touch-ranta-preview-{lang}.png"))
-            await confirm(frame, db, game_id, row.version, began)
-            after = engine.from_dict(read_game_row(db, game_id).state)
-            item = after.sheets[0][0]
-            assert sorted(item.cells) == sorted(p["cells"]) and after.placed[0] and not after.placed[1]
-            await rec.settle()
-            rec.check(0)
-            assert rec.errors == [], rec.errors
-        finally:
-            await browser.close()
+    async with boards(fake, alice) as [(page, frame, rec)]:
+        game_id = int(await until(frame, "game", bool))
+        row = read_game_row(db, game_id)
+        state = engine.from_dict(row.state)
+        a = engine.assignments(state)[0]
+        action = {"type": "box", "round": 1, "dice": a["dice"], "orientation": "vertical", "cell": "A1"}
+        p = engine.preview(state, 0, action)["preview"]  # standing, from A1: its far corner says so
+        corner = max(p["cells"], key=lambda c: (c[0], int(c[1:])))
+        began = time.monotonic()
+        await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:0", what="the first touch")
+        await page.screenshot(path=str(world.tmp / f"touch-ranta-{lang}.png"))
+        text = await choose(frame, ["board", "board", "mine", "mine"], game_id, row.version,
+                            [f"die:{a['dice'][0]}", f"die:{a['dice'][1]}", "cell:A1", f"cell:{corner}"], timings)
+        cells = " ".join(p["cells"])
+        assert text == (f"Boîte en {cells} : {p['before']} → {p['after']} points." if lang == "fr" else
+                        f"Box on {cells}: {p['before']} → {p['after']} points."), text
+        await page.screenshot(path=str(world.tmp / f"touch-ranta-preview-{lang}.png"))
+        await confirm(frame, db, game_id, row.version, began)
+        after = engine.from_dict(read_game_row(db, game_id).state)
+        item = after.sheets[0][0]
+        assert sorted(item.cells) == sorted(p["cells"]) and after.placed[0] and not after.placed[1]
+        await rec.settle()
+        rec.check(0)
+        assert rec.errors == [], rec.errors
     assert world.bot.tracebacks() == []
 
 
@@ -506,45 +341,41 @@ async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
     player = players[seat]
     said = ("Draw from the pile: the card is known only once drawn.", "Lay {}: +") if player is u.dave else \
         ("Piocher : la carte n'est connue qu'une fois piochée.", "Poser {} : +")  # in the player's language
-    async with playwright_api.async_playwright() as pw:
-        browser, page, frame, rec = await open_page(pw, fake, player)
-        try:
-            assert int(await until(frame, "game", bool)) == game_id
-            began = time.monotonic()
-            text = await choose(frame, "board", game_id, row.version, ["pile"], timings)
-            assert text == said[0], text
-            await confirm(frame, db, game_id, row.version, began)
-            row = read_game_row(db, game_id)
-            state = engine.from_dict(row.state)
-            hand = state.hands[seat]
-            other = "".join(state.hands[1 - seat])
-            word = next(w for w in lexicon.find_words("".join(hand), min_len=6, max_len=8))
-            free = list(enumerate(hand))
-            cards = [f"card:{free.pop(next(k for k, (_, c) in enumerate(free) if c == letter))[0]}"
-                     for letter in word]
-            began = time.monotonic()
-            for k, card in enumerate(cards):  # each tap: the word one letter longer (a preview once it is one)
-                if k == 3:
-                    await page.screenshot(path=str(world.tmp / f"touch-ludime-letters-{lang}.png"))
-                await until(frame, "touch", lambda v, k=k: v.startswith(f"{game_id}:{row.version}:{k}") and
-                            v.split(":")[2] == str(k), what=f"letter {k}")
-                assert card in await targets(frame, "mine"), card
-                start = time.monotonic()
-                await tap(frame, "mine", card)
-                timings["targets"].append(time.monotonic() - start)
-            await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:{len(cards)}:preview",
-                        what="the word's preview")
-            text = await frame.text_content("#preview-text")
-            assert text.startswith(said[1].format(word)), text
-            await page.screenshot(path=str(world.tmp / f"touch-ludime-{lang}.png"))
-            await confirm(frame, db, game_id, row.version, began)
-            after = engine.from_dict(read_game_row(db, game_id).state)
-            assert [w[1] for w in after.words] == [word] and len(after.hands[seat]) == len(hand) - len(word)
-            await rec.settle()
-            rec.check(seat, hidden=(other,))
-            assert rec.errors == [], rec.errors
-        finally:
-            await browser.close()
+    async with boards(fake, player) as [(page, frame, rec)]:
+        assert int(await until(frame, "game", bool)) == game_id
+        began = time.monotonic()
+        text = await choose(frame, "board", game_id, row.version, ["pile"], timings)
+        assert text == said[0], text
+        await confirm(frame, db, game_id, row.version, began)
+        row = read_game_row(db, game_id)
+        state = engine.from_dict(row.state)
+        hand = state.hands[seat]
+        other = "".join(state.hands[1 - seat])
+        word = next(w for w in lexicon.find_words("".join(hand), min_len=6, max_len=8))
+        free = list(enumerate(hand))
+        cards = [f"card:{free.pop(next(k for k, (_, c) in enumerate(free) if c == letter))[0]}"
+                 for letter in word]
+        began = time.monotonic()
+        for k, card in enumerate(cards):  # each tap: the word one letter longer (a preview once it is one)
+            if k == 3:
+                await page.screenshot(path=str(world.tmp / f"touch-ludime-letters-{lang}.png"))
+            await until(frame, "touch", lambda v, k=k: v.startswith(f"{game_id}:{row.version}:{k}") and
+                        v.split(":")[2] == str(k), what=f"letter {k}")
+            assert card in await targets(frame, "mine"), card
+            start = time.monotonic()
+            await tap(frame, "mine", card)
+            timings["targets"].append(time.monotonic() - start)
+        await until(frame, "touch", lambda v: v == f"{game_id}:{row.version}:{len(cards)}:preview",
+                    what="the word's preview")
+        text = await frame.text_content("#preview-text")
+        assert text.startswith(said[1].format(word)), text
+        await page.screenshot(path=str(world.tmp / f"touch-ludime-{lang}.png"))
+        await confirm(frame, db, game_id, row.version, began)
+        after = engine.from_dict(read_game_row(db, game_id).state)
+        assert [w[1] for w in after.words] == [word] and len(after.hands[seat]) == len(hand) - len(word)
+        await rec.settle()
+        rec.check(seat, hidden=(other,))
+        assert rec.errors == [], rec.errors
     assert world.bot.tracebacks() == []
 
 
@@ -608,25 +439,21 @@ async def test_ludime_a_word_lengthened_by_touching_it_then_a_card(world):
         wid, old, card, action = found
         player = table.players[seat]
         other = "".join(state.hands[1 - seat])
-        async with playwright_api.async_playwright() as pw:
-            browser, page, frame, rec = await open_page(pw, fake, player)
-            try:
-                assert int(await until(frame, "game", bool)) == game.id
-                began = time.monotonic()
-                text = await choose(frame, ["board", "mine"], game.id, game.version, [f"word:{wid}", f"card:{card}"],
-                                    timings)
-                assert text.startswith(f"Allonger {old} en "), text
-                await page.screenshot(path=str(world.tmp / "touch-ludime-lengthen-fr.png"))
-                await confirm(frame, db, game.id, game.version, began)
-                after = engine.from_dict(read_game_row(db, game.id).state)
-                new = next(w for i, w, o in after.words if i == wid)
-                assert sorted(new) == sorted(old + state.hands[seat][card]) and len(after.hands[seat]) == \
-                    len(state.hands[seat]) - 1
-                await rec.settle()
-                rec.check(seat, hidden=(other,))
-                assert rec.errors == [], rec.errors
-            finally:
-                await browser.close()
+        async with boards(fake, player) as [(page, frame, rec)]:
+            assert int(await until(frame, "game", bool)) == game.id
+            began = time.monotonic()
+            text = await choose(frame, ["board", "mine"], game.id, game.version, [f"word:{wid}", f"card:{card}"],
+                                timings)
+            assert text.startswith(f"Allonger {old} en "), text
+            await page.screenshot(path=str(world.tmp / "touch-ludime-lengthen-fr.png"))
+            await confirm(frame, db, game.id, game.version, began)
+            after = engine.from_dict(read_game_row(db, game.id).state)
+            new = next(w for i, w, o in after.words if i == wid)
+            assert sorted(new) == sorted(old + state.hands[seat][card]) and len(after.hands[seat]) == \
+                len(state.hands[seat]) - 1
+            await rec.settle()
+            rec.check(seat, hidden=(other,))
+            assert rec.errors == [], rec.errors
     finally:
         await table.close()
     report(timings)

@@ -1,7 +1,9 @@
 """Take it to the Limit by touch: the cell of the player's own board (a Déchetterie cell too; the
 Déchetterie itself when it passes the tile on, the big orchid on the Orchidée).
 
-- **A passed tile** (« Donner à votre voisin »): its holder touches the cell of the owner's Déchetterie,
+- **A tile given** (« Donner à votre voisin »): the player touches their Déchetterie; the preview names the
+  neighbour who will place it.
+- **A passed tile**: its holder touches the cell of the owner's Déchetterie,
   drawn under the holder's own board (``fill:<owner board>:X3``).
 - **The relocation** (the Orchidée, at the end of a game): the big orchid; its tiles' relocations are the
   preview's choices, the best first (at most :data:`MAX_RELOCATIONS`; the chat lists them all)."""
@@ -63,8 +65,13 @@ class LimitControl:
         fills = [{"board": action["board"], "seats": [], "legal": []}] if action["type"] == "fill" else []
         view = dict(view, legal=[], fills=fills)
         key = "activity.preview.limit_fill" if action["type"] == "fill" else "activity.preview.limit"
-        return Preview(view, key, {"tile": p["tile"], "position": p["position"], "before": p["before"],
-                                   "after": p["after"], "gain": f"{p['gain']:+d}"})
+        params = {"tile": p["tile"], "position": p["position"], "before": p["before"], "after": p["after"],
+                  "gain": f"{p['gain']:+d}"}
+        if action["type"] == "place" and action["position"] == PASS_NAME:
+            # the Déchetterie passes the tile on: who places it (the board's holder, public from the start)
+            key = "activity.preview.limit_pass"
+            params["seat"] = engine.seats_of(state, state.holders[engine.board_of(state, seat)])[0]
+        return Preview(view, key, params)
 
     @staticmethod
     def _relocation(engine: Any, state: Any, seat: int, action: dict[str, Any]) -> Preview:

@@ -21,6 +21,7 @@ error-no_move = That is not a possible move now: touch a highlighted cell. Nothi
 
 # The preview of a move chosen on the board, before “Confirm”
 preview-limit = { $tile } on { $position }: { $before } → { $after } points if the game ended now ({ $gain })
+preview-limit_pass = { $tile }: hand it to your neighbour ({ $name }), who places it on your scrapyard.
 preview-limit_fill = { $tile } on { $position } of your neighbour's scrapyard.
 preview-limit_relocate = Move the big orchid's tiles: { $moves } ({ $gain } points).
 preview-limit_relocate_none = Move nothing: the tiles stay on the big orchid (+0 points).

@@ -21,6 +21,7 @@ error-no_move = Ce n'est pas un coup possible maintenant : touchez une case en s
 
 # L'aperçu d'un coup choisi sur le plateau, avant « Confirmer »
 preview-limit = { $tile } en { $position } : { $before } → { $after } points si la partie s'arrêtait là ({ $gain })
+preview-limit_pass = { $tile } : donner à votre voisin ({ $name }), qui le posera sur votre Déchetterie.
 preview-limit_fill = { $tile } en { $position } de la Déchetterie de votre voisin.
 preview-limit_relocate = Déplacer les tuiles de la grande orchidée : { $moves } ({ $gain } points).
 preview-limit_relocate_none = Ne rien déplacer : les tuiles restent sur la grande orchidée (+0 point).
