@@ -9,9 +9,13 @@ once the round is complete.
 
 from __future__ import annotations
 
+import lzma
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from itertools import permutations
+from itertools import permutations, product
+from pathlib import Path
 from typing import Any
 
 from engines.base import (
@@ -105,7 +109,7 @@ class LudixEngine:
     min_players = 2
     max_players = 6
     has_ai = True
-    ai_levels = (1, 2)  # the AI levels a lobby may ask for
+    ai_levels = (1, 2)  # the AI levels a lobby may ask for (2: the best response to level 1)
     #: no move of this game is ever taken back (its rules, "Takebacks"): why, before anything else
     takeback_never = "undo.reason.ludix"
     simultaneous = False
@@ -269,14 +273,20 @@ class LudixEngine:
 
     # --- AI and defaults -------------------------------------------------------
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
-        """Roll while the expected gain beats the expected loss.
+        """Level 1 rolls while the expected gain beats the expected loss: E[best roll] = 836/27 and
+        P(bust) = 23/81, so rolling again pays while the turn total is below about 109 (level 1 stops
+        at 100, whatever the scores).
 
-        E[best roll] = 836/27 and P(bust) = 23/81, so rolling again pays while the
-        turn total is below about 109 (level 1 stops at 100). Level 2 also presses
-        on in the last round when banking would not catch the leader.
+        Level 2, in a 2-player game to 300, plays the exact best response to level 1
+        (``_best_response``: a table of the chances of winning computed offline by
+        ``scripts/ludix_table.py``). Elsewhere it holds at 109 and presses on in the last round when
+        banking would not catch the leader. Both read only the scores, the turn total and the target:
+        what every seat sees, never the seed that draws the dice.
         """
         if state.rolls_this_turn == 0:
             return {"type": "roll"}
+        if level >= 2 and state.players == 2 and state.target == BEST_RESPONSE_TARGET and not state.out:
+            return {"type": "roll"} if _best_response(state, seat) else {"type": "stop"}
         threshold = 100 if level <= 1 else 109
         mine = state.scores[seat] + state.turn_total
         if level >= 2 and max(state.scores) >= state.target:
@@ -288,7 +298,6 @@ class LudixEngine:
             return {"type": "stop"}
         return {"type": "roll"} if state.turn_total < threshold else {"type": "stop"}
 
-
     def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
                          events: list[Event]) -> str | None:
         """Why this move can never be taken back (a catalog key), or None (docs/rules, "Takebacks")."""
@@ -297,6 +306,102 @@ class LudixEngine:
     def default_action(self, state: State, seat: int) -> Action:
         """Timeout: stop (bank the turn total), or pass if nothing was rolled yet."""
         return {"type": "stop"} if state.rolls_this_turn else {"type": "pass"}
+
+
+# --- level 2's best response to level 1 (2 players, target 300) ------------------------------------
+BEST_RESPONSE_TARGET = 300
+BEST_RESPONSE_PATH = Path(__file__).resolve().parents[1] / "data" / "ludix" / "best_response.bin"
+_TIE = 0.5  # a shared first place, as scripts/ludix_table.py counts it
+
+
+@cache
+def _dice() -> tuple[float, tuple[tuple[int, float], ...], tuple[tuple[int, float], ...]]:
+    """P(bust), the (value, chance) of each best numeral, and what a level-1 turn banks (0 on a
+    bust, else its total once it reaches 100), with its chance."""
+    counts: dict[int, int] = {}
+    for faces in product(DIE_FACES, repeat=4):
+        best = best_numeral("".join(faces))
+        value = best[1] if best else 0
+        counts[value] = counts.get(value, 0) + 1
+    bust = counts.pop(0) / 6 ** 4
+    rolls = tuple((v, c / 6 ** 4) for v, c in sorted(counts.items()))
+    reach = [0.0] * 200
+    reach[0] = 1.0
+    gain = {0: 0.0}
+    for t in range(100):
+        if reach[t]:
+            gain[0] += reach[t] * bust
+            for v, p in rolls:
+                reach[t + v] += reach[t] * p
+    gain.update({t: reach[t] for t in range(100, 200) if reach[t]})
+    return bust, rolls, tuple(sorted(gain.items()))
+
+
+@cache
+def _tables() -> tuple[tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
+    """The two tables of scripts/ludix_table.py: ``first[m][o]``, the chance of winning of seat 0
+    before its turn, ``second[m][o]``, that of seat 1 before the round opens (m, o < 300)."""
+    blob = BEST_RESPONSE_PATH.read_bytes()
+    if not blob.startswith(b"LUDIX1"):
+        raise ValueError(f"{BEST_RESPONSE_PATH}: not a Ludix table")
+    deltas = array("H")
+    deltas.frombytes(lzma.decompress(blob[6:]))
+    n = BEST_RESPONSE_TARGET
+    if len(deltas) != 2 * n * n:
+        raise ValueError(f"{BEST_RESPONSE_PATH}: {len(deltas)} values, {2 * n * n} expected")
+    values, q = [], 0
+    for d in deltas:
+        q = (q + d) & 0xFFFF
+        values.append(q / 65535)
+    rows = [tuple(values[i:i + n]) for i in range(0, 2 * n * n, n)]
+    return tuple(rows[:n]), tuple(rows[n:])
+
+
+def _banking(seat: int, theirs: int) -> tuple[Callable[[int], float], int]:
+    """For seat ``seat`` of a 2-player game to 300 against level 1, the opponent at ``theirs``: the
+    chance of winning when the turn banks a score s (seat 1: the next round's chance from the table,
+    or the result once a score reached 300; seat 0: the same averaged over what level 1's turn then
+    banks), and the score from which banking surely wins."""
+    n = BEST_RESPONSE_TARGET
+    first, second = _tables()
+    gains = _dice()[2]
+
+    def win(m: int, o: int) -> float:
+        return 1.0 if m > o else _TIE if m == o else 0.0
+
+    if seat == 0:
+        def bank(s: int) -> float:
+            row = first[s] if s < n else None
+            return sum(p * (row[theirs + g] if row is not None and theirs + g < n else win(s, theirs + g))
+                       for g, p in gains)
+        return bank, max(n, theirs + gains[-1][0] + 1)
+
+    def bank_second(s: int) -> float:
+        return second[s][theirs] if s < n and theirs < n else win(s, theirs)
+    return bank_second, max(n, theirs + 1)
+
+
+def _rolling_on(bank: Callable[[int], float], sure: int, here: int, on_bust: float) -> float:
+    """The chance of winning when rolling on from score ``here`` (banked + turn total), then playing
+    on at best: ``V(s) = max(bank(s), sum p_r V(s + r) + P(bust) on_bust)``, from ``sure`` (where
+    banking surely wins: V = 1) down to ``here``."""
+    bust, rolls, _ = _dice()
+    top = rolls[-1][0]
+    values: dict[int, float] = {s: 1.0 for s in range(sure, sure + top)}  # here < sure
+    for s in range(sure - 1, here, -1):
+        values[s] = max(bank(s), bust * on_bust + sum(p * values[s + v] for v, p in rolls))
+        values.pop(s + top, None)
+    return bust * on_bust + sum(p * values[here + v] for v, p in rolls)
+
+
+def _best_response(state: State, seat: int) -> bool:
+    """Whether rolling on beats banking now, for either seat of a 2-player game to 300 against level 1."""
+    mine, theirs = state.scores[seat], state.scores[1 - seat]
+    bank, sure = _banking(seat, theirs)
+    here = mine + state.turn_total
+    if here >= sure:
+        return False
+    return _rolling_on(bank, sure, here, bank(mine)) > bank(here)
 
 
 ENGINE = LudixEngine()

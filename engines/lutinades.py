@@ -493,14 +493,24 @@ class LutinadesEngine:
     def ai_action(self, state: State, seat: int, level: int = 1) -> Action:
         """A lutin bluffs; the picker guesses from the public gestures only.
 
-        Lutin: shows the correct side (lutins malins) and tells the truth with
-        probability 0.35 (0.25 at level 2), otherwise a random other allowed kind.
-        Picker: works from ``view(state, picker)`` only — it never peeks at the
-        card — following the lutin whose gesture most others share (level 2 also
-        weighs the kinds still unseen); in lutins malins it prefers a lutin whose
-        side disagrees with the others (a wrong side pays the picker).
+        Level 1 — lutin: shows the correct side (lutins malins) and tells the truth with
+        probability 0.35, otherwise a random other allowed kind; picker: follows the lutin whose
+        gesture most others share.
+
+        Level 2 (standard and en grand) plays each turn for the most mushrooms against its rivals,
+        each rival's counted by ``rival_weights`` (the closer to the lead, the more): as a lutin
+        (``best_gesture``) it weighs every gesture against what level-1 lutins and a level-1 picker
+        would do with the card it sees; as the picker (``best_follow``) it weighs each lutin by the
+        chance its gesture is true, from the gestures and the cards not yet revealed, and what
+        following it pays whom. In lutins malins it keeps its former rule: tells the truth one time
+        in four, and follows as level 1 does, weighing the kinds still unseen.
+
+        Every choice reads the seat's ``view`` (the lutin's own card, never another lutin's
+        gesture before the reveal, never the deck order) and the revealed cards (public).
         """
         if state.phase == GESTURES and seat in self.expected(state):
+            if level >= 2 and state.variant != MALINS:
+                return {"type": "gesture", "gesture": best_gesture(self.view(state, seat)), "side": None}
             rng = derive_rng(state.seed, "ai", state.turn, seat, level)
             card = deck()[state.card]
             allowed = self.allowed_kinds(state)
@@ -509,10 +519,12 @@ class LutinadesEngine:
             side = mirror(card.side) if state.variant == MALINS else None
             return {"type": "gesture", "gesture": kind, "side": side}
         if state.phase == CHOICE and seat == state.picker:
+            view = self.view(state, seat)
+            if level >= 2 and state.variant != MALINS:
+                return {"type": "follow", "lutin": best_follow(view, state.discard)}
             rng = derive_rng(state.seed, "ai-follow", state.turn, level)
-            return {"type": "follow", "lutin": pick_lutin(self.view(state, seat), rng, level)}
+            return {"type": "follow", "lutin": pick_lutin(view, rng, level)}
         raise RuleError("common.error.not_your_turn")
-
 
     def takeback_refusal(self, before: State, seat: int, action: Action, after: State,
                          events: list[Event]) -> str | None:
@@ -555,6 +567,104 @@ def pick_lutin(view: View, rng: random.Random, level: int = 1) -> int:
 
     best = max(value(s) for s in candidates)
     return rng.choice([s for s in candidates if value(s) >= best - 1e-9])
+
+
+#: level 1's lutin tells the truth with this chance (else another allowed kind, at random)
+LEVEL_1_TRUTH = 0.35
+#: a rival's mushrooms count 2^(lead / RIVAL_SCALE) of the AI's own, lead = theirs - the AI's
+RIVAL_SCALE = 3.0
+
+
+def rival_weights(view: View) -> dict[int, float]:
+    """How much each rival's mushrooms count against the AI's own: 1 for a rival level with it,
+    doubling every 3 mushrooms it is ahead, halving every 3 behind (the game is won alone first)."""
+    me, counts = view["seat"], view["mushrooms"]
+    return {r: 2.0 ** ((n - counts[me]) / RIVAL_SCALE) for r, n in enumerate(counts) if r != me}
+
+
+def _allowed(view: View) -> tuple[str, ...]:
+    return tuple(k for k in KINDS if not (view["small_forbidden"] and k == FORBIDDEN_IN_EN_GRAND))
+
+
+def _level_1_gesture(kind: str, allowed: tuple[str, ...]) -> dict[str, float]:
+    """The chance of each gesture of a level-1 lutin who sees a card of ``kind``."""
+    if kind not in allowed:
+        return {k: 1 / len(allowed) for k in allowed}
+    return {k: LEVEL_1_TRUTH if k == kind else (1 - LEVEL_1_TRUTH) / (len(allowed) - 1) for k in allowed}
+
+
+def _paid(big: int, small: int, picker_wins: bool, deck_left: int) -> tuple[int, int]:
+    """(picker, followed lutin) mushrooms actually drawn: the picker serves first."""
+    got = min(big, deck_left) if picker_wins else 0
+    return got, min(small, deck_left - got)
+
+
+def best_gesture(view: View) -> str:
+    """Level 2's gesture as a lutin (standard and en grand), from its view: the card it sees; the
+    other lutins' gestures drawn as level 1 makes them; the picker following, as level 1 does, a
+    lutin whose gesture most share (at random among them); all alike pays the picker the big number.
+    The gesture with the best expected mushrooms, its own less its rivals' (``rival_weights``)."""
+    card = view["card"]
+    me, picker, left = view["seat"], view["picker"], view["deck"]
+    allowed = _allowed(view)
+    others = [s for s in sorted({*view["chosen"], *view["waiting"]}) if s != me]
+    lutins = sorted((*others, me))
+    weight = rival_weights(view)
+    odds = _level_1_gesture(card["kind"], allowed)
+    mixes: list[tuple[float, tuple[str, ...]]] = [(1.0, ())]
+    for _ in others:
+        mixes = [(p * odds[k], (*mix, k)) for p, mix in mixes for k in allowed]
+
+    def worth(gesture: str) -> float:
+        total = 0.0
+        for p, mix in mixes:
+            shown = dict(zip(others, mix, strict=True))
+            shown[me] = gesture
+            if len(set(shown.values())) == 1:
+                total -= p * weight[picker] * min(card["big"], left)
+                continue
+            counts = Counter(shown.values())
+            most = max(counts.values())
+            followed = [s for s in lutins if counts[shown[s]] == most]
+            for s in followed:
+                got_picker, got_lutin = _paid(card["big"], card["small"], shown[s] == card["kind"], left)
+                mine = got_lutin if s == me else -weight[s] * got_lutin
+                total += p / len(followed) * (mine - weight[picker] * got_picker)
+        return total
+
+    return max(allowed, key=lambda k: (round(worth(k), 9), k == card["kind"]))
+
+
+def best_follow(view: View, revealed: tuple[int, ...]) -> int:
+    """Level 2's choice as the picker (standard and en grand), from its view and the revealed cards:
+    the card is any not yet revealed (every one alike a priori), weighed by the chance that level-1
+    lutins would have made the gestures shown; following a lutin pays the picker the big number if
+    its gesture is the card's kind, and that lutin the small number. The lutin with the best
+    expected mushrooms, the picker's less the lutin's (``rival_weights``); then the one with fewest."""
+    candidates = view["followable"]
+    shown = {g["seat"]: g["gesture"] for g in view["gestures"] or () if g is not None}
+    allowed = _allowed(view)
+    gone = set(revealed)
+    unseen = [c for c in deck() if c.id not in gone]
+    likelihood = {}
+    for kind in KINDS:
+        odds = _level_1_gesture(kind, allowed)
+        likelihood[kind] = 1.0
+        for s in candidates:
+            likelihood[kind] *= odds.get(shown[s], 0.0)
+    norm = sum(likelihood[c.kind] for c in unseen) or 1.0
+    weight = rival_weights(view)
+    left = view["deck"]
+
+    def worth(s: int) -> float:
+        total = 0.0
+        for c in unseen:
+            got_picker, got_lutin = _paid(c.big, c.small, shown[s] == c.kind, left)
+            total += likelihood[c.kind] / norm * (got_picker - weight[s] * got_lutin)
+        return total
+
+    counts = view["mushrooms"]
+    return max(candidates, key=lambda s: (round(worth(s), 9), -counts[s], -s))
 
 
 ENGINE = LutinadesEngine()

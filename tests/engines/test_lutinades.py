@@ -534,7 +534,12 @@ def test_ai_plays_legal_moves_and_lutins_bluff_sometimes(variant, level):
         if state.phase == "choice":
             a = ENGINE.ai_action(state, state.picker, level)
             assert a in ENGINE.legal_actions(state, state.picker)
-    assert truth > 10 and lies > 10
+    if level == 2 and variant != "lutins-malins":
+        # against level-1 pickers a level-2 lutin bluffs: with scores level, the truth would only pay
+        # the picker (tests/engines/test_lutinades_ai.py)
+        assert truth == 0 and lies == 120
+    else:
+        assert truth > 10 and lies > 10
 
 
 def test_ai_picker_follows_the_majority_and_in_malins_the_odd_side():
