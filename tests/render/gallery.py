@@ -126,14 +126,21 @@ def _variants(kind: str) -> list[dict[str, Any]]:
     return out
 
 
-def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en"), share: tuple[int, int] = (0, 1)) -> Iterator[Shot]:
-    """Every picture of ``kind``'s games: each variant with the fewest and the most players. ``share``
-    ``(k, n)``: only every ``n``-th of those games, from the ``k``-th (a part of :data:`PARTS`)."""
+def games_of(kind: str) -> list[tuple[dict[str, Any], int]]:
+    """The games the gallery plays of ``kind``: ``(options, players)``, each variant with the fewest
+    and the most players."""
+    engine = engines.get(kind)
+    return [(options, players) for options in _variants(kind)
+            for players in sorted({_fewest_players(engine, options), _most_players(engine, options)})]
+
+
+def game_shots(kind: str, langs: tuple[str, ...] = ("fr", "en"), only: tuple[int, ...] | None = None) -> Iterator[Shot]:
+    """Every picture of ``kind``'s games (:func:`games_of`); ``only``: of those games, by index (a
+    part of :data:`PARTS`)."""
     engine = engines.get(kind)
     cog = _cog(kind)
-    games = [(options, players) for options in _variants(kind)
-             for players in sorted({_fewest_players(engine, options), _most_players(engine, options)})]
-    for options, players in games[share[0]::share[1]]:
+    games = games_of(kind)
+    for options, players in (games if only is None else [games[i] for i in only]):
         states = _play(kind, players, options, seed=7 + players)
         yield from replay_shots(kind, cog, options, players, states, langs)
         for k, state in enumerate(states):
@@ -267,21 +274,24 @@ def community_shots(langs: tuple[str, ...] = ("fr", "en")) -> Iterator[Shot]:
 #: the gallery in parts of about the same drawing time, so that ``make test``'s workers draw it side by
 #: side: the picture tests take a part as their parameter, and the scheduler (tests/conftest.py) keeps
 #: each part's tests of both picture modules in one worker, so that each part is drawn once in the run.
-#: A part is a list of ``(kind, k, n)``: the ``k``-th of ``n`` shares of that kind's games (every
-#: ``n``-th of its (variant, players) games from the ``k``-th: :func:`game_shots`); ``community``: the
-#: community boards. Measured on 2026-11-29 (CPU s): Limit 173, Range ta Ludothèque 34, Ludime 14,
-#: Lutinades 11, Armada 7, Tectonic 6, Ludix 3, the community boards 2.
-PARTS: dict[str, tuple[tuple[str, int, int], ...]] = {
-    **{f"limit-{k + 1}": (("limit", k, 4),) for k in range(4)},
-    "ranta-ludix-community": (("ranta", 0, 1), ("ludix", 0, 1), ("community", 0, 1)),
-    "ludime-lutinades-armada-tectonic": (("ludime", 0, 1), ("lutinades", 0, 1), ("armada", 0, 1),
-                                         ("tectonic", 0, 1)),
+#: A part is a list of ``(kind, games)``: ``games`` the indexes of that kind's games it draws (see
+#: :func:`game_shots`), None all of them; ``community``: the community boards. Measured on 2026-11-29
+#: (CPU s): Limit 173 (a solo or two-player game 6-9, a six-player game 18-20), Range ta Ludothèque 34,
+#: Ludime 14, Lutinades 11, Armada 7, Tectonic 6, Ludix 3, the community boards 2: six parts of 40-50 s.
+PARTS: dict[str, tuple[tuple[str, tuple[int, ...] | None], ...]] = {
+    "limit-1": (("limit", (0, 1, 3)),),
+    "limit-2": (("limit", (2, 5, 7)),),
+    "limit-3": (("limit", (4, 9, 11)),),
+    "limit-4": (("limit", (6, 8, 10, 12, 13)),),
+    "ranta-ludix-community": (("ranta", None), ("ludix", None), ("community", None)),
+    "ludime-lutinades-armada-tectonic": (("ludime", None), ("lutinades", None), ("armada", None),
+                                         ("tectonic", None)),
 }
 
 
 def kinds_of(part: str) -> set[str]:
     """The kinds (games, ``community``) whose pictures the gallery's ``part`` draws, all or some."""
-    return {kind for kind, _, _ in PARTS[part]}
+    return {kind for kind, _ in PARTS[part]}
 
 
 def part_of(kind: str) -> str:
@@ -296,8 +306,8 @@ def all_shots(part: str | None = None) -> Iterator[Shot]:
             yield from game_shots(kind)
         yield from community_shots()
         return
-    for kind, k, n in PARTS[part]:
-        yield from community_shots() if kind == "community" else game_shots(kind, share=(k, n))
+    for kind, games in PARTS[part]:
+        yield from community_shots() if kind == "community" else game_shots(kind, only=games)
 
 
 def first_of_each_kind(shots: list[Shot], key: Callable[[str], str]) -> list[Shot]:
