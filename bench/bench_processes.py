@@ -40,6 +40,18 @@ P99_MS = 1000.0
 DISCORD_MS = 3000.0  # an interaction not answered within this is « Échec de l'interaction »
 
 
+def lost_moves(name: str, step: dict) -> str | None:
+    """The failure of a step that left a move unanswered or answered past Discord's 3 s (on Discord:
+    « Échec de l'interaction »), with the reason of each (``step["why"]``: bench_throughput's players
+    count them); None when every move of the step was answered in time."""
+    late = [c for c in step["callbacks"] if c > DISCORD_MS]
+    if not step["unanswered"] and not late:
+        return None
+    why = ", ".join(f"{n} {reason}" for reason, n in sorted(step["why"].items()) if n) or "-"
+    return (f"- {name} at {step['rate']:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
+            f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
+
+
 def world() -> tuple[FakeDiscord, list, list]:
     fake = FakeDiscord(guild_name="Bench", channels=[f"t{i}" for i in range(GAMES // 2)], settle=0.02,
                        timeout=30, shards=2)
@@ -108,11 +120,9 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: a process without CPU")
             if pg and db_cpu <= 0:
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: no PostgreSQL CPU")
-            late = [c for c in step["callbacks"] if c > DISCORD_MS]
-            if step["unanswered"] or late:
-                why = ", ".join(f"{n} {reason}" for reason, n in sorted(step["why"].items())) or "-"
-                failures.append(f"- {name} at {rate:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
-                                f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
+            lost = lost_moves(name, step)
+            if lost:
+                failures.append(lost)
             rows.append({**step, "bot_ms": 1000 * sum(per_process) / step["moves"],
                          "db_ms": 1000 * db_cpu / step["moves"], "p99": percentile(step["callbacks"], 99),
                          "p50": statistics.median(step["callbacks"]),
