@@ -38,6 +38,26 @@ GAMES = 50
 RATES = (30, 60, 90, 120)
 P99_MS = 1000.0
 DISCORD_MS = 3000.0  # an interaction not answered within this is « Échec de l'interaction »
+LOSSES_SHOWN = 5  # a failed step says when and where its first lost moves were
+
+
+def lost_moves(name: str, step: dict, shard_of=None) -> str | None:
+    """The failure of a step that left a move unanswered or answered past Discord's 3 s (on Discord:
+    « Échec de l'interaction »), with the reason of each (``step["why"]``: bench_throughput's players
+    count them) and, for the first ones, when in the step and where (``step["losses"]``: seconds into
+    the step, the game's channel, the reason; ``shard_of(guild id)``: its server's shard, the process
+    that served it); None when every move of the step was answered in time."""
+    late = [c for c in step["callbacks"] if c > DISCORD_MS]
+    if not step["unanswered"] and not late:
+        return None
+    why = ", ".join(f"{n} {reason}" for reason, n in sorted(step["why"].items()) if n) or "-"
+    line = (f"- {name} at {step['rate']:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
+            f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
+    where = []
+    for at, channel, reason in step.get("losses", [])[:LOSSES_SHOWN]:
+        shard = f"shard {shard_of(channel.guild_id)}, " if shard_of is not None else ""
+        where.append(f"{reason} at +{at:.1f} s ({shard}#{channel.name})")
+    return line + (": " + "; ".join(where) if where else "")
 
 
 def world() -> tuple[FakeDiscord, list, list]:
@@ -108,11 +128,9 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: a process without CPU")
             if pg and db_cpu <= 0:
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: no PostgreSQL CPU")
-            late = [c for c in step["callbacks"] if c > DISCORD_MS]
-            if step["unanswered"] or late:
-                why = ", ".join(f"{n} {reason}" for reason, n in sorted(step["why"].items())) or "-"
-                failures.append(f"- {name} at {rate:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
-                                f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
+            lost = lost_moves(name, step, fake.shard_of)
+            if lost:
+                failures.append(lost)
             rows.append({**step, "bot_ms": 1000 * sum(per_process) / step["moves"],
                          "db_ms": 1000 * db_cpu / step["moves"], "p99": percentile(step["callbacks"], 99),
                          "p50": statistics.median(step["callbacks"]),

@@ -85,6 +85,8 @@ class Game:
         #: why a move was not answered: no callback within Discord's 3 s (« Échec de l'interaction »),
         #: a callback past them (refused), no next buttons after the answer, the player's own resync
         self.lost = {"no_callback": 0, "late": 0, "no_next": 0, "resync": 0}
+        #: each lost move: (wall-clock time of the click, reason), for a failed step to say when and where
+        self.losses: list[tuple[float, str]] = []
 
     async def start(self) -> None:
         fake, (a, b) = self.fake, self.users
@@ -108,11 +110,12 @@ class Game:
             await asyncio.sleep(0.05)
             self.msg = last_control(self.fake, self.channel) or msg
             self.lost["resync"] += 1
+            self.losses.append((time.time(), "resync"))
             return None, 0.0
         (uid,) = who
         label = "Stop (marquer)" if "Stop (marquer)" in labels and self.moves % 3 == 2 else \
             next((lb for lb in labels if lb != "Stop (marquer)"), labels[0])
-        t0 = time.perf_counter()
+        t0, clicked = time.perf_counter(), time.time()
         res = await self.fake.click(self.by_id[uid], msg, label=label, timeout=30, check_deadline=False,
                                     until=lambda r: r.late or _next_control(self.fake, self.channel, msg.id))
         done = time.perf_counter() - t0
@@ -120,7 +123,9 @@ class Game:
         if res.late or nxt is None:
             # Discord refused the late answer (3 s): the move is lost for the player; carry on
             # from the newest message with buttons
-            self.lost["late" if res.late else "no_callback" if res.latency is None else "no_next"] += 1
+            reason = "late" if res.late else "no_callback" if res.latency is None else "no_next"
+            self.lost[reason] += 1
+            self.losses.append((clicked, reason))
             self.msg = last_control(self.fake, self.channel) or msg
             return None, done
         self.msg = nxt
@@ -326,7 +331,7 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
     lost0 = [dict(getattr(g, "lost", {})) for g in games]
     offerer = asyncio.create_task(offer())
     players = [asyncio.create_task(player(g)) for g in games]
-    t0 = time.perf_counter()
+    t0, wall0 = time.perf_counter(), time.time()
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.gather(*players)
@@ -337,8 +342,11 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
         for reason, n in getattr(g, "lost", {}).items():
             if n - before.get(reason, 0):
                 why[reason] = why.get(reason, 0) + n - before.get(reason, 0)
+    # each lost move of the step: (seconds into the step, its game's channel, reason)
+    losses = sorted(((at - wall0, g.channel, reason) for g in games for at, reason in getattr(g, "losses", ())
+                     if at >= wall0), key=lambda loss: loss[0])
     return {"rate": rate, "moves": len(follow), "achieved": len(follow) / elapsed, "callbacks": callbacks,
-            "follow": follow, "unanswered": unanswered, "why": why,
+            "follow": follow, "unanswered": unanswered, "why": why, "losses": losses,
             "ended": sum(getattr(g, "ended", 0) for g in games) - ended}
 
 

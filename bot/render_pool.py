@@ -153,6 +153,9 @@ class RenderPool:
         self._cache: OrderedDict[Hashable, bytes | None] = OrderedDict()
         self._cache_size = cache_size
         self.restarts = 0
+        #: the lane of the long jobs (:meth:`run_long`): a pool of one worker of its own, started at the first one
+        self._long: RenderPool | None = None
+        self._long_start = asyncio.Lock()
         self.worker_cpu = 0.0  # CPU seconds spent drawing in the workers (benchmarks read it)
         self.jobs = 0
         self.hits = 0
@@ -193,7 +196,9 @@ class RenderPool:
     async def close(self) -> None:
         workers, self._all = self._all, []
         self._idle = None
-        await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
+        long, self._long = self._long, None
+        await asyncio.gather(*(w.stop() for w in workers), *([long.close()] if long is not None else []),
+                             return_exceptions=True)
 
     # --- drawing ----------------------------------------------------------------------
     async def run(self, job: Picture | Callable[..., bytes | None] | None, *args: Any) -> bytes | None:
@@ -225,6 +230,30 @@ class RenderPool:
                 raise value
             return value
         return await asyncio.to_thread(job)
+
+    async def run_long(self, job: Picture | Callable[..., bytes | None] | None, *args: Any) -> bytes | None:
+        """A job of seconds (an animated summary: ~2 s of CPU, more on a busy machine) in a worker of its
+        own, never in the workers that draw the moves' pictures: with one picture worker (a small host,
+        the tests), a move's picture waited behind a summary past Discord's 3 seconds (issue 36). That
+        worker starts at the first long job and runs below the picture workers' priority
+        (``LUDIBOT_LONG_NICE``, see :mod:`bot.render_worker`); without worker processes (a thread pool,
+        or it cannot start), as :meth:`run`."""
+        if job is None:
+            return None
+        if not self._all and not self._spawning:
+            return await self.run(job, *args)
+        async with self._long_start:
+            if self._long is None:
+                self._long = RenderPool(1, cache_size=0, warm="long")
+                await self._long.start()
+        if not self._long.uses_processes and not self._long._spawning:
+            return await self.run(job, *args)
+        return await self._long.run(job, *args)
+
+    @property
+    def long_worker_pids(self) -> list[int]:
+        """The process ids of the long jobs' worker (none before the first long job)."""
+        return [w.proc.pid for w in self._long._all] if self._long is not None else []
 
     async def _take(self) -> _Worker | None:
         """An idle worker (waiting for one), or None when there is none left to wait for."""

@@ -19,11 +19,15 @@ READY = b"R"
 #: the AI workers' niceness (``LUDIBOT_AI_NICE``), above the bot's: the CPU goes first to the event loop and
 #: the pictures
 AI_NICE = 19
+#: the niceness of the worker of long pictures (``LUDIBOT_LONG_NICE``: the animated summaries, see
+#: ``RenderPool.run_long``): below the moves' pictures, above the AI's searches
+LONG_NICE = 10
 
 
 def _warm(what: str = "render") -> None:
     """Import the renderers (fonts, PIL) before the first job, so it is as fast as the next ones; an
-    AI worker (``python -m bot.render_worker engines``) imports the engines and their AIs instead."""
+    AI worker (``python -m bot.render_worker engines``) imports the engines and their AIs instead; the
+    worker of long pictures (``long``) the renderers and the animations, at a lower priority."""
     if what == "engines":
         # below the bot's own process and its render workers: on a busy machine, a search that takes a core
         # for seconds yields it to the commands and pictures members wait for (issue 37)
@@ -35,6 +39,13 @@ def _warm(what: str = "render") -> None:
 
         engines.available()
         return
+    if what == "long":
+        # a summary's seconds of CPU yield to the moves' pictures and the event loop on a busy machine
+        try:
+            os.nice(int(os.environ.get("LUDIBOT_LONG_NICE", LONG_NICE)))
+        except (OSError, ValueError):
+            pass
+        import render.animation  # noqa: F401
     import render.armada  # noqa: F401
     import render.leaderboard  # noqa: F401
     import render.limit  # noqa: F401

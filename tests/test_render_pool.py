@@ -114,6 +114,48 @@ def test_a_caller_that_gives_up_leaves_the_worker_in_step(tmp_path):
     asyncio.run(scenario())
 
 
+def test_a_long_job_never_holds_the_worker_a_picture_waits_for(tmp_path):
+    """Issue 36: an animated summary (seconds of CPU) drawn in the pool of one worker held the only
+    worker, and a move's picture asked meanwhile waited behind it past Discord's 3 seconds. A long job
+    runs in a worker of its own, below the pictures' priority: the pictures asked while it draws are
+    drawn at once, by the picture worker."""
+    started, release = str(tmp_path / "started"), str(tmp_path / "release")
+
+    async def scenario():
+        pool = RenderPool(1)
+        await pool.start()
+        try:
+            (drawer,) = pool._all
+            assert pool.long_worker_pids == []  # started at the first long job, not before
+            long = asyncio.create_task(pool.run_long(_held, started, release, b"summary"))
+            await _until(lambda: os.path.exists(started), "the long job to start")
+            (long_pid,) = pool.long_worker_pids
+            assert long_pid not in (drawer.proc.pid, os.getpid())
+            assert os.getpriority(os.PRIO_PROCESS, long_pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+            for _ in range(3):  # drawn while the summary is still being drawn, by the picture worker
+                assert await asyncio.wait_for(pool.run(_pid), 5) == drawer.proc.pid
+            assert not long.done()
+            open(release, "w").close()
+            assert await long == b"summary"
+            assert await pool.run_long(_pid) == long_pid  # the same worker, kept for the next one
+        finally:
+            await pool.close()
+        assert pool.long_worker_pids == []
+
+    asyncio.run(scenario())
+
+
+def test_a_long_job_without_worker_processes_is_drawn_as_any_other():
+    async def scenario():
+        pool = RenderPool(0)
+        await pool.start()
+        assert await pool.run_long(_pid) == os.getpid()  # in a thread of this process, as run() draws
+        assert await pool.run_long(None) is None and pool.long_worker_pids == []
+        await pool.close()
+
+    asyncio.run(scenario())
+
+
 def test_the_last_worker_gone_for_good_falls_back_to_a_thread(tmp_path, monkeypatch):
     import bot.render_pool as rp
 

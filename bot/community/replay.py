@@ -405,10 +405,10 @@ class ReplayService:
             self._animations.move_to_end(key)
             return self._animations[key]
         item = await self.get(game)
-        async with self._drawing:  # one animation at a time: the other workers keep drawing moves
+        async with self._drawing:  # one animation at a time, in the long pictures' worker: never in front of moves
             if key in self._animations:  # drawn meanwhile (the end of the game's own, say)
                 return self._animations[key]
-            out = await self.bot.render_pool.run(self.animation_job(game, item, lang, ranking, title))
+            out = await self.bot.render_pool.run_long(self.animation_job(game, item, lang, ranking, title))
             # its frames as drawn (tall pictures, six Limit boards: fewer of them, render.animation)
             result = Animation(out[0], out[1], frame_count(out[0])) if out else None
             self._animations[key] = result

@@ -96,6 +96,40 @@ async def test_a_whole_game_against_the_bot(world):
     check_table_cards(fake, [u.alice.id])  # issue 24: every public message a card, pictures and pings in it
 
 
+async def test_moves_are_answered_in_time_while_the_old_turn_cards_wait_on_a_rate_limit(world):
+    """Issue 36: no game lock is held across an HTTP call that may wait. A move sent by command takes
+    the controls off the previous turn card with a channel edit, and Discord rate-limits the edits of a
+    channel (here one per 3 s): the edits queue up, and every move is still answered within Discord's
+    3 seconds (``run_command`` raises past them); once the edits are through, only the newest turn card
+    keeps controls."""
+    fake, u = world.fake, world.u
+    res = await fake.run_command(u.alice, "jeux", "tectonic start", adversaire="bot", niveau=1, until=answered)
+    game_id = game_id_of(board_messages(res)[0])
+    fake.rate_limit.channel_edit_limit, fake.rate_limit.channel_edit_per = 1, 3.0
+
+    def live_cards() -> list:
+        return [m for m in fake.messages("jeux") if m.visible_to is None and not m.deleted and m.buttons]
+
+    waiting = 0
+    async with Reader(world.bot.db) as reader:
+        for _ in range(6):
+            _, state = await reader.state(game_id)
+            if state.finished:
+                break
+            s = await step(fake, reader, game_id, {0: u.alice})
+            assert s.result.latency < 3.0 and len(board_messages(s.result)) == 1, s.result.content
+            waiting = max(waiting, len(live_cards()) - 1)
+        game, _ = await reader.state(game_id)
+    assert waiting >= 2  # the older cards' edits did wait on the channel's rate limit meanwhile
+    await fake.wait_until(lambda: len(live_cards()) == 1, timeout=40)
+    (newest,) = live_cards()
+    assert newest.id == max(m.id for m in fake.messages("jeux") if m.visible_to is None and m.kind != "user")
+    # the controls of the game's newest version (the move's carry it)
+    ids = [b["custom_id"].split(":") for b in newest.buttons]
+    assert {i[1] for i in ids} == {str(game_id)} and str(game.version) in {i[3] for i in ids}, ids
+    assert fake.errors == [] and world.bot.tracebacks() == []
+
+
 async def test_a_random_player_picking_from_the_autocomplete_loses(world):
     """Alice plays random legal moves, each picked from what the autocomplete offers her (exactly
     the engine's legal cells), through a flip button when she must choose: the bot wins."""
