@@ -41,15 +41,10 @@ run: $(STAMP) activity
 #: more than it computes (measured: two workers kept 0.47 of the two cores busy); a test module runs whole
 #: in one worker (its shared world)
 WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
-#: modules run alone after the others: they play every game in both languages with their animated
-#: summaries, and beside another worker's bot their commands missed Discord's 3 s on 2 cores
-SOLO := tests/e2e/test_language_games_e2e.py
-
 test: $(TESTSTAMP) activity
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder $(addprefix --ignore=,$(SOLO))
-	$(PY) -m pytest -q $(SOLO)
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 lint: $(TESTSTAMP)
 	$(PY) -m ruff check .
