@@ -315,7 +315,7 @@ _TIE = 0.5  # a shared first place, as scripts/ludix_table.py counts it
 
 
 @cache
-def _dice() -> tuple[float, tuple[tuple[int, float], ...], tuple[tuple[int, float], ...]]:
+def dice_odds() -> tuple[float, tuple[tuple[int, float], ...], tuple[tuple[int, float], ...]]:
     """P(bust), the (value, chance) of each best numeral, and what a level-1 turn banks (0 on a
     bust, else its total once it reaches 100), with its chance."""
     counts: dict[int, int] = {}
@@ -364,7 +364,7 @@ def _banking(seat: int, theirs: int) -> tuple[Callable[[int], float], int]:
     banks), and the score from which banking surely wins."""
     n = BEST_RESPONSE_TARGET
     first, second = _tables()
-    gains = _dice()[2]
+    gains = dice_odds()[2]
 
     def win(m: int, o: int) -> float:
         return 1.0 if m > o else _TIE if m == o else 0.0
@@ -385,7 +385,7 @@ def _rolling_on(bank: Callable[[int], float], sure: int, here: int, on_bust: flo
     """The chance of winning when rolling on from score ``here`` (banked + turn total), then playing
     on at best: ``V(s) = max(bank(s), sum p_r V(s + r) + P(bust) on_bust)``, from ``sure`` (where
     banking surely wins: V = 1) down to ``here``."""
-    bust, rolls, _ = _dice()
+    bust, rolls, _ = dice_odds()
     top = rolls[-1][0]
     values: dict[int, float] = {s: 1.0 for s in range(sure, sure + top)}  # here < sure
     for s in range(sure - 1, here, -1):

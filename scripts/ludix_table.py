@@ -26,43 +26,17 @@ from __future__ import annotations
 
 import lzma
 import sys
-from itertools import product
 from pathlib import Path
 
 import numpy as np
 
-from engines.ludix import DIE_FACES, best_numeral
+from engines.ludix import dice_odds
 
 TARGET = 300
 TMAX = 480  # at 480 a score beats anything level 1 can reach from below 300 (299 + 179): stopping is sure
 TIE = 0.5
 OUT = Path(__file__).resolve().parents[1] / "data" / "ludix" / "best_response.bin"
 MAGIC = b"LUDIX1"
-
-
-def roll_distribution() -> tuple[float, list[tuple[int, float]]]:
-    """P(bust) and the (value, chance) of the best numeral of four dice."""
-    counts: dict[int, int] = {}
-    for faces in product(DIE_FACES, repeat=4):
-        best = best_numeral("".join(faces))
-        value = best[1] if best else 0
-        counts[value] = counts.get(value, 0) + 1
-    n = 6 ** 4
-    return counts.pop(0) / n, [(v, c / n) for v, c in sorted(counts.items())]
-
-
-def level_one_gain(bust: float, rolls: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """What a level-1 turn banks: 0 on a bust, else its total once it reaches 100."""
-    reach = [0.0] * 200
-    reach[0] = 1.0
-    gain = {0: 0.0}
-    for t in range(100):
-        if reach[t]:
-            gain[0] += reach[t] * bust
-            for v, p in rolls:
-                reach[t + v] += reach[t] * p
-    gain.update({t: reach[t] for t in range(100, 200) if reach[t]})
-    return sorted(gain.items())
 
 
 def _win(m: np.ndarray, o: np.ndarray) -> np.ndarray:
@@ -84,8 +58,8 @@ def _turn(stop: np.ndarray, bust_value: np.ndarray, bust: float, rolls: list[tup
 
 
 def solve() -> tuple[np.ndarray, np.ndarray]:
-    bust, rolls = roll_distribution()
-    gains = level_one_gain(bust, rolls)
+    # the engine's own odds: P(bust), each best numeral's chance, what a level-1 turn banks
+    bust, rolls, gains = dice_odds()
     rows = TARGET + TMAX + 100
     mm = np.arange(rows)[:, None]
     # seat 0: after its turn banks (score m'), level 1 plays, then the round ends

@@ -233,9 +233,9 @@ def test_level_2_table_solves_the_game_against_level_1():
     """The stored chances satisfy the game's equations at sampled scores (to the table's 1/65535
     precision): seat 0's chance before its turn is that of its best turn; seat 1's before the round
     is its best turn's averaged over what level 1 banks first. From 0-0: 57.8 % and 62.9 %."""
-    from engines.ludix import _banking, _dice, _rolling_on, _tables
+    from engines.ludix import _banking, _rolling_on, _tables, dice_odds
     first, second = _tables()
-    gains = _dice()[2]
+    gains = dice_odds()[2]
     assert abs(sum(p for _, p in gains) - 1) < 1e-12
     rng = random.Random(37)
     for _ in range(30):
