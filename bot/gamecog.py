@@ -66,6 +66,8 @@ log = logging.getLogger("ludibot.cogs")
 STRIP_MAX_AGE = 55 * 60
 #: seconds between a game's end and the drawing of its animated summary (the result's own pictures first)
 SUMMARY_DELAY = 2.0
+#: a lobby's card edited again at most this many times when the lobby changed during its edit
+LOBBY_TRIES = 3
 #: Discord's upload limit per file for a bot on a server without boosts (the summary stays under 8 MiB)
 UPLOAD_LIMIT = 10 * 1024 * 1024
 #: Discord's JSON error code for an edit of a message too old to edit in a busy channel
@@ -436,29 +438,59 @@ class GameCog(commands.GroupCog):
     async def publish_lobby(self, game: GameRow) -> int | None:
         """Make the channel show the newest version of a lobby (its card edited in place, or posted
         anew when it is gone or too old to edit) or of a cancelled game (its card says so, the controls
-        of its table are taken off); then mark it published. Read again under the game's lock, so
-        two changes at once show the newer; a game that started meanwhile is left to its turn."""
-        async with self.game_lock(game.id):
-            fresh = await self.sessions.store.get_game(game.id)
-            if fresh is None or not fresh.due or fresh.status not in (LOBBY, CANCELLED):
-                return None
-            game = fresh
-            msg_id: int | None = game.lobby_message_id
-            if game.status == CANCELLED and game.control_message_id:  # a running game: its table's buttons off
+        of its table are taken off); then mark it published. A game that started meanwhile is left to
+        its turn.
+
+        The game's lock is held to read the game and compose its card, and again to mark it published,
+        never across the edit, which may wait on the channel's rate limit: a click on the lobby
+        (« Rejoindre », « Lancer ») meanwhile is answered at once (issue 36). If the game changed during
+        the edit, the card shown may be the older one: it is composed and edited again, with the game's
+        newest version (« started » once it started: the start's answer may have been overwritten)."""
+        msg_id: int | None = None
+        for attempt in range(LOBBY_TRIES):
+            async with self.game_lock(game.id):
+                fresh = await self.sessions.store.get_game(game.id)
+                # (again after an edit that may have overwritten a newer card: even if that one was marked)
+                if fresh is None or (not fresh.due and attempt == 0) or fresh.status not in (LOBBY, CANCELLED):
+                    return None
+                game = fresh
+                strip = game.status == CANCELLED and game.control_message_id
+                card = None if strip else await self.lobby_card(game, await self.public_lang_of(game))
+            msg_id = game.lobby_message_id
+            if strip:  # a running game cancelled: its table's buttons off
                 await self._strip_controls(game.thread_id or game.channel_id, game.control_message_id)
             else:
-                lg = await self.public_lang_of(game)
-                card = await self.lobby_card(game, lg)
                 try:
                     msg_id = await self._edit_or_post(game.channel_id, msg_id, card, post=game.status == LOBBY)
                 except discord.HTTPException:
                     if game.status == LOBBY:
                         raise  # retried, or the lobby paused, by the publisher
                     log.info("game %s: its lobby card could not say it was cancelled", game.id)
+            async with self.game_lock(game.id):
                 if msg_id and msg_id != game.lobby_message_id:
                     await self.sessions.store.set_message_ids(game.id, lobby=msg_id)
-            await self.sessions.store.mark_published(game.id, game.version, None)
-            return msg_id
+                now = await self.sessions.store.get_game(game.id)
+                if now is None or now.version == game.version:
+                    await self.sessions.store.mark_published(game.id, game.version, None)
+                    return msg_id
+            if now.status not in (LOBBY, CANCELLED):  # started while the card was edited
+                if not strip and msg_id:
+                    await self._show_started(now, msg_id)
+                return msg_id
+            game = now  # changed while the card was edited: show the newest version
+        return msg_id
+
+    async def _show_started(self, game: GameRow, message_id: int) -> None:
+        """A lobby edit that may have landed after the start's answer: the card says it started (and
+        where, in a thread of its own). Best effort: the turn matters."""
+        lg = await self.public_lang_of(game)
+        card = await self.lobby_card(game, lg)
+        if game.thread_id:
+            card = replace(card, text=card.text + "\n" + i18n.t("common.thread.started", lg, thread=f"<#{game.thread_id}>"))
+        try:
+            await self._edit_or_post(game.channel_id, message_id, card, post=False)
+        except discord.HTTPException:
+            log.info("game %s: its lobby card could not be marked started", game.id)
 
     async def refresh_started_lobby(self, game: GameRow) -> None:
         """A game the channel has not seen start (a crash between the start and its answer): its

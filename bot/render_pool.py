@@ -156,7 +156,7 @@ class RenderPool:
         #: the lane of the long jobs (:meth:`run_long`): a pool of one worker of its own, started at the first one
         self._long: RenderPool | None = None
         self._long_start = asyncio.Lock()
-        self.worker_cpu = 0.0  # CPU seconds spent drawing in the workers (benchmarks read it)
+        self._cpu = 0.0  # CPU seconds spent drawing in this pool's own workers
         self.jobs = 0
         self.hits = 0
 
@@ -225,7 +225,7 @@ class RenderPool:
                 # a worker died (killed, out of memory): a new one replaces it, the job is tried once more
                 log.warning("a render worker died: starting another (attempt %d)", attempt)
                 continue
-            self.worker_cpu += cpu
+            self._cpu += cpu
             if not ok:
                 raise value
             return value
@@ -249,6 +249,11 @@ class RenderPool:
         if not self._long.uses_processes and not self._long._spawning:
             return await self.run(job, *args)
         return await self._long.run(job, *args)
+
+    @property
+    def worker_cpu(self) -> float:
+        """CPU seconds spent drawing in the workers, the long jobs' included (benchmarks read it)."""
+        return self._cpu + (self._long.worker_cpu if self._long is not None else 0.0)
 
     @property
     def long_worker_pids(self) -> list[int]:

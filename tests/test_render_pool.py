@@ -47,6 +47,16 @@ async def _until(cond, what: str, timeout: float = 20) -> None:
         await asyncio.sleep(0.01)
 
 
+def _busy(seconds: float) -> int:
+    """Spends ``seconds`` of CPU; the process id."""
+    import time
+
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return os.getpid()
+
+
 def _fail(text: str) -> bytes:
     raise ValueError(text)
 
@@ -137,7 +147,9 @@ def test_a_long_job_never_holds_the_worker_a_picture_waits_for(tmp_path):
             assert not long.done()
             open(release, "w").close()
             assert await long == b"summary"
-            assert await pool.run_long(_pid) == long_pid  # the same worker, kept for the next one
+            cpu = pool.worker_cpu
+            assert await pool.run_long(_busy, 0.2) == long_pid  # the same worker, kept for the next one
+            assert pool.worker_cpu - cpu >= 0.2  # its CPU counted with the pool's (the benchmarks read it)
         finally:
             await pool.close()
         assert pool.long_worker_pids == []

@@ -273,6 +273,29 @@ async def test_nine_games_timing_out_in_a_rate_limited_channel_while_players_cli
     assert any("n'a pas joué à temps" in (m.content or "") for m in fake.messages("jeux"))
 
 
+async def test_a_lobby_card_waiting_on_the_rate_limit_does_not_delay_the_start(field):
+    """Issue 36: no game lock across an HTTP call that may wait. Two members join a lobby by command:
+    each join owes the channel the lobby's card, edited in place, and the channel's edits are limited
+    (one per 4 s here), so the second edit waits. « Lancer » clicked meanwhile is answered within
+    Discord's 3 seconds (``click`` raises past them); once the edits are through, the card says the game
+    started and has no buttons, and the first turn has the controls."""
+    fake, u = field.fake, field.u
+    res = await fake.run_command(u.alice, "jeux", "ludix start", objectif=100)
+    lobby = res.message
+    fake.rate_limit.channel_edit_limit, fake.rate_limit.channel_edit_per = 1, 4.0
+    await fake.run_command(u.bruno, "jeux", "ludix join")
+    await fake.wait_until(lambda: "Bruno" in lobby.content, timeout=10)  # the first edit: the card shows Bruno
+    await fake.run_command(u.modo, "jeux", "ludix join")  # its card's edit waits on the channel's limit
+    assert "Modo" not in lobby.content
+    res = await fake.click(u.alice, lobby, label="Lancer")
+    assert res.latency < 3.0 and not res.ephemeral
+    game_id = int(lobby.revisions[0].buttons[0]["custom_id"].split(":")[1])
+    await fake.wait_until(lambda: newest_control(fake, game_id) is not None, timeout=20)
+    await fake.wait_until(lambda: "La partie est lancée" in lobby.content and not lobby.buttons
+                          and "Modo" in lobby.content, timeout=30)
+    await all_games_show_their_version(fake, field.bot.db)
+
+
 @pytest.mark.parametrize("permission,named", [("send_messages", "Envoyer des messages"),
                                               ("attach_files", "Joindre des fichiers"),
                                               ("view_channel", "Voir le salon")])
