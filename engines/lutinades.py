@@ -608,8 +608,8 @@ def _paid(big: int, small: int, picker_wins: bool, deck_left: int) -> tuple[int,
 
 
 def gesture_worths(view: View) -> dict[str, float]:
-    """Level 2's gesture as a lutin (standard and en grand), from its view: the card it sees; the
-    other lutins' gestures drawn as level 1 makes them; the picker following, as level 1 does, a
+    """What each gesture is worth to level 2's lutin (standard and en grand), from its view: the
+    card it sees; the other lutins' gestures drawn as level 1 makes them; the picker following, as level 1 does, a
     lutin whose gesture most share (at random among them); all alike pays the picker the big number.
     Each allowed gesture's expected mushrooms, its own less its rivals' (``rival_weights``)."""
     card = view["card"]
@@ -640,15 +640,13 @@ def gesture_worths(view: View) -> dict[str, float]:
                 total += p / len(followed) * (mine - weight[picker] * got_picker)
         return total
 
-    worths = {k: round(worth(k), 9) for k in allowed}
-    return worths
+    return {k: round(worth(k), 9) for k in allowed}
 
 
-def best_gesture(view: View) -> str:
-    """The gesture of ``gesture_worths`` worth most (the truth first among equals)."""
-    card = view["card"]
-    worths = gesture_worths(view)
-    return max(worths, key=lambda k: (worths[k], k == card["kind"]))
+def best_gesture(view: View, worths: dict[str, float] | None = None) -> str:
+    """The gesture worth most (``gesture_worths``), the truth first among equals."""
+    worths = gesture_worths(view) if worths is None else worths
+    return max(worths, key=lambda k: (worths[k], k == view["card"]["kind"]))
 
 
 #: level 2's lutin tells the truth up to this often against a picker who follows its gestures ...
@@ -708,7 +706,7 @@ def level_2_gesture(view: View, history: tuple[dict[str, Any], ...] | list[dict[
     card = view["card"]
     draw = rng.random()
     worths = gesture_worths(view)
-    best = max(worths, key=lambda k: (worths[k], k == card["kind"]))
+    best = best_gesture(view, worths)
     if card["kind"] in worths:
         cost = worths[best] - worths[card["kind"]]
         if draw < truth_chance(history, view["seat"], view["picker"], math.exp(-cost / COST_SCALE)):
