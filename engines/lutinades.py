@@ -24,6 +24,7 @@ lutin has chosen.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
@@ -499,18 +500,25 @@ class LutinadesEngine:
 
         Level 2 (standard and en grand) plays each turn for the most mushrooms against its rivals,
         each rival's counted by ``rival_weights`` (the closer to the lead, the more): as a lutin
-        (``best_gesture``) it weighs every gesture against what level-1 lutins and a level-1 picker
-        would do with the card it sees; as the picker (``best_follow``) it weighs each lutin by the
+        (``level_2_gesture``) it weighs every gesture against what level-1 lutins and a level-1 picker
+        would do with the card it sees (``best_gesture``: nearly always a bluff), but tells the truth
+        now and then, the more often the less this turn's picker has believed its gestures so far
+        this game (``truth_chance``), so that a picker who learns it bluffs and ignores it pays for
+        it; as the picker (``best_follow``) it weighs each lutin by the
         chance its gesture is true, from the gestures and the cards not yet revealed, and what
         following it pays whom. In lutins malins it keeps its former rule: tells the truth one time
         in four, and follows as level 1 does, weighing the kinds still unseen.
 
         Every choice reads the seat's ``view`` (the lutin's own card, never another lutin's
-        gesture before the reveal, never the deck order) and the revealed cards (public).
+        gesture before the reveal, never the deck order), the revealed cards and the turns played
+        (``State.history``: public, each was ``last_turn``); its draws come from the game's seed,
+        the turn and the seat, so a move is the same for the same position.
         """
         if state.phase == GESTURES and seat in self.expected(state):
             if level >= 2 and state.variant != MALINS:
-                return {"type": "gesture", "gesture": best_gesture(self.view(state, seat)), "side": None}
+                rng = derive_rng(state.seed, "ai-truth", state.turn, seat)
+                gesture = level_2_gesture(self.view(state, seat), state.history, rng)
+                return {"type": "gesture", "gesture": gesture, "side": None}
             rng = derive_rng(state.seed, "ai", state.turn, seat, level)
             card = deck()[state.card]
             allowed = self.allowed_kinds(state)
@@ -599,11 +607,11 @@ def _paid(big: int, small: int, picker_wins: bool, deck_left: int) -> tuple[int,
     return got, min(small, deck_left - got)
 
 
-def best_gesture(view: View) -> str:
-    """Level 2's gesture as a lutin (standard and en grand), from its view: the card it sees; the
-    other lutins' gestures drawn as level 1 makes them; the picker following, as level 1 does, a
+def gesture_worths(view: View) -> dict[str, float]:
+    """What each gesture is worth to level 2's lutin (standard and en grand), from its view: the
+    card it sees; the other lutins' gestures drawn as level 1 makes them; the picker following, as level 1 does, a
     lutin whose gesture most share (at random among them); all alike pays the picker the big number.
-    The gesture with the best expected mushrooms, its own less its rivals' (``rival_weights``)."""
+    Each allowed gesture's expected mushrooms, its own less its rivals' (``rival_weights``)."""
     card = view["card"]
     me, picker, left = view["seat"], view["picker"], view["deck"]
     allowed = _allowed(view)
@@ -632,7 +640,78 @@ def best_gesture(view: View) -> str:
                 total += p / len(followed) * (mine - weight[picker] * got_picker)
         return total
 
-    return max(allowed, key=lambda k: (round(worth(k), 9), k == card["kind"]))
+    return {k: round(worth(k), 9) for k in allowed}
+
+
+def best_gesture(view: View, worths: dict[str, float] | None = None) -> str:
+    """The gesture worth most (``gesture_worths``), the truth first among equals."""
+    worths = gesture_worths(view) if worths is None else worths
+    return max(worths, key=lambda k: (worths[k], k == view["card"]["kind"]))
+
+
+#: level 2's lutin tells the truth up to this often against a picker who follows its gestures ...
+TRUTH_FLOOR = 0.08
+#: ... the less the more the truth costs it (in mushrooms, ``gesture_worths``): ×e^(-cost / COST_SCALE)
+COST_SCALE = 0.5
+#: and this much more against a picker who has never believed its gestures this game
+TRUTH_MAX = 1.0
+#: the belief a picker starts the game with, in pseudo-turns (the lower, the faster the lutin adapts)
+BELIEF_PRIOR = 2.0
+
+
+def belief(history: tuple[dict[str, Any], ...] | list[dict[str, Any]], me: int, picker: int
+           ) -> tuple[float, float]:
+    """How far ``picker`` has believed the gestures of lutin ``me`` this game, from the public turn
+    summaries (``State.history``, each shown as ``last_turn`` — who picked, the gestures, whom it
+    followed): over the turns ``picker`` chose among two lutins or more, ``me`` among them,
+    (the times it followed a lutin showing ``me``'s gesture, ``me`` included; the times a picker who
+    believes the gestures would have: level 1's rule, the most shown gesture, at random among the
+    lutins showing the most shown ones)."""
+    believed = expected = 0.0
+    for turn in history:
+        if turn.get("picker") != picker or turn.get("followed") is None or turn.get("outcome") == UNANIMOUS:
+            continue
+        ignored = set(turn.get("ignored") or ())
+        shown = {g["seat"]: g["gesture"] for g in turn.get("gestures") or () if g is not None}
+        followable = [s for s in shown if s not in ignored]
+        if me not in followable or len(followable) < 2:
+            continue
+        mine = shown[me]
+        counts = Counter(shown[s] for s in followable)
+        most = max(counts.values())
+        if counts[mine] == most:
+            expected += counts[mine] / sum(n for n in counts.values() if n == most)
+        believed += shown.get(turn["followed"]) == mine
+    return believed, expected
+
+
+def truth_chance(history: tuple[dict[str, Any], ...] | list[dict[str, Any]], me: int, picker: int,
+                 cheap: float = 1.0) -> float:
+    """The chance level 2's lutin ``me`` tells ``picker`` the truth: ``TRUTH_FLOOR`` × ``cheap`` (how
+    little the truth costs against level-1 players) against a picker who believes its gestures as
+    often as a believing picker would (it follows them: bluffing pays), plus up to ``TRUTH_MAX`` the
+    less it has (``trust``, from ``belief``, 1 at the start of a game): against a picker who ignores
+    or contradicts its gestures it tells the truth more and more, so that ignoring it costs."""
+    believed, expected = belief(history, me, picker)
+    trust = min(1.0, (believed + BELIEF_PRIOR) / (expected + BELIEF_PRIOR))
+    return TRUTH_FLOOR * cheap + TRUTH_MAX * (1.0 - trust)
+
+
+def level_2_gesture(view: View, history: tuple[dict[str, Any], ...] | list[dict[str, Any]],
+                    rng: random.Random) -> str:
+    """Level 2's gesture as a lutin (standard and en grand), from its view and the public history:
+    the truth with ``truth_chance`` against this turn's picker (one draw from ``rng``, derived from
+    the game's seed, the turn and the seat — never from a hidden card), else ``best_gesture``'s,
+    the best against level-1 players (nearly always a bluff)."""
+    card = view["card"]
+    draw = rng.random()
+    worths = gesture_worths(view)
+    best = best_gesture(view, worths)
+    if card["kind"] in worths:
+        cost = worths[best] - worths[card["kind"]]
+        if draw < truth_chance(history, view["seat"], view["picker"], math.exp(-cost / COST_SCALE)):
+            return card["kind"]
+    return best
 
 
 def best_follow(view: View, revealed: tuple[int, ...]) -> int:

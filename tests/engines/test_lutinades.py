@@ -535,9 +535,9 @@ def test_ai_plays_legal_moves_and_lutins_bluff_sometimes(variant, level):
             a = ENGINE.ai_action(state, state.picker, level)
             assert a in ENGINE.legal_actions(state, state.picker)
     if level == 2 and variant != "lutins-malins":
-        # against level-1 pickers a level-2 lutin bluffs: with scores level, the truth would only pay
-        # the picker (tests/engines/test_lutinades_ai.py)
-        assert truth == 0 and lies == 120
+        # at the first turn a level-2 lutin nearly always bluffs: with scores level, the truth would
+        # mostly pay the picker; it tells it only now and then (TRUTH_FLOOR, tests/engines/test_lutinades_ai.py)
+        assert truth <= 0.08 * 120 and lies >= 0.92 * 120
     else:
         assert truth > 10 and lies > 10
 
