@@ -80,6 +80,7 @@ label-range = Portée { $range }
 label-must_move = Déplacement
 label-must_pivot = Pivot obligatoire
 label-must_pair = 5e navire : ensemble obligatoire
+label-must_pass = Aucun coup possible : passer
 label-choose_capture = Prise à choisir
 label-final = Position finale
 label-over = Partie terminée
