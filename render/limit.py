@@ -40,6 +40,7 @@ from render.common import (
     halo_for,
     legible,
     seat_colour,
+    words,
 )
 
 SQRT3 = math.sqrt(3)
@@ -494,7 +495,7 @@ def _min_font(width: int) -> int:
 
 def _wrap(text: str, fnt, width: float) -> list[str]:
     lines: list[str] = []
-    for word in text.split():
+    for word in words(text):
         if lines and fnt.getlength(lines[-1] + " " + word) <= width:
             lines[-1] += " " + word
         else:

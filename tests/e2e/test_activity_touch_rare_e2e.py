@@ -42,17 +42,17 @@ LANGS = pytest.mark.parametrize("lang", ["fr", "en"])
 #: the page's refusal of a move for an older version, and its hints, in each language (Dave's Discord
 #: speaks English)
 SAID = {
-    "fr": {"stale": "Un autre coup a été joué entre-temps : le plateau vient d'être mis à jour. Rien n'a changé.",
-           "outside": "À vous de jouer. Aucun coup sur l'image : touchez le bouton sous l'image.",
-           "pass": "Passer", "passed": "Passer : aucun autre coup n'est possible.", "capture": "Prendre {}",
-           "next_letter": "À vous de jouer. Touchez la lettre suivante de votre mot (après une seule carte : "
+    "fr": {"stale": "Un autre coup a été joué entre-temps\u00a0: le plateau vient d'être mis à jour. Rien n'a changé.",
+           "outside": "À vous de jouer. Aucun coup sur l'image\u00a0: touchez le bouton sous l'image.",
+           "pass": "Passer", "passed": "Passer\u00a0: aucun autre coup n'est possible.", "capture": "Prendre {}",
+           "next_letter": "À vous de jouer. Touchez la lettre suivante de votre mot (après une seule carte\u00a0: "
                           "la défausse, pour la jeter).",
-           "took": "Prendre PORTE à Bruno : {}, ",
-           "exchange": "Échanger {} : 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues.",
+           "took": "Prendre PORTE à Bruno\u00a0: {}, ",
+           "exchange": "Échanger {}\u00a0: 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues.",
            "fill": "{} en {} de la Déchetterie de votre voisin.",
-           "relocate": "Déplacer les tuiles de la grande orchidée : {} ({:+d} points).",
+           "relocate": "Déplacer les tuiles de la grande orchidée\u00a0: {} ({:+d} points).",
            "nothing": "Ne rien déplacer", "over": "La partie est terminée.",
-           "nothing_text": "Ne rien déplacer : les tuiles restent sur la grande orchidée (+0 point).",
+           "nothing_text": "Ne rien déplacer\u00a0: les tuiles restent sur la grande orchidée (+0 point).",
            "confirm": "Confirmer"},
     "en": {"stale": "Another move was made meanwhile: the board has just been updated. Nothing changed.",
            "outside": "Your turn. No move on the picture: touch the button under it.",
@@ -305,7 +305,7 @@ async def test_limit_a_tile_given_on_the_dechetterie_then_placed_by_the_neighbou
         tile = engine.current_tile(state)
         began = time.monotonic()
         text = await choose(bframe, "mine", game_id, row.version, ["dump"], times)
-        assert text == f"{tile} : donner à votre voisin ({me.name}), qui le posera sur votre Déchetterie.", text
+        assert text == f"{tile}\u00a0: donner à votre voisin ({me.name}), qui le posera sur votre Déchetterie.", text
         await bpage.screenshot(path=str(world.tmp / f"touch-limit-dump-{lang}.png"))
         await confirm(bframe, db, game_id, row.version, began)
         row = read_game_row(db, game_id)

@@ -115,10 +115,10 @@ def test_resigned_game_and_odd_names():
     texts = [r.text for r in runs]
     long = [r for r in runs if r.text.startswith("ÄÄÄ")]
     assert long and all(r.text.endswith("…") and len(r.text) < 80 for r in long), texts  # cut short to fit
-    assert any(t.startswith("Vainqueur : ÄÄÄ") for t in texts), texts
+    assert any(t.startswith("Vainqueur\u00a0: ÄÄÄ") for t in texts), texts
     img, runs = drawn([])  # no names: seats are numbered
     texts = [r.text for r in runs]
-    assert "Vainqueur : #1" in texts and {"#1", "#2"} <= set(texts), texts
+    assert "Vainqueur\u00a0: #1" in texts and {"#1", "#2"} <= set(texts), texts
     # the fleets as they stand: Spain one ship at sea and 19 in reserve, England one of its five at sea
     assert any("Réserve 19" in t for t in texts) and any("En mer 1/5" in t for t in texts), texts
 

@@ -230,12 +230,12 @@ def _tile_cache_clear():
 def test_the_relocation_picture_is_not_titled_game_over():
     s = advance(2, {"plateau": "orchidee"}, until=lambda st: st.phase == RELOCATE)
     texts = drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("fr"))
-    assert "Avant le décompte : les déplacements" in texts and "Fin de partie" not in texts
+    assert "Avant le décompte\u00a0: les déplacements" in texts and "Fin de partie" not in texts
     assert "Before scoring: moving tiles" in drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("en"))
     for seat in (0, 1):
         s, _ = ENGINE.apply(s, seat, {"type": "relocate", "moves": {}})
     texts = drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("fr"))
-    assert "Fin de partie" in texts and "Avant le décompte : les déplacements" not in texts
+    assert "Fin de partie" in texts and "Avant le décompte\u00a0: les déplacements" not in texts
 
 
 def final_state(players, options, seed=5):
@@ -272,7 +272,7 @@ def test_a_penalty_says_why(options, rule, words):
     texts = " ".join(drawn_texts(render_final, ENGINE.view(s, None), NAMES, labels("fr")))
     b = payers[0]
     penalty = bds[b]["items"]["penalty"]
-    assert f"Pénalité −{-penalty} :" in texts and words in texts, texts
+    assert f"Pénalité −{-penalty}\u00a0:" in texts and words in texts, texts
     assert f"({bds[b]['dechetterie']['value']})" in texts or f"à {bds[b]['dechetterie']['value']}," in texts
 
 
