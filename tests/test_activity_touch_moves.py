@@ -279,6 +279,7 @@ async def test_ludime_exchange_the_cards_then_the_pile_on_the_first_turn(world):
     assert prev["text"] == "Échanger W U\u00a0: 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues."
     shown = w.drawn[-1]["view"]
     assert shown["hand"] == hand  # the cards received are not known before: the hand as it is
+    assert shown["giving"] == ["W", "U"]  # the cards given back: marked on the hand's picture
     assert '"pile"' not in json.dumps(shown) and shown["pile_count"] == len(state.pile)  # the pile: a count
     await bruno.touch([w_card, w_card, "pile"], 409)
     await bruno.preview({"type": "exchange", "letters": ["Z"]}, 409)

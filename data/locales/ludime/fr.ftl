@@ -129,6 +129,7 @@ label-turn = À jouer
 label-first_turn = Premier tour : un mot de 6 lettres ou plus
 label-must_use = À utiliser dans un mot
 label-drawn = Piochée
+label-giving = Rendues à la pioche
 label-no_word = Aucun mot sur la table
 label-last_round = Manche précédente
 label-target = Objectif
