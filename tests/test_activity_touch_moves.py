@@ -439,6 +439,17 @@ async def test_limit_a_passed_tile_placed_on_its_owners_dechetterie(world):
     # Alice's own board, as Bruno sees it: only her Déchetterie's passed tile, her cells of this round hidden
     shown = w.drawn[-1]["view"]
     assert shown["boards"][0]["cells"] == {fill["position"]: tile}
+    # drawn there as a tile alone: the cell's name (« X4 ») is not written over its numbers (issue 35)
+    from render import common
+    from tests.render.test_limit import _tile_cache_clear, labels, render_board
+
+    _tile_cache_clear()  # a cached tile would skip drawing (and recording) its values
+    with common.recording_text() as runs:
+        render_board(shown, 1, ["Alice", "Bruno"], labels("fr"))
+    texts = [r.text for r in runs]
+    values = sorted(tile.split("-"))
+    at = [i for i in range(3, len(texts) + 1) if sorted(texts[i - 3:i]) == values]
+    assert at and all(i == len(texts) or texts[i] != fill["position"] for i in at), texts
     await alice.refresh()
     assert (await alice.touch([]))["targets"] == []  # Alice has played this round
     await alice.touch([fills[0]], 409)
