@@ -173,6 +173,8 @@ function renderTouch(game) {
     button.addEventListener('click', () => choose(i).catch(() => {}));
     return button;
   }));
+  const picked = $('choices').querySelector('button.picked');  // the one previewed, in sight in its row
+  if (picked) picked.scrollIntoView({block: 'nearest', inline: 'nearest'});
   $('confirm').textContent = t('page-confirm');
   $('change').textContent = t('page-change');
   $('confirm').disabled = $('change').disabled = touch.busy;

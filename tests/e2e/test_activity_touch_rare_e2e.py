@@ -384,6 +384,16 @@ async def test_limit_the_big_orchids_relocation_by_touch(world, lang):
             assert text == said["relocate"].format(expected[0], best[0]["gain"]), text
             assert await labels(frame) == expected
             if attempt == 0:
+                # the six choices in one row that scrolls sideways: the panel stays low (issue 35: two columns
+                # of six covered the lower half of the screen and the big orchid's tiles)
+                panel = await frame.evaluate("""() => {
+                    const rows = [...document.querySelectorAll('#choices button')]
+                        .map(b => Math.round(b.getBoundingClientRect().top));
+                    const row = document.getElementById('choices');
+                    return {rows: new Set(rows).size, height: document.getElementById('choice').offsetHeight,
+                            scrolls: row.scrollWidth > row.clientWidth, screen: innerHeight};
+                }""")
+                assert panel["rows"] == 1 and panel["scrolls"] and panel["height"] <= 0.3 * panel["screen"], panel
                 await page.screenshot(path=str(world.tmp / f"touch-limit-relocation-{lang}.png"))
                 assert await pick(frame, said["nothing"], lambda t: t == said["nothing_text"]) == said["nothing_text"]
                 await page.screenshot(path=str(world.tmp / f"touch-limit-relocation-none-{lang}.png"))
