@@ -210,6 +210,17 @@ async def test_ludime_a_word_of_the_table_taken_by_touching_it_then_a_card(world
                     text = await pick(frame, "REPORT", lambda t, s=took: t.startswith(s))
                 assert text.startswith(took), text
                 if attempt == 0:
+                    # the touches' order: « 1 » beside the word, in the margin (not over its owner's dot at
+                    # its left end), « 2 » in the R card's corner (issue 35)
+                    marks = await frame.evaluate("""() => [...document.querySelectorAll('svg.hits text.order')]
+                        .map(t => { const b = t.getBBox(); const svg = t.ownerSVGElement.id;
+                                    const poly = svg === 'board-hits' ? document.querySelector(
+                                        '#board-hits polygon[data-region="word:2"]').getBBox() : null;
+                                    return {text: t.textContent, svg, right: b.x + b.width,
+                                            left: poly && poly.x}; })""")
+                    assert sorted((m["text"], m["svg"]) for m in marks) == [("1", "board-hits"), ("2", "mine-hits")]
+                    word = next(m for m in marks if m["text"] == "1")
+                    assert 0 < word["right"] <= word["left"], marks
                     await page.screenshot(path=str(world.tmp / f"touch-ludime-take-{lang}.png"))
                     row = await refused_as_stale(frame, rec, db, engine, game.id, lang)
             await confirm(frame, db, game.id, row.version, began)
