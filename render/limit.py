@@ -608,8 +608,10 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
             hits["dump"] = _box(sx, dy, sx + dw + 12, dy + dh + 12)
         right_x = max(right_x, sx + dw + 12 + 24)
         y = dy + dh + 12 + 14
-    if orchid:
-        ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, y, size,
+    if orchid:  # its tiles still there: one relocated into a hole (a relocation's preview) is drawn there only
+        placed = set(board["cells"].values())
+        ow, oh = _draw_big_orchid(img, draw, view, [t for t in board.get("orchid", []) if t not in placed], cap,
+                                  sx, y, size,
                                   mine and "O" in legal, lab.get("board.big_orchid", ""), small)
         if hits is not None:
             hits["orchid"] = _box(sx, y, sx + ow, y + oh)

@@ -362,7 +362,7 @@ async def test_lutinades_malins_gestures_carry_the_side(world):
 
 # --- Take it to the Limit: the relocation's choices on the big orchid; a passed tile on its owner's Déchetterie --
 
-async def test_limit_relocation_by_the_big_orchid_and_its_choices(world):
+async def test_limit_relocation_by_the_big_orchid_and_its_choices(world, monkeypatch):
     w = world
     game = await start(w, "limit", [w.alice], {"plateau": "orchidee"})
     engine = w.sessions.engine("limit")
@@ -400,6 +400,17 @@ async def test_limit_relocation_by_the_big_orchid_and_its_choices(world):
     shown = w.drawn[-1]["view"]
     assert all(shown["boards"][0]["cells"][hole] == tile for hole, tile in moved["moves"].items())
     assert shown["relocation"]["done"]  # the advice is not drawn over the preview
+    # each moved tile drawn in its hole, and no longer on the big orchid as well (issue 35)
+    import render.limit as limit_render
+
+    on_orchid = []
+    draw_orchid = limit_render._draw_big_orchid
+    monkeypatch.setattr(limit_render, "_draw_big_orchid",
+                        lambda img, draw, view, tiles, *rest: on_orchid.append(list(tiles)) or draw_orchid(
+                            img, draw, view, tiles, *rest))
+    limit_render.render_board(shown, 0, ["Alice"])
+    assert on_orchid and not set(moved["moves"].values()) & set(on_orchid[0]), (on_orchid, moved)
+    assert set(on_orchid[0]) | set(moved["moves"].values()) == set(shown["boards"][0]["orchid"])
     await unchanged(w, alice.game)
     if len(options) > MAX_RELOCATIONS:  # the chat's, not the board's
         await alice.preview({"type": "relocate", "moves": options[MAX_RELOCATIONS]["moves"]}, 409)
