@@ -231,7 +231,7 @@ class GameCog(commands.GroupCog):
         for name, value in game.options.items():
             label = i18n.t(f"{self.kind}.option.{name}", lang) if i18n.has(f"{self.kind}.option.{name}") else name
             words = self.option_words(value, lang)
-            parts.append(f"{label} : {words}" if lang == "fr" else f"{label}: {words}")
+            parts.append(f"{label}\u00a0: {words}" if lang == "fr" else f"{label}: {words}")
         return ", ".join(parts) or "-"
 
     def option_words(self, value: Any, lang: str) -> str:

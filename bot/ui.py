@@ -558,7 +558,7 @@ LABEL_MAX, LABEL_MAX_WITH_EMOJI = 38, 34
 
 def fit(text: str, limit: int) -> str:
     """``text`` within ``limit`` characters, cut with an ellipsis (a long display name, say)."""
-    text = " ".join(text.split())
+    text = re.sub(r"[^\S\u00a0\u202f]+", " ", text).strip()  # a French no-break space stays
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 

@@ -223,6 +223,8 @@ def _header(draw, view, names, text, width, height, previous, snapshot) -> None:
         side = view.get("turn_side")
         if phase == "capture":
             status = text["choose_capture"]
+        elif view.get("must_pass"):  # the engine's only legal move is to pass
+            status = text["must_pass"]
         elif side == "england" and view["on_board"]["england"] >= view["england_limit"]:
             status = text["must_pivot"]
         elif side == "england" and _must_pair(view):

@@ -322,6 +322,12 @@ def text_size(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont)
     return right - left, bottom - top
 
 
+def words(text: str) -> list[str]:
+    """The words a line may break between: split at ordinary spaces only, never at a no-break space
+    (French puts U+00A0 / U+202F before « : », « ; », « ! », « ? » so that a line never starts with one)."""
+    return [w for w in text.replace("\t", " ").replace("\n", " ").split(" ") if w]
+
+
 def fit(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
     """``text``, shortened with an ellipsis until it is at most ``width`` px wide in ``fnt``."""
     if fnt.getlength(text) <= width:

@@ -40,6 +40,7 @@ from render.common import (
     halo_for,
     legible,
     seat_colour,
+    words,
 )
 
 SQRT3 = math.sqrt(3)
@@ -262,12 +263,14 @@ def _paste_centre(img: Image.Image, tile: Image.Image, cx: float, cy: float) -> 
 def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], layout: Sequence[Mapping],
                cells: Mapping[str, str], size: int, ox: float, oy: float, *, legal: set[str] | None = None,
                frame: str | None = None, names: bool = True, name_px: int | None = None,
-               ray: Mapping[str, Any] | None = None, hits: dict[str, list] | None = None) -> None:
+               ray: Mapping[str, Any] | None = None, hits: dict[str, list] | None = None,
+               tile_names: bool = True) -> None:
     """Draw the hexes of ``layout`` with their tiles; ``ox, oy`` is the pixel of axial (0, 0); ``hits``
     receives each hexagon drawn (``cell:<name>`` → its polygon).
 
     Every position shows its name, an empty one in its middle, a placed tile low on its right in
-    ``name_px`` (the caller's phone minimum); ``ray`` (a breakdown's best ray) rings its tiles in
+    ``name_px`` (the caller's phone minimum) unless ``tile_names`` is false (a Déchetterie: its small
+    hexagons leave no room beside the tile's numbers, and a filled cell is never a target); ``ray`` (a breakdown's best ray) rings its tiles in
     the sun's or the moon's colour."""
     empty_font = font(max(9, int(size * NUMBER_RATIO)), bold=True)
     name_font = font(name_px or max(9, int(size * 0.4)), bold=True)
@@ -289,7 +292,7 @@ def _draw_grid(img: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, A
                           anchor="mm")
         else:
             _paste_centre(img, _tile_for(view, tid, size), cx, cy)
-            if names:
+            if names and tile_names:
                 _name_badge(draw, cx + size * NAME_AT[0], cy + size * NAME_AT[1], c["name"], name_font)
         if c["name"] in ray_cells:
             draw.polygon(_hex_points(cx, cy, size * RING_AT[0]), outline=ray_colour, width=_ring_width(size, 0))
@@ -494,7 +497,7 @@ def _min_font(width: int) -> int:
 
 def _wrap(text: str, fnt, width: float) -> list[str]:
     lines: list[str] = []
-    for word in text.split():
+    for word in words(text):
         if lines and fnt.getlength(lines[-1] + " " + word) <= width:
             lines[-1] += " " + word
         else:
@@ -600,13 +603,15 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         draw.rounded_rectangle([sx, dy, sx + dw + 12, dy + dh + 12], radius=12, fill=(74, 62, 52))
         dech_legal = legal if layout.get("pass_name") is None else set()
         _draw_grid(img, draw, view, dech, board["cells"], size, sx + 6 + dox, dy + 6 + doy,
-                   legal=dech_legal if placing else None, frame=frame, name_px=small, hits=hits)
+                   legal=dech_legal if placing else None, frame=frame, name_px=small, hits=hits, tile_names=False)
         if hits is not None:
             hits["dump"] = _box(sx, dy, sx + dw + 12, dy + dh + 12)
         right_x = max(right_x, sx + dw + 12 + 24)
         y = dy + dh + 12 + 14
-    if orchid:
-        ow, oh = _draw_big_orchid(img, draw, view, board.get("orchid", []), cap, sx, y, size,
+    if orchid:  # its tiles still there: one relocated into a hole (a relocation's preview) is drawn there only
+        placed = set(board["cells"].values())
+        ow, oh = _draw_big_orchid(img, draw, view, [t for t in board.get("orchid", []) if t not in placed], cap,
+                                  sx, y, size,
                                   mine and "O" in legal, lab.get("board.big_orchid", ""), small)
         if hits is not None:
             hits["orchid"] = _box(sx, y, sx + ow, y + oh)
@@ -648,7 +653,7 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
         cells_hits: dict[str, list] | None = {} if hits is not None else None
         dech_cells = {k: v for k, v in owner["cells"].items() if k in {c["name"] for c in dech}}
         _draw_grid(img, draw, view, dech, dech_cells, size, pad + 6 + dox, fy + 6 + doy,
-                   legal=set(f["legal"]), name_px=small, hits=cells_hits)
+                   legal=set(f["legal"]), name_px=small, hits=cells_hits, tile_names=False)
         if hits is not None and cells_hits is not None:
             for region, poly in cells_hits.items():
                 if region.removeprefix("cell:") in f["legal"]:
@@ -753,7 +758,7 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         if dech:
             side = dw + 12 + 16 + 10 * small <= width - 2 * pad
             draw.rounded_rectangle([pad, y, pad + dw + 12, y + dh + 12], radius=10, fill=(74, 62, 52))
-            _draw_grid(img, draw, view, dech, cells_of[i], size, pad + 6 + dox, y + 6 + doy, name_px=small)
+            _draw_grid(img, draw, view, dech, cells_of[i], size, pad + 6 + dox, y + 6 + doy, name_px=small, tile_names=False)
             if side:
                 rx = pad + dw + 12 + 16
             else:

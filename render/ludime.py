@@ -7,7 +7,10 @@ names in seat order; ``labels`` are the already-translated words of the catalog'
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
+
+from PIL import ImageDraw
 
 from engines.ludime.lexicon import normalize
 from render import catalog
@@ -34,6 +37,8 @@ CARD_INK = (35, 35, 40)
 CARD_EDGE = (30, 30, 30)
 VOWEL_TINT = (232, 240, 252)
 BACK = (96, 72, 140)
+#: an exchange's preview: the cards given back to the pile (outline, badge and note)
+GIVING = (255, 140, 90)
 
 def catalog_labels(lang: str = "fr") -> dict[str, str]:
     """The picture's words in ``lang``: the ``[label]`` section of the Ludime catalog, and the nouns
@@ -106,11 +111,19 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     drawn = view.get("drawn")
     x0 = (WIDTH - (min(per_row, max(1, len(hand))) * (card_w + gap) - gap)) // 2
     marked_must = marked_drawn = False
+    giving = Counter(view.get("giving") or ())  # an exchange's preview: the cards given back
     for i, letter in enumerate(hand):
         r, c = divmod(i, per_row)
         x = x0 + c * (card_w + gap)
         y = top + r * (card_h + gap)
         outline, width = CARD_EDGE, 2
+        if giving[letter] > 0:
+            giving[letter] -= 1
+            _card(draw, x, y, card_w, card_h, letter, values.get(letter), GIVING, 6)
+            _given_back(draw, x, y)
+            if hits is not None:
+                hits[f"card:{i}"] = [(x, y), (x + card_w, y), (x + card_w, y + card_h), (x, y + card_h)]
+            continue
         if must and letter == must and not marked_must:
             outline, width, marked_must = HIGHLIGHT, 6, True
         elif drawn and letter == drawn and not marked_drawn:
@@ -127,8 +140,16 @@ def render_hand(view: dict[str, Any], names: list[str], labels: dict[str, str] |
     return encode_png(img)
 
 
+def _given_back(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """A card given back to the pile (an exchange's preview): a badge « ↩ » on its top-left corner."""
+    draw.ellipse((x - 8, y - 8, x + 32, y + 32), fill=GIVING, outline=BACKGROUND, width=3)
+    centred_text(draw, (x + 12, y + 12), "↩", font(26, bold=True), fill=BACKGROUND)
+
+
 def _hand_notes(view: dict[str, Any], lab: dict[str, str]) -> list[tuple[str, tuple[int, int, int]]]:
     notes = []
+    if view.get("giving"):
+        notes.append((f"{lab['giving']}{lab['colon']}{' '.join(view['giving'])}", GIVING))
     mine = view.get("current") == view.get("seat") and view.get("seat") is not None
     if mine and view.get("variant") == "main" and view.get("first_turn") and not view.get("laid") \
             and not view.get("exchanged"):

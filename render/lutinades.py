@@ -34,6 +34,7 @@ from render.common import (
     font,
     seat_colour,
     text_size,
+    words,
 )
 
 CARD_W, CARD_H = 420, 600
@@ -200,7 +201,7 @@ def _gesture_lines(draw: ImageDraw.ImageDraw, text: str, width: float) -> tuple[
     for size in range(20, 15, -1):
         fnt = font(size, bold=True)
         lines = [""]
-        for word in text.split():
+        for word in words(text):
             trial = f"{lines[-1]} {word}".strip()
             if text_size(draw, trial, fnt)[0] <= width or not lines[-1]:
                 lines[-1] = trial

@@ -26,6 +26,7 @@ from render.common import (
     encode_png,
     font,
     seat_colour,
+    words,
 )
 from render.common import fit as _fit
 
@@ -318,7 +319,7 @@ def _name(names: Sequence[str] | None, seat: int) -> str:
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt, width: int) -> list[str]:
     lines: list[str] = []
-    for word in text.split():
+    for word in words(text):
         if lines and draw.textlength(lines[-1] + " " + word, font=fnt) <= width:
             lines[-1] += " " + word
         else:

@@ -98,7 +98,7 @@ class WordModal(discord.ui.Modal, title="Proposer un mot"):
 class CardModal(discord.ui.Modal, title="Poser un mot"):
     """A modal in the Components V2 style: a text display, labels holding a text input and a select."""
 
-    hand = discord.ui.TextDisplay("Votre main : **A B E T U**")
+    hand = discord.ui.TextDisplay("Votre main\u00a0: **A B E T U**")
     word = discord.ui.Label(text="Mot", description="Lettres de votre main",
                             component=discord.ui.TextInput(custom_id="st:card:word", min_length=2, max_length=8))
     way = discord.ui.Label(text="Sens", component=discord.ui.Select(custom_id="st:card:way", options=[

@@ -147,7 +147,7 @@ async def test_limit_a_tile_placed_by_touching_a_cell(world):
                                 {"instance_id": iid, "version": game.version, "action": action})
     assert status == 200, body
     p = w.drawn[-1]["view"]["preview"]  # the engine's staging (engine.preview): its totals, in words
-    assert body["text"] == (f"{tile} en {cell} : {p['before']} → {p['after']} points si la partie s'arrêtait là "
+    assert body["text"] == (f"{tile} en {cell}\u00a0: {p['before']} → {p['after']} points si la partie s'arrêtait là "
                             f"({p['gain']:+d})")
     png = base64.b64decode(body["picture"].removeprefix("data:image/png;base64,"))
     assert Image.open(io.BytesIO(png)).width == hits["width"]
@@ -311,7 +311,7 @@ async def test_ludix_the_dice_then_stop(world):
         assert sorted(body["targets"]) == ["dice", "stop"]
         status, prev = await w.call("POST", f"/api/games/{game.id}/preview", token,
                                     {**base, "action": {"type": "stop"}})
-        assert prev["text"] == f"Stop : 0 → {state.turn_total} points, et la main passe."
+        assert prev["text"] == f"Stop\u00a0: 0 → {state.turn_total} points, et la main passe."
     else:  # a bust: Bruno's turn
         assert body["targets"] == []
 
@@ -346,7 +346,7 @@ async def test_lutinades_the_picker_follows_a_lutin_by_touching_their_row(world)
     action = body["moves"][0]["action"]
     assert action["type"] == "follow" and action["lutin"] == lutin
     status, prev = await w.call("POST", f"/api/games/{game.id}/preview", token, {**base, "action": action})
-    assert status == 200 and prev["text"].startswith(f"Suivre {users[lutin].name} :")
+    assert status == 200 and prev["text"].startswith(f"Suivre {users[lutin].name}\u00a0:")
     # the preview reveals nothing: the card is the move's
     assert w.drawn[-1]["view"] == engine.view(state, state.picker) and not w.drawn[-1]["view"].get("card")
     status, body = await w.call("POST", f"/api/games/{game.id}/move", token, {**base, "action": action})
@@ -407,7 +407,7 @@ async def test_ranta_a_box_by_its_dice_then_its_cells_and_a_mat_by_its_cell(worl
     shown = w.drawn[-1]
     assert shown["preview"] and shown["which"] == "mine"
     p = shown["view"]["preview"]
-    assert body["text"] == f"Boîte en {' '.join(p['cells'])} : {p['before']} → {p['after']} points."
+    assert body["text"] == f"Boîte en {' '.join(p['cells'])}\u00a0: {p['before']} → {p['after']} points."
     assert len(p["cells"]) == a["size"] and shown["view"]["sheets"][1]["items"] == []
     assert shown["view"]["dice"] == list(state.dice)  # the round left open: the next dice are never rolled
     png = base64.b64decode(body["picture"].removeprefix("data:image/png;base64,"))
@@ -481,7 +481,7 @@ async def test_ludime_draw_a_word_spelt_by_touch_then_discard(world):
     draw = {"type": "draw", "source": "pile"}
     assert (await touch(["pile"]))["moves"] == [{"regions": ["pile"], "action": draw}]
     body = await preview(draw)
-    assert body["text"] == "Piocher : la carte n'est connue qu'une fois piochée."
+    assert body["text"] == "Piocher\u00a0: la carte n'est connue qu'une fois piochée."
     assert w.drawn[-1]["view"]["hand"] == list(state.hands[1]) and w.drawn[-1]["view"]["drawn"] is None
     await unchanged(w, game)
     game = await move(draw)
@@ -512,7 +512,7 @@ async def test_ludime_draw_a_word_spelt_by_touch_then_discard(world):
     await unchanged(w, game)
     # the preview: Bruno's hand without the word's cards; Alice's hand is nowhere
     body = await preview(word)
-    assert body["text"] == "Poser PAPILLON : +21 points."  # P A P I L L O N: 3+2+3+2+3+3+2+3
+    assert body["text"] == "Poser PAPILLON\u00a0: +21 points."  # P A P I L L O N: 3+2+3+2+3+3+2+3
     shown = w.drawn[-1]["view"]
     assert shown["seat"] == 1 and sorted(shown["hand"]) == sorted("EEMSTUUW")
     assert "".join(state.hands[0]) not in json.dumps(shown) and shown["words"][0]["word"] == "PAPILLON"
@@ -526,7 +526,7 @@ async def test_ludime_draw_a_word_spelt_by_touch_then_discard(world):
     discard = {"type": "discard", "letter": letter}
     assert (await touch([card, "discard"]))["moves"] == [{"regions": [card, "discard"], "action": discard}]
     body = await preview(discard)
-    assert body["text"] == f"Défausser le {letter} : votre tour se termine."
+    assert body["text"] == f"Défausser le {letter}\u00a0: votre tour se termine."
     game = await move(discard)
     assert engine.from_dict(game.state).current == 0
     assert (await touch([]))["targets"] == []  # no longer Bruno's turn: nothing to touch

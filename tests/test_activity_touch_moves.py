@@ -151,7 +151,7 @@ async def test_armada_pass_by_the_pass_region_only_when_nothing_else_is_legal(wo
     assert (await other.touch([]))["targets"] == []
     await other.touch(["pass"], 409)
     prev = await player.preview({"type": "pass"})
-    assert prev["text"] == "Passer : aucun autre coup n'est possible."
+    assert prev["text"] == "Passer\u00a0: aucun autre coup n'est possible."
     await unchanged(w, game)
     await player.move({"type": "pass"})
     assert engine.from_dict(player.game.state).current == 1 - england.current
@@ -217,8 +217,8 @@ async def test_ludime_lengthen_and_take_a_word_of_the_table(world):
     lengthen = {"type": "extend", "target": 1, "word": "CHATS"}
     assert body["moves"] == [{"regions": ["word:1", card["S"]], "action": lengthen}]
     prev = await alice.preview(lengthen)
-    assert prev["text"] == "Allonger CHAT en CHATS : le mot vaut 9 points." or prev["text"].startswith(
-        "Allonger CHAT en CHATS : le mot vaut ")
+    assert prev["text"] == "Allonger CHAT en CHATS\u00a0: le mot vaut 9 points." or prev["text"].startswith(
+        "Allonger CHAT en CHATS\u00a0: le mot vaut ")
     shown = w.drawn[-1]["view"]
     assert shown["seat"] == 0 and "S" not in shown["hand"] and shown["words"][0]["word"] == "CHATS"
     assert "".join(position.hands[1]) not in json.dumps(shown)  # Bruno's hand: nowhere
@@ -228,7 +228,7 @@ async def test_ludime_lengthen_and_take_a_word_of_the_table(world):
     assert took == [("PORTER", "PORTER"), ("REPORT", "REPORT")]
     take = {"type": "extend", "target": 2, "word": "REPORT"}
     prev = await alice.preview(take)
-    assert prev["text"].startswith("Prendre PORTE à Bruno : REPORT, ")
+    assert prev["text"].startswith("Prendre PORTE à Bruno\u00a0: REPORT, ")
     # refusals: a card twice, a word twice, a card that is not hers, Bruno (not his turn), a word nobody has
     for selected in (["word:2", card["R"], card["R"]], ["word:2", "word:1"], ["word:1", "card:7"], ["word:9"]):
         await alice.touch(selected, 409)
@@ -276,9 +276,10 @@ async def test_ludime_exchange_the_cards_then_the_pile_on_the_first_turn(world):
     exchange = {"type": "exchange", "letters": ["W", "U"]}
     assert body == {**body, "targets": [], "moves": [{"regions": [w_card, u_card, "pile"], "action": exchange}]}
     prev = await bruno.preview(exchange)
-    assert prev["text"] == "Échanger W U : 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues."
+    assert prev["text"] == "Échanger W U\u00a0: 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues."
     shown = w.drawn[-1]["view"]
     assert shown["hand"] == hand  # the cards received are not known before: the hand as it is
+    assert shown["giving"] == ["W", "U"]  # the cards given back: marked on the hand's picture
     assert '"pile"' not in json.dumps(shown) and shown["pile_count"] == len(state.pile)  # the pile: a count
     await bruno.touch([w_card, w_card, "pile"], 409)
     await bruno.preview({"type": "exchange", "letters": ["Z"]}, 409)
@@ -316,7 +317,7 @@ async def test_lutinades_gestures_touched_under_ones_own_card(world):
     action = {"type": "gesture", "gesture": "down", "side": None}
     assert body["moves"] == [{"regions": ["gesture:down"], "action": action}]
     prev = await one.preview(action)
-    assert prev["text"] == "Votre geste : Vers le bas. Il reste secret jusqu'à ce que tous les lutins aient choisi."
+    assert prev["text"] == "Votre geste\u00a0: Vers le bas. Il reste secret jusqu'à ce que tous les lutins aient choisi."
     shown = w.drawn[-1]
     assert shown["which"] == "mine" and shown["view"]["card"] == engine.view(state, lutins[0])["card"]
     # the picker: nothing to touch yet; the picker's touches of a gesture are refused
@@ -355,13 +356,13 @@ async def test_lutinades_malins_gestures_carry_the_side(world):
     action = {"type": "gesture", "gesture": "horizontal", "side": "left"}
     assert (await one.touch(["gesture:horizontal:left"]))["moves"][0]["action"] == action
     prev = await one.preview(action)
-    assert prev["text"].startswith("Votre geste : À l'horizontale · ma gauche.")
+    assert prev["text"].startswith("Votre geste\u00a0: À l'horizontale · ma gauche.")
     await one.touch(["gesture:horizontal"], 409)
 
 
 # --- Take it to the Limit: the relocation's choices on the big orchid; a passed tile on its owner's Déchetterie --
 
-async def test_limit_relocation_by_the_big_orchid_and_its_choices(world):
+async def test_limit_relocation_by_the_big_orchid_and_its_choices(world, monkeypatch):
     w = world
     game = await start(w, "limit", [w.alice], {"plateau": "orchidee"})
     engine = w.sessions.engine("limit")
@@ -394,11 +395,22 @@ async def test_limit_relocation_by_the_big_orchid_and_its_choices(world):
     moved = next(a for a in offered if a["moves"])  # a relocation that moves tiles: on the board, its gain
     prev = await alice.preview(moved)
     option = next(o for o in options if o["moves"] == moved["moves"])
-    assert prev["text"] == "Déplacer les tuiles de la grande orchidée : " + ", ".join(
+    assert prev["text"] == "Déplacer les tuiles de la grande orchidée\u00a0: " + ", ".join(
         f"{h} ← {t}" for h, t in sorted(moved["moves"].items())) + f" ({option['gain']:+d} points)."
     shown = w.drawn[-1]["view"]
     assert all(shown["boards"][0]["cells"][hole] == tile for hole, tile in moved["moves"].items())
     assert shown["relocation"]["done"]  # the advice is not drawn over the preview
+    # each moved tile drawn in its hole, and no longer on the big orchid as well (issue 35)
+    import render.limit as limit_render
+
+    on_orchid = []
+    draw_orchid = limit_render._draw_big_orchid
+    monkeypatch.setattr(limit_render, "_draw_big_orchid",
+                        lambda img, draw, view, tiles, *rest: on_orchid.append(list(tiles)) or draw_orchid(
+                            img, draw, view, tiles, *rest))
+    limit_render.render_board(shown, 0, ["Alice"])
+    assert on_orchid and not set(moved["moves"].values()) & set(on_orchid[0]), (on_orchid, moved)
+    assert set(on_orchid[0]) | set(moved["moves"].values()) == set(shown["boards"][0]["orchid"])
     await unchanged(w, alice.game)
     if len(options) > MAX_RELOCATIONS:  # the chat's, not the board's
         await alice.preview({"type": "relocate", "moves": options[MAX_RELOCATIONS]["moves"]}, 409)
@@ -419,7 +431,7 @@ async def test_limit_a_passed_tile_placed_on_its_owners_dechetterie(world):
     give = {"type": "place", "tile": tile, "position": "X"}
     assert (await alice.touch(["dump"]))["moves"] == [{"regions": ["dump"], "action": give}]
     prev = await alice.preview(give)  # who will place it, not the Déchetterie's inner name
-    assert prev["text"] == f"{tile} : donner à votre voisin (Bruno), qui le posera sur votre Déchetterie."
+    assert prev["text"] == f"{tile}\u00a0: donner à votre voisin (Bruno), qui le posera sur votre Déchetterie."
     await alice.move(give)
     await bruno.refresh()
     state = engine.from_dict(bruno.game.state)
@@ -438,6 +450,17 @@ async def test_limit_a_passed_tile_placed_on_its_owners_dechetterie(world):
     # Alice's own board, as Bruno sees it: only her Déchetterie's passed tile, her cells of this round hidden
     shown = w.drawn[-1]["view"]
     assert shown["boards"][0]["cells"] == {fill["position"]: tile}
+    # drawn there as a tile alone: the cell's name (« X4 ») is not written over its numbers (issue 35)
+    from render import common
+    from tests.render.test_limit import _tile_cache_clear, labels, render_board
+
+    _tile_cache_clear()  # a cached tile would skip drawing (and recording) its values
+    with common.recording_text() as runs:
+        render_board(shown, 1, ["Alice", "Bruno"], labels("fr"))
+    texts = [r.text for r in runs]
+    values = sorted(tile.split("-"))
+    at = [i for i in range(3, len(texts) + 1) if sorted(texts[i - 3:i]) == values]
+    assert at and all(i == len(texts) or texts[i] != fill["position"] for i in at), texts
     await alice.refresh()
     assert (await alice.touch([]))["targets"] == []  # Alice has played this round
     await alice.touch([fills[0]], 409)

@@ -54,7 +54,7 @@ def test_a_player_with_no_legal_move_gets_a_pass_button_and_is_told_so():
     view = ENGINE.view(state, None)
     (only,) = cog().turn_controls(game, view, "fr")
     assert only.label == "Passer" and only.custom_id == "ludibot:7:pass:12"
-    assert cog()._hints(game, view, "fr") == ["⛔ Aucun coup possible : cliquez sur « Passer »."]
+    assert cog()._hints(game, view, "fr") == ["⛔ Aucun coup possible\u00a0: cliquez sur « Passer »."]
     assert cog()._hints(game, view, "en") == ['⛔ No legal move: click "Pass".']
 
 

@@ -83,7 +83,7 @@ def test_a_forms_answers_are_read_from_labels_and_legacy_rows():
     from bot.ui import modal_fields
 
     data = {"custom_id": "ludibot:4:word:9", "components": [
-        {"type": 10, "id": 1, "content": "Votre main : A B"},
+        {"type": 10, "id": 1, "content": "Votre main\u00a0: A B"},
         {"type": 18, "id": 2, "component": {"type": 4, "custom_id": "mot", "value": "BAR"}},
         {"type": 18, "id": 3, "component": {"type": 3, "custom_id": "moves0", "values": ["b2-b4"]}},
         {"type": 18, "id": 4, "component": {"type": 3, "custom_id": "moves1", "values": []}},

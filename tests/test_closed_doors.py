@@ -66,7 +66,7 @@ def test_plain_names_are_unchanged_and_the_text_survives():
 
 
 def test_allowed_mentions_name_exactly_the_users_the_bot_pinged():
-    text = f"À vous : <@{123}>, <@{456}> ; {escape('<@789> @everyone')} <@123>"
+    text = f"À vous\u00a0: <@{123}>, <@{456}>\u202f; {escape('<@789> @everyone')} <@123>"
     am = allowed_mentions(text).to_dict()
     assert am == {"parse": [], "users": [123, 456]}
     assert allowed_mentions(None).to_dict() == {"parse": [], "users": []}

@@ -389,7 +389,7 @@ async def test_a_test_user_fills_and_submits_a_modal(env, monkeypatch):
     fake, c, alice = env
     rec = interaction(fake, alice, "jeux")
     modal = {"custom_id": "ludime:word", "title": "Poser un mot", "components": [
-        text("Votre main : A B E T U"),
+        text("Votre main\u00a0: A B E T U"),
         label("Mot", text_input("word", min_length=2, max_length=8, placeholder="BATEAU")),
         label("Sens", {"type": 3, "custom_id": "dir", "options": [
             {"label": "Horizontal", "value": "h"}, {"label": "Vertical", "value": "v"}]}, description="…"),

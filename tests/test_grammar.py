@@ -81,7 +81,7 @@ def test_solo_tables_say_no_one_is_waiting():
 def test_a_series_of_one_game_does_not_count_games():
     assert narrate("limit", [{"type": "game_scored", "game": 1, "games": 1}], ["Alice"], "fr") == []
     assert narrate("limit", [{"type": "game_scored", "game": 1, "games": 3}], ["Alice"], "fr") == [
-        "Partie 1/3 terminée : voici les scores."]
+        "Partie 1/3 terminée\u00a0: voici les scores."]
 
 
 def test_moving_no_tile_is_said_plainly():
@@ -105,7 +105,7 @@ def test_no_gendered_word_about_the_player(key):
 def test_a_short_deck_is_told_as_a_shortfall():
     (line,) = narrate("lutinades", [{"type": "gained", "seat": 1, "count": 0, "wanted": 2, "total": 8}],
                       ["Alice", "Bruno"], "fr")
-    assert line == "La pioche est épuisée : Bruno ne cueille rien."
+    assert line == "La pioche est épuisée\u00a0: Bruno ne cueille rien."
 
 
 def test_tectonic_moves_read_as_sentences_in_both_languages():
@@ -118,7 +118,7 @@ def test_tectonic_moves_read_as_sentences_in_both_languages():
     assert narrate("tectonic", told, ["Alice"], "en") == ["Alice moves a hill from E2 to E3."]
 
 
-@pytest.mark.parametrize("lang,fixed,expected", [("fr", True, "Joueurs (1 sur 2) :"), ("fr", False, "Joueurs (1, de 2 à 6) :"),
+@pytest.mark.parametrize("lang,fixed,expected", [("fr", True, "Joueurs (1 sur 2)\u00a0:"), ("fr", False, "Joueurs (1, de 2 à 6)\u00a0:"),
                                                  ("en", True, "Players (1 of 2):"), ("en", False, "Players (1 of 2 to 6):")])
 def test_a_lobby_counts_its_players_as_people_read_it(lang, fixed, expected):
     text = i18n.t("common.lobby.text", lang, game="Tectonic", id=3, creator="<@1>", count=1, min=2,
@@ -128,8 +128,8 @@ def test_a_lobby_counts_its_players_as_people_read_it(lang, fixed, expected):
 
 
 @pytest.mark.parametrize("lang,reserved,expected", [
-    ("fr", "none", "Cliquez sur « Rejoindre » pour prendre place ; le créateur lance la partie."),
-    ("fr", "<@2>", "Seul <@2> peut rejoindre : la partie commence dès son arrivée."),
+    ("fr", "none", "Cliquez sur « Rejoindre » pour prendre place\u202f; le créateur lance la partie."),
+    ("fr", "<@2>", "Seul <@2> peut rejoindre\u00a0: la partie commence dès son arrivée."),
     ("en", "none", "Click “Join” to take a seat; the creator starts the game."),
     ("en", "<@2>", "Only <@2> can join: the game starts as soon as they do.")])
 def test_a_challenge_lobby_says_it_starts_when_its_member_joins(lang, reserved, expected):
@@ -153,7 +153,7 @@ def test_every_lobby_names_its_variant_option_the_same_way():
     from cogs.ludime.cog import LudimeCog
     from cogs.lutinades.cog import LutinadesCog
 
-    for lang, word in (("fr", "variante : "), ("en", "variant: ")):
+    for lang, word in (("fr", "variante\u00a0: "), ("en", "variant: ")):
         for cls, options in ((LudimeCog, {"variant": "main"}), (LutinadesCog, {"variante": "standard"})):
             row = SimpleNamespace(options=options)
             assert cls.options_text(cls.__new__(cls), row, lang).startswith(word), (cls, lang)

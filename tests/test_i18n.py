@@ -82,7 +82,7 @@ def test_counts_agree(lang, count, expected):
 
 
 @pytest.mark.parametrize("count,french,english", [
-    (0, "aucun nombre romain ! Aucun point perdu.", "No points lost."), (1, "1 point perdu", "1 point lost"), (2, "2 points perdus", "2 points lost"),
+    (0, "aucun nombre romain\u202f! Aucun point perdu.", "No points lost."), (1, "1 point perdu", "1 point lost"), (2, "2 points perdus", "2 points lost"),
 ])
 def test_lost_points_agree(count, french, english):
     assert french in i18n.t("ludix.event.bust", "fr", seat="Alice", faces="I", lost=count)

@@ -84,19 +84,19 @@ def test_lutinades_tells_each_result_once():
     lines = tell(events, {}, names, "fr")
     assert sum("cueille 3 champignons" in line for line in lines) == 1, lines
     assert not any("(total" in line for line in lines), lines
-    assert "🍄 Champignons en tout : Alice 5 · Bruno 2" in lines
+    assert "🍄 Champignons en tout\u00a0: Alice 5 · Bruno 2" in lines
     # when the deck ran short, what was really picked is still said
     short = [events[0], {"type": "gained", "seat": 0, "count": 2, "wanted": 3, "total": 4}, events[2]]
     lines = tell(short, {}, names, "fr")
-    assert lines[-2:] == ["La pioche s'épuise : Alice ne cueille que 2 champignons sur 3.",
-                          "🍄 Champignons en tout : Alice 4 · Bruno 2"], lines  # the shortfall, then the totals
+    assert lines[-2:] == ["La pioche s'épuise\u00a0: Alice ne cueille que 2 champignons sur 3.",
+                          "🍄 Champignons en tout\u00a0: Alice 4 · Bruno 2"], lines  # the shortfall, then the totals
     # with the table's view, every seat's total is told, Chloé's 0 too, as it stood after that card
     view = {"mushrooms": [7, 2, 0]}  # the state after a later card gave Alice 2 more
     later = [{"type": "revealed", "picker": 0, "lutin": 1, "outcome": "match", "card": card, "big": 2, "small": 0},
              {"type": "gained", "seat": 0, "count": 2, "wanted": 2, "total": 7}]
     lines = tell(events + later, view, names, "fr")
-    assert [x for x in lines if x.startswith("🍄")] == ["🍄 Champignons en tout : Alice 5 · Bruno 2 · Chloé 0",
-                                                       "🍄 Champignons en tout : Alice 7 · Bruno 2 · Chloé 0"]
+    assert [x for x in lines if x.startswith("🍄")] == ["🍄 Champignons en tout\u00a0: Alice 5 · Bruno 2 · Chloé 0",
+                                                       "🍄 Champignons en tout\u00a0: Alice 7 · Bruno 2 · Chloé 0"]
     assert "🍄 Mushrooms in all: Alice 5 · Bruno 2 · Chloé 0" in tell(events, {"mushrooms": [5, 2, 0]}, names, "en")
 
 

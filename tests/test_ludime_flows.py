@@ -89,7 +89,7 @@ def test_an_addition_within_a_turn_is_told_privately_and_posts_nothing():
     names = ["Alice", "Bruno", "Chloé"]
     text, items = views.hand_message(_named(game, names), ENGINE.view(after, 1), "fr", events, "fr",
                                      legal=ENGINE.legal_actions(after, 1), told=True)
-    assert "Bruno ajoute E : **VUES**" in text and "Votre main :" in text
+    assert "Bruno ajoute E\u00a0: **VUES**" in text and "Votre main\u00a0:" in text
     # « Finir mon tour » right there, for this version (the public message's button is edited later)
     (end,) = [i for i in items if getattr(i, "label", None) == "Finir mon tour"]
     assert end.custom_id == f"ludibot:{game.id}:pass:{game.version}"
@@ -112,7 +112,7 @@ def test_lutinades_an_automatic_follow_says_it_is_automatic():
 
     names = ["Alice", "Bruno", "Chloé"]
     auto = tell([{"type": "followed", "picker": 0, "lutin": 2, "auto": True}], {}, names, "fr")
-    assert auto == ["🤖 Suivi automatique : Alice suit Chloé, le seul lutin qui peut être suivi "
+    assert auto == ["🤖 Suivi automatique\u00a0: Alice suit Chloé, le seul lutin qui peut être suivi "
                     "(les autres ont fait le geste interdit)."]
     chosen = tell([{"type": "followed", "picker": 0, "lutin": 2, "auto": False}], {}, names, "fr")
     assert chosen == ["Alice suit Chloé."]
@@ -133,6 +133,6 @@ def test_the_hand_is_shown_once_beside_its_picture(monkeypatch):
     view = ENGINE.view(state, 1)
     letters = " ".join(view["hand"])
     text, _ = views.hand_message(_game("main"), view, "fr", [], "fr")
-    (line,) = [x for x in text.split("\n") if x.startswith("Votre main :")]
-    assert line.startswith(f"Votre main : {letters} (") and "<:" not in line, line
-    assert views.hand_text(view, "fr").startswith("Votre main : <:lm_")  # no picture there: the glyphs
+    (line,) = [x for x in text.split("\n") if x.startswith("Votre main\u00a0:")]
+    assert line.startswith(f"Votre main\u00a0: {letters} (") and "<:" not in line, line
+    assert views.hand_text(view, "fr").startswith("Votre main\u00a0: <:lm_")  # no picture there: the glyphs

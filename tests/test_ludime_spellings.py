@@ -103,7 +103,7 @@ def test_letters_french_does_not_write_are_refused_precisely_and_change_nothing(
     state = _main("TUNEEXZ")
     err = _refusal(state, {"type": "play", "words": ["tuñe"], "as_typed": True})
     assert err.key == "ludime.error.foreign_letter" and err.params == {"letter": "Ñ", "word": "TUNE"}
-    assert i18n.t(err.key, "fr", **err.params).startswith("Ñ n'est pas une lettre du français : tapez TUNE")
+    assert i18n.t(err.key, "fr", **err.params).startswith("Ñ n'est pas une lettre du français\u00a0: tapez TUNE")
     assert i18n.t(err.key, "en", **err.params).startswith("Ñ is not a French letter: type TUNE")
     zalgo = _refusal(state, {"type": "play", "words": ["tue\u0337e"], "as_typed": True})
     assert zalgo.key == "ludime.error.foreign_letter" and zalgo.params["letter"] == "\u25cc\u0337"
@@ -139,7 +139,7 @@ def test_variants_two_and_three_show_the_spelling_in_the_score_and_the_picture()
     s = replace(s, current=0, hands=(tuple("SXZ"), tuple("ABC")))
     s, events = ENGINE.apply(s, 0, {"type": "add", "word": "étés", "as_typed": True})
     assert events[0]["old_shown"] == "ÉTÉ" and events[0]["word_shown"] == "ÉTÉS"
-    assert "ajoute S : **ÉTÉS**" in narrate("ludime", events, NAMES, "fr")[0]
+    assert "ajoute S\u00a0: **ÉTÉS**" in narrate("ludime", events, NAMES, "fr")[0]
     # told privately (the addition within a turn): the hand message says the spelling too
     own = ENGINE.view(s, 0)
     text, _ = views.hand_message(_game(), own, "en", events, "en", told=True)
@@ -151,7 +151,7 @@ def test_variants_two_and_three_show_the_spelling_in_the_score_and_the_picture()
     assert scored["word_shown"] == "TUÉE" and w.last_round["shown"] == "TUÉE" and w.best_text[0] == "TUÉE"
     assert "marque **TUÉE**" in "\n".join(narrate("ludime", events, NAMES, "fr"))
     drawn = _cards_drawn(ENGINE.view(w, None))
-    assert any("Manche précédente : TUÉE +9" in t for t in drawn)
+    assert any("Manche précédente\u00a0: TUÉE +9" in t for t in drawn)
     assert any("Previous round: TUÉE +9" in t for t in _cards_drawn(ENGINE.view(w, None), "en"))
 
 

@@ -203,7 +203,7 @@ def test_the_clock_line_in_both_languages():
                    version=1, seed=1, creator_id=1, created_at=0, updated_at=0,
                    seats=[Seat(0, 1, "**Alice**"), Seat(1, 2, "Bruno"), Seat(2, None, "Bot 1", ai_level=1)])
     clocks = {0: (DAY + 4 * HOUR, None), 1: (2 * HOUR, 1_800_000_000.0)}
-    assert clock_line(game, clocks, "fr") == ("⏳ Temps restant : \\*\\*Alice\\*\\* 1 jour 4 h · "
+    assert clock_line(game, clocks, "fr") == ("⏳ Temps restant\u00a0: \\*\\*Alice\\*\\* 1 jour 4 h · "
                                               "Bruno en vacances jusqu'au <t:1800000000:D>")
     assert clock_line(game, clocks, "en") == ("⏳ Time left: \\*\\*Alice\\*\\* 1 day 4 h · "
                                               "Bruno on vacation until <t:1800000000:D>")

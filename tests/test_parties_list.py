@@ -12,7 +12,7 @@ def _items(prefix: str, count: int, width: int) -> list[tuple[float, int, str]]:
 
 
 def test_the_list_is_bounded_keeps_its_order_and_counts_the_rest():
-    sections = [("**À vous de jouer** (30) :", _items("mine", 30, 150)), ("**Autres** (5) :", _items("other", 5, 10))]
+    sections = [("**À vous de jouer** (30)\u00a0:", _items("mine", 30, 150)), ("**Autres** (5)\u00a0:", _items("other", 5, 10))]
     text = BoardsCog._bounded(sections, "fr")
     lines = text.splitlines()
     assert len(text) <= LIST_BUDGET
@@ -23,8 +23,8 @@ def test_the_list_is_bounded_keeps_its_order_and_counts_the_rest():
 
 
 def test_a_short_list_is_whole_and_a_long_one_stops_at_the_cap():
-    sections = [("**À vous de jouer** (1) :", _items("mine", 1, 5)), ("**Autres** (2) :", _items("other", 2, 5))]
+    sections = [("**À vous de jouer** (1)\u00a0:", _items("mine", 1, 5)), ("**Autres** (2)\u00a0:", _items("other", 2, 5))]
     assert BoardsCog._bounded(sections, "fr").splitlines() == [
-        "**À vous de jouer** (1) :", "• mine n°0 xxxxx", "**Autres** (2) :", "• other n°0 xxxxx", "• other n°1 xxxxx"]
-    text = BoardsCog._bounded([("**Autres** (25) :", _items("other", MAX_LISTED + 5, 1))], "en")
+        "**À vous de jouer** (1)\u00a0:", "• mine n°0 xxxxx", "**Autres** (2)\u00a0:", "• other n°0 xxxxx", "• other n°1 xxxxx"]
+    text = BoardsCog._bounded([("**Autres** (25)\u00a0:", _items("other", MAX_LISTED + 5, 1))], "en")
     assert len(re.findall(r"^• ", text, re.M)) == MAX_LISTED and text.endswith("… and 5 more.")

@@ -90,12 +90,12 @@ def test_the_preview_states_the_score_change_of_the_placement():
     box = {"type": BOX, "round": 1, "dice": [0, 1, 2], "orientation": "horizontal", "cell": "A1"}
     assert score_change(ENGINE, state, 0, box) == (-36, -30, {"empty_cells": 6})
     assert ENGINE.view(state, 0)["sheets"][0]["items"] == []  # a preview, nothing applied
-    assert score_change_text(-36, -30, "fr") == "Score : -36 → -30 (+6 points)."
-    assert score_change_text(12, 11, "fr") == "Score : 12 → 11 (−1 point)."
+    assert score_change_text(-36, -30, "fr") == "Score\u00a0: -36 → -30 (+6 points)."
+    assert score_change_text(12, 11, "fr") == "Score\u00a0: 12 → 11 (−1 point)."
     assert score_change_text(5, 12, "en") == "Score: 5 → 12 (+7 points)."
     # the preview says why: each scoring rule that moved, the largest first
     assert score_change_text(-36, -28, "fr", {"empty_cells": 3, "category_group": 3, "mechanic_group": 2}) == (
-        "Score : -36 → -28 (+8 points).\nPourquoi : cases vides +3 · groupes de catégories +3 · "
+        "Score\u00a0: -36 → -28 (+8 points).\nPourquoi\u00a0: cases vides +3 · groupes de catégories +3 · "
         "groupes de mécaniques +2")
     assert score_change_text(4, 2, "en", {"mechanic_secret_role": -5, "empty_cells": 3}) == (
         "Score: 4 → 2 (−2 points).\nWhy: secret role −5 · empty cells +3")

@@ -255,7 +255,7 @@ def test_the_ranking_says_how_a_game_ended_and_never_shows_a_dash_or_zeros_for_n
                                                                        "2. Bruno — 3 points"]
     resigned = rows_of((0, {"type": "resign"}, [{"type": "resigned", "seat": 0}]))
     lines = ranking(game, resigned, result_rows([(2, 0), (1, 0)]), "fr")
-    assert lines == ["1. Bruno", "2. Alice — abandon", "Partie terminée par abandon : pas de score."]
+    assert lines == ["1. Bruno", "2. Alice — abandon", "Partie terminée par abandon\u00a0: pas de score."]
     forfeit = rows_of((1, {"type": "forfeit", "_by": "timeout"}, [{"type": "forfeit", "seat": 1}]))
     lines = ranking(game, forfeit, result_rows([(1, None), (2, None)]), "en")
     assert lines == ["1. Alice", "2. Bruno — forfeited", "The game ended by forfeit: no scores."]
@@ -274,7 +274,7 @@ async def test_a_real_armada_resignation_ranks_without_scores_and_replays(world)
     results = await world.store.results(g.id)
     assert g.status == "finished"
     assert ranking(g, rows, results, "fr") == ["1. Bruno", "2. Alice — abandon",
-                                               "Partie terminée par abandon : pas de score."]
+                                               "Partie terminée par abandon\u00a0: pas de score."]
     assert replay(g, rows).positions[-1].view["resigned"] == 0
 
 
@@ -288,7 +288,7 @@ async def test_the_journal_file_reads_like_the_game(world):
     assert "**" not in text and "`" not in text and "<t:" not in text and "\\" not in text
     lines = text.splitlines()
     assert lines[0].startswith("Ludix — partie n°") and "Terminée le" in lines[1]
-    assert lines[3].startswith("1. Alice : ") and "Classement final" in text and " points" in lines[-1]
+    assert lines[3].startswith("1. Alice\u00a0: ") and "Classement final" in text and " points" in lines[-1]
     assert json.dumps(text)  # plain text
 
 

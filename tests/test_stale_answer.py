@@ -49,7 +49,7 @@ async def answer(row: GameRow, component_type: int | None, locale: str = "fr", *
 async def test_a_stale_menu_is_called_a_menu_and_the_link_has_words():
     link = "https://discord.com/channels/1/2/77"
     text = await answer(game(), 3)
-    assert text == f"Ce coup a déjà été joué : ce menu n'est plus à jour. [Aller au message actuel de la partie]({link})"
+    assert text == f"Ce coup a déjà été joué\u00a0: ce menu n'est plus à jour. [Aller au message actuel de la partie]({link})"
     assert "ce bouton" in await answer(game(), 2)
     assert "ce formulaire" in await answer(game(), None)
     english = await answer(game(), 3, "en-US")

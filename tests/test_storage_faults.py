@@ -106,7 +106,7 @@ async def test_a_move_on_a_full_disk_changes_nothing_and_the_player_is_told_so(t
         assert await refuse_unwritable(interaction, err.value)
         (sent,) = interaction.response.sent
         assert sent["ephemeral"] and sent["content"].startswith(
-            "Le bot ne peut pas enregistrer pour l'instant : rien n'a changé.")
+            "Le bot ne peut pas enregistrer pour l'instant\u00a0: rien n'a changé.")
         assert "erreur interne" not in sent["content"] and FAULTS.reason == FULL and FAULTS.refused[FULL] == 1
         english = SimpleNamespace(locale=discord.Locale("en-US"), response=Response())
         await refuse_unwritable(english, err.value)

@@ -206,9 +206,9 @@ def test_limits_the_game_policy_first_then_the_server_then_the_defaults():
     with pytest.raises(RuleError) as err:
         takeback.change_limits(new, True, 21)
     assert err.value.key == "undo.error.bad_limit"
-    assert takeback.describe_limits(new, "fr") == "Reprises de coups : interdites."
+    assert takeback.describe_limits(new, "fr") == "Reprises de coups\u00a0: interdites."
     assert takeback.describe_limits({"takeback": {"max": 2}}, "fr") == \
-        "Reprises de coups : permises, 2 au plus par joueur et par partie."
+        "Reprises de coups\u00a0: permises, 2 au plus par joueur et par partie."
 
 
 async def test_every_other_human_must_accept_and_bot_seats_accept(db_url):

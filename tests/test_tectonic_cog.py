@@ -108,11 +108,11 @@ def test_the_end_names_the_winner_and_why():
         return cog().ranking_lines(Outcome(game=game, result=Result(scores=[None, None], ranks=ranks,
                                                                     details={"reason": reason})), "fr")
 
-    assert end([2, 1], "all_red") == ["**Fin de la partie** : victoire de Bot 1 (toutes les pièces adverses sont "
+    assert end([2, 1], "all_red") == ["**Fin de la partie**\u00a0: victoire de Bot 1 (toutes les pièces adverses sont "
                                       "rouges)."]
-    assert end([1, 2], "resign") == ["**Fin de la partie** : victoire d'Alice (abandon)."]
-    assert end([1, 1], "repetition") == ["**Fin de la partie** : partie nulle (position répétée trois fois)."]
-    assert end([2, 1], "timeout") == ["**Fin de la partie** : victoire de Bot 1 (forfait après des absences répétées)."]
+    assert end([1, 2], "resign") == ["**Fin de la partie**\u00a0: victoire d'Alice (abandon)."]
+    assert end([1, 1], "repetition") == ["**Fin de la partie**\u00a0: partie nulle (position répétée trois fois)."]
+    assert end([2, 1], "timeout") == ["**Fin de la partie**\u00a0: victoire de Bot 1 (forfait après des absences répétées)."]
     assert cog().options_text(game, "en") == "Peak's backward move: straight back"
 
 

@@ -235,7 +235,7 @@ async def test_removal_goes_on_without_the_seat_where_the_rules_allow(db_url):
     assert log[-1].seat == 1
     # the game's history tells the vote and its decision
     text = "\n".join(replay_lines(await w.svc.get(game.id), log, "fr"))
-    assert "P0 n'a pas joué à temps" in text and "Les joueurs ont décidé : retirer P0 de la partie" in text
+    assert "P0 n'a pas joué à temps" in text and "Les joueurs ont décidé\u00a0: retirer P0 de la partie" in text
     assert "La partie continue sans P0" in text
     await w.close()
 

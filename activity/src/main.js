@@ -148,14 +148,7 @@ function renderTouch(game) {
       if (order < 0) continue;
       el.classList.add('picked');
       if (touch.selected.length < 2) continue;
-      const mark = document.createElementNS(SVG, 'text'); // the order of the touches (a word's letters)
-      const [x, y] = poly[0];
-      mark.setAttribute('x', x + hits.width / 60);
-      mark.setAttribute('y', y + hits.width / 22);
-      mark.setAttribute('font-size', hits.width / 24);
-      mark.setAttribute('class', 'order');
-      mark.textContent = String(order + 1);
-      svg.append(mark);
+      svg.append(orderMark(poly, hits.width, String(order + 1)));
     }
   }
   renderOutside(game);
@@ -173,11 +166,37 @@ function renderTouch(game) {
     button.addEventListener('click', () => choose(i).catch(() => {}));
     return button;
   }));
+  const picked = $('choices').querySelector('button.picked');  // the one previewed, in sight in its row
+  if (picked) picked.scrollIntoView({block: 'nearest', inline: 'nearest'});
   $('confirm').textContent = t('page-confirm');
   $('change').textContent = t('page-change');
   $('confirm').disabled = $('change').disabled = touch.busy;
   document.body.dataset.touch = touch.key && !touch.busy ? `${touch.key}:${touch.selected.length}` +
     (touch.preview ? ':preview' : '') : '';
+}
+
+// the order of the touches (a word's letters): a number in a card's top-left corner; beside a wide
+// region (a Ludime word of the table, its owner's dot at its left end) in the picture's margin on its
+// left, where it hides nothing, or else inside its right end
+function orderMark(poly, width, text) {
+  const xs = poly.map(([x]) => x);
+  const ys = poly.map(([, y]) => y);
+  const [left, right, top, bottom] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const size = width / 24;
+  const mark = document.createElementNS(SVG, 'text');
+  mark.setAttribute('class', 'order');
+  mark.setAttribute('font-size', size);
+  mark.textContent = text;
+  if (right - left > 2.5 * (bottom - top)) {
+    const room = left >= 0.7 * size * text.length;
+    mark.setAttribute('x', room ? left - width / 240 : right - width / 60);
+    mark.setAttribute('y', (top + bottom) / 2 + 0.36 * size);
+    mark.setAttribute('text-anchor', 'end');
+  } else {
+    mark.setAttribute('x', left + width / 60);
+    mark.setAttribute('y', top + width / 22);
+  }
+  return mark;
 }
 
 // the regions no picture draws (L'Invincible Armada's « Passer »): buttons under the pictures, touched

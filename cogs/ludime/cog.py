@@ -80,7 +80,7 @@ class LudimeCog(GameCog, group_name="ludime", group_description=L("ludime.cmd.st
     def options_text(self, game: GameRow, lang: str) -> str:
         label = i18n.t("ludime.option.variant", lang)
         name = views.variant_name(game.options.get("variant", MAIN), lang)
-        return f"{label} : {name}" if lang == "fr" else f"{label}: {name}"
+        return f"{label}\u00a0: {name}" if lang == "fr" else f"{label}: {name}"
 
     # --- moves typed as commands -------------------------------------------------------
     async def _game_for(self, interaction: discord.Interaction, partie: int | None, command: str) -> GameRow:

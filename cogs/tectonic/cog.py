@@ -374,7 +374,7 @@ class TectonicCog(GameCog, group_name="tectonic", group_description=L("tectonic.
         value = game.options.get("pic_backward", "droit")
         label = i18n.t("tectonic.option.pic_backward", lang)
         choice = i18n.t(f"tectonic.choice.{value}", lang)
-        return f"{label} : {choice}" if lang == "fr" else f"{label}: {choice}"
+        return f"{label}\u00a0: {choice}" if lang == "fr" else f"{label}: {choice}"
 
     # --- rendering hooks -------------------------------------------------------------------
     def render_public(self, game: GameRow, view: dict[str, Any], lang: str) -> Picture | None:

@@ -517,6 +517,8 @@ class ArmadaEngine:
             "phase": "over" if state.finished else ("capture" if state.pending else "move"),
             "pending_captures": [names[q] for q in state.pending],
             "spain_must_move": state.reserve[0] == 0,
+            # nothing but « Passer » is legal: what the picture says follows the legal moves, not a count
+            "must_pass": not state.finished and not state.pending and not self.has_move(state),
             "captures": {"spain": state.captures[0], "england": state.captures[1]},
             "to_win": TO_WIN,
             "reserve": {"spain": state.reserve[0], "england": state.reserve[1]},

@@ -27,7 +27,7 @@ PASS_LABELS = ("Passer", "Passer (abandonner la manche)", "Finir mon tour")
 
 
 #: the hand in words (its letters' application emojis in front once they exist: bot/emojis.py)
-HAND_LINE = re.compile(r"(?:Votre main :|Your hand:) (?:<:\w+:\d+>)* ?([A-Z](?: [A-Z])*) \(")
+HAND_LINE = re.compile(r"(?:Votre main\u00a0:|Your hand:) (?:<:\w+:\d+>)* ?([A-Z](?: [A-Z])*) \(")
 
 
 def hand_letters(hand) -> str:
@@ -315,7 +315,7 @@ def scan_for_leaks(fake, table: LudimeTable, spectators: list) -> int:
             msg = out.message
             text = msg.text
             if out.audience is None:
-                assert "Votre main :" not in text and "Your hand:" not in text, text
+                assert "Votre main\u00a0:" not in text and "Your hand:" not in text, text
             for letters in HAND_LINE.findall(text):  # a hand shown in words: the viewer's own, privately
                 assert out.audience == viewer.id and letters in table.all_hands.get(mine, set()), (
                     f"a hand shown to {viewer.name}", text)

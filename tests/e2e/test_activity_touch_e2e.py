@@ -53,7 +53,7 @@ async def test_a_whole_take_it_to_the_limit_solo_game_by_touch_only(world):
             began = time.monotonic()
             cell = shown[(rnd * 7) % len(shown)]
             text = await choose(frame, "mine", game_id, row.version, [cell], timings)
-            assert text.startswith(f"{tile} en {cell.removeprefix('cell:')} : ") and "si la partie s'arrêtait là" in text, text
+            assert text.startswith(f"{tile} en {cell.removeprefix('cell:')}\u00a0: ") and "si la partie s'arrêtait là" in text, text
             if rnd == 1:
                 await page.screenshot(path=str(world.tmp / "touch-limit-preview-fr.png"))
             await rec.settle()
@@ -192,14 +192,14 @@ async def test_ludix_a_roll_then_stop_by_touch(world):
         row = read_game_row(db, game_id)
         began = time.monotonic()
         text = await choose(frame, "board", game_id, row.version, ["dice"], timings)
-        assert text.startswith("Lancer les dés : rien n'est encore en jeu"), text
+        assert text.startswith("Lancer les dés\u00a0: rien n'est encore en jeu"), text
         await confirm(frame, db, game_id, row.version, began)
         row = read_game_row(db, game_id)
         state = engine.from_dict(row.state)
         if state.current == 0:  # the roll scored: « Stop » banks it
             began = time.monotonic()
             text = await choose(frame, "board", game_id, row.version, ["stop"], timings)
-            assert text == f"Stop : 0 → {state.turn_total} points, et la main passe.", text
+            assert text == f"Stop\u00a0: 0 → {state.turn_total} points, et la main passe.", text
             await confirm(frame, db, game_id, row.version, began)
             assert engine.from_dict(read_game_row(db, game_id).state).scores[0] == state.turn_total
         await rec.settle()
@@ -227,7 +227,7 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         assert state.picker == 0 and state.phase == "choice"
         began = time.monotonic()
         text = await choose(frame, "board", game_id, row.version, ["seat:2"], timings)
-        assert text.startswith("Suivre Chloé :"), text
+        assert text.startswith("Suivre Chloé\u00a0:"), text
         await page.screenshot(path=str(world.tmp / "touch-lutinades-fr.png"))
         await confirm(frame, db, game_id, row.version, began)
         after = engine.from_dict(read_game_row(db, game_id).state)
@@ -249,7 +249,7 @@ async def test_lutinades_the_lutins_gestures_by_touch(world):
     await open_table(world, "standard", (u.bruno, u.dave))
     engine = engine_of("lutinades")
     timings: dict[str, list[float]] = {"targets": [], "preview": []}
-    said = {1: ("gesture:down", "Votre geste : Vers le bas. Il reste secret"),
+    said = {1: ("gesture:down", "Votre geste\u00a0: Vers le bas. Il reste secret"),
             2: ("gesture:up", "Your gesture: Up. It stays secret")}
     async with boards(fake, u.bruno, u.dave) as opened:
         pages = dict(zip((1, 2), opened, strict=True))
@@ -306,7 +306,7 @@ async def test_ranta_a_box_by_its_dice_then_its_cells(world, lang):
         text = await choose(frame, ["board", "board", "mine", "mine"], game_id, row.version,
                             [f"die:{a['dice'][0]}", f"die:{a['dice'][1]}", "cell:A1", f"cell:{corner}"], timings)
         cells = " ".join(p["cells"])
-        assert text == (f"Boîte en {cells} : {p['before']} → {p['after']} points." if lang == "fr" else
+        assert text == (f"Boîte en {cells}\u00a0: {p['before']} → {p['after']} points." if lang == "fr" else
                         f"Box on {cells}: {p['before']} → {p['after']} points."), text
         await page.screenshot(path=str(world.tmp / f"touch-ranta-preview-{lang}.png"))
         await confirm(frame, db, game_id, row.version, began)
@@ -340,7 +340,7 @@ async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
     seat = engine.from_dict(row.state).current
     player = players[seat]
     said = ("Draw from the pile: the card is known only once drawn.", "Lay {}: +") if player is u.dave else \
-        ("Piocher : la carte n'est connue qu'une fois piochée.", "Poser {} : +")  # in the player's language
+        ("Piocher\u00a0: la carte n'est connue qu'une fois piochée.", "Poser {}\u00a0: +")  # in the player's language
     async with boards(fake, player) as [(page, frame, rec)]:
         assert int(await until(frame, "game", bool)) == game_id
         began = time.monotonic()

@@ -42,17 +42,17 @@ LANGS = pytest.mark.parametrize("lang", ["fr", "en"])
 #: the page's refusal of a move for an older version, and its hints, in each language (Dave's Discord
 #: speaks English)
 SAID = {
-    "fr": {"stale": "Un autre coup a été joué entre-temps : le plateau vient d'être mis à jour. Rien n'a changé.",
-           "outside": "À vous de jouer. Aucun coup sur l'image : touchez le bouton sous l'image.",
-           "pass": "Passer", "passed": "Passer : aucun autre coup n'est possible.", "capture": "Prendre {}",
-           "next_letter": "À vous de jouer. Touchez la lettre suivante de votre mot (après une seule carte : "
+    "fr": {"stale": "Un autre coup a été joué entre-temps\u00a0: le plateau vient d'être mis à jour. Rien n'a changé.",
+           "outside": "À vous de jouer. Aucun coup sur l'image\u00a0: touchez le bouton sous l'image.",
+           "pass": "Passer", "passed": "Passer\u00a0: aucun autre coup n'est possible.", "capture": "Prendre {}",
+           "next_letter": "À vous de jouer. Touchez la lettre suivante de votre mot (après une seule carte\u00a0: "
                           "la défausse, pour la jeter).",
-           "took": "Prendre PORTE à Bruno : {}, ",
-           "exchange": "Échanger {} : 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues.",
+           "took": "Prendre PORTE à Bruno\u00a0: {}, ",
+           "exchange": "Échanger {}\u00a0: 2 cartes de la pioche, inconnues tant qu'elles ne sont pas reçues.",
            "fill": "{} en {} de la Déchetterie de votre voisin.",
-           "relocate": "Déplacer les tuiles de la grande orchidée : {} ({:+d} points).",
+           "relocate": "Déplacer les tuiles de la grande orchidée\u00a0: {} ({:+d} points).",
            "nothing": "Ne rien déplacer", "over": "La partie est terminée.",
-           "nothing_text": "Ne rien déplacer : les tuiles restent sur la grande orchidée (+0 point).",
+           "nothing_text": "Ne rien déplacer\u00a0: les tuiles restent sur la grande orchidée (+0 point).",
            "confirm": "Confirmer"},
     "en": {"stale": "Another move was made meanwhile: the board has just been updated. Nothing changed.",
            "outside": "Your turn. No move on the picture: touch the button under it.",
@@ -210,6 +210,17 @@ async def test_ludime_a_word_of_the_table_taken_by_touching_it_then_a_card(world
                     text = await pick(frame, "REPORT", lambda t, s=took: t.startswith(s))
                 assert text.startswith(took), text
                 if attempt == 0:
+                    # the touches' order: « 1 » beside the word, in the margin (not over its owner's dot at
+                    # its left end), « 2 » in the R card's corner (issue 35)
+                    marks = await frame.evaluate("""() => [...document.querySelectorAll('svg.hits text.order')]
+                        .map(t => { const b = t.getBBox(); const svg = t.ownerSVGElement.id;
+                                    const poly = svg === 'board-hits' ? document.querySelector(
+                                        '#board-hits polygon[data-region="word:2"]').getBBox() : null;
+                                    return {text: t.textContent, svg, right: b.x + b.width,
+                                            left: poly && poly.x}; })""")
+                    assert sorted((m["text"], m["svg"]) for m in marks) == [("1", "board-hits"), ("2", "mine-hits")]
+                    word = next(m for m in marks if m["text"] == "1")
+                    assert 0 < word["right"] <= word["left"], marks
                     await page.screenshot(path=str(world.tmp / f"touch-ludime-take-{lang}.png"))
                     row = await refused_as_stale(frame, rec, db, engine, game.id, lang)
             await confirm(frame, db, game.id, row.version, began)
@@ -305,7 +316,7 @@ async def test_limit_a_tile_given_on_the_dechetterie_then_placed_by_the_neighbou
         tile = engine.current_tile(state)
         began = time.monotonic()
         text = await choose(bframe, "mine", game_id, row.version, ["dump"], times)
-        assert text == f"{tile} : donner à votre voisin ({me.name}), qui le posera sur votre Déchetterie.", text
+        assert text == f"{tile}\u00a0: donner à votre voisin ({me.name}), qui le posera sur votre Déchetterie.", text
         await bpage.screenshot(path=str(world.tmp / f"touch-limit-dump-{lang}.png"))
         await confirm(bframe, db, game_id, row.version, began)
         row = read_game_row(db, game_id)
@@ -384,6 +395,16 @@ async def test_limit_the_big_orchids_relocation_by_touch(world, lang):
             assert text == said["relocate"].format(expected[0], best[0]["gain"]), text
             assert await labels(frame) == expected
             if attempt == 0:
+                # the six choices in one row that scrolls sideways: the panel stays low (issue 35: two columns
+                # of six covered the lower half of the screen and the big orchid's tiles)
+                panel = await frame.evaluate("""() => {
+                    const rows = [...document.querySelectorAll('#choices button')]
+                        .map(b => Math.round(b.getBoundingClientRect().top));
+                    const row = document.getElementById('choices');
+                    return {rows: new Set(rows).size, height: document.getElementById('choice').offsetHeight,
+                            scrolls: row.scrollWidth > row.clientWidth, screen: innerHeight};
+                }""")
+                assert panel["rows"] == 1 and panel["scrolls"] and panel["height"] <= 0.3 * panel["screen"], panel
                 await page.screenshot(path=str(world.tmp / f"touch-limit-relocation-{lang}.png"))
                 assert await pick(frame, said["nothing"], lambda t: t == said["nothing_text"]) == said["nothing_text"]
                 await page.screenshot(path=str(world.tmp / f"touch-limit-relocation-none-{lang}.png"))

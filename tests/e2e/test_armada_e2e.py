@@ -42,7 +42,7 @@ async def open_game(world, plateau: str = "9x9"):
     await fake.click(u.bruno, lobby, label="Rejoindre")
     res = await fake.click(u.alice, lobby, label="Lancer", until=answered)
     (first,) = board_messages(res)
-    assert "Manche 1 : Alice joue l'Espagne (rouge), Bruno l'Angleterre (blanc)" in first.content
+    assert "Manche 1\u00a0: Alice joue l'Espagne (rouge), Bruno l'Angleterre (blanc)" in first.content
     assert mentioned(first) == [u.alice.id]
     assert first.button_labels == ["Placer"] and "/armada placer" not in first.content  # the button, no command
     assert first.attachments[0].bytes[:4] == PNG
@@ -110,7 +110,7 @@ async def test_two_users_play_both_rounds(world):
                 assert end.attachments[0].bytes != new.attachments[0].bytes
                 if after.round_no == 2:  # sides swapped
                     assert "Changement de camp" in new.content
-                    assert "Manche 2 : Bruno joue l'Espagne (rouge), Alice l'Angleterre (blanc)" in new.content
+                    assert "Manche 2\u00a0: Bruno joue l'Espagne (rouge), Alice l'Angleterre (blanc)" in new.content
                 else:  # tied after two rounds
                     assert "manche décisive" in new.content
                 rounds_seen.append(after.round_no)
@@ -175,7 +175,7 @@ async def test_refusals_capture_choice_and_pivots(world):
         assert not res.ephemeral and "Alice pose un navire en D5" in res.content
         assert mentioned(res.message) == [u.bruno.id]
         # the button offers the move: no command to type is repeated under it
-        assert res.message.button_labels == ["Placer"] and "Angleterre : posez" not in res.content
+        assert res.message.button_labels == ["Placer"] and "Angleterre\u00a0: posez" not in res.content
         await refused(fake, u.bruno, "armada placer", "L'intersection D5 est déjà occupée", reader, game_id,
                       point="D5")
         await refused(fake, u.bruno, "armada deplacer", "Seule l'Espagne déplace ses navires", reader, game_id,
@@ -186,9 +186,9 @@ async def test_refusals_capture_choice_and_pivots(world):
         # E5 makes the line D5-E5 (range 2): B5 and G5 are both in range; Alice must choose
         res = await fake.run_command(u.alice, "jeux", "armada placer", point="E5")
         msg = res.message
-        assert "Alice peut prendre un navire au choix : B5, G5" in msg.content
+        assert "Alice peut prendre un navire au choix\u00a0: B5, G5" in msg.content
         assert msg.button_labels == ["Prendre B5", "Prendre G5"] and mentioned(msg) == [u.alice.id]
-        await refused(fake, u.alice, "armada placer", "Choisissez d'abord le navire à prendre : B5, G5", reader,
+        await refused(fake, u.alice, "armada placer", "Choisissez d'abord le navire à prendre\u00a0: B5, G5", reader,
                       game_id, point="C3")
         # the buttons are only for the player who chooses
         version = (await reader.game(game_id)).version
@@ -263,7 +263,7 @@ async def test_fleet_down_spain_moves_england_pivots_and_resigning(world):
         assert at_limit_checked
         assert "déplacez-en un (bouton « Déplacer »)" in last_message_text(fake)
         await refused(fake, u.alice, "armada placer",
-                      f"Vos 20 navires sont tous posés : déplacez-en un avec {i18n.command('armada deplacer')}", reader, game_id,
+                      f"Vos 20 navires sont tous posés\u00a0: déplacez-en un avec {i18n.command('armada deplacer')}", reader, game_id,
                       point="A1")
         action = quiet(state, 0)
         await check_autocomplete(fake, users, state, 0, action, u.chloe)
@@ -291,7 +291,7 @@ async def test_fleet_down_spain_moves_england_pivots_and_resigning(world):
         res = await fake.click(u.alice, res.message, label="Abandonner", until=answered)
         assert "Vous avez abandonné" in res.message.content
         (public,) = [m for m in res.created if m.visible_to is None]
-        assert "Alice abandonne" in public.content and "Vainqueur : Bruno" in public.content
+        assert "Alice abandonne" in public.content and "Vainqueur\u00a0: Bruno" in public.content
         assert public.attachments and public.button_labels == ["Revanche"]
         game = await reader.game(game_id)
         assert game.status == FINISHED
@@ -338,7 +338,7 @@ async def test_a_game_against_the_bot(world):
                     assert "Bot 1" in boards[-1].content  # the bot's reply came with the answer
             if after.round_no == 2 and state.round_no == 1:
                 assert len(boards) == 2
-                assert "Manche 2 : Bot 1 joue l'Espagne (rouge), Alice l'Angleterre" in boards[1].content
+                assert "Manche 2\u00a0: Bot 1 joue l'Espagne (rouge), Alice l'Angleterre" in boards[1].content
                 assert "Bot 1 pose un navire" in boards[1].content  # Spain (the bot) opens round 2 at once
         else:
             pytest.fail("the game against the bot did not end")

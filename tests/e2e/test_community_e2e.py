@@ -138,7 +138,7 @@ async def test_config_refusals_preferences_and_boards_refusals(world):
     for options, needle in (({"rappel": -1}, "ne peut pas être négatif"),
                             ({"delai": -3}, "délai ne peut pas être négatif"),
                             ({"forfait": -1}, "forfait ne peut pas être négatif"),
-                            ({"jeu": "monopoly", "rappel": 1}, "Jeu inconnu : « monopoly »"),
+                            ({"jeu": "monopoly", "rappel": 1}, "Jeu inconnu\u00a0: « monopoly »"),
                             ({"jeu": "ludix", "rappel": 10, "delai": 5}, "doit être plus long que le rappel"),
                             ({"delai": 5000}, "ne peut pas dépasser")):
         res = await fake.run_command(u.modo, "jeux", "ludibot config", validate=False, **options)
@@ -146,7 +146,7 @@ async def test_config_refusals_preferences_and_boards_refusals(world):
     res = await fake.run_command(u.modo, "jeux", "ludibot config")
     assert res.ephemeral and "rappel après 12 h, délai après 48 h, forfait jamais" in res.content
     # the default once; a game says only what differs from it (issue 36)
-    assert "• L'Invincible Armada : forfait dès 3 délais dépassés d'affilée\n" in res.content
+    assert "• L'Invincible Armada\u00a0: forfait dès 3 délais dépassés d'affilée\n" in res.content
     assert res.content.count("rappel après 12 h") == 1 and res.message.is_v2
     choices = await fake.autocomplete(u.modo, "jeux", "ludibot config", {"jeu": "lu"}, focused="jeu")
     assert "ludix" in [c["value"] for c in choices] and len(choices) <= 25

@@ -136,7 +136,7 @@ async def test_three_members_take_the_same_challenge(world):
     share = assert_card(await share_card(fake, u.alice, since))
     save("daily-share-fr", share)
     save("daily-start-fr", first)
-    assert f"**{alice}**" in share.content and "Forme :" in share.content, share.content
+    assert f"**{alice}**" in share.content and "Forme\u00a0:" in share.content, share.content
     assert not share.attachments and not re.search(r"\b[A-GX]\d\b", share.content), share.content  # no cell, no tile
     # a second attempt the same day is refused, privately, and says why
     again = await fake.run_command(u.alice, "jeux", "defi-du-jour", jeu="limit:nexus")

@@ -232,7 +232,7 @@ async def test_games_show_their_glyphs(world):
     (uid,) = mentioned(msg)
     player = u.alice if uid == u.alice.id else u.bruno
     res = await fake.click(player, msg, label="Ma main")
-    hand = re.search(r"Votre main : ((?:[A-Z] )+[A-Z])\b", res.content)
+    hand = re.search(r"Votre main\u00a0: ((?:[A-Z] )+[A-Z])\b", res.content)
     assert hand and len(hand[1].split()) >= 5 and res.content.count(hand[1]) == 1, res.content
     assert glyphs_in(res.content, "lm") == [] and res.attachments, res.content
     res = await fake.click(player, msg, label="Piocher", until=lambda r: bool(r.public_messages))

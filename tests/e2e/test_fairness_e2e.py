@@ -86,7 +86,7 @@ async def test_limit_preview_shows_the_tile_being_placed_and_selects_take_only_w
             assert preview.attachments[0].bytes != render_board(naive, 0, game.names, labels)
             assert state.deck[state.round_no] not in preview.content  # no later tile in the words either
             # the Déchetterie is short of its threshold this early: the preview says what it costs
-            assert "Pénalité −60 : Déchetterie à 0, sous le seuil de 60" in preview.content, preview.content
+            assert "Pénalité −60\u00a0: Déchetterie à 0, sous le seuil de 60" in preview.content, preview.content
             done = await fake.click(u.alice, preview.message, label="Confirmer",
                                     until=lambda r: bool(r.public_messages))
             assert "Vous avez posé" in done.content, done.content
@@ -122,7 +122,7 @@ async def test_ranta_preview_picture_carries_the_score_its_text_states(world):
         action = decode(confirm["custom_id"].split(":", 4)[4])
         fair = RANTA.preview(state, 0, action)
         p = fair["preview"]
-        after = re.search(r"Score : (-?\d+) → (-?\d+)", preview.content)
+        after = re.search(r"Score\u00a0: (-?\d+) → (-?\d+)", preview.content)
         assert after and (int(after[1]), int(after[2])) == (p["before"], p["after"]), preview.content
         assert fair["sheets"][0]["score"] == p["after"] and fair["dice"] == list(state.dice)
         drawn = {"cells": p["cells"], "category": p["category"], "mechanic": p["mechanic"]}

@@ -129,7 +129,7 @@ async def test_the_hand_command_in_english_and_for_a_lobby(world):
     res = await fake.run_command(u.bruno, "jeux", "ludime start")
     second = int(res.message.buttons[0]["custom_id"].split(":")[1])
     res = await fake.run_command(u.alice, "jeux", "ludime main")
-    assert res.ephemeral and "Votre main :" in res.content and res.attachments, res.content
+    assert res.ephemeral and "Votre main\u00a0:" in res.content and res.attachments, res.content
     res = await fake.run_command(u.bruno, "jeux", "ludime main")
     assert res.ephemeral and res.content == i18n.t("common.error.not_started", "fr", game=second), res.content
     res = await fake.run_command(u.chloe, "jeux", "ludime main")

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 
 EXPLAINED = {
     "en": "Discord closed the connection (code 4011): the bot is in too many servers for one shard.",
-    "fr": "Discord a fermé la connexion (code 4011) : le bot est sur trop de serveurs pour un seul shard.",
+    "fr": "Discord a fermé la connexion (code 4011)\u00a0: le bot est sur trop de serveurs pour un seul shard.",
 }
 
 

@@ -87,7 +87,7 @@ async def test_a_server_set_to_english_plays_in_english(world):
     # the admin's answer is private, hence in the admin's own language (French)
     assert res.ephemeral and i18n.t("community.language.en", "fr") in res.content and "publics" in res.content
     res = await fake.run_command(u.modo, "jeux", "ludibot config")
-    assert res.ephemeral and "**Langue des messages publics** : Anglais" in res.content
+    assert res.ephemeral and "**Langue des messages publics**\u00a0: Anglais" in res.content
     await play_ludix(world, "en", (u.alice, u.dave))
     names = {"Alice", "Dave", "Ludothèque", "Ludix"}
     check_public_messages(fake, "en", names)

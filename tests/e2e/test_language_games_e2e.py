@@ -555,7 +555,7 @@ async def test_the_measure_finds_the_other_language():  # async: the module is m
     assert other_language_words("Range 2 (F2–F3) · Rang…", "en") == []  # « Range », cut short
     assert other_language_words("Partie n°9 — class…", "en") == ["Partie"]
     assert other_language_words("Erin rolls the dice", "fr")
-    assert other_language_words("⏰ Rappel : à vous. https://discord.com/channels/1/2/3", "fr") == []
+    assert other_language_words("⏰ Rappel\u00a0: à vous. https://discord.com/channels/1/2/3", "fr") == []
 
 
 def all_in_the_server_s_language(w, where: str, lang: str) -> list[tuple[str, str, str]]:

@@ -158,7 +158,7 @@ async def test_two_player_orchidee_with_relocation(world):
     for rnd in range(1, 26):
         msg = last_control(fake)
         assert f"Tuile {rnd}/25" in msg.content, (rnd, msg.content)
-        tile = re.search(rf"Tuile {rnd}/25 : {TILE}", msg.content)[1]
+        tile = re.search(rf"Tuile {rnd}/25\u00a0: {TILE}", msg.content)[1]
         if rnd == 4:
             # where the Orchidée does not allow a tile: the reason, nothing changes
             for position, needle in (("O", "La grande orchidée (O) porte déjà 3 tuiles"),
@@ -196,12 +196,12 @@ async def test_two_player_orchidee_with_relocation(world):
             used[first.id].append(position)
         notice = res.public_messages[-1]
         assert f"{first.name} a posé (1 joueur en attente)" in notice.content, notice.content
-        assert waiting(notice) == f"En attente de : {second.name}." and mentioned(notice) == []
+        assert waiting(notice) == f"En attente de\u00a0: {second.name}." and mentioned(notice) == []
         # the first player's position is not shown to the second before the round closes
         assert [m for m in fake.visible_to(second) if "Vous avez posé" in (m.content or "")
                 and m.visible_to != second.id] == []
         res = await fake.run_command(second, "jeux", "limit status")
-        assert waiting(res) == f"En attente de : {second.name}."
+        assert waiting(res) == f"En attente de\u00a0: {second.name}."
         if rnd == 10:
             res, value = await by_buttons(fake, second, last_control(fake), pick(second, tile))
             used[second.id].append(value)
@@ -218,7 +218,7 @@ async def test_two_player_orchidee_with_relocation(world):
     panel = await fake.click(u.alice, msg, label="Déplacer")
     assert panel.ephemeral and is_png(panel) and "Meilleur déplacement" in panel.content, panel.content
     assert panel.message.button_labels[-1] == "Ne rien déplacer"
-    best = re.search(r"Meilleur déplacement : \*\*(.+?)\*\* \((-?\d+) points?\)", panel.content)
+    best = re.search(r"Meilleur déplacement\u00a0: \*\*(.+?)\*\* \((-?\d+) points?\)", panel.content)
     assert best, panel.content
     assert panel.message.button_labels == ["Appliquer la meilleure", "Ne rien déplacer"], panel.content
     assert int(best[2]) > 0 and (" en B" in best[1] or " en C" in best[1]), panel.content
@@ -226,11 +226,11 @@ async def test_two_player_orchidee_with_relocation(world):
     res = await fake.click(u.alice, panel.message, label="Appliquer la meilleure",
                            until=lambda r: bool(r.public_messages))
     pts = "point" if abs(int(best[2])) <= 1 else "points"
-    assert res.response_type == 7 and f"C'est noté : {best[1]} ({best[2]} {pts})" in res.content, res.content
+    assert res.response_type == 7 and f"C'est noté\u00a0: {best[1]} ({best[2]} {pts})" in res.content, res.content
     public = res.public_messages[-1].content
     moved = best[1].count(" en ")
     assert f"Alice a déplacé {moved} tuile{'s' if moved > 1 else ''} de la grande orchidée ({best[2]} {pts})" in public, public
-    assert waiting(res.public_messages[-1]) == "En attente de : Bruno."
+    assert waiting(res.public_messages[-1]) == "En attente de\u00a0: Bruno."
     assert panel.message.buttons == []  # the panel became the confirmation
     # a second choice is refused with the reason
     res = await fake.click(u.alice, last_control(fake), label="Déplacer")
@@ -273,7 +273,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     await fake.click(u.alice, res.message, label="Lancer")
     msg = await wait_control(fake, newer_than=res.message)  # the first turn may follow the click's answer
     game = game_id(msg)
-    tile1 = re.search(rf"Tuile 1/44 : {TILE}", msg.content)[1]
+    tile1 = re.search(rf"Tuile 1/44\u00a0: {TILE}", msg.content)[1]
 
     # offered positions are exactly the free ones, by name, for the user's own seat only
     choices = await fake.autocomplete(u.alice, "jeux", "limit placer", {"position": ""})
@@ -310,7 +310,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     after = (await fake.click(u.alice, msg, label="Mon plateau")).attachments[0].bytes
     assert after == before and last_control(fake) is msg
     res = await fake.run_command(u.bruno, "jeux", "limit status")
-    assert waiting(res) == "En attente de : Alice, Bruno."
+    assert waiting(res) == "En attente de\u00a0: Alice, Bruno."
 
     # Alice places A1; her panel of round 1 is now out of date: she already placed
     await typed(fake, u.alice, "A1")
@@ -327,8 +327,8 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     assert "Tuile 2/44" in msg.content
 
     # round 2: the round-1 select and the round-1 autocompleted choice are stale, refused with the reason
-    tile2 = re.search(rf"Tuile 2/44 : {TILE}", msg.content)[1]
-    stale = f"La tuile annoncée est {tile2}, pas {tile1} : ce placement est périmé, rien n'a changé."
+    tile2 = re.search(rf"Tuile 2/44\u00a0: {TILE}", msg.content)[1]
+    stale = f"La tuile annoncée est {tile2}, pas {tile1}\u00a0: ce placement est périmé, rien n'a changé."
     res = await fake.select(u.alice, panel.message, ["B1"], custom_id=panel.message.selects[0]["custom_id"])
     assert res.ephemeral and stale in res.content, res.content
     res = await fake.run_command(u.alice, "jeux", "limit placer", position=old_choice)
@@ -337,7 +337,7 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
     assert res.ephemeral and f"L'emplacement A1 est déjà occupé par la tuile {tile1}" in res.content
     assert last_control(fake) is msg
     res = await fake.run_command(u.alice, "jeux", "limit status")
-    assert waiting(res) == "En attente de : Alice, Bruno."
+    assert waiting(res) == "En attente de\u00a0: Alice, Bruno."
 
     # the round-2 panels, used at the same moment: both apply, one round closes, one new round message
     panels = [await fake.click(user, msg, label="Placer") for user in (u.alice, u.bruno)]
@@ -419,12 +419,12 @@ async def test_solo_series_against_the_ai_with_all_64_tiles(world):
             assert res.response_type == 7 and "vous ne déplacez rien" in res.content
             texts = [m.content for m in res.public_messages]
             # the first game's boards, one picture each, then the second game at once
-            boards = next(m for m in res.public_messages if "Partie 1/2 : les plateaux et leurs scores" in m.content)
+            boards = next(m for m in res.public_messages if "Partie 1/2\u00a0: les plateaux et leurs scores" in m.content)
             assert len(boards.attachments) == 2
             for attachment in boards.attachments:
                 width, height = attachment.image().size
                 assert 400 <= width <= 600 and height < 2 * width
-            assert "Partie 2/2 : c'est reparti" in texts[-1] and "Tuile 1/25" in texts[-1], texts
+            assert "Partie 2/2\u00a0: c'est reparti" in texts[-1] and "Tuile 1/25" in texts[-1], texts
             assert mentioned(res.public_messages[-1]) == [u.alice.id]
             continue
         # three tiles and three empty holes: 34 possibilities, every one reachable, a select per

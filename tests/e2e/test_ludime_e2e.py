@@ -61,7 +61,7 @@ async def test_a_whole_main_game_between_three_users_never_shows_a_hand_to_anoth
         state, game = await table.state()
         assert mentioned(msg) == [table.players[state.current].id]
         assert msg.button_labels == ["Piocher", "Ma main"]  # first turn: no discard to take
-        assert msg.attachments and "Manche 1 : " in msg.content
+        assert msg.attachments and "Manche 1\u00a0: " in msg.content
         for user in table.players:
             await table.show_hand(user)
         # a spectator has no hand

@@ -209,7 +209,7 @@ async def play_turn(t: Table, msg):
         else:
             assert "les voici" in public.content
             for s2 in lutins:
-                assert f"• {name_of(t, s2)} : **" in public.content
+                assert f"• {name_of(t, s2)}\u00a0: **" in public.content
     state_now, status = read_game(t.world, t.game_id)
     if status == "running" and state_now.turn == turn and state_now.phase == "choice":
         msg = last_control(fake)
@@ -327,7 +327,7 @@ async def test_whole_four_player_standard_game_the_picker_never_sees_the_card(wo
     msg = await open_table(world, "standard", (u.bruno, u.chloe, u.dave))
     assert msg.button_labels == [*FR_GESTURES, "Voir la carte"]
     assert set(mentioned(msg)) == {u.bruno.id, u.chloe.id, u.dave.id}  # the lutins of turn 1
-    assert "Premier tour : c'est à Alice de cueillir" in msg.content
+    assert "Premier tour\u00a0: c'est à Alice de cueillir" in msg.content
     t = Table(world, "standard", {0: u.alice, 1: u.bruno, 2: u.chloe, 3: u.dave}, random.Random(8))
     await drive(t, msg)
     check_result(t)
@@ -358,7 +358,7 @@ async def test_whole_four_player_lutins_malins_game(world):
 async def test_whole_en_grand_game_against_three_ais(world):
     fake, u = world.fake, world.u
     msg = await open_table(world, "en-grand", (), ia=3, niveau=2)
-    assert "Premier tour : c'est à Alice de cueillir" in msg.content
+    assert "Premier tour\u00a0: c'est à Alice de cueillir" in msg.content
     t = Table(world, EN_GRAND, {0: u.alice}, random.Random(5))
     t.checked_turns = 2
     await drive(t, msg)
@@ -371,7 +371,7 @@ async def test_buttons_survive_a_sigkill_mid_turn(world):
     """Three players; a gesture, SIGKILL, restart: the old "Voir la carte" and gesture buttons still work."""
     fake, u = world.fake, world.u
     msg = await open_table(world, "standard", (u.bruno, u.chloe))
-    assert "Options : variante : Standard" in fake.messages("jeux")[0].content
+    assert "Options\u00a0: variante\u00a0: Standard" in fake.messages("jeux")[0].content
     game_id = game_id_of(msg)
     res = await fake.click(u.bruno, msg, label="Vers le bas", until=published)
     msg = last_control(fake)

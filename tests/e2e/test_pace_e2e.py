@@ -123,7 +123,7 @@ async def test_each_profile_has_its_bank_and_runs_out_on_time_across_a_restart(w
     turn = await timeout_of(store, gid, 0)
     assert turn.due - turn.since == pytest.approx(alice)
     res = await fake.run_command(u.chloe, "jeux", "ludix status", partie=gid)
-    assert re.search(r"Temps restant : Alice \d", res.content) and "Bruno" in res.content
+    assert re.search(r"Temps restant\u00a0: Alice \d", res.content) and "Bruno" in res.content
 
     # a crash in the middle: the banks and the deadline are where they were
     await restart(world)
@@ -146,7 +146,7 @@ async def test_each_profile_has_its_bank_and_runs_out_on_time_across_a_restart(w
 async def test_the_servers_default_pace_applies_to_a_game_started_without_one(world):
     fake, u, store = world.fake, world.u, world.store
     res = await fake.run_command(u.modo, "jeux", "ludibot config", rythme="rapide")
-    assert res.ephemeral and "rythme par défaut : Rapide" in res.content
+    assert res.ephemeral and "rythme par défaut\u00a0: Rapide" in res.content
     gid, msg = await start_game(world)
     first = await timeout_of(store, gid, 0)
     assert first.due - first.since == pytest.approx(FIXED["rapide"].bank_s)

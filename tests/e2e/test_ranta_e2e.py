@@ -122,7 +122,7 @@ async def test_solo_expert_game_to_the_end(world):
         assert f"manche {rnd}" in public and f"Manche {rnd} terminée" in public
         if "Fin de la partie" in public:  # a full kallax passes the last rounds by itself
             break
-        assert f"Manche {rnd + 1} : les dés" in public and mentioned(res.public_messages[-1]) == [u.alice.id]
+        assert f"Manche {rnd + 1}\u00a0: les dés" in public and mentioned(res.public_messages[-1]) == [u.alice.id]
     final = res.public_messages[-1]
     # the game is said to be over once (the ranking's heading), not again by the narration (issue 36)
     assert "Voici les kallax et leurs scores." in final.content and "Partie terminée" not in final.content
@@ -144,7 +144,7 @@ async def test_three_player_classic_game_at_different_paces(world):
     players = [u.alice, u.bruno, u.chloe]
     res = await fake.run_command(u.alice, "jeux", "ranta start", mode="classique")
     lobby = res.message
-    assert "Range ta Ludothèque" in lobby.content and "mode : Classique" in lobby.content
+    assert "Range ta Ludothèque" in lobby.content and "mode\u00a0: Classique" in lobby.content
     for user in (u.bruno, u.chloe):
         await fake.click(user, lobby, label="Rejoindre")
     await fake.click(u.alice, lobby, label="Lancer", until=lambda r: bool(r.public_messages[1:]))
@@ -160,7 +160,7 @@ async def test_three_player_classic_game_at_different_paces(world):
             res = await place_mat(fake, first)
         notice = res.public_messages[-1].content
         assert f"{first.name} a fini de ranger pour la manche {rnd} (2 joueurs en attente)" in notice
-        assert f"En attente de : {', '.join(p.name for p in players if p is not first)}." in notice
+        assert f"En attente de\u00a0: {', '.join(p.name for p in players if p is not first)}." in notice
         assert mentioned(res.public_messages[-1]) == []  # the others were already notified
         if rnd % 4 == 2:
             # the two others at the same moment
@@ -243,7 +243,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     assert during.attachments[0].bytes == before.attachments[0].bytes
     assert not any("B1" in m.content for m in fake.visible_to(u.bruno) if m.content)
     res = await fake.run_command(u.bruno, "jeux", "ranta status")
-    assert status_waiting(res) == "En attente de : Bruno."
+    assert status_waiting(res) == "En attente de\u00a0: Bruno."
     # the first preview is now for a round she already placed in
     res = await fake.click(u.alice, stale.message, label="Confirmer")
     assert res.ephemeral and "déjà rangé votre boîte de la manche 1" in res.content
@@ -254,7 +254,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     # Bruno places: the round closes and Alice's mat is revealed
     await place_mat(fake, u.bruno)
     msg = last_control(fake)
-    assert "Manche 2 : les dés" in msg.content
+    assert "Manche 2\u00a0: les dés" in msg.content
     after = await fake.run_command(u.bruno, "jeux", "ranta kallax", joueur=u.alice)
     assert after.attachments[0].bytes != before.attachments[0].bytes
 
@@ -281,7 +281,7 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     # nothing changed: round 2, both still awaited, the same round message
     assert last_control(fake) is msg
     res = await fake.run_command(u.alice, "jeux", "ranta status")
-    assert status_waiting(res) == "En attente de : Alice, Bruno."
+    assert status_waiting(res) == "En attente de\u00a0: Alice, Bruno."
 
     # a preview and the round's buttons outlive a crash of the bot
     preview = await fake.run_command(u.alice, "jeux", "ranta tapis", case="A1")
@@ -293,12 +293,12 @@ async def test_only_legal_choices_and_refusals_change_nothing(world):
     assert res.ephemeral and is_png(res)
     await confirm(fake, u.alice, preview)
     res = await fake.run_command(u.alice, "jeux", "ranta status")
-    assert status_waiting(res) == "En attente de : Bruno."
+    assert status_waiting(res) == "En attente de\u00a0: Bruno."
     assert fake.errors == []
     assert bot_errors(world.bot) == []
 
 
-SCORE = re.compile(r"Score : (-?\d+) → (-?\d+) \(([+−])(\d+) points?\)")
+SCORE = re.compile(r"Score\u00a0: (-?\d+) → (-?\d+) \(([+−])(\d+) points?\)")
 
 
 async def store_biggest(fake, user, msg, score: int) -> tuple[object, int]:
@@ -333,7 +333,7 @@ async def test_a_full_kallax_passes_by_itself_and_the_end_shows_every_kallax(wor
             msg = last_control(fake)
             rnd += 1
             assert mentioned(msg) == [u.alice.id], (rnd, msg.content)
-            assert rnd == 1 or f"Manche {rnd} : les dés" in msg.content, (rnd, msg.content)
+            assert rnd == 1 or f"Manche {rnd}\u00a0: les dés" in msg.content, (rnd, msg.content)
             res, score = await store_biggest(fake, u.alice, msg, score)
             final = res.public_messages[-1]
             if "Fin de la partie" in final.content:

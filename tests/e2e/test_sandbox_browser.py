@@ -140,7 +140,7 @@ async def test_a_whole_ludix_game_by_clicking(sandbox, tmp_path):
             texts = await messages(page)
             if any("Fin de la partie" in t for t in texts):
                 break
-            turn = [re.search(r"À vous de jouer : @(\w+)", t) for t in texts]
+            turn = [re.search(r"À vous de jouer\u00a0: @(\w+)", t) for t in texts]
             player = [m.group(1) for m in turn if m][-1]
             await as_player(page, player)
             before = await messages(page)
@@ -348,7 +348,7 @@ async def test_a_game_in_its_thread_on_a_phone(sandbox, tmp_path):
             state = await phone_view(page)
             # whose turn: the newest turn card's (the newest message may be an answer to one player)
             shown = await page.locator("#messages").inner_text()
-            turn = re.findall(r"À vous de jouer : @(\w+)", shown)
+            turn = re.findall(r"À vous de jouer\u00a0: @(\w+)", shown)
             if "Fin de la partie" in shown or not turn:
                 break
             await as_player(page, turn[-1])
@@ -452,7 +452,7 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
         summary = f._build_fields({"content": "Ludix n°1"}, {0: ("ludibot-ludix-1.webp", _webp(320, 200, ("#1abc9c", "#e74c3c")),
                                                                  None)}, existing=None, channel_id=ch.id)
         f._new_message(ch, summary)
-        private = f._new_message(ch, f._build_fields({"content": "Règles : page 1"}, {}, existing=None, channel_id=ch.id))
+        private = f._new_message(ch, f._build_fields({"content": "Règles\u00a0: page 1"}, {}, existing=None, channel_id=ch.id))
         private.visible_to = alice.id
         assert f.validation_errors == []
         async with playwright_api.async_playwright() as pw:

@@ -117,7 +117,7 @@ async def test_inputs_outside_their_declaration_get_a_clean_refusal(world):
         ("ludix join", {"partie": -(2**63) - 1}, "hors limites"),
         ("ludix status", {"partie": 2**53}, "hors limites"),
         ("ludix start", {"niveau": 2**62, "ia": 1}, "hors limites"),
-        ("ludix start", {"niveau": 3, "ia": 1}, "(choix possibles : Facile, Difficile)"),
+        ("ludix start", {"niveau": 3, "ia": 1}, "(choix possibles\u00a0: Facile, Difficile)"),
         ("ludix start", {"objectif": 10**30}, "hors limites"),
         ("tectonic start", {"adversaire": "n'importe quoi"}, "n'est pas un choix possible"),
         ("tectonic start", {"niveau": 7}, "n'est pas un choix possible"),

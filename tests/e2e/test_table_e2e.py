@@ -21,8 +21,8 @@ async def test_the_lobby_card_follows_slash_commands_and_shows_the_table_setting
     gid = game_id_of(lobby)
     text = text_of(lobby)
     assert "1. Alice" in text and "Joueurs (1, de 2 à 6)" in text
-    assert "Rythme : Rapide — 2 h par joueur, +30 min par coup" in text
-    assert "Fil : la partie se joue dans ce salon" in text
+    assert "Rythme\u00a0: Rapide — 2 h par joueur, +30 min par coup" in text
+    assert "Fil\u00a0: la partie se joue dans ce salon" in text
 
     await fake.run_command(u.chloe, "jeux", "ludix join")
     await fake.wait_until(lambda: "2. Chloé" in text_of(fake.message_by_id[lobby.id]))

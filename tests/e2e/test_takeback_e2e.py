@@ -292,7 +292,7 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
 
     # --- the server forbids takebacks (/ludibot config): refused as such
     res = await fake.run_command(u.modo, "jeux", "ludibot config", reprises=False)
-    assert res.ephemeral and "Reprises de coups : interdites." in res.content, res.content
+    assert res.ephemeral and "Reprises de coups\u00a0: interdites." in res.content, res.content
     game, _ = await stored(world, "tectonic", gid)
     await tectonic_driver.send_move(fake, mover, engine.legal_actions(engine.from_dict(game.state),
                                                                       game.seat_of(mover.id))[0], with_flip=True)
@@ -311,7 +311,7 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
     world.bot.advance(13 * 3600)
     world.bot.start()
     await fake.wait_ready(timeout=60, fresh=True)
-    await fake.wait_for_message(lambda m: m.visible_to is None and "a expiré : le coup est maintenu" in (m.content or ""),
+    await fake.wait_for_message(lambda m: m.visible_to is None and "a expiré\u00a0: le coup est maintenu" in (m.content or ""),
                                 timeout=20)
     game, rows = await stored(world, "tectonic", gid)
     kinds = [r.action["type"] for r in rows]

@@ -48,7 +48,7 @@ async def test_a_whole_game_against_the_bot(world):
     res = await fake.run_command(u.alice, "jeux", "tectonic start", adversaire="bot", niveau=2, until=answered)
     (first,) = board_messages(res)
     assert "La partie commence" in first.content
-    assert "⚪ Alice joue les Blancs (en bas, commence) ; ⚫ Bot 1 joue les Noirs (en haut)." in first.content
+    assert "⚪ Alice joue les Blancs (en bas, commence)\u202f; ⚫ Bot 1 joue les Noirs (en haut)." in first.content
     assert mentioned(first) == [u.alice.id]
     # the « Jouer un coup » button offers the moves: no command to type is repeated under it
     assert "Jouer un coup" in first.button_labels and "`de: vers:`" not in first.content
@@ -85,7 +85,7 @@ async def test_a_whole_game_against_the_bot(world):
         ranks = await results_by_user(reader, game_id)
         assert set(ranks) == {u.alice.id, None} and sorted(ranks.values()) in ([1, 1], [1, 2])
         winner = "d'Alice" if ranks[u.alice.id] == 1 else "de Bot 1"
-        assert f"**Fin de la partie** : victoire {winner}" in board.content or sorted(ranks.values()) == [1, 1]
+        assert f"**Fin de la partie**\u00a0: victoire {winner}" in board.content or sorted(ranks.values()) == [1, 1]
     # against the level-2 bot, a move that is not the last is answered with a "thinking" defer
     assert deferred > 0
     # the finished game is still visible to anyone with status
@@ -184,7 +184,7 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
     fake, u = world.fake, world.u
     res = await fake.run_command(u.alice, "jeux", "tectonic start")
     lobby = res.message
-    assert not res.ephemeral and "Tectonic" in lobby.content and "recul du pic : tout droit" in lobby.content
+    assert not res.ephemeral and "Tectonic" in lobby.content and "recul du pic\u00a0: tout droit" in lobby.content
     assert lobby.button_labels == ["Rejoindre", "Quitter", "Ajouter une IA", "Lancer", "Annuler"]
     game_id = game_id_of(lobby)
     res = await fake.run_command(u.alice, "jeux", "tectonic jouer", de="C2", vers="C6")
@@ -228,10 +228,10 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
                       de="C2", vers="D3")
         await refused(fake, u.alice, "D2 → D4 n'est pas un déplacement de pic.", reader, game_id,
                       de="D2", vers="D4")
-        await refused(fake, u.alice, "C2 → C7 est trop loin : un déplacement de mont fait au plus 4 cases.",
+        await refused(fake, u.alice, "C2 → C7 est trop loin\u00a0: un déplacement de mont fait au plus 4 cases.",
                       reader, game_id, de="C2", vers="C7")
         await refused(fake, u.alice, "La case d'arrivée F2 est déjà occupée.", reader, game_id, de="E2", vers="F2")
-        await refused(fake, u.alice, "Ce déplacement ne retourne aucune pièce : impossible de retourner C9.",
+        await refused(fake, u.alice, "Ce déplacement ne retourne aucune pièce\u00a0: impossible de retourner C9.",
                       reader, game_id, de="C2", vers="C3", retourner="C9")
         res = await fake.run_command(u.alice, "jeux", "tectonic jouer", de=" c2 ", vers="C6", until=answered)
         (board,) = board_messages(res)
@@ -242,7 +242,7 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
         res = await fake.run_command(u.dave, "jeux", "tectonic jouer", de="E9", vers="D8", until=answered)
         assert "Dave déplace sa colline de E9 à D8." in board_messages(res)[0].content
         # White's mont C6 may now go to C8, next to two Black pieces: C9 and D8
-        await refused(fake, u.alice, "C6 → C10 est bloqué : la case C9 est occupée et on ne passe jamais "
+        await refused(fake, u.alice, "C6 → C10 est bloqué\u00a0: la case C9 est occupée et on ne passe jamais "
                       "par-dessus une pièce.", reader, game_id, de="C6", vers="C10")
         game, state = await reader.state(game_id)
         got = await fake.autocomplete(u.alice, "jeux", "tectonic jouer", {"de": "C6", "vers": "c"}, focused="vers")
@@ -255,10 +255,10 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
         got = await fake.autocomplete(u.alice, "jeux", "tectonic jouer", {"de": "C6", "vers": "C7", "retourner": ""},
                                       focused="retourner")
         assert list(got) == []
-        await refused(fake, u.alice, "Ce déplacement ne permet pas de retourner la pièce en E5 (choix possibles : "
+        await refused(fake, u.alice, "Ce déplacement ne permet pas de retourner la pièce en E5 (choix possibles\u00a0: "
                       "C9, D8).", reader, game_id, de="C6", vers="C8", retourner="E5")
         # without a choice: the reason, and one button per piece, for Alice only
-        res = await refused(fake, u.alice, "Plusieurs pièces adverses peuvent être retournées : choisissez-en une "
+        res = await refused(fake, u.alice, "Plusieurs pièces adverses peuvent être retournées\u00a0: choisissez-en une "
                             "(C9, D8).", reader, game_id, de="C6", vers="C8")
         older = res.message
         assert older.button_labels == ["Retourner C9 (mont)", "Retourner D8 (colline)"]
@@ -278,11 +278,11 @@ async def test_refusals_autocomplete_and_flip_buttons(world):
         assert res.message.content == "Vous jouez C6 → C8 et retournez D8." and res.message.buttons == []
         (board,) = board_messages(res)
         assert "Alice déplace son mont de C6 à C8." in board.content
-        assert "🔴 Alice retourne le pion adverse en D8 (colline) : il devient rouge." in board.content
+        assert "🔴 Alice retourne le pion adverse en D8 (colline)\u00a0: il devient rouge." in board.content
         assert mentioned(board) == [u.dave.id]
         # the other message's buttons were drawn for the previous position: refused
         res = await fake.click(u.alice, older, label="Retourner C9 (mont)")
-        assert res.ephemeral and "Ce coup a déjà été joué : ce bouton n'est plus à jour" in res.content
+        assert res.ephemeral and "Ce coup a déjà été joué\u00a0: ce bouton n'est plus à jour" in res.content
         game, state = await reader.state(game_id)
         assert game.version == version + 1 and state.last_move["flip"] == "D8"
         # Dave's red colline cannot move, and is not offered
@@ -337,8 +337,8 @@ async def test_options_status_rules_and_resigning(world):
         res = await fake.click(u.alice, res.message, label="Abandonner", until=answered)
         assert "Vous avez abandonné" in res.message.content
         (public,) = board_messages(res)
-        assert "🏳️ Alice abandonne : victoire de Bot 1." in public.content
-        assert "**Fin de la partie** : victoire de Bot 1 (abandon)." in public.content
+        assert "🏳️ Alice abandonne\u00a0: victoire de Bot 1." in public.content
+        assert "**Fin de la partie**\u00a0: victoire de Bot 1 (abandon)." in public.content
         assert (await reader.game(game_id)).status == FINISHED
         assert await results_by_user(reader, game_id) == {None: 1, u.alice.id: 2}
     res = await fake.run_command(u.alice, "jeux", "tectonic jouer", de="C2", vers="C3")

@@ -112,7 +112,7 @@ async def test_a_whole_ludix_game_in_its_own_thread(tw):
 
     await fake.wait_until(lambda: result() is not None and fake.channel(thread).archived, timeout=20)
     res_msg = result()
-    assert f"Ludix n°{gid} : partie terminée" in res_msg.content and "Classement" in res_msg.content
+    assert f"Ludix n°{gid}\u00a0: partie terminée" in res_msg.content and "Classement" in res_msg.content
     assert f"https://discord.com/channels/{fake.guild_id}/{thread.id}/{msg.id}" in res_msg.content
     assert res_msg.button_labels == ["Revanche"]
     # every game message went to the thread: the channel has the lobby and the result only
@@ -158,7 +158,7 @@ async def test_the_server_default_from_config_gives_each_game_a_thread(tw):
     res = await fake.run_command(u.modo, "jeux", "ludibot config", fil=True)
     assert res.ephemeral and "fil à part" in res.content
     res = await fake.run_command(u.modo, "jeux", "ludibot config")
-    assert "Un fil par partie** : oui" in res.content
+    assert "Un fil par partie**\u00a0: oui" in res.content
     lobby, thread, msg = await launch(fake, u, objectif=1000)  # no « fil »: the server's default
     assert thread.name.startswith(f"Ludix n°{game_of(lobby)} —")
     # « fil:False » still plays in the channel

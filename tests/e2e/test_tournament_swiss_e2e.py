@@ -309,7 +309,7 @@ async def test_swiss_ludix_of_eight_with_a_kill_a_timeout_and_a_forfeit(tmp_path
         assert card.bytes == expected_png(rows, names, 1000.0), rows
 
         res = await fake.run_command(players[3], "jeux", "tournoi etat", tournoi=1)
-        assert "(terminé)" in res.content and "Ronde 3 sur 3 : 0 partie en cours sur 4" in res.content, res.content
+        assert "(terminé)" in res.content and "Ronde 3 sur 3\u00a0: 0 partie en cours sur 4" in res.content, res.content
         (att,) = res.message.attachments
         assert att.bytes == expected_png(rows, names, 1000.0, highlight=players[3].id)
         assert Image.open(io.BytesIO(att.bytes)).width <= 720

@@ -110,7 +110,7 @@ async def test_only_the_other_players_vote_a_vote_changes_and_wait_gives_a_new_t
 
     # Bruno votes, then changes his mind: one ballot, the message counts it
     res = await vote(fake, u.bruno, vote_msg, "remove")
-    assert any(m.ephemeral and "Votre vote est enregistré : retirer" in m.content for m in res.messages)
+    assert any(m.ephemeral and "Votre vote est enregistré\u00a0: retirer" in m.content for m in res.messages)
     await fake.wait_until(lambda: "Retirer Alice (1)" in labels(vote_msg), timeout=20)
     await vote(fake, u.bruno, vote_msg, "wait")
     await fake.wait_until(lambda: "Attendre Alice (1)" in labels(vote_msg) and "Retirer Alice (0)" in labels(vote_msg),
@@ -121,7 +121,7 @@ async def test_only_the_other_players_vote_a_vote_changes_and_wait_gives_a_new_t
     world.bot.advance(TIMEOUT + 5)
     await fake.wait_until(lambda: decisions(fake), timeout=20)
     (decided,) = decisions(fake)
-    assert "décidé : attendre encore Alice" in decided.content and "1 pour attendre" in decided.content
+    assert "décidé\u00a0: attendre encore Alice" in decided.content and "1 pour attendre" in decided.content
     assert mentioned(decided) == [u.alice.id]
     await fake.wait_until(lambda: vote_msg.buttons == [], timeout=20)  # the vote's buttons are gone
     # the same delay again: another vote 48 h later, not before
@@ -142,7 +142,7 @@ async def test_the_ai_plays_for_a_stalled_player_until_they_take_their_seat_back
     res = await vote(fake, u.chloe, vote_msg, "ai")  # two of two: decided at once
     await fake.wait_until(lambda: decisions(fake), timeout=10)
     (decided,) = decisions(fake)
-    assert "décidé : laisser le bot jouer pour Alice" in decided.content and "2 pour le bot" in decided.content
+    assert "décidé\u00a0: laisser le bot jouer pour Alice" in decided.content and "2 pour le bot" in decided.content
     assert mentioned(decided) == [u.bruno.id]  # the AI played Alice's turn: Bruno's turn
     assert res.ephemeral_messages and "Votre vote est enregistré" in res.ephemeral_messages[-1].content
     ctrl = await wait_control(fake)
@@ -185,7 +185,7 @@ async def test_removal_goes_on_without_the_player_then_two_players_keep_the_forf
     await vote(fake, u.chloe, vote_msg, "remove")
     await fake.wait_until(lambda: decisions(fake), timeout=10)
     (decided,) = decisions(fake)
-    assert "décidé : retirer Alice de la partie" in decided.content and "La partie continue sans Alice" in decided.content
+    assert "décidé\u00a0: retirer Alice de la partie" in decided.content and "La partie continue sans Alice" in decided.content
     assert mentioned(decided) == [u.bruno.id]
     # Alice has no turn any more: Bruno, Chloé, Bruno...
     await play_turn(fake, u.bruno)

@@ -115,19 +115,38 @@ def test_resigned_game_and_odd_names():
     texts = [r.text for r in runs]
     long = [r for r in runs if r.text.startswith("ÄÄÄ")]
     assert long and all(r.text.endswith("…") and len(r.text) < 80 for r in long), texts  # cut short to fit
-    assert any(t.startswith("Vainqueur : ÄÄÄ") for t in texts), texts
+    assert any(t.startswith("Vainqueur\u00a0: ÄÄÄ") for t in texts), texts
     img, runs = drawn([])  # no names: seats are numbered
     texts = [r.text for r in runs]
-    assert "Vainqueur : #1" in texts and {"#1", "#2"} <= set(texts), texts
+    assert "Vainqueur\u00a0: #1" in texts and {"#1", "#2"} <= set(texts), texts
     # the fleets as they stand: Spain one ship at sea and 19 in reserve, England one of its five at sea
     assert any("Réserve 19" in t for t in texts) and any("En mer 1/5" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_status_line_follows_the_legal_moves_not_a_count(lang):
+    """England's five ships out: « Pivot obligatoire » while a pivot is legal; when its pair is boxed in and
+    « Passer » is the only legal move, the picture says so instead of asking for a pivot (issue 35)."""
+    from render import common
+
+    words = labels(lang)
+    spain = ("A2", "B2", "C2", "C1")
+    boxed = position(spain=spain, england=("A1", "B1", "F6", "H6", "F9"), turn=ENGLAND, size="9x9")
+    free = position(spain=spain, england=("E5", "F5", "F7", "H6", "B9"), turn=ENGLAND, size="9x9")
+    assert ENGINE.legal_actions(boxed, boxed.current) == [{"type": "pass"}]
+    assert any(a["type"] == "pivot" for a in ENGINE.legal_actions(free, free.current))
+    for state, shown, hidden in ((boxed, "must_pass", "must_pivot"), (free, "must_pivot", "must_pass")):
+        with common.recording_text() as runs:
+            png_ok(render_board(ENGINE.view(state, None), NAMES, lang))
+        texts = [r.text for r in runs]
+        assert words[shown] in texts and words[hidden] not in texts, texts
 
 
 def test_labels_come_from_both_catalogs():
     for lang in ("fr", "en"):
         words = labels(lang)
         for key in ("round", "tiebreak", "captures", "score", "reserve", "on_board", "range", "must_move",
-                    "must_pivot", "must_pair", "choose_capture", "final", "over", "winner", "side_spain",
+                    "must_pivot", "must_pair", "must_pass", "choose_capture", "final", "over", "winner", "side_spain",
                     "side_england"):
             assert words[key], (lang, key)
 

@@ -93,6 +93,34 @@ def test_many_and_long_words_and_empty_hand():
     _image(render_hand(ENGINE.view(s, 0), NAMES))
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_an_exchange_preview_marks_the_cards_given_back(lang):
+    """Issue 35: the exchange's preview shows the hand as it is (what comes from the pile is unknown) with
+    the cards given back marked: each once (a letter held twice, given once, is marked once), and named."""
+    from render import common
+    from render.ludime import GIVING, catalog_labels
+
+    s = ENGINE.new_game(2, None, 5)
+    view = ENGINE.view(s, 0)
+    hand = view["hand"]
+    twice = next((c for c in hand if hand.count(c) > 1), hand[0])
+    other = next(c for c in hand if c != twice)
+    giving = {**view, "giving": [twice, other]}
+    lab = catalog_labels(lang)
+    with common.recording_text() as runs:
+        img = _image(render_hand(giving, NAMES, lab))
+    texts = [r.text for r in runs]
+    assert f"{lab['giving']}{lab['colon']}{twice} {other}" in texts, texts
+    assert texts.count("↩") == 2, texts
+    plain = _image(render_hand(view, NAMES, lab))
+    assert img.size != plain.size or img.tobytes() != plain.tobytes()
+
+    def marked(picture) -> int:  # the pixels of the marks' colour (the PNG's palette may shift it a little)
+        return sum(1 for px in picture.convert("RGB").getdata() if sum(abs(a - b) for a, b in zip(px, GIVING, strict=True)) < 24)
+
+    assert marked(img) > 2 * 4 * 100 and marked(plain) == 0
+
+
 def test_hand_highlights_the_discard_to_use_and_labels_are_used():
     s = ENGINE.new_game(3, None, 5)
     s = replace(s, dealer=0, current=0, turns=(1, 1, 1), discard=("Z",))

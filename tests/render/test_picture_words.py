@@ -222,7 +222,7 @@ def test_no_renderer_writes_words_of_its_own():
             if re.fullmatch(r"[a-z0-9_.\-]*", text):  # a key or an engine's value (« must_pair », « colline »)
                 continue
             hits = {w for w in WORD.findall(text) if w.lower() in french}
-            if hits or " : " in text or text.rstrip().endswith(" :"):
+            if hits or re.search(r"\s[:;!?](\s|$)", text):  # a French space (even no-break) before a mark
                 found.append(f"{path.name}:{line}: {text!r}")
     assert not found, "\n".join(found)
 

@@ -15,7 +15,7 @@ word laid: ``word:<id>``) and the player's own hand (``mine``, one region per ca
 
 The engine decides every move (``legal_actions`` for the draws and discards, ``apply`` for a word, a
 lengthened word and an exchange: none is listed). A preview never shows a card that is not known yet: a
-draw from the pile and an exchange are shown as the hand is, and a move that would close the round (and
+draw from the pile and an exchange are shown as the hand is (an exchange marks the cards given back), and a move that would close the round (and
 deal the next one) is shown without the deal."""
 
 from __future__ import annotations
@@ -187,8 +187,8 @@ class LudimeControl:
             if action["source"] == "pile":
                 return Preview(now, "activity.preview.ludime_pile")
             return Preview(now, "activity.preview.ludime_take", {"letter": now.get("discard_top") or ""})
-        if kind == "exchange":  # the cards received are chance: the hand is shown as it is
-            return Preview(now, "activity.preview.ludime_exchange", {"letters": " ".join(action["letters"]),
+        if kind == "exchange":  # the cards received are chance: the hand as it is, the cards given back marked
+            return Preview({**now, "giving": list(action["letters"])}, "activity.preview.ludime_exchange", {"letters": " ".join(action["letters"]),
                                                                      "count": len(action["letters"])})
         after, events = engine.apply(state, seat, action)
         shown = now if any(e["type"] in CLOSING for e in events) else engine.view(after, seat)

@@ -74,6 +74,7 @@ label-range = Range { $range }
 label-must_move = Moving
 label-must_pivot = Must pivot
 label-must_pair = 5th ship: must pair
+label-must_pass = No move possible: pass
 label-choose_capture = Capture to choose
 label-final = Final position
 label-over = Game over

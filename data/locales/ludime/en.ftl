@@ -126,6 +126,7 @@ label-turn = To play
 label-first_turn = First turn: one word of 6+ letters
 label-must_use = Must be used in a word
 label-drawn = Drawn
+label-giving = Given back
 label-no_word = No word on the table
 label-last_round = Previous round
 label-target = Target
