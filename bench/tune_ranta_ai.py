@@ -45,6 +45,8 @@ def main() -> None:
     p.add_argument("--first", type=int, default=1000)
     p.add_argument("--sweeps", type=int, default=3)
     p.add_argument("--step", type=float, default=0.5)
+    p.add_argument("--random", type=int, default=0, help="then this many random steps (a few weights at once)")
+    p.add_argument("--only", type=int, nargs="*", default=None, help="tune only these weight indices")
     a = p.parse_args()
     seeds = range(a.first, a.first + a.seeds)
     w = list(ai.WEIGHTS[a.mode])
@@ -53,7 +55,7 @@ def main() -> None:
     step = a.step
     rng = random.Random(0)
     for sweep in range(a.sweeps):
-        order = list(range(len(w)))
+        order = list(range(len(w))) if a.only is None else list(a.only)
         rng.shuffle(order)
         for i in order:
             for d in (step, -step):
@@ -66,6 +68,15 @@ def main() -> None:
                     break
         print(f"after sweep {sweep}: {best:.3f} {tuple(w)}", flush=True)
         step /= 2
+    indices = list(range(len(w))) if a.only is None else list(a.only)
+    for n in range(a.random):
+        trial = list(w)
+        for i in rng.sample(indices, min(3, len(indices))):
+            trial[i] = round(trial[i] + rng.gauss(0, a.step), 3)
+        m = mean(a.mode, seeds, trial)
+        if m > best:
+            best, w = m, trial
+            print(f"random {n} -> {best:.3f} {tuple(w)}", flush=True)
 
 
 if __name__ == "__main__":

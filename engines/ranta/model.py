@@ -309,3 +309,53 @@ def cubby_bits(occ: int, cubby: int) -> int:
 def skyline(occ: int, cubby: int) -> tuple[int, ...]:
     bits = cubby_bits(occ, cubby)
     return tuple(sum(1 for r in range(3) if bits >> (3 * r + x) & 1) for x in range(3))
+
+
+def _expected_fill() -> dict[int, float]:
+    """Per cubby (its own 9 bits, skylines only): the expected number of rounds to fill it when every
+    round goes to it, choosing each round the placement (a box of a size the roll offers, or a mat)
+    that leaves the fewest expected rounds; the roll's size dice are fair."""
+    size_classes = [s.cells for s in DICE.sizes]
+    shapes_of = {s.cells: [s.shape(o) for o in ORIENTATIONS] for s in DICE.sizes}
+    weights: dict[frozenset[int], float] = {}
+    per_die = {c: sum(len(s.faces) for s in DICE.sizes if s.cells == c) / 6 for c in size_classes}
+    for a in size_classes:
+        for b in size_classes:
+            for c in size_classes:
+                key = frozenset((a, b, c))
+                weights[key] = weights.get(key, 0.0) + per_die[a] * per_die[b] * per_die[c]
+    memo: dict[tuple[int, ...], float] = {}
+
+    def nexts(s: tuple[int, ...], shapes) -> list[tuple[int, ...]]:
+        out = []
+        for w, h in shapes:
+            for x in range(3 - w + 1):
+                cols = s[x:x + w]
+                if len(set(cols)) == 1 and cols[0] + h <= 3:
+                    new = list(s)
+                    for i in range(x, x + w):
+                        new[i] += h
+                    out.append(tuple(new))
+        return out
+
+    def solve(s: tuple[int, ...]) -> float:
+        if s in memo:
+            return memo[s]
+        if all(v == 3 for v in s):
+            memo[s] = 0.0
+            return 0.0
+        total = 0.0
+        for sizes, p in weights.items():
+            shapes = [(1, 1)] + [sh for c in sizes for sh in shapes_of[c]]
+            total += p * min(solve(n) for n in nexts(s, shapes))
+        memo[s] = 1.0 + total
+        return memo[s]
+
+    out = {}
+    for heights in CUBBY_TABLE:
+        bits = sum(1 << (3 * r + x) for x, h in enumerate(heights) for r in range(h))
+        out[bits] = solve(heights)
+    return out
+
+
+EXPECTED_FILL = _expected_fill()

@@ -106,8 +106,9 @@ def test_whole_games_of_legal_moves(mode):
 
 @pytest.mark.parametrize("mode", ["classique", "expert"])
 def test_level_two_beats_level_one_clearly(mode):
-    """Fixed seeds, solo: the top level's total is at least a third above level 1's (the issue asks +50 %
-    on average over 200 seeds; deterministic, so never flaky). Every move the engine takes is legal."""
+    """Fixed seeds, solo: the top level's total is at least 50 % above level 1's (the issue's target, on
+    average over 200 seeds; here 55 against 26 in classic, 194 against 83 in expert; deterministic, so
+    never flaky). Every move is legal (the engine's ``apply`` refuses any other)."""
 
     def total(level: int) -> int:
         out = 0
@@ -118,7 +119,7 @@ def test_level_two_beats_level_one_clearly(mode):
             out += ENGINE.result(state).scores[0]
         return out
 
-    assert total(TOP) >= 4 * total(1) / 3
+    assert total(TOP) >= 3 * total(1) / 2
 
 
 SEEDS = (0, 1, 2)
