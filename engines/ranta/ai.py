@@ -41,12 +41,12 @@ ROLLOUT_LEFT = {CLASSIC: 11, "expert": 4}
 FEATURES = {
     CLASSIC: ("empty", "short", "future_games", "dead", "grow", "open_best", "singles"),
     "expert": ("empty", "short", "future_games", "dead", "cubby_bonus", "deck_room", "card_room",
-               "no_secret", "memory_short", "t_at_risk", "expected_short", "expected_fill"),
+               "no_secret", "memory_short", "t_at_risk"),
 }
 WEIGHTS: dict[str, tuple[float, ...]] = {
     CLASSIC: (0.0, 1.5, -0.75, -1.5, 0.875, 1.75, -0.75, -0.5, 0.0, 1.05, 0.125, -0.45, -0.625, 0.875),
     "expert": (0.5, 0.875, -0.75, -1.125, 0.75, 0.875, -1.125, -0.625, 0.625, 0.875, 0.0, 0.5, 0.0, 0.75,
-               0.75, 3.125, -0.125, 0.5, -0.5, 0.125, 0.0, 0.0, 0.0, 0.0),
+               0.75, 3.125, -0.125, 0.5, -0.5, 0.125),
 }
 
 
@@ -78,7 +78,6 @@ def features(games: tuple[M.Game, ...], occ: int, mode: str, left: int) -> tuple
             open_best += best_open
         return now, [*common, grow, open_best, singles]
     effects, full = M.expert_parts(games, occ)
-    expected = sum(M.EXPECTED_FILL[M.cubby_bits(occ, cubby)] for cubby in M.CUBBIES)
     cubby_bonus = deck_room = card_room = 0
     for g in games:
         if occ & M.CUBBY_MASK[g.cubby] != M.CUBBY_MASK[g.cubby]:
@@ -91,8 +90,7 @@ def features(games: tuple[M.Game, ...], occ: int, mode: str, left: int) -> tuple
     no_secret = not any(g.mechanic == M.SECRET for g in games)
     t_at_risk = sum(1 for g in games if g.category == M.T and room_of[g.cubby])
     return effects + full - empty, [*common, cubby_bonus, deck_room, card_room, no_secret,
-                                    max(0, 3 - memory) if memory else 0, t_at_risk, max(0.0, expected - left),
-                                    expected]
+                                    max(0, 3 - memory) if memory else 0, t_at_risk]
 
 
 def value(games: tuple[M.Game, ...], occ: int, mode: str, left: int, weights) -> float:
