@@ -12,11 +12,10 @@ from itertools import permutations
 from typing import NamedTuple
 
 from engines.ranta.scoring import CLASSIC
-from engines.ranta.sheet import DICE, HORIZONTAL, ORIENTATIONS, SHEET, VERTICAL
+from engines.ranta.sheet import DICE, ORIENTATIONS, SHEET
 
 CELLS = SHEET.cells
 INDEX = {cell: i for i, cell in enumerate(CELLS)}
-FULL = (1 << len(CELLS)) - 1
 CUBBIES = tuple(c.id for c in SHEET.cubbies)
 CUBBY_MASK = {c.id: sum(1 << INDEX[cell] for cell in c.cells) for c in SHEET.cubbies}
 CATEGORIES = DICE.categories  # index = face - 1
@@ -85,10 +84,6 @@ class Game(NamedTuple):
 def game_of(slot: Slot, category: int, mechanic: int) -> Game:
     return Game(slot.mask, slot.halo, category, mechanic, slot.cubby, slot.width, slot.height,
                 slot.width * slot.height, slot.shelf)
-
-
-def fits(occ: int, slot: Slot) -> bool:
-    return not occ & slot.mask and occ & slot.need == slot.need
 
 
 def free(occ: int, shape: tuple[int, int]) -> list[Slot]:
@@ -237,7 +232,6 @@ def moves(occ: int, dice: tuple[int, ...]) -> list[tuple[tuple[int, int, int] | 
     return out
 
 
-__all__ = ["FULL", "HORIZONTAL", "VERTICAL", "Game", "Slot", "from_items", "moves", "points"]
 
 
 # --- packing: each cubby fills as a skyline (boxes rest on full rows), so a few tables say all ---------
@@ -304,9 +298,4 @@ LOCAL_TABLE = _local_table()
 def cubby_bits(occ: int, cubby: int) -> int:
     r0, r1, r2 = _ROWS[cubby]
     return ((occ >> r0) & 7) | (((occ >> r1) & 7) << 3) | (((occ >> r2) & 7) << 6)
-
-
-def skyline(occ: int, cubby: int) -> tuple[int, ...]:
-    bits = cubby_bits(occ, cubby)
-    return tuple(sum(1 for r in range(3) if bits >> (3 * r + x) & 1) for x in range(3))
 
