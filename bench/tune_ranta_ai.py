@@ -1,0 +1,83 @@
+"""Tune the weights of Range ta Ludothèque's level-2 AI (``engines/ranta/ai.py``) by a local search.
+
+``.venv/bin/python -m bench.tune_ranta_ai --mode classique --seeds 40 --first 1000 [--sweeps 3]``: each
+step moves one weight up or down and keeps the change when the mean solo score over the training seeds
+(seeds >= 1000, never the reported 0..199) goes up. Games are played on the fast model
+(``engines/ranta/model.py``) with the engine's dice (``roll``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+
+from engines.ranta import ai
+from engines.ranta import model as M
+from engines.ranta.engine import roll
+from engines.ranta.sheet import SHEET
+
+
+def game(mode: str, seed: int, weights) -> int:
+    occ, games = 0, ()
+    for r in range(1, SHEET.rounds + 1):
+        dice = roll(seed, r)
+        left = SHEET.rounds - r
+        best, best_value = None, float("-inf")
+        for perm, _o, slot, cat, mech in M.moves(occ, dice):
+            new_games = games if perm is None else (*games, M.game_of(slot, cat, mech))
+            v = ai.value(new_games, occ | slot.mask, mode, left, weights)
+            if v > best_value + 1e-9:
+                best, best_value = (new_games, occ | slot.mask), v
+        if best is not None:
+            games, occ = best
+    return M.points(games, occ, mode)
+
+
+def mean(mode: str, seeds, weights) -> float:
+    return statistics.fmean(game(mode, s, weights) for s in seeds)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--mode", default="classique")
+    p.add_argument("--seeds", type=int, default=40)
+    p.add_argument("--first", type=int, default=1000)
+    p.add_argument("--sweeps", type=int, default=3)
+    p.add_argument("--step", type=float, default=0.5)
+    p.add_argument("--random", type=int, default=0, help="then this many random steps (a few weights at once)")
+    p.add_argument("--only", type=int, nargs="*", default=None, help="tune only these weight indices")
+    a = p.parse_args()
+    seeds = range(a.first, a.first + a.seeds)
+    w = list(ai.WEIGHTS[a.mode])
+    best = mean(a.mode, seeds, w)
+    print(f"start {best:.3f} {w}", flush=True)
+    step = a.step
+    rng = random.Random(0)
+    for sweep in range(a.sweeps):
+        order = list(range(len(w))) if a.only is None else list(a.only)
+        rng.shuffle(order)
+        for i in order:
+            for d in (step, -step):
+                trial = list(w)
+                trial[i] = round(trial[i] + d, 3)
+                m = mean(a.mode, seeds, trial)
+                if m > best:
+                    best, w = m, trial
+                    print(f"sweep {sweep} w[{i}]={w[i]} -> {best:.3f}", flush=True)
+                    break
+        print(f"after sweep {sweep}: {best:.3f} {tuple(w)}", flush=True)
+        step /= 2
+    indices = list(range(len(w))) if a.only is None else list(a.only)
+    for n in range(a.random):
+        trial = list(w)
+        for i in rng.sample(indices, min(3, len(indices))):
+            trial[i] = round(trial[i] + rng.gauss(0, a.step), 3)
+        m = mean(a.mode, seeds, trial)
+        if m > best:
+            best, w = m, trial
+            print(f"random {n} -> {best:.3f} {tuple(w)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
