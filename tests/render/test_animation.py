@@ -141,29 +141,55 @@ def test_the_closing_ranking_covers_nothing_of_the_last_picture(kind, players):
     assert changed < alone.width * top // 1000, f"{changed} pixels of the last picture covered"
 
 
+#: the fill of the panel a Limit board's Déchetterie is drawn on (render.limit)
+DECHETTERIE_PANEL = (74, 62, 52)
+
+
+def _panel_box(img: Image.Image, colour: tuple[int, int, int] = DECHETTERIE_PANEL) -> tuple[int, int, int, int] | None:
+    """The box of the pixels of ``colour`` in ``img`` (a panel's fill around what it holds; within the
+    palette's and the scaling's few levels)."""
+    rgb = img.convert("RGB")
+    same = ImageChops.difference(rgb, Image.new("RGB", rgb.size, colour)).convert("L").point(lambda v: 255 if v <= 3 else 0)
+    return same.getbbox()
+
+
 def test_limit_s_last_frame_shows_the_dechetterie_and_its_explanation():
-    """Limit's final picture, as the summary shows it: its Déchetterie's seven cells (X5, at its foot,
-    too) and the lines under the board (the Déchetterie's value, a penalty's reason) are drawn, and
-    the ranking covers none of them."""
+    """Limit's final picture, as the summary shows it: its Déchetterie's seven tiles (X5, at its foot,
+    too) on their panel and the lines under the board (the Déchetterie's value, a penalty's reason)
+    are drawn, and the ranking covers none of them."""
+    from tests.render.test_phone import tile_values
+
     job, game = _final_job("limit", 1, "en")
     fn, args, kwargs = job
-    width = Image.open(io.BytesIO(fn(*args, **kwargs))).width
+    png = fn(*args, **kwargs)
+    width = Image.open(io.BytesIO(png)).width
+    from render import limit
+
+    for value in vars(limit).values():  # cached tiles would skip their drawing (and its recording)
+        if hasattr(value, "cache_clear") and value is not common.font:
+            value.cache_clear()
     with common.recording_text() as runs:
         fn(*args, **kwargs)
-    wanted = [run for run in runs if run.text in {f"X{i}" for i in range(1, 8)}
-              or run.text.startswith(("Scrapyard value", "Penalty"))]
-    assert {f"X{i}" for i in range(1, 8)} <= {run.text for run in wanted}
-    assert any(run.text.startswith("Scrapyard value") for run in wanted)
+    board = args[0]["boards"][0]["cells"]
+    assert {f"X{i}" for i in range(1, 8)} <= set(board)
+    assert len(tile_values(runs)) == 3 * len(board)  # every tile's three values, the Déchetterie's seven too
+    wanted = [run.box for run in runs if run.text.startswith(("Scrapyard value", "Penalty"))]
+    assert any(run.text.startswith("Scrapyard value") for run in runs)
     if args[0]["final"]["breakdowns"][0].get("penalty_reason"):
-        assert any(run.text.startswith("Penalty") for run in wanted)
+        assert any(run.text.startswith("Penalty") for run in runs)
+    panel = _panel_box(Image.open(io.BytesIO(png)))
+    assert panel is not None and panel[3] - panel[1] > 100  # the Déchetterie's panel, its foot included
     shown = frames_of(animate([job], [0], ["1. Zoé — 88 points"], "Take it to the Limit #4242 — final ranking")[0])[-1]
     alone = frames_of(animate([job], [0])[0])[-1]
     scale = alone.width / width
-    for run in wanted:
-        box = tuple(round(v * scale) for v in run.box)
-        assert box[3] < alone.height - PROGRESS, run.text
+    for what, box in (("the Déchetterie", panel), *(("a line under the board", b) for b in wanted)):
+        box = tuple(round(v * scale) for v in box)
+        assert box[3] < alone.height - PROGRESS, what
         diff = ImageChops.difference(shown.crop(box), alone.crop(box)).convert("L")
-        assert max(diff.getextrema()) < 90, f"{run.text!r} covered"
+        assert max(diff.getextrema()) < 90, f"{what} covered"
+    # and the last frame shows that panel's fill where the picture has it, its foot included
+    foot = (round((panel[0] + 2) * scale), round((panel[3] - 3) * scale))
+    assert max(abs(a - b) for a, b in zip(alone.convert("RGB").getpixel(foot), DECHETTERIE_PANEL, strict=True)) <= 12
 
 
 def test_a_long_title_and_long_lines_are_wrapped_never_cut():
