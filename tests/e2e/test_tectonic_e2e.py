@@ -329,7 +329,7 @@ async def test_options_status_rules_and_resigning(world):
         assert res.ephemeral and "Vous ne jouez pas" in res.content
         res = await fake.run_command(u.alice, "jeux", "tectonic abandon")
         confirm = res.message
-        assert res.ephemeral and f"Abandonner la partie n°{game_id} ? Bot 1 la gagnera." in confirm.content
+        assert res.ephemeral and f"Abandonner la partie n°{game_id}\u202f? Bot 1 la gagnera." in confirm.content
         assert confirm.button_labels == ["Abandonner", "Continuer la partie"] and confirm.visible_to == u.alice.id
         res = await fake.click(u.alice, confirm, label="Continuer la partie")
         assert "continue" in res.content and (await reader.game(game_id)).status == RUNNING
