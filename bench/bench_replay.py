@@ -33,6 +33,7 @@ from bot.render_pool import RenderPool
 from bot.sessions import Player, SessionService
 from bot.storage import SQLiteStore
 from fakediscord import FakeDiscord
+from render.animation import shown_of
 from tests.e2e.harness import start_bot
 from tests.replay_games import LONGEST, game_cogs, play
 
@@ -70,9 +71,13 @@ async def animations() -> tuple[str, list[str]]:
             if first is None or again is None:
                 raise MeasuredNothing(f"{kind}: no animation")
             same = first.data == again.data
-            frames = len(frame_order(item))
+            # the product's rule: every position of frame_order, or fewer, evenly spread, when the pictures
+            # are tall (render.animation.shown: the frames hold at most MAX_PIXELS)
+            job = service.animation_job(game, item, "fr", [], "")
+            frames = len(shown_of(*job.args[:2]))
             if first.frames != frames:
-                raise MeasuredNothing(f"{kind}: {first.frames} frames for {frames} positions shown")
+                raise MeasuredNothing(f"{kind}: {first.frames} frames where {frames} of its "
+                                      f"{len(frame_order(item))} positions should be shown")
             lines.append(f"| {kind} | {players} | {len(item)} | {len(item.groups())} | {frames} | {first.ext} "
                          f"| {len(first.data) / 1024:.0f} KiB | {cpu:.2f} s | {'yes' if same else '**no**'} |")
             if cpu > CPU_BUDGET_S:
@@ -116,19 +121,21 @@ async def viewer_clicks(clicks: int, t: Timings) -> None:
         rng = random.Random(27)
         for i in range(clicks):
             current = fake.message_by_id[viewer.id]
-            enabled = {b["label"]: b for b in current.buttons if not b.get("disabled")}
+            # by the verb of each button (first, prev, next, last): their labels follow the game's step
+            # (« Tuile suivante » for Limit, « Coup suivant » elsewhere)
+            enabled = {b["custom_id"].rsplit(":", 1)[-1]: b["custom_id"] for b in current.buttons
+                       if not b.get("disabled")}
             if i % 10 == 9 and current.selects:
                 option = rng.choice(current.selects[0]["options"])
                 t.record("viewer: round select", await fake.select(viewer_user, viewer, [option["value"]]))
                 continue
             if i % 25 == 0:
-                label = rng.choice([lb for lb in ("Début", "Dernier coup") if lb in enabled])
+                verb = rng.choice([v for v in ("first", "last") if v in enabled])
                 row = "viewer: ⏮ / ⏭"
             else:
-                label = "Coup précédent" if "Coup précédent" in enabled and (i // 40) % 2 == 0 else \
-                    ("Coup suivant" if "Coup suivant" in enabled else "Coup précédent")
+                verb = "prev" if "prev" in enabled and (i // 40) % 2 == 0 else ("next" if "next" in enabled else "prev")
                 row = "viewer: ◀ / ▶"
-            res = t.record(row, await fake.click(viewer_user, viewer, label=label))
+            res = t.record(row, await fake.click(viewer_user, viewer, custom_id=enabled[verb]))
             if res.response_type != 7:
                 raise MeasuredNothing(f"a click did not edit the viewer in place: {res.content!r}")
         t.expect("viewer: ◀ / ▶", clicks // 2)

@@ -493,13 +493,18 @@ class GameCog(commands.GroupCog):
             log.info("game %s: its lobby card could not be marked started", game.id)
 
     async def refresh_started_lobby(self, game: GameRow) -> None:
-        """A game the channel has not seen start (a crash between the start and its answer): its
-        lobby card says it started, before the first turn is posted. Best effort: the turn matters."""
+        """A game the channel has not seen start (a crash between the start and its answer; a game in
+        its own thread, whose thread and first turn are the publisher's): its lobby card says it
+        started (and where: the thread, created now from the card), before the first turn is posted.
+        Best effort: the turn matters."""
         if game.lobby_message_id is None or game.control_message_id is not None:
             return
         try:
             lg = await self.public_lang_of(game)
             card = await self.lobby_card(game, lg)
+            if wants_thread(game) and not private_thread(game):  # started from this card: it points to it
+                thread_id = await ensure_thread(self.bot, game, lg)
+                card = replace(card, text=card.text + "\n" + i18n.t("common.thread.started", lg, thread=f"<#{thread_id}>"))
             await self._edit_or_post(game.channel_id, game.lobby_message_id, card, post=False)
         except discord.HTTPException:
             log.info("game %s: its lobby card could not be marked started", game.id)
@@ -606,14 +611,9 @@ class GameCog(commands.GroupCog):
             outcome = await self.sessions.start(click.game.id, player, challenge=challenge)
             lg = await public_lang(click.interaction)
             card = await self.lobby_card(outcome.game, lg)
-            text = card.text
-            if wants_thread(outcome.game):
-                try:
-                    thread_id = await ensure_thread(self.bot, outcome.game, lg)
-                    text += "\n" + i18n.t("common.thread.started", lg, thread=f"<#{thread_id}>")
-                except discord.HTTPException:
-                    log.info("game %s: its thread could not be created at start", outcome.game.id)
-            await edit_answer(click.interaction, card=Card(text=text, accent=card.accent))
+            await edit_answer(click.interaction, card=Card(text=card.text, accent=card.accent))
+            # a game in its own thread: the thread is created, the card points to it and the first turn
+            # is posted there by the publisher, after the lock (issue 36: creating a thread may wait)
             await self.publish(outcome, click.interaction)
 
     async def on_rematch(self, click: Click) -> None:
@@ -818,12 +818,18 @@ class GameCog(commands.GroupCog):
         else:
             msg_id = await self._post_publication(game, card, files)
             channel_id = game.thread_id or game.channel_id
-        if game.status == FINISHED and msg_id is not None and getattr(self.bot, "replays", None) is not None \
-                and replay_open(game, None, getattr(self.bot, "clock", time.time)()):
-            # (a daily challenge's summary waits for the day's end: it would show the draw to all)
-            # the animated summary, drawn in a worker after the result is out, then added to its gallery
-            asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, card.groups))
+        if msg_id is not None:
+            self._attach_summary_soon(game, lg, channel_id, msg_id, card.groups)
         return msg_id
+
+    def _attach_summary_soon(self, game: GameRow, lg: str, channel_id: int, msg_id: int,
+                             groups: tuple[tuple[discord.ui.Item, ...], ...]) -> None:
+        """A finished game's result card (``msg_id``) is out: its animated summary, drawn in a worker,
+        is then added to its gallery (a daily challenge's waits for the day's end: it would show the
+        draw to all)."""
+        if game.status == FINISHED and getattr(self.bot, "replays", None) is not None \
+                and replay_open(game, None, getattr(self.bot, "clock", time.time)()):
+            asyncio.ensure_future(self.attach_summary(game, lg, channel_id, msg_id, groups))
 
     #: finished games whose result card shows its animated summary (in this process)
     _completed: ClassVar[set[int]] = set()
@@ -890,10 +896,34 @@ class GameCog(commands.GroupCog):
         """A game in its own thread (bot.threads): the message goes there (created on the first one),
         as the interaction's answer when the player acted in the thread, else as a post. At the end
         the final message stays in the thread; the result, with « Revanche », goes back to the
-        channel with a link, and the thread is archived. Refusals: see :meth:`_thread_refused`."""
+        channel with a link, and the thread is archived. Refusals: see :meth:`_thread_refused`.
+
+        Under the game's lock (a player's interaction) only the interaction is answered: creating the
+        thread, a post in it and the result's post in the channel may wait on a rate limit (issue 36).
+        The start, or a move made outside the thread, is answered at once and its composed message
+        posted in the thread by a follow-up after the lock; the result of a game ended in the thread
+        too. The follow-ups of a game run in order, and the publisher leaves the game alone meanwhile
+        (:meth:`Publisher.hold`); the version marks keep the newest controls the newest version's."""
         finished = game.status == FINISHED
         here = card if not finished else card.without_controls()
         stripped = False
+        publisher = getattr(self.bot, "publisher", None)
+        later = interaction is not None and publisher is not None and self.game_lock(game.id).locked()
+        if later and interaction.channel_id != game.thread_id and (game.thread_id or interaction.response.is_done()):
+            if not interaction.response.is_done():
+                await send(interaction, i18n.t("common.thread.elsewhere", lang(interaction), id=game.id,
+                                               thread=f"<#{game.thread_id}>"), ephemeral=True)
+            if game.paused:
+                await self.check_permissions_back(interaction, game)
+
+            async def post_in_thread() -> None:
+                await self.refresh_started_lobby(game)  # the start: the thread made from its card, which points to it
+                thread_id = await ensure_thread(self.bot, game, lg)
+                msg_id = await self.post(thread_id, files=files, card=here)
+                await self._after_post(game, lg, card, ranking, thread_id, msg_id)
+
+            self._after_lock(game, publisher, post_in_thread)
+            return None
         try:
             thread_id = await ensure_thread(self.bot, game, lg)
             if interaction is not None and interaction.channel_id == thread_id:
@@ -918,6 +948,69 @@ class GameCog(commands.GroupCog):
             if interaction is not None and game.paused:
                 await self.check_permissions_back(interaction, game)
             return msg_id
+        if not later:
+            return await self._close_thread(game, lg, card, ranking, thread_id, msg_id, stripped=stripped)
+
+        async def close() -> None:
+            result_id = await self._close_thread(game, lg, card, ranking, thread_id, msg_id, stripped=stripped)
+            self._attach_summary_soon(game, lg, thread_id if private_thread(game) else game.channel_id, result_id,
+                                      card.groups)
+
+        self._after_lock(game, publisher, close)  # the result in the channel after the lock
+        return None  # (its summary is attached to the result by the follow-up)
+
+    #: per game, the newest follow-up publication running after its lock (:meth:`_after_lock`)
+    _followups: ClassVar[dict[int, asyncio.Task]] = {}
+
+    def _after_lock(self, game: GameRow, publisher: Any, job: Any) -> None:
+        """Run ``job`` (a publication of ``game`` that may wait on Discord) after the game's lock, in
+        order with the game's earlier follow-ups; the publisher leaves the game alone meanwhile. A
+        refusal pauses the game or leaves the version to the publisher, as during an interaction."""
+        previous = self._followups.get(game.id)
+        publisher.hold(game.id)
+
+        async def run() -> None:
+            try:
+                if previous is not None:
+                    await asyncio.wait([previous])
+                await job()
+            except discord.HTTPException as err:
+                log.info("game %s: its publication after the move failed: %s", game.id, err)
+                reason = pause_reason(err)
+                if reason is not None:
+                    await publisher.pause(game, reason)
+                else:
+                    publisher.wake(game.id, urgent=True)
+            except Exception:
+                log.exception("game %s: its publication after the move failed", game.id)
+                publisher.wake(game.id, urgent=True)
+            finally:
+                publisher.release(game.id)
+                if self._followups.get(game.id) is task:
+                    del self._followups[game.id]
+
+        task = asyncio.create_task(run(), name=f"ludibot-publish-game-{game.id}")
+        self._followups[game.id] = task
+
+    async def _after_post(self, game: GameRow, lg: str, card: Card, ranking: list[str], thread_id: int,
+                          msg_id: int) -> None:
+        """A follow-up's message is in the thread: marked (the controls it replaces are the newest
+        ones, read again: an earlier follow-up may have posted since), or the game closed."""
+        fresh = await self.sessions.store.get_game(game.id)
+        if fresh is not None:
+            game = replace(game, control_message_id=fresh.control_message_id)
+        if game.status != FINISHED:
+            await self._published(game, msg_id, bool(card.groups), thread_id)
+            return
+        result_id = await self._close_thread(game, lg, card, ranking, thread_id, msg_id, stripped=False)
+        self._attach_summary_soon(game, lg, thread_id if private_thread(game) else game.channel_id, result_id,
+                                  card.groups)
+
+    async def _close_thread(self, game: GameRow, lg: str, card: Card, ranking: list[str], thread_id: int,
+                            msg_id: int, *, stripped: bool) -> int:
+        """The game's final message is in its thread (``msg_id``): the previous controls off, the result
+        in the channel (a private thread: none), the version marked, the thread archived. Raises
+        ``discord.HTTPException`` when Discord refuses."""
         old = game.control_message_id
         if old and old != msg_id and not stripped:
             await self._strip_controls(thread_id, old)  # before the archive, which freezes the thread
@@ -927,14 +1020,9 @@ class GameCog(commands.GroupCog):
             return msg_id
         head = i18n.t("common.thread.result", lg, game=i18n.t(f"{self.kind}.name.title", lg), id=game.id,
                       link=thread_link(game, thread_id, msg_id))
-        try:
-            ranked = ranking[:1] if card.seats else ranking  # the ranking is the card's seats, or in its text
-            result_id = await self.post(game.channel_id, card=Card(text="\n".join([head, *ranked]), accent=card.accent,
-                                                                   groups=card.groups, seats=card.seats))
-        except discord.HTTPException as err:
-            if interaction is None:
-                raise
-            return await self._thread_refused(interaction, game, err)
+        ranked = ranking[:1] if card.seats else ranking  # the ranking is the card's seats, or in its text
+        result_id = await self.post(game.channel_id, card=Card(text="\n".join([head, *ranked]), accent=card.accent,
+                                                               groups=card.groups, seats=card.seats))
         if await self.sessions.store.mark_published(game.id, game.version, result_id):
             await archive(self.bot, thread_id)
         return result_id

@@ -126,6 +126,9 @@ class Publisher:
         self._retrying: dict[int, str] = {}  # resumed games on their first new try (their old pause)
         self._failures: dict[int, int] = {}
         self._channels: dict[int, asyncio.Task] = {}
+        #: games being published right now, by this publisher or by an interaction's follow-up that
+        #: runs after the game's lock (:meth:`hold`): never published twice at once (issue 36)
+        self._held: dict[int, int] = {}
         self._slots = asyncio.Semaphore(max_channels)
         self._task: asyncio.Task | None = None
         self._stop = asyncio.Event()
@@ -190,6 +193,17 @@ class Publisher:
                 pass
             await asyncio.sleep(0.05)  # gather the wakes of a burst into one sweep
 
+    def hold(self, game_id: int) -> None:
+        """The caller publishes this game now, without its lock (a thread's result after the move's
+        answer): left alone until :meth:`release`."""
+        self._held[game_id] = self._held.get(game_id, 0) + 1
+
+    def release(self, game_id: int) -> None:
+        n = self._held.pop(game_id, 0) - 1
+        if n > 0:
+            self._held[game_id] = n
+        self._wake.set()  # (a version committed meanwhile is owed)
+
     # --- one look at the outbox --------------------------------------------------------
     def _mine(self, game: GameRow) -> bool:
         """This process serves the game's server (its shard), or the game is in DMs (shard 0)."""
@@ -214,8 +228,8 @@ class Publisher:
             cog = self.bot.game_cogs.get(game.kind)
             if cog is None:
                 continue
-            if cog.game_lock(game.id).locked():
-                self._wake_later(0.5)  # an interaction is answering it right now
+            if cog.game_lock(game.id).locked() or game.id in self._held:
+                self._wake_later(0.5)  # an interaction is answering it right now, or it is being published
                 continue
             channel = game.thread_id or game.channel_id
             task = self._channels.get(channel)
@@ -249,14 +263,25 @@ class Publisher:
         if game.id not in self._urgent and now - game.updated_at < self.grace:
             return False
         cog = self.bot.game_cogs.get(game.kind)
-        return cog is not None and not cog.game_lock(game.id).locked()
+        return cog is not None and not cog.game_lock(game.id).locked() and game.id not in self._held
 
     async def publish_game(self, game: GameRow) -> int | None:
-        """Post the game's newest version (telling what its channel has not seen)."""
+        """Post the game's newest version (telling what its channel has not seen). Not twice at once:
+        a game whose thread was recorded meanwhile is served by its thread's task too."""
         cog = self.bot.game_cogs.get(game.kind)
-        if cog is None:
+        if cog is None or game.id in self._held:
             return None
         self._urgent.discard(game.id)
+        self.hold(game.id)
+        try:
+            fresh = await self.store.get_game(game.id)  # (published by another task since it was read?)
+            if fresh is None or not fresh.due:
+                return None
+            return await self._publish_game(cog, fresh)
+        finally:
+            self.release(game.id)
+
+    async def _publish_game(self, cog: Any, game: GameRow) -> int | None:
         try:
             if game.status in (LOBBY, CANCELLED):  # the lobby's card, a cancelled game's controls
                 msg_id = await cog.publish_lobby(game)

@@ -103,6 +103,9 @@ class RateLimitConfig:
     #: every other route: per route (and top-level resource)
     route_limit: int = 50
     route_per: float = 1.0
+    #: thread creations (from a message or not) per channel; None: the route's limit above
+    thread_limit: int | None = None
+    thread_per: float = 1.0
     #: edits of messages older than an hour: at most this many per channel per `old_edit_per`
     old_message_age: float = 3600.0
     old_edit_limit: int = 3

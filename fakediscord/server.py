@@ -1175,6 +1175,8 @@ class FakeDiscordServer:
             return self._bucket(f"post:{cid}", limit, per)
         if pattern == "/channels/{channel_id}/messages/{message_id}" and method in ("PATCH", "DELETE"):
             return self._bucket(f"{method}:edit:{params['channel_id']}", rl.channel_edit_limit, rl.channel_edit_per)
+        if rl.thread_limit is not None and method == "POST" and pattern.endswith("/threads"):
+            return self._bucket(f"threads:{params['channel_id']}", rl.thread_limit, rl.thread_per)
         major = params.get("channel_id") or params.get("guild_id") or ""
         return self._bucket(f"{method} {pattern}:{major}", rl.route_limit, rl.route_per)
 

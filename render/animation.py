@@ -106,6 +106,26 @@ def sampled(order: Sequence[int], count: int) -> list[int]:
     return [order[round(i * step)] for i in range(count)]
 
 
+def shown(order: Sequence[int], sizes: Sequence[tuple[int, int]], max_width: int = MAX_WIDTH) -> list[int]:
+    """The entries of ``order`` the frames show, given the sizes (width, height) of its first and last
+    pictures: the frames as tall as the tallest of them, as many as ``MAX_PIXELS`` holds (all of them,
+    or fewer, evenly spread, the first and the last kept)."""
+    if not sizes:
+        return list(order)
+    width = min(max_width, max(w for w, _ in sizes))
+    tall = max(h * fitted_width(w, h, width) / w for w, h in sizes)
+    return sampled(order, max(2, int(MAX_PIXELS // (width * (tall + PROGRESS)))))
+
+
+def shown_of(jobs: Sequence[Job], order: Sequence[int], max_width: int = MAX_WIDTH) -> list[int]:
+    """:func:`shown` for the drawing jobs of an animation (its first and last pictures drawn): what
+    :func:`animate` would show, for a check (``bench/bench_replay.py``)."""
+    if not order:
+        return []
+    drawn = [_draw(jobs[i]) for i in dict.fromkeys((order[0], order[-1]))]
+    return shown(order, [p.size for p in drawn if p is not None], max_width)
+
+
 def frame_count(data: bytes) -> int:
     """How many frames an animation ``data`` (WebP or GIF) holds."""
     return getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
@@ -190,11 +210,7 @@ def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = 
     pictures: list[Image.Image | None] = [None] * len(jobs)
     for i in dict.fromkeys((order[0], order[-1])):  # the first and last pictures tell the frames' size
         pictures[i] = _draw(jobs[i])
-    probes = [p for p in pictures if p is not None]
-    if probes:  # the frames as tall as the tallest of them: as many as MAX_PIXELS holds
-        width = min(max_width, max(p.width for p in probes))
-        tall = max(p.height * fitted_width(p.width, p.height, width) / p.width for p in probes)
-        order = sampled(order, max(2, int(MAX_PIXELS // (width * (tall + PROGRESS)))))
+    order = shown(order, [p.size for p in pictures if p is not None], max_width)
     for i in sorted(set(order)):
         if pictures[i] is None:
             pictures[i] = _draw(jobs[i])

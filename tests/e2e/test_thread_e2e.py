@@ -335,3 +335,98 @@ async def test_start_is_refused_when_the_permission_went_away_after_the_lobby(tw
     res = await fake.click(u.alice, lobby, label="Lancer")
     await fake.wait_until(lambda: lobby.id in fake.channels and newest_control(fake, lobby.id) is not None,
                           timeout=20)
+
+
+def public_in(fake, channel) -> list:
+    return [m for m in fake.messages(channel) if m.visible_to is None and not m.deleted]
+
+
+async def armada_in_its_thread(fake, u):
+    """An Armada game opened in #jeux with its own thread and started; returns (lobby, thread)."""
+    res = await fake.run_command(u.alice, "jeux", "armada start", plateau="9x9", fil=True)
+    lobby = res.message
+    await fake.click(u.bruno, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer")
+    await fake.wait_until(lambda: lobby.id in fake.channels and newest_control(fake, lobby.id) is not None, timeout=20)
+    return lobby, fake.channel(lobby.id)
+
+
+async def test_a_start_whose_thread_waits_on_a_rate_limit_is_answered_in_time(tw):
+    """Issue 36: no game lock across an HTTP call that may wait. Creating the game's thread is
+    rate-limited (here it waits until the test lets it through): « Lancer » is still answered within
+    Discord's 3 seconds (``click`` raises past them), the card says the game started; once the thread
+    can be made, there is exactly one, the card points to it and the first turn is in it, once."""
+    fake, u = tw.fake, tw.u
+    lobby = await open_lobby(fake, u, objectif=1000, fil=True)
+    fake.rate_limit.thread_limit, fake.rate_limit.thread_per = 0, 2.0  # no thread for now
+    res = await fake.click(u.alice, lobby, label="Lancer")
+    assert res.latency < 3.0 and not res.ephemeral and "La partie est lancée" in lobby.content
+    assert threads_of(fake) == [] and lobby.buttons == []
+    fake.rate_limit.thread_limit = 1  # the channel may make threads again: the bot's retry goes through
+    await fake.wait_until(lambda: lobby.id in fake.channels and newest_control(fake, lobby.id) is not None, timeout=30)
+    thread = fake.channel(lobby.id)
+    await fake.wait_until(lambda: f"<#{thread.id}>" in lobby.content, timeout=10)
+    (turn,) = public_in(fake, thread)
+    assert mentioned(turn) == [u.alice.id] and turn.button_labels == ["Lancer les dés"]
+    assert len(threads_of(fake)) == 1 and read_game_row(tw.bot.db, game_of(lobby)).thread_id == thread.id
+    assert [m.id for m in public_in(fake, "jeux")] == [lobby.id]
+    assert fake.errors == []
+
+
+async def test_moves_typed_in_the_channel_are_answered_in_time_while_the_thread_waits_on_a_rate_limit(tw):
+    """Issue 36: a move typed in the channel of a game played in its thread is published in the
+    thread, whose posts are rate-limited (here none passes until the test lets them through): each
+    move is still answered within Discord's 3 seconds (``run_command`` raises past them), telling where
+    the game plays; once the thread may be posted in, both moves are there once, in order, and only the
+    newest board keeps the controls."""
+    fake, u = tw.fake, tw.u
+    lobby, thread = await armada_in_its_thread(fake, u)
+    before = len(public_in(fake, thread))
+    fake.rate_limit_channel(thread, 0, 2.0)  # the thread's posts wait
+    for user in (u.alice, u.bruno):
+        (point, *_) = await fake.autocomplete(user, "jeux", "armada placer", {"point": ""}, focused="point")
+        res = await fake.run_command(user, "jeux", "armada placer", point=point["value"])
+        assert res.latency < 3.0 and res.ephemeral and f"<#{thread.id}>" in res.content, res.content
+    assert len(public_in(fake, thread)) == before
+    fake.rate_limit_channel(thread, 5, 5.0)
+    await fake.wait_until(lambda: len(public_in(fake, thread)) > before
+                          and mentioned(public_in(fake, thread)[-1]) == [u.alice.id], timeout=30)
+    await fake.wait_until(lambda: sum(bool(m.buttons) for m in public_in(fake, thread)) == 1, timeout=20)
+    told = "\n".join(m.content or "" for m in public_in(fake, thread)[before:])
+    assert told.count("Alice pose") == 1 and told.count("Bruno   pose") == 1  # both moves, once, in order
+    assert told.index("Alice pose") < told.index("Bruno   pose")
+    posted = public_in(fake, thread)[before:]
+    assert newest_control(fake, thread).id == posted[-1].id
+    assert [m.id for m in public_in(fake, "jeux")] == [lobby.id]
+    assert fake.errors == []
+
+
+async def test_a_command_racing_the_end_is_answered_in_time_while_the_result_waits_on_a_rate_limit(tw):
+    """Issue 36: a game ended in its thread posts its result in the channel, whose posts are
+    rate-limited (here none passes until the test lets them through). Alice resigns in the thread;
+    Bruno's « /armada undo » typed just after is answered within Discord's 3 seconds (``run_command``
+    raises past them): refused, the game is over. Once the channel may be posted in, the result is
+    there once, and the thread is archived."""
+    fake, u = tw.fake, tw.u
+    lobby, thread = await armada_in_its_thread(fake, u)
+    res = await fake.run_command(u.alice, thread, "armada abandon")
+    assert res.ephemeral and "Abandonner la partie" in res.content
+    fake.rate_limit_channel("jeux", 0, 2.0)  # the channel's posts wait
+    res = await fake.click(u.alice, res.message, label="Abandonner")
+    assert res.latency < 3.0 and "Vous avez abandonné" in res.message.content
+
+    def finals() -> list:
+        return [m for m in public_in(fake, thread) if "Vainqueur :   Bruno" in (m.content or "")]
+
+    await fake.wait_until(lambda: finals(), timeout=10)
+    res = await fake.run_command(u.bruno, thread, "armada undo")
+    assert res.latency < 3.0 and res.ephemeral and "terminée" in res.content, res.content
+    assert [m.id for m in public_in(fake, "jeux")] == [lobby.id]
+    fake.rate_limit_channel("jeux", 5, 5.0)
+    await fake.wait_until(lambda: len(public_in(fake, "jeux")) == 2 and fake.channel(thread).archived, timeout=30)
+    result = public_in(fake, "jeux")[-1]
+    assert "partie terminée" in result.content and result.button_labels == ["Revanche"]
+    assert f"/{thread.id}/{finals()[0].id}" in result.content  # the link to the final message
+    assert len(finals()) == 1 and not any(m.buttons for m in public_in(fake, thread))
+    assert read_game_row(tw.bot.db, game_of(lobby)).status == "finished"
+    assert fake.errors == []
