@@ -416,7 +416,7 @@ async def test_a_command_racing_the_end_is_answered_in_time_while_the_result_wai
     assert res.latency < 3.0 and "Vous avez abandonné" in res.message.content
 
     def finals() -> list:
-        return [m for m in public_in(fake, thread) if "Vainqueur :   Bruno" in (m.content or "")]
+        return [m for m in public_in(fake, thread) if "Vainqueur\u00a0:   Bruno" in (m.content or "")]
 
     await fake.wait_until(lambda: finals(), timeout=10)
     res = await fake.run_command(u.bruno, thread, "armada undo")
