@@ -353,7 +353,7 @@ def before_relocation(engine, state):
     """The solo Orchidée played out with the engine (the big orchid filled first) until its relocation,
     in a way that offers both a relocation that gains points and « Ne rien déplacer » among the board's
     choices (the best six)."""
-    for k in range(1, 40):
+    for k in range(1, 400):  # (the deal is not fixed: many ways, so that one offers both)
         s, n = state, 0
         while s.phase == "place":
             legal = engine.legal_actions(s, 0)
