@@ -41,8 +41,10 @@ Remove the TOML branch of ``_domain`` once no ``.toml`` catalog remains.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import string
+import threading
 import tomllib
 import unicodedata
 from collections.abc import Mapping
@@ -196,29 +198,89 @@ def _messages_of(resource: FluentResource, path: Path, domain: str | None = None
     return {key_of(domain, e.id.name): e for e in resource.body if isinstance(e, ftl.Message)}
 
 
+#: where each entry of a catalog begins: a message's id at the start of a line (a pattern's other lines are
+#: indented, or begin with a select's ``[`` ``*`` or a placeable's ``}``)
+_ENTRY = re.compile(r"^(?=[a-zA-Z][a-zA-Z0-9_-]*[ \t]*=)", re.MULTILINE)
+
+
+def _entries(text: str) -> dict[str, str]:
+    """Fluent message id -> the text of its entry (the comments after it included), the first of a
+    duplicated id kept as Fluent keeps it."""
+    starts = [m.start() for m in _ENTRY.finditer(text)]
+    out: dict[str, str] = {}
+    for begin, end in zip(starts, [*starts[1:], len(text)], strict=True):
+        chunk = text[begin:end]
+        out.setdefault(chunk[:chunk.index("=")].strip(), chunk)
+    return out
+
+
 @dataclass
 class _Domain:
+    """A domain's catalog in one language. Its messages are parsed one by one, at their first use: a
+    process formats a few hundred of the catalogs' thousands of messages, and parsing them all took
+    0.7 s of CPU at every start (``test_i18n`` parses every file whole, and checks each entry read
+    alone against it)."""
+
+    name: str
+    path: Path
     bundle: FluentBundle
-    messages: dict[str, ftl.Message] = field(default_factory=dict)  # catalog key -> Fluent message
+    source: dict[str, str] = field(default_factory=dict)  # catalog key -> the text of its Fluent entry
+    messages: dict[str, ftl.Message] = field(default_factory=dict)  # catalog key -> Fluent message, parsed
     templates: dict[str, str] = field(default_factory=dict)  # TRANSITION: TOML str.format templates
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def has(self, key: str) -> bool:
+        return key in self.source or key in self.templates
+
+    def message(self, key: str) -> ftl.Message:
+        """Fluent message ``key`` (one of :attr:`source`), parsed and added to the bundle with the
+        messages it refers to."""
+        found = self.messages.get(key)
+        if found is not None:
+            return found
+        with self.lock:
+            found = self.messages.get(key)
+            if found is None:
+                resource = FluentResource(self.source[key])
+                found = _messages_of(resource, self.path, self.name)[key]
+                self.bundle.add_resource(resource)
+                self.messages[key] = found
+        for ref in _references(found, set()):  # (outside the lock: each takes it for its own)
+            ref_key = key_of(self.name, ref)
+            if ref_key in self.source:
+                self.message(ref_key)
+        return found
+
+    def every_message(self) -> dict[str, ftl.Message]:
+        return {key: self.message(key) for key in self.source}
+
+
+def _references(node: Any, out: set[str]) -> set[str]:
+    """The ids of the messages ``node`` refers to (``{ button-stop }``)."""
+    if isinstance(node, ftl.MessageReference):
+        out.add(node.id.name)
+    elif isinstance(node, ftl.BaseNode):
+        for value in vars(node).values():
+            for child in value if isinstance(value, list) else [value]:
+                _references(child, out)
+    return out
 
 
 @cache
 def _domain(domain: str, lang: str) -> _Domain:
     folder = LOCALES / domain
     bundle = FluentBundle([BABEL_LOCALE.get(lang, lang)], functions=_functions(lang), use_isolating=False)
-    loaded = _Domain(bundle)
     ftl_path = folder / f"{lang}.ftl"
+    loaded = _Domain(domain, ftl_path, bundle)
     if ftl_path.exists():
-        resource = _parse_ftl(ftl_path)  # parsed once (the parse is most of a start's catalog time)
-        loaded.messages = _messages_of(resource, ftl_path, domain)
-        bundle.add_resource(resource)
+        loaded.source = {key_of(domain, ident): chunk
+                         for ident, chunk in _entries(ftl_path.read_text(encoding="utf-8")).items()}
     toml_path = folder / f"{lang}.toml"  # TRANSITION: str.format catalogs not yet converted
     if toml_path.exists():
         with toml_path.open("rb") as fh:
             flat: dict[str, str] = {}
             _toml_flatten(domain, tomllib.load(fh), flat)
-        loaded.templates = {k: v for k, v in flat.items() if k not in loaded.messages}
+        loaded.templates = {k: v for k, v in flat.items() if k not in loaded.source}
     return loaded
 
 
@@ -237,9 +299,22 @@ def _lookup(key: str, lang: str) -> _Domain | None:
     if domain not in domains():
         return None
     loaded = _domain(domain, lang)
-    if key in loaded.messages or key in loaded.templates:
-        return loaded
-    return None
+    return loaded if loaded.has(key) else None
+
+
+def keys(lang: str) -> list[str]:
+    """Every key of every domain for ``lang`` (none of their messages parsed)."""
+    return [key for domain in domains() for key in (*_domain(domain, lang).source, *_domain(domain, lang).templates)]
+
+
+def fingerprint() -> str:
+    """A digest of every catalog's files: the same while no text of any language changed."""
+    digest = hashlib.sha256()
+    for path in sorted(LOCALES.glob("*/*.*")):
+        if path.suffix in (".ftl", ".toml"):
+            digest.update(f"{path.relative_to(LOCALES)}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @cache
@@ -248,7 +323,7 @@ def catalog(lang: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for domain in domains():
         loaded = _domain(domain, lang)
-        for key, message in loaded.messages.items():
+        for key, message in loaded.every_message().items():
             out[key] = serialize_pattern(message.value).strip() if message.value is not None else ""
         out.update(loaded.templates)
     return out
@@ -260,8 +335,8 @@ def variables(key: str, lang: str = DEFAULT) -> frozenset[str]:
     loaded = _lookup(key, lang)
     if loaded is None:
         return frozenset()
-    if key in loaded.messages:
-        return frozenset(_variables(loaded.messages[key], set()))
+    if key in loaded.source:
+        return frozenset(_variables(loaded.message(key), set()))
     return frozenset(_fields(loaded.templates[key]))
 
 
@@ -335,7 +410,7 @@ def _format(key: str, lang: str, params: dict[str, Any]) -> str:
     if key in loaded.templates:
         plain = {name: _argument(v, lang) if _is_phrase(v) or _is_phrases(v) else v for name, v in params.items()}
         return loaded.templates[key].format_map(_SafeDict(plain))
-    message = loaded.messages[key]
+    message = loaded.message(key)
     args = {name: _argument(value, lang) for name, value in params.items()}
     for name in variables(key, lang):
         args.setdefault(name, "{" + name + "}")
@@ -346,5 +421,5 @@ def _format(key: str, lang: str, params: dict[str, Any]) -> str:
     return text if isinstance(text, str) else str(getattr(text, "name", "") or key)
 
 
-__all__ = ["DEFAULT", "ELISION", "LANGS", "catalog", "command", "command_ids", "command_name", "has", "lang_of",
-           "set_command_ids", "starts_with_vowel_sound", "t", "variables"]
+__all__ = ["DEFAULT", "ELISION", "LANGS", "catalog", "command", "command_ids", "command_name", "fingerprint", "has",
+           "keys", "lang_of", "set_command_ids", "starts_with_vowel_sound", "t", "variables"]

@@ -41,8 +41,8 @@ def pages(kind: str) -> tuple[str, ...]:
     while i18n.has(f"{kind}.rules.page_{n}"):
         numbered.append(f"{kind}.rules.page_{n}")
         n += 1
-    variants = [key for key in i18n.catalog(i18n.DEFAULT) if key.startswith(f"{kind}.rules.variant_")]
-    shared = [key for key in i18n.catalog(i18n.DEFAULT) if key.startswith("common.rules.page_")] if numbered else []
+    variants = [key for key in i18n.keys(i18n.DEFAULT) if key.startswith(f"{kind}.rules.variant_")]
+    shared = [key for key in i18n.keys(i18n.DEFAULT) if key.startswith("common.rules.page_")] if numbered else []
     return (*numbered, *variants, *shared)
 
 

@@ -329,7 +329,7 @@ class Sandbox:
         if user is None or user.bot:
             user = next(iter(self.users.values()))
         lang = client_lang(user.locale)
-        labels = {k.split(".", 1)[1]: i18n.t(k, lang) for k in i18n.catalog(lang) if k.startswith("sandbox.")}
+        labels = {k.split(".", 1)[1]: i18n.t(k, lang) for k in i18n.keys(lang) if k.startswith("sandbox.")}
         return web.json_response({
             "users": [{"id": str(u.id), "name": u.name, "locale": u.locale, "lang": client_lang(u.locale)}
                       for u in self.users.values()],

@@ -148,6 +148,48 @@ def test_ftl_files_parse_and_ids_map_back():
             assert key.startswith(path.parent.name + "."), key
 
 
+def test_each_message_read_alone_is_the_one_its_whole_file_holds():
+    """A process parses a message at its first use, from its entry alone (``i18n._entries``): each entry cut
+    out of its file parses to the very message the whole file gives, and no message is lost or gained."""
+    from fluent.runtime import FluentResource
+
+    for path in sorted(i18n.LOCALES.glob("*/*.ftl")):
+        whole = i18n.read_ftl(path)
+        alone: dict = {}
+        for chunk in i18n._entries(path.read_text(encoding="utf-8")).values():
+            alone.update(i18n._messages_of(FluentResource(chunk), path))
+        assert alone.keys() == whole.keys(), (path, alone.keys() ^ whole.keys())
+        for key, message in whole.items():
+            assert message.equals(alone[key], ignored_fields=["span", "comment"]), (path, key)  # (comments: docs)
+
+
+def test_a_message_parsed_alone_brings_the_messages_it_refers_to(tmp_path, monkeypatch):
+    """« { button-stop } » inside a message: formatting it before the referred message was ever used
+    still writes it; a select whose variants and closing brace start their lines stays one entry; a
+    syntax error says where."""
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "fr.ftl").write_text(
+        "rules-page = Cliquez sur « { button-stop } ».\n"
+        "button-stop = Stop { $n ->\n[one] une fois\n*[other] { $n } fois\n}\n"
+        "## a comment\n"
+        "broken-one = { $n \n", encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    for cached in (i18n._domain, i18n.catalog, i18n.variables, i18n._formatted):
+        cached.cache_clear()
+    try:
+        assert i18n.keys("fr") == ["demo.rules.page", "demo.button.stop", "demo.broken.one"]
+        # (the referred message's own variable, not given, shows as its name, as Fluent writes it)
+        assert i18n.t("demo.rules.page", "fr") == "Cliquez sur « Stop n fois »."
+        assert i18n.t("demo.button.stop", "fr", n=1) == "Stop une fois"
+        assert i18n.t("demo.button.stop", "fr", n=3) == "Stop 3 fois"
+        with pytest.raises(ValueError, match="syntax error"):
+            i18n.t("demo.broken.one", "fr", n=1)
+    finally:
+        monkeypatch.undo()
+        for cached in (i18n._domain, i18n.catalog, i18n.variables, i18n._formatted):
+            cached.cache_clear()
+
+
 def test_transitional_toml_catalog_is_still_read(tmp_path, monkeypatch):
     (tmp_path / "demo").mkdir()
     (tmp_path / "demo" / "fr.ftl").write_text("event-one = Une { $count ->\n    [one] fois\n   *[other] fois\n}\n",

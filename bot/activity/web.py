@@ -124,7 +124,7 @@ def page_texts(lang: str) -> dict[str, str]:
     """The page's catalog (``activity.page.*``), each variable left as ``{name}`` for the page to fill,
     and every game's name (``page-kind-<game>``)."""
     out = {}
-    for key in sorted(k for k in i18n.catalog(lang) if k.startswith("activity.page.")):
+    for key in sorted(k for k in i18n.keys(lang) if k.startswith("activity.page.")):
         names = i18n.variables(key, lang)
         out["page-" + key.removeprefix("activity.page.")] = i18n.t(key, lang, **{n: "{" + n + "}" for n in names})
     for kind in GAMES:

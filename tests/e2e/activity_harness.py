@@ -118,6 +118,13 @@ class Recorder:
     async def settle(self) -> None:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def finish(self, seat: int | None, *, hidden: tuple[str, ...] = ()) -> None:
+        """At a test's end: every answer in, each view ``seat``'s, none of ``hidden`` anywhere, and no error
+        the test did not provoke."""
+        await self.settle()
+        self.check(seat, hidden=hidden)
+        assert self.errors == [], self.errors
+
     async def expect(self, status: int, route: str) -> None:
         """The refusals ``status`` of ``route`` (``/move``) since the last call: provoked by the test, they
         are not the page's errors (the console's line for each goes too)."""

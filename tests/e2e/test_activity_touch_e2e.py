@@ -65,9 +65,7 @@ async def test_a_whole_take_it_to_the_limit_solo_game_by_touch_only(world):
         else:
             pytest.fail("the solo game did not end")
         assert read_game_row(db, game_id).status == FINISHED and rnd > 40
-        await rec.settle()
-        rec.check(0)
-        assert rec.errors == [], rec.errors
+        await rec.finish(0)
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -128,9 +126,7 @@ async def test_a_tectonic_game_against_the_bot_by_touch_in_english(world):
         else:
             pytest.fail("the game against the bot did not end")
         assert (await reader.game(game_id)).status == FINISHED
-        await rec.settle()
-        rec.check(0)
-        assert rec.errors == [], rec.errors
+        await rec.finish(0)
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -175,9 +171,7 @@ async def test_armada_placement_and_a_move_by_touch(world):
             moved = action["type"] == "move"
         assert moved, "Spain never moved a ship"
         for seat, (_, _, rec) in pages.items():
-            await rec.settle()
-            rec.check(seat)
-            assert rec.errors == [], rec.errors
+            await rec.finish(seat)
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -206,9 +200,7 @@ async def test_ludix_a_roll_then_stop_by_touch(world):
             assert text == f"Stop\u00a0: 0 → {state.turn_total} points, et la main passe.", text
             await confirm(frame, db, game_id, row.version, began)
             assert engine.from_dict(read_game_row(db, game_id).state).scores[0] == state.turn_total
-        await rec.settle()
-        rec.check(0)
-        assert rec.errors == [], rec.errors
+        await rec.finish(0)
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -236,9 +228,7 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         await confirm(frame, db, game_id, row.version, began)
         after = engine.from_dict(read_game_row(db, game_id).state)
         assert after.turn == state.turn + 1
-        await rec.settle()
-        rec.check(0)
-        assert rec.errors == [], rec.errors
+        await rec.finish(0)
     assert "La carte est révélée" in last_published(fake)
     assert world.bot.tracebacks() == []
 
@@ -277,9 +267,7 @@ async def test_lutinades_the_lutins_gestures_by_touch(world):
             assert after.gestures[seat] == (region.removeprefix("gesture:"), None)
         assert engine.from_dict(read_game_row(db, game_id).state).phase == "choice"
         for seat, (_, _, rec) in pages.items():
-            await rec.settle()
-            rec.check(seat)
-            assert rec.errors == [], rec.errors
+            await rec.finish(seat)
     report(timings)
     assert world.bot.tracebacks() == []
 
@@ -317,9 +305,7 @@ async def test_ranta_a_box_by_its_dice_then_its_cells(world, lang):
         after = engine.from_dict(read_game_row(db, game_id).state)
         item = after.sheets[0][0]
         assert sorted(item.cells) == sorted(p["cells"]) and after.placed[0] and not after.placed[1]
-        await rec.settle()
-        rec.check(0)
-        assert rec.errors == [], rec.errors
+        await rec.finish(0)
     assert world.bot.tracebacks() == []
 
 
@@ -377,9 +363,7 @@ async def test_ludime_a_word_formed_by_tapping_letters(world, lang):
         await confirm(frame, db, game_id, row.version, began)
         after = engine.from_dict(read_game_row(db, game_id).state)
         assert [w[1] for w in after.words] == [word] and len(after.hands[seat]) == len(hand) - len(word)
-        await rec.settle()
-        rec.check(seat, hidden=(other,))
-        assert rec.errors == [], rec.errors
+        await rec.finish(seat, hidden=(other,))
     assert world.bot.tracebacks() == []
 
 
@@ -455,9 +439,7 @@ async def test_ludime_a_word_lengthened_by_touching_it_then_a_card(world):
             new = next(w for i, w, o in after.words if i == wid)
             assert sorted(new) == sorted(old + state.hands[seat][card]) and len(after.hands[seat]) == \
                 len(state.hands[seat]) - 1
-            await rec.settle()
-            rec.check(seat, hidden=(other,))
-            assert rec.errors == [], rec.errors
+            await rec.finish(seat, hidden=(other,))
     finally:
         await table.close()
     report(timings)
