@@ -3,6 +3,7 @@ over bot/community/daily. The share card a finished challenge posts (« Jouer le
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from datetime import UTC, date, datetime
@@ -36,6 +37,9 @@ BOARDS = [app_commands.Choice(name=L("community.daily.board-day"), value=DAY),
           app_commands.Choice(name=L("community.daily.board-week"), value=WEEK)]
 #: the lines of the board's ranking written under its picture
 TEXT_ROWS = 10
+#: how long the answer to a challenge waits for its private thread before saying it is being opened (s):
+#: well inside Discord's 3 s, the game already started
+THREAD_WAIT = 1.5
 
 
 def challenge_name(kind: str, variant: str, lg: str) -> str:
@@ -103,14 +107,21 @@ class DailyCog(commands.Cog):
         name = challenge_name(kind, variant, lg)
         head = i18n.t("community.daily.started", lg, player=ping(player.user_id), challenge=name,
                       day=day_words(self.daily.today(), lg))
-        try:  # the private thread first: the answer says where to play, to the player only
-            thread_id = await ensure_thread(self.bot, outcome.game, lg)
+        # the private thread first: the answer says where to play, to the player only. Creating it may wait on
+        # a rate limit: past THREAD_WAIT the answer says it is being opened (Discord's 3 s), and the link follows
+        thread = asyncio.ensure_future(ensure_thread(self.bot, outcome.game, lg))
+        await asyncio.wait([thread], timeout=THREAD_WAIT)
+        challenge = challenge_name(kind, variant, lang(interaction))
+        if not thread.done():
+            await send(interaction, i18n.t("community.daily.opening", lang(interaction), challenge=challenge),
+                       ephemeral=True)
+        try:
+            thread_id = await thread
         except discord.HTTPException:
             log.info("daily challenge %s: its thread could not be opened now", outcome.game.id)
         else:
             await send(interaction, i18n.t("community.daily.where", lang(interaction), thread=f"<#{thread_id}>",
-                                           challenge=challenge_name(kind, variant, lang(interaction))),
-                       ephemeral=True)
+                                           challenge=challenge), ephemeral=True)
         await cog.publish_started(interaction, outcome, lg, first=[head])
 
     async def on_play(self, click: Click) -> None:

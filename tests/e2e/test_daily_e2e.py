@@ -222,3 +222,25 @@ async def test_range_ta_ludotheque_challenge_in_both_languages(world):
     assert games[0].seed == games[1].seed and games[0].state["rolls"][:1] == games[1].state["rolls"][:1] != []
     again = await fake.run_command(u.dave, "jeux", "defi-du-jour", jeu="ranta:expert")
     assert again.ephemeral and "You have already taken today's challenge" in again.content, again.content
+
+
+async def test_a_challenge_whose_thread_waits_on_a_rate_limit_is_answered_in_time(world):
+    """Every interaction is answered inside Discord's 3 seconds. The channel may make no thread for now: the
+    challenge is still answered in time (``run_command`` raises past 3 s), privately, saying that its thread
+    opens in a moment; once threads may be made again, the link follows privately and the first tile is in
+    the private thread, once."""
+    fake, u = world.fake, world.u
+    fake.rate_limit.thread_limit, fake.rate_limit.thread_per = 0, 2.0  # no thread for now
+    res = await fake.run_command(u.alice, "jeux", "defi-du-jour", jeu="limit:nexus")
+    assert res.latency < 3.0 and res.ephemeral and "s'ouvre dans un instant" in res.content, res.content
+    assert "<#" not in res.content and not [c for c in fake.channels.values() if c.type == 12]
+    fake.rate_limit.thread_limit = 1  # the channel may make threads again: the bot's retry goes through
+    await fake.wait_until(lambda: "<#" in res.content, timeout=30, what="the link to the private thread")
+    assert all(m.ephemeral for m in res.messages), [m.text for m in res.messages]
+    thread = fake.channel(int(re.search(r"<#(\d+)>", res.content).group(1)))
+    assert thread.type == 12 and not thread.invitable
+    await fake.wait_until(lambda: any("Tuile 1/44" in m.content for m in fake.messages(thread)), timeout=20,
+                          what="the first tile in the private thread")
+    assert sum("Tuile 1/44" in m.content for m in fake.messages(thread)) == 1
+    assert not any("Tuile" in m.content for m in fake.messages("jeux"))
+    assert fake.errors == []

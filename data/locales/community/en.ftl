@@ -113,6 +113,7 @@ daily-over = This challenge ({ $challenge }) was another day's: start today's wi
 daily-private = Game #{ $game } is a daily challenge: it is played in private, its player's only, until the day is over ({ $until }). Take yours with { COMMAND("defi-du-jour") }!
 daily-replay_closed = Game #{ $game } is a daily challenge: its history and animated summary open to everyone when the day is over ({ $until }).
 daily-in_thread = Start the daily challenge from a channel: it is played in a private thread, yours only.
+daily-opening = 🎯 Your daily challenge ({ $challenge }) is ready: its private thread, yours only, opens in a moment, and the link follows here. Nobody else sees the draw.
 daily-where = 🎯 Your daily challenge ({ $challenge }) is played in a private thread, yours only: { $thread }. Nobody else sees the draw.
 daily-started = 🎯 **Daily challenge** — { $challenge }, { $day }: { $player } takes the challenge, alone on today's draw.
 daily-board-head-jour = 🎯 **Daily challenge — { $challenge }** · { $day }

@@ -116,6 +116,7 @@ daily-over = Ce défi ({ $challenge }) était celui d'un autre jour : lancez ce
 daily-private = La partie n°{ $game } est un défi du jour : elle se joue en privé, rien qu'à son joueur, jusqu'à la fin de la journée ({ $until }). Relevez le vôtre avec { COMMAND("defi-du-jour") } !
 daily-replay_closed = La partie n°{ $game } est un défi du jour : son historique et son résumé animé s'ouvrent à tous quand la journée se termine ({ $until }).
 daily-in_thread = Le défi du jour se lance depuis un salon : il se joue dans un fil privé, rien qu'à vous.
+daily-opening = 🎯 Votre défi du jour ({ $challenge }) est prêt : son fil privé, rien qu'à vous, s'ouvre dans un instant, et le lien suit ici. Personne d'autre ne voit le tirage.
 daily-where = 🎯 Votre défi du jour ({ $challenge }) se joue dans un fil privé, rien qu'à vous : { $thread }. Personne d'autre ne voit le tirage.
 daily-started = 🎯 **Défi du jour** — { $challenge }, { $day } : { $player } relève le défi, seul sur le tirage du jour.
 daily-board-head-jour = 🎯 **Défi du jour — { $challenge }** · { $day }
