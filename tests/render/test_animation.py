@@ -202,3 +202,22 @@ def test_a_long_title_and_long_lines_are_wrapped_never_cut():
     assert "…" not in words
     assert " ".join(title.split()) in " ".join(words.split()) and all(line in " ".join(words.split()) for line in lines)
     assert all(run.box[2] <= 300 - 16 for run in band)  # inside the frame's margins
+
+
+def test_gif_is_tried_only_for_small_frames(monkeypatch):
+    """GIF (a palette per frame) wins only on small flat frames; for many tall ones WebP is always smaller,
+    and trying GIF cost a fifth of a 4-player Limit summary's CPU: it is not tried then."""
+    quantized: list[tuple[int, int]] = []
+    real = Image.Image.quantize
+
+    def quantize(self, *args, **kwargs):
+        quantized.append(self.size)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "quantize", quantize)
+    animate(JOBS, [0, 1, 2])
+    assert quantized  # three small frames: both tried
+    quantized.clear()
+    tall = [(board, ((40 * k, 200 - 40 * k, 90), 480, 1800), {}) for k in range(5)]
+    data, ext = animate(tall, list(range(5)) * 2)
+    assert ext == "webp" and quantized == [] and len(frames_of(data)) == 10
