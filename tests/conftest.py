@@ -127,3 +127,23 @@ def pytest_sessionfinish(session, exitstatus):
         os._exit(int(exitstatus))
 
     threading.Thread(target=watchdog, name="exit-watchdog", daemon=True).start()
+
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """``LUDIBOT_TEST_TIMELINE=<folder>``: each test's start and end (wall clock) and its worker, one file per
+    worker, to see how a parallel run spends its time (which module ran last, which worker idled)."""
+    import os
+    import time
+
+    began = time.time()
+    yield
+    folder = os.environ.get("LUDIBOT_TEST_TIMELINE")
+    if folder:
+        from pathlib import Path
+
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(Path(folder) / f"{worker}.tsv", "a", encoding="utf-8") as out:
+            out.write(f"{began:.3f}\t{time.time():.3f}\t{item.nodeid}\n")
