@@ -157,15 +157,20 @@ def key_of(domain: str, ident: str) -> str:
     return f"{domain}.{ident.replace('-', '.', 1)}"
 
 
-def _variables(node: Any, out: set[str]) -> set[str]:
-    if isinstance(node, ftl.VariableReference):
-        out.add(node.id.name)
+def _ids(node: Any, kind: type, out: set[str]) -> set[str]:
+    """The names of the Fluent nodes of ``kind`` inside ``node`` (variables, message references)."""
+    if isinstance(node, kind):
+        out.add(node.id.name)  # type: ignore[attr-defined]
     elif isinstance(node, ftl.BaseNode):
         for value in vars(node).values():
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, ftl.BaseNode):
-                    _variables(item, out)
+                    _ids(item, kind, out)
     return out
+
+
+def _variables(node: Any, out: set[str]) -> set[str]:
+    return _ids(node, ftl.VariableReference, out)
 
 
 def _toml_flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
@@ -245,7 +250,7 @@ class _Domain:
                 found = _messages_of(resource, self.path, self.name)[key]
                 self.bundle.add_resource(resource)
                 self.messages[key] = found
-        for ref in _references(found, set()):  # (outside the lock: each takes it for its own)
+        for ref in _ids(found, ftl.MessageReference, set()):  # (outside the lock: each takes it for its own)
             ref_key = key_of(self.name, ref)
             if ref_key in self.source:
                 self.message(ref_key)
@@ -253,17 +258,6 @@ class _Domain:
 
     def every_message(self) -> dict[str, ftl.Message]:
         return {key: self.message(key) for key in self.source}
-
-
-def _references(node: Any, out: set[str]) -> set[str]:
-    """The ids of the messages ``node`` refers to (``{ button-stop }``)."""
-    if isinstance(node, ftl.MessageReference):
-        out.add(node.id.name)
-    elif isinstance(node, ftl.BaseNode):
-        for value in vars(node).values():
-            for child in value if isinstance(value, list) else [value]:
-                _references(child, out)
-    return out
 
 
 @cache
