@@ -14,6 +14,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -64,6 +65,9 @@ log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+#: seconds after an interaction came by which a publication still drawing its pictures defers its answer:
+#: Discord's 3 s, less the way there and back and a margin (issue 36)
+ACK_WITHIN = 1.5
 #: seconds between a game's end and the drawing of its animated summary (the result's own pictures first)
 SUMMARY_DELAY = 2.0
 #: a lobby's card edited again at most this many times when the lobby changed during its edit
@@ -809,7 +813,9 @@ class GameCog(commands.GroupCog):
         view = await self.sessions.public_view(game)
         if image is None:
             image = self.publish_image(outcome, view)
-        files = await self.public_files(game, view, lg) if image else []
+        # (a move not answered by the click itself, e.g. a command: deferred if its pictures come late)
+        files = await self._drawn(interaction if answer_first and not stripped else None,
+                                  self.public_files(game, view, lg)) if image else []
         if interaction is not None:
             trace.mark(interaction, "drawn")
         card = Card(text="\n".join([*lines, *ranking[:1], *turn]), accent=self.accent(game),
@@ -832,6 +838,23 @@ class GameCog(commands.GroupCog):
         if msg_id is not None:
             self._attach_summary_soon(game, lg, channel_id, msg_id, card.groups)
         return msg_id
+
+    async def _drawn(self, interaction: discord.Interaction | None,
+                     drawing: Awaitable[list[discord.File]]) -> list[discord.File]:
+        """The pictures ``drawing`` draws. An ``interaction`` still unanswered :data:`ACK_WITHIN` seconds
+        after it came (pictures wait for a render worker, seconds on a saturated machine) is deferred
+        meanwhile, within Discord's 3 seconds; its answer, with the pictures, then follows (issue 36)."""
+        if interaction is None or interaction.response.is_done():
+            return await drawing
+        task = asyncio.ensure_future(drawing)
+        came = interaction.extras.get("received", time.monotonic())
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, came + ACK_WITHIN - time.monotonic()))
+        if not done and not interaction.response.is_done():
+            try:
+                await interaction.response.defer()  # a command: « réfléchit… »; a click or a form: nothing shown
+            except discord.HTTPException:
+                log.info("a deferral was refused: the answer goes as usual")
+        return await task
 
     def _attach_summary_soon(self, game: GameRow, lg: str, channel_id: int, msg_id: int,
                              groups: tuple[tuple[discord.ui.Item, ...], ...]) -> None:

@@ -303,6 +303,7 @@ async def run_component(interaction: discord.Interaction) -> None:
     if not await dm_guard(interaction):
         return
     t0 = time.perf_counter()
+    interaction.extras.setdefault("received", time.monotonic())  # (bot.gamecog: its answer within 3 s)
     trace.mark(interaction, "dispatch")
     try:
         await dispatch_component(interaction)

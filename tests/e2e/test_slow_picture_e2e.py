@@ -2,8 +2,9 @@
 
 On a saturated machine a move's picture waited seconds for a render worker, and the click's answer
 waited for the picture: past 3 s, Discord shows « Échec de l'interaction ». Here the bot's render
-worker is stopped (SIGSTOP) before the click: the answer (the clicked message's buttons taken off)
-must come all the same, and the new turn, with its picture, once the worker runs again.
+worker is stopped (SIGSTOP) before the move: a click is answered all the same (the clicked message's
+buttons taken off), a command is deferred, and the new turn, with its picture, follows once the worker
+runs again.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tests.e2e.test_ludix_e2e import open_game
 pytestmark = pytest.mark.e2e
 
 UPDATE_MESSAGE = 7
+DEFERRED_CHANNEL_MESSAGE = 5
 DISCORD_S = 3.0
 
 
@@ -60,3 +62,31 @@ async def test_a_click_is_answered_while_its_picture_waits_for_a_stopped_worker(
     new = await wait_control(fake, newer_than=msg)
     assert new.attachments and new.attachments[0].bytes[:4] == b"\x89PNG"
     assert res.record.latency is not None and res.record.latency < DISCORD_S
+
+
+async def test_a_command_move_is_deferred_while_its_picture_waits_and_its_board_follows(world):
+    """A move by command (no clicked message to answer with) is deferred within Discord's 3 s when its
+    picture does not come, and its board replaces the « réfléchit… » once drawn."""
+    from tests.e2e.tectonic_driver import answered, board_messages
+
+    fake, u = world.fake, world.u
+    lobby = (await fake.run_command(u.alice, "jeux", "tectonic start")).message
+    await fake.click(u.dave, lobby, label="Rejoindre")
+    await fake.click(u.alice, lobby, label="Lancer", until=answered)
+    workers = render_workers(world.bot.proc.pid)
+    assert workers
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        res = await fake.run_command(u.alice, "jeux", "tectonic jouer", de="C2", vers="C6", wait=False)
+        await fake.wait_until(lambda: res.record.callback_type is not None, timeout=DISCORD_S,
+                              what="the command's answer within Discord's 3 s, its picture not drawn")
+        assert res.record.callback_type == DEFERRED_CHANNEL_MESSAGE and not res.record.late
+        assert res.record.deferred_pending  # « réfléchit… » until the board comes
+    finally:
+        for pid in workers:
+            os.kill(pid, signal.SIGCONT)
+    await res.wait(until=answered)
+    (board,) = board_messages(res)
+    assert "Alice déplace son mont de C2 à C6." in board.content and mentioned(board) == [u.dave.id]
+    assert board.attachments[0].bytes[:4] == b"\x89PNG" and not res.record.deferred_pending
