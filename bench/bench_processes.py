@@ -77,9 +77,9 @@ def lost_moves(name: str, step: dict, shard_of=None, traces: dict[int, dict[str,
     server's shard, the process that served it); None when every move of the step was answered in time.
 
     With the bots' ``traces`` (interaction id -> stage -> time, :mod:`bot.trace`), each loss is the bot's
-    or the way's (:func:`blame`): a step whose lost moves were all answered by the bot within 1 s is not
-    the bot's failure but a step that measured nothing, the driver or the machine starved (its loop lag
-    ``driver_lag_ms`` said), and is said so."""
+    or the way's (:func:`blame`): a step whose lost moves were all answered by the bot within 1 s (and the
+    driver's resyncs after them) is not the bot's failure but a step that measured nothing, the driver or
+    the machine starved (its loop lag ``driver_lag_ms`` said), and is said so."""
     late = [c for c in step["callbacks"] if c > DISCORD_MS]
     if not step["unanswered"] and not late:
         return None
@@ -90,16 +90,16 @@ def lost_moves(name: str, step: dict, shard_of=None, traces: dict[int, dict[str,
         reason, rec, None if traces is None or rec is None else traces.get(rec.id, {}))))
         for at, channel, reason, rec in losses]
     theirs = [b for b in blamed if b[3] == "bot"]
-    ways = [b for b in blamed if b[3] == "way"]
     where = []
     for at, channel, _, _, said in blamed[:LOSSES_SHOWN]:
         shard = f"shard {shard_of(channel.guild_id)}, " if shard_of is not None else ""
         where.append(f"{said} at +{at:.1f} s ({shard}#{channel.name})")
-    if traces is not None and ways and not theirs and not late:
+    if traces is not None and blamed and not theirs and not late:
         lag = f"; the driver's loop lag reached {driver_lag_ms:.0f} ms" if driver_lag_ms is not None else ""
-        return (f"- NOT MEASURED: {name} at {step['rate']:.0f} moves/s: {len(ways)} move(s) lost on the way, "
-                f"each answered by the bot within {P99_MS / 1000:.0f} s of reading it ({why}){lag}: the driver "
-                "or the machine was starved, not the bot: " + "; ".join(where))
+        return (f"- NOT MEASURED: {name} at {step['rate']:.0f} moves/s: {step['unanswered']} move(s) unanswered "
+                f"({why}), none by the bot: it answered each within {P99_MS / 1000:.0f} s of reading its frame "
+                f"(a resync is the driver finding its way back after a lost move){lag}: the driver or the machine "
+                "was starved: " + "; ".join(where))
     line = (f"- {name} at {step['rate']:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
             f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
     return line + (": " + "; ".join(where) if where else "")

@@ -74,10 +74,15 @@ def test_a_step_whose_losses_were_all_on_the_way_did_not_measure_the_bot():
     way = {**step([12.0] * 470, 2, late=1, resync=1),
            "losses": [(4.21, t3, "late", click(100.0, late_at=103.4)), (4.3, t3, "resync", None)]}
     assert lost_moves("2 processes", way, lambda guild: guild >> 22 & 1, traces, 1890.0) == (
-        "- NOT MEASURED: 2 processes at 60 moves/s: 1 move(s) lost on the way, each answered by the bot within "
-        "1 s of reading it (1 late, 1 resync); the driver's loop lag reached 1890 ms: the driver or the machine "
-        "was starved, not the bot: late: frame read by the bot +200 ms, answered 400 ms later, seen by the fake "
-        "2800 ms after that at +4.2 s (shard 0, #t3); resync at +4.3 s (shard 0, #t3)")
+        "- NOT MEASURED: 2 processes at 60 moves/s: 2 move(s) unanswered (1 late, 1 resync), none by the bot: it "
+        "answered each within 1 s of reading its frame (a resync is the driver finding its way back after a lost "
+        "move); the driver's loop lag reached 1890 ms: the driver or the machine was starved: late: frame read by "
+        "the bot +200 ms, answered 400 ms later, seen by the fake 2800 ms after that at +4.2 s (shard 0, #t3); "
+        "resync at +4.3 s (shard 0, #t3)")
+    # a step with only the resync after the previous step's loss: not the bot's either
+    resync = {**step([12.0] * 470, 1, resync=1), "losses": [(0.6, t3, "resync", None)]}
+    assert lost_moves("2 processes", resync, None, traces).startswith(
+        "- NOT MEASURED: 2 processes at 60 moves/s: 1 move(s) unanswered (1 resync), none by the bot")
     # one move the bot itself answered late among them: the step is the bot's failure
     bots = {**step([12.0] * 470, 3, late=2, resync=1),
             "losses": [*way["losses"], (5.0, t3, "late", click(200.0, late_at=203.5, iid=8))]}
