@@ -16,7 +16,10 @@ The run fails when it did not measure what it claims: a step without moves, a se
 without moves, a process without CPU, or games missing from the database the bot was given; and
 when a step left a move unanswered or answered past Discord's 3 s (on Discord: « Échec de
 l'interaction »), with the reason of each (no callback, a late one, no next buttons, the driver's
-own resync).
+own resync) and whose loss it was: each bot traces every interaction's way (``LUDIBOT_TRACE``,
+:mod:`bot.trace`), so a move the bot answered within 3 s of reading it but that reached the fake
+late (a starved driver or machine: the fake and the players share one event loop, whose lag is
+sampled) fails the run as NOT MEASURED, not as the bot's loss (issue 36).
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_throughput import FLOOR_SECONDS, Game, floor_steps, run_step
+from bench.bench_throughput import FLOOR_SECONDS, Game, _lag_samples, floor_steps, run_step
 from bench.common import CpuMeter, percentile
+from bot import looplag, trace
 from fakediscord import FakeDiscord
 from tests.e2e.harness import BotProcess
 
@@ -41,22 +45,63 @@ DISCORD_MS = 3000.0  # an interaction not answered within this is « Échec de l
 LOSSES_SHOWN = 5  # a failed step says when and where its first lost moves were
 
 
-def lost_moves(name: str, step: dict, shard_of=None) -> str | None:
+def blame(reason: str, rec, times: dict[str, float] | None) -> tuple[str, str]:
+    """Who lost a move (issue 36): ``("bot", why)`` when the bot took more than this bench's latency budget
+    (``P99_MS``, 1 s) from reading the click's frame to sending its answer, or never sent one, or never
+    posted the next turn (``no_next``); ``("way", why)`` when it answered within that budget and the time
+    was lost on the way: the frame reaching the bot, the answer reaching the fake (a starved driver or
+    machine; on Discord, the network).
+    ``rec``: the click's record in the fake (``sent_at``, ``callback_at`` or ``late_at``: its monotonic
+    clock); ``times``: the bot's trace of that interaction (:mod:`bot.trace`: ``frame``, ``callback``),
+    None when the bot was not traced (then every loss is the bot's)."""
+    if reason == "no_next" or rec is None or times is None:
+        return "bot", reason
+    frame, answer = times.get("frame"), times.get("callback")
+    if frame is None:
+        return "bot", f"{reason}: the bot never read its frame"
+    if answer is None:
+        return "bot", f"{reason}: read by the bot +{(frame - rec.sent_at) * 1000:.0f} ms, never answered"
+    bot_ms = (answer - frame) * 1000
+    arrived = rec.callback_at if rec.callback_at is not None else getattr(rec, "late_at", None)
+    way = (f"frame read by the bot +{(frame - rec.sent_at) * 1000:.0f} ms, answered {bot_ms:.0f} ms later"
+           + (f", seen by the fake {(arrived - answer) * 1000:.0f} ms after that" if arrived is not None else ""))
+    return ("bot" if bot_ms > P99_MS else "way"), f"{reason}: {way}"
+
+
+def lost_moves(name: str, step: dict, shard_of=None, traces: dict[int, dict[str, float]] | None = None,
+               driver_lag_ms: float | None = None) -> str | None:
     """The failure of a step that left a move unanswered or answered past Discord's 3 s (on Discord:
     « Échec de l'interaction »), with the reason of each (``step["why"]``: bench_throughput's players
-    count them) and, for the first ones, when in the step and where (``step["losses"]``: seconds into
-    the step, the game's channel, the reason; ``shard_of(guild id)``: its server's shard, the process
-    that served it); None when every move of the step was answered in time."""
+    count them) and, for the first ones, when in the step, where and why (``step["losses"]``: seconds into
+    the step, the game's channel, the reason, the click's record in the fake; ``shard_of(guild id)``: its
+    server's shard, the process that served it); None when every move of the step was answered in time.
+
+    With the bots' ``traces`` (interaction id -> stage -> time, :mod:`bot.trace`), each loss is the bot's
+    or the way's (:func:`blame`): a step whose lost moves were all answered by the bot within 1 s (and the
+    driver's resyncs after them) is not the bot's failure but a step that measured nothing, the driver or
+    the machine starved (its loop lag ``driver_lag_ms`` said), and is said so."""
     late = [c for c in step["callbacks"] if c > DISCORD_MS]
     if not step["unanswered"] and not late:
         return None
     why = ", ".join(f"{n} {reason}" for reason, n in sorted(step["why"].items()) if n) or "-"
+    losses = [(*loss, None)[:4] for loss in step.get("losses", [])]
+    # (a resync is the driver finding its way back after a lost move: no click of its own)
+    blamed = [(at, channel, reason, *(("-", reason) if reason == "resync" else blame(
+        reason, rec, None if traces is None or rec is None else traces.get(rec.id, {}))))
+        for at, channel, reason, rec in losses]
+    theirs = [b for b in blamed if b[3] == "bot"]
+    where = []
+    for at, channel, _, _, said in blamed[:LOSSES_SHOWN]:
+        shard = f"shard {shard_of(channel.guild_id)}, " if shard_of is not None else ""
+        where.append(f"{said} at +{at:.1f} s ({shard}#{channel.name})")
+    if traces is not None and blamed and not theirs and not late:
+        lag = f"; the driver's loop lag reached {driver_lag_ms:.0f} ms" if driver_lag_ms is not None else ""
+        return (f"- NOT MEASURED: {name} at {step['rate']:.0f} moves/s: {step['unanswered']} move(s) unanswered "
+                f"({why}), none by the bot: it answered each within {P99_MS / 1000:.0f} s of reading its frame "
+                f"(a resync is the driver finding its way back after a lost move){lag}: the driver or the machine "
+                "was starved: " + "; ".join(where))
     line = (f"- {name} at {step['rate']:.0f} moves/s: {step['unanswered']} move(s) unanswered ({why}), "
             f"{len(late)} answered past {DISCORD_MS / 1000:.0f} s")
-    where = []
-    for at, channel, reason in step.get("losses", [])[:LOSSES_SHOWN]:
-        shard = f"shard {shard_of(channel.guild_id)}, " if shard_of is not None else ""
-        where.append(f"{reason} at +{at:.1f} s ({shard}#{channel.name})")
     return line + (": " + "; ".join(where) if where else "")
 
 
@@ -94,10 +139,15 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
     bots = []
     for i, ids in enumerate(shard_ids):
         (tmp / f"p{i}").mkdir()
+        # each interaction's way through the bot (bot.trace), to tell a move the bot lost from one lost on
+        # the way (issue 36); the wall clock, as deployed (the tests' movable clock reads a file at every call)
         bots.append(BotProcess(fake, tmp / f"p{i}", db=db, extra_env={
-            "LUDIBOT_DEV_GUILD": "", "LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": ids}))
+            "LUDIBOT_DEV_GUILD": "", "LUDIBOT_SHARD_COUNT": "2", "LUDIBOT_SHARD_IDS": ids,
+            "LUDIBOT_TRACE": str(tmp / f"p{i}" / "trace.txt"), "LUDIBOT_CLOCK_FILE": ""}))
     failures: list[str] = []
     rows = []
+    driver_lag = tmp / "driver-lag.txt"  # this process's own loop lag: the fake and the players
+    lag_task = asyncio.create_task(looplag.monitor(str(driver_lag)))
     try:
         for b in bots:
             b.start()
@@ -113,7 +163,9 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
             db_meter = CpuMeter(postmaster_pid(pg)) if pg else None
             before = {id(g): g.moves for g in games}
             limited0 = len(fake.rate_limited)
+            since = time.time()
             step = await run_step(games, rate, seconds)
+            until = time.time()
             per_process = [sum(m.lap()) for m in meters]
             db_cpu = sum(db_meter.lap()) if db_meter else 0.0
             by_shard = {0: 0, 1: 0}
@@ -128,7 +180,14 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: a process without CPU")
             if pg and db_cpu <= 0:
                 failures.append(f"- MEASURED NOTHING: {name} at {rate} moves/s: no PostgreSQL CPU")
-            lost = lost_moves(name, step, fake.shard_of)
+            traces: dict[int, dict[str, float]] = {}
+            lag: list[float] = []
+            if step["unanswered"]:
+                for i in range(len(bots)):
+                    traces.update(trace.read(tmp / f"p{i}" / "trace.txt"))
+                await asyncio.sleep(1.1)  # the lag samples are written once a second
+                lag = _lag_samples(driver_lag, since, until)
+            lost = lost_moves(name, step, fake.shard_of, traces or None, max(lag) if lag else None)
             if lost:
                 failures.append(lost)
             rows.append({**step, "bot_ms": 1000 * sum(per_process) / step["moves"],
@@ -136,6 +195,7 @@ async def deployment(name: str, db: str, processes: int, rates, seconds: float, 
                          "p50": statistics.median(step["callbacks"]),
                          "429": len(fake.rate_limited) - limited0})
     finally:
+        lag_task.cancel()
         for b in bots:
             b.kill()
         await fake.stop()

@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.bench_ludix import _next_control
 from bench.common import CpuMeter, emojis_created, next_control, percentile, process_cpu, start_floor_bot
@@ -85,8 +86,9 @@ class Game:
         #: why a move was not answered: no callback within Discord's 3 s (« Échec de l'interaction »),
         #: a callback past them (refused), no next buttons after the answer, the player's own resync
         self.lost = {"no_callback": 0, "late": 0, "no_next": 0, "resync": 0}
-        #: each lost move: (wall-clock time of the click, reason), for a failed step to say when and where
-        self.losses: list[tuple[float, str]] = []
+        #: each lost move: (wall-clock time of the click, reason, its interaction's record in the fake or None),
+        #: for a failed step to say when, where and on whose side (the bot's or the way's, issue 36)
+        self.losses: list[tuple[float, str, Any]] = []
 
     async def start(self) -> None:
         fake, (a, b) = self.fake, self.users
@@ -110,7 +112,7 @@ class Game:
             await asyncio.sleep(0.05)
             self.msg = last_control(self.fake, self.channel) or msg
             self.lost["resync"] += 1
-            self.losses.append((time.time(), "resync"))
+            self.losses.append((time.time(), "resync", None))
             return None, 0.0
         (uid,) = who
         label = "Stop (marquer)" if "Stop (marquer)" in labels and self.moves % 3 == 2 else \
@@ -125,7 +127,7 @@ class Game:
             # from the newest message with buttons
             reason = "late" if res.late else "no_callback" if res.latency is None else "no_next"
             self.lost[reason] += 1
-            self.losses.append((clicked, reason))
+            self.losses.append((clicked, reason, res.record))
             self.msg = last_control(self.fake, self.channel) or msg
             return None, done
         self.msg = nxt
@@ -342,9 +344,9 @@ async def run_step(games: list[Game], rate: float, seconds: float) -> dict:
         for reason, n in getattr(g, "lost", {}).items():
             if n - before.get(reason, 0):
                 why[reason] = why.get(reason, 0) + n - before.get(reason, 0)
-    # each lost move of the step: (seconds into the step, its game's channel, reason)
-    losses = sorted(((at - wall0, g.channel, reason) for g in games for at, reason in getattr(g, "losses", ())
-                     if at >= wall0), key=lambda loss: loss[0])
+    # each lost move of the step: (seconds into the step, its game's channel, reason, its interaction's record)
+    losses = sorted(((at - wall0, g.channel, reason, rec) for g in games
+                     for at, reason, rec in getattr(g, "losses", ()) if at >= wall0), key=lambda loss: loss[0])
     return {"rate": rate, "moves": len(follow), "achieved": len(follow) / elapsed, "callbacks": callbacks,
             "follow": follow, "unanswered": unanswered, "why": why, "losses": losses,
             "ended": sum(getattr(g, "ended", 0) for g in games) - ended}

@@ -84,6 +84,7 @@ class LudibotTree(app_commands.CommandTree):
         otherwise a precise refusal (:class:`bot.inputs.Refused`, answered by :meth:`on_error`).
         Starts the command's latency clock, and refuses a DM reaching a process without shard 0."""
         interaction.extras.setdefault("t0", time.perf_counter())
+        interaction.extras.setdefault("received", time.monotonic())  # (bot.gamecog: its answer within 3 s)
         if not await dm_guard(interaction):
             return False
         data = interaction.data or {}

@@ -14,6 +14,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -22,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from bot import emojis, i18n, rules, takeback
+from bot import emojis, i18n, rules, takeback, trace
 from bot.cards import MAX_GALLERY, TABLE_ACCENT, Card, Seat, card_of, clicked_card, from_message, rgb
 from bot.community.clocks import clock_line, clocks_of, duration
 from bot.community.clocks import line_for as clock_line_for
@@ -64,6 +65,9 @@ log = logging.getLogger("ludibot.cogs")
 
 #: controls are taken off messages younger than this only (Discord limits edits of older ones)
 STRIP_MAX_AGE = 55 * 60
+#: seconds after an interaction came by which a publication still drawing its pictures defers its answer:
+#: Discord's 3 s, less the way there and back and a margin (issue 36)
+ACK_WITHIN = 1.5
 #: seconds between a game's end and the drawing of its animated summary (the result's own pictures first)
 SUMMARY_DELAY = 2.0
 #: a lobby's card edited again at most this many times when the lobby changed during its edit
@@ -780,8 +784,17 @@ class GameCog(commands.GroupCog):
         Either way the version is marked published only once its message exists, and the
         previous controls are taken off only after that. Only players *newly* expected are
         mentioned, so a simultaneous round does not ping everyone each time one player acts.
+
+        A click on the game's turn message is answered first, before anything is drawn: the answer
+        takes the clicked message's buttons off (:meth:`_strip_clicked`) and the new turn, with its
+        pictures, follows it. Discord gives an interaction 3 seconds for its answer, the follow-up 15
+        minutes; pictures wait for a render worker, seconds on a saturated machine (issue 36).
         """
         game = outcome.game
+        # (a game in its thread: a click in that thread; elsewhere, its lobby, it is answered as it says)
+        answer_first = interaction is not None and (not wants_thread(game) or (
+            game.thread_id is not None and interaction.channel_id == game.thread_id))
+        stripped = await self._strip_clicked(interaction, game) if answer_first else False
         lg = lang or await self.public_lang_of(game)
         lines = list(first or [])
         lines += narrate(self.kind, outcome.events, game.names, lg)
@@ -800,7 +813,11 @@ class GameCog(commands.GroupCog):
         view = await self.sessions.public_view(game)
         if image is None:
             image = self.publish_image(outcome, view)
-        files = await self.public_files(game, view, lg) if image else []
+        # (a move not answered by the click itself, e.g. a command: deferred if its pictures come late)
+        files = await self._drawn(interaction if answer_first and not stripped else None,
+                                  self.public_files(game, view, lg)) if image else []
+        if interaction is not None:
+            trace.mark(interaction, "drawn")
         card = Card(text="\n".join([*lines, *ranking[:1], *turn]), accent=self.accent(game),
                     pictures=tuple(f.filename for f in files),
                     groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)),
@@ -810,10 +827,10 @@ class GameCog(commands.GroupCog):
             card = replace(card, text="\n".join([*lines, *ranking, *([clock_text] if clock_text else []), *turn]),
                            seats=())
         if wants_thread(game):
-            msg_id = await self._publish_in_thread(interaction, game, lg, card, files, ranking)
+            msg_id = await self._publish_in_thread(interaction, game, lg, card, files, ranking, stripped=stripped)
             channel_id = game.channel_id  # the result goes back to the channel
         elif interaction is not None:
-            msg_id = await self._answer_publication(interaction, game, card, files)
+            msg_id = await self._answer_publication(interaction, game, card, files, stripped=stripped)
             channel_id = interaction.channel_id or game.channel_id
         else:
             msg_id = await self._post_publication(game, card, files)
@@ -821,6 +838,23 @@ class GameCog(commands.GroupCog):
         if msg_id is not None:
             self._attach_summary_soon(game, lg, channel_id, msg_id, card.groups)
         return msg_id
+
+    async def _drawn(self, interaction: discord.Interaction | None,
+                     drawing: Awaitable[list[discord.File]]) -> list[discord.File]:
+        """The pictures ``drawing`` draws. An ``interaction`` still unanswered :data:`ACK_WITHIN` seconds
+        after it came (pictures wait for a render worker, seconds on a saturated machine) is deferred
+        meanwhile, within Discord's 3 seconds; its answer, with the pictures, then follows (issue 36)."""
+        if interaction is None or interaction.response.is_done():
+            return await drawing
+        task = asyncio.ensure_future(drawing)
+        came = interaction.extras.get("received", time.monotonic())
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, came + ACK_WITHIN - time.monotonic()))
+        if not done and not interaction.response.is_done():
+            try:
+                await interaction.response.defer()  # a command: « réfléchit… »; a click or a form: nothing shown
+            except discord.HTTPException:
+                log.info("a deferral was refused: the answer goes as usual")
+        return await task
 
     def _attach_summary_soon(self, game: GameRow, lg: str, channel_id: int, msg_id: int,
                              groups: tuple[tuple[discord.ui.Item, ...], ...]) -> None:
@@ -892,7 +926,8 @@ class GameCog(commands.GroupCog):
             self._attaching.discard(game.id)
 
     async def _publish_in_thread(self, interaction: discord.Interaction | None, game: GameRow, lg: str,
-                                 card: Card, files: list[discord.File], ranking: list[str]) -> int | None:
+                                 card: Card, files: list[discord.File], ranking: list[str], *,
+                                 stripped: bool = False) -> int | None:
         """A game in its own thread (bot.threads): the message goes there (created on the first one),
         as the interaction's answer when the player acted in the thread, else as a post. At the end
         the final message stays in the thread; the result, with « Revanche », goes back to the
@@ -906,7 +941,6 @@ class GameCog(commands.GroupCog):
         (:meth:`Publisher.hold`); the version marks keep the newest controls the newest version's."""
         finished = game.status == FINISHED
         here = card if not finished else card.without_controls()
-        stripped = False
         publisher = getattr(self.bot, "publisher", None)
         later = interaction is not None and publisher is not None and self.game_lock(game.id).locked()
         if later and interaction.channel_id != game.thread_id and (game.thread_id or interaction.response.is_done()):
@@ -928,8 +962,8 @@ class GameCog(commands.GroupCog):
             thread_id = await ensure_thread(self.bot, game, lg)
             if interaction is not None and interaction.channel_id == thread_id:
                 # the clicked turn message loses its buttons in the answer itself, as in a channel (issue 16):
-                # no thread edit per move (Discord's rate limits; a late edit would meet the archived thread)
-                stripped = await self._strip_clicked(interaction, game)
+                # no thread edit per move (Discord's rate limits; a late edit would meet the archived thread):
+                # done by publish() before the drawing
                 msg_id = await send(interaction, files=files, card=here)
                 if msg_id is None:
                     return await self._thread_refused(interaction, game, None)
@@ -1091,8 +1125,8 @@ class GameCog(commands.GroupCog):
         return [g for g in groups if g]
 
     async def _answer_publication(self, interaction: discord.Interaction, game: GameRow, card: Card,
-                                  files: list[discord.File]) -> int | None:
-        stripped = await self._strip_clicked(interaction, game)
+                                  files: list[discord.File], *, stripped: bool = False) -> int | None:
+        """The interaction's answer is the publication (after the click's own answer, ``stripped``)."""
         msg_id = await send(interaction, files=files, card=card)
         publisher = getattr(self.bot, "publisher", None)
         if msg_id is None:
@@ -1240,8 +1274,10 @@ class GameCog(commands.GroupCog):
                    version: int | None = None) -> Outcome:
         """Apply a move for the interacting user and publish the result (refusals propagate)."""
         async with self.game_lock(game.id):
+            trace.mark(interaction, "locked")
             # a button's game, read by the dispatcher a moment ago: not read again (issue 16)
             outcome = await self.sessions.act(game.id, interaction.user.id, action, version=version, row=game)
+            trace.mark(interaction, "acted")
             await self.publish(outcome, interaction)
         return outcome
 

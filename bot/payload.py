@@ -35,7 +35,7 @@ from discord import utils as discord_utils
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket, WebSocketClosure
 from discord.state import ConnectionState
 
-from bot import i18n
+from bot import i18n, trace
 
 try:
     import orjson
@@ -401,6 +401,8 @@ def install(lighter: tuple[str, ...] = ()) -> None:
     _installed["parse_interaction_create"] = parse = ConnectionState.parse_interaction_create
 
     def parse_interaction_create(self: ConnectionState, data: Any) -> None:
+        if isinstance(data, dict):
+            trace.mark(data.get("id"), "frame")
         check_interaction(data)
         lighten(data, lighter)
         parse(self, data)

@@ -29,7 +29,7 @@ from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
-from bot import emojis, i18n, metrics, rules
+from bot import emojis, i18n, metrics, rules, trace
 from bot.cards import TABLE_ACCENT, Card, card_of, clicked_card, rgb
 from bot.language import server_lang
 from bot.safe import Safe, allowed_mentions, safe_params
@@ -157,10 +157,14 @@ async def send(interaction: discord.Interaction, content: str | None = None, *, 
         kwargs["files"] = all_files[:10]
     try:
         if not interaction.response.is_done():
+            trace.mark(interaction, "callback")
             resp = await interaction.response.send_message(**kwargs)
+            trace.mark(interaction, "answered")
             return getattr(resp, "message_id", None)
         if card is not None:
-            return await follow_up(interaction, card, all_files[:10], ephemeral=ephemeral)
+            msg_id = await follow_up(interaction, card, all_files[:10], ephemeral=ephemeral)
+            trace.mark(interaction, "followed")
+            return msg_id
         msg = await interaction.followup.send(wait=True, **kwargs)
         return msg.id
     except discord.NotFound:  # the interaction expired (Unknown interaction)
@@ -241,9 +245,11 @@ async def update_clicked(interaction: discord.Interaction, card: Card) -> None:
     params = interaction_message_response_params(
         type=discord.InteractionResponseType.message_update.value, view=_Built(card.components()),
         allowed_mentions=allowed_mentions(None), previous_allowed_mentions=interaction._state.allowed_mentions)
+    trace.mark(interaction, "callback")
     await adapter.request(Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
                                 webhook_id=interaction.id, webhook_token=interaction.token),
                           payload=params.payload, **via)
+    trace.mark(interaction, "answered")
     interaction.response._response_type = discord.InteractionResponseType.message_update
 
 
@@ -297,6 +303,8 @@ async def run_component(interaction: discord.Interaction) -> None:
     if not await dm_guard(interaction):
         return
     t0 = time.perf_counter()
+    interaction.extras.setdefault("received", time.monotonic())  # (bot.gamecog: its answer within 3 s)
+    trace.mark(interaction, "dispatch")
     try:
         await dispatch_component(interaction)
     finally:

@@ -127,6 +127,8 @@ class InteractionRecord:
     callback_files: list[FakeAttachment] = field(default_factory=list)
     #: callback arrived after the deadline (rejected with 10062 if enforce_deadline)
     late: bool = False
+    #: time.perf_counter() when that late callback arrived
+    late_at: float | None = None
     original_message_id: int | None = None
     component_message_id: int | None = None
     #: a deferred (type 5) loading message still waiting for its first follow-up / edit
@@ -2248,6 +2250,7 @@ class FakeDiscordServer:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if arrived - rec.sent_at > rec.deadline:
             rec.late = True
+            rec.late_at = arrived
             rec.touch()
             if self.enforce_deadline:
                 self._emit("interaction_expired", rec)
