@@ -785,16 +785,16 @@ class GameCog(commands.GroupCog):
         previous controls are taken off only after that. Only players *newly* expected are
         mentioned, so a simultaneous round does not ping everyone each time one player acts.
 
-        A click on the game's turn message is answered first, before anything is drawn: the answer
-        takes the clicked message's buttons off (:meth:`_strip_clicked`) and the new turn, with its
-        pictures, follows it. Discord gives an interaction 3 seconds for its answer, the follow-up 15
-        minutes; pictures wait for a render worker, seconds on a saturated machine (issue 36).
+        A click on the game's turn message is answered by taking that message's buttons off
+        (:meth:`_strip_clicked`), the new turn following at once. Discord gives an interaction 3 seconds
+        for its answer, a follow-up 15 minutes, and pictures wait for a render worker, seconds on a
+        saturated machine (issue 36): when they are not drawn :data:`ACK_WITHIN` seconds after the
+        interaction came, it is answered meanwhile (the click's buttons taken off, or deferred).
         """
         game = outcome.game
         # (a game in its thread: a click in that thread; elsewhere, its lobby, it is answered as it says)
-        answer_first = interaction is not None and (not wants_thread(game) or (
+        strippable = interaction is not None and (not wants_thread(game) or (
             game.thread_id is not None and interaction.channel_id == game.thread_id))
-        stripped = await self._strip_clicked(interaction, game) if answer_first else False
         lg = lang or await self.public_lang_of(game)
         lines = list(first or [])
         lines += narrate(self.kind, outcome.events, game.names, lg)
@@ -813,11 +813,12 @@ class GameCog(commands.GroupCog):
         view = await self.sessions.public_view(game)
         if image is None:
             image = self.publish_image(outcome, view)
-        # (a move not answered by the click itself, e.g. a command: deferred if its pictures come late)
-        files = await self._drawn(interaction if answer_first and not stripped else None,
-                                  self.public_files(game, view, lg)) if image else []
+        files, stripped = (await self._drawn(interaction, game, strippable, self.public_files(game, view, lg))
+                           if image else ([], False))
         if interaction is not None:
             trace.mark(interaction, "drawn")
+        if strippable and not stripped:
+            stripped = await self._strip_clicked(interaction, game)
         card = Card(text="\n".join([*lines, *ranking[:1], *turn]), accent=self.accent(game),
                     pictures=tuple(f.filename for f in files),
                     groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)),
@@ -839,22 +840,27 @@ class GameCog(commands.GroupCog):
             self._attach_summary_soon(game, lg, channel_id, msg_id, card.groups)
         return msg_id
 
-    async def _drawn(self, interaction: discord.Interaction | None,
-                     drawing: Awaitable[list[discord.File]]) -> list[discord.File]:
-        """The pictures ``drawing`` draws. An ``interaction`` still unanswered :data:`ACK_WITHIN` seconds
-        after it came (pictures wait for a render worker, seconds on a saturated machine) is deferred
-        meanwhile, within Discord's 3 seconds; its answer, with the pictures, then follows (issue 36)."""
+    async def _drawn(self, interaction: discord.Interaction | None, game: GameRow, strippable: bool,
+                     drawing: Awaitable[list[discord.File]]) -> tuple[list[discord.File], bool]:
+        """The pictures ``drawing`` draws, and whether the clicked turn message was stripped meanwhile. An
+        ``interaction`` still unanswered :data:`ACK_WITHIN` seconds after it came (pictures wait for a
+        render worker, seconds on a saturated machine) is answered meanwhile, within Discord's 3 seconds:
+        a click on the turn message (``strippable``) by taking its buttons off, anything else deferred; the
+        publication then follows (issue 36)."""
         if interaction is None or interaction.response.is_done():
-            return await drawing
+            return await drawing, False
         task = asyncio.ensure_future(drawing)
         came = interaction.extras.get("received", time.monotonic())
         done, _ = await asyncio.wait({task}, timeout=max(0.0, came + ACK_WITHIN - time.monotonic()))
+        stripped = False
         if not done and not interaction.response.is_done():
-            try:
-                await interaction.response.defer()  # a command: « réfléchit… »; a click or a form: nothing shown
-            except discord.HTTPException:
-                log.info("a deferral was refused: the answer goes as usual")
-        return await task
+            stripped = strippable and await self._strip_clicked(interaction, game)
+            if not stripped and not interaction.response.is_done():
+                try:
+                    await interaction.response.defer()  # a command: « réfléchit… »; a click or a form: nothing shown
+                except discord.HTTPException:
+                    log.info("a deferral was refused: the answer goes as usual")
+        return await task, stripped
 
     def _attach_summary_soon(self, game: GameRow, lg: str, channel_id: int, msg_id: int,
                              groups: tuple[tuple[discord.ui.Item, ...], ...]) -> None:
