@@ -19,7 +19,7 @@ message is rebuilt from the message itself (:func:`from_message`), so that works
 
 Seats: a card may list its players, one Section each (reference.mdx, "Section": one to three text
 displays and a required accessory, a Button or a Thumbnail) — the seat to play marked ``▶`` and bold,
-its name, score and clock — with a button as accessory (« Profil », or an AI's level, disabled). A
+its name, score and clock — with a button as accessory (« Profil », or an AI's level: its measured strength). A
 Section costs three components (itself, its text, its button): when the card would pass 40 with them,
 the seats are one compact text display instead (and nothing at all if even that does not fit: the
 controls come first). A card's seats survive :func:`from_message` with their accessories (a seat
@@ -90,7 +90,7 @@ class Seat:
     clock: str | None = None
     #: the seat to play (marked ▶ and bold)
     to_play: bool = False
-    #: an AI seat: its level's name, shown on its accessory (disabled: an AI has no profile)
+    #: an AI seat: its level's name, shown on its accessory (which opens the level's measured strength)
     ai: str | None = None
     #: the accessory button: its custom id (None: the seat has none, and the card lists its seats in
     #: one compact text) and its label
@@ -112,8 +112,7 @@ class Seat:
         return f"{text} · {self.ai}" if self.ai and self.line is None else text
 
     def accessory(self) -> discord.ui.Button:
-        return discord.ui.Button(label=self.label[:80], custom_id=self.button, style=discord.ButtonStyle.secondary,
-                                 disabled=self.ai is not None)
+        return discord.ui.Button(label=self.label[:80], custom_id=self.button, style=discord.ButtonStyle.secondary)
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,8 @@ def test_one_section_per_seat_between_the_narration_and_the_gallery():
     assert second["components"][0]["content"] == "P1 · 1 points"  # not to play: plain, no clock
     assert first["accessory"] == {"type": 2, "style": 2, "label": "Profil", "custom_id": "ludibot:7:profile:0:0",
                                   "disabled": False}
-    assert bot["accessory"]["disabled"] is True and bot["accessory"]["label"] == "🤖 Facile"  # an AI: its level
+    # an AI: its level, and the button opens the level's measured strength (issue 37)
+    assert bot["accessory"]["disabled"] is False and bot["accessory"]["label"] == "🤖 Facile"
     assert card.seats_form() == "sections"
     assert card.count() == 1 + 1 + 3 * 3 + 1 + 2 == len(list(_all(container)))  # each seat: section, text, button
 
@@ -208,7 +209,7 @@ def test_from_message_keeps_the_seats_with_their_buttons():
     again = shown.layout().to_components()
     assert again[0]["components"][:4] == data[0]["components"][:4]
     assert [c["type"] for c in again[0]["components"]] == [10, 9, 9, 9, 12]
-    assert shown.seats[1].ai == "🤖 Facile" and again[0]["components"][2]["accessory"]["disabled"] is True
+    assert again[0]["components"][2]["accessory"] == data[0]["components"][2]["accessory"]  # the AI's too
     compact = Card(text="t", seats=(Seat(name="A"), Seat(name="B")))  # read back as text (a text display)
     comps = [discord.components._component_factory(c, None) for c in compact.layout().to_components()]
     back = from_message(SimpleNamespace(flags=discord.MessageFlags(components_v2=True), components=comps,
@@ -234,7 +235,7 @@ async def test_every_view_the_bot_sends_is_inert_so_discord_py_keeps_no_copy_of_
 
 def _cards_of_every_shape() -> list[Card]:
     """Cards of every shape the bot sends: bare, seats as sections or compact, pictures, no accent,
-    named rows, selects, emojis, a disabled AI accessory, a narration cut to fit."""
+    named rows, selects, emojis, an AI's accessory, a narration cut to fit."""
     def gestures(gid: int) -> tuple:
         items = [button(gid, "gesture", f"g{i}", version=4, arg=f"4.g{i}", emoji="✋") for i in range(9)]
         for i, b in enumerate(items):

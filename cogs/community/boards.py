@@ -17,10 +17,11 @@ from discord.ext import commands
 import engines
 from bot import i18n
 from bot.cards import TABLE_ACCENT, Card, rgb
-from bot.community import seasons
+from bot.community import seasons, strength
 from bot.community.daily import day_of
 from bot.community.notifier import jump_link, timestamp
 from bot.community.ratings import display
+from bot.gamecog import level_name
 from bot.safe import escape
 from bot.translator import L
 from bot.ui import Click, lang, public_lang, send
@@ -194,13 +195,29 @@ class BoardsCog(commands.Cog):
             seat = game.seats[int(click.arg or "")]
         except (ValueError, IndexError):
             raise RuleError("common.error.forged_button") from None
-        if seat.user_id is None:
-            raise RuleError("cards.error.profile_ai")
         if game.guild_id is None or game.guild_id != interaction.guild_id:
             raise RuleError("common.error.no_such_game", game=game.id)
+        if seat.user_id is None:  # a bot's seat: its level and how strong it was measured (issue 37)
+            await send(interaction, card=Card(text=self.ai_profile_text(game.kind, seat, lang(interaction)),
+                                              accent=rgb(seat_colour(int(click.arg or 0)))), ephemeral=True)
+            return
         text = await self.profile_text(game.guild_id, seat.user_id, escape(seat.name), server_name(interaction),
                                        lang(interaction), interaction.user.id)
         await send(interaction, card=Card(text=text, accent=rgb(seat_colour(int(click.arg or 0)))), ephemeral=True)
+
+    def ai_profile_text(self, kind: str, seat: Any, lg: str) -> str:
+        """An AI seat's profile: the bot's level and that level's measured strength."""
+        levels = getattr(engines.get(kind), "ai_levels", (1, 1))
+
+        def name_of(level: int) -> str:
+            return i18n.t(level_name(levels, level).key, lg)
+
+        level = seat.ai_level or levels[0]
+        head = i18n.t("community.profile.ai_head", lg, name=escape(seat.name), level=name_of(level),
+                      game=i18n.t(f"{kind}.name.title", lg))
+        found = strength.lines(kind, level, name_of, lg)
+        return "\n".join([head, *(found or [i18n.t("community.profile.ai_none", lg)]),
+                          *([f"-# {i18n.t('community.profile.ai_note', lg)}"] if found else [])])
 
     def today(self) -> str:
         """Today's UTC day (the daily challenges' day), by the bot's clock."""

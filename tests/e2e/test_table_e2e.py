@@ -51,14 +51,19 @@ async def test_a_lobby_cancelled_by_its_number_and_an_ai_seat_show_on_its_card(w
     await fake.wait_until(lambda: not fake.message_by_id[first.id].buttons)
     assert "Partie annulée" in text_of(fake.message_by_id[first.id])
     assert fake.message_by_id[second.id].buttons  # the other lobby untouched
-    # issue 24: the game against the bot starts; its seats: Bruno to play, the AI with its level (no profile)
+    # issue 24: the game against the bot starts; its seats: Bruno to play, the AI with its level
     await fake.click(u.bruno, fake.message_by_id[second.id], label="Lancer")
     table = await wait_control(fake)
     seats = seat_sections(table)
     assert [t for t, _ in seats] == ["▶ **Bruno** · 0 point", "Bot 1 · 0 point"]
-    assert [(a["label"], a.get("disabled", False)) for _, a in seats] == [("Profil", False), ("🤖 Difficile", True)]
-    res = await fake.forge_click(u.alice, table, seats[1][1]["custom_id"])  # an old client clicks it anyway
-    assert res.ephemeral and "tenue par le bot" in res.content
+    assert [(a["label"], a.get("disabled", False)) for _, a in seats] == [("Profil", False), ("🤖 Difficile", False)]
+    # issue 37: the AI's button says its level's measured strength, privately, in the clicker's language
+    res = await fake.click(u.alice, table, custom_id=seats[1][1]["custom_id"])
+    assert res.ephemeral and "le bot de Ludix, niveau **Difficile**" in res.content, res.content
+    assert "Contre le niveau Facile\u00a0: **60,7 %** des parties gagnées, sur 1000." in res.content, res.content
+    res = await fake.click(u.dave, table, custom_id=seats[1][1]["custom_id"])
+    assert res.ephemeral and "the Ludix bot, level **Hard**" in res.content, res.content
+    assert "Against level Easy: wins **60.7%** of games, over 1000." in res.content, res.content
     res = await fake.click(u.dave, table, custom_id=seats[0][1]["custom_id"])  # in the clicker's language
     assert res.ephemeral and "Bruno has not finished any game on this server yet" in res.content, res.content
 

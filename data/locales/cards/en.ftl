@@ -16,4 +16,3 @@ seat-deadline = ⏳ { $deadline }
 seat-bank = ⏳ { $time }
 
 ## error
-error-profile_ai = This seat is played by the bot: it has no profile.

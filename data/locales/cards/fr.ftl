@@ -16,4 +16,3 @@ seat-deadline = ⏳ { $deadline }
 seat-bank = ⏳ { $time }
 
 ## error
-error-profile_ai = Cette place est tenue par le bot : il n'a pas de profil.

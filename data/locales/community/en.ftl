@@ -175,6 +175,15 @@ daily-shape-ranta = Shape: { $groups } scoring { $groups ->
 
 ## profile
 profile-head = **{ $name }'s profile** on { $server }
+profile-ai_head = 🤖 **{ $name }** — the { $game } bot, level **{ $level }**
+profile-ai_solo = Solo ({ $setting }): **{ $mean }** points on average over { $games } draws.
+profile-ai_duel = Against level { $other }: wins **{ $share }%** of games, over { $games }.
+profile-ai_duel_beaten = Level { $other } beats it in { $share }% of games, over { $games }.
+profile-ai_table = At a table of four, against three { $other } bots: **{ $share }%** of the wins (a fair share: 25%), over { $games } games.
+profile-ai_random = Against a player who plays at random: wins **{ $wins }** games of { $games }.
+profile-ai_word = It lays the best-paying word its hand allows: **{ $share }%** of { $games } hands checked against an exhaustive search.
+profile-ai_none = Its strength has not been measured yet.
+profile-ai_note = Measured by the project's benchmarks, bot against bot.
 profile-empty = { $name } has not finished any game on this server yet.
 profile-game_line = **{ $game }** — rating { $rating } (ranked { $rank } of { $total }) · { $games } { $games ->
         [one] game

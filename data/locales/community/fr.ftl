@@ -181,6 +181,15 @@ profile-head = **Profil { ELISION($name) ->
         [vowel] d'{ $name }
        *[consonant] de { $name }
     }** sur { $server }
+profile-ai_head = 🤖 **{ $name }** — le bot de { $game }, niveau **{ $level }**
+profile-ai_solo = En solo ({ $setting }) : **{ $mean }** points en moyenne sur { $games } tirages.
+profile-ai_duel = Contre le niveau { $other } : **{ $share } %** des parties gagnées, sur { $games }.
+profile-ai_duel_beaten = Le niveau { $other } le bat dans { $share } % des parties, sur { $games }.
+profile-ai_table = À quatre, contre trois bots { $other } : **{ $share } %** des victoires (une part égale : 25 %), sur { $games } parties.
+profile-ai_random = Contre un joueur qui joue au hasard : **{ $wins }** parties gagnées sur { $games }.
+profile-ai_word = Il pose le mot le plus payant que sa main permet : **{ $share } %** de { $games } mains vérifiées contre une recherche exhaustive.
+profile-ai_none = Sa force n'a pas encore été mesurée.
+profile-ai_note = Mesures des bancs d'essai du projet, bot contre bot.
 profile-empty = { $name } n'a encore terminé aucune partie sur ce serveur.
 profile-game_line = **{ $game }** — cote { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
         [one] partie
