@@ -175,7 +175,7 @@ daily-shape-ranta = Shape: { $groups } scoring { $groups ->
 
 ## profile
 profile-head = **{ $name }'s profile** on { $server }
-profile-ai_head = 🤖 **{ $name }** — the { $game } bot, level **{ $level }**
+profile-ai_head = 🤖 **{ $name }** · { $game } · a bot of level **{ $level }**
 profile-ai_solo = Solo ({ $setting }): **{ $mean }** points on average over { $games } draws.
 profile-ai_duel = Against level { $other }: wins **{ $share }%** of games, over { $games }.
 profile-ai_duel_beaten = Level { $other } beats it in { $share }% of games, over { $games }.

@@ -181,7 +181,7 @@ profile-head = **Profil { ELISION($name) ->
         [vowel] d'{ $name }
        *[consonant] de { $name }
     }** sur { $server }
-profile-ai_head = 🤖 **{ $name }** — le bot de { $game }, niveau **{ $level }**
+profile-ai_head = 🤖 **{ $name }** · { $game } · bot de niveau **{ $level }**
 profile-ai_solo = En solo ({ $setting }) : **{ $mean }** points en moyenne sur { $games } tirages.
 profile-ai_duel = Contre le niveau { $other } : **{ $share } %** des parties gagnées, sur { $games }.
 profile-ai_duel_beaten = Le niveau { $other } le bat dans { $share } % des parties, sur { $games }.
