@@ -15,7 +15,7 @@ Level 2 has two parts.
 * Rollouts: the policy's best few moves are each played out to the end of the game by the tuned
   policy over the same sampled futures (three fair dice a round, drawn from a generator seeded by what
   the seat sees: its kallax and the dice so far; never the seed, which fixes the dice to come), and the
-  move with the best total is played. Classic: every round, 4 moves x 8 futures; expert: the last four
+  move with the best total is played. Classic: every round, 4 moves x 8 futures; expert: the last eight
   rounds only, 6 moves x 16 futures (earlier, the estimate alone did as well).
 
 The search runs on ``engines/ranta/model.py`` (cells as bits), which scores exactly as the engine.
@@ -32,10 +32,12 @@ from engines.ranta.scoring import CLASSIC
 #: round left) each is played out on, and from how many rounds left on the rollouts run. In expert, full
 #: rollouts measured no better than the estimate alone (training seeds 1000..1019: 59.1 alone; 4 moves x 8
 #: rollouts 57.2, x 16 rollouts 59.2; an exact expectation over the next roll for 3 moves 58.9): it plays the
-#: estimate until the last four rounds, then 6 moves x 16 rollouts (seeds 1000..1039: 61.1 against 60.6)
+#: estimate until the last eight rounds, then 6 moves x 16 rollouts (seeds 1000..1099: rollouts in the last
+#: four rounds 60.49, six 60.28, eight 61.21; more work late did not help: 8 moves x 32 rollouts in the last
+#: four 60.32, an exact expectation of the last roll 60.47; see docs/benchmarks.md)
 CANDIDATES = {CLASSIC: 4, "expert": 6}
 ROLLOUTS = {CLASSIC: 8, "expert": 16}
-ROLLOUT_LEFT = {CLASSIC: 11, "expert": 4}
+ROLLOUT_LEFT = {CLASSIC: 11, "expert": 8}
 
 #: feature names; each has two weights: constant while rounds remain, and per remaining round / 11
 FEATURES = {
