@@ -789,7 +789,8 @@ class GameCog(commands.GroupCog):
         (:meth:`_strip_clicked`), the new turn following at once. Discord gives an interaction 3 seconds
         for its answer, a follow-up 15 minutes, and pictures wait for a render worker, seconds on a
         saturated machine (issue 36): when they are not drawn :data:`ACK_WITHIN` seconds after the
-        interaction came, it is answered meanwhile (the click's buttons taken off, or deferred).
+        interaction came, it is deferred meanwhile (a click: nothing shown, the old buttons taken off by
+        an edit once the new turn is out; a command: « réfléchit… »).
         """
         game = outcome.game
         # (a game in its thread: a click in that thread; elsewhere, its lobby, it is answered as it says)
@@ -813,12 +814,10 @@ class GameCog(commands.GroupCog):
         view = await self.sessions.public_view(game)
         if image is None:
             image = self.publish_image(outcome, view)
-        files, stripped = (await self._drawn(interaction, game, strippable, self.public_files(game, view, lg))
-                           if image else ([], False))
+        files = await self._drawn(interaction, self.public_files(game, view, lg)) if image else []
         if interaction is not None:
             trace.mark(interaction, "drawn")
-        if strippable and not stripped:
-            stripped = await self._strip_clicked(interaction, game)
+        stripped = await self._strip_clicked(interaction, game) if strippable else False
         card = Card(text="\n".join([*lines, *ranking[:1], *turn]), accent=self.accent(game),
                     pictures=tuple(f.filename for f in files),
                     groups=tuple(tuple(g) for g in await self.control_groups(game, view, lg)),
@@ -840,27 +839,24 @@ class GameCog(commands.GroupCog):
             self._attach_summary_soon(game, lg, channel_id, msg_id, card.groups)
         return msg_id
 
-    async def _drawn(self, interaction: discord.Interaction | None, game: GameRow, strippable: bool,
-                     drawing: Awaitable[list[discord.File]]) -> tuple[list[discord.File], bool]:
-        """The pictures ``drawing`` draws, and whether the clicked turn message was stripped meanwhile. An
-        ``interaction`` still unanswered :data:`ACK_WITHIN` seconds after it came (pictures wait for a
-        render worker, seconds on a saturated machine) is answered meanwhile, within Discord's 3 seconds:
-        a click on the turn message (``strippable``) by taking its buttons off, anything else deferred; the
-        publication then follows (issue 36)."""
+    async def _drawn(self, interaction: discord.Interaction | None,
+                     drawing: Awaitable[list[discord.File]]) -> list[discord.File]:
+        """The pictures ``drawing`` draws. An ``interaction`` still unanswered :data:`ACK_WITHIN` seconds
+        after it came (pictures wait for a render worker, seconds on a saturated machine) is deferred
+        meanwhile, within Discord's 3 seconds; its answer, with the pictures, then follows (issue 36). (A
+        deferred click is not answered by taking its message's buttons off: the publication then takes
+        them off by an edit once the new turn is out, as for a move made elsewhere.)"""
         if interaction is None or interaction.response.is_done():
-            return await drawing, False
+            return await drawing
         task = asyncio.ensure_future(drawing)
         came = interaction.extras.get("received", time.monotonic())
         done, _ = await asyncio.wait({task}, timeout=max(0.0, came + ACK_WITHIN - time.monotonic()))
-        stripped = False
         if not done and not interaction.response.is_done():
-            stripped = strippable and await self._strip_clicked(interaction, game)
-            if not stripped and not interaction.response.is_done():
-                try:
-                    await interaction.response.defer()  # a command: « réfléchit… »; a click or a form: nothing shown
-                except discord.HTTPException:
-                    log.info("a deferral was refused: the answer goes as usual")
-        return await task, stripped
+            try:
+                await interaction.response.defer()  # a command: « réfléchit… »; a click or a form: nothing shown
+            except discord.HTTPException:
+                log.info("a deferral was refused: the answer goes as usual")
+        return await task
 
     def _attach_summary_soon(self, game: GameRow, lg: str, channel_id: int, msg_id: int,
                              groups: tuple[tuple[discord.ui.Item, ...], ...]) -> None:

@@ -183,6 +183,11 @@ class InteractionResult:
             fresh = [x for x in self.created if x.visible_to is None and x.interaction_id == self.record.id]
             if fresh:
                 return fresh[0]
+        if self.response_type == 6 and clicked is not None and clicked.visible_to is not None:
+            # a private message's click deferred, then answered by a follow-up: that follow-up
+            fresh = [x for x in self.created if x.interaction_id == self.record.id]
+            if fresh:
+                return fresh[0]
         oid = self.record.original_message_id
         if oid is not None and oid in self.fake.message_by_id:
             return self.fake.message_by_id[oid]
@@ -252,7 +257,7 @@ class InteractionResult:
     ) -> InteractionResult:
         """Wait for the callback (up to the deadline), then until `until(self)` is true or, without
         `until`, until nothing new happened for `settle` seconds (a deferred "thinking" message keeps
-        it waiting until filled in). Raises DeadlineMissed if no callback came in time (unless
+        it waiting until filled in, a deferred update until its edit or a follow-up comes). Raises DeadlineMissed if no callback came in time (unless
         check_deadline=False), TimeoutError if `until` never became true within `timeout` (saying
         which wait it was: `what`, or the condition's source)."""
         fake = self.fake
@@ -277,18 +282,18 @@ class InteractionResult:
                 if until is not None:
                     if until(self):
                         break
-                elif not rec.deferred_pending and now - rec.last_activity >= settle:
+                elif not rec.deferred_pending and not rec.update_pending and now - rec.last_activity >= settle:
                     break
                 if now >= end:
                     if until is not None:
                         raise TimeoutError(f"waited {timeout}s in vain for: {describe_wait(until, what)}\n{self!r}")
                     break
-                if until is not None or rec.deferred_pending:
+                if until is not None or rec.deferred_pending or rec.update_pending:
                     step = end - now
                 else:
                     step = min(end, rec.last_activity + settle) - now
                 await fake.wait_changed(max(step, 0.001))
-            self.still_loading = rec.deferred_pending
+            self.still_loading = rec.deferred_pending or rec.update_pending
         finally:
             fake._open_results.discard(self)
         self.settled = True

@@ -133,6 +133,9 @@ class InteractionRecord:
     component_message_id: int | None = None
     #: a deferred (type 5) loading message still waiting for its first follow-up / edit
     deferred_pending: bool = False
+    #: a deferred update (type 6: "ACK an interaction and edit the original message later", receiving-and-
+    #: responding.mdx) still waiting for that edit or a follow-up (nothing is shown meanwhile)
+    update_pending: bool = False
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     #: the instance a LAUNCH_ACTIVITY callback launched or joined
@@ -2322,6 +2325,7 @@ class FakeDiscordServer:
             rec.deferred_pending = True
         elif ctype == m.CB_DEFERRED_UPDATE_MESSAGE:
             rec.original_message_id = rec.component_message_id
+            rec.update_pending = True
         elif ctype == m.CB_UPDATE_MESSAGE:
             target = self.message_by_id.get(rec.component_message_id or 0)
             if target is None or target.deleted:
@@ -2379,6 +2383,7 @@ class FakeDiscordServer:
             raise ApiError(404, 10015, "Unknown Webhook")
         payload, files = await self._read_body(request)
         wait = request.query.get("wait") in ("1", "true", "True")
+        rec.update_pending = False
         if rec.deferred_pending and rec.original_message_id in self.message_by_id:
             # the first follow-up after a "thinking" defer replaces the loading message
             msg = self.message_by_id[rec.original_message_id]
@@ -2405,6 +2410,7 @@ class FakeDiscordServer:
         msg = self._resolve_webhook_message(rec, message_id)
         payload, files = await self._read_body(request)
         fields = self._build_fields(payload, files, existing=msg, channel_id=msg.channel_id)
+        rec.update_pending = False
         if msg.loading:
             fields["flags"] = fields.get("flags", msg.flags) & ~m.F_LOADING
             if msg.id == rec.original_message_id:
@@ -2416,6 +2422,7 @@ class FakeDiscordServer:
         rec = self._interaction_by_token(token, app_id)
         msg = self._resolve_webhook_message(rec, message_id)
         rec.touch(msg.id)
+        rec.update_pending = False
         self._delete_message(msg)
         return web.Response(status=204)
 

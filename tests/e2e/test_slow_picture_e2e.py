@@ -2,8 +2,8 @@
 
 On a saturated machine a move's picture waited seconds for a render worker, and the click's answer
 waited for the picture: past 3 s, Discord shows « Échec de l'interaction ». Here the bot's render
-worker is stopped (SIGSTOP) before the move: a click is answered all the same (the clicked message's
-buttons taken off), a command is deferred, and the new turn, with its picture, follows once the worker
+worker is stopped (SIGSTOP) before the move: a click is answered all the same (a deferred update), a
+command is deferred (« réfléchit… »), and the new turn, with its picture, follows once the worker
 runs again.
 """
 
@@ -20,7 +20,7 @@ from tests.e2e.test_ludix_e2e import open_game
 
 pytestmark = pytest.mark.e2e
 
-UPDATE_MESSAGE = 7
+DEFERRED_UPDATE_MESSAGE = 6
 DEFERRED_CHANNEL_MESSAGE = 5
 DISCORD_S = 3.0
 
@@ -50,18 +50,22 @@ async def test_a_click_is_answered_while_its_picture_waits_for_a_stopped_worker(
         os.kill(pid, signal.SIGSTOP)
     try:
         res = await fake.click(u.alice, msg, label="Lancer les dés", wait=False)
-        # answered in time although no picture can be drawn: the click's own message loses its buttons
+        # answered in time although no picture can be drawn: deferred (nothing shown, the message as it was)
         await fake.wait_until(lambda: res.record.callback_type is not None, timeout=DISCORD_S,
                               what="the click's answer within Discord's 3 s, its picture not drawn")
-        assert res.record.callback_type == UPDATE_MESSAGE and not res.record.late
-        assert msg.buttons == [] and last_control(fake) is None  # the new turn is not out: no picture yet
+        assert res.record.callback_type == DEFERRED_UPDATE_MESSAGE and not res.record.late
+        assert res.record.update_pending and last_control(fake) is msg  # the new turn is not out: no picture yet
     finally:
         for pid in workers:
             os.kill(pid, signal.SIGCONT)
-    # the worker runs again: the new turn follows, with its picture
-    new = await wait_control(fake, newer_than=msg)
-    assert new.attachments and new.attachments[0].bytes[:4] == b"\x89PNG"
-    assert res.record.latency is not None and res.record.latency < DISCORD_S
+    # the worker runs again: the new turn follows, with its picture, as the click's follow-up, and the old
+    # turn's buttons are taken off
+    await res.wait()
+    new = res.message
+    assert new is not msg and new.visible_to is None and mentioned(new) == [u.bruno.id], res
+    assert new.attachments and new.attachments[0].bytes[:4] == b"\x89PNG" and last_control(fake) is new
+    await fake.wait_until(lambda: msg.buttons == [], timeout=10, what="the old turn's buttons taken off")
+    assert res.record.latency is not None and res.record.latency < DISCORD_S and not res.record.update_pending
 
 
 async def test_a_command_move_is_deferred_while_its_picture_waits_and_its_board_follows(world):
