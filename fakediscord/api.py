@@ -188,6 +188,8 @@ class InteractionResult:
             fresh = [x for x in self.created if x.interaction_id == self.record.id]
             if fresh:
                 return fresh[0]
+        if self.response_type == 6 and self.record.update_pending:
+            return None  # deferred: its answer is still to come
         oid = self.record.original_message_id
         if oid is not None and oid in self.fake.message_by_id:
             return self.fake.message_by_id[oid]

@@ -255,6 +255,10 @@ async def test_interaction_payload_locale_permissions_and_guild_command(env):
 
 async def test_several_servers_with_their_own_members_and_permissions(env):
     fake, alice = env.fake, env.alice
+    for _ in range(100):  # the bot's READY first: a server added before it would be in READY's list
+        if "READY ludibot" in env.bot.log:
+            break
+        await asyncio.sleep(0.1)
     club = fake.add_guild("Club", channels=["jeux", "salon"], locale="en-US")  # after start: GUILD_CREATE
     assert club.id != fake.guild_id and fake.guild_id == fake.guild.id
     dora = fake.add_user("Dora", guilds=[club], manage_guild=True)  # admin in Club only

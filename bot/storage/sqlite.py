@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -226,14 +227,19 @@ class SQLiteStore(SQLStore):
 
     @staticmethod
     def _backup_to(db: _Connection, target: str) -> str:
-        """A consistent copy of the open database (SQLite's online backup API), safe while in use."""
-        tmp = f"{target}.part"
+        """A consistent copy of the open database (SQLite's online backup API), safe while in use. Written
+        under a name of this process and thread, then moved: two processes migrating at once each back up
+        to the same target (a shared ``.part`` file was unlinked under the other's copy: « disk I/O error »)."""
+        tmp = f"{target}.{os.getpid()}.{threading.get_ident()}.part"
         Path(tmp).unlink(missing_ok=True)
         dest = sqlite3.connect(tmp)
         try:
             db.backup(dest)
-        finally:
+        except BaseException:
             dest.close()
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        dest.close()
         os.replace(tmp, target)
         return target
 

@@ -523,7 +523,11 @@ async def test_cards_modals_and_emojis_render_on_a_phone(tmp_path, lang):
             await page.wait_for_selector("#messages .msg .container")
             assert await page.locator("#messages .msg.ephemeral").count() == 0
             assert await page.locator("#messages .msg", has_text="Ludix n°1").count() == 1
-            # the shipped colour emoji font draws 🎲 (one Noto subset downloaded and in use)
+            # the shipped colour emoji font draws 🎲 (one Noto subset downloaded and in use): loaded for it, then
+            # checked (after the reload the page may not have fetched the font yet)
+            faces = await page.evaluate("document.fonts.load('16px \"Ludibot Emoji\"', '🎲')"
+                                        ".then(fs => fs.map(f => [f.family.replaceAll('\"', ''), f.status]))")
+            assert faces and all(f == ["Ludibot Emoji", "loaded"] for f in faces), faces
             assert await page.evaluate("document.fonts.check('16px \"Ludibot Emoji\"', '🎲')")
             await page.screenshot(path=shot(tmp_path, f"ludibot-sandbox-card-{lang}.png"))
             await card_box.locator("a.command-mention").click()
