@@ -577,7 +577,9 @@ async def summary_words(w, kind: str, lang: str, gid: int) -> list[str]:
         return next((a for m in fake.messages(ch) if m.visible_to is None and not m.deleted for a in m.attachments
                      if a.filename.startswith(f"ludibot-{kind}-{gid}.")), None)
 
-    await fake.wait_until(lambda: summary() is not None, timeout=30,
+    # (drawn in the bot's low-priority worker, niceness 10: beside the suite's CPU-bound tests it gets a tenth
+    # of a core, and its 2-3 s of CPU took over 30 s once)
+    await fake.wait_until(lambda: summary() is not None, timeout=120,
                           what=f"the animated summary of {kind} game {gid} on the {lang} server")
     att = summary()
     words = picture_texts(w, att)
