@@ -19,6 +19,9 @@ from bot import i18n
 PATH = Path(__file__).resolve().parents[2] / "data" / "ai" / "strength.json"
 #: the measures a line can say, each with its catalog key (``community.profile.ai_<measure>``)
 MEASURES = ("solo", "duel", "table", "random", "word")
+#: a solo measure's setting is a daily challenge's choice (« Take it to the Limit — Nexus »); the profile, whose
+#: title already names the game, says it by its short name when the catalog has one (« plateau Nexus »)
+DAILY_CHOICE, SHORT_SETTING = "community.daily.choice-", "community.profile.ai_setting-"
 
 
 @cache
@@ -26,6 +29,12 @@ def measures() -> dict[str, list[dict[str, Any]]]:
     """Per game kind, its measures (read once)."""
     data = json.loads(PATH.read_text(encoding="utf-8"))
     return {kind: list(rows) for kind, rows in data.items() if not kind.startswith("_")}
+
+
+def setting_name(key: str, lg: str) -> str:
+    """A solo measure's setting in ``lg``: its short name (the game left to the title), else its catalog text."""
+    short = SHORT_SETTING + key.removeprefix(DAILY_CHOICE)
+    return i18n.t(short if key.startswith(DAILY_CHOICE) and i18n.has(short, lg) else key, lg)
 
 
 def lines(kind: str, level: int, level_name: Callable[[int], str], lg: str) -> list[str]:
@@ -41,7 +50,7 @@ def lines(kind: str, level: int, level_name: Callable[[int], str], lg: str) -> l
             continue
         params: dict[str, Any] = {"games": int(m["games"])}
         if m["measure"] == "solo":
-            params.update(setting=i18n.t(m["setting"], lg), mean=float(m["mean"]))
+            params.update(setting=setting_name(m["setting"], lg), mean=float(m["mean"]))
         elif m["measure"] == "duel":
             params.update(other=level_name(m["other"]), share=float(m["share"]))
         elif m["measure"] in ("table", "word"):

@@ -205,7 +205,8 @@ class BoardsCog(commands.Cog):
                                        lang(interaction), interaction.user.id)
         await send(interaction, card=Card(text=text, accent=rgb(seat_colour(int(click.arg or 0)))), ephemeral=True)
 
-    def ai_profile_text(self, kind: str, seat: Any, lg: str) -> str:
+    @staticmethod
+    def ai_profile_text(kind: str, seat: Any, lg: str) -> str:
         """An AI seat's profile: the bot's level and that level's measured strength."""
         levels = getattr(engines.get(kind), "ai_levels", (1, 1))
 
@@ -213,8 +214,11 @@ class BoardsCog(commands.Cog):
             return i18n.t(level_name(levels, level).key, lg)
 
         level = seat.ai_level or levels[0]
-        head = i18n.t("community.profile.ai_head", lg, name=escape(seat.name), level=name_of(level),
-                      game=i18n.t(f"{kind}.name.title", lg))
+        game = i18n.t(f"{kind}.name.title", lg)
+        # a game with one level names none, as its seat's button (« 🤖 IA ») and its start command do
+        head = (i18n.t("community.profile.ai_head", lg, name=escape(seat.name), level=name_of(level), game=game)
+                if levels[1] > levels[0] else i18n.t("community.profile.ai_head_only", lg, name=escape(seat.name),
+                                                     game=game))
         found = strength.lines(kind, level, name_of, lg)
         return "\n".join([head, *(found or [i18n.t("community.profile.ai_none", lg)]),
                           *([f"-# {i18n.t('community.profile.ai_note', lg)}"] if found else [])])

@@ -59,11 +59,12 @@ async def test_a_lobby_cancelled_by_its_number_and_an_ai_seat_show_on_its_card(w
     assert [(a["label"], a.get("disabled", False)) for _, a in seats] == [("Profil", False), ("🤖 Difficile", False)]
     # issue 37: the AI's button says its level's measured strength, privately, in the clicker's language
     res = await fake.click(u.alice, table, custom_id=seats[1][1]["custom_id"])
-    assert res.ephemeral and "Ludix · bot de niveau **Difficile**" in res.content, res.content
-    assert "Contre le niveau Facile\u00a0: **60,7 %** des parties gagnées, sur 1000." in res.content, res.content
+    assert res.ephemeral and "🤖 **Bot 1** — IA, niveau **Difficile**\n-# Ludix\n" in res.content, res.content
+    assert ("• Face au bot Facile\u00a0: il gagne **60,7\u00a0%** des parties (sur\u00a01\u202f000)."
+            in res.content), res.content
     res = await fake.click(u.dave, table, custom_id=seats[1][1]["custom_id"])
-    assert res.ephemeral and "Ludix · a bot of level **Hard**" in res.content, res.content
-    assert "Against level Easy: wins **60.7%** of games, over 1000." in res.content, res.content
+    assert res.ephemeral and "🤖 **Bot 1** — AI, level **Hard**\n-# Ludix\n" in res.content, res.content
+    assert "• Against the Easy bot: wins **60.7%** of games (out of\u00a01,000)." in res.content, res.content
     res = await fake.click(u.dave, table, custom_id=seats[0][1]["custom_id"])  # in the clicker's language
     assert res.ephemeral and "Bruno has not finished any game on this server yet" in res.content, res.content
 

@@ -175,15 +175,21 @@ daily-shape-ranta = Shape: { $groups } scoring { $groups ->
 
 ## profile
 profile-head = **{ $name }'s profile** on { $server }
-profile-ai_head = 🤖 **{ $name }** · { $game } · a bot of level **{ $level }**
-profile-ai_solo = Solo ({ $setting }): **{ $mean }** points on average over { $games } draws.
-profile-ai_duel = Against level { $other }: wins **{ $share }%** of games, over { $games }.
-profile-ai_duel_beaten = Level { $other } beats it in { $share }% of games, over { $games }.
-profile-ai_table = At a table of four, against three { $other } bots: **{ $share }%** of the wins (a fair share: 25%), over { $games } games.
-profile-ai_random = Against a player who plays at random: wins **{ $wins }** games of { $games }.
-profile-ai_word = It lays the best-paying word its hand allows: **{ $share }%** of { $games } hands checked against an exhaustive search.
+profile-ai_head = 🤖 **{ $name }** — AI, level **{ $level }**
+    -# { $game }
+profile-ai_head_only = 🤖 **{ $name }** — AI
+    -# { $game }
+profile-ai_setting-limit-nexus = Nexus board
+profile-ai_setting-ranta-classique = classic mode
+profile-ai_setting-ranta-expert = expert mode
+profile-ai_solo = • Solo, { $setting }: **{ $mean } points** on average over { NUMBER($games, useGrouping: 1) } games.
+profile-ai_duel = • Against the { $other } bot: wins **{ $share }%** of games (out of { NUMBER($games, useGrouping: 1) }).
+profile-ai_duel_beaten = • The { $other } bot beats it in **{ $share }%** of games (out of { NUMBER($games, useGrouping: 1) }).
+profile-ai_table = • At a table of four, against three { $other } bots: wins **{ $share }%** of { NUMBER($games, useGrouping: 1) } games (an even share would be 25%).
+profile-ai_random = • Against a player who moves at random: wins **{ $wins }** of { NUMBER($games, useGrouping: 1) } games.
+profile-ai_word = • Finds the best-scoring word its hand allows **{ $share }%** of the time ({ NUMBER($games, useGrouping: 1) } hands checked against every possible word).
 profile-ai_none = Its strength has not been measured yet.
-profile-ai_note = Measured by the project's benchmarks, bot against bot.
+profile-ai_note = Figures from the project's tests, not this server.
 profile-empty = { $name } has not finished any game on this server yet.
 profile-game_line = **{ $game }** — rating { $rating } (ranked { $rank } of { $total }) · { $games } { $games ->
         [one] game

@@ -181,15 +181,21 @@ profile-head = **Profil { ELISION($name) ->
         [vowel] d'{ $name }
        *[consonant] de { $name }
     }** sur { $server }
-profile-ai_head = 🤖 **{ $name }** · { $game } · bot de niveau **{ $level }**
-profile-ai_solo = En solo ({ $setting }) : **{ $mean }** points en moyenne sur { $games } tirages.
-profile-ai_duel = Contre le niveau { $other } : **{ $share } %** des parties gagnées, sur { $games }.
-profile-ai_duel_beaten = Le niveau { $other } le bat dans { $share } % des parties, sur { $games }.
-profile-ai_table = À quatre, contre trois bots { $other } : **{ $share } %** des victoires (une part égale : 25 %), sur { $games } parties.
-profile-ai_random = Contre un joueur qui joue au hasard : **{ $wins }** parties gagnées sur { $games }.
-profile-ai_word = Il pose le mot le plus payant que sa main permet : **{ $share } %** de { $games } mains vérifiées contre une recherche exhaustive.
+profile-ai_head = 🤖 **{ $name }** — IA, niveau **{ $level }**
+    -# { $game }
+profile-ai_head_only = 🤖 **{ $name }** — IA
+    -# { $game }
+profile-ai_setting-limit-nexus = plateau Nexus
+profile-ai_setting-ranta-classique = mode classique
+profile-ai_setting-ranta-expert = mode expert
+profile-ai_solo = • En solo, { $setting } : **{ $mean } points** en moyenne sur { NUMBER($games, useGrouping: 1) } parties.
+profile-ai_duel = • Face au bot { $other } : il gagne **{ $share } %** des parties (sur { NUMBER($games, useGrouping: 1) }).
+profile-ai_duel_beaten = • Le bot { $other } le bat dans **{ $share } %** des parties (sur { NUMBER($games, useGrouping: 1) }).
+profile-ai_table = • À quatre, face à trois bots de niveau { $other } : il gagne **{ $share } %** de { NUMBER($games, useGrouping: 1) } parties (à force égale, ce serait 25 %).
+profile-ai_random = • Face à un joueur qui joue au hasard : il gagne **{ $wins }** parties sur { NUMBER($games, useGrouping: 1) }.
+profile-ai_word = • Il trouve le mot le plus payant que permet sa main dans **{ $share } %** des cas ({ NUMBER($games, useGrouping: 1) } mains comparées à tous les mots possibles).
 profile-ai_none = Sa force n'a pas encore été mesurée.
-profile-ai_note = Mesures des bancs d'essai du projet, bot contre bot.
+profile-ai_note = Mesures des tests du projet, hors de ce serveur.
 profile-empty = { $name } n'a encore terminé aucune partie sur ce serveur.
 profile-game_line = **{ $game }** — cote { $rating } (place { $rank }/{ $total }) · { $games } { $games ->
         [one] partie
