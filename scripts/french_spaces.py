@@ -1,4 +1,4 @@
-"""Put a no-break space before « : » and a narrow no-break space before « ; », « ! », « ? » in the French
+"""Put a no-break space before « : » and a narrow no-break space before « ; », « ! », « ? », « % » in the French
 catalogs (data/locales/*/fr.ftl), so that a line never breaks before those marks (French typography).
 
 Only an ordinary space between a visible character and the mark is replaced; comments, indentation
@@ -14,8 +14,8 @@ from pathlib import Path
 
 LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales"
 NBSP, NNBSP = "\u00a0", "\u202f"
-BEFORE = {":": NBSP, ";": NNBSP, "!": NNBSP, "?": NNBSP}
-SPACE_BEFORE_MARK = re.compile(r"(?<=\S) ([:;!?])")
+BEFORE = {":": NBSP, ";": NNBSP, "!": NNBSP, "?": NNBSP, "%": NNBSP}
+SPACE_BEFORE_MARK = re.compile(r"(?<=\S) ([:;!?%])")
 
 
 def fixed(line: str) -> str:

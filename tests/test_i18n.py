@@ -132,6 +132,16 @@ def test_numbers_follow_the_language():
     assert "n°1234 " in i18n.t("common.error.no_such_game", "fr", game=1234)  # ids are never grouped
 
 
+def test_french_marks_never_start_a_line():
+    """« : ; ! ? % » follow a no-break space in every French catalog (scripts/french_spaces.py), so a
+    narrow phone screen never wraps a line before them (« 84 » then « % » alone)."""
+    from scripts.french_spaces import main as french_spaces
+
+    assert french_spaces(["--check"]) == 0
+    assert "\u202f%" in i18n.t("community.profile.completion", "fr", percent=84, finished=21, total=25,
+                               cancelled=4, abandoned=0)
+
+
 def test_french_says_vous_and_names_players_neutrally():
     tu = re.compile(r"\b(tu|ta|ton|tes|toi|te|t')\b|\b(attends|choisis|peux|dois)\b", re.I)
     informal = {k: v for k, v in _plain_french().items() if tu.search(v.replace("Range ta Ludothèque", ""))}

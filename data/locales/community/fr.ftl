@@ -217,7 +217,7 @@ profile-points = {" "}· { $score } { $score ->
        *[other] pts
     }
 
-profile-completion = Parties menées à terme : **{ $percent } %** ({ $finished } sur { $total } ; { $cancelled } { $cancelled ->
+profile-completion = Parties menées à terme : **{ $percent } %** ({ $finished } sur { $total } ; { $cancelled } { $cancelled ->
         [one] annulée
        *[other] annulées
     }, { $forfeited } par forfait)

@@ -64,7 +64,7 @@ rules-page_2 =
     {"*"}*Un tour**
     • Cliquez sur « { button-roll } » : le bot range les 4 dés en **meilleur nombre romain valide**, c'est-à-dire l'écriture romaine correcte de sa valeur (XL = 40, LXI = 61, mais IL ne s'écrit pas), et l'ajoute au total du tour. L'image montre aussi les autres nombres possibles.
     • Puis « { button-reroll } » pour accumuler, ou « { button-stop } » pour ajouter le total du tour à votre score.
-    • Si les dés ne forment **aucun nombre romain** (environ 28 % des lancers), le total du tour est perdu et c'est au joueur suivant.
+    • Si les dés ne forment **aucun nombre romain** (environ 28 % des lancers), le total du tour est perdu et c'est au joueur suivant.
     • On ne peut pas s'arrêter avant d'avoir lancé.
 rules-page_3 =
     {"*"}*La fin de la partie**

@@ -6,7 +6,7 @@ cmd-format = Suisse (par défaut), poules (toutes et tous se rencontrent) ou él
 cmd-rondes = Nombre de rondes (suisse) ; en poules : adversaires par poule
 cmd-rythme = Rythme des parties du tournoi (défaut du serveur sinon)
 cmd-places = Nombre de places (16 par défaut)
-cmd-fiabilite = Part minimale de parties menées à terme pour s'inscrire, en % (0 : aucune)
+cmd-fiabilite = Part minimale de parties menées à terme pour s'inscrire, en % (0 : aucune)
 cmd-tournoi_id = Numéro du tournoi (celui du salon par défaut)
 cmd-inscrire = S'inscrire à un tournoi ouvert
 cmd-desinscrire = Quitter un tournoi (en cours : plus d'appariement aux rondes suivantes)
@@ -48,7 +48,7 @@ text-created = 🏆 Tournoi n°{ $id } : **{ $game }**, { $format }, { $rounds 
    *[other] { $rounds } rondes
 }, { $places } places{ $reliability ->
     [0] {""}
-   *[other] , au moins { $reliability } % de parties menées à terme pour s'inscrire
+   *[other] , au moins { $reliability } % de parties menées à terme pour s'inscrire
 }. Organisation : { $organiser }. Inscrivez-vous avec le bouton ci-dessous.
 text-entered = ✅ { $player } participe au tournoi n°{ $id } (cote { $rating }) : { $count } sur { $places } { $places ->
     [one] place prise
@@ -120,7 +120,7 @@ error-format = Format inconnu : choisissez suisse, poules ou élimination direc
 error-rounds = Le nombre de rondes va de 1 à { $max }.
 error-places = Le nombre de places va de { $min } à { $max }.
 error-reliability = La part de parties menées à terme se donne en pour cent, de 0 à 100.
-error-unreliable = Ce tournoi demande { $required } % de parties menées à terme ; vous en êtes à { $percent } % (voir { COMMAND("profil") }).
+error-unreliable = Ce tournoi demande { $required } % de parties menées à terme ; vous en êtes à { $percent } % (voir { COMMAND("profil") }).
 error-already_in = Vous participez déjà à ce tournoi.
 error-full = Le tournoi est complet ({ $places } places).
 error-not_in = Vous ne participez pas à ce tournoi.
