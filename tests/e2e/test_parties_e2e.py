@@ -110,12 +110,12 @@ async def test_my_games_across_channels_first_with_links_never_another_server(wo
 
     # /profil: one game seen through, then one cancelled (1 of 2); the median time per move of Alice's moves
     res = await fake.run_command(u.alice, "jeux", "profil")
-    assert "Parties menées à terme\u00a0: **100 %** (1 sur 1\u202f; 0 annulée, 0 par forfait)" in res.content
+    assert "Parties menées à terme\u00a0: **100\u202f%** (1 sur 1\u202f; 0 annulée, 0 par forfait)" in res.content
     assert re.search(r"Temps médian par coup\u00a0: \*\*\d+ secondes?\*\* \(sur \d+ coups?\)", res.content)
     res = await fake.run_command(u.bruno, "autre", "ludix cancel", partie=other)
     assert not res.ephemeral
     res = await fake.run_command(u.bruno, "jeux", "profil", membre=u.alice)
-    assert "Parties menées à terme\u00a0: **50 %** (1 sur 2\u202f; 1 annulée, 0 par forfait)" in res.content
+    assert "Parties menées à terme\u00a0: **50\u202f%** (1 sur 2\u202f; 1 annulée, 0 par forfait)" in res.content
     res = await fake.run_command(u.alice, salon, "profil")  # the other server: no ended game, moves not timed
     assert "Parties menées à terme" not in res.content and "Temps médian" not in res.content
     assert fake.errors == []
