@@ -2,8 +2,12 @@
 
 ``.venv/bin/python -m bench.tune_ranta_ai --mode classique --seeds 40 --first 1000 [--sweeps 3]``: each
 step moves one weight up or down and keeps the change when the mean solo score over the training seeds
-(seeds >= 1000, never the reported 0..199) goes up. Games are played on the fast model
-(``engines/ranta/model.py``) with the engine's dice (``roll``).
+(seeds >= 1000, never the reported 0..199) goes up (by more than ``--min-gain``). Games are played on the
+fast model (``engines/ranta/model.py``) with the engine's dice (``roll``), over ``--procs`` processes.
+
+Expert's weights of 2026-11-29 came from ``--mode expert --first 3000 --seeds 1200 --sweeps 3 --step 0.5
+--min-gain 0.02 --order-seed 1 --procs 2``, started from the earlier weights with the six newest
+features at 0.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from multiprocessing import Pool
 
 from engines.ranta import ai
 from engines.ranta import model as M
@@ -34,8 +39,14 @@ def game(mode: str, seed: int, weights) -> int:
     return M.points(games, occ, mode)
 
 
-def mean(mode: str, seeds, weights) -> float:
-    return statistics.fmean(game(mode, s, weights) for s in seeds)
+def _game(args) -> int:
+    return game(*args)
+
+
+def mean(mode: str, seeds, weights, pool=None) -> float:
+    if pool is None:
+        return statistics.fmean(game(mode, s, weights) for s in seeds)
+    return statistics.fmean(pool.map(_game, [(mode, s, weights) for s in seeds], chunksize=25))
 
 
 def main() -> None:
@@ -47,13 +58,21 @@ def main() -> None:
     p.add_argument("--step", type=float, default=0.5)
     p.add_argument("--random", type=int, default=0, help="then this many random steps (a few weights at once)")
     p.add_argument("--only", type=int, nargs="*", default=None, help="tune only these weight indices")
+    p.add_argument("--min-gain", type=float, default=0.0, help="keep a change only above this gain")
+    p.add_argument("--order-seed", type=int, default=0, help="seeds the order the weights are tried in")
+    p.add_argument("--procs", type=int, default=1)
     a = p.parse_args()
     seeds = range(a.first, a.first + a.seeds)
     w = list(ai.WEIGHTS[a.mode])
-    best = mean(a.mode, seeds, w)
+    with Pool(a.procs) as pool:
+        search(a, seeds, w, pool if a.procs > 1 else None)
+
+
+def search(a, seeds, w: list[float], pool) -> None:
+    best = mean(a.mode, seeds, w, pool)
     print(f"start {best:.3f} {w}", flush=True)
     step = a.step
-    rng = random.Random(0)
+    rng = random.Random(a.order_seed)
     for sweep in range(a.sweeps):
         order = list(range(len(w))) if a.only is None else list(a.only)
         rng.shuffle(order)
@@ -61,8 +80,8 @@ def main() -> None:
             for d in (step, -step):
                 trial = list(w)
                 trial[i] = round(trial[i] + d, 3)
-                m = mean(a.mode, seeds, trial)
-                if m > best:
+                m = mean(a.mode, seeds, trial, pool)
+                if m > best + a.min_gain:
                     best, w = m, trial
                     print(f"sweep {sweep} w[{i}]={w[i]} -> {best:.3f}", flush=True)
                     break
@@ -73,8 +92,8 @@ def main() -> None:
         trial = list(w)
         for i in rng.sample(indices, min(3, len(indices))):
             trial[i] = round(trial[i] + rng.gauss(0, a.step), 3)
-        m = mean(a.mode, seeds, trial)
-        if m > best:
+        m = mean(a.mode, seeds, trial, pool)
+        if m > best + a.min_gain:
             best, w = m, trial
             print(f"random {n} -> {best:.3f} {tuple(w)}", flush=True)
 

@@ -23,6 +23,9 @@ The search runs on ``engines/ranta/model.py`` (cells as bits), which scores exac
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import mul
+
 from engines.base import Action, derive_rng
 from engines.ranta import model as M
 from engines.ranta.engine import BOX, MAT, PASS, RantaEngine, State
@@ -39,68 +42,144 @@ CANDIDATES = {CLASSIC: 4, "expert": 6}
 ROLLOUTS = {CLASSIC: 8, "expert": 16}
 ROLLOUT_LEFT = {CLASSIC: 11, "expert": 8}
 
+CELLS = len(M.CELLS)
+
 #: feature names; each has two weights: constant while rounds remain, and per remaining round / 11
 FEATURES = {
     CLASSIC: ("empty", "short", "future_games", "dead", "grow", "open_best", "singles"),
     "expert": ("empty", "short", "future_games", "dead", "cubby_bonus", "deck_room", "card_room",
-               "no_secret", "memory_short", "t_at_risk"),
+               "no_secret", "memory_short", "t_at_risk", "bluff_open", "programming_open", "t_lost",
+               "secrets_lost", "stranded", "one_memory"),
 }
 WEIGHTS: dict[str, tuple[float, ...]] = {
     CLASSIC: (0.0, 1.5, -0.75, -1.5, 0.875, 1.75, -0.75, -0.5, 0.0, 1.05, 0.125, -0.45, -0.625, 0.875),
     "expert": (0.5, 0.875, -0.75, -1.125, 0.75, 0.875, -1.125, -0.625, 0.625, 0.875, 0.0, 0.5, 0.0, 0.75,
-               0.75, 3.125, -0.125, 0.5, -0.5, 0.125),
+               0.75, 3.125, -0.125, 0.5, -0.5, 0.125, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
 }
 
 
 def features(games: tuple[M.Game, ...], occ: int, mode: str, left: int) -> tuple[int, list[float]]:
     """``(exact score now, estimate features)`` of a kallax with ``left`` rounds still to play."""
-    empty = len(M.CELLS) - bin(occ).count("1")
+    empty = CELLS - occ.bit_count()
     fill = room = cover = 0
-    room_of = {}
+    room_of, fill_of = {}, {}
     for cubby in M.CUBBIES:
         f, g, c = M.LOCAL_TABLE[M.cubby_bits(occ, cubby)]
         fill += f
         room += g
         cover += c
         room_of[cubby] = g
+        fill_of[cubby] = f
     common = [empty, max(0, fill - left), min(left, room), empty - cover]
-    if mode == CLASSIC:
-        now = -empty
-        grow = open_best = singles = 0
-        for attr in (0, 1):
-            best_open = 0
-            for size, halo, count in M.largest_groups(games, attr):
-                if size >= 2:
-                    now += size
-                opened = halo & ~occ
-                if size and opened:
-                    grow += size
-                    best_open = max(best_open, size)
-                singles += count - size
-            open_best += best_open
-        return now, [*common, grow, open_best, singles]
-    effects, full = M.expert_parts(games, occ)
-    cubby_bonus = deck_room = card_room = 0
+    if mode != CLASSIC:
+        return _expert(games, occ, left, empty, common, room_of, fill_of)
+    now = -empty
+    grow = open_best = singles = 0
+    for attr in (0, 1):
+        best_open = 0
+        for size, halo, count in M.largest_groups(games, attr):
+            if size >= 2:
+                now += size
+            opened = halo & ~occ
+            if size and opened:
+                grow += size
+                best_open = max(best_open, size)
+            singles += count - size
+        open_best += best_open
+    return now, [*common, grow, open_best, singles]
+
+
+def _expert(games, occ: int, left: int, empty: int, common: list, room_of: dict, fill_of: dict):
+    """Expert's exact score (as ``model.points``) and features, in one pass over the games: per cubby
+    first (its games, whether their categories and mechanics all differ, its card games, its games that
+    are not deck-building), then per game. ``tests/engines/test_ranta_ai.py`` holds it equal to the
+    plain definitions (``model.expert_parts`` and the features as first written)."""
+    by_cubby: dict[int, list[M.Game]] = {}
+    memory = secrets = 0
     for g in games:
-        if occ & M.CUBBY_MASK[g.cubby] != M.CUBBY_MASK[g.cubby]:
+        by_cubby.setdefault(g.cubby, []).append(g)
+        if g.mechanic == M.MEMORY:
+            memory += 1
+        elif g.mechanic == M.SECRET:
+            secrets += 1
+    facts = {}  # cubby -> (games, all different, card games, not deck-building, full)
+    total = 0
+    for cubby, mates in by_cubby.items():
+        n = len(mates)
+        mask = M.CUBBY_MASK[cubby]
+        full = occ & mask == mask
+        if full:
+            total += 2 * n
+        facts[cubby] = (n, len({m.category for m in mates}) == n and len({m.mechanic for m in mates}) == n,
+                        sum(1 for m in mates if m.category == M.C), sum(1 for m in mates if m.mechanic != M.DECK),
+                        full)
+    memory_points = min(3, memory)
+    cubby_bonus = deck_room = card_room = t_at_risk = 0
+    bluff_open = programming_open = t_lost = stranded = 0
+    free = ~occ
+    for g in games:
+        cubby, category, mechanic = g.cubby, g.category, g.mechanic
+        n, different, cards, not_deck, full = facts[cubby]
+        room = room_of[cubby]
+        if category == M.T:
+            if different:
+                total += n
+            else:
+                t_lost += 1
+            if room:
+                t_at_risk += 1
+        elif category == M.A:
+            total += 0 if g.shelf else 2
+        elif category == M.C:
+            total += cards - 1
+            card_room += room
+        elif category == M.P:
+            total += g.width > g.height
+        elif category == M.F:
+            total += g.size == 6
+        else:
+            total += g.height > g.width
+        if mechanic == M.BLUFF:
+            halo = g.halo
+            total += sum(1 for o in games if o is not g and o.mask & halo
+                         and (o.category == category or o.mechanic == M.BLUFF))
+            if halo & free:
+                bluff_open += 1
+        elif mechanic == M.DEDUCTION:
+            total += g.size == 2
+        elif mechanic == M.DECK:
+            total += not_deck
+            deck_room += room
+        elif mechanic == M.PROGRAMMING:
+            halo = g.halo
+            total += sum(1 for o in games if o is not g and o.mask & halo and o.mechanic == M.PROGRAMMING)
+            if halo & free:
+                programming_open += 1
+        elif mechanic == M.MEMORY:
+            total += memory_points
+        elif secrets == 1:
+            total += 5
+        if not full:
             cubby_bonus += 2
-        if g.mechanic == M.DECK:
-            deck_room += room_of[g.cubby]
-        if g.category == M.C:
-            card_room += room_of[g.cubby]
-    memory = sum(1 for g in games if g.mechanic == M.MEMORY)
-    no_secret = not any(g.mechanic == M.SECRET for g in games)
-    t_at_risk = sum(1 for g in games if g.category == M.T and room_of[g.cubby])
-    return effects + full - empty, [*common, cubby_bonus, deck_room, card_room, no_secret,
-                                    max(0, 3 - memory) if memory else 0, t_at_risk]
+            if fill_of[cubby] > left:  # its cubby can no longer be filled: no full-cubby points
+                stranded += 1
+    return total - empty, [*common, cubby_bonus, deck_room, card_room, not secrets,
+                           max(0, 3 - memory) if memory else 0, t_at_risk,
+                           bluff_open, programming_open, t_lost, secrets >= 2, stranded, memory == 1]
+
+
+@lru_cache(maxsize=4096)
+def _coefficients(weights: tuple[float, ...], left: int) -> tuple[float, ...]:
+    """Each feature's weight with ``left`` rounds to play: its constant plus its part per round left."""
+    scale = left / 11
+    return tuple(weights[2 * i] + weights[2 * i + 1] * scale for i in range(len(weights) // 2))
 
 
 def value(games: tuple[M.Game, ...], occ: int, mode: str, left: int, weights) -> float:
     now, feats = features(games, occ, mode, left)
     if left <= 0:
         return now
-    scale = left / 11
-    return now + sum(f * (weights[2 * i] + weights[2 * i + 1] * scale) for i, f in enumerate(feats))
+    return now + sum(map(mul, feats, _coefficients(tuple(weights), left)))
 
 
 def choose(items, dice: tuple[int, ...], round_no: int, rounds: int, mode: str, weights=None):

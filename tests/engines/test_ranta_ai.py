@@ -123,3 +123,83 @@ def test_level_two_beats_level_one_clearly(mode):
 
 
 SEEDS = (0, 1, 2)
+
+
+def _features_as_first_written(games, occ, mode, left):
+    """The estimate's features, written plainly (the AI computes them in one pass): the reference."""
+    empty = len(M.CELLS) - bin(occ).count("1")
+    fill = room = cover = 0
+    room_of, fill_of = {}, {}
+    for cubby in M.CUBBIES:
+        f, g, c = M.LOCAL_TABLE[M.cubby_bits(occ, cubby)]
+        fill, room, cover = fill + f, room + g, cover + c
+        room_of[cubby], fill_of[cubby] = g, f
+    common = [empty, max(0, fill - left), min(left, room), empty - cover]
+    if mode == "classique":
+        now, grow, open_best, singles = -empty, 0, 0, 0
+        for attr in (0, 1):
+            best_open = 0
+            for size, halo, count in M.largest_groups(games, attr):
+                now += size if size >= 2 else 0
+                if size and halo & ~occ:
+                    grow += size
+                    best_open = max(best_open, size)
+                singles += count - size
+            open_best += best_open
+        return now, [*common, grow, open_best, singles]
+    effects, full = M.expert_parts(games, occ)
+    mates = {}
+    for g in games:
+        mates.setdefault(g.cubby, []).append(g)
+
+    def count(test):
+        return sum(1 for g in games if test(g))
+
+    def not_full(g):
+        return occ & M.CUBBY_MASK[g.cubby] != M.CUBBY_MASK[g.cubby]
+
+    def different(g):
+        near = mates[g.cubby]
+        return len({m.category for m in near}) == len(near) and len({m.mechanic for m in near}) == len(near)
+
+    memory, secrets = count(lambda g: g.mechanic == M.MEMORY), count(lambda g: g.mechanic == M.SECRET)
+    return effects + full - empty, [
+        *common, 2 * count(not_full),
+        sum(room_of[g.cubby] for g in games if g.mechanic == M.DECK),
+        sum(room_of[g.cubby] for g in games if g.category == M.C),
+        secrets == 0, max(0, 3 - memory) if memory else 0,
+        count(lambda g: g.category == M.T and room_of[g.cubby]),
+        count(lambda g: g.mechanic == M.BLUFF and g.halo & ~occ),
+        count(lambda g: g.mechanic == M.PROGRAMMING and g.halo & ~occ),
+        count(lambda g: g.category == M.T and not different(g)),
+        secrets >= 2, count(lambda g: not_full(g) and fill_of[g.cubby] > left), memory == 1]
+
+
+@pytest.mark.parametrize("mode", ["classique", "expert"])
+def test_the_one_pass_features_are_the_plain_ones(mode):
+    """Every kallax met in games (greedy, random and level-2 moves) and every move from it: the AI's
+    one-pass features and exact score are the plain definitions' (and the score is the model's)."""
+    import random
+
+    from engines.ranta import ai
+
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(40):
+        occ, games = 0, ()
+        for r in range(1, ENGINE.rounds + 1):
+            left = ENGINE.rounds - r
+            options = []
+            for perm, _o, slot, cat, mech in M.moves(occ, roll(seed, r)):
+                new_games = games if perm is None else (*games, M.game_of(slot, cat, mech))
+                new_occ = occ | slot.mask
+                now, feats = ai.features(new_games, new_occ, mode, left)
+                ref_now, ref = _features_as_first_written(new_games, new_occ, mode, left)
+                assert (now, [float(f) for f in feats]) == (ref_now, [float(f) for f in ref])
+                assert now == M.points(new_games, new_occ, mode)
+                options.append((new_games, new_occ))
+                checked += 1
+            if options:
+                games, occ = rng.choice(options) if seed % 2 else ai.policy_step(
+                    games, occ, roll(seed, r), left, mode, ai.WEIGHTS[mode])
+    assert checked > 5000
