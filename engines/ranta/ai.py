@@ -200,12 +200,144 @@ def choose(items, dice: tuple[int, ...], round_no: int, rounds: int, mode: str, 
 def policy_step(games, occ: int, dice: tuple[int, ...], left: int, mode: str, weights):
     """The tuned one-step policy on the fast model: ``(games, occ)`` after its move (unchanged if full)."""
     best, best_value = (games, occ), float("-inf")
+    if mode != CLASSIC:
+        for v, new_games, new_occ in expert_values(games, occ, dice, left, weights):
+            if v > best_value + 1e-9:
+                best, best_value = (new_games, new_occ), v
+        return best
     for perm, _o, slot, cat, mech in M.moves(occ, dice):
         new_games = games if perm is None else (*games, M.game_of(slot, cat, mech))
         v = value(new_games, occ | slot.mask, mode, left, weights)
         if v > best_value + 1e-9:
             best, best_value = (new_games, occ | slot.mask), v
     return best
+
+
+# --- expert's estimate move by move: what a move changes, from its parent kallax (the rollouts' hot path) ---
+
+def _cubby_part(mates, bits: int, left: int) -> tuple[int, ...]:
+    """What one cubby adds to expert's score and features, from its own games and cells:
+    ``(points, empty cells, fill, room, cover, cubby bonus, deck room, card room, Tables with room,
+    lost Tables, stranded games)``; the points leave out memory, secret roles and neighbours."""
+    fill, room, cover = M.LOCAL_TABLE[bits]
+    n = len(mates)
+    full = bits == 511
+    points = 2 * n if full else 0
+    deck_room = card_room = t_room = t_lost = 0
+    if n:
+        different = (len({m.category for m in mates}) == n and len({m.mechanic for m in mates}) == n)
+        cards = not_deck = 0
+        for m in mates:
+            if m.category == M.C:
+                cards += 1
+            if m.mechanic != M.DECK:
+                not_deck += 1
+        for m in mates:
+            category = m.category
+            if category == M.T:
+                if different:
+                    points += n
+                else:
+                    t_lost += 1
+                if room:
+                    t_room += 1
+            elif category == M.A:
+                points += 0 if m.shelf else 2
+            elif category == M.C:
+                points += cards - 1
+                card_room += room
+            elif category == M.P:
+                points += m.width > m.height
+            elif category == M.F:
+                points += m.size == 6
+            else:
+                points += m.height > m.width
+            mechanic = m.mechanic
+            if mechanic == M.DEDUCTION:
+                points += m.size == 2
+            elif mechanic == M.DECK:
+                points += not_deck
+                deck_room += room
+    bonus = 0 if full else 2 * n
+    stranded = n if not full and fill > left else 0
+    return (points, 9 - bits.bit_count(), fill, room, cover, bonus, deck_room, card_room, t_room, t_lost,
+            stranded)
+
+
+def _neighbours(games, g) -> int:
+    """The points a bluff or programming game ``g`` takes from the games around it."""
+    halo = g.halo
+    if g.mechanic == M.BLUFF:
+        return sum(1 for o in games if o is not g and o.mask & halo
+                   and (o.category == g.category or o.mechanic == M.BLUFF))
+    return sum(1 for o in games if o is not g and o.mask & halo and o.mechanic == M.PROGRAMMING)
+
+
+def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
+    """``(estimate, games, occ)`` after each of ``model.moves(occ, dice)``, in that order: the same
+    figures as :func:`value` (a test holds them equal), computed from the parent kallax once and, per
+    move, only what the move changes: its cubby, the memory and secret counts, its neighbours."""
+    coefficients = _coefficients(tuple(weights), left) if left > 0 else ()
+    by_cubby: dict[int, list[M.Game]] = {c: [] for c in M.CUBBIES}
+    memory = secrets = neighbour_points = 0
+    for g in games:
+        by_cubby[g.cubby].append(g)
+        if g.mechanic == M.MEMORY:
+            memory += 1
+        elif g.mechanic == M.SECRET:
+            secrets += 1
+        elif g.mechanic in (M.BLUFF, M.PROGRAMMING):
+            neighbour_points += _neighbours(games, g)
+    parts = {c: _cubby_part(by_cubby[c], M.cubby_bits(occ, c), left) for c in M.CUBBIES}
+    totals = [sum(p[i] for p in parts.values()) for i in range(11)]
+    watchers = [g for g in games if g.mechanic in (M.BLUFF, M.PROGRAMMING)]
+    for perm, _o, slot, category, mechanic in M.moves(occ, dice):
+        new_occ = occ | slot.mask
+        cubby = slot.cubby
+        mates = by_cubby[cubby]
+        if perm is None:
+            new_games, g = games, None
+        else:
+            g = M.game_of(slot, category, mechanic)
+            new_games = (*games, g)
+            mates = [*mates, g]
+        old, part = parts[cubby], _cubby_part(mates, M.cubby_bits(new_occ, cubby), left)
+        points, empty, fill, room, cover, bonus, deck_room, card_room, t_room, t_lost, stranded = (
+            t - o + n for t, o, n in zip(totals, old, part, strict=True))
+        m, sc, near = memory, secrets, neighbour_points
+        if g is not None:
+            if mechanic == M.MEMORY:
+                m += 1
+            elif mechanic == M.SECRET:
+                sc += 1
+            elif mechanic in (M.BLUFF, M.PROGRAMMING):
+                near += _neighbours(new_games, g)
+            mask = g.mask
+            for w in watchers:  # a bluff or programming game next to the new one may score with it
+                if w.halo & mask and ((category == w.category or mechanic == M.BLUFF) if w.mechanic == M.BLUFF
+                                      else mechanic == M.PROGRAMMING):
+                    near += 1
+        now = points + m * min(3, m) + (5 if sc == 1 else 0) + near - empty
+        if left <= 0:
+            yield now, new_games, new_occ
+            continue
+        free = ~new_occ
+        bluff_open = programming_open = 0
+        for w in watchers:
+            if w.halo & free:
+                if w.mechanic == M.BLUFF:
+                    bluff_open += 1
+                else:
+                    programming_open += 1
+        if g is not None and g.halo & free:
+            if mechanic == M.BLUFF:
+                bluff_open += 1
+            elif mechanic == M.PROGRAMMING:
+                programming_open += 1
+        feats = (empty, max(0, fill - left), min(left, room), empty - cover, bonus, deck_room, card_room,
+                 not sc, max(0, 3 - m) if m else 0, t_room, bluff_open, programming_open, t_lost, sc >= 2,
+                 stranded, m == 1)
+        yield now + sum(map(mul, feats, coefficients)), new_games, new_occ
 
 
 def rollout(games, occ: int, mode: str, round_no: int, rounds: int, future, weights) -> int:

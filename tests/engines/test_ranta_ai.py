@@ -203,3 +203,32 @@ def test_the_one_pass_features_are_the_plain_ones(mode):
                 games, occ = rng.choice(options) if seed % 2 else ai.policy_step(
                     games, occ, roll(seed, r), left, mode, ai.WEIGHTS[mode])
     assert checked > 5000
+
+
+def test_the_move_by_move_estimate_is_the_whole_one():
+    """The rollouts' hot path (``expert_values``: each move's estimate from its parent kallax) gives,
+    move for move, the estimate computed from scratch, at every number of rounds left."""
+    import random
+
+    from engines.ranta import ai
+
+    rng = random.Random(11)
+    weights = tuple(rng.uniform(-2, 2) for _ in ai.WEIGHTS["expert"])  # every feature counts
+    checked = 0
+    for seed in range(60):
+        occ, games = 0, ()
+        for r in range(1, ENGINE.rounds + 1):
+            dice = roll(seed, r)
+            for left in {ENGINE.rounds - r, 0, 5}:
+                got = list(ai.expert_values(games, occ, dice, left, weights))
+                moves = M.moves(occ, dice)
+                assert len(got) == len(moves)
+                for (v, new_games, new_occ), (perm, _o, slot, cat, mech) in zip(got, moves, strict=True):
+                    expected_games = games if perm is None else (*games, M.game_of(slot, cat, mech))
+                    assert (new_games, new_occ) == (expected_games, occ | slot.mask)
+                    assert v == ai.value(new_games, new_occ, "expert", left, weights)
+                    checked += 1
+            if got:
+                games, occ = rng.choice(got)[1:] if seed % 3 == 0 else ai.policy_step(
+                    games, occ, dice, ENGINE.rounds - r, "expert", ai.WEIGHTS["expert"])
+    assert checked > 10000
