@@ -51,7 +51,7 @@ def test_a_solo_measure_names_its_setting_without_the_game():
         "• En solo, plateau Nexus\u00a0: **358,6 points** en moyenne sur 200 parties."]
     fr = strength.lines("ranta", 2, names("ranta", "fr"), "fr")
     assert fr == ["• En solo, mode classique\u00a0: **18,4 points** en moyenne sur 200 parties.",
-                  "• En solo, mode expert\u00a0: **61,19 points** en moyenne sur 200 parties."]
+                  "• En solo, mode expert\u00a0: **62,31 points** en moyenne sur 200 parties."]
     assert [strength.setting_name("community.daily.choice-ranta-expert", lg) for lg in ("fr", "en")] == [
         "mode expert", "expert mode"]
     # a setting with no short name keeps its full catalog text

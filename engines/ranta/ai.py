@@ -8,39 +8,46 @@ Level 2 has two parts.
   read only from the seat's own kallax and the number of rounds left: how the cubbies can still be
   packed (a cubby fills as a skyline, so a table gives the fewest placements that fill it and the most
   boxes it can still take), and per mode what the kallax can still grow into (classic: the groups with
-  empty cells next to them; expert: cubbies not yet full, deck-building and card games with room left
-  in their cubby, a secret role still to get, memory games...). Each feature has two weights (while
+  empty cells next to them; expert: cubbies not yet full or that can no longer be filled, deck-building
+  and card games with room left in their cubby, a secret role still to get or lost, memory games, bluff
+  and programming games with empty cells around them...). Each feature has two weights (while
   rounds remain, and per round left), tuned by a local search over training games (seeds >= 1000,
   ``bench/tune_ranta_ai.py``). Playing the move with the best estimate is the *tuned policy*.
 * Rollouts: the policy's best few moves are each played out to the end of the game by the tuned
   policy over the same sampled futures (three fair dice a round, drawn from a generator seeded by what
   the seat sees: its kallax and the dice so far; never the seed, which fixes the dice to come), and the
   move with the best total is played. Classic: every round, 4 moves x 8 futures; expert: the last eight
-  rounds only, 6 moves x 16 futures (earlier, the estimate alone did as well).
+  rounds only, 6 moves over as many futures as a fixed number of rounds played out allows (21 futures
+  with eight rounds left, 42 with four, 64 at most): with 16 futures, the noise of the comparison cost
+  more than anything else.
 
-The search runs on ``engines/ranta/model.py`` (cells as bits), which scores exactly as the engine.
+The search runs on ``engines/ranta/model.py`` (cells as bits), which scores exactly as the engine, and
+the rollouts' policy step computes each expert move's estimate from its parent kallax
+(:func:`expert_values`).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import mul
+from operator import add, mul, sub
 
 from engines.base import Action, derive_rng
 from engines.ranta import model as M
 from engines.ranta.engine import BOX, MAT, PASS, RantaEngine, State
 from engines.ranta.scoring import CLASSIC
 
-#: per mode: the best moves by the estimate that the rollouts compare, the sampled futures (dice of every
-#: round left) each is played out on, and from how many rounds left on the rollouts run. In expert, full
-#: rollouts measured no better than the estimate alone (training seeds 1000..1019: 59.1 alone; 4 moves x 8
-#: rollouts 57.2, x 16 rollouts 59.2; an exact expectation over the next roll for 3 moves 58.9): it plays the
-#: estimate until the last eight rounds, then 6 moves x 16 rollouts (seeds 1000..1099: rollouts in the last
-#: four rounds 60.49, six 60.28, eight 61.21; more work late did not help: 8 moves x 32 rollouts in the last
-#: four 60.32, an exact expectation of the last roll 60.47; see docs/benchmarks.md)
+#: per mode: the best moves by the estimate that the rollouts compare, the most sampled futures (dice of
+#: every round left) each is played out on, and from how many rounds left on the rollouts run. In expert,
+#: rollouts from the first round measured no better than the estimate alone, with as few futures as the
+#: time allowed then; it plays the estimate until the last eight rounds (see docs/benchmarks.md)
 CANDIDATES = {CLASSIC: 4, "expert": 6}
-ROLLOUTS = {CLASSIC: 8, "expert": 16}
+ROLLOUTS = {CLASSIC: 8, "expert": 64}
 ROLLOUT_LEFT = {CLASSIC: 11, "expert": 8}
+#: expert: the rounds played out per move (candidates x futures x rounds left), shared evenly, so a move
+#: late in the game compares its candidates on more futures (up to ``ROLLOUTS``): 21 futures with eight
+#: rounds left, 42 with four. Noise was what the rollouts lost most to: over training seeds 1100..1299,
+#: 16 futures scored 61.3, 48 futures 62.5 (at up to 4 s a move), this budget 62.4
+ROLLOUT_BUDGET = {CLASSIC: None, "expert": 1024}
 
 CELLS = len(M.CELLS)
 
@@ -53,8 +60,9 @@ FEATURES = {
 }
 WEIGHTS: dict[str, tuple[float, ...]] = {
     CLASSIC: (0.0, 1.5, -0.75, -1.5, 0.875, 1.75, -0.75, -0.5, 0.0, 1.05, 0.125, -0.45, -0.625, 0.875),
-    "expert": (0.5, 0.875, -0.75, -1.125, 0.75, 0.875, -1.125, -0.625, 0.625, 0.875, 0.0, 0.5, 0.0, 0.75,
-               0.75, 3.125, -0.125, 0.5, -0.5, 0.125, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    "expert": (0.5, 0.875, -1.25, -1.125, 0.75, 0.875, -1.625, -0.875, 0.625, 0.875, 0.0, 0.5, 0.0,
+               0.75, 1.25, 3.125, -0.125, 1.0, -0.25, 0.125, 0.5, 0.5, 0.5, 0.0, 0.0, 0.75, 0.5,
+               0.0, -0.5, 0.0, 0.0, 0.0),
 }
 
 
@@ -290,6 +298,7 @@ def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
             neighbour_points += _neighbours(games, g)
     parts = {c: _cubby_part(by_cubby[c], M.cubby_bits(occ, c), left) for c in M.CUBBIES}
     totals = [sum(p[i] for p in parts.values()) for i in range(11)]
+    others = {c: tuple(map(sub, totals, part)) for c, part in parts.items()}  # the other cubbies' sums
     watchers = [g for g in games if g.mechanic in (M.BLUFF, M.PROGRAMMING)]
     for perm, _o, slot, category, mechanic in M.moves(occ, dice):
         new_occ = occ | slot.mask
@@ -301,9 +310,8 @@ def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
             g = M.game_of(slot, category, mechanic)
             new_games = (*games, g)
             mates = [*mates, g]
-        old, part = parts[cubby], _cubby_part(mates, M.cubby_bits(new_occ, cubby), left)
-        points, empty, fill, room, cover, bonus, deck_room, card_room, t_room, t_lost, stranded = (
-            t - o + n for t, o, n in zip(totals, old, part, strict=True))
+        points, empty, fill, room, cover, bonus, deck_room, card_room, t_room, t_lost, stranded = map(
+            add, others[cubby], _cubby_part(mates, M.cubby_bits(new_occ, cubby), left))
         m, sc, near = memory, secrets, neighbour_points
         if g is not None:
             if mechanic == M.MEMORY:
@@ -389,8 +397,10 @@ def play(engine: RantaEngine, state: State, seat: int, level: int = 1) -> Action
     # drawn from a generator seeded by what the seat sees, so a position always gets the same move
     seen = repr((mode, state.round_no, state.rolls, [it.to_dict() for it in items]))
     rng = derive_rng(0, "ranta-ai-2", seen)
-    futures = [[(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)) for _ in range(left)]
-               for _ in range(ROLLOUTS[mode])]
+    n = ROLLOUTS[mode]
+    if ROLLOUT_BUDGET[mode]:
+        n = max(1, min(n, ROLLOUT_BUDGET[mode] // (min(CANDIDATES[mode], len(moves)) * left)))
+    futures = [[(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)) for _ in range(left)] for _ in range(n)]
     best, best_total = moves[0][3], None
     for _estimate, games, occ, move in moves[:CANDIDATES[mode]]:
         total = sum(rollout(games, occ, mode, state.round_no, rounds, future, weights) for future in futures)
