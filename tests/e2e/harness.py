@@ -186,6 +186,26 @@ async def wait_control(fake: FakeDiscord, channel: str = "jeux", *, newer_than=N
     return newest()
 
 
+async def followed(fake: FakeDiscord, res, clicked, channel: str = "jeux", timeout: float = 20):
+    """The public message a click on a turn led to: its follow-up (the next turn, or the game's end).
+    The click is answered first by updating its own message (its buttons off), and the follow-up comes
+    after: on a loaded machine, later than the fake's settle time, so ``res.message`` may still be the
+    clicked message. Then wait for the newer public message."""
+    new = res.message
+    if new is not None and new.id != clicked.id:
+        return new
+
+    def newest():
+        for msg in reversed(fake.messages(channel)):
+            if msg.visible_to is None and not msg.deleted and msg.id > clicked.id:
+                return msg
+        return None
+
+    await fake.wait_until(lambda: newest() is not None, timeout=timeout,
+                          what=f"a public message in #{channel} newer than message {clicked.id}")
+    return newest()
+
+
 class StateReader:
     """Read-only access to the bot's database, for tests that compute a player's move from the
     real state (the bot stays the only writer): ``async with StateReader(db, engine) as r``."""

@@ -7,6 +7,7 @@ import pytest
 from tests.e2e.harness import (
     assert_card,
     check_table_cards,
+    followed,
     last_control,
     mentioned,
     seat_sections,
@@ -33,10 +34,10 @@ async def play_turn(fake, users_by_id, msg):
     user = users_by_id[uid]
     res = await fake.click(user, msg, label="Lancer les dés")
     assert not res.ephemeral and res.attachments and res.attachments[0].bytes[:4] == b"\x89PNG"
-    new = res.message
+    new = await followed(fake, res, msg)
     if "Stop (marquer)" in new.button_labels and mentioned(new) == [uid]:
         res = await fake.click(user, new, label="Stop (marquer)")
-        new = res.message
+        new = await followed(fake, res, new)
     return new
 
 
