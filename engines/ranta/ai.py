@@ -68,19 +68,17 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
 
 def features(games: tuple[M.Game, ...], occ: int, mode: str, left: int) -> tuple[int, list[float]]:
     """``(exact score now, estimate features)`` of a kallax with ``left`` rounds still to play."""
+    if mode != CLASSIC:
+        _by_cubby, totals, counts, watchers = _expert_parent(games, occ, left)
+        return _expert_figures(totals["all"], *counts, watchers, None, ~occ, left)
     empty = CELLS - occ.bit_count()
     fill = room = cover = 0
-    room_of, fill_of = {}, {}
     for cubby in M.CUBBIES:
         f, g, c = M.LOCAL_TABLE[M.cubby_bits(occ, cubby)]
         fill += f
         room += g
         cover += c
-        room_of[cubby] = g
-        fill_of[cubby] = f
     common = [empty, max(0, fill - left), min(left, room), empty - cover]
-    if mode != CLASSIC:
-        return _expert(games, occ, left, empty, common, room_of, fill_of)
     now = -empty
     grow = open_best = singles = 0
     for attr in (0, 1):
@@ -95,85 +93,6 @@ def features(games: tuple[M.Game, ...], occ: int, mode: str, left: int) -> tuple
             singles += count - size
         open_best += best_open
     return now, [*common, grow, open_best, singles]
-
-
-def _expert(games, occ: int, left: int, empty: int, common: list, room_of: dict, fill_of: dict):
-    """Expert's exact score (as ``model.points``) and features, in one pass over the games: per cubby
-    first (its games, whether their categories and mechanics all differ, its card games, its games that
-    are not deck-building), then per game. ``tests/engines/test_ranta_ai.py`` holds it equal to the
-    plain definitions (``model.expert_parts`` and the features as first written)."""
-    by_cubby: dict[int, list[M.Game]] = {}
-    memory = secrets = 0
-    for g in games:
-        by_cubby.setdefault(g.cubby, []).append(g)
-        if g.mechanic == M.MEMORY:
-            memory += 1
-        elif g.mechanic == M.SECRET:
-            secrets += 1
-    facts = {}  # cubby -> (games, all different, card games, not deck-building, full)
-    total = 0
-    for cubby, mates in by_cubby.items():
-        n = len(mates)
-        mask = M.CUBBY_MASK[cubby]
-        full = occ & mask == mask
-        if full:
-            total += 2 * n
-        facts[cubby] = (n, len({m.category for m in mates}) == n and len({m.mechanic for m in mates}) == n,
-                        sum(1 for m in mates if m.category == M.C), sum(1 for m in mates if m.mechanic != M.DECK),
-                        full)
-    memory_points = min(3, memory)
-    cubby_bonus = deck_room = card_room = t_at_risk = 0
-    bluff_open = programming_open = t_lost = stranded = 0
-    free = ~occ
-    for g in games:
-        cubby, category, mechanic = g.cubby, g.category, g.mechanic
-        n, different, cards, not_deck, full = facts[cubby]
-        room = room_of[cubby]
-        if category == M.T:
-            if different:
-                total += n
-            else:
-                t_lost += 1
-            if room:
-                t_at_risk += 1
-        elif category == M.A:
-            total += 0 if g.shelf else 2
-        elif category == M.C:
-            total += cards - 1
-            card_room += room
-        elif category == M.P:
-            total += g.width > g.height
-        elif category == M.F:
-            total += g.size == 6
-        else:
-            total += g.height > g.width
-        if mechanic == M.BLUFF:
-            halo = g.halo
-            total += sum(1 for o in games if o is not g and o.mask & halo
-                         and (o.category == category or o.mechanic == M.BLUFF))
-            if halo & free:
-                bluff_open += 1
-        elif mechanic == M.DEDUCTION:
-            total += g.size == 2
-        elif mechanic == M.DECK:
-            total += not_deck
-            deck_room += room
-        elif mechanic == M.PROGRAMMING:
-            halo = g.halo
-            total += sum(1 for o in games if o is not g and o.mask & halo and o.mechanic == M.PROGRAMMING)
-            if halo & free:
-                programming_open += 1
-        elif mechanic == M.MEMORY:
-            total += memory_points
-        elif secrets == 1:
-            total += 5
-        if not full:
-            cubby_bonus += 2
-            if fill_of[cubby] > left:  # its cubby can no longer be filled: no full-cubby points
-                stranded += 1
-    return total - empty, [*common, cubby_bonus, deck_room, card_room, not secrets,
-                           max(0, 3 - memory) if memory else 0, t_at_risk,
-                           bluff_open, programming_open, t_lost, secrets >= 2, stranded, memory == 1]
 
 
 @lru_cache(maxsize=4096)
@@ -281,13 +200,13 @@ def _neighbours(games, g) -> int:
     return sum(1 for o in games if o is not g and o.mask & halo and o.mechanic == M.PROGRAMMING)
 
 
-def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
-    """``(estimate, games, occ)`` after each of ``model.moves(occ, dice)``, in that order: the same
-    figures as :func:`value` (a test holds them equal), computed from the parent kallax once and, per
-    move, only what the move changes: its cubby, the memory and secret counts, its neighbours."""
-    coefficients = _coefficients(tuple(weights), left) if left > 0 else ()
+def _expert_parent(games, occ: int, left: int):
+    """What every move from a kallax starts from: its games by cubby, the sums of its cubbies' parts
+    (:func:`_cubby_part`), its memory, secret-role and neighbours' counts, its bluff and programming
+    games (which a new neighbour may score with)."""
     by_cubby: dict[int, list[M.Game]] = {c: [] for c in M.CUBBIES}
     memory = secrets = neighbour_points = 0
+    watchers = []
     for g in games:
         by_cubby[g.cubby].append(g)
         if g.mechanic == M.MEMORY:
@@ -296,10 +215,39 @@ def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
             secrets += 1
         elif g.mechanic in (M.BLUFF, M.PROGRAMMING):
             neighbour_points += _neighbours(games, g)
+            watchers.append(g)
     parts = {c: _cubby_part(by_cubby[c], M.cubby_bits(occ, c), left) for c in M.CUBBIES}
-    totals = [sum(p[i] for p in parts.values()) for i in range(11)]
-    others = {c: tuple(map(sub, totals, part)) for c, part in parts.items()}  # the other cubbies' sums
-    watchers = [g for g in games if g.mechanic in (M.BLUFF, M.PROGRAMMING)]
+    sums = tuple(sum(p[i] for p in parts.values()) for i in range(11))
+    totals = {"all": sums, **{c: tuple(map(sub, sums, part)) for c, part in parts.items()}}  # c: the others'
+    return by_cubby, totals, (memory, secrets, neighbour_points), watchers
+
+
+def _expert_figures(sums, memory: int, secrets: int, near: int, watchers, new, free: int, left: int,
+                    with_features: bool = True):
+    """``(exact score, features)`` from the cubbies' summed parts, the counts and the open cells
+    (``free``); ``new``: a game just placed, not among the ``watchers``."""
+    points, empty, fill, room, cover, bonus, deck_room, card_room, t_room, t_lost, stranded = sums
+    now = points + memory * min(3, memory) + (5 if secrets == 1 else 0) + near - empty
+    if not with_features:
+        return now, None
+    bluff_open = programming_open = 0
+    for w in (*watchers, new) if new is not None else watchers:
+        if w.halo & free:
+            if w.mechanic == M.BLUFF:
+                bluff_open += 1
+            elif w.mechanic == M.PROGRAMMING:
+                programming_open += 1
+    return now, [empty, max(0, fill - left), min(left, room), empty - cover, bonus, deck_room, card_room,
+                 not secrets, max(0, 3 - memory) if memory else 0, t_room, bluff_open, programming_open,
+                 t_lost, secrets >= 2, stranded, memory == 1]
+
+
+def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
+    """``(estimate, games, occ)`` after each of ``model.moves(occ, dice)``, in that order: the same
+    figures as :func:`value` (a test holds them equal), computed from the parent kallax once and, per
+    move, only what the move changes: its cubby, the memory and secret counts, its neighbours."""
+    coefficients = _coefficients(tuple(weights), left) if left > 0 else ()
+    by_cubby, totals, (memory, secrets, neighbour_points), watchers = _expert_parent(games, occ, left)
     for perm, _o, slot, category, mechanic in M.moves(occ, dice):
         new_occ = occ | slot.mask
         cubby = slot.cubby
@@ -310,8 +258,7 @@ def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
             g = M.game_of(slot, category, mechanic)
             new_games = (*games, g)
             mates = [*mates, g]
-        points, empty, fill, room, cover, bonus, deck_room, card_room, t_room, t_lost, stranded = map(
-            add, others[cubby], _cubby_part(mates, M.cubby_bits(new_occ, cubby), left))
+        sums = tuple(map(add, totals[cubby], _cubby_part(mates, M.cubby_bits(new_occ, cubby), left)))
         m, sc, near = memory, secrets, neighbour_points
         if g is not None:
             if mechanic == M.MEMORY:
@@ -325,27 +272,8 @@ def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
                 if w.halo & mask and ((category == w.category or mechanic == M.BLUFF) if w.mechanic == M.BLUFF
                                       else mechanic == M.PROGRAMMING):
                     near += 1
-        now = points + m * min(3, m) + (5 if sc == 1 else 0) + near - empty
-        if left <= 0:
-            yield now, new_games, new_occ
-            continue
-        free = ~new_occ
-        bluff_open = programming_open = 0
-        for w in watchers:
-            if w.halo & free:
-                if w.mechanic == M.BLUFF:
-                    bluff_open += 1
-                else:
-                    programming_open += 1
-        if g is not None and g.halo & free:
-            if mechanic == M.BLUFF:
-                bluff_open += 1
-            elif mechanic == M.PROGRAMMING:
-                programming_open += 1
-        feats = (empty, max(0, fill - left), min(left, room), empty - cover, bonus, deck_room, card_room,
-                 not sc, max(0, 3 - m) if m else 0, t_room, bluff_open, programming_open, t_lost, sc >= 2,
-                 stranded, m == 1)
-        yield now + sum(map(mul, feats, coefficients)), new_games, new_occ
+        now, feats = _expert_figures(sums, m, sc, near, watchers, g, ~new_occ, left, with_features=left > 0)
+        yield (now if feats is None else now + sum(map(mul, feats, coefficients))), new_games, new_occ
 
 
 def rollout(games, occ: int, mode: str, round_no: int, rounds: int, future, weights) -> int:
