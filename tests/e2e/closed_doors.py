@@ -89,6 +89,8 @@ def check_sent(recorder: Recorder, names: list[str], victim_id: int, players: se
         assert victim_id not in live, where  # a nickname "<@id>" never pings that member
         assert live <= players, where
         am = s.allowed_mentions
+        if am is None and not text:
+            continue  # a deferral (« réfléchit… » or a silent update): no text, nothing that could ping
         assert am is not None, where
         assert not set(am.get("parse", [])) & {"everyone", "roles", "users"}, (am, where)
         users = {int(u) for u in am.get("users", [])}

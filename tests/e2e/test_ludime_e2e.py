@@ -144,6 +144,8 @@ async def test_every_refusal_says_why_privately_and_changes_nothing(world):
         assert stale.ephemeral and "déjà été joué" in stale.content
         assert (await table.game()).version == version + 1 and table.control().button_labels[:2] == ["Poser un mot", "Se défausser"]
         await table.remember_hands()
+        # the drawer's new hand is a private follow-up, which may come after the result settled
+        await fake.wait_until(lambda: done.ephemeral_messages, timeout=20, what="the drawer's private hand")
         await table.check_hand_message(done.ephemeral_messages[0], first)
 
         state, _ = await table.state()
