@@ -24,18 +24,10 @@ from engines.ranta.sheet import SHEET
 
 
 def game(mode: str, seed: int, weights) -> int:
+    """A solo game of the tuned policy alone (no rollouts) with ``weights``."""
     occ, games = 0, ()
     for r in range(1, SHEET.rounds + 1):
-        dice = roll(seed, r)
-        left = SHEET.rounds - r
-        best, best_value = None, float("-inf")
-        for perm, _o, slot, cat, mech in M.moves(occ, dice):
-            new_games = games if perm is None else (*games, M.game_of(slot, cat, mech))
-            v = ai.value(new_games, occ | slot.mask, mode, left, weights)
-            if v > best_value + 1e-9:
-                best, best_value = (new_games, occ | slot.mask), v
-        if best is not None:
-            games, occ = best
+        games, occ = ai.policy_step(games, occ, roll(seed, r), SHEET.rounds - r, mode, weights)
     return M.points(games, occ, mode)
 
 

@@ -145,59 +145,27 @@ def policy_step(games, occ: int, dice: tuple[int, ...], left: int, mode: str, we
 def _cubby_part(mates, bits: int, left: int) -> tuple[int, ...]:
     """What one cubby adds to expert's score and features, from its own games and cells:
     ``(points, empty cells, fill, room, cover, cubby bonus, deck room, card room, Tables with room,
-    lost Tables, stranded games)``; the points leave out memory, secret roles and neighbours."""
+    lost Tables, stranded games)``; the points (``model.cubby_effects`` and the full cubby's bonus) leave
+    out memory, secret roles and neighbours."""
     fill, room, cover = M.LOCAL_TABLE[bits]
     n = len(mates)
     full = bits == 511
-    points = 2 * n if full else 0
+    points = M.cubby_effects(mates) + (2 * n if full else 0)
     deck_room = card_room = t_room = t_lost = 0
     if n:
-        different = (len({m.category for m in mates}) == n and len({m.mechanic for m in mates}) == n)
-        cards = not_deck = 0
+        different = len({m.category for m in mates}) == n and len({m.mechanic for m in mates}) == n
         for m in mates:
-            if m.category == M.C:
-                cards += 1
-            if m.mechanic != M.DECK:
-                not_deck += 1
-        for m in mates:
-            category = m.category
-            if category == M.T:
-                if different:
-                    points += n
-                else:
-                    t_lost += 1
-                if room:
-                    t_room += 1
-            elif category == M.A:
-                points += 0 if m.shelf else 2
-            elif category == M.C:
-                points += cards - 1
+            if m.category == M.T:
+                t_lost += not different
+                t_room += room > 0
+            elif m.category == M.C:
                 card_room += room
-            elif category == M.P:
-                points += m.width > m.height
-            elif category == M.F:
-                points += m.size == 6
-            else:
-                points += m.height > m.width
-            mechanic = m.mechanic
-            if mechanic == M.DEDUCTION:
-                points += m.size == 2
-            elif mechanic == M.DECK:
-                points += not_deck
+            if m.mechanic == M.DECK:
                 deck_room += room
     bonus = 0 if full else 2 * n
     stranded = n if not full and fill > left else 0
     return (points, 9 - bits.bit_count(), fill, room, cover, bonus, deck_room, card_room, t_room, t_lost,
             stranded)
-
-
-def _neighbours(games, g) -> int:
-    """The points a bluff or programming game ``g`` takes from the games around it."""
-    halo = g.halo
-    if g.mechanic == M.BLUFF:
-        return sum(1 for o in games if o is not g and o.mask & halo
-                   and (o.category == g.category or o.mechanic == M.BLUFF))
-    return sum(1 for o in games if o is not g and o.mask & halo and o.mechanic == M.PROGRAMMING)
 
 
 def _expert_parent(games, occ: int, left: int):
@@ -214,7 +182,7 @@ def _expert_parent(games, occ: int, left: int):
         elif g.mechanic == M.SECRET:
             secrets += 1
         elif g.mechanic in (M.BLUFF, M.PROGRAMMING):
-            neighbour_points += _neighbours(games, g)
+            neighbour_points += M.neighbour_points(games, g)
             watchers.append(g)
     parts = {c: _cubby_part(by_cubby[c], M.cubby_bits(occ, c), left) for c in M.CUBBIES}
     sums = tuple(sum(p[i] for p in parts.values()) for i in range(11))
@@ -227,7 +195,7 @@ def _expert_figures(sums, memory: int, secrets: int, near: int, watchers, new, f
     """``(exact score, features)`` from the cubbies' summed parts, the counts and the open cells
     (``free``); ``new``: a game just placed, not among the ``watchers``."""
     points, empty, fill, room, cover, bonus, deck_room, card_room, t_room, t_lost, stranded = sums
-    now = points + memory * min(3, memory) + (5 if secrets == 1 else 0) + near - empty
+    now = points + M.shared_points(memory, secrets) + near - empty
     if not with_features:
         return now, None
     bluff_open = programming_open = 0
@@ -266,11 +234,10 @@ def expert_values(games, occ: int, dice: tuple[int, ...], left: int, weights):
             elif mechanic == M.SECRET:
                 sc += 1
             elif mechanic in (M.BLUFF, M.PROGRAMMING):
-                near += _neighbours(new_games, g)
+                near += M.neighbour_points(new_games, g)
             mask = g.mask
             for w in watchers:  # a bluff or programming game next to the new one may score with it
-                if w.halo & mask and ((category == w.category or mechanic == M.BLUFF) if w.mechanic == M.BLUFF
-                                      else mechanic == M.PROGRAMMING):
+                if w.halo & mask and M.counts_for(w, g):
                     near += 1
         now, feats = _expert_figures(sums, m, sc, near, watchers, g, ~new_occ, left, with_features=left > 0)
         yield (now if feats is None else now + sum(map(mul, feats, coefficients))), new_games, new_occ

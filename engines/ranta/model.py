@@ -167,44 +167,66 @@ def classic_points(games: tuple[Game, ...]) -> int:
     return sum(n for attr in (0, 1) for n, _, _ in largest_groups(games, attr) if n >= 2)
 
 
-def expert_parts(games: tuple[Game, ...], occ: int) -> tuple[int, int]:
-    """``(effects' points, full cubbies' points)`` (the empty cells' penalty excluded)."""
+def counts_for(g: Game, other: Game) -> bool:
+    """Whether ``other``, next to a bluff or programming game ``g``, scores a point for it (bluff: the
+    same category, or another bluff; programming: another programming)."""
+    if g.mechanic == BLUFF:
+        return other.category == g.category or other.mechanic == BLUFF
+    return g.mechanic == PROGRAMMING and other.mechanic == PROGRAMMING
+
+
+def neighbour_points(games: tuple[Game, ...], g: Game) -> int:
+    """The points a bluff or programming game ``g`` takes from the games next to it."""
+    halo = g.halo
+    return sum(1 for o in games if o is not g and o.mask & halo and counts_for(g, o))
+
+
+def shared_points(memory: int, secrets: int) -> int:
+    """The memory games' points (each scores the memory games, up to 3) and the secret role's (5 when
+    it is the only one)."""
+    return memory * min(3, memory) + (5 if secrets == 1 else 0)
+
+
+def cubby_effects(mates: list[Game]) -> int:
+    """The points the games of one cubby (``mates``) take from their own category and from their
+    cubby's games: everything but memory, secret roles, neighbours and the full cubby's bonus."""
+    n = len(mates)
+    if not n:
+        return 0
+    different = len({m.category for m in mates}) == n and len({m.mechanic for m in mates}) == n
+    cards = sum(1 for m in mates if m.category == C)
+    not_deck = sum(1 for m in mates if m.mechanic != DECK)
     total = 0
-    by_cubby: dict[int, list[Game]] = {c: [] for c in CUBBIES}
-    for g in games:
-        by_cubby[g.cubby].append(g)
-    memory = sum(1 for g in games if g.mechanic == MEMORY)
-    secret = sum(1 for g in games if g.mechanic == SECRET)
-    for g in games:
-        mates = by_cubby[g.cubby]
+    for g in mates:
         cat = g.category
         if cat == T:
-            if len({m.category for m in mates}) == len(mates) and len({m.mechanic for m in mates}) == len(mates):
-                total += len(mates)
+            total += n if different else 0
         elif cat == A:
             total += 0 if g.shelf else 2
         elif cat == C:
-            total += sum(1 for m in mates if m.category == C) - 1
+            total += cards - 1
         elif cat == P:
             total += g.width > g.height
         elif cat == F:
             total += g.size == 6
         else:
             total += g.height > g.width
-        mech = g.mechanic
-        if mech == BLUFF:
-            total += sum(1 for o in games if o is not g and o.mask & g.halo
-                         and (o.category == cat or o.mechanic == BLUFF))
-        elif mech == DEDUCTION:
+        if g.mechanic == DEDUCTION:
             total += g.size == 2
-        elif mech == DECK:
-            total += sum(1 for m in mates if m.mechanic != DECK)
-        elif mech == PROGRAMMING:
-            total += sum(1 for o in games if o is not g and o.mask & g.halo and o.mechanic == PROGRAMMING)
-        elif mech == MEMORY:
-            total += min(3, memory)
-        else:
-            total += 5 if secret == 1 else 0
+        elif g.mechanic == DECK:
+            total += not_deck
+    return total
+
+
+def expert_parts(games: tuple[Game, ...], occ: int) -> tuple[int, int]:
+    """``(effects' points, full cubbies' points)`` (the empty cells' penalty excluded)."""
+    by_cubby: dict[int, list[Game]] = {c: [] for c in CUBBIES}
+    for g in games:
+        by_cubby[g.cubby].append(g)
+    total = sum(cubby_effects(by_cubby[c]) for c in CUBBIES)
+    total += sum(neighbour_points(games, g) for g in games if g.mechanic in (BLUFF, PROGRAMMING))
+    total += shared_points(sum(1 for g in games if g.mechanic == MEMORY),
+                           sum(1 for g in games if g.mechanic == SECRET))
     full = sum(2 * len(by_cubby[c]) for c in CUBBIES if occ & CUBBY_MASK[c] == CUBBY_MASK[c])
     return total, full
 
