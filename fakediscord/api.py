@@ -260,8 +260,9 @@ class InteractionResult:
         """Wait for the callback (up to the deadline), then until `until(self)` is true or, without
         `until`, until nothing new happened for `settle` seconds (a deferred "thinking" message keeps
         it waiting until filled in, a deferred update until its edit or a follow-up comes). Raises
-        DeadlineMissed if no callback came in time (unless check_deadline=False), TimeoutError if `until` never became true within `timeout` (saying
-        which wait it was: `what`, or the condition's source)."""
+        DeadlineMissed if no callback came in time (unless check_deadline=False), TimeoutError if
+        `until` never became true within `timeout` (saying which wait it was: `what`, or the
+        condition's source)."""
         fake = self.fake
         rec = self.record
         settle = fake.settle if settle is None else settle
