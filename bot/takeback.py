@@ -369,7 +369,17 @@ class Takebacks:
     async def decide(self, game_id: int, epoch: int, choice: str, *, by: int | None = None,
                      now: float, expired: bool = False) -> Outcome:
         """Close the request of ``epoch``: applied (accepted), refused, or expired. Once: the commit
-        is on the epoch's version, so a move made meanwhile (or another decision) wins instead."""
+        is on the epoch's version, so a move made meanwhile (or another decision) wins instead, and
+        the voter is told the request is closed."""
+        try:
+            return await self._decide(game_id, epoch, choice, by=by, now=now, expired=expired)
+        except SessionError as err:  # a move (or a decision) committed between the read and the commit
+            if err.key != "common.error.already_played":
+                raise
+            raise SessionError("undo.error.closed", game=game_id) from err
+
+    async def _decide(self, game_id: int, epoch: int, choice: str, *, by: int | None,
+                      now: float, expired: bool) -> Outcome:
         sessions = self.sessions
         async with sessions._lock(game_id):
             game = await sessions.get(game_id)

@@ -128,6 +128,32 @@ async def test_a_refusal_or_the_next_move_or_the_expiry_closes_the_request(db_ur
     await exact_replay(w, game.id)
 
 
+@pytest.mark.parametrize("choice", [takeback.ACCEPT, takeback.REFUSE])
+async def test_a_move_from_another_process_between_the_ballot_and_its_commit_closes_the_request(db_url, choice):
+    """The answer a voter gets when the next move wins the compare-and-swap: the request is closed
+    (not "this button is out of date"), and the move stands."""
+    w = await world(db_url)
+    other = await World(db_url, w.clock, Recorder(w.clock)).open()  # a second bot process
+    game = await start_game(w.svc, "tectonic", 2)
+    await first_move(w, game, A)
+    asked = await w.tb.ask(game.id, A, now=w.clock())
+    store_commit = w.store.commit_action
+    moved = []
+
+    async def commit_after_the_move(*args, **kwargs):
+        w.store.commit_action = store_commit
+        moved.append((await first_move(other, await other.svc.get(game.id), B)).game)
+        return await store_commit(*args, **kwargs)
+
+    w.store.commit_action = commit_after_the_move
+    with pytest.raises(SessionError, match="undo.error.closed"):
+        await w.tb.answer(game.id, B, asked.game.version, choice, now=w.clock())
+    after = await w.svc.get(game.id)
+    assert moved and after.version == moved[0].version and after.state == moved[0].state
+    assert takeback.open_request(after) is None
+    assert [r.action["type"] for r in await w.store.events(game.id)][-2:] == ["takeback_asked", "move"]
+
+
 async def test_revealing_moves_are_refused_with_their_reason(db_url):
     w = await world(db_url)
     ludix = await start_game(w.svc, "ludix", 2)

@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from tests.e2e.harness import assert_card, mentioned, usual_world, wait_control
+from tests.e2e.harness import assert_card, mentioned, read_game_row, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -59,7 +59,9 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
     gid = game_id_of(first)
     assert mentioned(first) == [u.alice.id]
 
-    # /parties: whose turn, since when, with a link to the game's message
+    # /parties: whose turn, since when, with a link to the game's message (once the bot has recorded which
+    # message it posted: before that, the link is to the channel)
+    await fake.wait_until(lambda: read_game_row(world.bot.db, gid).control_message_id == first.id, timeout=10)
     res = await fake.run_command(u.chloe, "jeux", "parties")
     assert res.ephemeral and f"n°{gid}" in res.content and "au tour d'Alice" in res.content
     assert f"/{first.id}" in res.content and "<t:" in res.content
