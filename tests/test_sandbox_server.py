@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import aiohttp
-import pytest
 import pytest_asyncio
 
 from bot import i18n
 from sandbox.server import Sandbox, command_catalog
 
-pytestmark = pytest.mark.asyncio
 PNG_A = b"\x89PNG\r\n\x1a\n" + bytes(8) + b"IHDR" + (1).to_bytes(4, "big") + (1).to_bytes(4, "big") + b"A" * 8
 PNG_B = PNG_A[:-1] + b"B"
 
