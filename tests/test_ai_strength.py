@@ -44,14 +44,17 @@ def test_a_duel_is_said_by_both_levels():
 
 def test_a_solo_measure_names_its_setting_without_the_game():
     """The title names the game: the line says only the board or mode (« plateau Nexus »), not « Take it to the
-    Limit — Nexus » again, and « parties » rather than the benchmarks' « tirages »."""
+    Limit — Nexus » again, and « parties » rather than the benchmarks' « tirages ». A stronger level's mean is
+    told beside the weaker level's on the same setting, so that a newcomer can tell what it is worth."""
     assert strength.lines("limit", 2, names("limit", "en"), "en") == [
-        "• Solo, Nexus board: **498.4 points** on average over 200 games."]
+        "• Solo, Nexus board: **498.4 points** on average over 200 games, against 358.6 for the Easy\u00a0bot."]
     assert strength.lines("limit", 1, names("limit", "fr"), "fr") == [
         "• En solo, plateau Nexus\u00a0: **358,6 points** en moyenne sur 200 parties."]
     fr = strength.lines("ranta", 2, names("ranta", "fr"), "fr")
-    assert fr == ["• En solo, mode classique\u00a0: **18,4 points** en moyenne sur 200 parties.",
-                  "• En solo, mode expert\u00a0: **62,31 points** en moyenne sur 200 parties."]
+    assert fr == ["• En solo, mode classique\u00a0: **18,4 points** en moyenne sur 200 parties, contre 11,4 pour le "
+                  "bot\u00a0Facile.",
+                  "• En solo, mode expert\u00a0: **62,31 points** en moyenne sur 200 parties, contre 40,9 pour le "
+                  "bot\u00a0Facile."]
     assert [strength.setting_name("community.daily.choice-ranta-expert", lg) for lg in ("fr", "en")] == [
         "mode expert", "expert mode"]
     # a setting with no short name keeps its full catalog text

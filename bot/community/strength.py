@@ -37,6 +37,13 @@ def setting_name(key: str, lg: str) -> str:
     return i18n.t(short if key.startswith(DAILY_CHOICE) and i18n.has(short, lg) else key, lg)
 
 
+def weaker_solo(kind: str, m: dict[str, Any]) -> dict[str, Any] | None:
+    """The solo measure of the strongest level below ``m``'s on the same setting, if one was measured."""
+    below = [o for o in measures().get(kind, []) if o["measure"] == "solo" and o["setting"] == m["setting"]
+             and o["level"] < m["level"]]
+    return max(below, key=lambda o: o["level"], default=None)
+
+
 def lines(kind: str, level: int, level_name: Callable[[int], str], lg: str) -> list[str]:
     """The lines that describe ``kind``'s AI at ``level`` in ``lg`` (``level_name`` names a level); empty when
     nothing was measured."""
@@ -49,13 +56,18 @@ def lines(kind: str, level: int, level_name: Callable[[int], str], lg: str) -> l
         if m["level"] != level:
             continue
         params: dict[str, Any] = {"games": int(m["games"])}
-        if m["measure"] == "solo":
+        key = m["measure"]
+        if key == "solo":
             params.update(setting=setting_name(m["setting"], lg), mean=float(m["mean"]))
+            below = weaker_solo(kind, m)
+            if below is not None:  # a mean says more beside the weaker level's on the same draws' setting
+                key = "solo_above"
+                params.update(below=float(below["mean"]), other=level_name(below["level"]))
         elif m["measure"] == "duel":
             params.update(other=level_name(m["other"]), share=float(m["share"]))
         elif m["measure"] in ("table", "word"):
             params.update(share=float(m["share"]), other=level_name(1))
         elif m["measure"] == "random":
             params.update(wins=int(m["wins"]))
-        out.append(i18n.t(f"community.profile.ai_{m['measure']}", lg, **params))
+        out.append(i18n.t(f"community.profile.ai_{key}", lg, **params))
     return out

@@ -183,6 +183,7 @@ profile-ai_setting-limit-nexus = Nexus board
 profile-ai_setting-ranta-classique = classic mode
 profile-ai_setting-ranta-expert = expert mode
 profile-ai_solo = • Solo, { $setting }: **{ $mean } points** on average over { NUMBER($games, useGrouping: 1) } games.
+profile-ai_solo_above = • Solo, { $setting }: **{ $mean } points** on average over { NUMBER($games, useGrouping: 1) } games, against { $below } for the { $other } bot.
 profile-ai_duel = • Against the { $other } bot: wins **{ $share }%** of games (out of { NUMBER($games, useGrouping: 1) }).
 profile-ai_duel_beaten = • The { $other } bot beats it in **{ $share }%** of games (out of { NUMBER($games, useGrouping: 1) }).
 profile-ai_table = • At a table of four, against three { $other } bots: wins **{ $share }%** of { NUMBER($games, useGrouping: 1) } games (an even share would be 25%).

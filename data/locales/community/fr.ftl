@@ -189,6 +189,7 @@ profile-ai_setting-limit-nexus = plateau Nexus
 profile-ai_setting-ranta-classique = mode classique
 profile-ai_setting-ranta-expert = mode expert
 profile-ai_solo = • En solo, { $setting } : **{ $mean } points** en moyenne sur { NUMBER($games, useGrouping: 1) } parties.
+profile-ai_solo_above = • En solo, { $setting } : **{ $mean } points** en moyenne sur { NUMBER($games, useGrouping: 1) } parties, contre { $below } pour le bot { $other }.
 profile-ai_duel = • Face au bot { $other } : il gagne **{ $share } %** des parties (sur { NUMBER($games, useGrouping: 1) }).
 profile-ai_duel_beaten = • Le bot { $other } le bat dans **{ $share } %** des parties (sur { NUMBER($games, useGrouping: 1) }).
 profile-ai_table = • À quatre, face à trois bots de niveau { $other } : il gagne **{ $share } %** de { NUMBER($games, useGrouping: 1) } parties (à force égale, ce serait 25 %).
