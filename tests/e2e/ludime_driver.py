@@ -44,10 +44,16 @@ def started(res) -> bool:
     return res.ephemeral or any(m.visible_to is None and m.attachments for m in res.messages)
 
 
+def refusal(res) -> bool:
+    """The answer is a refusal: a private message that says why, with no picture (the mover's hand is
+    private too, but it has its picture, and it may come before the move's public message)."""
+    return not res.public_messages and any(m.ephemeral and m.text and not m.attachments for m in res.messages)
+
+
 def answered(res) -> bool:
     """A move's whole answer is in: a refusal, or the public message and the mover's private hand
     (none once the game is over)."""
-    if res.ephemeral:
+    if refusal(res):
         return True
     publics = res.public_messages
     if not publics:
@@ -205,7 +211,7 @@ class LudimeTable:
                 return await self.add_within_turn(seat, action)
         version, _, _ = await self.snapshot()
         res = await self.send(seat, action)
-        assert not res.ephemeral, (action, res.content)
+        assert res.public_messages and not refusal(res), (action, res.content, res)
         public = res.public_messages
         assert public and public[0].attachments and public[0].attachments[0].bytes[:4] == b"\x89PNG", action
         game = await self.game()
