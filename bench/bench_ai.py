@@ -240,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
             cases = cases[:1]
         for i, (label, players, options) in enumerate(cases):
             some = seeds if game == "ranta" or i == 0 else range(args.first, args.first + args.board_seeds)
+            if not some:  # (--seeds 0: only Limit's other boards and variants)
+                continue
             for level in args.levels:
                 r = measure(game, label, players, options, level, some, args.raw)
                 print(f"| {game} | {label} | {level} | {len(some)} ({some.start}..{some.stop - 1}) | {r['mean']:.1f} | {r['median']:g} | {r['best']} | "
