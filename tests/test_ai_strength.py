@@ -47,9 +47,11 @@ def test_a_solo_measure_names_its_setting_without_the_game():
     Limit — Nexus » again, and « parties » rather than the benchmarks' « tirages ». A stronger level's mean is
     told beside the weaker level's on the same setting, so that a newcomer can tell what it is worth."""
     assert strength.lines("limit", 2, names("limit", "en"), "en") == [
-        "• Solo, Nexus board: **498.4 points** on average over 200 games, against 358.6 for the Easy\u00a0bot."]
+        "• Solo, Nexus board: **498.4 points** on average over 200 games, against 358.6 for the Easy\u00a0bot.",
+        "• Solo, Orchidée board: **297.8 points** on average over 30 games, against 233.4 for the Easy\u00a0bot."]
     assert strength.lines("limit", 1, names("limit", "fr"), "fr") == [
-        "• En solo, plateau Nexus\u00a0: **358,6 points** en moyenne sur 200 parties."]
+        "• En solo, plateau Nexus\u00a0: **358,6 points** en moyenne sur 200 parties.",
+        "• En solo, plateau Orchidée\u00a0: **233,4 points** en moyenne sur 30 parties."]
     fr = strength.lines("ranta", 2, names("ranta", "fr"), "fr")
     assert fr == ["• En solo, mode classique\u00a0: **18,4 points** en moyenne sur 200 parties, contre 11,4 pour le "
                   "bot\u00a0Facile.",

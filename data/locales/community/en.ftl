@@ -180,6 +180,7 @@ profile-ai_head = 🤖 **{ $name }** — AI, level **{ $level }**
 profile-ai_head_only = 🤖 **{ $name }** — AI
     -# { $game }
 profile-ai_setting-limit-nexus = Nexus board
+profile-ai_setting-limit-orchidee = Orchidée board
 profile-ai_setting-ranta-classique = classic mode
 profile-ai_setting-ranta-expert = expert mode
 profile-ai_solo = • Solo, { $setting }: **{ $mean } points** on average over { NUMBER($games, useGrouping: 1) } games.

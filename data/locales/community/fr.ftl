@@ -186,6 +186,7 @@ profile-ai_head = 🤖 **{ $name }** — IA, niveau **{ $level }**
 profile-ai_head_only = 🤖 **{ $name }** — IA
     -# { $game }
 profile-ai_setting-limit-nexus = plateau Nexus
+profile-ai_setting-limit-orchidee = plateau Orchidée
 profile-ai_setting-ranta-classique = mode classique
 profile-ai_setting-ranta-expert = mode expert
 profile-ai_solo = • En solo, { $setting } : **{ $mean } points** en moyenne sur { NUMBER($games, useGrouping: 1) } parties.
