@@ -22,7 +22,18 @@ from typing import Any
 
 from PIL import Image
 
-from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, font, save_picture_texts
+from render.common import (
+    BACKGROUND,
+    FRAME_WIDTH,
+    HIGHLIGHT,
+    PANEL,
+    RAW,
+    TEXT,
+    canvas,
+    fit,
+    font,
+    save_picture_texts,
+)
 
 #: a phone shows 390 CSS px: 480 px frames fill it, and keep the drawing and the file small
 MAX_WIDTH = 480
@@ -47,13 +58,16 @@ GIF_PIXELS = 16 * 480 * 1000
 Job = tuple[Callable[..., bytes | None], tuple[Any, ...], dict[str, Any]]
 
 
-def _draw(job: Job) -> Image.Image | None:
-    """The job's picture itself: its renderer runs with ``encode_png`` handing the image back."""
+def _draw(job: Job, width: int | None = None) -> Image.Image | None:
+    """The job's picture itself: its renderer runs with ``encode_png`` handing the image back, and
+    ``FRAME_WIDTH`` telling it the frames' ``width`` (a renderer that can draw its picture that narrow
+    does: nothing to scale)."""
     fn, args, kwargs = job
-    token = RAW.set(True)
+    token, narrow = RAW.set(True), FRAME_WIDTH.set(width)
     try:
         out: Any = fn(*args, **kwargs)
     finally:
+        FRAME_WIDTH.reset(narrow)
         RAW.reset(token)
     if out is None:
         return None
@@ -125,7 +139,7 @@ def shown_of(jobs: Sequence[Job], order: Sequence[int], max_width: int = MAX_WID
     :func:`animate` would show, for a check (``bench/bench_replay.py``)."""
     if not order:
         return []
-    drawn = [_draw(jobs[i]) for i in dict.fromkeys((order[0], order[-1]))]
+    drawn = [_draw(jobs[i], max_width) for i in dict.fromkeys((order[0], order[-1]))]
     return shown(order, [p.size for p in drawn if p is not None], max_width)
 
 
@@ -215,11 +229,11 @@ def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = 
         return None
     pictures: list[Image.Image | None] = [None] * len(jobs)
     for i in dict.fromkeys((order[0], order[-1])):  # the first and last pictures tell the frames' size
-        pictures[i] = _draw(jobs[i])
+        pictures[i] = _draw(jobs[i], max_width)
     order = shown(order, [p.size for p in pictures if p is not None], max_width)
     for i in sorted(set(order)):
         if pictures[i] is None:
-            pictures[i] = _draw(jobs[i])
+            pictures[i] = _draw(jobs[i], max_width)
     drawn = [p for p in pictures if p is not None]
     if not drawn:
         return None
