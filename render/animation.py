@@ -123,24 +123,27 @@ def sampled(order: Sequence[int], count: int) -> list[int]:
     return [order[round(i * step)] for i in range(count)]
 
 
-def shown(order: Sequence[int], sizes: Sequence[tuple[int, int]], max_width: int = MAX_WIDTH) -> list[int]:
+def shown(order: Sequence[int], sizes: Sequence[tuple[int, int]], max_width: int = MAX_WIDTH,
+          max_pixels: int | None = None) -> list[int]:
     """The entries of ``order`` the frames show, given the sizes (width, height) of its first and last
-    pictures: the frames as tall as the tallest of them, as many as ``MAX_PIXELS`` holds (all of them,
-    or fewer, evenly spread, the first and the last kept)."""
+    pictures: the frames as tall as the tallest of them, as many as ``max_pixels`` (``MAX_PIXELS``)
+    holds (all of them, or fewer, evenly spread, the first and the last kept)."""
     if not sizes:
         return list(order)
     width = min(max_width, max(w for w, _ in sizes))
     tall = max(h * fitted_width(w, h, width) / w for w, h in sizes)
-    return sampled(order, max(2, int(MAX_PIXELS // (width * (tall + PROGRESS)))))
+    budget = MAX_PIXELS if max_pixels is None else max_pixels
+    return sampled(order, max(2, int(budget // (width * (tall + PROGRESS)))))
 
 
-def shown_of(jobs: Sequence[Job], order: Sequence[int], max_width: int = MAX_WIDTH) -> list[int]:
+def shown_of(jobs: Sequence[Job], order: Sequence[int], max_width: int = MAX_WIDTH,
+             max_pixels: int | None = None) -> list[int]:
     """:func:`shown` for the drawing jobs of an animation (its first and last pictures drawn): what
     :func:`animate` would show, for a check (``bench/bench_replay.py``)."""
     if not order:
         return []
     drawn = [_draw(jobs[i], max_width) for i in dict.fromkeys((order[0], order[-1]))]
-    return shown(order, [p.size for p in drawn if p is not None], max_width)
+    return shown(order, [p.size for p in drawn if p is not None], max_width, max_pixels)
 
 
 def frame_count(data: bytes) -> int:
@@ -182,9 +185,9 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
             frame = blank.copy()
         elif pic.height == height:
             frame = pic.copy()
-        else:
-            frame = blank.copy()
-            frame.paste(pic, (0, 0))
+        else:  # the picture, the canvas under it (one pass over the frame: a tall one is 2 Mpx)
+            frame = pic.crop((0, 0, width, height))
+            frame.paste(BACKGROUND, (0, pic.height, width, height))
         out.append(frame)
         shown = pic
     if band is not None and out:
@@ -221,16 +224,16 @@ def _encode(frames: list[Image.Image], durations: list[int]) -> tuple[bytes, str
 
 def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = (), title: str = "",
             *, frame_ms: int = FRAME_MS, last_ms: int = LAST_MS, max_bytes: int = MAX_BYTES,
-            max_width: int = MAX_WIDTH) -> tuple[bytes, str] | None:
+            max_width: int = MAX_WIDTH, max_pixels: int | None = None) -> tuple[bytes, str] | None:
     """``(bytes, "webp" | "gif")``: one frame per entry of ``order`` (an index into ``jobs``), the
-    ranking lines under the last one (fewer frames when they are tall: ``MAX_PIXELS``); None when
-    there is nothing to show."""
+    ranking lines under the last one (fewer frames when they are tall: ``max_pixels``, ``MAX_PIXELS``
+    unless the caller gives a tighter one); None when there is nothing to show."""
     if not order:
         return None
     pictures: list[Image.Image | None] = [None] * len(jobs)
     for i in dict.fromkeys((order[0], order[-1])):  # the first and last pictures tell the frames' size
         pictures[i] = _draw(jobs[i], max_width)
-    order = shown(order, [p.size for p in pictures if p is not None], max_width)
+    order = shown(order, [p.size for p in pictures if p is not None], max_width, max_pixels)
     for i in sorted(set(order)):
         if pictures[i] is None:
             pictures[i] = _draw(jobs[i], max_width)

@@ -714,10 +714,14 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         bds = [b["score"] for b in boards]
         scores = [b["score"]["total"] for b in boards]
     shown = list(range(len(cells_of))) if only is None else [only]
-    size, small = _final_size(layout["main"], FRAME_WIDTH.get())
+    frame_width = FRAME_WIDTH.get()
+    size, small = _final_size(layout["main"], frame_width)
     pad = 6
     gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
     width = gw + 2 * pad + 12
+    if frame_width is not None and size < 44:  # an animation's frame: its whole width, the boards centred
+        gox += (frame_width - width) // 2
+        width = frame_width
     big = small + 4
     dech = layout.get("dechetterie")
     if dech:

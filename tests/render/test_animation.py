@@ -104,6 +104,11 @@ def test_a_tall_picture_keeps_its_size_and_the_summary_shows_fewer_positions(mon
     assert abs(frames[0].getpixel((150, 1500))[0] - 40) < 20 and abs(frames[-1].getpixel((150, 1500))[0] - 205) < 20
     monkeypatch.setattr(animation, "MAX_PIXELS", 48 * 480 * 2000)
     assert animation.frame_count(animate(jobs, list(range(12)))[0]) == 12  # within the budget: every one
+    # a caller's tighter budget (Limit's, whose frames change all over: bot.community.replay.SUMMARY_PIXELS)
+    calls.clear()
+    data, _ = animate(jobs, list(range(12)), max_pixels=300 * 3100 * 4)
+    assert animation.frame_count(data) == 4 and sorted(calls) == [0, 4, 7, 11]
+    assert animation.shown_of(jobs, list(range(12)), max_pixels=300 * 3100 * 4) == [0, 4, 7, 11]
 
 
 def test_the_renderers_still_encode_png_outside_an_animation():
@@ -284,7 +289,7 @@ def test_limit_s_boards_are_drawn_at_the_frames_width_as_they_would_look_scaled_
         common.FRAME_WIDTH.reset(token)
     assert fn is render_final and wide.width == 563 and isinstance(narrow, bytes)
     narrow = Image.open(io.BytesIO(narrow))
-    assert 470 <= narrow.width <= 480
+    assert narrow.width == 480  # the frames' width: the closing ranking keeps its size (22 px from 480 px)
     scale = narrow.width / wide.width
     assert [r.text for r in narrow_runs] == [r.text for r in natural]
     assert all(abs(n.size - w.size * scale) <= 1.2 for n, w in zip(narrow_runs, natural, strict=True))
