@@ -3,10 +3,14 @@
 :func:`animate` takes the drawing jobs of the distinct pictures (each a renderer of ``render/``
 and its arguments) and, for every frame, which picture it shows: a picture that several frames
 show is drawn once. The frames share one canvas (the widest picture's width, at most
-``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot. A tall
+``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot (a
+renderer told the frames' width, ``render.common.FRAME_WIDTH``, may draw its picture that narrow
+itself: Limit's boards, nothing left to scale). A tall
 picture keeps its size (six Limit boards, eight kallaxes one under the other: made smaller, their
 numbers would fall to 4 CSS px on a phone, issue 36): the summary then shows fewer positions, evenly
-spread, the first and the last kept, so that all its frames hold at most ``MAX_PIXELS``. The
+spread, the first and the last kept, so that all its frames hold at most ``MAX_PIXELS`` (or the
+caller's tighter budget: Limit's frames change all over, and WebP's CPU follows the pixels that
+change, ``bot.community.replay.SUMMARY_PIXELS``). The
 last frame carries the final ranking under the last picture (never over it: issue 36 found it over
 Ludix's and Range ta Ludothèque's score lines and Limit's Déchetterie), its title and lines wrapped,
 never cut. The result is an animated WebP, or a GIF when that is smaller;
@@ -42,8 +46,8 @@ MAX_BYTES = 8 * 1024 * 1024
 #: a picture taller than this many pixels is made smaller to fit, never cut (WebP's limit is 16383;
 #: the tallest the games draw, six Limit boards, is about 5300 px at 480 px wide)
 MAX_HEIGHT = 8000
-#: every frame's pixels together, at most: as many as 48 frames of 480 x 2000 (about 140 MB drawn:
-#: a 44-tile Limit game of two keeps its 44 frames); taller frames, fewer of them
+#: every frame's pixels together, at most: as many as 48 frames of 480 x 2000 (about 140 MB drawn);
+#: taller frames, fewer of them (a caller may give a tighter budget: ``animate``'s ``max_pixels``)
 MAX_PIXELS = 48 * 480 * 2000
 FRAME_MS = 700
 #: the progress bar's height (px)
