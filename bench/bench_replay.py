@@ -74,7 +74,7 @@ async def animations() -> tuple[str, list[str]]:
             # the product's rule: every position of frame_order, or fewer, evenly spread, when the pictures
             # are tall (render.animation.shown: the frames hold at most MAX_PIXELS)
             job = service.animation_job(game, item, "fr", [], "")
-            frames = len(shown_of(*job.args[:2]))
+            frames = len(shown_of(*job.args[:2], max_pixels=job.kwargs.get("max_pixels")))
             if first.frames != frames:
                 raise MeasuredNothing(f"{kind}: {first.frames} frames where {frames} of its "
                                       f"{len(frame_order(item))} positions should be shown")

@@ -3,10 +3,14 @@
 :func:`animate` takes the drawing jobs of the distinct pictures (each a renderer of ``render/``
 and its arguments) and, for every frame, which picture it shows: a picture that several frames
 show is drawn once. The frames share one canvas (the widest picture's width, at most
-``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot. A tall
+``MAX_WIDTH``), each picture scaled to it and set at the top, a progress bar along the foot (a
+renderer told the frames' width, ``render.common.FRAME_WIDTH``, may draw its picture that narrow
+itself: Limit's boards, nothing left to scale). A tall
 picture keeps its size (six Limit boards, eight kallaxes one under the other: made smaller, their
 numbers would fall to 4 CSS px on a phone, issue 36): the summary then shows fewer positions, evenly
-spread, the first and the last kept, so that all its frames hold at most ``MAX_PIXELS``. The
+spread, the first and the last kept, so that all its frames hold at most ``MAX_PIXELS`` (or the
+caller's tighter budget: Limit's frames change all over, and WebP's CPU follows the pixels that
+change, ``bot.community.replay.SUMMARY_PIXELS``). The
 last frame carries the final ranking under the last picture (never over it: issue 36 found it over
 Ludix's and Range ta Ludothèque's score lines and Limit's Déchetterie), its title and lines wrapped,
 never cut. The result is an animated WebP, or a GIF when that is smaller;
@@ -22,7 +26,18 @@ from typing import Any
 
 from PIL import Image
 
-from render.common import BACKGROUND, HIGHLIGHT, PANEL, RAW, TEXT, canvas, fit, font, save_picture_texts
+from render.common import (
+    BACKGROUND,
+    FRAME_WIDTH,
+    HIGHLIGHT,
+    PANEL,
+    RAW,
+    TEXT,
+    canvas,
+    fit,
+    font,
+    save_picture_texts,
+)
 
 #: a phone shows 390 CSS px: 480 px frames fill it, and keep the drawing and the file small
 MAX_WIDTH = 480
@@ -31,8 +46,8 @@ MAX_BYTES = 8 * 1024 * 1024
 #: a picture taller than this many pixels is made smaller to fit, never cut (WebP's limit is 16383;
 #: the tallest the games draw, six Limit boards, is about 5300 px at 480 px wide)
 MAX_HEIGHT = 8000
-#: every frame's pixels together, at most: as many as 48 frames of 480 x 2000 (about 140 MB drawn:
-#: a 44-tile Limit game of two keeps its 44 frames); taller frames, fewer of them
+#: every frame's pixels together, at most: as many as 48 frames of 480 x 2000 (about 140 MB drawn);
+#: taller frames, fewer of them (a caller may give a tighter budget: ``animate``'s ``max_pixels``)
 MAX_PIXELS = 48 * 480 * 2000
 FRAME_MS = 700
 #: the progress bar's height (px)
@@ -47,13 +62,16 @@ GIF_PIXELS = 16 * 480 * 1000
 Job = tuple[Callable[..., bytes | None], tuple[Any, ...], dict[str, Any]]
 
 
-def _draw(job: Job) -> Image.Image | None:
-    """The job's picture itself: its renderer runs with ``encode_png`` handing the image back."""
+def _draw(job: Job, width: int | None = None) -> Image.Image | None:
+    """The job's picture itself: its renderer runs with ``encode_png`` handing the image back, and
+    ``FRAME_WIDTH`` telling it the frames' ``width`` (a renderer that can draw its picture that narrow
+    does: nothing to scale)."""
     fn, args, kwargs = job
-    token = RAW.set(True)
+    token, narrow = RAW.set(True), FRAME_WIDTH.set(width)
     try:
         out: Any = fn(*args, **kwargs)
     finally:
+        FRAME_WIDTH.reset(narrow)
         RAW.reset(token)
     if out is None:
         return None
@@ -109,24 +127,27 @@ def sampled(order: Sequence[int], count: int) -> list[int]:
     return [order[round(i * step)] for i in range(count)]
 
 
-def shown(order: Sequence[int], sizes: Sequence[tuple[int, int]], max_width: int = MAX_WIDTH) -> list[int]:
+def shown(order: Sequence[int], sizes: Sequence[tuple[int, int]], max_width: int = MAX_WIDTH,
+          max_pixels: int | None = None) -> list[int]:
     """The entries of ``order`` the frames show, given the sizes (width, height) of its first and last
-    pictures: the frames as tall as the tallest of them, as many as ``MAX_PIXELS`` holds (all of them,
-    or fewer, evenly spread, the first and the last kept)."""
+    pictures: the frames as tall as the tallest of them, as many as ``max_pixels`` (``MAX_PIXELS``)
+    holds (all of them, or fewer, evenly spread, the first and the last kept)."""
     if not sizes:
         return list(order)
     width = min(max_width, max(w for w, _ in sizes))
     tall = max(h * fitted_width(w, h, width) / w for w, h in sizes)
-    return sampled(order, max(2, int(MAX_PIXELS // (width * (tall + PROGRESS)))))
+    budget = MAX_PIXELS if max_pixels is None else max_pixels
+    return sampled(order, max(2, int(budget // (width * (tall + PROGRESS)))))
 
 
-def shown_of(jobs: Sequence[Job], order: Sequence[int], max_width: int = MAX_WIDTH) -> list[int]:
+def shown_of(jobs: Sequence[Job], order: Sequence[int], max_width: int = MAX_WIDTH,
+             max_pixels: int | None = None) -> list[int]:
     """:func:`shown` for the drawing jobs of an animation (its first and last pictures drawn): what
     :func:`animate` would show, for a check (``bench/bench_replay.py``)."""
     if not order:
         return []
-    drawn = [_draw(jobs[i]) for i in dict.fromkeys((order[0], order[-1]))]
-    return shown(order, [p.size for p in drawn if p is not None], max_width)
+    drawn = [_draw(jobs[i], max_width) for i in dict.fromkeys((order[0], order[-1]))]
+    return shown(order, [p.size for p in drawn if p is not None], max_width, max_pixels)
 
 
 def frame_count(data: bytes) -> int:
@@ -168,9 +189,9 @@ def _frames(pictures: list[Image.Image | None], order: Sequence[int], width: int
             frame = blank.copy()
         elif pic.height == height:
             frame = pic.copy()
-        else:
-            frame = blank.copy()
-            frame.paste(pic, (0, 0))
+        else:  # the picture, the canvas under it (one pass over the frame: a tall one is 2 Mpx)
+            frame = pic.crop((0, 0, width, height))
+            frame.paste(BACKGROUND, (0, pic.height, width, height))
         out.append(frame)
         shown = pic
     if band is not None and out:
@@ -207,19 +228,19 @@ def _encode(frames: list[Image.Image], durations: list[int]) -> tuple[bytes, str
 
 def animate(jobs: Sequence[Job], order: Sequence[int], ranking: Sequence[str] = (), title: str = "",
             *, frame_ms: int = FRAME_MS, last_ms: int = LAST_MS, max_bytes: int = MAX_BYTES,
-            max_width: int = MAX_WIDTH) -> tuple[bytes, str] | None:
+            max_width: int = MAX_WIDTH, max_pixels: int | None = None) -> tuple[bytes, str] | None:
     """``(bytes, "webp" | "gif")``: one frame per entry of ``order`` (an index into ``jobs``), the
-    ranking lines under the last one (fewer frames when they are tall: ``MAX_PIXELS``); None when
-    there is nothing to show."""
+    ranking lines under the last one (fewer frames when they are tall: ``max_pixels``, ``MAX_PIXELS``
+    unless the caller gives a tighter one); None when there is nothing to show."""
     if not order:
         return None
     pictures: list[Image.Image | None] = [None] * len(jobs)
     for i in dict.fromkeys((order[0], order[-1])):  # the first and last pictures tell the frames' size
-        pictures[i] = _draw(jobs[i])
-    order = shown(order, [p.size for p in pictures if p is not None], max_width)
+        pictures[i] = _draw(jobs[i], max_width)
+    order = shown(order, [p.size for p in pictures if p is not None], max_width, max_pixels)
     for i in sorted(set(order)):
         if pictures[i] is None:
-            pictures[i] = _draw(jobs[i])
+            pictures[i] = _draw(jobs[i], max_width)
     drawn = [p for p in pictures if p is not None]
     if not drawn:
         return None

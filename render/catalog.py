@@ -8,6 +8,7 @@ one section as a ``str.format`` template (a Fluent variable ``$n`` becomes
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -70,10 +71,30 @@ def _selects(node: object) -> bool:
     return False
 
 
+#: a message's first line in a catalog: its id at the start of the line (a term's starts with ``-``)
+_ENTRY = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)[ \t]*=", re.MULTILINE)
+
+
+@lru_cache(maxsize=32)
+def _selecting(domain: str, lang: str) -> frozenset[str]:
+    """The ids of the messages of the ``domain`` catalog in ``lang`` (French if unknown) that may choose a
+    variant, read off its text: every select expression has its ``->``, so none is missed; a ``->`` in a
+    message's words would only send that message through :func:`message`, which formats it right anyway.
+    Parsing the catalog (:func:`_bundle`) cost 0.1 s of the first picture a worker drew of a game, its
+    animated summary's too (issue 27); it now waits for a message that chooses a variant."""
+    path = LOCALES / domain / f"{lang}.ftl"
+    if not path.exists():
+        path = LOCALES / domain / "fr.ftl"
+    text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#"))
+    starts = list(_ENTRY.finditer(text))
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    return frozenset(m.group(1) for m, end in zip(starts, ends, strict=True) if "->" in text[m.end():end])
+
+
 def selects(domain: str, lang: str, key: str) -> bool:
     """Whether the message ``key`` (``"rule.empty_cells"`` or ``"rule-empty_cells"``) chooses a
     variant by its parameters (a plural): a template of its default variant would be wrong."""
-    return key.replace(".", "-") in _bundle(domain, lang)[1]
+    return key.replace(".", "-") in _selecting(domain, lang)
 
 
 def message(domain: str, lang: str, key: str, **params: object) -> str | None:

@@ -40,14 +40,56 @@ MUTED = (185, 189, 196)  # 5.2 : 1 on PANEL, 6.9 : 1 on BACKGROUND (WCAG AA asks
 HIGHLIGHT = (250, 210, 60)
 
 
+class _Font(ImageFont.FreeTypeFont):
+    """A bundled font that remembers what it rendered and measured (:func:`font`).
+
+    A picture redrawn at every move, or the frames of a replay's summary, draws the same lines again
+    and again (a Limit board's 40 cell names, its score rows): rendering one through the text layout
+    and FreeType costs 0.1-0.2 ms, about 0.7 s of the 27 pictures of a 4-player Limit summary. The
+    coverage of a line depends only on the font and the arguments (the text, the anchor, the stroke,
+    the fraction of a pixel it starts at): a remembered one is the very same pixels. Pillow's
+    ``ImageDraw`` only reads it (a colour font's ``RGBA`` rendering, which it changes, is not kept)."""
+
+    def getmask2(self, text, mode="", *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if mode != "RGBA":
+            try:
+                return _rendered(self, text, mode, args, tuple(sorted(kwargs.items())))
+            except TypeError:  # an argument that does not hash (a list of features): rendered afresh
+                pass
+        return super().getmask2(text, mode, *args, **kwargs)
+
+    def getbbox(self, text, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        try:
+            return _measured(self, "getbbox", text, args, tuple(sorted(kwargs.items())))
+        except TypeError:
+            return super().getbbox(text, *args, **kwargs)
+
+    def getlength(self, text, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        try:
+            return _measured(self, "getlength", text, args, tuple(sorted(kwargs.items())))
+        except TypeError:
+            return super().getlength(text, *args, **kwargs)
+
+
+@lru_cache(maxsize=4096)
+def _rendered(fnt: _Font, text, mode: str, args: tuple, kwargs: tuple):  # type: ignore[no-untyped-def]
+    return ImageFont.FreeTypeFont.getmask2(fnt, text, mode, *args, **dict(kwargs))
+
+
+@lru_cache(maxsize=8192)
+def _measured(fnt: _Font, what: str, text, args: tuple, kwargs: tuple):  # type: ignore[no-untyped-def]
+    return getattr(ImageFont.FreeTypeFont, what)(fnt, text, *args, **dict(kwargs))
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu font (Bitstream Vera licence, data/fonts/LICENSE-DejaVu.txt)."""
+    """The bundled DejaVu font (Bitstream Vera licence, data/fonts/LICENSE-DejaVu.txt); it remembers
+    the lines it rendered and measured (:class:`_Font`)."""
     if mono:
         name = "DejaVuSansMono-Bold.ttf"
     else:
         name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONTS / name), size)
+    return _Font(str(FONTS / name), size)
 
 
 def seat_colour(seat: int) -> tuple[int, int, int]:
@@ -413,6 +455,10 @@ def ramp_palette(flat: Sequence[tuple[int, int, int]],
 #: set by :mod:`render.animation` while it draws frames: ``encode_png`` then hands back the picture
 #: itself (no palette, no PNG, no decoding afterwards). A context variable: a drawing thread sets its own.
 RAW: ContextVar[bool] = ContextVar("render_raw", default=False)
+#: set by :mod:`render.animation` while it draws frames: the frames' width (px). A renderer that can lay its
+#: picture out that narrow itself (Limit's boards: ``render.limit.render_final``) does; the animation then has
+#: nothing to scale (scaling a tall picture down cost as much as drawing it, and blurred its text: issue 27).
+FRAME_WIDTH: ContextVar[int | None] = ContextVar("render_frame_width", default=None)
 
 
 def encode_png(img: Image.Image, palette: bool = True) -> bytes:

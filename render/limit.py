@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 from render import catalog
 from render.common import (
     DATA,
+    FRAME_WIDTH,
     HIGHLIGHT,
     MUTED,
     PANEL,
@@ -671,6 +672,27 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     return encode_png(img)
 
 
+def _final_width(main: Sequence[Mapping[str, Any]], size: int) -> int:
+    """The width of the final boards' picture whose tiles have the radius ``size``."""
+    return _grid_size(main, size, pad=size * 0.62)[0] + 2 * 6 + 12
+
+
+def _final_size(main: Sequence[Mapping[str, Any]], at_most: int | None = None) -> tuple[int, int]:
+    """The final boards' tile radius and text size (px): 44, as on a player's board (the values stay 13
+    CSS px high on a phone), the text 11 CSS px high once the picture is shown 360 px wide. In an
+    animated summary's frame ``at_most`` px wide (``render.common.FRAME_WIDTH``), narrower than that: the
+    largest radius that fits, the text in proportion, so that the frame shows the picture as the same
+    picture drawn at 44 and scaled down to the frame would look, but drawn at its size (issue 27: a
+    4-player summary scaled 27 pictures of 563 x 3700 px, a third of its CPU, and blurred their text)."""
+    size = 44
+    small = _min_font(_final_width(main, size))
+    if at_most is None or _final_width(main, size) <= at_most:
+        return size, small
+    while size > 12 and _final_width(main, size) > at_most:
+        size -= 1
+    return size, max(1, round(small * size / 44))
+
+
 def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
                  labels: Mapping[str, str] | None = None, only: int | None = None, title: str | None = None) -> bytes:
     """Every board of the last finished game, one under the other (a phone shows one board
@@ -692,11 +714,14 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
         bds = [b["score"] for b in boards]
         scores = [b["score"]["total"] for b in boards]
     shown = list(range(len(cells_of))) if only is None else [only]
-    size = 44  # as on a player's board: the values stay 13 CSS px high on a phone
+    frame_width = FRAME_WIDTH.get()
+    size, small = _final_size(layout["main"], frame_width)
     pad = 6
     gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
     width = gw + 2 * pad + 12
-    small = _min_font(width)
+    if frame_width is not None and size < 44:  # an animation's frame: its whole width, the boards centred
+        gox += (frame_width - width) // 2
+        width = frame_width
     big = small + 4
     dech = layout.get("dechetterie")
     if dech:

@@ -43,6 +43,12 @@ MOVES_PER_GROUP = 2
 #: games whose replay steps a round at a time (every seat places the same tile; nothing of a round
 #: shows before it closes)
 STEP_BY_ROUND = frozenset({"limit"})
+#: the pixels an animated summary's frames may hold together, for games whose frames change all over
+#: (``render.animation.MAX_PIXELS`` for the others, whose moves change a corner of the picture). WebP codes
+#: each frame as the rectangle that changed since the previous one, at about 25 Mpx per second of CPU: in
+#: Limit every board takes a tile each round, so that rectangle is three quarters of a frame of four boards
+#: (477 x 3650 px), and its 27 frames cost 1.5 s to encode alone (issue 27's budget: 1.5 s in all).
+SUMMARY_PIXELS: dict[str, int] = {"limit": 25_000_000}
 
 
 class ReplayError(RuleError):
@@ -393,6 +399,8 @@ class ReplayService:
                     jobs.append((job.fn, job.args, job.kwargs))
                     previous_view = view
             order.append(index_of[drawn])
+        if game.kind in SUMMARY_PIXELS:
+            return picture(animate, jobs, order, ranking, title, max_pixels=SUMMARY_PIXELS[game.kind])
         return picture(animate, jobs, order, ranking, title)
 
     async def animation(self, game: GameRow, lang: str, ranking: list[str], title: str) -> Animation | None:

@@ -381,7 +381,8 @@ def _record_all(part: str) -> Iterator[tuple[str, int, list]]:
 def _summary_runs(shot: Shot, clear: Callable[[], None]) -> Iterator[tuple[str, int, list]]:
     """The texts of an animated summary as its frames show them: the animation is drawn (its frames'
     width, after any shrinking for its size budget), then each of its pictures is drawn again while
-    recording, its texts scaled as :mod:`render.animation` scales the picture into the frame; the
+    recording, as the animation draws it (``FRAME_WIDTH``: Limit's boards are drawn at the frames'
+    width), its texts scaled as :mod:`render.animation` scales the picture into the frame; the
     final ranking's band is drawn at the frames' width. Named ``<kind>-…-summary-<picture>-<lang>``
     (``-ranking-<lang>`` for the band: its words are the replay catalog's)."""
     import dataclasses
@@ -399,8 +400,12 @@ def _summary_runs(shot: Shot, clear: Callable[[], None]) -> Iterator[tuple[str, 
     stem, lg = shot.name.rsplit("-", 1)  # the language stays last (test_picture_words reads it there)
     for j, (fn, args, kwargs) in enumerate(jobs):
         clear()
-        with common.recording_text() as runs:
-            png = fn(*args, **kwargs)
+        narrow = common.FRAME_WIDTH.set(animation.MAX_WIDTH)
+        try:
+            with common.recording_text() as runs:
+                png = fn(*args, **kwargs)
+        finally:
+            common.FRAME_WIDTH.reset(narrow)
         if not png:
             continue
         pic = Image.open(io.BytesIO(png))

@@ -104,6 +104,11 @@ def test_a_tall_picture_keeps_its_size_and_the_summary_shows_fewer_positions(mon
     assert abs(frames[0].getpixel((150, 1500))[0] - 40) < 20 and abs(frames[-1].getpixel((150, 1500))[0] - 205) < 20
     monkeypatch.setattr(animation, "MAX_PIXELS", 48 * 480 * 2000)
     assert animation.frame_count(animate(jobs, list(range(12)))[0]) == 12  # within the budget: every one
+    # a caller's tighter budget (Limit's, whose frames change all over: bot.community.replay.SUMMARY_PIXELS)
+    calls.clear()
+    data, _ = animate(jobs, list(range(12)), max_pixels=300 * 3100 * 4)
+    assert animation.frame_count(data) == 4 and sorted(calls) == [0, 4, 7, 11]
+    assert animation.shown_of(jobs, list(range(12)), max_pixels=300 * 3100 * 4) == [0, 4, 7, 11]
 
 
 def test_the_renderers_still_encode_png_outside_an_animation():
@@ -221,3 +226,82 @@ def test_gif_is_tried_only_for_small_frames(monkeypatch):
     tall = [(board, ((40 * k, 200 - 40 * k, 90), 480, 1800), {}) for k in range(5)]
     data, ext = animate(tall, list(range(5)) * 2)
     assert ext == "webp" and quantized == [] and len(frames_of(data)) == 10
+
+
+# --- the summary's CPU (issue 27: a 4-player Limit summary took 4 s) -------------------------------
+
+def test_a_line_rendered_again_is_the_very_same_pixels_and_is_not_rendered_again(monkeypatch):
+    """The bundled fonts remember what they rendered: a line drawn again (a board's cell names, frame
+    after frame) is not rendered again, and is exactly what a font that remembers nothing draws, at any
+    fraction of a pixel, stroked or not."""
+    from PIL import ImageDraw, ImageFont
+
+    fnt = common.font(19, bold=True)
+    plain = ImageFont.truetype(fnt.path, 19)
+    calls = []
+    real = ImageFont.FreeTypeFont.getmask2
+
+    def counted(self, *args, **kwargs):
+        calls.append(args[0])
+        return real(self, *args, **kwargs)
+
+    def drawn(f, xy, text, **kw):
+        img = Image.new("RGB", (120, 50), common.BACKGROUND)
+        ImageDraw.Draw(img).text(xy, text, font=f, fill=(250, 210, 60), anchor="mm", **kw)
+        return img
+
+    common._rendered.cache_clear()
+    monkeypatch.setattr(ImageFont.FreeTypeFont, "getmask2", counted)
+    stroked = {"stroke_width": 3, "stroke_fill": (0, 0, 0)}
+    for xy, text, kw in (((60.37, 25.81), "E5 A12", {}), ((60, 25), "−40", stroked)):
+        first = drawn(fnt, xy, text, **kw)
+        rendered = len(calls)
+        assert rendered >= 1
+        again = drawn(fnt, xy, text, **kw)
+        assert len(calls) == rendered  # remembered: not rendered again
+        assert first.tobytes() == again.tobytes() == drawn(plain, xy, text, **kw).tobytes()
+        assert Image.new("RGB", first.size, common.BACKGROUND).tobytes() != first.tobytes()  # something drawn
+    # another fraction of a pixel is another rendering (it may differ): never the remembered one
+    rendered = len(calls)
+    assert drawn(fnt, (60.5, 25.81), "E5 A12").tobytes() == drawn(plain, (60.5, 25.81), "E5 A12").tobytes()
+    assert len(calls) == rendered + 2
+    assert fnt.getlength("Total") == plain.getlength("Total") and fnt.getbbox("X7") == plain.getbbox("X7")
+
+
+def test_limit_s_boards_are_drawn_at_the_frames_width_as_they_would_look_scaled_to_it():
+    """A summary's Limit picture (four boards, 3700 px high) was drawn 563 px wide, then scaled to the
+    frames' 480: a third of the summary's CPU, and blurred text. The animation now tells the renderer the
+    frames' width and Limit lays its boards out that narrow itself: the same texts, each at the size the
+    scaled picture gave it (within a pixel), the tiles in proportion; nothing is scaled. Outside an
+    animation the picture is as it was."""
+    from render import animation
+    from render.limit import render_final
+
+    job, _ = _final_job("limit", 2, "fr")
+    fn, args, kwargs = job
+    with common.recording_text() as natural:
+        wide = Image.open(io.BytesIO(fn(*args, **kwargs)))
+    token = common.FRAME_WIDTH.set(480)
+    try:
+        with common.recording_text() as narrow_runs:
+            narrow = fn(*args, **kwargs)
+    finally:
+        common.FRAME_WIDTH.reset(token)
+    assert fn is render_final and wide.width == 563 and isinstance(narrow, bytes)
+    narrow = Image.open(io.BytesIO(narrow))
+    assert narrow.width == 480  # the frames' width: the closing ranking keeps its size (22 px from 480 px)
+    scale = narrow.width / wide.width
+    assert [r.text for r in narrow_runs] == [r.text for r in natural]
+    assert all(abs(n.size - w.size * scale) <= 1.2 for n, w in zip(narrow_runs, natural, strict=True))
+    assert abs(narrow.height - wide.height * scale) < wide.height * scale * 0.1
+    # the animation draws it so, and shows it as drawn: nothing scaled
+    resized = []
+    real = Image.Image.resize
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Image.Image, "resize", lambda self, *a, **k: resized.append(self.size) or real(self, *a, **k))
+        frame = frames_of(animate([job], [0])[0])[0]
+        assert animation.shown_of([job], [0]) == [0]
+    assert resized == [] and frame.width == narrow.width
+    top = (0, 0, narrow.width, 600)
+    diff = ImageChops.difference(frame.crop(top), narrow.convert("RGB").crop(top)).convert("L")
+    assert sum(diff.histogram()[60:]) < narrow.width * 600 // 200  # the same picture (lossy WebP's noise)
