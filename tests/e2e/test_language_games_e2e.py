@@ -43,6 +43,7 @@ import engines
 from bot import i18n
 from fakediscord import FakeDiscord
 from tests.e2e.harness import (
+    LONG_DRAWING,
     StateReader,
     assert_card,
     one_test,
@@ -199,7 +200,8 @@ async def play(w, kind: str, lang: str, gid: int, seats: dict[int, Any], act, mo
     # summary and « Partager » (a public card in the server's language; once per member and window)
     res = await fake.run_command(user, ch, "historique", partie=gid)
     assert res.ephemeral, res.content
-    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    # (the journal follows the viewer once its animation is drawn, in the bot's low-priority worker)
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=LONG_DRAWING)
     viewer, journal = [m for m in res.messages if m.ephemeral][:2]
     assert_card(viewer, pictures=1)
     assert_card(journal)
@@ -592,7 +594,7 @@ async def summary_words(w, kind: str, lang: str, gid: int) -> list[str]:
 
     # (drawn in the bot's low-priority worker, niceness 10: beside the suite's CPU-bound tests it gets a tenth
     # of a core, and its 2-3 s of CPU took over 30 s once)
-    await fake.wait_until(lambda: summary() is not None, timeout=120,
+    await fake.wait_until(lambda: summary() is not None, timeout=LONG_DRAWING,
                           what=f"the animated summary of {kind} game {gid} on the {lang} server")
     att = summary()
     words = picture_texts(w, att)
