@@ -21,6 +21,10 @@ from fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 MENTION = re.compile(r"<@(\d+)>")
+#: seconds to wait for what the bot draws in its low-priority worker: an animated summary, and the
+#: /historique journal that carries one (2-3 s of CPU, at niceness 10; beside a loaded suite's CPU-bound
+#: tests it took over 30 s)
+LONG_DRAWING = 120.0
 #: settings every bot process gets before its own ``extra_env`` (tests/e2e/conftest.py sets the test
 #: run's: one render worker, a bytecode cache); empty for the benchmarks, which run the bot as deployed
 TEST_ENV: dict[str, str] = {}

@@ -40,8 +40,9 @@ def contains_hand(text: str, letters: str) -> bool:
 
 
 def started(res) -> bool:
-    """The lobby's « Lancer » is answered: the first public turn message (with its picture) is posted."""
-    return res.ephemeral or any(m.visible_to is None and m.attachments for m in res.messages)
+    """The lobby's « Lancer » is answered: the first public turn message (with its picture) is posted
+    (created by this click: not an older card of the channel edited meanwhile)."""
+    return res.ephemeral or any(m.visible_to is None and m.attachments for m in res.created)
 
 
 def refusal(res) -> bool:

@@ -39,13 +39,15 @@ def board_messages(res) -> list:
 
 def answered(res) -> bool:
     """Whether an interaction is fully answered: an ephemeral answer (a refusal, the flip choice,
-    a confirmation), or the public board that ends a publish (with its turn mention or the end)."""
+    a confirmation), or the public board that ends a publish (with its turn mention or the end) —
+    a board this interaction made, not an older one edited meanwhile (a clicked card losing its
+    buttons, a channel post's controls taken off: the fake counts those among the answer's messages)."""
     if any(m.ephemeral for m in res.created):
         return True
     return any(m.visible_to is None and m.attachments and not m.loading
                and ("<@" in (m.content or "") or "Fin de la partie" in (m.content or "")
                     or "Game over" in (m.content or ""))
-               for m in res.messages)
+               for m in res.created)
 
 
 def flip_buttons(message) -> dict[str, str]:

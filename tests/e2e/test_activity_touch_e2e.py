@@ -229,7 +229,9 @@ async def test_lutinades_the_picker_follows_by_touch(world):
         after = engine.from_dict(read_game_row(db, game_id).state)
         assert after.turn == state.turn + 1
         await rec.finish(0)
-    assert "La carte est révélée" in last_published(fake)
+    # a move made on the board reaches the channel by the publisher, after the move is committed: waited for
+    await fake.wait_until(lambda: "La carte est révélée" in last_published(fake), timeout=20,
+                          what="the reveal's card in the channel")
     assert world.bot.tracebacks() == []
 
 

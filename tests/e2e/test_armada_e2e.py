@@ -198,7 +198,8 @@ async def test_refusals_capture_choice_and_pivots(world):
         assert res.ephemeral and "Vous ne jouez pas" in res.content
         assert (await reader.game(game_id)).version == version
         assert list(await fake.autocomplete(u.alice, "jeux", "armada placer", {"point": ""}, focused="point")) == []
-        res = await fake.click(u.alice, msg, label="Prendre G5")
+        # (the click takes its card's buttons off first; the new turn follows, under load after the settle time)
+        res = await fake.click(u.alice, msg, label="Prendre G5", until=answered)
         assert not res.ephemeral and "Alice prend le navire en G5 (1/11 prises)" in res.content
         assert res.message.button_labels == ["Placer"]  # no "Prendre …" left: England's form (issue 24)
         # England (Bruno) now: the autocomplete offers exactly the legal points, 25 at most

@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from tests.e2e.harness import assert_card, mentioned, read_game_row, usual_world, wait_control
+from tests.e2e.harness import LONG_DRAWING, assert_card, mentioned, read_game_row, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -102,7 +102,8 @@ async def test_reminders_timeouts_forfeit_then_boards_and_history(world):
 
     # /historique: the log move by move, the final picture; and the JSON export
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
-    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    # (the journal follows the viewer once its animation is drawn, in the bot's low-priority worker)
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=LONG_DRAWING)
     viewer, journal = [m for m in res.messages if m.ephemeral][:2]
     assert any(a.filename.endswith(".png") for a in viewer.attachments)
     assert "Coup par coup" not in viewer.content and "coup par coup" in journal.content

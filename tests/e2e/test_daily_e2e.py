@@ -68,6 +68,8 @@ def save(name: str, res) -> None:
 async def started(fake, user, res):
     """The answer to a start (the command, or « Jouer le défi »): privately, the private thread where the
     member's challenge is played; there, its first tile. ``(thread, first message)``."""
+    # (a thread made later than the bot waits for it — a loaded machine — is linked by a private follow-up)
+    await fake.wait_until(lambda: "<#" in res.content, timeout=20, what="the link to the private thread")
     assert res.ephemeral and "fil privé, rien qu'à vous" in res.content, res.content
     thread = fake.channel(int(re.search(r"<#(\d+)>", res.content).group(1)))
     assert thread.type == 12 and not thread.invitable  # private: nobody else sees the draw
@@ -208,6 +210,8 @@ async def test_range_ta_ludotheque_challenge_in_both_languages(world):
     for user in (u.alice, u.dave):
         res = await fake.run_command(user, "jeux", "defi-du-jour", jeu="ranta:expert")
         assert res.ephemeral, res.content
+        # (a thread made later than the bot waits for it is linked by a private follow-up)
+        await fake.wait_until(lambda r=res: "<#" in r.content, timeout=20, what="the link to the private thread")
         words = "private thread, yours only" if user is u.dave else "fil privé, rien qu'à vous"
         assert words in res.content, res.content
         thread = fake.channel(int(re.search(r"<#(\d+)>", res.content).group(1)))

@@ -14,7 +14,7 @@ import pytest
 from bot.emojis import parse_name, wanted_names
 from fakediscord import models as m
 from render.emoji import render
-from tests.e2e.harness import last_control, mentioned, wait_control
+from tests.e2e.harness import followed, last_control, mentioned, wait_control
 
 pytestmark = pytest.mark.e2e
 #: the bot starts on an application without its emojis (its first start ever): it makes them
@@ -168,7 +168,8 @@ async def test_games_show_their_glyphs(world):
     msg = await wait_control(fake, newer_than=lobby)
     (uid,) = mentioned(msg)
     res = await fake.click(u.alice if uid == u.alice.id else u.bruno, msg, label="Lancer les dés")
-    card = res.message
+    assert not res.ephemeral, res.content
+    card = await followed(fake, res, msg)  # the roll's card follows the click's own answer (buttons off)
     faces = glyphs_in(card.content, "dx")
     assert len(faces) == 4 and f"{''.join(faces)}" in CUSTOM.sub("", card.content), card.content
     assert_emojis_exist(fake, card)

@@ -42,7 +42,17 @@ import pytest_asyncio
 import engines
 from bot import i18n
 from fakediscord import FakeDiscord
-from tests.e2e.harness import StateReader, assert_card, one_test, seed_app_emojis, start_bot, strict, text_of
+from tests.e2e.harness import (
+    LONG_DRAWING,
+    StateReader,
+    assert_card,
+    one_test,
+    read_game_row,
+    seed_app_emojis,
+    start_bot,
+    strict,
+    text_of,
+)
 from tests.test_language_sweep import SHARED, WORD, vocabulary
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
@@ -164,10 +174,14 @@ async def play(w, kind: str, lang: str, gid: int, seats: dict[int, Any], act, mo
             if n == 2:  # someone who does not play: the status, and a refusal of the table's controls
                 other = next(u for u in w.users[lang] if u not in seats.values())
                 await fake.run_command(other, ch, f"{kind} status", partie=gid)
-                table = [m for m in fake.messages(ch) if m.visible_to is None and not m.deleted and m.buttons
-                         and parts(m.buttons[0])[1] == str(gid)]
-                for button in table[-1].buttons[:2] if table else []:
-                    res = await fake.click(other, table[-1], custom_id=button["custom_id"])
+                # the table: the card of the game's newest version, once published (the last move's
+                # card may still be on its way, and then takes the controls off the one before it)
+                await fake.wait_until(lambda: not (row := read_game_row(w.bot.db, gid)).due
+                                      and row.control_message_id in fake.message_by_id, timeout=20,
+                                      what=f"{kind} game {gid}'s newest version published")
+                table = fake.message_by_id[read_game_row(w.bot.db, gid).control_message_id]
+                for button in table.buttons[:2]:
+                    res = await fake.click(other, table, custom_id=button["custom_id"])
                     assert res.ephemeral, res.content
             await act(game, state, seat, seats[seat])
         else:
@@ -186,7 +200,8 @@ async def play(w, kind: str, lang: str, gid: int, seats: dict[int, Any], act, mo
     # summary and « Partager » (a public card in the server's language; once per member and window)
     res = await fake.run_command(user, ch, "historique", partie=gid)
     assert res.ephemeral, res.content
-    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    # (the journal follows the viewer once its animation is drawn, in the bot's low-priority worker)
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=LONG_DRAWING)
     viewer, journal = [m for m in res.messages if m.ephemeral][:2]
     assert_card(viewer, pictures=1)
     assert_card(journal)
@@ -579,7 +594,7 @@ async def summary_words(w, kind: str, lang: str, gid: int) -> list[str]:
 
     # (drawn in the bot's low-priority worker, niceness 10: beside the suite's CPU-bound tests it gets a tenth
     # of a core, and its 2-3 s of CPU took over 30 s once)
-    await fake.wait_until(lambda: summary() is not None, timeout=120,
+    await fake.wait_until(lambda: summary() is not None, timeout=LONG_DRAWING,
                           what=f"the animated summary of {kind} game {gid} on the {lang} server")
     att = summary()
     words = picture_texts(w, att)

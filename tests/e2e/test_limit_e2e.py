@@ -176,11 +176,12 @@ async def test_two_player_orchidee_with_relocation(world):
                         for user, panel, value in zip((u.alice, u.bruno), panels, chosen, strict=True)]
             clicks = [await fake.click(user, p.message, label="Confirmer", wait=False)
                       for user, p in zip((u.alice, u.bruno), previews, strict=True)]
-            await asyncio.gather(*(c.wait() for c in clicks))
+            # each confirmation's public message follows its ephemeral answer (later than any settle
+            # time under load); both are published one after the other, under the game's lock
+            await asyncio.gather(*(c.wait(until=lambda r: bool(r.public_messages)) for c in clicks))
             assert all(c.response_type == 7 and "Vous avez posé" in c.content for c in clicks)
             for user, value in zip((u.alice, u.bruno), chosen, strict=True):
                 used[user.id].append(value)
-            await fake.wait_idle(quiet=0.15)
             closing = [m for m in fake.messages("jeux") if m.visible_to is None
                        and "Tout le monde a posé la tuile 4 " in m.content]
             assert len(closing) == 1 and last_control(fake) is closing[0]
@@ -346,9 +347,9 @@ async def test_only_legal_positions_and_refusals_change_nothing(world):
                 for user, p in zip((u.alice, u.bruno), panels, strict=True)]
     clicks = [await fake.click(user, p.message, label="Confirmer", wait=False)
               for user, p in zip((u.alice, u.bruno), previews, strict=True)]
-    await asyncio.gather(*(c.wait() for c in clicks))
+    # (each public message follows its ephemeral answer, under load later than any settle time)
+    await asyncio.gather(*(c.wait(until=lambda r: bool(r.public_messages)) for c in clicks))
     assert all(c.response_type == 7 and "Vous avez posé" in c.content for c in clicks), [c.content for c in clicks]
-    await fake.wait_idle(quiet=0.15)
     closing = [m for m in fake.messages("jeux") if m.visible_to is None and "Tout le monde a posé la tuile 2 " in m.content]
     assert len(closing) == 1 and last_control(fake) is closing[0] and "Tuile 3/44" in closing[0].content
     # the relocation belongs to the Orchidée
@@ -366,7 +367,9 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     await fake.click(u.alice, res.message, label="Lancer")
     choices = await fake.autocomplete(u.alice, "jeux", "limit placer", {"position": ""})
     assert choices.names[0] == "X — confier la tuile à Bruno pour votre Déchetterie"
-    res = await fake.run_command(u.alice, "jeux", "limit placer", position=choices.values[0])
+    # (its public message follows the ephemeral answer: waited for, so that Bruno's Placer is on the newest card)
+    res = await fake.run_command(u.alice, "jeux", "limit placer", position=choices.values[0],
+                                 until=lambda r: bool(r.public_messages))
     assert res.ephemeral and "Vous avez posé" in res.content and " en X." in res.content
     # Bruno holds Alice's Déchetterie: he places his own tile and fills hers
     choices = await fake.autocomplete(u.bruno, "jeux", "limit placer", {"position": "x"})
@@ -376,7 +379,8 @@ async def test_pass_variant_the_holder_fills_the_passed_dechetterie(world):
     assert "Alice vous a confié la tuile" in panel.content and len(panel.message.selects) == 3
     fill = panel.message.selects[2]
     assert fill["placeholder"] == "Déchetterie d'Alice" and [o["value"] for o in fill["options"]] == list(DECHETTERIE.names)
-    res = await confirm(fake, u.bruno, await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"]))
+    res = await confirm(fake, u.bruno, await fake.select(u.bruno, panel.message, ["X4"], custom_id=fill["custom_id"]),
+                        until=lambda r: bool(r.public_messages))
     assert res.response_type == 7 and "Vous avez posé" in res.content and "X4" in res.content, res.content
     assert mentioned(res.public_messages[-1]) == [u.bruno.id]  # his own tile is still to place
     assert "X4" not in res.public_messages[-1].content

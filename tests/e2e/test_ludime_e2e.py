@@ -17,7 +17,7 @@ import pytest
 from bot import i18n
 from engines.ludime import ENGINE, is_word
 from tests.e2e.harness import check_table_cards, mentioned
-from tests.e2e.ludime_driver import LudimeTable, scan_for_leaks
+from tests.e2e.ludime_driver import LudimeTable, answered, scan_for_leaks
 
 pytestmark = pytest.mark.e2e
 
@@ -137,8 +137,9 @@ async def test_every_refusal_says_why_privately_and_changes_nothing(world):
         version = (await table.game()).version
         one = await fake.click(me, control, label="Piocher", wait=False)
         two = await fake.click(me, control, label="Piocher", wait=False)
-        await one.wait()
-        await two.wait()
+        # (the draw's public turn follows the click's own answer, later than the settle time under load)
+        await one.wait(until=answered)
+        await two.wait(until=answered)
         done, stale = sorted([one, two], key=lambda r: r.ephemeral)
         assert not done.ephemeral and done.attachments
         assert stale.ephemeral and "déjà été joué" in stale.content

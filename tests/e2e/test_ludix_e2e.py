@@ -129,6 +129,7 @@ async def test_refusals_are_specific_ephemeral_and_change_nothing(world):
     answers = sorted([first, second], key=lambda r: r.ephemeral)
     assert not answers[0].ephemeral and answers[0].attachments
     assert answers[1].ephemeral and "déjà été joué" in answers[1].content
+    await followed(fake, answers[0], msg)  # the roll's new turn follows the click's own answer
     # the start message and exactly one roll
     assert sum(1 for m in fake.messages("jeux") if m.attachments and m.visible_to is None) == 2
     # cancel: only the creator or a moderator; then the table loses its controls (issue 24), and
@@ -184,11 +185,11 @@ async def test_the_game_survives_sigkill_and_old_buttons_still_work(world):
     res = await fake.click(by_id[uid], msg, label="Lancer les dés")
     assert not res.ephemeral, (before, res.content)
     assert res.attachments
-    # and the game goes on to the end after the restart
-    msg = res.message
+    # and the game goes on after the restart (the new turn follows the click's own answer)
+    msg = await followed(fake, res, msg)
     if "Stop (marquer)" in msg.button_labels and mentioned(msg) == [uid]:
         res = await fake.click(by_id[uid], msg, label="Stop (marquer)")
-        msg = res.message
+        msg = await followed(fake, res, msg)
     res = await fake.run_command(u.bruno, "jeux", "ludix status")
     assert res.ephemeral and res.attachments and "en cours" in res.content
     assert fake.errors == []

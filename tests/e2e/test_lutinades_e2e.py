@@ -19,7 +19,7 @@ from bot import i18n
 from cogs.lutinades.cog import gesture_name, own_gesture_text
 from engines.lutinades import EN_GRAND, ENGINE, KINDS, MALINS, SIDES, card_dict, deck, mirror
 from render.lutinades import CARD_H, CARD_W, TABLE_W, render_card
-from tests.e2e.harness import check_table_cards, last_control, mentioned, read_game_row
+from tests.e2e.harness import check_table_cards, followed, last_control, mentioned, read_game_row
 
 pytestmark = pytest.mark.e2e
 
@@ -181,8 +181,10 @@ async def play_turn(t: Table, msg):
                              until=published)
         rb = await fake.click(t.seats[b], msg, label=gesture_label(*gestures[b], t.variant), wait=False,
                              until=published)
-        await ra.wait()
-        await rb.wait()
+        # (``until`` is not kept by a click sent with wait=False: given again here, so that both public
+        # messages are in before the newest control message is read)
+        await ra.wait(until=published)
+        await rb.wait(until=published)
         for r, s in ((ra, a), (rb, b)):
             assert r.ephemeral and r.message.visible_to == t.seats[s].id, r.content
             assert own_gesture_text(*gestures[s], lang_of(t.seats[s])) in r.message.content
@@ -229,7 +231,10 @@ async def play_turn(t: Table, msg):
         name = name_of(t, chosen)
         assert label.startswith(f"Suivre {name} (") or (label.startswith(f"Suivre {name[:1]}") and "…" in label)
         res = await fake.click(t.seats[picker], msg, label=label)
-        assert not res.ephemeral and "La carte est révélée" in res.content
+        assert not res.ephemeral, res.content
+        # the click takes its message's buttons off first; the reveal follows, after the settle time under load
+        revealed = await followed(fake, res, msg)
+        assert "La carte est révélée" in revealed.content, revealed.content
     reveal = next(o.message for o in reversed(fake.all_outputs())
                   if o.kind == "message" and o.message.visible_to is None and "La carte est révélée" in o.message.text)
     check_hidden(t, seen_before, reveal, picker, state, gestures)
@@ -390,5 +395,7 @@ async def test_buttons_survive_a_sigkill_mid_turn(world):
     assert "les voici" in res.public_messages[0].content
     msg = last_control(fake)
     res = await fake.click(u.alice, msg, label="Suivre Chloé (Vers le haut)")
-    assert not res.ephemeral and "La carte est révélée" in res.content and "Tour 2" in res.content
+    assert not res.ephemeral, res.content
+    revealed = await followed(fake, res, msg)  # (the reveal follows the click's own answer)
+    assert "La carte est révélée" in revealed.content and "Tour 2" in revealed.content, revealed.content
     assert fake.errors == []

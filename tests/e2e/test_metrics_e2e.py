@@ -12,7 +12,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, wait_control
+from tests.e2e.harness import followed, mentioned, start_bot, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -53,12 +53,22 @@ async def test_metrics_after_a_few_moves_and_health(tmp_path):
         for _ in range(3):
             (uid,) = mentioned(msg)
             roll = next(b["custom_id"] for b in msg.buttons if ":roll:" in b["custom_id"])
-            msg = (await fake.click(by_id[uid], msg, custom_id=roll)).message
+            res = await fake.click(by_id[uid], msg, custom_id=roll)
+            assert not res.ephemeral, res.content
+            msg = await followed(fake, res, msg)  # the next card follows the click's own answer (buttons off)
             rolls += 1
         await asyncio.sleep(1.0)  # a heartbeat or two (300 ms) for the gateway latency
-        status, ctype, text = await get(f"{base}/metrics")
+        # a click's time is counted once its handler is done (after its follow-up and the version's mark), and
+        # the publication backlog is measured at the publisher's sweeps (one may have seen a move in flight:
+        # the next, after its grace, measures again): read once both say the moves are through
+        roll_count = ("ludibot_command_seconds_count", (("command", "component roll"),))
+        for _ in range(100):
+            status, ctype, text = await get(f"{base}/metrics")
+            m = samples(text) if status == 200 else {}
+            if m.get(roll_count) == rolls and m.get(("ludibot_publication_backlog", ())) == 0:
+                break
+            await asyncio.sleep(0.2)
         assert status == 200 and ctype.startswith("text/plain")
-        m = samples(text)
         assert m[("ludibot_command_seconds_count", (("command", "ludix start"),))] == 1
         assert m[("ludibot_command_seconds_count", (("command", "component roll"),))] == rolls
         assert m[("ludibot_command_seconds_count", (("command", "component join"),))] == 1

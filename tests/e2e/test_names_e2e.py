@@ -114,7 +114,7 @@ async def test_armada_two_nasty_names(world):
 
 async def test_lutinades_against_three_ais(world):
     from engines.lutinades import ENGINE
-    from tests.e2e.harness import last_control
+    from tests.e2e.harness import followed, last_control
     from tests.e2e.test_lutinades_e2e import game_id_of, gesture_label, open_table, published, read_game
 
     w, fake, u = world, world.fake, world.u
@@ -134,7 +134,10 @@ async def test_lutinades_against_three_ais(world):
         else:
             label = next(x for x in msg.button_labels if x.startswith(f"Suivre Bot {action['lutin']} ("))
             res = await fake.click(u.alice, msg, label=label)
-            assert not res.ephemeral
+            assert not res.ephemeral, res.content
+            # the reveal (the next turn's card) follows the click's own answer (buttons off): waited for,
+            # so that the next gesture is made on it
+            await followed(fake, res, msg)
     else:
         pytest.fail("the game did not end")
     assert status == "finished"

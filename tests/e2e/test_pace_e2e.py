@@ -15,7 +15,7 @@ import pytest_asyncio
 from bot.community.clocks import duration
 from bot.pace import DAY, FIXED, HOUR
 from bot.storage import PENDING, TIMEOUT, open_store
-from tests.e2e.harness import mentioned, seat_sections, usual_world, wait_control
+from tests.e2e.harness import followed, mentioned, seat_sections, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -66,9 +66,12 @@ async def start_game(world, **options):
 async def play_turn(fake, user, msg):
     """``user`` rolls, then stops if the roll did not bust: their turn is over. The newest control message."""
     res = await fake.click(user, msg, label="Lancer les dés")
-    new = res.message
+    assert not res.ephemeral, res.content
+    # each click takes its card's buttons off first; the next card follows, under load after the settle time
+    new = await followed(fake, res, msg)
     if "Stop (marquer)" in new.button_labels and mentioned(new) == [user.id]:
-        new = (await fake.click(user, new, label="Stop (marquer)")).message
+        res = await fake.click(user, new, label="Stop (marquer)")
+        new = await followed(fake, res, new)
     return new
 
 

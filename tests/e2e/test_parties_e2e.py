@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, strict, wait_control
+from tests.e2e.harness import followed, mentioned, read_game_row, start_bot, strict, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -51,9 +51,10 @@ async def play_to_the_end(fake, users_by_id, msg):
             return msg
         (uid,) = mentioned(msg)
         user = users_by_id[uid]
-        msg = (await fake.click(user, msg, label="Lancer les dés")).message
+        # each click takes its card's buttons off first; the next card follows, under load after the settle time
+        msg = await followed(fake, await fake.click(user, msg, label="Lancer les dés"), msg)
         if "Stop (marquer)" in msg.button_labels and mentioned(msg) == [uid]:
-            msg = (await fake.click(user, msg, label="Stop (marquer)")).message
+            msg = await followed(fake, await fake.click(user, msg, label="Stop (marquer)"), msg)
     pytest.fail("the game did not end")
 
 
@@ -76,6 +77,10 @@ async def test_my_games_across_channels_first_with_links_never_another_server(wo
     elsewhere = await launch(fake, u.alice, u.bruno, salon)
     mine = [game_id_of(in_jeux), game_id_of(in_autre)]
     other, foreign = game_id_of(bruno_turn), game_id_of(elsewhere)
+    # /parties links to a game's message once the bot has recorded it (just after posting it)
+    for msg in (in_jeux, in_autre, bruno_turn, elsewhere):
+        await fake.wait_until(lambda m=msg: read_game_row(world.bot.db, game_id_of(m)).control_message_id == m.id,
+                              timeout=10, what=f"message {msg.id} recorded as its game's")
 
     res = await fake.run_command(u.alice, "autre", "parties")
     text = res.content

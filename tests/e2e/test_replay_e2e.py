@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 from PIL import Image
 
-from tests.e2e.harness import assert_card, last_control, mentioned, wait_control
+from tests.e2e.harness import LONG_DRAWING, assert_card, last_control, mentioned, wait_control
 from tests.e2e.test_ludix_e2e import open_game
 
 pytestmark = pytest.mark.e2e
@@ -24,7 +24,7 @@ POSITION = re.compile(r"Coup (\d+) sur (\d+)")
 async def answers(fake, res, count: int = 2) -> list:
     """The private messages answering ``/historique`` (the journal follows the viewer, once the
     animation is drawn)."""
-    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= count, timeout=30)
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= count, timeout=LONG_DRAWING)
     return [m for m in res.messages if m.ephemeral][:count]
 
 
@@ -194,7 +194,7 @@ async def test_the_result_card_gets_the_animation_in_its_gallery(world):
         msg = fake.message_by_id[result.id]
         return [a for a in msg.images if a.filename.endswith((".webp", ".gif"))]
 
-    await fake.wait_until(lambda: animated(), timeout=30)
+    await fake.wait_until(lambda: animated(), timeout=LONG_DRAWING)  # drawn in a low-priority worker
     msg = fake.message_by_id[result.id]
     (anim,) = animated()
     moves = await log_count(fake, u.chloe, gid)
@@ -227,7 +227,7 @@ async def test_a_result_card_a_restart_left_without_its_animation_gets_it_from_h
         return [a for a in fake.message_by_id[result.id].images if a.filename.endswith((".webp", ".gif"))]
 
     await answers(fake, await fake.run_command(u.chloe, "jeux", "historique", partie=gid))
-    await fake.wait_until(lambda: animated(), timeout=30)
+    await fake.wait_until(lambda: animated(), timeout=LONG_DRAWING)  # drawn in a low-priority worker
     msg = fake.message_by_id[result.id]
     assert "Revanche" in msg.button_labels and len(msg.revisions) == edits + 1
     await answers(fake, await fake.run_command(u.dave, "jeux", "historique", partie=gid))

@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, start_bot, strict, wait_control
+from tests.e2e.harness import followed, mentioned, start_bot, strict, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -41,11 +41,15 @@ async def test_a_config_change_applies_to_the_next_turn_despite_the_cache(world)
     assert mentioned(first) == [u.alice.id]  # Alice's turn, scheduled with the defaults (12 h): settings cached
     res = await fake.run_command(u.modo, "jeux", "ludibot config", jeu="ludix", rappel=REMINDER_H)
     assert res.ephemeral and "enregistrés" in res.content
-    msg = (await fake.click(u.alice, first, label="Lancer les dés")).message
+    res = await fake.click(u.alice, first, label="Lancer les dés")
+    started = time.monotonic()  # (the move is committed before the click is answered)
+    # each click takes its card's buttons off first; the next card follows, under load after the settle time
+    msg = await followed(fake, res, first)
     if "Stop (marquer)" in msg.button_labels and mentioned(msg) == [u.alice.id]:
-        msg = (await fake.click(u.alice, msg, label="Stop (marquer)")).message
+        res = await fake.click(u.alice, msg, label="Stop (marquer)")
+        started = time.monotonic()
+        msg = await followed(fake, res, msg)
     assert mentioned(msg) == [u.bruno.id]
-    started = time.monotonic()
     # Bruno's turn started after the change: his reminder comes in seconds, not in 12 hours
     reminder = await fake.wait_for_message(is_reminder, timeout=20)
     assert mentioned(reminder) == [u.bruno.id]

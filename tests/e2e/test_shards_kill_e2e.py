@@ -86,7 +86,10 @@ async def move(fake, ch, game_id: int, users) -> float:
     roll = next(b["custom_id"] for b in msg.buttons if ":roll:" in b["custom_id"])
     res = await fake.click(user, msg, custom_id=roll)
     assert not res.ephemeral and not res.late, res.content
-    await fake.wait_until(lambda: newest_control(fake, ch, game_id) is not msg, timeout=10)
+    # the click takes the buttons off its message first, and the next turn follows: until then the game
+    # has no live controls at all (None, which is not ``msg`` either)
+    await fake.wait_until(lambda: (m := newest_control(fake, ch, game_id)) is not None and m is not msg, timeout=10,
+                          what=f"the next turn of game {game_id}")
     return res.latency
 
 

@@ -20,7 +20,7 @@ import pytest_asyncio
 import engines
 from bot.takeback import open_request as takeback_open
 from tests.e2e import armada_driver, tectonic_driver
-from tests.e2e.harness import StateReader, assert_card, usual_world
+from tests.e2e.harness import LONG_DRAWING, StateReader, assert_card, usual_world
 from tests.e2e.ludime_driver import LudimeTable
 from tests.e2e.test_limit_e2e import by_autocomplete
 from tests.e2e.test_ranta_e2e import place_box_by_command
@@ -324,7 +324,8 @@ async def test_a_takeback_races_the_next_move_survives_a_kill_and_shows_in_the_h
                      until=lambda r: bool(r.public_messages))
     res = await fake.run_command(u.chloe, "jeux", "historique", partie=gid)
     # the viewer comes first, then the journal (inline or as a text file): the takeback is in the journal
-    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=30)
+    # (the journal follows the viewer once its animation is drawn, in the bot's low-priority worker)
+    await fake.wait_until(lambda: len([m for m in res.messages if m.ephemeral]) >= 2, timeout=LONG_DRAWING)
     journal = "\n".join([m.content or "" for m in res.messages if m.ephemeral]
                         + [a.bytes.decode() for m in res.messages if m.ephemeral for a in m.attachments
                            if a.filename.endswith(".txt")])

@@ -18,7 +18,7 @@ import pytest_asyncio
 from bot.sessions import Player, SessionService
 from bot.storage import open_store
 from fakediscord import FakeDiscord
-from tests.e2e.harness import mentioned, read_game_row, start_bot, strict
+from tests.e2e.harness import followed, mentioned, read_game_row, start_bot, strict
 
 pytestmark = pytest.mark.e2e
 
@@ -77,9 +77,11 @@ async def play_turn(fake, by_id, msg):
     (uid,) = mentioned(msg)
     res = await fake.click(by_id[uid], msg, label="Lancer les dés")
     assert not res.ephemeral, res.content
-    new = res.message
+    # the click takes its message's buttons off first; the next turn follows, under load after the settle time
+    new = await followed(fake, res, msg, channel=msg.channel_id)
     if "Stop (marquer)" in new.button_labels and mentioned(new) == [uid]:
-        new = (await fake.click(by_id[uid], new, label="Stop (marquer)")).message
+        res = await fake.click(by_id[uid], new, label="Stop (marquer)")
+        new = await followed(fake, res, new, channel=new.channel_id)
     return new
 
 

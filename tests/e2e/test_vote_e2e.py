@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from cogs.lutinades.cog import own_gesture_text
-from tests.e2e.harness import last_control, mentioned, usual_world, wait_control
+from tests.e2e.harness import followed, last_control, mentioned, usual_world, wait_control
 
 pytestmark = pytest.mark.e2e
 
@@ -75,7 +75,10 @@ def verb_id(msg, verb: str, arg_end: str = "") -> str | None:
 
 
 async def vote(fake, user, msg, choice: str):
-    return await fake.click(user, msg, custom_id=verb_id(msg, "vote", f"-{choice}"))
+    """A ballot; answered privately in the end (a refusal, or « Votre vote est enregistré » after the
+    counts' edit or the decision's publication, which come first: waited for)."""
+    return await fake.click(user, msg, custom_id=verb_id(msg, "vote", f"-{choice}"),
+                            until=lambda r: bool(r.ephemeral_messages))
 
 
 async def turn_card(fake, user):
@@ -87,12 +90,16 @@ async def turn_card(fake, user):
 
 
 async def play_turn(fake, user):
-    """Roll once, and bank it if the roll did not bust."""
+    """Roll once, and bank it if the roll did not bust. Each click takes its card's buttons off first
+    and the next card follows (under load, after the fake's settle time): waited for."""
     ctrl = await wait_control(fake)
     res = await fake.click(user, ctrl, custom_id=verb_id(ctrl, "roll"))
-    msg = res.message
-    if msg is not None and verb_id(msg, "stop"):
-        await fake.click(user, msg, custom_id=verb_id(msg, "stop"))
+    assert not res.ephemeral, res.content
+    msg = await followed(fake, res, ctrl)
+    if verb_id(msg, "stop"):
+        res = await fake.click(user, msg, custom_id=verb_id(msg, "stop"))
+        assert not res.ephemeral, res.content
+        await followed(fake, res, msg)
 
 
 async def test_only_the_other_players_vote_a_vote_changes_and_wait_gives_a_new_timeout(world):
@@ -162,8 +169,10 @@ async def test_the_ai_plays_for_a_stalled_player_until_they_take_their_seat_back
     # Alice takes her seat back; from her next turn she plays herself
     ctrl = await wait_control(fake)
     res = await fake.click(u.alice, ctrl, custom_id=verb_id(ctrl, "reclaim"))
-    assert "Alice reprend sa place" in res.content
-    assert not any("Reprendre ma place" in label for label in labels(res.message))
+    assert not res.ephemeral, res.content
+    back = await followed(fake, res, ctrl)  # (the card follows the click's own answer)
+    assert "Alice reprend sa place" in back.content
+    assert not any("Reprendre ma place" in label for label in labels(back))
     await play_turn(fake, u.bruno)
     await play_turn(fake, u.chloe)
     # her own turn, not the AI's move for her: the newest control calls Alice (it would call Bruno if
