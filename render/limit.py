@@ -672,9 +672,13 @@ def render_board(view: Mapping[str, Any], seat: int | None, names: Sequence[str]
     return encode_png(img)
 
 
+#: the final boards' picture's margin (px)
+FINAL_PAD = 6
+
+
 def _final_width(main: Sequence[Mapping[str, Any]], size: int) -> int:
     """The width of the final boards' picture whose tiles have the radius ``size``."""
-    return _grid_size(main, size, pad=size * 0.62)[0] + 2 * 6 + 12
+    return _grid_size(main, size, pad=size * 0.62)[0] + 2 * FINAL_PAD + 12
 
 
 def _final_size(main: Sequence[Mapping[str, Any]], at_most: int | None = None) -> tuple[int, int]:
@@ -716,9 +720,9 @@ def render_final(view: Mapping[str, Any], names: Sequence[str] | None = None,
     shown = list(range(len(cells_of))) if only is None else [only]
     frame_width = FRAME_WIDTH.get()
     size, small = _final_size(layout["main"], frame_width)
-    pad = 6
-    gw, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
-    width = gw + 2 * pad + 12
+    pad = FINAL_PAD
+    _, gh, gox, goy = _grid_size(layout["main"], size, pad=size * 0.62)
+    width = _final_width(layout["main"], size)
     if frame_width is not None and size < 44:  # an animation's frame: its whole width, the boards centred
         gox += (frame_width - width) // 2
         width = frame_width
